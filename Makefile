@@ -1,0 +1,84 @@
+# lossylink: developer entry points. Everything installs itself on a fresh clone:
+# the only things assumed are rustup's cargo and python3 (>= 3.10) with pip.
+#
+#   make demo     build the extension, run the paper comparison (about 20 s)
+#   make test     Rust tests, then the Python tests against a fresh release build
+#   make lint     rustfmt, clippy, ruff (check + format)
+#   make bench    criterion benchmark of one bulk transfer
+#   make clean    remove build products and the virtualenv
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PYTHON ?= python3
+PY := $(VENV)/bin/python
+VENV_ABS := $(abspath $(VENV))
+# Run a command "inside" the virtualenv (what `source .venv/bin/activate` does).
+IN_VENV := VIRTUAL_ENV=$(VENV_ABS) PATH=$(VENV_ABS)/bin:$$PATH PIP_QUIET=1
+
+# Pinned tool and runtime versions for development. Keep the test tools in step with the
+# `dev` extra in pyproject.toml (tests/python/test_packaging.py checks this).
+PIP_PINS := \
+	maturin==1.16.0 \
+	pytest==9.2.0 \
+	hypothesis==6.170.15 \
+	ruff==0.17.6 \
+	numpy==2.4.6 \
+	pandas==3.1.1 \
+	click==8.5.1 \
+	rich==15.0.0
+
+.PHONY: help venv develop demo test test-rust test-python bench lint fmt clean
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet $(PIP_PINS)
+
+venv: $(PY)
+
+## Build the extension in release mode and install it (editable) into the virtualenv.
+develop: $(PY)
+	$(IN_VENV) maturin develop --release --quiet
+
+demo: develop
+	$(PY) -m lossylink.demo
+
+test: develop test-rust test-python
+
+test-rust:
+	@if cargo nextest --version >/dev/null 2>&1; then \
+		cargo nextest run --workspace --exclude lossylink-py --no-tests=warn; \
+		cargo test --workspace --exclude lossylink-py --doc; \
+	else \
+		cargo test --workspace --exclude lossylink-py; \
+	fi
+
+test-python: develop
+	$(PY) -m pytest -q tests/python
+
+bench:
+	cargo bench -p lossylink --bench transfer
+
+lint: $(PY)
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(VENV)/bin/ruff check python tests
+	$(VENV)/bin/ruff format --check python tests
+
+## Apply the formatters (not part of CI).
+fmt: $(PY)
+	cargo fmt --all
+	$(VENV)/bin/ruff format python tests
+	$(VENV)/bin/ruff check --fix python tests
+
+clean:
+	cargo clean
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis dist
+	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -f python/lossylink/_core*.so python/lossylink/_core*.pyd

@@ -1,0 +1,21 @@
+//! The deterministic core of lossylink.
+//!
+//! This crate knows nothing about TCP or links. It provides:
+//! - [`SimTime`] / [`SimDuration`]: integer nanoseconds, the only clock a simulation has;
+//! - [`EventQueue`]: events ordered by `(time, insertion sequence)`, so equal times pop in the
+//!   order they were scheduled (DESIGN.md, "Determinism");
+//! - [`RngStream`]: an owned PRNG derived from `(master seed, stable key)`, so adding a component
+//!   never changes the random numbers another component sees;
+//! - typed ids and a small typed-trace interface.
+
+mod ids;
+mod queue;
+mod rng;
+mod time;
+mod trace;
+
+pub use ids::{FlowId, HopId, NodeId, PortId};
+pub use queue::EventQueue;
+pub use rng::{stream_key, RngStream};
+pub use time::{SimDuration, SimTime};
+pub use trace::{NullSink, TraceSink, VecSink};

@@ -1,0 +1,32 @@
+//! lossylink: a deterministic packet-level simulator of TCP over lossy (wireless) links.
+//!
+//! This facade crate owns the scenario schema (TOML/JSON), the shipped presets, the scheme
+//! registry, and `run`, which builds a network from a scenario and a seed, simulates it and
+//! returns the metrics of Balakrishnan et al. 1997 (§3.8) with optional traces.
+//!
+//! ```
+//! let mut s = lossylink::Scenario::preset("lan").unwrap();
+//! s.set("transfer", "256KiB").unwrap();
+//! let r = lossylink::run(&s, 1, &lossylink::RunOptions::default()).unwrap();
+//! assert!(r.metrics.throughput_mbps > 0.5);
+//! ```
+
+mod build;
+mod error;
+mod metrics;
+mod run;
+mod scenario;
+mod schema;
+mod schemes;
+mod trace;
+pub mod units;
+
+pub use error::{Error, ErrorKind};
+pub use metrics::{Metrics, Value};
+pub use run::{run, RunOptions, RunResult};
+pub use scenario::Scenario;
+pub use schemes::{schemes, SchemeInfo};
+pub use trace::{Column, Trace, TraceTable};
+
+/// The crate version, recorded with every result.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

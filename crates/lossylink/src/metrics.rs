@@ -1,0 +1,112 @@
+//! Per-run metrics (Balakrishnan97 §3.8): throughput at the receiver, wired and wireless goodput,
+//! and the counters behind them.
+
+/// A metric value, for bindings and writers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// Integer.
+    Int(i64),
+    /// Real number.
+    Float(f64),
+    /// Text.
+    Str(String),
+    /// Flag.
+    Bool(bool),
+}
+
+/// The metrics of one run. Field order is the column order of every output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Metrics {
+    /// Scheme name.
+    pub scheme: String,
+    /// Scenario name.
+    pub preset: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Mean bytes between bit errors on the wireless hop's data direction (0: none or not
+    /// exponential).
+    pub error_every_bytes: u64,
+    /// Socket buffer.
+    pub buffer_bytes: u64,
+    /// Transfer size.
+    pub transfer_bytes: u64,
+    /// transfer·8 / (last byte delivered − first byte sent), in 10^6 bit/s.
+    pub throughput_mbps: f64,
+    /// 100 · transfer / payload bytes sent on the first wired hop of the path (0 if none).
+    pub wired_goodput_pct: f64,
+    /// 100 · transfer / payload bytes sent on the first wireless hop of the path (0 if none).
+    pub wireless_goodput_pct: f64,
+    /// Time of the last in-order delivery, seconds.
+    pub completion_s: f64,
+    /// Sender retransmission timeouts.
+    pub sender_timeouts: u64,
+    /// Sender fast retransmits.
+    pub sender_fast_retransmits: u64,
+    /// Bytes the sender sent more than once.
+    pub sender_retransmitted_bytes: u64,
+    /// Retransmissions by base-station agents.
+    pub local_retransmissions: u64,
+    /// Queue drops at base-station interfaces.
+    pub bs_queue_drops: u64,
+    /// Data frames corrupted anywhere.
+    pub corrupted_data_frames: u64,
+    /// ACK frames corrupted anywhere.
+    pub corrupted_ack_frames: u64,
+    /// Events processed.
+    pub events: u64,
+    /// Wall-clock seconds the run took.
+    pub wall_s: f64,
+    /// TCP profile.
+    pub profile: String,
+    /// Wireless data frames sent.
+    pub wireless_data_frames: u64,
+    /// Measured packet error rate of wireless data frames, percent.
+    pub wireless_data_per_pct: f64,
+    /// Data segments sent by the sender (retransmissions included).
+    pub sender_segments: u64,
+    /// Duplicate ACKs received by the sender.
+    pub sender_dupacks: u64,
+    /// ACKs sent by the receiver.
+    pub receiver_acks: u64,
+    /// Queue drops anywhere.
+    pub queue_drops: u64,
+    /// Simulated seconds when the first byte was sent.
+    pub first_send_s: f64,
+}
+
+impl Metrics {
+    /// Name/value pairs in a stable order (the JSON and table column order).
+    pub fn to_pairs(&self) -> Vec<(&'static str, Value)> {
+        use Value::*;
+        let i = |v: u64| Int(v.min(i64::MAX as u64) as i64);
+        vec![
+            ("scheme", Str(self.scheme.clone())),
+            ("preset", Str(self.preset.clone())),
+            ("seed", i(self.seed)),
+            ("error_every_bytes", i(self.error_every_bytes)),
+            ("buffer_bytes", i(self.buffer_bytes)),
+            ("transfer_bytes", i(self.transfer_bytes)),
+            ("throughput_mbps", Float(self.throughput_mbps)),
+            ("wired_goodput_pct", Float(self.wired_goodput_pct)),
+            ("wireless_goodput_pct", Float(self.wireless_goodput_pct)),
+            ("completion_s", Float(self.completion_s)),
+            ("sender_timeouts", i(self.sender_timeouts)),
+            ("sender_fast_retransmits", i(self.sender_fast_retransmits)),
+            ("sender_retransmitted_bytes", i(self.sender_retransmitted_bytes)),
+            ("local_retransmissions", i(self.local_retransmissions)),
+            ("bs_queue_drops", i(self.bs_queue_drops)),
+            ("corrupted_data_frames", i(self.corrupted_data_frames)),
+            ("corrupted_ack_frames", i(self.corrupted_ack_frames)),
+            ("events", i(self.events)),
+            ("wall_s", Float(self.wall_s)),
+            ("profile", Str(self.profile.clone())),
+            ("wireless_data_frames", i(self.wireless_data_frames)),
+            ("wireless_data_per_pct", Float(self.wireless_data_per_pct)),
+            ("sender_segments", i(self.sender_segments)),
+            ("sender_dupacks", i(self.sender_dupacks)),
+            ("receiver_acks", i(self.receiver_acks)),
+            ("queue_drops", i(self.queue_drops)),
+            ("first_send_s", Float(self.first_send_s)),
+        ]
+    }
+}

@@ -1,0 +1,274 @@
+//! [`Scenario`]: a validated scenario document, loaded from a preset, TOML or JSON, and changed
+//! by keyword overrides (`set`). Every error names the field path and what is allowed.
+
+use crate::build::{self, Built};
+use crate::error::{one_line, Error};
+use crate::schema::{ErrorDoc, RoleDoc, ScenarioDoc};
+use crate::units::{parse_size, Size, RANGE_TAG, UNIT_TAG};
+
+/// Shipped presets: (name, TOML text).
+const PRESETS: &[(&str, &str)] = &[("lan", include_str!("../presets/lan.toml")), ("wan", include_str!("../presets/wan.toml"))];
+
+/// A validated scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub(crate) doc: ScenarioDoc,
+}
+
+/// Turn a serde error at `path` into a typed [`Error`].
+fn classify(path: String, message: String) -> Error {
+    let message = one_line(&message);
+    let field = if path.is_empty() || path == "." { "scenario".to_string() } else { path };
+    if let Some(m) = message.strip_prefix(UNIT_TAG) {
+        Error::BadUnit { field, message: m.to_string() }
+    } else if let Some(m) = message.strip_prefix(RANGE_TAG) {
+        Error::InvalidValue { field, message: m.to_string() }
+    } else if message.starts_with("unknown field") {
+        Error::UnknownField { field, message }
+    } else {
+        Error::InvalidValue { field, message }
+    }
+}
+
+fn from_value(value: toml::Value) -> Result<ScenarioDoc, Error> {
+    serde_path_to_error::deserialize(value).map_err(|e| classify(e.path().to_string(), e.inner().to_string()))
+}
+
+impl Scenario {
+    /// Names of the shipped presets.
+    pub fn preset_names() -> Vec<&'static str> {
+        PRESETS.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// The TOML text of a shipped preset.
+    pub fn preset_toml(name: &str) -> Result<&'static str, Error> {
+        PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).ok_or_else(|| Error::UnknownPreset {
+            name: name.to_string(),
+            allowed: Self::preset_names().join(", "),
+        })
+    }
+
+    /// A shipped preset.
+    pub fn preset(name: &str) -> Result<Scenario, Error> {
+        Self::from_toml_str(Self::preset_toml(name)?)
+    }
+
+    /// Parse and validate a TOML document.
+    pub fn from_toml_str(text: &str) -> Result<Scenario, Error> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax { format: "TOML", message: one_line(e.message()) })?;
+        Self::from_doc(from_value(toml::Value::Table(table))?)
+    }
+
+    /// Parse and validate a JSON document.
+    pub fn from_json_str(text: &str) -> Result<Scenario, Error> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let doc: ScenarioDoc = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let inner = e.inner();
+            if inner.is_syntax() || inner.is_eof() {
+                Error::Syntax { format: "JSON", message: one_line(&inner.to_string()) }
+            } else {
+                // serde_json appends " at line L column C"; the path is more useful.
+                let msg = inner.to_string();
+                let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+                classify(e.path().to_string(), msg)
+            }
+        })?;
+        Self::from_doc(doc)
+    }
+
+    fn from_doc(doc: ScenarioDoc) -> Result<Scenario, Error> {
+        let s = Scenario { doc };
+        s.build()?;
+        Ok(s)
+    }
+
+    /// The scenario as TOML (what `lossylink preset show` prints for a preset, but normalised).
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(&self.doc).unwrap_or_else(|e| format!("# cannot render scenario: {e}\n"))
+    }
+
+    /// The scenario as JSON.
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string(&self.doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// Scenario name.
+    pub fn name(&self) -> &str {
+        &self.doc.name
+    }
+
+    /// Scheme name.
+    pub fn scheme(&self) -> &str {
+        &self.doc.scheme
+    }
+
+    /// Validate and compile into the network and endpoint settings.
+    pub(crate) fn build(&self) -> Result<Built, Error> {
+        build::build(&self.doc)
+    }
+
+    /// Change one setting. `key` is an alias — `scheme`, `error_every`, `ber`, `loss`, `buffer`,
+    /// `transfer`, `mss`, `profile`, `time_limit` — or a dotted path into the document such as
+    /// `hops.1.forward.queue` or `tcp.min_rto`. `value` is text: a TOML literal (`20`, `true`,
+    /// `{ model = "none" }`) or a bare word taken as a string (`64KiB`, `modern`).
+    /// The error-model aliases set both directions of every wireless hop; `0` means no errors.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), Error> {
+        let key_norm = key.replace('-', "_");
+        let mut doc = self.doc.clone();
+        match key_norm.as_str() {
+            "error_every" => {
+                let every = parse_size(value).map_err(|m| classify("error_every".into(), m))?;
+                let e = if every == 0 { ErrorDoc::None } else { ErrorDoc::Exponential { every: Some(Size(every)), ber: None } };
+                set_wireless_error(&mut doc, e)?;
+            }
+            "ber" => {
+                let ber: f64 = value.trim().parse().map_err(|_| Error::BadUnit { field: "ber".into(), message: format!("cannot parse '{value}' as a bit-error rate (examples: 0, 1.9e-6)") })?;
+                let e = if ber == 0.0 { ErrorDoc::None } else { ErrorDoc::Exponential { every: None, ber: Some(ber) } };
+                set_wireless_error(&mut doc, e)?;
+            }
+            "loss" => {
+                let p: f64 = value.trim().parse().map_err(|_| Error::BadUnit { field: "loss".into(), message: format!("cannot parse '{value}' as a probability (examples: 0, 0.01)") })?;
+                let e = if p == 0.0 { ErrorDoc::None } else { ErrorDoc::Bernoulli { p } };
+                set_wireless_error(&mut doc, e)?;
+            }
+            "scheme" => {
+                crate::schemes::lookup(value.trim())?;
+                doc.scheme = value.trim().to_string();
+            }
+            alias @ ("buffer" | "transfer" | "mss" | "profile" | "time_limit") => {
+                let path = match alias {
+                    "buffer" => "tcp.buffer",
+                    "transfer" => "flow.bytes",
+                    "mss" => "tcp.mss",
+                    "profile" => "tcp.profile",
+                    _ => "run.time_limit",
+                };
+                doc = set_path(&doc, path, value)?;
+            }
+            _ => doc = set_path(&doc, key, value)?,
+        }
+        let candidate = Scenario { doc };
+        candidate.build()?;
+        *self = candidate;
+        Ok(())
+    }
+}
+
+fn set_wireless_error(doc: &mut ScenarioDoc, e: ErrorDoc) -> Result<(), Error> {
+    let mut any = false;
+    for hop in doc.hops.iter_mut().filter(|h| h.role == RoleDoc::Wireless) {
+        hop.error = Some(e.clone());
+        hop.forward.error = None;
+        hop.reverse.error = None;
+        any = true;
+    }
+    if any {
+        Ok(())
+    } else {
+        Err(Error::invalid("hops", "the scenario has no hop with role = \"wireless\" to put errors on"))
+    }
+}
+
+/// Parse `value` as a TOML literal, or take it as a string.
+fn literal(value: &str) -> toml::Value {
+    format!("v = {value}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(value.to_string()))
+}
+
+/// Set `path` (dotted; numbers index arrays) in `doc` to `value`.
+fn set_path(doc: &ScenarioDoc, path: &str, value: &str) -> Result<ScenarioDoc, Error> {
+    let mut root = toml::Value::try_from(doc).map_err(|e| Error::invalid(path, one_line(&e.to_string())))?;
+    let parts: Vec<&str> = path.split('.').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(Error::UnknownField { field: path.into(), message: "empty path component".into() });
+    }
+    let mut cur = &mut root;
+    for (i, part) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        let here = parts[..=i].join(".");
+        cur = match cur {
+            toml::Value::Table(t) => {
+                if last {
+                    t.insert(part.to_string(), literal(value));
+                    break;
+                }
+                t.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()))
+            }
+            toml::Value::Array(a) => {
+                let idx: usize = part.parse().map_err(|_| Error::UnknownField { field: here.clone(), message: format!("'{part}' is not an index (0..{})", a.len()) })?;
+                let len = a.len();
+                let slot = a.get_mut(idx).ok_or_else(|| Error::UnknownField { field: here.clone(), message: format!("index {idx} out of range (0..{len})") })?;
+                if last {
+                    *slot = literal(value);
+                    break;
+                }
+                slot
+            }
+            _ => return Err(Error::UnknownField { field: here, message: "is not a table or array".into() }),
+        };
+    }
+    from_value(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+
+    #[test]
+    fn presets_load_and_round_trip() {
+        for name in Scenario::preset_names() {
+            let s = Scenario::preset(name).unwrap();
+            let back = Scenario::from_toml_str(&s.to_toml_string()).unwrap();
+            assert_eq!(s, back, "{name} TOML round trip");
+            let back = Scenario::from_json_str(&s.to_json_string()).unwrap();
+            assert_eq!(s, back, "{name} JSON round trip");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let kind = |r: Result<Scenario, Error>| r.unwrap_err();
+        let e = kind(Scenario::preset("moon"));
+        assert_eq!(e.kind(), ErrorKind::UnknownPreset);
+        assert!(e.to_string().contains("lan, wan"), "{e}");
+        let mut s = Scenario::preset("lan").unwrap();
+        let e = s.set("buffer", "-5KiB").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue, "{e}");
+        assert!(e.to_string().starts_with("tcp.buffer:"), "{e}");
+        let e = s.set("error_every", "64Kib").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadUnit, "{e}");
+        assert!(e.to_string().starts_with("error_every:"), "{e}");
+        let e = s.set("scheme", "e2e-foo").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::UnknownScheme);
+        let e = s.set("hops.1.forward.qeueu", "3").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::UnknownField, "{e}");
+        assert!(e.to_string().contains("qeueu"), "{e}");
+        let e = s.set("hops.7.queue", "3").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::UnknownField, "{e}");
+        let text = Scenario::preset_toml("lan").unwrap().replace("[tcp]", "[tcp]\nbogus = 1");
+        let e = Scenario::from_toml_str(&text).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::UnknownField, "{e}");
+        assert!(e.to_string().starts_with("tcp"), "{e}");
+        let e = Scenario::from_toml_str("name = [").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Syntax);
+        assert!(!e.to_string().contains('\n'));
+    }
+
+    #[test]
+    fn overrides_apply() {
+        let mut s = Scenario::preset("lan").unwrap();
+        s.set("buffer", "8KiB").unwrap();
+        assert_eq!(s.doc.tcp.buffer, Size(8192));
+        s.set("error_every", "0").unwrap();
+        assert!(s.doc.hops.iter().filter(|h| h.role == RoleDoc::Wireless).all(|h| h.error == Some(ErrorDoc::None)));
+        s.set("hops.0.queue", "20").unwrap();
+        assert_eq!(s.doc.hops[0].queue, Some(20));
+        s.set("tcp.profile", "modern").unwrap();
+        s.set("transfer", "1MiB").unwrap();
+        assert_eq!(s.doc.flow.bytes, Size(1 << 20));
+    }
+}

@@ -1,0 +1,347 @@
+//! The scenario document: what a TOML scenario file (or JSON, or a Python dict) contains.
+//! Unknown keys are rejected everywhere. Meaning and defaults of each field are in
+//! `docs/scenarios.md`; the shipped presets are complete examples.
+
+use crate::units::{Dur, Rate, Size};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A whole scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioDoc {
+    /// Name (the preset's name, or the user's).
+    pub name: String,
+    /// Free text.
+    #[serde(default)]
+    pub description: String,
+    /// Registered scheme name (`lossylink schemes`).
+    #[serde(default = "default_scheme")]
+    pub scheme: String,
+    /// The transfer.
+    pub flow: FlowDoc,
+    /// TCP settings.
+    #[serde(default)]
+    pub tcp: TcpDoc,
+    /// Nodes in chain order.
+    pub nodes: Vec<NodeDoc>,
+    /// Hops: `hops[i]` joins `nodes[i]` and `nodes[i+1]`.
+    pub hops: Vec<HopDoc>,
+    /// Run control.
+    #[serde(default)]
+    pub run: RunDoc,
+}
+
+fn default_scheme() -> String {
+    "e2e".into()
+}
+
+/// A one-way bulk transfer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowDoc {
+    /// Sending host.
+    pub from: String,
+    /// Receiving host.
+    pub to: String,
+    /// Bytes to transfer.
+    pub bytes: Size,
+}
+
+/// Which set of TCP defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// 4.4BSD-Lite (Net/3) Reno, as in the paper's testbed.
+    #[default]
+    Bsd,
+    /// RFC 6298 fine-grained timers (200 ms minimum RTO) and RFC 5681 congestion control.
+    Modern,
+}
+
+/// Delayed-ACK timer style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DelayedAckDoc {
+    /// Global periodic fast timer (BSD).
+    Tick,
+    /// Per-connection deadline.
+    Deadline,
+    /// ACK every segment.
+    Off,
+}
+
+/// TCP settings: a profile plus optional overrides of its knobs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpDoc {
+    /// Defaults to start from.
+    #[serde(default)]
+    pub profile: Profile,
+    /// Maximum segment size (payload bytes).
+    #[serde(default = "default_mss")]
+    pub mss: u32,
+    /// Socket buffer size, both ends (bounds the advertised window).
+    #[serde(default = "default_buffer")]
+    pub buffer: Size,
+    /// Slow-timer tick (bsd; 500ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slow_tick: Option<Dur>,
+    /// Minimum RTO (bsd: 1s; modern: 200ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rto: Option<Dur>,
+    /// Maximum RTO (bsd: 64s; modern: 60s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rto: Option<Dur>,
+    /// RTO before any sample (bsd: 6s; modern: 1s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rto: Option<Dur>,
+    /// Duplicate-ACK threshold (3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dupthresh: Option<u32>,
+    /// Initial congestion window in segments (bsd: 1; modern: 3, RFC 5681 §3.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_cwnd: Option<u32>,
+    /// Net/3's extra MSS/8 per ACK in congestion avoidance (bsd: false, see docs/calibration.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca_extra_mss_over_8: Option<bool>,
+    /// Delayed-ACK style (bsd: tick; modern: deadline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack: Option<DelayedAckDoc>,
+    /// Delayed-ACK tick period or deadline (200ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack_time: Option<Dur>,
+    /// Seed the RTT estimator with the path's idle round trip, as the SYN exchange would (true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handshake_rtt: Option<bool>,
+}
+
+fn default_mss() -> u32 {
+    1400
+}
+fn default_buffer() -> Size {
+    Size(32 * 1024)
+}
+
+impl Default for TcpDoc {
+    fn default() -> Self {
+        TcpDoc {
+            profile: Profile::Bsd,
+            mss: default_mss(),
+            buffer: default_buffer(),
+            slow_tick: None,
+            min_rto: None,
+            max_rto: None,
+            initial_rto: None,
+            dupthresh: None,
+            initial_cwnd: None,
+            ca_extra_mss_over_8: None,
+            delayed_ack: None,
+            delayed_ack_time: None,
+            handshake_rtt: None,
+        }
+    }
+}
+
+/// Node roles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NodeKindDoc {
+    /// End host.
+    Host,
+    /// Router.
+    Router,
+    /// Base station in front of the wireless hop.
+    BaseStation,
+}
+
+/// A node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeDoc {
+    /// Unique name.
+    pub name: String,
+    /// Role.
+    pub kind: NodeKindDoc,
+}
+
+/// Hop roles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoleDoc {
+    /// Wired path.
+    Wired,
+    /// Wireless (lossy) hop.
+    Wireless,
+}
+
+/// Channel sharing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum MediumDoc {
+    /// Two independent directions.
+    #[default]
+    FullDuplex,
+    /// One shared channel.
+    HalfDuplex,
+}
+
+/// Error-exposed part of a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExposureDoc {
+    /// TCP payload only.
+    Payload,
+    /// IP datagram.
+    Ip,
+    /// IP datagram plus link framing.
+    Frame,
+}
+
+/// Fixed per-frame airtime: one duration, or named components that are summed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PerFrameDoc {
+    /// A single duration.
+    Total(Dur),
+    /// Named parts (e.g. preamble, difs, sifs, link_ack), summed.
+    Parts(BTreeMap<String, Dur>),
+}
+
+/// How the contention wait is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DrawDoc {
+    /// Always the mean, cw/2 slots.
+    Mean,
+    /// Uniform in 0..=cw slots, from the hop's own random stream.
+    Uniform,
+}
+
+/// Channel-access contention on a half-duplex medium.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentionDoc {
+    /// Contention window in slots.
+    pub cw: u32,
+    /// Slot time.
+    pub slot: Dur,
+    /// Mean or random draw.
+    #[serde(default = "default_draw")]
+    pub draw: DrawDoc,
+}
+
+fn default_draw() -> DrawDoc {
+    DrawDoc::Mean
+}
+
+/// An error model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ErrorDoc {
+    /// No errors.
+    None,
+    /// Exponentially distributed bit errors: give `every` (mean bytes between errors) or `ber`.
+    Exponential {
+        /// Mean distance between bit errors in bytes (0 = no errors).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        every: Option<Size>,
+        /// Bit-error rate (0 = no errors).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ber: Option<f64>,
+    },
+    /// Independent per-frame loss.
+    Bernoulli {
+        /// Loss probability per frame.
+        p: f64,
+    },
+}
+
+/// Settings of one direction; anything left out is taken from the hop.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct DirectionDoc {
+    /// Bit rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    /// Propagation delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<Dur>,
+    /// Queue capacity in packets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<u32>,
+    /// Framing bytes per frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framing: Option<u32>,
+    /// Fixed per-frame airtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_frame: Option<PerFrameDoc>,
+    /// Error exposure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposure: Option<ExposureDoc>,
+    /// Error model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorDoc>,
+}
+
+/// A hop. Hop-level settings apply to both directions unless a direction overrides them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HopDoc {
+    /// Name.
+    pub name: String,
+    /// Wired or wireless.
+    pub role: RoleDoc,
+    /// Channel sharing.
+    #[serde(default)]
+    pub medium: MediumDoc,
+    /// Contention (half-duplex only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionDoc>,
+    /// Bit rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    /// Propagation delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<Dur>,
+    /// Queue capacity in packets (50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<u32>,
+    /// Framing bytes per frame (0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framing: Option<u32>,
+    /// Fixed per-frame airtime (0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_frame: Option<PerFrameDoc>,
+    /// Error exposure (frame).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposure: Option<ExposureDoc>,
+    /// Error model (none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorDoc>,
+    /// Overrides for node i → node i+1.
+    #[serde(default)]
+    pub forward: DirectionDoc,
+    /// Overrides for node i+1 → node i.
+    #[serde(default)]
+    pub reverse: DirectionDoc,
+}
+
+/// Run control.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunDoc {
+    /// Simulated-time limit; a transfer not finished by then is an error.
+    #[serde(default = "default_time_limit")]
+    pub time_limit: Dur,
+}
+
+fn default_time_limit() -> Dur {
+    Dur(3600 * 1_000_000_000)
+}
+
+impl Default for RunDoc {
+    fn default() -> Self {
+        RunDoc { time_limit: default_time_limit() }
+    }
+}

@@ -1,0 +1,94 @@
+//! Traces as columnar tables, ready for numpy/pandas/Parquet.
+
+use engine::SimTime;
+use tcp::recovery::Phase;
+use tcp::SenderEvent;
+
+/// A column of a trace table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Column {
+    /// Real numbers.
+    F64(Vec<f64>),
+    /// Integers.
+    I64(Vec<i64>),
+    /// Text.
+    Str(Vec<String>),
+}
+
+/// A named table of equal-length columns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceTable {
+    /// Table name.
+    pub name: String,
+    /// Columns in order.
+    pub columns: Vec<(String, Column)>,
+}
+
+/// All traces of a run.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Trace {
+    /// Tables.
+    pub tables: Vec<TraceTable>,
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Open => "open",
+        Phase::Recovery { .. } => "fast-recovery",
+        Phase::Loss { .. } => "timeout-recovery",
+    }
+}
+
+/// Build the `sender` (window state after each input) and `events` (sends, ACKs, fast
+/// retransmits, timeouts) tables from a sender's records.
+pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)]) -> Vec<TraceTable> {
+    let (mut t, mut cwnd, mut ssthresh, mut una, mut nxt, mut rto, mut phase) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut et, mut kind, mut seq, mut len) = (vec![], vec![], vec![], vec![]);
+    for (time, ev) in records {
+        let ts = time.as_secs_f64();
+        let mut event = |k: &str, s: u64, l: u32| {
+            et.push(ts);
+            kind.push(k.to_string());
+            seq.push(s as i64);
+            len.push(i64::from(l));
+        };
+        match *ev {
+            SenderEvent::Window { cwnd: c, ssthresh: s, snd_una, snd_nxt, rto_ns, phase: p } => {
+                t.push(ts);
+                cwnd.push(i64::from(c));
+                ssthresh.push(i64::from(s));
+                una.push(snd_una as i64);
+                nxt.push(snd_nxt as i64);
+                rto.push(rto_ns as f64 * 1e-9);
+                phase.push(phase_name(p).to_string());
+            }
+            SenderEvent::Sent { seq: s, len: l, retransmission } => event(if retransmission { "retransmit" } else { "send" }, s, l),
+            SenderEvent::Acked { ack } => event("ack", ack, 0),
+            SenderEvent::FastRetransmit { seq: s } => event("fast-retransmit", s, 0),
+            SenderEvent::Timeout { seq: s, .. } => event("timeout", s, 0),
+        }
+    }
+    vec![
+        TraceTable {
+            name: "sender".into(),
+            columns: vec![
+                ("time_s".into(), Column::F64(t)),
+                ("cwnd".into(), Column::I64(cwnd)),
+                ("ssthresh".into(), Column::I64(ssthresh)),
+                ("snd_una".into(), Column::I64(una)),
+                ("snd_nxt".into(), Column::I64(nxt)),
+                ("rto_s".into(), Column::F64(rto)),
+                ("phase".into(), Column::Str(phase)),
+            ],
+        },
+        TraceTable {
+            name: "events".into(),
+            columns: vec![
+                ("time_s".into(), Column::F64(et)),
+                ("kind".into(), Column::Str(kind)),
+                ("seq".into(), Column::I64(seq)),
+                ("len".into(), Column::I64(len)),
+            ],
+        },
+    ]
+}

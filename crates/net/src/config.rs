@@ -1,0 +1,117 @@
+//! Validated network configuration. The facade parses user input (TOML, flags) into these types;
+//! everything here is already checked and in integer units.
+
+use crate::error_model::ErrorModelConfig;
+use engine::SimDuration;
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// An end host running transport endpoints.
+    Host,
+    /// A router that forwards by static route.
+    Router,
+    /// The base station in front of the wireless hop: a router where base-station agents run and
+    /// whose queue drops are reported separately.
+    BaseStation,
+}
+
+/// A node of the chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeConfig {
+    /// Unique name.
+    pub name: String,
+    /// Role.
+    pub kind: NodeKind,
+}
+
+/// Whether a hop is part of the wired or the wireless path (for the goodput metrics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HopRole {
+    /// Wired.
+    Wired,
+    /// Wireless (lossy).
+    Wireless,
+}
+
+/// Which bits of a frame a bit error can hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exposure {
+    /// TCP payload only.
+    Payload,
+    /// The IP datagram.
+    Ip,
+    /// The IP datagram plus the link framing bytes (MAC header, FCS, LLC).
+    Frame,
+}
+
+/// How stations share a half-duplex medium before each frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contention {
+    /// A fixed wait per frame (the mean backoff).
+    Fixed(SimDuration),
+    /// A uniformly drawn number of slots in `0..=cw` per frame.
+    Uniform {
+        /// Slot time.
+        slot: SimDuration,
+        /// Contention window in slots.
+        cw: u32,
+    },
+}
+
+/// How the two directions of a hop share the channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Medium {
+    /// Two independent simplex links.
+    FullDuplex,
+    /// One channel used by one frame at a time, in either direction; stations alternate when
+    /// both have frames waiting.
+    HalfDuplex {
+        /// Channel-access wait before each frame.
+        contention: Contention,
+    },
+}
+
+/// One direction of a hop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DirectionConfig {
+    /// Bit rate of the payload-carrying part of a frame.
+    pub rate_bps: u64,
+    /// Propagation (plus fixed processing) delay.
+    pub delay: SimDuration,
+    /// Drop-tail interface queue capacity in packets (4.4BSD ifq: 50).
+    pub queue_packets: u32,
+    /// Link framing bytes sent at `rate_bps` with every frame (MAC header, FCS, ...).
+    pub framing_bytes: u32,
+    /// Fixed airtime per frame not proportional to its size (preamble, inter-frame space,
+    /// link-level acknowledgment).
+    pub per_frame: SimDuration,
+    /// Which bits are exposed to errors.
+    pub exposure: Exposure,
+    /// The error process of this direction.
+    pub error: ErrorModelConfig,
+}
+
+/// A hop between node `i` and node `i + 1` of the chain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HopConfig {
+    /// Name, for reports and random-stream keys.
+    pub name: String,
+    /// Wired or wireless.
+    pub role: HopRole,
+    /// Channel sharing.
+    pub medium: Medium,
+    /// Direction from node `i` to node `i + 1`.
+    pub forward: DirectionConfig,
+    /// Direction from node `i + 1` to node `i`.
+    pub reverse: DirectionConfig,
+}
+
+/// A chain topology: `hops[i]` connects `nodes[i]` and `nodes[i + 1]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainConfig {
+    /// Nodes in chain order.
+    pub nodes: Vec<NodeConfig>,
+    /// Hops, one fewer than nodes.
+    pub hops: Vec<HopConfig>,
+}

@@ -1,0 +1,14 @@
+//! Packets on wires: simplex ports with drop-tail queues and error models, full-duplex links
+//! and shared half-duplex media, nodes on a chain with static routes, and the event loop that
+//! drives the TCP endpoints of each flow.
+
+pub mod config;
+mod error_model;
+mod network;
+mod packet;
+mod port;
+
+pub use error_model::{ErrorModel, ErrorModelConfig};
+pub use network::{Flow, Network, Outcome};
+pub use packet::{Packet, PacketKind};
+pub use port::{Port, PortStats};

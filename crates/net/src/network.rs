@@ -1,0 +1,307 @@
+//! The network: nodes on a chain, their ports and channels, the transport endpoints of each flow,
+//! and the event loop that moves packets between them. Only this loop schedules events
+//! (house rule 5); endpoints are polled for what they want to send and when they want to wake.
+
+use crate::config::{ChainConfig, HopRole, Medium, NodeConfig, NodeKind};
+use crate::packet::{Packet, PacketKind};
+use crate::port::{Channel, ChannelState, Port};
+use engine::{EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, VecSink};
+use tcp::{Receiver, Sender, SenderEvent};
+
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// The frame on a channel has been sent completely.
+    TxDone { channel: u32 },
+    /// A frame reaches the far end of a port.
+    Arrive { port: PortId, pkt: Packet, corrupted: bool },
+    /// The sender of a flow asked to be woken.
+    SenderTimer { flow: FlowId },
+    /// The receiver of a flow asked to be woken.
+    ReceiverTimer { flow: FlowId },
+}
+
+/// A transport connection: a sender on `src`, a receiver on `dst`.
+pub struct Flow {
+    /// Its id.
+    pub id: FlowId,
+    /// Node of the sender.
+    pub src: NodeId,
+    /// Node of the receiver.
+    pub dst: NodeId,
+    /// The sending endpoint.
+    pub sender: Sender,
+    /// The receiving endpoint.
+    pub receiver: Receiver,
+    sender_wake: Option<SimTime>,
+    receiver_wake: Option<SimTime>,
+    trace: Option<VecSink<SenderEvent>>,
+}
+
+impl Flow {
+    /// The sender's trace, if tracing was asked for.
+    pub fn sender_trace(&self) -> Option<&VecSink<SenderEvent>> {
+        self.trace.as_ref()
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every flow delivered all its bytes; the time of the last delivery.
+    Completed(SimTime),
+    /// The time limit passed first.
+    TimeLimit(SimTime),
+    /// Nothing left to do before completion (a stalled topology).
+    Stalled(SimTime),
+}
+
+/// A chain network with its flows.
+pub struct Network {
+    nodes: Vec<NodeConfig>,
+    routes: Vec<Vec<Option<PortId>>>,
+    ports: Vec<Port>,
+    channels: Vec<Channel>,
+    flows: Vec<Flow>,
+    queue: EventQueue<Event>,
+    next_uid: u64,
+}
+
+impl Network {
+    /// Build the chain described by `cfg`; random streams derive from `seed`.
+    pub fn new(cfg: &ChainConfig, seed: u64) -> Self {
+        let n = cfg.nodes.len();
+        let mut ports = Vec::with_capacity(2 * cfg.hops.len());
+        let mut channels = Vec::new();
+        for (i, hop) in cfg.hops.iter().enumerate() {
+            let hop_id = HopId(i as u32);
+            let (a, b) = (NodeId(i as u32), NodeId(i as u32 + 1));
+            let fwd = PortId(2 * i as u32);
+            let rev = PortId(2 * i as u32 + 1);
+            let rng = |dir: &str| RngStream::new(seed, &format!("hop{i}/{dir}/errors"));
+            let (ch_f, ch_r) = match hop.medium {
+                Medium::FullDuplex => {
+                    channels.push(Channel { ports: vec![fwd], contention: None, state: ChannelState::Idle, next: 0 });
+                    channels.push(Channel { ports: vec![rev], contention: None, state: ChannelState::Idle, next: 0 });
+                    (channels.len() - 2, channels.len() - 1)
+                }
+                Medium::HalfDuplex { contention } => {
+                    let crng = RngStream::new(seed, &format!("hop{i}/contention"));
+                    channels.push(Channel { ports: vec![fwd, rev], contention: Some((contention, crng)), state: ChannelState::Idle, next: 0 });
+                    (channels.len() - 1, channels.len() - 1)
+                }
+            };
+            ports.push(Port::new(fwd, hop_id, hop.role, a, b, ch_f, hop.forward, rng("forward")));
+            ports.push(Port::new(rev, hop_id, hop.role, b, a, ch_r, hop.reverse, rng("reverse")));
+        }
+        // Static routes on a chain: right through the forward port, left through the reverse one.
+        let routes = (0..n)
+            .map(|at| {
+                (0..n)
+                    .map(|dst| match dst.cmp(&at) {
+                        std::cmp::Ordering::Greater => Some(PortId(2 * at as u32)),
+                        std::cmp::Ordering::Less => Some(PortId(2 * (at as u32 - 1) + 1)),
+                        std::cmp::Ordering::Equal => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        Network { nodes: cfg.nodes.clone(), routes, ports, channels, flows: Vec::new(), queue: EventQueue::new(), next_uid: 0 }
+    }
+
+    /// Add a flow from `src` to `dst` with ready-made endpoints; `trace` records the sender.
+    pub fn add_flow(&mut self, src: NodeId, dst: NodeId, sender: Sender, receiver: Receiver, trace: bool) -> FlowId {
+        let id = FlowId(self.flows.len() as u32);
+        self.flows.push(Flow {
+            id,
+            src,
+            dst,
+            sender,
+            receiver,
+            sender_wake: None,
+            receiver_wake: None,
+            trace: trace.then(VecSink::default),
+        });
+        id
+    }
+
+    /// The nodes.
+    pub fn nodes(&self) -> &[NodeConfig] {
+        &self.nodes
+    }
+    /// The ports (hop `i` forward is port `2i`, reverse `2i + 1`).
+    pub fn ports(&self) -> &[Port] {
+        &self.ports
+    }
+    /// The flows.
+    pub fn flows(&self) -> &[Flow] {
+        &self.flows
+    }
+    /// Events processed so far.
+    pub fn events_processed(&self) -> u64 {
+        self.queue.events_processed()
+    }
+    /// Whether the node sending on `port` is a base station.
+    pub fn port_at_base_station(&self, port: &Port) -> bool {
+        self.nodes[port.from.index()].kind == NodeKind::BaseStation
+    }
+    /// Ports of wireless hops.
+    pub fn wireless_ports(&self) -> impl Iterator<Item = &Port> {
+        self.ports.iter().filter(|p| p.role == HopRole::Wireless)
+    }
+
+    /// Run until every flow has delivered all its data, or until `limit`.
+    pub fn run(&mut self, limit: SimTime) -> Outcome {
+        for f in 0..self.flows.len() {
+            self.pump_sender(f, SimTime::ZERO);
+        }
+        loop {
+            if self.flows.iter().all(|f| f.receiver.complete_at().is_some()) {
+                let end = self.flows.iter().filter_map(|f| f.receiver.complete_at()).max().unwrap_or(SimTime::ZERO);
+                return Outcome::Completed(end);
+            }
+            let Some(next) = self.queue.peek_time() else {
+                return Outcome::Stalled(self.queue.now());
+            };
+            if next > limit {
+                return Outcome::TimeLimit(limit);
+            }
+            let Some((now, ev)) = self.queue.pop() else {
+                return Outcome::Stalled(self.queue.now());
+            };
+            self.handle(now, ev);
+        }
+    }
+
+    fn handle(&mut self, now: SimTime, ev: Event) {
+        match ev {
+            Event::TxDone { channel } => self.tx_done(now, channel as usize),
+            Event::Arrive { port, pkt, corrupted } => {
+                if !corrupted {
+                    self.receive(now, self.ports[port.index()].to, pkt);
+                }
+            }
+            Event::SenderTimer { flow } => {
+                let f = flow.index();
+                if self.flows[f].sender_wake == Some(now) {
+                    self.flows[f].sender_wake = None;
+                }
+                let fl = &mut self.flows[f];
+                match fl.trace.as_mut() {
+                    Some(t) => fl.sender.on_timeout(now, t),
+                    None => fl.sender.on_timeout(now, &mut NullSink),
+                }
+                self.pump_sender(f, now);
+            }
+            Event::ReceiverTimer { flow } => {
+                let f = flow.index();
+                if self.flows[f].receiver_wake == Some(now) {
+                    self.flows[f].receiver_wake = None;
+                }
+                self.flows[f].receiver.on_timeout(now);
+                self.pump_receiver(f, now);
+            }
+        }
+    }
+
+    /// A packet arrives intact at `node`: deliver it locally or forward it.
+    fn receive(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+        if pkt.dst != node {
+            self.send_from(now, node, pkt);
+            return;
+        }
+        let f = pkt.flow.index();
+        match pkt.kind() {
+            PacketKind::Data => {
+                self.flows[f].receiver.on_segment(now, &pkt.seg);
+                self.pump_receiver(f, now);
+            }
+            PacketKind::Ack => {
+                let fl = &mut self.flows[f];
+                match fl.trace.as_mut() {
+                    Some(t) => fl.sender.on_ack(now, &pkt.seg, t),
+                    None => fl.sender.on_ack(now, &pkt.seg, &mut NullSink),
+                }
+                self.pump_sender(f, now);
+            }
+        }
+    }
+
+    fn pump_sender(&mut self, f: usize, now: SimTime) {
+        loop {
+            let fl = &mut self.flows[f];
+            let seg = match fl.trace.as_mut() {
+                Some(t) => fl.sender.poll_transmit(now, t),
+                None => fl.sender.poll_transmit(now, &mut NullSink),
+            };
+            let Some(seg) = seg else { break };
+            let pkt = Packet { uid: self.next_uid, flow: fl.id, src: fl.src, dst: fl.dst, seg };
+            self.next_uid += 1;
+            self.send_from(now, pkt.src, pkt);
+        }
+        let fl = &mut self.flows[f];
+        if let Some(t) = fl.sender.poll_timeout() {
+            if fl.sender_wake.is_none_or(|w| t < w) {
+                fl.sender_wake = Some(t);
+                self.queue.schedule(t.max(now), Event::SenderTimer { flow: fl.id });
+            }
+        }
+    }
+
+    fn pump_receiver(&mut self, f: usize, now: SimTime) {
+        while let Some(seg) = self.flows[f].receiver.poll_transmit() {
+            let fl = &self.flows[f];
+            let pkt = Packet { uid: self.next_uid, flow: fl.id, src: fl.dst, dst: fl.src, seg };
+            self.next_uid += 1;
+            self.send_from(now, pkt.src, pkt);
+        }
+        let fl = &mut self.flows[f];
+        if let Some(t) = fl.receiver.poll_timeout() {
+            if fl.receiver_wake.is_none_or(|w| t < w) {
+                fl.receiver_wake = Some(t);
+                self.queue.schedule(t.max(now), Event::ReceiverTimer { flow: fl.id });
+            }
+        }
+    }
+
+    /// Hand `pkt` to the port `node` routes it through.
+    fn send_from(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+        let Some(port) = self.routes[node.index()][pkt.dst.index()] else {
+            return;
+        };
+        let p = &mut self.ports[port.index()];
+        if p.enqueue(pkt) {
+            let ch = p.channel;
+            if self.channels[ch].state == ChannelState::Idle {
+                self.start(now, ch);
+            }
+        }
+    }
+
+    /// Start the next frame on an idle channel, serving its ports in turn.
+    fn start(&mut self, now: SimTime, ch: usize) {
+        let n = self.channels[ch].ports.len();
+        for k in 0..n {
+            let idx = (self.channels[ch].next + k) % n;
+            let port = self.channels[ch].ports[idx];
+            let p = &mut self.ports[port.index()];
+            let Some(pkt) = p.queue.pop_front() else { continue };
+            let wait = self.channels[ch].contention_wait();
+            let airtime = wait + p.airtime(&pkt);
+            let corrupted = p.transmit(&pkt, airtime);
+            let c = &mut self.channels[ch];
+            c.state = ChannelState::Busy { port, pkt, corrupted };
+            c.next = (idx + 1) % n;
+            self.queue.schedule(now + airtime, Event::TxDone { channel: ch as u32 });
+            return;
+        }
+    }
+
+    fn tx_done(&mut self, now: SimTime, ch: usize) {
+        if let ChannelState::Busy { port, pkt, corrupted } = self.channels[ch].state {
+            self.channels[ch].state = ChannelState::Idle;
+            let delay = self.ports[port.index()].delay();
+            self.queue.schedule(now + delay, Event::Arrive { port, pkt, corrupted });
+        }
+        self.start(now, ch);
+    }
+}

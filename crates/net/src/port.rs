@@ -1,0 +1,151 @@
+//! Ports and channels: how frames occupy a link.
+//!
+//! A *port* is one direction of a hop: a drop-tail queue, a propagation delay, an error model
+//! and counters. A *channel* is what a port transmits on: a full-duplex hop has one channel per
+//! port, a half-duplex medium has one channel shared by both ports, so data frames and ACK frames
+//! take turns (Balakrishnan97 §3.1, WaveLAN "shared-medium wireless LAN").
+//!
+//! Airtime of a frame = contention wait + per-frame fixed time + (framing + IP bytes)·8 / rate.
+
+use crate::config::{Contention, DirectionConfig, Exposure, HopRole};
+use crate::error_model::ErrorModel;
+use crate::packet::{Packet, PacketKind};
+use engine::{HopId, NodeId, PortId, RngStream, SimDuration};
+use std::collections::VecDeque;
+
+/// Always-on counters of one port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PortStats {
+    /// Data frames whose transmission started.
+    pub data_frames: u64,
+    /// Payload bytes of those data frames (retransmissions and corrupted frames included).
+    pub data_payload_bytes: u64,
+    /// ACK frames whose transmission started.
+    pub ack_frames: u64,
+    /// All bytes on the wire (IP + framing).
+    pub wire_bytes: u64,
+    /// Data frames corrupted by the error model.
+    pub corrupted_data: u64,
+    /// ACK frames corrupted by the error model.
+    pub corrupted_acks: u64,
+    /// Packets dropped because the queue was full.
+    pub queue_drops: u64,
+    /// Longest queue seen, in packets.
+    pub max_queue: u32,
+    /// Total airtime used, in nanoseconds.
+    pub busy_ns: u64,
+}
+
+/// One direction of a hop.
+pub struct Port {
+    /// This port's id.
+    pub id: PortId,
+    /// The hop it belongs to.
+    pub hop: HopId,
+    /// Role of the hop.
+    pub role: HopRole,
+    /// Transmitting node.
+    pub from: NodeId,
+    /// Receiving node.
+    pub to: NodeId,
+    /// Index of the channel it transmits on.
+    pub channel: usize,
+    pub(crate) cfg: DirectionConfig,
+    pub(crate) queue: VecDeque<Packet>,
+    pub(crate) error: ErrorModel,
+    /// Counters.
+    pub stats: PortStats,
+}
+
+impl Port {
+    pub(crate) fn new(id: PortId, hop: HopId, role: HopRole, from: NodeId, to: NodeId, channel: usize, cfg: DirectionConfig, rng: RngStream) -> Self {
+        Port {
+            id,
+            hop,
+            role,
+            from,
+            to,
+            channel,
+            cfg,
+            queue: VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize),
+            error: ErrorModel::new(cfg.error, rng),
+            stats: PortStats::default(),
+        }
+    }
+
+    /// Queue a packet; `false` if the queue was full and the packet was dropped.
+    pub(crate) fn enqueue(&mut self, pkt: Packet) -> bool {
+        if self.queue.len() >= self.cfg.queue_packets as usize {
+            self.stats.queue_drops += 1;
+            return false;
+        }
+        self.queue.push_back(pkt);
+        self.stats.max_queue = self.stats.max_queue.max(self.queue.len() as u32);
+        true
+    }
+
+    /// Time the frame carrying `pkt` occupies the channel, contention excluded.
+    pub(crate) fn airtime(&self, pkt: &Packet) -> SimDuration {
+        let bits = u64::from(self.cfg.framing_bytes + pkt.ip_len()) * 8;
+        self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps)
+    }
+
+    /// Account for the start of a transmission and decide whether the frame will be corrupted.
+    pub(crate) fn transmit(&mut self, pkt: &Packet, airtime: SimDuration) -> bool {
+        let ip = u64::from(pkt.ip_len());
+        self.stats.wire_bytes += ip + u64::from(self.cfg.framing_bytes);
+        self.stats.busy_ns += airtime.as_nanos();
+        let exposed = match self.cfg.exposure {
+            Exposure::Payload => u64::from(pkt.seg.len),
+            Exposure::Ip => ip,
+            Exposure::Frame => ip + u64::from(self.cfg.framing_bytes),
+        };
+        let corrupted = self.error.frame(exposed * 8);
+        match pkt.kind() {
+            PacketKind::Data => {
+                self.stats.data_frames += 1;
+                self.stats.data_payload_bytes += u64::from(pkt.seg.len);
+                self.stats.corrupted_data += u64::from(corrupted);
+            }
+            PacketKind::Ack => {
+                self.stats.ack_frames += 1;
+                self.stats.corrupted_acks += u64::from(corrupted);
+            }
+        }
+        corrupted
+    }
+
+    /// Propagation delay to the far end.
+    pub(crate) fn delay(&self) -> SimDuration {
+        self.cfg.delay
+    }
+}
+
+/// What a channel is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ChannelState {
+    /// Nothing on the air.
+    Idle,
+    /// A frame of `port` is on the air, carrying `pkt`, corrupted or not.
+    Busy { port: PortId, pkt: Packet, corrupted: bool },
+}
+
+/// A transmission channel shared by one or two ports.
+pub(crate) struct Channel {
+    pub ports: Vec<PortId>,
+    pub contention: Option<(Contention, RngStream)>,
+    pub state: ChannelState,
+    /// Index into `ports` of the port to serve first next time (round robin).
+    pub next: usize,
+}
+
+impl Channel {
+    /// The contention wait before the next frame.
+    pub fn contention_wait(&mut self) -> SimDuration {
+        match &mut self.contention {
+            None => SimDuration::ZERO,
+            Some((Contention::Fixed(d), _)) => *d,
+            Some((Contention::Uniform { slot, cw }, rng)) => slot.saturating_mul(rng.below(u64::from(*cw) + 1)),
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Congestion control: one decision, "how many bytes may be in flight" (`cwnd`, `ssthresh`).
+//!
+//! The sender tells a controller what happened through small value structs and never hands it
+//! the sender itself (DESIGN.md, "The sender is assembled from parts").
+
+mod reno;
+
+pub use reno::{RenoCc, RenoFlavor};
+
+/// A cumulative ACK that acknowledged new data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AckSample {
+    /// Newly acknowledged bytes.
+    pub acked_bytes: u32,
+    /// Bytes in flight before this ACK.
+    pub flight_bytes: u32,
+}
+
+/// A loss the sender decided to respond to as congestion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CongestionEvent {
+    /// Fast retransmit on the `dupacks`-th duplicate ACK.
+    FastRetransmit {
+        /// Bytes in flight when the loss was detected.
+        flight_bytes: u32,
+        /// The peer's advertised window.
+        peer_window: u32,
+        /// Duplicate ACKs counted so far (the threshold).
+        dupacks: u32,
+    },
+    /// Retransmission timeout.
+    Timeout {
+        /// Bytes in flight when the timer fired.
+        flight_bytes: u32,
+        /// The peer's advertised window.
+        peer_window: u32,
+    },
+}
+
+/// Decides the congestion window.
+pub trait CongestionControl: Send {
+    /// Short name for traces.
+    fn name(&self) -> &'static str;
+    /// Congestion window in bytes.
+    fn cwnd(&self) -> u32;
+    /// Slow-start threshold in bytes.
+    fn ssthresh(&self) -> u32;
+    /// New data was acknowledged outside fast recovery (or on the ACK that ends it).
+    fn on_ack(&mut self, ack: AckSample);
+    /// A loss is treated as congestion.
+    fn on_congestion(&mut self, event: CongestionEvent);
+    /// A further duplicate ACK arrived during fast recovery (Reno window inflation).
+    fn on_recovery_dupack(&mut self);
+    /// Fast recovery ended (Reno deflation).
+    fn on_recovery_exit(&mut self);
+}

@@ -1,0 +1,25 @@
+//! Sans-IO TCP endpoints for lossylink.
+//!
+//! A [`Sender`] is assembled from three parts, each making one decision (DESIGN.md):
+//! [`cc::CongestionControl`] (how much may be in flight), [`recovery::LossRecovery`] (what is
+//! lost, what to do on duplicate and new ACKs) and [`rto::RtoEstimator`] (when to time out).
+//! A [`Receiver`] implements the acknowledgment policy. Neither reads a clock nor schedules
+//! events: time is passed in, segments are pulled out.
+
+pub mod cc;
+mod receiver;
+pub mod recovery;
+pub mod rto;
+mod segment;
+mod sender;
+mod seq;
+mod trace;
+
+pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
+pub use segment::{Segment, IPV4_HEADER, TCP_HEADER};
+pub use sender::{Sender, SenderConfig, SenderParts};
+pub use seq::{SeqNum, SeqSpace};
+pub use trace::{SenderEvent, SenderStats};
+
+#[cfg(test)]
+mod script_tests;

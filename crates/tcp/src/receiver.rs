@@ -1,0 +1,249 @@
+//! The TCP receiver of a one-way transfer, modelling the 4.4BSD-Lite ACK policy
+//! (Balakrishnan97 §2.1, §7.4):
+//!
+//! - an in-order segment with nothing waiting out of order is acknowledged lazily: the
+//!   application reads at once, and the window-update rule of `tcp_output` sends an ACK as soon
+//!   as the window has moved by two full segments (or by half the buffer); otherwise the delayed
+//!   ACK goes out on the next tick of the 200 ms fast timer;
+//! - a segment that is out of order, fills (part of) a hole, or is an old duplicate is
+//!   acknowledged at once (the duplicate ACKs that drive fast retransmit);
+//! - the advertised window is the receive buffer (the reader keeps up; out-of-order data sits
+//!   in the reassembly queue, which BSD does not charge to the socket buffer).
+//!
+//! Delayed-ACK timing is a knob: BSD's global 200 ms tick, a per-connection deadline
+//! (RFC 1122/5681 style, the `modern` profile), or no delay at all.
+
+use crate::rto::TickClock;
+use crate::segment::Segment;
+use crate::seq::{SeqNum, SeqSpace};
+use engine::{SimDuration, SimTime};
+
+/// When a delayed ACK is sent if no other rule sends it first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DelayedAck {
+    /// On the next tick of a periodic fast timer (Net/3: 200 ms).
+    Tick(TickClock),
+    /// A fixed time after the first unacknowledged segment arrived.
+    Deadline(SimDuration),
+    /// Every segment is acknowledged at once.
+    Off,
+}
+
+/// Fixed knobs of a receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReceiverConfig {
+    /// Maximum segment size expected from the peer.
+    pub mss: u32,
+    /// Receive socket buffer in bytes (the advertised window; at most 65535 without scaling).
+    pub recv_buffer: u32,
+    /// Delayed-ACK timer.
+    pub delayed_ack: DelayedAck,
+}
+
+/// Always-on receiver counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReceiverStats {
+    /// Data segments received intact.
+    pub segments_received: u64,
+    /// Segments that carried only bytes already received.
+    pub duplicate_segments: u64,
+    /// Segments received above the next expected byte.
+    pub out_of_order_segments: u64,
+    /// ACKs sent.
+    pub acks_sent: u64,
+    /// ACKs sent that repeated the previous acknowledgment number.
+    pub dupacks_sent: u64,
+}
+
+/// A receiver of a `total`-byte transfer.
+pub struct Receiver {
+    cfg: ReceiverConfig,
+    space: SeqSpace,
+    total: u64,
+    /// Next stream offset expected.
+    rcv_nxt: u64,
+    /// Acknowledgment number of the last ACK sent.
+    last_ack: u64,
+    /// Out-of-order data, as sorted disjoint half-open ranges of stream offsets.
+    ooo: Vec<(u64, u64)>,
+    ack_now: bool,
+    delack_at: Option<SimTime>,
+    /// Sequence number carried in the ACKs' own `seq` field (our ISN + 1; we send no data).
+    own_seq: SeqNum,
+    complete_at: Option<SimTime>,
+    stats: ReceiverStats,
+}
+
+impl Receiver {
+    /// A receiver expecting the first data byte at `space.base`.
+    pub fn new(cfg: ReceiverConfig, space: SeqSpace, total: u64, own_seq: SeqNum) -> Self {
+        Receiver {
+            cfg,
+            space,
+            total,
+            rcv_nxt: 0,
+            last_ack: 0,
+            ooo: Vec::new(),
+            ack_now: false,
+            delack_at: None,
+            own_seq,
+            complete_at: None,
+            stats: ReceiverStats::default(),
+        }
+    }
+
+    /// Bytes delivered in order to the application.
+    pub fn delivered(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    /// When the last byte of the transfer was delivered in order.
+    pub fn complete_at(&self) -> Option<SimTime> {
+        self.complete_at
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> &ReceiverStats {
+        &self.stats
+    }
+
+    /// The delayed-ACK timer, if pending.
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        self.delack_at
+    }
+
+    fn window(&self) -> u32 {
+        self.cfg.recv_buffer.min(65535)
+    }
+
+    /// Process a data segment that arrived intact.
+    pub fn on_segment(&mut self, now: SimTime, seg: &Segment) {
+        if seg.len == 0 {
+            return;
+        }
+        let start = self.space.offset(seg.seq, self.rcv_nxt);
+        let end = start + u64::from(seg.len);
+        if end <= self.rcv_nxt {
+            // Entirely old: acknowledge at once (tcp_input "dropafterack").
+            self.stats.duplicate_segments += 1;
+            self.ack_now = true;
+            return;
+        }
+        self.stats.segments_received += 1;
+        if start > self.rcv_nxt {
+            self.stats.out_of_order_segments += 1;
+            insert_range(&mut self.ooo, start, end);
+            self.ack_now = true;
+            return;
+        }
+        // In order (possibly overlapping old bytes).
+        let reassembling = !self.ooo.is_empty();
+        self.rcv_nxt = end;
+        while let Some(&(s, e)) = self.ooo.first() {
+            if s > self.rcv_nxt {
+                break;
+            }
+            self.rcv_nxt = self.rcv_nxt.max(e);
+            self.ooo.remove(0);
+        }
+        if self.rcv_nxt >= self.total && self.complete_at.is_none() {
+            self.complete_at = Some(now);
+        }
+        if reassembling {
+            // Net/3 TCP_REASS: anything that goes through reassembly is acknowledged at once.
+            self.ack_now = true;
+            return;
+        }
+        // Window-update rule of tcp_output after the application has read the data.
+        let advance = self.rcv_nxt - self.last_ack;
+        let mss = u64::from(self.cfg.mss);
+        if advance >= 2 * mss || 2 * advance >= u64::from(self.window()) {
+            self.ack_now = true;
+            return;
+        }
+        if self.delack_at.is_none() {
+            self.delack_at = Some(match self.cfg.delayed_ack {
+                DelayedAck::Tick(clock) => clock.nth_after(now, 1),
+                DelayedAck::Deadline(d) => now + d,
+                DelayedAck::Off => {
+                    self.ack_now = true;
+                    return;
+                }
+            });
+        }
+    }
+
+    /// The delayed-ACK timer may have expired.
+    pub fn on_timeout(&mut self, now: SimTime) {
+        if matches!(self.delack_at, Some(at) if at <= now) {
+            self.delack_at = None;
+            self.ack_now = true;
+        }
+    }
+
+    /// The ACK to send now, if any.
+    pub fn poll_transmit(&mut self) -> Option<Segment> {
+        if !self.ack_now {
+            return None;
+        }
+        self.ack_now = false;
+        self.delack_at = None;
+        self.stats.acks_sent += 1;
+        if self.rcv_nxt == self.last_ack {
+            self.stats.dupacks_sent += 1;
+        }
+        self.last_ack = self.rcv_nxt;
+        Some(Segment { seq: self.own_seq, ack: self.space.seq(self.rcv_nxt), len: 0, wnd: self.window(), ack_flag: true })
+    }
+}
+
+/// Insert `[start, end)` into sorted disjoint ranges, merging overlaps and neighbours.
+fn insert_range(ranges: &mut Vec<(u64, u64)>, start: u64, end: u64) {
+    let i = ranges.partition_point(|&(_, e)| e < start);
+    let mut s = start;
+    let mut e = end;
+    let mut j = i;
+    while j < ranges.len() && ranges[j].0 <= e {
+        s = s.min(ranges[j].0);
+        e = e.max(ranges[j].1);
+        j += 1;
+    }
+    ranges.splice(i..j, std::iter::once((s, e)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn ranges_merge() {
+        let mut r = vec![];
+        insert_range(&mut r, 10, 20);
+        insert_range(&mut r, 30, 40);
+        insert_range(&mut r, 20, 30);
+        assert_eq!(r, vec![(10, 40)]);
+        insert_range(&mut r, 0, 5);
+        insert_range(&mut r, 50, 60);
+        assert_eq!(r, vec![(0, 5), (10, 40), (50, 60)]);
+        insert_range(&mut r, 3, 55);
+        assert_eq!(r, vec![(0, 60)]);
+    }
+
+    proptest! {
+        #[test]
+        fn ranges_stay_sorted_disjoint_and_cover_inserts(ins in proptest::collection::vec((0u64..200, 1u64..20), 0..40)) {
+            let mut r = vec![];
+            let mut covered = [false; 220];
+            for (s, l) in ins {
+                insert_range(&mut r, s, s + l);
+                for x in s..s + l { covered[x as usize] = true; }
+            }
+            for w in r.windows(2) { prop_assert!(w[0].1 < w[1].0); }
+            for (x, c) in covered.iter().enumerate() {
+                let inside = r.iter().any(|&(s, e)| (x as u64) >= s && (x as u64) < e);
+                prop_assert_eq!(inside, *c);
+            }
+        }
+    }
+}

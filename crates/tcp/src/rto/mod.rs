@@ -1,0 +1,28 @@
+//! Retransmission timeout estimators: one decision, "when does a retransmission timer armed
+//! now fire".
+//!
+//! - [`BsdRto`]: 4.4BSD-Lite (Net/3) coarse timers, 500 ms slow-timer ticks (Balakrishnan97 §2.1).
+//! - [`Rfc6298Rto`]: the fine-grained estimator of RFC 6298 with a configurable minimum.
+
+mod bsd;
+mod rfc6298;
+
+pub use bsd::{BsdRto, BsdRtoConfig, TickClock};
+pub use rfc6298::{Rfc6298Config, Rfc6298Rto};
+
+use engine::{SimDuration, SimTime};
+
+/// Decides when the retransmission timer fires.
+pub trait RtoEstimator: Send {
+    /// A valid round-trip sample (Karn's rule already applied by the caller): the timed segment
+    /// left at `sent` and its acknowledgment arrived at `acked`. Clears any backoff.
+    fn on_sample(&mut self, sent: SimTime, acked: SimTime);
+    /// The timer expired: back off (exponentially, per Karn and Partridge).
+    fn on_timeout(&mut self);
+    /// The instant at which a timer armed at `now` expires, given the current backoff.
+    fn deadline(&self, now: SimTime) -> SimTime;
+    /// The current timeout value (for traces).
+    fn current(&self) -> SimDuration;
+    /// Number of consecutive backoffs.
+    fn backoff_shift(&self) -> u32;
+}

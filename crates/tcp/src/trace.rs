@@ -1,0 +1,71 @@
+//! Sender trace events and counters.
+
+use crate::recovery::Phase;
+
+/// One typed record of the sender's trace. Sequence values are stream offsets (bytes since
+/// the first data byte), convenient for plotting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenderEvent {
+    /// A data segment left the sender.
+    Sent {
+        /// Stream offset of the first byte.
+        seq: u64,
+        /// Payload bytes.
+        len: u32,
+        /// Whether any of it had been sent before.
+        retransmission: bool,
+    },
+    /// A cumulative ACK advanced `snd_una` to `ack`.
+    Acked {
+        /// New `snd_una`.
+        ack: u64,
+    },
+    /// Fast retransmit of the segment at `seq`.
+    FastRetransmit {
+        /// Stream offset retransmitted.
+        seq: u64,
+    },
+    /// Coarse (retransmission) timeout; `backoff` is the shift after it.
+    Timeout {
+        /// Stream offset to be resent.
+        seq: u64,
+        /// Backoff shift after the timeout.
+        backoff: u32,
+    },
+    /// Window state after an input was processed.
+    Window {
+        /// Congestion window, bytes.
+        cwnd: u32,
+        /// Slow-start threshold, bytes.
+        ssthresh: u32,
+        /// Oldest unacked stream offset.
+        snd_una: u64,
+        /// Next stream offset to send.
+        snd_nxt: u64,
+        /// Current RTO in nanoseconds.
+        rto_ns: u64,
+        /// Recovery phase.
+        phase: Phase,
+    },
+}
+
+/// Always-on sender counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    /// Data segments sent, retransmissions included.
+    pub segments_sent: u64,
+    /// Payload bytes sent, retransmissions included.
+    pub bytes_sent: u64,
+    /// Segments that carried previously sent bytes.
+    pub retransmitted_segments: u64,
+    /// Previously sent bytes sent again.
+    pub retransmitted_bytes: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+    /// Fast retransmits.
+    pub fast_retransmits: u64,
+    /// Duplicate ACKs received.
+    pub dupacks_received: u64,
+    /// When the first data byte was sent.
+    pub first_send: Option<engine::SimTime>,
+}

@@ -1,0 +1,103 @@
+"""Type stubs for the Rust extension ``lossylink._core`` (crate ``crates/py``).
+
+This module is private: use the wrappers in :mod:`lossylink` instead. It is a thin layer over
+the Rust facade crate ``lossylink``; every rule about what a simulation means lives there.
+"""
+
+from lossylink._types import RawRun, SchemeInfo
+
+__version__: str
+"""The version of the Rust crates this extension was built from."""
+
+class Scenario:
+    """A complete, validated simulation scenario (topology, links, TCP, scheme, workload)."""
+
+    @staticmethod
+    def preset(name: str) -> Scenario:
+        """The shipped preset ``name``; raises :class:`UnknownPresetError`."""
+
+    @staticmethod
+    def preset_names() -> list[str]:
+        """Names of the shipped presets, in registry order."""
+
+    @staticmethod
+    def preset_toml(name: str) -> str:
+        """The TOML text a preset is built from, ready to copy and edit."""
+
+    @staticmethod
+    def from_toml(text: str) -> Scenario:
+        """Parse a TOML scenario document; raises a :class:`ScenarioError` subclass."""
+
+    @staticmethod
+    def from_json(text: str) -> Scenario:
+        """Parse a JSON scenario document (same schema as TOML)."""
+
+    def to_toml(self) -> str:
+        """The scenario as TOML; ``from_toml`` reads it back unchanged."""
+
+    def to_json(self) -> str:
+        """The scenario as JSON; ``from_json`` reads it back unchanged."""
+
+    def set(self, key: str, value: str) -> None:
+        """Set one field from text, in place.
+
+        ``key`` is an alias (``scheme``, ``error_every``, ``ber``, ``loss``, ``buffer``,
+        ``transfer``, ``mss``, ``profile``, ``time_limit``) or a dotted path into the TOML
+        document (``hops.1.forward.queue``); ``value`` may carry units (``64KiB``, ``2Mbps``,
+        ``10ms``).
+        """
+
+    def copy(self) -> Scenario:
+        """An independent copy."""
+
+    def __copy__(self) -> Scenario: ...
+    def __deepcopy__(self, memo: object) -> Scenario: ...
+    @property
+    def name(self) -> str:
+        """The preset name, or the ``name`` field of the scenario document."""
+
+    @property
+    def scheme(self) -> str:
+        """The scheme's registry name."""
+
+def run(scenario: Scenario, seed: int, trace: bool = False) -> RawRun:
+    """Run ``scenario`` once with master seed ``seed`` (0 <= seed < 2**64).
+
+    The GIL is released while simulating, so threads can run scenarios in parallel.
+    """
+
+def run_seeds(scenario: Scenario, seeds: list[int], trace: bool = False) -> list[RawRun]:
+    """Run ``scenario`` once per seed, in order, releasing the GIL once for all of them."""
+
+def schemes() -> list[SchemeInfo]:
+    """The scheme registry, in registry order."""
+
+class LossylinkError(Exception):
+    """Base class of every error lossylink raises."""
+
+class ScenarioError(LossylinkError):
+    """A scenario could not be built: bad name, field, value, unit or syntax."""
+
+class UnknownSchemeError(ScenarioError):
+    """The scheme name is not in the registry."""
+
+class UnknownPresetError(ScenarioError):
+    """The preset name is not one of ``Scenario.preset_names()``."""
+
+class UnknownFieldError(ScenarioError):
+    """A key or dotted path names no field of the scenario."""
+
+class InvalidValueError(ScenarioError):
+    """A field's value is out of range or of the wrong kind."""
+
+class UnitError(ScenarioError):
+    """A quantity has a malformed or unknown unit."""
+
+class ScenarioSyntaxError(ScenarioError):
+    """A TOML or JSON scenario document is not well-formed."""
+
+class SimulationError(LossylinkError):
+    """A valid scenario failed while running."""
+
+class LossylinkIOError(LossylinkError):
+    """A file could not be read or written."""

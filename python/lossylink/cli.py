@@ -1,0 +1,235 @@
+"""The ``lossylink`` command line.
+
+Bad input (unknown names, malformed values or units, unreadable files, bad options) exits with
+status 2 and one line on stderr, ``lossylink: error: <message>``; no traceback. Genuine bugs are
+not caught and surface with their traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from lossylink import __version__
+from lossylink.errors import LossylinkError
+from lossylink.render import make_console, run_table
+from lossylink.runner import run_seeds, schemes, seed_range
+from lossylink.scenario import Scenario
+
+PROG = "lossylink"
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> NoReturn:
+    """Print the one-line error and exit with status 2."""
+    one_line = " ".join(message.split())
+    click.echo(f"{PROG}: error: {one_line}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+class _Group(click.Group):
+    """A group whose ``main`` turns user errors into one line on stderr and exit status 2."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            rv = super().main(args, prog_name or PROG, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            _fail(exc.format_message() + hint)
+        except click.ClickException as exc:
+            _fail(exc.format_message())
+        except LossylinkError as exc:
+            _fail(str(exc))
+        except click.Abort:
+            click.echo(f"{PROG}: aborted", err=True)
+            sys.exit(130)
+        except BrokenPipeError:
+            # The reader went away (`lossylink run --json | head -1`): stop quietly.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(141)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(
+    __version__, "-V", "--version", prog_name=PROG, message="%(prog)s %(version)s"
+)
+def cli() -> None:
+    """lossylink: a deterministic packet-level simulator of TCP over lossy (wireless) links."""
+
+
+@cli.command("schemes")
+def schemes_cmd() -> None:
+    """List the schemes: name, family, description, source."""
+    rows = schemes()
+    name_w = max((len(s["name"]) for s in rows), default=0)
+    family_w = max((len(s["family"]) for s in rows), default=0)
+    for s in rows:
+        click.echo(
+            f"{s['name']:<{name_w}}  {s['family']:<{family_w}}  {s['description']}  [{s['source']}]"
+        )
+
+
+@cli.group()
+def preset() -> None:
+    """The shipped scenario presets."""
+
+
+@preset.command("list")
+def preset_list() -> None:
+    """Print the preset names, one per line."""
+    for name in Scenario.preset_names():
+        click.echo(name)
+
+
+@preset.command("show")
+@click.argument("name")
+def preset_show(name: str) -> None:
+    """Print the TOML of preset NAME, ready to copy into a file and edit."""
+    text = Scenario.preset_toml(name)
+    click.echo(text, nl=not text.endswith("\n"))
+
+
+# (option name, scenario alias) for the flags that set one field each, applied in this order.
+_FIELD_FLAGS = (
+    ("scheme", "scheme"),
+    ("error_every", "error_every"),
+    ("ber", "ber"),
+    ("loss", "loss"),
+    ("buffer", "buffer"),
+    ("transfer", "transfer"),
+)
+
+
+def _parse_assignment(
+    _ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
+) -> list[tuple[str, str]]:
+    pairs = []
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+@cli.command("run", short_help="Run a scenario over one or more seeds.")
+@click.option("--preset", "preset_name", metavar="NAME", help="Start from this preset [lan].")
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Start from a scenario file (.toml or .json) instead of a preset.",
+)
+@click.option("--scheme", metavar="NAME", help="Scheme (see `lossylink schemes`).")
+@click.option("--error-every", metavar="SIZE", help="Mean bytes between wireless errors; 0: none.")
+@click.option("--ber", metavar="FLOAT", help="Wireless bit-error rate; 0: none.")
+@click.option("--loss", metavar="P", help="Wireless frame loss probability.")
+@click.option("--buffer", metavar="SIZE", help="Socket buffer, e.g. 32KiB.")
+@click.option("--transfer", metavar="SIZE", help="Bytes to transfer, e.g. 4MiB.")
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=_parse_assignment,
+    help="Set any field by alias or dotted path (repeatable), e.g. hops.1.forward.queue=20.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    metavar="S",
+    help="First seed.",
+)
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Number of seeds: S .. S+N-1.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="One JSON object (metrics) per seed per line."
+)
+@click.option(
+    "--trace-csv",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Trace the runs and write each trace table as CSV into DIR.",
+)
+def run_cmd(
+    preset_name: str | None,
+    config: Path | None,
+    assignments: list[tuple[str, str]],
+    seed: int,
+    seeds: int,
+    as_json: bool,
+    trace_csv: Path | None,
+    **fields: str | None,
+) -> None:
+    """Run a scenario for seeds S .. S+N-1 (see --seed, --seeds).
+
+    The scenario is the --config file or the preset, then the field flags, then each --set in
+    order.
+    """
+    if preset_name is not None and config is not None:
+        raise click.UsageError("--preset and --config are mutually exclusive")
+    scenario = (
+        Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
+    )
+    for flag, alias in _FIELD_FLAGS:
+        value = fields.get(flag)
+        if value is not None:
+            scenario.set(alias, value)
+    for key, value in assignments:
+        scenario.set(key, value)
+
+    results = run_seeds(scenario, seed_range(seeds, seed), trace=trace_csv is not None)
+    written = [p for r in results for p in r.write_trace_csv(trace_csv)] if trace_csv else []
+
+    if as_json:
+        for r in results:
+            click.echo(json.dumps(r.to_dict()))
+        return
+    console = make_console()
+    console.print(run_table(results))
+    if written:
+        console.print(f"trace: wrote {len(written)} CSV files to {trace_csv}")
+
+
+@cli.command("demo", short_help="Our numbers beside the paper's (Table 3, E2E).")
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=2),
+    default=10,
+    show_default=True,
+    help="Seeds per lossy row.",
+)
+def demo_cmd(seeds: int) -> None:
+    """Reproduce Balakrishnan et al. 1997, Table 3 (E2E), and the loss-free peaks."""
+    from lossylink.demo import run_demo
+
+    run_demo(seeds=seeds)
+
+
+def main() -> None:
+    """Entry point of the ``lossylink`` console script."""
+    cli.main(prog_name=PROG)

@@ -1,0 +1,42 @@
+"""The lossylink exception hierarchy.
+
+Every error lossylink raises on bad input or a failed run is a :class:`LossylinkError`; the
+classes are defined in the Rust extension (one per Rust ``ErrorKind``) and re-exported here::
+
+    LossylinkError
+    ├── ScenarioError
+    │   ├── UnknownSchemeError     scheme name not in the registry
+    │   ├── UnknownPresetError     preset name not shipped
+    │   ├── UnknownFieldError      key or dotted path names no field
+    │   ├── InvalidValueError      value out of range or of the wrong kind
+    │   ├── UnitError              malformed or unknown unit ("64KiB", "2Mbps", "10ms")
+    │   └── ScenarioSyntaxError    TOML / JSON document not well-formed
+    ├── SimulationError            a valid scenario failed while running
+    └── LossylinkIOError           a file could not be read or written
+"""
+
+from lossylink._core import (
+    InvalidValueError,
+    LossylinkError,
+    LossylinkIOError,
+    ScenarioError,
+    ScenarioSyntaxError,
+    SimulationError,
+    UnitError,
+    UnknownFieldError,
+    UnknownPresetError,
+    UnknownSchemeError,
+)
+
+__all__ = [
+    "InvalidValueError",
+    "LossylinkError",
+    "LossylinkIOError",
+    "ScenarioError",
+    "ScenarioSyntaxError",
+    "SimulationError",
+    "UnitError",
+    "UnknownFieldError",
+    "UnknownPresetError",
+    "UnknownSchemeError",
+]

@@ -1,0 +1,104 @@
+"""Terminal output with rich: the per-seed run table with mean and 95 % CI rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from lossylink.result import RunResult
+from lossylink.stats import summarize
+
+
+@dataclass(frozen=True)
+class Column:
+    """One displayed metric: its key, header and number format."""
+
+    key: str
+    header: str
+    fmt: str
+
+
+# The headline metrics shown per seed (all metrics are in `--json`); absent keys are skipped.
+RUN_COLUMNS = (
+    Column("throughput_mbps", "Mb/s", ".3f"),
+    Column("wired_goodput_pct", "wired\ngoodput %", ".1f"),
+    Column("wireless_goodput_pct", "wireless\ngoodput %", ".1f"),
+    Column("completion_s", "time\ns", ".2f"),
+    Column("sender_timeouts", "time-\nouts", "d"),
+    Column("sender_fast_retransmits", "fast\nrexmits", "d"),
+    Column("local_retransmissions", "local\nrexmits", "d"),
+    Column("bs_queue_drops", "BS queue\ndrops", "d"),
+)
+
+
+def make_console(*, stderr: bool = False) -> Console:
+    """A console that does not wrap tables when writing to a pipe or file."""
+    console = Console(highlight=False, stderr=stderr)
+    if not console.is_terminal:
+        console.width = max(console.width, 120)
+    return console
+
+
+def size_text(nbytes: object) -> str:
+    """``65536`` -> ``"64 KiB"``; exact binary multiples only, else bytes."""
+    if not isinstance(nbytes, int) or isinstance(nbytes, bool):
+        return str(nbytes)
+    for unit, factor in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes and nbytes % factor == 0:
+            return f"{nbytes // factor} {unit}"
+    return f"{nbytes} B"
+
+
+def run_title(first: RunResult) -> str:
+    """A one-line description of the scenario behind a run (from its metrics)."""
+    m = first.metrics
+    parts = [str(m.get("preset", "?")), f"scheme {m.get('scheme', '?')}"]
+    if "error_every_bytes" in m:
+        every = m["error_every_bytes"]
+        parts.append("no errors" if every == 0 else f"1 error / {size_text(every)}")
+    if "buffer_bytes" in m:
+        parts.append(f"buffer {size_text(m['buffer_bytes'])}")
+    if "transfer_bytes" in m:
+        parts.append(f"transfer {size_text(m['transfer_bytes'])}")
+    return " · ".join(parts)
+
+
+def run_table(results: Sequence[RunResult]) -> Table:
+    """One row per seed; for more than one seed, then the mean and the 95 % CI half-width."""
+    if not results:
+        raise ValueError("no results to show")
+    columns = [c for c in RUN_COLUMNS if c.key in results[0].metrics]
+    table = Table(title=run_title(results[0]), box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("seed", justify="right")
+    for col in columns:
+        table.add_column(col.header, justify="right")
+    for i, r in enumerate(results):
+        cells = [_fmt(r.metrics.get(c.key), c.fmt) for c in columns]
+        table.add_row(str(r.metrics.get("seed", "")), *cells, end_section=i == len(results) - 1)
+    if len(results) > 1:
+        summaries = [summarize([float(r.metrics[c.key]) for r in results]) for c in columns]
+        means = [_fmt(s.mean, _float_fmt(c.fmt)) for s, c in zip(summaries, columns, strict=True)]
+        table.add_row("mean", *means, style="bold")
+        cis = [
+            "±" + _fmt(s.half_width, _float_fmt(c.fmt))
+            for s, c in zip(summaries, columns, strict=True)
+        ]
+        table.add_row("95% CI", *cis, style="dim")
+    return table
+
+
+def _float_fmt(fmt: str) -> str:
+    return ".1f" if fmt == "d" else fmt
+
+
+def _fmt(value: object, fmt: str) -> str:
+    if value is None:
+        return "–"
+    try:
+        return format(value, fmt)
+    except (TypeError, ValueError):
+        return str(value)

@@ -1,0 +1,209 @@
+"""Results of a run: metrics as attributes, optional trace tables as numpy arrays."""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from lossylink._types import MetricValue, RawRun, Trace, TraceColumn
+from lossylink.errors import LossylinkIOError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Shown first in ``repr`` when present (the rest is one ``.metrics`` away).
+_REPR_KEYS = (
+    "scheme",
+    "preset",
+    "seed",
+    "throughput_mbps",
+    "wired_goodput_pct",
+    "wireless_goodput_pct",
+    "completion_s",
+    "sender_timeouts",
+    "sender_fast_retransmits",
+)
+
+
+class RunResult:
+    """The outcome of one run.
+
+    Every metric is an attribute (``r.throughput_mbps``, ``r.sender_timeouts``, ...) and an
+    entry of :attr:`metrics`, whose key order is the Rust facade's. :attr:`trace` is ``None``
+    unless the run was traced.
+    """
+
+    __slots__ = ("metrics", "trace")
+
+    if TYPE_CHECKING:
+        # The metrics every run reports (the Rust facade may add more; all are attributes).
+        scheme: str
+        preset: str
+        seed: int
+        error_every_bytes: int
+        buffer_bytes: int
+        transfer_bytes: int
+        throughput_mbps: float
+        wired_goodput_pct: float
+        wireless_goodput_pct: float
+        completion_s: float
+        sender_timeouts: int
+        sender_fast_retransmits: int
+        sender_retransmitted_bytes: int
+        local_retransmissions: int
+        bs_queue_drops: int
+        corrupted_data_frames: int
+        corrupted_ack_frames: int
+        events: int
+        wall_s: float
+
+    metrics: dict[str, MetricValue]
+    trace: Trace | None
+
+    def __init__(self, metrics: Mapping[str, MetricValue], trace: Trace | None = None) -> None:
+        """Wrap a metrics mapping and an optional trace."""
+        self.metrics = dict(metrics)
+        self.trace = trace
+
+    @classmethod
+    def from_raw(cls, raw: RawRun) -> RunResult:
+        """Wrap what the extension's ``run`` returns."""
+        return cls(raw["metrics"], raw["trace"])
+
+    def __getattr__(self, name: str) -> MetricValue:
+        # Only called when normal lookup fails; guard the slots against recursion (pickling).
+        if name.startswith("_") or name in RunResult.__slots__:
+            raise AttributeError(name)
+        try:
+            return self.metrics[name]
+        except KeyError:
+            raise AttributeError(f"RunResult has no metric {name!r}") from None
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self.metrics))
+
+    def __getstate__(self) -> tuple[dict[str, MetricValue], Trace | None]:
+        return (self.metrics, self.trace)
+
+    def __setstate__(self, state: tuple[dict[str, MetricValue], Trace | None]) -> None:
+        self.metrics, self.trace = state
+
+    def to_dict(self, *, trace: bool = False) -> dict[str, Any]:
+        """The metrics as a JSON-ready dict (non-finite floats become ``None``).
+
+        With ``trace=True`` and a traced run, the trace is added under ``"trace"`` as lists.
+        """
+        out: dict[str, Any] = {k: _jsonable(v) for k, v in self.metrics.items()}
+        if trace and self.trace is not None:
+            out["trace"] = {
+                table: {col: _column_list(values) for col, values in cols.items()}
+                for table, cols in self.trace.items()
+            }
+        return out
+
+    def trace_frame(self, table: str) -> pd.DataFrame:
+        """One trace table as a :class:`pandas.DataFrame` (requires a traced run)."""
+        import pandas as pd
+
+        if self.trace is None:
+            raise ValueError("this run was not traced: pass trace=True to run()")
+        if table not in self.trace:
+            known = ", ".join(self.trace) or "none"
+            raise KeyError(f"no trace table {table!r} (tables: {known})")
+        frame: pd.DataFrame = pd.DataFrame(self.trace[table])
+        return frame
+
+    def write_trace_csv(self, directory: str | os.PathLike[str]) -> list[Path]:
+        """Write each trace table to ``directory/<table>_seed<seed>.csv``; returns the paths.
+
+        The directory is created if needed. Floats are written with full precision.
+        """
+        if self.trace is None:
+            raise ValueError("this run was not traced: pass trace=True to run()")
+        out = Path(directory)
+        written = []
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for table, columns in self.trace.items():
+                path = out / f"{table}_seed{self.metrics.get('seed', 0)}.csv"
+                _write_csv(path, columns)
+                written.append(path)
+        except OSError as exc:
+            target = exc.filename or out
+            raise LossylinkIOError(f"cannot write {target}: {exc.strerror or exc}") from None
+        return written
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RunResult):
+            return NotImplemented
+        return self.metrics == other.metrics and _trace_equal(self.trace, other.trace)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = [f"{k}={_short(self.metrics[k])}" for k in _REPR_KEYS if k in self.metrics]
+        if self.trace is not None:
+            tables = ", ".join(f"{name}[{_table_len(cols)}]" for name, cols in self.trace.items())
+            shown.append(f"trace=<{tables}>")
+        return f"RunResult({', '.join(shown)})"
+
+
+def results_frame(results: Iterable[RunResult]) -> pd.DataFrame:
+    """One row per result, one column per metric, in the facade's key order."""
+    import pandas as pd
+
+    rows = [r.metrics for r in results]
+    columns: dict[str, None] = {}
+    for row in rows:
+        columns.update(dict.fromkeys(row))
+    frame: pd.DataFrame = pd.DataFrame.from_records(rows, columns=list(columns))
+    return frame
+
+
+def _jsonable(value: MetricValue) -> MetricValue | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _column_list(values: TraceColumn) -> list[Any]:
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)
+
+
+def _table_len(columns: Mapping[str, TraceColumn]) -> int:
+    return max((len(v) for v in columns.values()), default=0)
+
+
+def _short(value: MetricValue) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return repr(value)
+
+
+def _trace_equal(a: Trace | None, b: Trace | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a.keys() != b.keys():
+        return False
+    for table, cols in a.items():
+        other = b[table]
+        if cols.keys() != other.keys():
+            return False
+        if not all(np.array_equal(np.asarray(cols[c]), np.asarray(other[c])) for c in cols):
+            return False
+    return True
+
+
+def _write_csv(path: Path, columns: Mapping[str, TraceColumn]) -> None:
+    names = list(columns)
+    lists = [_column_list(columns[n]) for n in names]
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(names)
+        writer.writerows(zip(*lists, strict=True))

@@ -1,0 +1,87 @@
+"""Running scenarios from Python: :func:`run` and :func:`run_seeds`.
+
+Both release the GIL inside the extension while simulating, so several Python threads can run
+scenarios in parallel (one per core).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+
+from lossylink import _core
+from lossylink._types import SchemeInfo
+from lossylink.errors import InvalidValueError
+from lossylink.result import RunResult
+from lossylink.scenario import OverrideValue, Scenario, ScenarioLike
+
+_SEED_LIMIT = 2**64
+
+
+def run(
+    scenario: ScenarioLike = None,
+    *,
+    seed: int = 1,
+    trace: bool = False,
+    **overrides: OverrideValue,
+) -> RunResult:
+    """Run one simulation and return its :class:`RunResult`.
+
+    ``scenario`` is a :class:`Scenario`, a preset name, a path to a ``.toml``/``.json`` file,
+    or ``None`` for the ``lan`` preset; keyword ``overrides`` (``scheme="e2e"``,
+    ``error_every="64KiB"``, ...) are applied to a copy. Same scenario and seed, same result.
+
+    >>> r = run("lan", seed=3, error_every="64KiB", buffer="32KiB")   # doctest: +SKIP
+    >>> r.throughput_mbps                                             # doctest: +SKIP
+    """
+    sc = _prepare(scenario, overrides)
+    return RunResult.from_raw(_core.run(sc.core, _check_seed(seed), trace))
+
+
+def run_seeds(
+    scenario: ScenarioLike = None,
+    seeds: int | Iterable[int] = 10,
+    start: int = 1,
+    *,
+    trace: bool = False,
+    **overrides: OverrideValue,
+) -> list[RunResult]:
+    """Run one simulation per seed and return the results in seed order.
+
+    ``seeds`` is a count (seeds ``start .. start+seeds-1``) or an explicit iterable of seeds.
+    """
+    sc = _prepare(scenario, overrides)
+    seed_list = seed_range(seeds, start)
+    return [RunResult.from_raw(raw) for raw in _core.run_seeds(sc.core, seed_list, trace)]
+
+
+def schemes() -> list[SchemeInfo]:
+    """The scheme registry: dicts with ``name``, ``family``, ``description`` and ``source``."""
+    return _core.schemes()
+
+
+def seed_range(seeds: int | Iterable[int], start: int = 1) -> list[int]:
+    """The list of seeds meant by a count (``start, start+1, ...``) or an explicit iterable."""
+    if isinstance(seeds, bool):
+        raise InvalidValueError(f"seeds: expected a count or a list of seeds, got {seeds!r}")
+    if isinstance(seeds, int):
+        if seeds < 1:
+            raise InvalidValueError(f"seeds: the number of seeds must be at least 1, got {seeds}")
+        return [_check_seed(s) for s in range(start, start + seeds)]
+    return [_check_seed(s) for s in seeds]
+
+
+def _check_seed(seed: int) -> int:
+    """``seed`` as a plain int, if it is an integer in ``[0, 2**64)`` (numpy ints accepted)."""
+    try:
+        value = operator.index(seed) if not isinstance(seed, bool) else None
+    except TypeError:
+        value = None
+    if value is None or not 0 <= value < _SEED_LIMIT:
+        raise InvalidValueError(f"seed: expected an integer in [0, 2**64), got {seed!r}")
+    return value
+
+
+def _prepare(scenario: ScenarioLike, overrides: dict[str, OverrideValue]) -> Scenario:
+    sc = Scenario.resolve(scenario)
+    return sc.update(overrides)

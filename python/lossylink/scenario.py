@@ -1,0 +1,220 @@
+"""Building scenarios: presets, files, and keyword overrides.
+
+A :class:`Scenario` wraps the Rust ``Scenario``. Python values are turned into the text the
+Rust side parses (:func:`to_text`), so units, ranges and field names are checked in one place,
+and a bad value raises a :class:`~lossylink.errors.ScenarioError` subclass naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from lossylink import _core
+from lossylink.errors import LossylinkError, LossylinkIOError
+
+OverrideValue: TypeAlias = "str | int | float | bool"
+"""What an override may be: text (``"64KiB"``, ``"e2e"``) or a plain number or bool."""
+
+ScenarioLike: TypeAlias = "Scenario | str | os.PathLike[str] | None"
+"""What :func:`lossylink.run` accepts: a scenario, a preset name, a ``.toml``/``.json`` path,
+or ``None`` for the ``lan`` preset."""
+
+DEFAULT_PRESET = "lan"
+_LOADERS = {".toml": _core.Scenario.from_toml, ".json": _core.Scenario.from_json}
+
+
+def to_text(value: OverrideValue) -> str:
+    """The text form of an override value: bools as ``true``/``false``, numbers via ``str()``.
+
+    >>> to_text(True), to_text(1460), to_text(1e-06), to_text("64KiB")
+    ('true', '1460', '1e-06', '64KiB')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Real):
+        return str(value)
+    raise TypeError(f"override values must be str, int, float or bool, not {type(value).__name__}")
+
+
+class Scenario:
+    """A complete, validated simulation scenario.
+
+    >>> s = Scenario.preset("lan", scheme="e2e", error_every="64KiB", buffer="32KiB")
+    >>> s.with_(buffer="8KiB").set("tcp.min_rto", "1s")   # doctest: +SKIP
+
+    Keyword overrides use the Rust aliases (``scheme``, ``error_every``, ``ber``, ``loss``,
+    ``buffer``, ``transfer``, ``mss``, ``profile``, ``time_limit``); any field can be reached by
+    its dotted path with :meth:`set` or a mapping passed to :meth:`with_`.
+    """
+
+    __slots__ = ("_core",)
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal scenarios may change
+
+    def __init__(self, core: _core.Scenario) -> None:
+        """Wrap an extension-level scenario (use the constructors below instead)."""
+        self._core = core
+
+    # -- constructors --------------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str = DEFAULT_PRESET, /, **overrides: OverrideValue) -> Scenario:
+        """The shipped preset ``name``, with keyword ``overrides`` applied in order."""
+        return cls(_core.Scenario.preset(name)).update(overrides)
+
+    @classmethod
+    def from_toml(cls, text: str, /, **overrides: OverrideValue) -> Scenario:
+        """Parse a TOML scenario document, then apply ``overrides``."""
+        return cls(_core.Scenario.from_toml(text)).update(overrides)
+
+    @classmethod
+    def from_json(cls, text: str, /, **overrides: OverrideValue) -> Scenario:
+        """Parse a JSON scenario document, then apply ``overrides``."""
+        return cls(_core.Scenario.from_json(text)).update(overrides)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], /, **overrides: OverrideValue) -> Scenario:
+        """Build from a plain mapping shaped like the JSON document (see :meth:`to_dict`)."""
+        return cls.from_json(json.dumps(data), **overrides)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], /, **overrides: OverrideValue) -> Scenario:
+        """Read a scenario file: TOML or JSON, chosen by the suffix (``.toml`` / ``.json``).
+
+        Errors in the document are re-raised with the file name in front of the message.
+        """
+        p = Path(path)
+        loader = _LOADERS.get(p.suffix.lower())
+        if loader is None:
+            raise LossylinkIOError(f"{p}: unknown scenario file type (expected .toml or .json)")
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise LossylinkIOError(f"cannot read {p}: {reason}") from None
+        try:
+            core = loader(text)
+        except LossylinkError as exc:
+            raise type(exc)(f"{p}: {exc}") from None
+        return cls(core).update(overrides)
+
+    @classmethod
+    def resolve(cls, spec: ScenarioLike, /) -> Scenario:
+        """Turn what :func:`lossylink.run` accepts into a scenario (a copy if already one).
+
+        ``None`` is the ``lan`` preset; a string or path ending in ``.toml``/``.json`` is
+        loaded from disk; any other string is a preset name.
+        """
+        if spec is None:
+            return cls.preset(DEFAULT_PRESET)
+        if isinstance(spec, Scenario):
+            return spec.copy()
+        if isinstance(spec, _core.Scenario):
+            return cls(spec.copy())
+        if isinstance(spec, os.PathLike) or Path(spec).suffix.lower() in _LOADERS:
+            return cls.load(spec)
+        return cls.preset(spec)
+
+    @staticmethod
+    def preset_names() -> list[str]:
+        """Names of the shipped presets."""
+        return list(_core.Scenario.preset_names())
+
+    @staticmethod
+    def preset_toml(name: str) -> str:
+        """The TOML text a preset is built from (what ``lossylink preset show`` prints)."""
+        return _core.Scenario.preset_toml(name)
+
+    # -- editing -------------------------------------------------------------------------
+
+    def set(self, key: str, value: OverrideValue) -> Scenario:
+        """Set one field in place and return ``self`` (for chaining).
+
+        ``key`` is an alias or a dotted path (``"hops.1.forward.queue"``).
+        """
+        self._core.set(key, to_text(value))
+        return self
+
+    def update(self, overrides: Mapping[str, OverrideValue], /) -> Scenario:
+        """Apply several overrides in place, in mapping order; returns ``self``."""
+        for key, value in overrides.items():
+            self.set(key, value)
+        return self
+
+    def with_(
+        self, overrides: Mapping[str, OverrideValue] | None = None, /, **kw: OverrideValue
+    ) -> Scenario:
+        """A modified copy: ``overrides`` (a mapping, may hold dotted paths), then ``kw``.
+
+        The original is left unchanged.
+        """
+        return self.copy().update(overrides or {}).update(kw)
+
+    def copy(self) -> Scenario:
+        """An independent copy."""
+        return Scenario(self._core.copy())
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: object) -> Scenario:
+        return self.copy()
+
+    # -- views ---------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The preset name, or the ``name`` field of the scenario document."""
+        return self._core.name
+
+    @property
+    def scheme(self) -> str:
+        """The scheme's registry name."""
+        return self._core.scheme
+
+    @property
+    def core(self) -> _core.Scenario:
+        """The underlying extension object (shared, not copied)."""
+        return self._core
+
+    def to_toml(self) -> str:
+        """The whole scenario as a TOML document (round-trips through :meth:`from_toml`)."""
+        return self._core.to_toml()
+
+    def to_json(self) -> str:
+        """The whole scenario as a JSON document (round-trips through :meth:`from_json`)."""
+        return self._core.to_json()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole scenario as plain Python data (via JSON)."""
+        data: dict[str, Any] = json.loads(self.to_json())
+        return data
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the scenario to ``path`` as TOML or JSON (by suffix); returns the path."""
+        p = Path(path)
+        suffix = p.suffix.lower()
+        if suffix not in _LOADERS:
+            raise LossylinkIOError(f"{p}: unknown scenario file type (expected .toml or .json)")
+        text = self.to_toml() if suffix == ".toml" else self.to_json()
+        try:
+            p.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise LossylinkIOError(f"cannot write {p}: {exc.strerror or exc}") from None
+        return p
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Scenario):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Scenario.from_json, (self.to_json(),))
+
+    def __repr__(self) -> str:
+        return f"Scenario(name={self.name!r}, scheme={self.scheme!r})"

@@ -1,0 +1,79 @@
+"""The command line in separate processes: exit codes, stderr, cross-process determinism."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import lossylink as ll
+from support import SMALL, without_wall
+
+CliRun = Callable[..., subprocess.CompletedProcess[str]]
+SMALL_FLAGS = ["--transfer", SMALL["transfer"], "--error-every", SMALL["error_every"]]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["run", "--scheme", "no-such-scheme"], id="unknown-scheme"),
+        pytest.param(["run", "--preset", "no-such-preset"], id="unknown-preset"),
+        pytest.param(["run", "--buffer", "-5KiB"], id="negative-size"),
+        pytest.param(["run", "--error-every", "12parsecs"], id="malformed-unit"),
+        pytest.param(["run", "--config", "/no/such/file.toml"], id="unreadable-file"),
+        pytest.param(["run", "--set", "no_such_field=1"], id="unknown-field"),
+        pytest.param(["run", "--seeds", "zero"], id="not-a-number"),
+    ],
+)
+def test_bad_input_one_line_no_traceback(cli_run: CliRun, args: list[str]) -> None:
+    proc = cli_run(*args)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("lossylink: error: ")
+    assert proc.stdout == ""
+
+
+def test_unknown_toml_key_in_config_file(cli_run: CliRun, tmp_path: Path) -> None:
+    path = tmp_path / "typo.toml"
+    path.write_text("no_such_key = 1\n" + ll.Scenario.preset_toml("lan"))
+    proc = cli_run("run", "--config", str(path))
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("lossylink: error: ")
+
+
+def test_same_seed_same_results_across_processes(cli_run: CliRun) -> None:
+    args = ["run", *SMALL_FLAGS, "--seed", "11", "--seeds", "3", "--json"]
+    first, second = cli_run(*args), cli_run(*args)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    a = [without_wall(json.loads(line)) for line in first.stdout.splitlines()]
+    b = [without_wall(json.loads(line)) for line in second.stdout.splitlines()]
+    assert len(a) == 3
+    assert a == b
+    here = [without_wall(r.to_dict()) for r in ll.run_seeds("lan", seeds=3, start=11, **SMALL)]
+    assert a == here
+
+
+def test_json_stdout_is_only_json(cli_run: CliRun) -> None:
+    proc = cli_run("run", *SMALL_FLAGS, "--seeds", "2", "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        assert isinstance(json.loads(line), dict)
+
+
+def test_console_script_is_installed() -> None:
+    script = shutil.which("lossylink", path=str(Path(sys.executable).parent))
+    assert script is not None, "the `lossylink` console script is not installed next to python"
+    proc = subprocess.run([script, "--version"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"lossylink {ll.__version__}"

@@ -1,0 +1,45 @@
+"""Packaging: pinned tool versions agree, the package is typed and versioned consistently."""
+
+from __future__ import annotations
+
+import re
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+import lossylink
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _makefile_pins() -> dict[str, str]:
+    text = (ROOT / "Makefile").read_text()
+    return dict(re.findall(r"^\s+([A-Za-z0-9_.-]+)==([^\s\\]+)", text, flags=re.MULTILINE))
+
+
+def test_dev_extra_pins_match_the_makefile() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    dev = dict(pin.split("==") for pin in project["optional-dependencies"]["dev"])
+    make = _makefile_pins()
+    assert dev, "the dev extra pins nothing"
+    for name, version in dev.items():
+        assert make.get(name) == version, name
+
+
+def test_runtime_dependencies_are_pinned_in_the_makefile() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {re.split(r"[<>=!~ ]", d, maxsplit=1)[0] for d in deps}
+    assert names <= set(_makefile_pins())
+
+
+def test_package_is_typed() -> None:
+    package = Path(lossylink.__file__).parent
+    assert (package / "py.typed").exists()
+    assert (package / "_core.pyi").exists()
+
+
+def test_installed_version_is_the_crate_version() -> None:
+    assert metadata.version("lossylink") == lossylink.__version__
