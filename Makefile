@@ -1,5 +1,5 @@
 # lossylink: developer entry points. Everything installs itself on a fresh clone:
-# the only things assumed are rustup's cargo and python3 (>= 3.10) with pip.
+# the only things assumed are rustup's cargo and python3 (>= 3.11) with pip.
 #
 #   make demo     build the extension, run the paper comparison (about 20 s)
 #   make test     Rust tests, then the Python tests against a fresh release build
@@ -37,7 +37,6 @@ help:
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet $(PIP_PINS)
 
 venv: $(PY)

@@ -8,7 +8,6 @@ not caught and surface with their traceback.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,11 +55,6 @@ class _Group(click.Group):
         except click.Abort:
             click.echo(f"{PROG}: aborted", err=True)
             sys.exit(130)
-        except BrokenPipeError:
-            # The reader went away (`lossylink run --json | head -1`): stop quietly.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(141)
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)

@@ -1,0 +1,23 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use lossylink::{run, Metrics, RunOptions, Scenario};
+
+/// A preset with `key=value` overrides.
+pub fn scenario(preset: &str, overrides: &[(&str, &str)]) -> Scenario {
+    let mut s = Scenario::preset(preset).expect("preset");
+    for (k, v) in overrides {
+        s.set(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    s
+}
+
+/// Metrics for seeds 1..=n.
+pub fn seeds(s: &Scenario, n: u64) -> Vec<Metrics> {
+    (1..=n).map(|seed| run(s, seed, &RunOptions::default()).expect("run").metrics).collect()
+}
+
+/// Mean of a field over runs.
+pub fn mean(ms: &[Metrics], f: impl Fn(&Metrics) -> f64) -> f64 {
+    ms.iter().map(f).sum::<f64>() / ms.len() as f64
+}
