@@ -1,0 +1,82 @@
+//! The golden scenario table (DESIGN.md rule 9): one row per mechanism, exact results for a
+//! fixed seed, compared with `tests/golden/scenarios.json`. Any change of behaviour shows up here
+//! as a diff; if it is intended, regenerate with `LOSSYLINK_BLESS=1 cargo test --test golden`
+//! and explain the change in the commit message.
+
+mod common;
+use common::scenario;
+use lossylink::{run, RunOptions};
+use serde_json::{json, Map, Value};
+
+/// (row name, mechanism exercised, preset, overrides).
+const ROWS: &[(&str, &str, &str, &[(&str, &str)])] = &[
+    ("reno-lan-32k", "BSD Reno, exponential bit errors, shared medium", "lan", &[]),
+    ("reno-lan-8k", "socket buffer limits the window to 5 segments", "lan", &[("buffer", "8KiB")]),
+    ("reno-wan-32k", "16-hop WAN path in front of the testbed", "wan", &[]),
+    ("lan-error-free", "WaveLAN airtime calibration", "lan", &[("error_every", "0")]),
+    ("wan-error-free", "WAN bottleneck calibration", "wan", &[("error_every", "0")]),
+    ("modern-lan", "RFC 6298 timer (200 ms min) and RFC 5681 Reno", "lan", &[("profile", "modern")]),
+    ("net3-mss8-lan", "Net/3 +MSS/8 congestion-avoidance term", "lan", &[("tcp.ca_extra_mss_over_8", "true")]),
+    ("bernoulli-lan", "per-frame Bernoulli loss", "lan", &[("loss", "0.02")]),
+    ("ber-lan", "exponential errors given as a bit-error rate", "lan", &[("ber", "1.9e-6")]),
+    ("uniform-backoff-lan", "random contention on the shared medium", "lan", &[("hops.1.contention", "{ cw = 31, slot = \"20us\", draw = \"uniform\" }")]),
+    ("delack-off-lan", "receiver acknowledges every segment", "lan", &[("tcp.delayed_ack", "off")]),
+    ("bs-queue-5-lan", "drop-tail base-station queue", "lan", &[("error_every", "0"), ("hops.1.forward.queue", "5")]),
+];
+
+const FIELDS: &[&str] = &[
+    "throughput_mbps",
+    "completion_s",
+    "wired_goodput_pct",
+    "wireless_goodput_pct",
+    "sender_timeouts",
+    "sender_fast_retransmits",
+    "sender_retransmitted_bytes",
+    "bs_queue_drops",
+    "corrupted_data_frames",
+    "corrupted_ack_frames",
+    "sender_segments",
+    "receiver_acks",
+    "events",
+];
+
+fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
+    let m = run(&scenario(preset, overrides), 1, &RunOptions::default()).expect("run").metrics;
+    let pairs: Map<String, Value> = m
+        .to_pairs()
+        .into_iter()
+        .filter(|(k, _)| FIELDS.contains(k))
+        .map(|(k, v)| {
+            let v = match v {
+                lossylink::Value::Int(i) => json!(i),
+                lossylink::Value::Float(f) => json!(f),
+                lossylink::Value::Str(s) => json!(s),
+                lossylink::Value::Bool(b) => json!(b),
+            };
+            (k.to_string(), v)
+        })
+        .collect();
+    Value::Object(pairs)
+}
+
+#[test]
+fn golden_scenario_table() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/scenarios.json");
+    let mut table = Map::new();
+    for (name, mechanism, preset, overrides) in ROWS {
+        let mut r = row(preset, overrides);
+        r["mechanism"] = json!(mechanism);
+        table.insert(name.to_string(), r);
+    }
+    let got = Value::Object(table);
+    if std::env::var_os("LOSSYLINK_BLESS").is_some() {
+        std::fs::write(path, serde_json::to_string_pretty(&got).unwrap() + "\n").unwrap();
+        return;
+    }
+    let text = std::fs::read_to_string(path).expect("tests/golden/scenarios.json missing: run with LOSSYLINK_BLESS=1");
+    let want: Value = serde_json::from_str(&text).unwrap();
+    for (name, ..) in ROWS {
+        assert_eq!(got[name], want[name], "golden row {name} changed");
+    }
+    assert_eq!(got.as_object().map(|o| o.len()), want.as_object().map(|o| o.len()), "rows added or removed");
+}
