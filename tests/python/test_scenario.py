@@ -163,3 +163,9 @@ def test_to_text(value: str | int | float | bool, text: str) -> None:
 def test_to_text_rejects_other_types() -> None:
     with pytest.raises(TypeError, match="list"):
         to_text([1, 2])  # type: ignore[arg-type]
+
+
+def test_json_round_trip_keeps_floats_exact() -> None:
+    """JSON must read back the exact float it wrote (serde_json's `float_roundtrip` feature)."""
+    s = Scenario.preset("lan", loss=0.09882295820746215)
+    assert Scenario.from_json(s.to_json()).to_json() == s.to_json()

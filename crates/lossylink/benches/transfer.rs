@@ -1,1 +1,57 @@
-fn main() {}
+#![allow(missing_docs)]
+//! Whole-run benchmark: one 8 MiB transfer of the reference scenario (lan, e2e, one error per
+//! 64 KiB, 32 KiB buffer), plus the loss-free and WAN runs. After criterion's timing, prints
+//! events per second and wall time per transfer, the figures recorded in closing notes.
+
+use criterion::{criterion_group, Criterion};
+use lossylink::{run, RunOptions, Scenario};
+use std::time::Instant;
+
+fn scenario(preset: &str, error_every: &str) -> Scenario {
+    let mut s = Scenario::preset(preset).expect("preset");
+    s.set("error_every", error_every).expect("error_every");
+    s
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("transfer_8MiB");
+    g.sample_size(30);
+    for (name, preset, every) in [("lan_e2e_64KiB", "lan", "64KiB"), ("lan_e2e_error_free", "lan", "0"), ("wan_e2e_64KiB", "wan", "64KiB")] {
+        let s = scenario(preset, every);
+        let mut seed = 0;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                run(&s, seed, &RunOptions::default()).expect("run")
+            })
+        });
+    }
+    g.finish();
+}
+
+/// Events per second over 200 seeds of the reference run, measured outside criterion.
+fn summary() {
+    let s = scenario("lan", "64KiB");
+    let start = Instant::now();
+    let mut events = 0u64;
+    let n = 200;
+    for seed in 1..=n {
+        events += run(&s, seed, &RunOptions::default()).expect("run").metrics.events;
+    }
+    let wall = start.elapsed().as_secs_f64();
+    println!(
+        "reference run (lan, e2e, 1 error / 64 KiB, 32 KiB buffer, 8 MiB): {:.1} M events/s, {:.3} ms per transfer, {:.0} events per transfer ({} seeds, one core)",
+        events as f64 / wall / 1e6,
+        wall / n as f64 * 1e3,
+        events as f64 / n as f64,
+        n
+    );
+}
+
+criterion_group!(benches, bench);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    summary();
+}
