@@ -48,7 +48,12 @@ impl<E> Default for EventQueue<E> {
 impl<E> EventQueue<E> {
     /// An empty queue at time zero.
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(256), next_seq: 0, now: SimTime::ZERO, popped: 0 }
+        EventQueue {
+            heap: BinaryHeap::with_capacity(256),
+            next_seq: 0,
+            now: SimTime::ZERO,
+            popped: 0,
+        }
     }
 
     /// The time of the event popped last (the simulation's "now").
@@ -74,7 +79,11 @@ impl<E> EventQueue<E> {
     /// Schedule `event` at `time`. Scheduling in the past is a logic error; it is clamped to
     /// `now` in release builds so that the order stays total, and caught in debug builds.
     pub fn schedule(&mut self, time: SimTime, event: E) {
-        debug_assert!(time >= self.now, "event scheduled in the past: {time} < {}", self.now);
+        debug_assert!(
+            time >= self.now,
+            "event scheduled in the past: {time} < {}",
+            self.now
+        );
         let time = time.max(self.now);
         let seq = self.next_seq;
         self.next_seq += 1;

@@ -40,7 +40,12 @@ impl RngStream {
         let mut sm = seed ^ stream_key(key).rotate_left(17);
         // Mix the seed once more so that seeds 1, 2, 3 ... do not give correlated states.
         let _ = splitmix64(&mut sm);
-        let s = [splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm)];
+        let s = [
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+        ];
         RngStream { s }
     }
 
@@ -86,10 +91,30 @@ mod tests {
 
     #[test]
     fn streams_depend_on_key_and_seed_only() {
-        let a1: Vec<u64> = (0..4).map({ let mut r = RngStream::new(7, "hop1/fwd"); move |_| r.next_u64() }).collect();
-        let a2: Vec<u64> = (0..4).map({ let mut r = RngStream::new(7, "hop1/fwd"); move |_| r.next_u64() }).collect();
-        let b: Vec<u64> = (0..4).map({ let mut r = RngStream::new(7, "hop1/rev"); move |_| r.next_u64() }).collect();
-        let c: Vec<u64> = (0..4).map({ let mut r = RngStream::new(8, "hop1/fwd"); move |_| r.next_u64() }).collect();
+        let a1: Vec<u64> = (0..4)
+            .map({
+                let mut r = RngStream::new(7, "hop1/fwd");
+                move |_| r.next_u64()
+            })
+            .collect();
+        let a2: Vec<u64> = (0..4)
+            .map({
+                let mut r = RngStream::new(7, "hop1/fwd");
+                move |_| r.next_u64()
+            })
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map({
+                let mut r = RngStream::new(7, "hop1/rev");
+                move |_| r.next_u64()
+            })
+            .collect();
+        let c: Vec<u64> = (0..4)
+            .map({
+                let mut r = RngStream::new(8, "hop1/fwd");
+                move |_| r.next_u64()
+            })
+            .collect();
         assert_eq!(a1, a2);
         assert_ne!(a1, b);
         assert_ne!(a1, c);
@@ -100,10 +125,18 @@ mod tests {
         // A dependency bump or refactor must not silently change published results.
         let mut r = RngStream::new(1, "golden");
         let v: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
-        assert_eq!(v, GOLDEN.to_vec(), "RngStream output changed: published results would change");
+        assert_eq!(
+            v,
+            GOLDEN.to_vec(),
+            "RngStream output changed: published results would change"
+        );
         assert_eq!(stream_key(""), 0xcbf2_9ce4_8422_2325);
     }
-    const GOLDEN: [u64; 3] = [11512863714455853509, 15938203215791011309, 4539098007345450037];
+    const GOLDEN: [u64; 3] = [
+        11512863714455853509,
+        15938203215791011309,
+        4539098007345450037,
+    ];
 
     #[test]
     fn exponential_mean_and_bernoulli_rate() {

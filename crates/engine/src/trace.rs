@@ -31,7 +31,9 @@ pub struct VecSink<E> {
 
 impl<E> Default for VecSink<E> {
     fn default() -> Self {
-        VecSink { records: Vec::new() }
+        VecSink {
+            records: Vec::new(),
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-#![allow(missing_docs)]
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Whole-run benchmark: one 8 MiB transfer of the reference scenario (lan, e2e, one error per
 //! 64 KiB, 32 KiB buffer), plus the loss-free and WAN runs. After criterion's timing, prints
 //! events per second and wall time per transfer, the figures recorded in closing notes.
@@ -16,7 +16,11 @@ fn scenario(preset: &str, error_every: &str) -> Scenario {
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("transfer_8MiB");
     g.sample_size(30);
-    for (name, preset, every) in [("lan_e2e_64KiB", "lan", "64KiB"), ("lan_e2e_error_free", "lan", "0"), ("wan_e2e_64KiB", "wan", "64KiB")] {
+    for (name, preset, every) in [
+        ("lan_e2e_64KiB", "lan", "64KiB"),
+        ("lan_e2e_error_free", "lan", "0"),
+        ("wan_e2e_64KiB", "wan", "64KiB"),
+    ] {
         let s = scenario(preset, every);
         let mut seed = 0;
         g.bench_function(name, |b| {
@@ -36,7 +40,10 @@ fn summary() {
     let mut events = 0u64;
     let n = 200;
     for seed in 1..=n {
-        events += run(&s, seed, &RunOptions::default()).expect("run").metrics.events;
+        events += run(&s, seed, &RunOptions::default())
+            .expect("run")
+            .metrics
+            .events;
     }
     let wall = start.elapsed().as_secs_f64();
     println!(

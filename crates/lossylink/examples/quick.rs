@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Print the mean metrics of a preset over seeds: `cargo run --release --example quick -- lan e2e 64KiB 32KiB 10`.
 
 fn main() -> Result<(), lossylink::Error> {
@@ -13,7 +14,8 @@ fn main() -> Result<(), lossylink::Error> {
         }
     }
     let n: u64 = get(4, "10").parse().unwrap_or(10);
-    let (mut tp, mut wg, mut wlg, mut to, mut fr, mut ev, mut wall) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    let (mut tp, mut wg, mut wlg, mut to, mut fr, mut ev, mut wall) =
+        (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     for seed in 1..=n {
         let m = lossylink::run(&s, seed, &lossylink::RunOptions::default())?.metrics;
         println!(

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Classify coarse timeouts by what preceded them (diagnostic).
 fn main() -> Result<(), lossylink::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -9,7 +10,11 @@ fn main() -> Result<(), lossylink::Error> {
         let r = lossylink::run(&s, seed, &lossylink::RunOptions { trace: true })?;
         let t = r.trace.unwrap();
         let ev = &t.tables[1];
-        let (lossylink::Column::F64(time), lossylink::Column::Str(kind)) = (&ev.columns[0].1, &ev.columns[1].1) else { panic!() };
+        let (lossylink::Column::F64(time), lossylink::Column::Str(kind)) =
+            (&ev.columns[0].1, &ev.columns[1].1)
+        else {
+            panic!()
+        };
         let mut last_fr = -10.0;
         let mut last_to = -10.0;
         let mut last_ack = 0.0;
@@ -20,7 +25,13 @@ fn main() -> Result<(), lossylink::Error> {
                 "timeout" => {
                     total_to += 1;
                     gap += t - last_ack;
-                    if t - last_to < 8.0 && last_to > last_fr { backoff += 1 } else if t - last_fr < 4.0 { after_fr += 1 } else { other += 1 }
+                    if t - last_to < 8.0 && last_to > last_fr {
+                        backoff += 1
+                    } else if t - last_fr < 4.0 {
+                        after_fr += 1
+                    } else {
+                        other += 1
+                    }
                     last_to = *t;
                 }
                 _ => {}

@@ -5,7 +5,10 @@ use crate::error::Error;
 use crate::schema::*;
 use crate::schemes::{self, SchemeDef};
 use engine::{NodeId, SimDuration};
-use net::config::{ChainConfig, Contention, DirectionConfig, Exposure, HopConfig, HopRole, Medium, NodeConfig, NodeKind};
+use net::config::{
+    ChainConfig, Contention, DirectionConfig, Exposure, HopConfig, HopRole, Medium, NodeConfig,
+    NodeKind,
+};
 use net::ErrorModelConfig;
 use tcp::cc::RenoFlavor;
 
@@ -13,9 +16,18 @@ use tcp::cc::RenoFlavor;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TimerSettings {
     /// Net/3 coarse ticks.
-    Bsd { tick: SimDuration, min_ticks: u32, max_ticks: u32, initial_ticks: u32 },
+    Bsd {
+        tick: SimDuration,
+        min_ticks: u32,
+        max_ticks: u32,
+        initial_ticks: u32,
+    },
     /// RFC 6298 fine clock.
-    Fine { min: SimDuration, max: SimDuration, initial: SimDuration },
+    Fine {
+        min: SimDuration,
+        max: SimDuration,
+        initial: SimDuration,
+    },
 }
 
 /// Delayed-ACK settings.
@@ -53,33 +65,64 @@ pub(crate) struct Built {
 pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
     let scheme = schemes::lookup(&doc.scheme)?;
     if doc.nodes.len() < 2 {
-        return Err(Error::invalid("nodes", "a scenario needs at least two nodes"));
+        return Err(Error::invalid(
+            "nodes",
+            "a scenario needs at least two nodes",
+        ));
     }
     if doc.hops.len() + 1 != doc.nodes.len() {
-        return Err(Error::invalid("hops", format!("a chain of {} nodes needs {} hops, found {}", doc.nodes.len(), doc.nodes.len() - 1, doc.hops.len())));
+        return Err(Error::invalid(
+            "hops",
+            format!(
+                "a chain of {} nodes needs {} hops, found {}",
+                doc.nodes.len(),
+                doc.nodes.len() - 1,
+                doc.hops.len()
+            ),
+        ));
     }
     let mut nodes = Vec::with_capacity(doc.nodes.len());
     for (i, n) in doc.nodes.iter().enumerate() {
         if n.name.is_empty() {
-            return Err(Error::invalid(format!("nodes[{i}].name"), "must not be empty"));
+            return Err(Error::invalid(
+                format!("nodes[{i}].name"),
+                "must not be empty",
+            ));
         }
         if doc.nodes[..i].iter().any(|m| m.name == n.name) {
-            return Err(Error::invalid(format!("nodes[{i}].name"), format!("'{}' is used twice; node names must be unique", n.name)));
+            return Err(Error::invalid(
+                format!("nodes[{i}].name"),
+                format!("'{}' is used twice; node names must be unique", n.name),
+            ));
         }
         let kind = match n.kind {
             NodeKindDoc::Host => NodeKind::Host,
             NodeKindDoc::Router => NodeKind::Router,
             NodeKindDoc::BaseStation => NodeKind::BaseStation,
         };
-        nodes.push(NodeConfig { name: n.name.clone(), kind });
+        nodes.push(NodeConfig {
+            name: n.name.clone(),
+            kind,
+        });
     }
     let host = |field: &str, name: &str| -> Result<NodeId, Error> {
-        let names = doc.nodes.iter().filter(|n| n.kind == NodeKindDoc::Host).map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ");
+        let names = doc
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKindDoc::Host)
+            .map(|n| n.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
         doc.nodes
             .iter()
             .position(|n| n.name == name && n.kind == NodeKindDoc::Host)
             .map(|i| NodeId(i as u32))
-            .ok_or_else(|| Error::invalid(field, format!("'{name}' is not a host of this scenario (hosts: {names})")))
+            .ok_or_else(|| {
+                Error::invalid(
+                    field,
+                    format!("'{name}' is not a host of this scenario (hosts: {names})"),
+                )
+            })
     };
     let src = host("flow.from", &doc.flow.from)?;
     let dst = host("flow.to", &doc.flow.to)?;
@@ -89,10 +132,18 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
     if doc.flow.bytes.0 == 0 {
         return Err(Error::invalid("flow.bytes", "must be at least 1 byte"));
     }
-    let hops = doc.hops.iter().enumerate().map(|(i, h)| hop(i, h)).collect::<Result<Vec<_>, _>>()?;
+    let hops = doc
+        .hops
+        .iter()
+        .enumerate()
+        .map(|(i, h)| hop(i, h))
+        .collect::<Result<Vec<_>, _>>()?;
     let tcp = tcp_settings(&doc.tcp)?;
     if doc.run.time_limit.0 == 0 {
-        return Err(Error::invalid("run.time_limit", "must be greater than zero"));
+        return Err(Error::invalid(
+            "run.time_limit",
+            "must be greater than zero",
+        ));
     }
     Ok(Built {
         chain: ChainConfig { nodes, hops },
@@ -108,7 +159,9 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
 fn per_frame(p: &PerFrameDoc) -> SimDuration {
     match p {
         PerFrameDoc::Total(d) => SimDuration(d.0),
-        PerFrameDoc::Parts(parts) => SimDuration(parts.values().map(|d| d.0).fold(0u64, u64::saturating_add)),
+        PerFrameDoc::Parts(parts) => {
+            SimDuration(parts.values().map(|d| d.0).fold(0u64, u64::saturating_add))
+        }
     }
 }
 
@@ -116,13 +169,34 @@ fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig, Error> {
     Ok(match e {
         ErrorDoc::None => ErrorModelConfig::None,
         ErrorDoc::Exponential { every, ber } => match (every, ber) {
-            (Some(_), Some(_)) => return Err(Error::invalid(field, "give either `every` or `ber`, not both")),
-            (None, None) => return Err(Error::invalid(field, "the exponential model needs `every` (bytes between errors) or `ber`")),
+            (Some(_), Some(_)) => {
+                return Err(Error::invalid(
+                    field,
+                    "give either `every` or `ber`, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(Error::invalid(
+                    field,
+                    "the exponential model needs `every` (bytes between errors) or `ber`",
+                ))
+            }
             (Some(every), None) if every.0 == 0 => ErrorModelConfig::None,
-            (Some(every), None) => ErrorModelConfig::Exponential { mean_gap_bits: every.0 as f64 * 8.0 },
+            (Some(every), None) => ErrorModelConfig::Exponential {
+                mean_gap_bits: every.0 as f64 * 8.0,
+            },
             (None, Some(ber)) if *ber == 0.0 => ErrorModelConfig::None,
-            (None, Some(ber)) if ber.is_finite() && *ber > 0.0 && *ber < 1.0 => ErrorModelConfig::Exponential { mean_gap_bits: 1.0 / ber },
-            (None, Some(ber)) => return Err(Error::invalid(format!("{field}.ber"), format!("{ber} is outside [0, 1)"))),
+            (None, Some(ber)) if ber.is_finite() && *ber > 0.0 && *ber < 1.0 => {
+                ErrorModelConfig::Exponential {
+                    mean_gap_bits: 1.0 / ber,
+                }
+            }
+            (None, Some(ber)) => {
+                return Err(Error::invalid(
+                    format!("{field}.ber"),
+                    format!("{ber} is outside [0, 1)"),
+                ))
+            }
         },
         ErrorDoc::Bernoulli { p } if p.is_finite() && (0.0..=1.0).contains(p) => {
             if *p == 0.0 {
@@ -131,18 +205,34 @@ fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig, Error> {
                 ErrorModelConfig::Bernoulli { p: *p }
             }
         }
-        ErrorDoc::Bernoulli { p } => return Err(Error::invalid(format!("{field}.p"), format!("{p} is outside [0, 1]"))),
+        ErrorDoc::Bernoulli { p } => {
+            return Err(Error::invalid(
+                format!("{field}.p"),
+                format!("{p} is outside [0, 1]"),
+            ))
+        }
     })
 }
 
 fn direction(field: &str, h: &HopDoc, d: &DirectionDoc) -> Result<DirectionConfig, Error> {
-    let rate = d.rate.or(h.rate).ok_or_else(|| Error::invalid(format!("{field}.rate"), "missing: give `rate` on the hop or on this direction (e.g. \"2Mbps\")"))?;
+    let rate = d.rate.or(h.rate).ok_or_else(|| {
+        Error::invalid(
+            format!("{field}.rate"),
+            "missing: give `rate` on the hop or on this direction (e.g. \"2Mbps\")",
+        )
+    })?;
     if rate.0 == 0 {
-        return Err(Error::invalid(format!("{field}.rate"), "must be greater than zero"));
+        return Err(Error::invalid(
+            format!("{field}.rate"),
+            "must be greater than zero",
+        ));
     }
     let queue = d.queue.or(h.queue).unwrap_or(50);
     if queue == 0 {
-        return Err(Error::invalid(format!("{field}.queue"), "must be at least 1 packet"));
+        return Err(Error::invalid(
+            format!("{field}.queue"),
+            "must be at least 1 packet",
+        ));
     }
     let exposure = match d.exposure.or(h.exposure).unwrap_or(ExposureDoc::Frame) {
         ExposureDoc::Payload => Exposure::Payload,
@@ -158,7 +248,11 @@ fn direction(field: &str, h: &HopDoc, d: &DirectionDoc) -> Result<DirectionConfi
         delay: SimDuration(d.delay.or(h.delay).map_or(0, |x| x.0)),
         queue_packets: queue,
         framing_bytes: d.framing.or(h.framing).unwrap_or(0),
-        per_frame: d.per_frame.as_ref().or(h.per_frame.as_ref()).map_or(SimDuration::ZERO, per_frame),
+        per_frame: d
+            .per_frame
+            .as_ref()
+            .or(h.per_frame.as_ref())
+            .map_or(SimDuration::ZERO, per_frame),
         exposure,
         error,
     })
@@ -168,12 +262,22 @@ fn hop(i: usize, h: &HopDoc) -> Result<HopConfig, Error> {
     let field = format!("hops[{i}]");
     let medium = match (h.medium, &h.contention) {
         (MediumDoc::FullDuplex, None) => Medium::FullDuplex,
-        (MediumDoc::FullDuplex, Some(_)) => return Err(Error::invalid(format!("{field}.contention"), "only a half-duplex medium has contention")),
+        (MediumDoc::FullDuplex, Some(_)) => {
+            return Err(Error::invalid(
+                format!("{field}.contention"),
+                "only a half-duplex medium has contention",
+            ))
+        }
         (MediumDoc::HalfDuplex, c) => Medium::HalfDuplex {
             contention: match c {
                 None => Contention::Fixed(SimDuration::ZERO),
-                Some(c) if c.draw == DrawDoc::Mean => Contention::Fixed(SimDuration(c.slot.0.saturating_mul(u64::from(c.cw)) / 2)),
-                Some(c) => Contention::Uniform { slot: SimDuration(c.slot.0), cw: c.cw },
+                Some(c) if c.draw == DrawDoc::Mean => {
+                    Contention::Fixed(SimDuration(c.slot.0.saturating_mul(u64::from(c.cw)) / 2))
+                }
+                Some(c) => Contention::Uniform {
+                    slot: SimDuration(c.slot.0),
+                    cw: c.cw,
+                },
             },
         },
     };
@@ -192,17 +296,34 @@ fn hop(i: usize, h: &HopDoc) -> Result<HopConfig, Error> {
 fn ticks(field: &str, d: Option<crate::units::Dur>, tick: u64, default: u32) -> Result<u32, Error> {
     match d {
         None => Ok(default),
-        Some(d) if d.0 > 0 && d.0 % tick == 0 && d.0 / tick <= u64::from(u32::MAX) => Ok((d.0 / tick) as u32),
-        Some(_) => Err(Error::invalid(field, format!("with the bsd profile this must be a positive multiple of tcp.slow_tick ({})", crate::units::format_duration(tick)))),
+        Some(d) if d.0 > 0 && d.0 % tick == 0 && d.0 / tick <= u64::from(u32::MAX) => {
+            Ok((d.0 / tick) as u32)
+        }
+        Some(_) => Err(Error::invalid(
+            field,
+            format!(
+                "with the bsd profile this must be a positive multiple of tcp.slow_tick ({})",
+                crate::units::format_duration(tick)
+            ),
+        )),
     }
 }
 
 fn tcp_settings(t: &TcpDoc) -> Result<TcpSettings, Error> {
     if !(64..=65495).contains(&t.mss) {
-        return Err(Error::invalid("tcp.mss", format!("{} is outside 64..=65495 bytes", t.mss)));
+        return Err(Error::invalid(
+            "tcp.mss",
+            format!("{} is outside 64..=65495 bytes", t.mss),
+        ));
     }
     if t.buffer.0 < u64::from(t.mss) || t.buffer.0 > 65535 {
-        return Err(Error::invalid("tcp.buffer", format!("{} bytes is outside mss..=65535 (no window scaling)", t.buffer.0)));
+        return Err(Error::invalid(
+            "tcp.buffer",
+            format!(
+                "{} bytes is outside mss..=65535 (no window scaling)",
+                t.buffer.0
+            ),
+        ));
     }
     let dupthresh = t.dupthresh.unwrap_or(3);
     if dupthresh == 0 {
@@ -211,7 +332,10 @@ fn tcp_settings(t: &TcpDoc) -> Result<TcpSettings, Error> {
     let modern = t.profile == Profile::Modern;
     let initial_cwnd = t.initial_cwnd.unwrap_or(if modern { 3 } else { 1 });
     if initial_cwnd == 0 || u64::from(initial_cwnd) * u64::from(t.mss) > 65535 {
-        return Err(Error::invalid("tcp.initial_cwnd", "must be at least 1 segment and at most 65535 bytes"));
+        return Err(Error::invalid(
+            "tcp.initial_cwnd",
+            "must be at least 1 segment and at most 65535 bytes",
+        ));
     }
     let ms = |v: u64| SimDuration::from_millis(v);
     let timers = match t.profile {
@@ -226,17 +350,32 @@ fn tcp_settings(t: &TcpDoc) -> Result<TcpSettings, Error> {
             if min_ticks > max_ticks {
                 return Err(Error::invalid("tcp.min_rto", "must not exceed tcp.max_rto"));
             }
-            TimerSettings::Bsd { tick: SimDuration(tick), min_ticks, max_ticks, initial_ticks }
+            TimerSettings::Bsd {
+                tick: SimDuration(tick),
+                min_ticks,
+                max_ticks,
+                initial_ticks,
+            }
         }
         Profile::Modern => {
             if t.slow_tick.is_some() {
-                return Err(Error::invalid("tcp.slow_tick", "only the bsd profile has a slow timer"));
+                return Err(Error::invalid(
+                    "tcp.slow_tick",
+                    "only the bsd profile has a slow timer",
+                ));
             }
             let min = t.min_rto.map_or(ms(200), |d| SimDuration(d.0));
-            let max = t.max_rto.map_or(SimDuration::from_secs(60), |d| SimDuration(d.0));
-            let initial = t.initial_rto.map_or(SimDuration::from_secs(1), |d| SimDuration(d.0));
+            let max = t
+                .max_rto
+                .map_or(SimDuration::from_secs(60), |d| SimDuration(d.0));
+            let initial = t
+                .initial_rto
+                .map_or(SimDuration::from_secs(1), |d| SimDuration(d.0));
             if min.as_nanos() == 0 || min > max {
-                return Err(Error::invalid("tcp.min_rto", "must be positive and not exceed tcp.max_rto"));
+                return Err(Error::invalid(
+                    "tcp.min_rto",
+                    "must be positive and not exceed tcp.max_rto",
+                ));
             }
             TimerSettings::Fine { min, max, initial }
         }
@@ -244,15 +383,29 @@ fn tcp_settings(t: &TcpDoc) -> Result<TcpSettings, Error> {
     let cc = match (t.profile, t.ca_extra_mss_over_8) {
         // Off by default: see docs/calibration.md, "The Net/3 MSS/8 term" (4.4BSD-Lite has it,
         // FreeBSD dropped it in 1994; the paper's E2E numbers match the stack without it).
-        (Profile::Bsd, x) => RenoFlavor::Net3 { extra_mss_over_8: x.unwrap_or(false) },
+        (Profile::Bsd, x) => RenoFlavor::Net3 {
+            extra_mss_over_8: x.unwrap_or(false),
+        },
         (Profile::Modern, None | Some(false)) => RenoFlavor::Rfc5681,
-        (Profile::Modern, Some(true)) => return Err(Error::invalid("tcp.ca_extra_mss_over_8", "only the bsd profile has the Net/3 MSS/8 term")),
+        (Profile::Modern, Some(true)) => {
+            return Err(Error::invalid(
+                "tcp.ca_extra_mss_over_8",
+                "only the bsd profile has the Net/3 MSS/8 term",
+            ))
+        }
     };
     let delack_time = t.delayed_ack_time.map_or(ms(200), |d| SimDuration(d.0));
     if delack_time.as_nanos() == 0 {
-        return Err(Error::invalid("tcp.delayed_ack_time", "must be greater than zero"));
+        return Err(Error::invalid(
+            "tcp.delayed_ack_time",
+            "must be greater than zero",
+        ));
     }
-    let delack = match t.delayed_ack.unwrap_or(if modern { DelayedAckDoc::Deadline } else { DelayedAckDoc::Tick }) {
+    let delack = match t.delayed_ack.unwrap_or(if modern {
+        DelayedAckDoc::Deadline
+    } else {
+        DelayedAckDoc::Tick
+    }) {
         DelayedAckDoc::Tick => DelackSettings::Tick(delack_time),
         DelayedAckDoc::Deadline => DelackSettings::Deadline(delack_time),
         DelayedAckDoc::Off => DelackSettings::Off,
@@ -275,11 +428,19 @@ pub(crate) fn idle_rtt(chain: &ChainConfig, src: NodeId, dst: NodeId) -> SimDura
     let (lo, hi) = (src.index().min(dst.index()), src.index().max(dst.index()));
     let frame = |d: &DirectionConfig, m: &Medium| {
         let wait = match m {
-            Medium::HalfDuplex { contention: Contention::Fixed(w) } => *w,
-            Medium::HalfDuplex { contention: Contention::Uniform { slot, cw } } => slot.saturating_mul(u64::from(*cw) / 2),
+            Medium::HalfDuplex {
+                contention: Contention::Fixed(w),
+            } => *w,
+            Medium::HalfDuplex {
+                contention: Contention::Uniform { slot, cw },
+            } => slot.saturating_mul(u64::from(*cw) / 2),
             Medium::FullDuplex => SimDuration::ZERO,
         };
-        wait + d.per_frame + SimDuration::for_bits(u64::from(40 + d.framing_bytes) * 8, d.rate_bps) + d.delay
+        wait + d.per_frame
+            + SimDuration::for_bits(u64::from(40 + d.framing_bytes) * 8, d.rate_bps)
+            + d.delay
     };
-    chain.hops[lo..hi].iter().fold(SimDuration::ZERO, |acc, h| acc + frame(&h.forward, &h.medium) + frame(&h.reverse, &h.medium))
+    chain.hops[lo..hi].iter().fold(SimDuration::ZERO, |acc, h| {
+        acc + frame(&h.forward, &h.medium) + frame(&h.reverse, &h.medium)
+    })
 }

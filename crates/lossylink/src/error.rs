@@ -108,7 +108,10 @@ impl Error {
 
     /// An out-of-range value at `field`.
     pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
-        Error::InvalidValue { field: field.into(), message: message.into() }
+        Error::InvalidValue {
+            field: field.into(),
+            message: message.into(),
+        }
     }
 }
 

@@ -92,7 +92,10 @@ impl Metrics {
             ("completion_s", Float(self.completion_s)),
             ("sender_timeouts", i(self.sender_timeouts)),
             ("sender_fast_retransmits", i(self.sender_fast_retransmits)),
-            ("sender_retransmitted_bytes", i(self.sender_retransmitted_bytes)),
+            (
+                "sender_retransmitted_bytes",
+                i(self.sender_retransmitted_bytes),
+            ),
             ("local_retransmissions", i(self.local_retransmissions)),
             ("bs_queue_drops", i(self.bs_queue_drops)),
             ("corrupted_data_frames", i(self.corrupted_data_frames)),

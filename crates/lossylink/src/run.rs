@@ -11,7 +11,9 @@ use net::config::HopRole;
 use net::{Network, Outcome};
 use tcp::cc::RenoCc;
 use tcp::rto::{BsdRto, BsdRtoConfig, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock};
-use tcp::{DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace};
+use tcp::{
+    DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
+};
 
 /// What to record besides the metrics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,19 +34,32 @@ pub struct RunResult {
 /// A tick clock with a phase drawn from the node's own stream.
 fn clock(seed: u64, node: NodeId, name: &str, period: SimDuration) -> TickClock {
     let mut rng = RngStream::new(seed, &format!("node{}/{name}", node.0));
-    TickClock { period, phase: SimDuration(rng.below(period.as_nanos().max(1))) }
+    TickClock {
+        period,
+        phase: SimDuration(rng.below(period.as_nanos().max(1))),
+    }
 }
 
 fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
     let t = &b.tcp;
     let rto: Box<dyn RtoEstimator> = match t.timers {
-        TimerSettings::Bsd { tick, min_ticks, max_ticks, initial_ticks } => Box::new(BsdRto::new(BsdRtoConfig {
+        TimerSettings::Bsd {
+            tick,
+            min_ticks,
+            max_ticks,
+            initial_ticks,
+        } => Box::new(BsdRto::new(BsdRtoConfig {
             clock: clock(seed, b.src, "slow-timer", tick),
             min_ticks,
             max_ticks,
             initial_ticks,
         })),
-        TimerSettings::Fine { min, max, initial } => Box::new(Rfc6298Rto::new(Rfc6298Config { min, max, initial, granularity: SimDuration::from_millis(1) })),
+        TimerSettings::Fine { min, max, initial } => Box::new(Rfc6298Rto::new(Rfc6298Config {
+            min,
+            max,
+            initial,
+            granularity: SimDuration::from_millis(1),
+        })),
     };
     let parts = SenderParts {
         cc: Box::new(RenoCc::new(t.cc, t.mss, t.initial_cwnd, 65535)),
@@ -52,10 +67,19 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
         rto,
     };
     let mut isn = RngStream::new(seed, "flow0/isn");
-    let data_base = SeqNum(isn.next_u64() as u32).add(1);
-    let ack_base = SeqNum(isn.next_u64() as u32).add(1);
+    let data_base = SeqNum(isn.next_u64() as u32).plus(1);
+    let ack_base = SeqNum(isn.next_u64() as u32).plus(1);
     let space = SeqSpace { base: data_base };
-    let mut sender = Sender::new(SenderConfig { mss: t.mss, send_buffer: t.buffer, initial_peer_window: t.buffer }, parts, space, b.bytes);
+    let mut sender = Sender::new(
+        SenderConfig {
+            mss: t.mss,
+            send_buffer: t.buffer,
+            initial_peer_window: t.buffer,
+        },
+        parts,
+        space,
+        b.bytes,
+    );
     sender.set_peer_seq(ack_base);
     if t.handshake_rtt {
         let rtt = idle_rtt(&b.chain, b.src, b.dst);
@@ -66,15 +90,33 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
         DelackSettings::Deadline(d) => DelayedAck::Deadline(d),
         DelackSettings::Off => DelayedAck::Off,
     };
-    let receiver = Receiver::new(ReceiverConfig { mss: t.mss, recv_buffer: t.buffer, delayed_ack }, space, b.bytes, ack_base);
+    let receiver = Receiver::new(
+        ReceiverConfig {
+            mss: t.mss,
+            recv_buffer: t.buffer,
+            delayed_ack,
+        },
+        space,
+        b.bytes,
+        ack_base,
+    );
     (sender, receiver)
 }
 
 fn error_every(s: &Scenario) -> u64 {
-    let Some(hop) = s.doc.hops.iter().find(|h| h.role == crate::schema::RoleDoc::Wireless) else { return 0 };
+    let Some(hop) = s
+        .doc
+        .hops
+        .iter()
+        .find(|h| h.role == crate::schema::RoleDoc::Wireless)
+    else {
+        return 0;
+    };
     match hop.forward.error.as_ref().or(hop.error.as_ref()) {
         Some(ErrorDoc::Exponential { every: Some(e), .. }) => e.0,
-        Some(ErrorDoc::Exponential { ber: Some(b), .. }) if *b > 0.0 => (1.0 / (8.0 * b)).round() as u64,
+        Some(ErrorDoc::Exponential { ber: Some(b), .. }) if *b > 0.0 => {
+            (1.0 / (8.0 * b)).round() as u64
+        }
         _ => 0,
     }
 }
@@ -115,7 +157,10 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let first = s.first_send.unwrap_or(SimTime::ZERO);
     let duration = (end - first).as_secs_f64();
     // Ports carrying data on the path, in path order (the flow goes left to right or right to left).
-    let (lo, hi) = (b.src.index().min(b.dst.index()), b.src.index().max(b.dst.index()));
+    let (lo, hi) = (
+        b.src.index().min(b.dst.index()),
+        b.src.index().max(b.dst.index()),
+    );
     let forward = b.src < b.dst;
     let data_port = |hop: usize| &network.ports()[2 * hop + usize::from(!forward)];
     let mut path: Vec<usize> = (lo..hi).collect();
@@ -128,7 +173,10 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let wireless = wireless_port.map_or(0, |p| p.stats.data_payload_bytes);
     let ports = network.ports();
     let wl_frames: u64 = network.wireless_ports().map(|p| p.stats.data_frames).sum();
-    let wl_corrupt: u64 = network.wireless_ports().map(|p| p.stats.corrupted_data).sum();
+    let wl_corrupt: u64 = network
+        .wireless_ports()
+        .map(|p| p.stats.corrupted_data)
+        .sum();
     let metrics = Metrics {
         scheme: scenario.doc.scheme.clone(),
         preset: scenario.doc.name.clone(),
@@ -136,7 +184,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         error_every_bytes: error_every(scenario),
         buffer_bytes: u64::from(b.tcp.buffer),
         transfer_bytes: b.bytes,
-        throughput_mbps: if duration > 0.0 { b.bytes as f64 * 8.0 / duration / 1e6 } else { 0.0 },
+        throughput_mbps: if duration > 0.0 {
+            b.bytes as f64 * 8.0 / duration / 1e6
+        } else {
+            0.0
+        },
         wired_goodput_pct: pct(b.bytes, wired),
         wireless_goodput_pct: pct(b.bytes, wireless),
         completion_s: end.as_secs_f64(),
@@ -144,7 +196,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         sender_fast_retransmits: s.fast_retransmits,
         sender_retransmitted_bytes: s.retransmitted_bytes,
         local_retransmissions: 0,
-        bs_queue_drops: ports.iter().filter(|p| network.port_at_base_station(p)).map(|p| p.stats.queue_drops).sum(),
+        bs_queue_drops: ports
+            .iter()
+            .filter(|p| network.port_at_base_station(p))
+            .map(|p| p.stats.queue_drops)
+            .sum(),
         corrupted_data_frames: ports.iter().map(|p| p.stats.corrupted_data).sum(),
         corrupted_ack_frames: ports.iter().map(|p| p.stats.corrupted_acks).sum(),
         events: network.events_processed(),
@@ -158,6 +214,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         queue_drops: ports.iter().map(|p| p.stats.queue_drops).sum(),
         first_send_s: first.as_secs_f64(),
     };
-    let trace = opts.trace.then(|| Trace { tables: flow.sender_trace().map(|t| sender_tables(&t.records)).unwrap_or_default() });
+    let trace = opts.trace.then(|| Trace {
+        tables: flow
+            .sender_trace()
+            .map(|t| sender_tables(&t.records))
+            .unwrap_or_default(),
+    });
     Ok(RunResult { metrics, trace })
 }

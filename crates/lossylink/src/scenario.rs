@@ -7,7 +7,10 @@ use crate::schema::{ErrorDoc, RoleDoc, ScenarioDoc};
 use crate::units::{parse_size, Size, RANGE_TAG, UNIT_TAG};
 
 /// Shipped presets: (name, TOML text).
-const PRESETS: &[(&str, &str)] = &[("lan", include_str!("../presets/lan.toml")), ("wan", include_str!("../presets/wan.toml"))];
+const PRESETS: &[(&str, &str)] = &[
+    ("lan", include_str!("../presets/lan.toml")),
+    ("wan", include_str!("../presets/wan.toml")),
+];
 
 /// A validated scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,11 +21,21 @@ pub struct Scenario {
 /// Turn a serde error at `path` into a typed [`Error`].
 fn classify(path: String, message: String) -> Error {
     let message = one_line(&message);
-    let field = if path.is_empty() || path == "." { "scenario".to_string() } else { path };
+    let field = if path.is_empty() || path == "." {
+        "scenario".to_string()
+    } else {
+        path
+    };
     if let Some(m) = message.strip_prefix(UNIT_TAG) {
-        Error::BadUnit { field, message: m.to_string() }
+        Error::BadUnit {
+            field,
+            message: m.to_string(),
+        }
     } else if let Some(m) = message.strip_prefix(RANGE_TAG) {
-        Error::InvalidValue { field, message: m.to_string() }
+        Error::InvalidValue {
+            field,
+            message: m.to_string(),
+        }
     } else if message.starts_with("unknown field") {
         Error::UnknownField { field, message }
     } else {
@@ -31,7 +44,8 @@ fn classify(path: String, message: String) -> Error {
 }
 
 fn from_value(value: toml::Value) -> Result<ScenarioDoc, Error> {
-    serde_path_to_error::deserialize(value).map_err(|e| classify(e.path().to_string(), e.inner().to_string()))
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| classify(e.path().to_string(), e.inner().to_string()))
 }
 
 impl Scenario {
@@ -42,10 +56,14 @@ impl Scenario {
 
     /// The TOML text of a shipped preset.
     pub fn preset_toml(name: &str) -> Result<&'static str, Error> {
-        PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).ok_or_else(|| Error::UnknownPreset {
-            name: name.to_string(),
-            allowed: Self::preset_names().join(", "),
-        })
+        PRESETS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| Error::UnknownPreset {
+                name: name.to_string(),
+                allowed: Self::preset_names().join(", "),
+            })
     }
 
     /// A shipped preset.
@@ -55,7 +73,10 @@ impl Scenario {
 
     /// Parse and validate a TOML document.
     pub fn from_toml_str(text: &str) -> Result<Scenario, Error> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax { format: "TOML", message: one_line(e.message()) })?;
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax {
+            format: "TOML",
+            message: one_line(e.message()),
+        })?;
         Self::from_doc(from_value(toml::Value::Table(table))?)
     }
 
@@ -65,7 +86,10 @@ impl Scenario {
         let doc: ScenarioDoc = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let inner = e.inner();
             if inner.is_syntax() || inner.is_eof() {
-                Error::Syntax { format: "JSON", message: one_line(&inner.to_string()) }
+                Error::Syntax {
+                    format: "JSON",
+                    message: one_line(&inner.to_string()),
+                }
             } else {
                 // serde_json appends " at line L column C"; the path is more useful.
                 let msg = inner.to_string();
@@ -118,17 +142,43 @@ impl Scenario {
         match key_norm.as_str() {
             "error_every" => {
                 let every = parse_size(value).map_err(|m| classify("error_every".into(), m))?;
-                let e = if every == 0 { ErrorDoc::None } else { ErrorDoc::Exponential { every: Some(Size(every)), ber: None } };
+                let e = if every == 0 {
+                    ErrorDoc::None
+                } else {
+                    ErrorDoc::Exponential {
+                        every: Some(Size(every)),
+                        ber: None,
+                    }
+                };
                 set_wireless_error(&mut doc, e)?;
             }
             "ber" => {
-                let ber: f64 = value.trim().parse().map_err(|_| Error::BadUnit { field: "ber".into(), message: format!("cannot parse '{value}' as a bit-error rate (examples: 0, 1.9e-6)") })?;
-                let e = if ber == 0.0 { ErrorDoc::None } else { ErrorDoc::Exponential { every: None, ber: Some(ber) } };
+                let ber: f64 = value.trim().parse().map_err(|_| Error::BadUnit {
+                    field: "ber".into(),
+                    message: format!(
+                        "cannot parse '{value}' as a bit-error rate (examples: 0, 1.9e-6)"
+                    ),
+                })?;
+                let e = if ber == 0.0 {
+                    ErrorDoc::None
+                } else {
+                    ErrorDoc::Exponential {
+                        every: None,
+                        ber: Some(ber),
+                    }
+                };
                 set_wireless_error(&mut doc, e)?;
             }
             "loss" => {
-                let p: f64 = value.trim().parse().map_err(|_| Error::BadUnit { field: "loss".into(), message: format!("cannot parse '{value}' as a probability (examples: 0, 0.01)") })?;
-                let e = if p == 0.0 { ErrorDoc::None } else { ErrorDoc::Bernoulli { p } };
+                let p: f64 = value.trim().parse().map_err(|_| Error::BadUnit {
+                    field: "loss".into(),
+                    message: format!("cannot parse '{value}' as a probability (examples: 0, 0.01)"),
+                })?;
+                let e = if p == 0.0 {
+                    ErrorDoc::None
+                } else {
+                    ErrorDoc::Bernoulli { p }
+                };
                 set_wireless_error(&mut doc, e)?;
             }
             "scheme" => {
@@ -165,7 +215,10 @@ fn set_wireless_error(doc: &mut ScenarioDoc, e: ErrorDoc) -> Result<(), Error> {
     if any {
         Ok(())
     } else {
-        Err(Error::invalid("hops", "the scenario has no hop with role = \"wireless\" to put errors on"))
+        Err(Error::invalid(
+            "hops",
+            "the scenario has no hop with role = \"wireless\" to put errors on",
+        ))
     }
 }
 
@@ -180,10 +233,14 @@ fn literal(value: &str) -> toml::Value {
 
 /// Set `path` (dotted; numbers index arrays) in `doc` to `value`.
 fn set_path(doc: &ScenarioDoc, path: &str, value: &str) -> Result<ScenarioDoc, Error> {
-    let mut root = toml::Value::try_from(doc).map_err(|e| Error::invalid(path, one_line(&e.to_string())))?;
+    let mut root =
+        toml::Value::try_from(doc).map_err(|e| Error::invalid(path, one_line(&e.to_string())))?;
     let parts: Vec<&str> = path.split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
-        return Err(Error::UnknownField { field: path.into(), message: "empty path component".into() });
+        return Err(Error::UnknownField {
+            field: path.into(),
+            message: "empty path component".into(),
+        });
     }
     let mut cur = &mut root;
     for (i, part) in parts.iter().enumerate() {
@@ -195,19 +252,31 @@ fn set_path(doc: &ScenarioDoc, path: &str, value: &str) -> Result<ScenarioDoc, E
                     t.insert(part.to_string(), literal(value));
                     break;
                 }
-                t.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                t.entry(part.to_string())
+                    .or_insert_with(|| toml::Value::Table(toml::Table::new()))
             }
             toml::Value::Array(a) => {
-                let idx: usize = part.parse().map_err(|_| Error::UnknownField { field: here.clone(), message: format!("'{part}' is not an index (0..{})", a.len()) })?;
+                let idx: usize = part.parse().map_err(|_| Error::UnknownField {
+                    field: here.clone(),
+                    message: format!("'{part}' is not an index (0..{})", a.len()),
+                })?;
                 let len = a.len();
-                let slot = a.get_mut(idx).ok_or_else(|| Error::UnknownField { field: here.clone(), message: format!("index {idx} out of range (0..{len})") })?;
+                let slot = a.get_mut(idx).ok_or_else(|| Error::UnknownField {
+                    field: here.clone(),
+                    message: format!("index {idx} out of range (0..{len})"),
+                })?;
                 if last {
                     *slot = literal(value);
                     break;
                 }
                 slot
             }
-            _ => return Err(Error::UnknownField { field: here, message: "is not a table or array".into() }),
+            _ => {
+                return Err(Error::UnknownField {
+                    field: here,
+                    message: "is not a table or array".into(),
+                })
+            }
         };
     }
     from_value(root)
@@ -249,7 +318,9 @@ mod tests {
         assert!(e.to_string().contains("qeueu"), "{e}");
         let e = s.set("hops.7.queue", "3").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::UnknownField, "{e}");
-        let text = Scenario::preset_toml("lan").unwrap().replace("[tcp]", "[tcp]\nbogus = 1");
+        let text = Scenario::preset_toml("lan")
+            .unwrap()
+            .replace("[tcp]", "[tcp]\nbogus = 1");
         let e = Scenario::from_toml_str(&text).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::UnknownField, "{e}");
         assert!(e.to_string().starts_with("tcp"), "{e}");
@@ -264,7 +335,12 @@ mod tests {
         s.set("buffer", "8KiB").unwrap();
         assert_eq!(s.doc.tcp.buffer, Size(8192));
         s.set("error_every", "0").unwrap();
-        assert!(s.doc.hops.iter().filter(|h| h.role == RoleDoc::Wireless).all(|h| h.error == Some(ErrorDoc::None)));
+        assert!(s
+            .doc
+            .hops
+            .iter()
+            .filter(|h| h.role == RoleDoc::Wireless)
+            .all(|h| h.error == Some(ErrorDoc::None)));
         s.set("hops.0.queue", "20").unwrap();
         assert_eq!(s.doc.hops[0].queue, Some(20));
         s.set("tcp.profile", "modern").unwrap();

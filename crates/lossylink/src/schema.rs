@@ -342,6 +342,8 @@ fn default_time_limit() -> Dur {
 
 impl Default for RunDoc {
     fn default() -> Self {
-        RunDoc { time_limit: default_time_limit() }
+        RunDoc {
+            time_limit: default_time_limit(),
+        }
     }
 }

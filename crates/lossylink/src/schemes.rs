@@ -48,8 +48,15 @@ pub fn schemes() -> Vec<SchemeInfo> {
 
 /// Look a scheme up by name.
 pub(crate) fn lookup(name: &str) -> Result<&'static SchemeDef, Error> {
-    REGISTRY.iter().find(|d| d.info.name == name).ok_or_else(|| Error::UnknownScheme {
-        name: name.to_string(),
-        allowed: REGISTRY.iter().map(|d| d.info.name).collect::<Vec<_>>().join(", "),
-    })
+    REGISTRY
+        .iter()
+        .find(|d| d.info.name == name)
+        .ok_or_else(|| Error::UnknownScheme {
+            name: name.to_string(),
+            allowed: REGISTRY
+                .iter()
+                .map(|d| d.info.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }

@@ -42,7 +42,8 @@ fn phase_name(p: Phase) -> &'static str {
 /// Build the `sender` (window state after each input) and `events` (sends, ACKs, fast
 /// retransmits, timeouts) tables from a sender's records.
 pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)]) -> Vec<TraceTable> {
-    let (mut t, mut cwnd, mut ssthresh, mut una, mut nxt, mut rto, mut phase) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut t, mut cwnd, mut ssthresh, mut una, mut nxt, mut rto, mut phase) =
+        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut et, mut kind, mut seq, mut len) = (vec![], vec![], vec![], vec![]);
     for (time, ev) in records {
         let ts = time.as_secs_f64();
@@ -53,7 +54,14 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)]) -> Vec<TraceTabl
             len.push(i64::from(l));
         };
         match *ev {
-            SenderEvent::Window { cwnd: c, ssthresh: s, snd_una, snd_nxt, rto_ns, phase: p } => {
+            SenderEvent::Window {
+                cwnd: c,
+                ssthresh: s,
+                snd_una,
+                snd_nxt,
+                rto_ns,
+                phase: p,
+            } => {
                 t.push(ts);
                 cwnd.push(i64::from(c));
                 ssthresh.push(i64::from(s));
@@ -62,7 +70,11 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)]) -> Vec<TraceTabl
                 rto.push(rto_ns as f64 * 1e-9);
                 phase.push(phase_name(p).to_string());
             }
-            SenderEvent::Sent { seq: s, len: l, retransmission } => event(if retransmission { "retransmit" } else { "send" }, s, l),
+            SenderEvent::Sent {
+                seq: s,
+                len: l,
+                retransmission,
+            } => event(if retransmission { "retransmit" } else { "send" }, s, l),
             SenderEvent::Acked { ack } => event("ack", ack, 0),
             SenderEvent::FastRetransmit { seq: s } => event("fast-retransmit", s, 0),
             SenderEvent::Timeout { seq: s, .. } => event("timeout", s, 0),

@@ -29,7 +29,11 @@ fn decimal(text: &str) -> Option<(u128, u32)> {
         return None;
     }
     let digits = format!("{int}{frac}");
-    let m: u128 = digits.trim_start_matches('0').parse().ok().or(Some(0).filter(|_| !digits.is_empty()))?;
+    let m: u128 = digits
+        .trim_start_matches('0')
+        .parse()
+        .ok()
+        .or(Some(0).filter(|_| !digits.is_empty()))?;
     Some((m, frac.len() as u32))
 }
 
@@ -38,13 +42,21 @@ fn quantity(text: &str, units: &[(&str, u128)], what: &str, examples: &str) -> R
     let t = text.trim();
     let bad = || format!("{UNIT_TAG}cannot parse '{text}' as {what} (examples: {examples})");
     if t.starts_with('-') {
-        return Err(format!("{RANGE_TAG}'{text}' is negative; {what} must be zero or more (examples: {examples})"));
+        return Err(format!(
+            "{RANGE_TAG}'{text}' is negative; {what} must be zero or more (examples: {examples})"
+        ));
     }
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let unit = unit.trim();
     let (m, scale) = decimal(num).ok_or_else(bad)?;
-    let factor = units.iter().find(|(u, _)| *u == unit).map(|(_, f)| *f).ok_or_else(bad)?;
+    let factor = units
+        .iter()
+        .find(|(u, _)| *u == unit)
+        .map(|(_, f)| *f)
+        .ok_or_else(bad)?;
     let den = 10u128.pow(scale);
     let total = m.checked_mul(factor).ok_or_else(bad)?;
     if total % den != 0 {
@@ -104,7 +116,7 @@ pub fn parse_duration(text: &str) -> Result<u64, String> {
 /// Render bytes with the largest exact binary unit.
 pub fn format_size(b: u64) -> String {
     for (u, f) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
-        if b >= f && b % f == 0 {
+        if b >= f && b.is_multiple_of(f) {
             return format!("{}{u}", b / f);
         }
     }
@@ -112,8 +124,12 @@ pub fn format_size(b: u64) -> String {
 }
 /// Render a rate with the largest exact SI unit.
 pub fn format_rate(r: u64) -> String {
-    for (u, f) in [("Gbps", 1_000_000_000u64), ("Mbps", 1_000_000), ("kbps", 1_000)] {
-        if r >= f && r % f == 0 {
+    for (u, f) in [
+        ("Gbps", 1_000_000_000u64),
+        ("Mbps", 1_000_000),
+        ("kbps", 1_000),
+    ] {
+        if r >= f && r.is_multiple_of(f) {
             return format!("{}{u}", r / f);
         }
     }
@@ -125,7 +141,7 @@ pub fn format_duration(ns: u64) -> String {
         return "0s".into();
     }
     for (u, f) in [("s", 1_000_000_000u64), ("ms", 1_000_000), ("us", 1_000)] {
-        if ns % f == 0 {
+        if ns.is_multiple_of(f) {
             return format!("{}{u}", ns / f);
         }
     }

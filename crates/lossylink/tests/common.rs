@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
@@ -14,7 +15,9 @@ pub fn scenario(preset: &str, overrides: &[(&str, &str)]) -> Scenario {
 
 /// Metrics for seeds 1..=n.
 pub fn seeds(s: &Scenario, n: u64) -> Vec<Metrics> {
-    (1..=n).map(|seed| run(s, seed, &RunOptions::default()).expect("run").metrics).collect()
+    (1..=n)
+        .map(|seed| run(s, seed, &RunOptions::default()).expect("run").metrics)
+        .collect()
 }
 
 /// Mean of a field over runs.

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Same scenario and seed ⇒ identical results and traces; seeds give independent runs;
 //! a knob that does not touch the channel leaves the channel's losses unchanged.
 
@@ -39,7 +40,11 @@ fn tracing_does_not_change_results() {
                 lossylink::Column::Str(v) => v.len(),
             })
             .collect();
-        assert!(lens.iter().all(|l| *l == lens[0] && *l > 0), "{}: {lens:?}", table.name);
+        assert!(
+            lens.iter().all(|l| *l == lens[0] && *l > 0),
+            "{}: {lens:?}",
+            table.name
+        );
     }
 }
 

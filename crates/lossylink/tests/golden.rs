@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! The golden scenario table (DESIGN.md rule 9): one row per mechanism, exact results for a
 //! fixed seed, compared with `tests/golden/scenarios.json`. Any change of behaviour shows up here
 //! as a diff; if it is intended, regenerate with `LOSSYLINK_BLESS=1 cargo test --test golden`
@@ -8,20 +9,86 @@ use common::scenario;
 use lossylink::{run, RunOptions};
 use serde_json::{json, Map, Value};
 
+/// `key=value` overrides of a row.
+type Overrides = &'static [(&'static str, &'static str)];
+
 /// (row name, mechanism exercised, preset, overrides).
-const ROWS: &[(&str, &str, &str, &[(&str, &str)])] = &[
-    ("reno-lan-32k", "BSD Reno, exponential bit errors, shared medium", "lan", &[]),
-    ("reno-lan-8k", "socket buffer limits the window to 5 segments", "lan", &[("buffer", "8KiB")]),
-    ("reno-wan-32k", "16-hop WAN path in front of the testbed", "wan", &[]),
-    ("lan-error-free", "WaveLAN airtime calibration", "lan", &[("error_every", "0")]),
-    ("wan-error-free", "WAN bottleneck calibration", "wan", &[("error_every", "0")]),
-    ("modern-lan", "RFC 6298 timer (200 ms min) and RFC 5681 Reno", "lan", &[("profile", "modern")]),
-    ("net3-mss8-lan", "Net/3 +MSS/8 congestion-avoidance term", "lan", &[("tcp.ca_extra_mss_over_8", "true")]),
-    ("bernoulli-lan", "per-frame Bernoulli loss", "lan", &[("loss", "0.02")]),
-    ("ber-lan", "exponential errors given as a bit-error rate", "lan", &[("ber", "1.9e-6")]),
-    ("uniform-backoff-lan", "random contention on the shared medium", "lan", &[("hops.1.contention", "{ cw = 31, slot = \"20us\", draw = \"uniform\" }")]),
-    ("delack-off-lan", "receiver acknowledges every segment", "lan", &[("tcp.delayed_ack", "off")]),
-    ("bs-queue-5-lan", "drop-tail base-station queue", "lan", &[("error_every", "0"), ("hops.1.forward.queue", "5")]),
+const ROWS: &[(&str, &str, &str, Overrides)] = &[
+    (
+        "reno-lan-32k",
+        "BSD Reno, exponential bit errors, shared medium",
+        "lan",
+        &[],
+    ),
+    (
+        "reno-lan-8k",
+        "socket buffer limits the window to 5 segments",
+        "lan",
+        &[("buffer", "8KiB")],
+    ),
+    (
+        "reno-wan-32k",
+        "16-hop WAN path in front of the testbed",
+        "wan",
+        &[],
+    ),
+    (
+        "lan-error-free",
+        "WaveLAN airtime calibration",
+        "lan",
+        &[("error_every", "0")],
+    ),
+    (
+        "wan-error-free",
+        "WAN bottleneck calibration",
+        "wan",
+        &[("error_every", "0")],
+    ),
+    (
+        "modern-lan",
+        "RFC 6298 timer (200 ms min) and RFC 5681 Reno",
+        "lan",
+        &[("profile", "modern")],
+    ),
+    (
+        "net3-mss8-lan",
+        "Net/3 +MSS/8 congestion-avoidance term",
+        "lan",
+        &[("tcp.ca_extra_mss_over_8", "true")],
+    ),
+    (
+        "bernoulli-lan",
+        "per-frame Bernoulli loss",
+        "lan",
+        &[("loss", "0.02")],
+    ),
+    (
+        "ber-lan",
+        "exponential errors given as a bit-error rate",
+        "lan",
+        &[("ber", "1.9e-6")],
+    ),
+    (
+        "uniform-backoff-lan",
+        "random contention on the shared medium",
+        "lan",
+        &[(
+            "hops.1.contention",
+            "{ cw = 31, slot = \"20us\", draw = \"uniform\" }",
+        )],
+    ),
+    (
+        "delack-off-lan",
+        "receiver acknowledges every segment",
+        "lan",
+        &[("tcp.delayed_ack", "off")],
+    ),
+    (
+        "bs-queue-5-lan",
+        "drop-tail base-station queue",
+        "lan",
+        &[("error_every", "0"), ("hops.1.forward.queue", "5")],
+    ),
 ];
 
 const FIELDS: &[&str] = &[
@@ -41,7 +108,9 @@ const FIELDS: &[&str] = &[
 ];
 
 fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
-    let m = run(&scenario(preset, overrides), 1, &RunOptions::default()).expect("run").metrics;
+    let m = run(&scenario(preset, overrides), 1, &RunOptions::default())
+        .expect("run")
+        .metrics;
     let pairs: Map<String, Value> = m
         .to_pairs()
         .into_iter()
@@ -73,10 +142,15 @@ fn golden_scenario_table() {
         std::fs::write(path, serde_json::to_string_pretty(&got).unwrap() + "\n").unwrap();
         return;
     }
-    let text = std::fs::read_to_string(path).expect("tests/golden/scenarios.json missing: run with LOSSYLINK_BLESS=1");
+    let text = std::fs::read_to_string(path)
+        .expect("tests/golden/scenarios.json missing: run with LOSSYLINK_BLESS=1");
     let want: Value = serde_json::from_str(&text).unwrap();
     for (name, ..) in ROWS {
         assert_eq!(got[name], want[name], "golden row {name} changed");
     }
-    assert_eq!(got.as_object().map(|o| o.len()), want.as_object().map(|o| o.len()), "rows added or removed");
+    assert_eq!(
+        got.as_object().map(|o| o.len()),
+        want.as_object().map(|o| o.len()),
+        "rows added or removed"
+    );
 }

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Packet scripts at the network level with exact times: airtime on the shared WaveLAN medium,
 //! store-and-forward at the base station, the completion instant.
 
@@ -17,7 +18,10 @@ fn one_segment_crosses_the_lan_testbed_in_its_exact_airtime() {
     let wlan_ns = 310_000 + 556_000 + 5_904_000 + 1_000;
     assert_eq!((m.completion_s * 1e9).round() as u64, ether_ns + wlan_ns);
     assert_eq!(m.sender_segments, 1);
-    assert_eq!(m.events, 4, "two transmissions and two arrivals; no timer fires before completion");
+    assert_eq!(
+        m.events, 4,
+        "two transmissions and two arrivals; no timer fires before completion"
+    );
 }
 
 #[test]
@@ -29,6 +33,15 @@ fn the_shared_medium_alternates_between_data_and_acks() {
     let m = run(&s, 1, &RunOptions::default()).unwrap().metrics;
     let ratio = m.wireless_data_frames as f64 / m.receiver_acks as f64;
     // At most two per ACK; a few lone segments are acknowledged by the delayed-ACK tick.
-    assert!((1.9..=2.0).contains(&ratio), "data frames per ACK: {ratio} ({} / {})", m.wireless_data_frames, m.receiver_acks);
-    assert!(m.throughput_mbps < 1.523 && m.throughput_mbps > 1.50, "{}", m.throughput_mbps);
+    assert!(
+        (1.9..=2.0).contains(&ratio),
+        "data frames per ACK: {ratio} ({} / {})",
+        m.wireless_data_frames,
+        m.receiver_acks
+    );
+    assert!(
+        m.throughput_mbps < 1.523 && m.throughput_mbps > 1.50,
+        "{}",
+        m.throughput_mbps
+    );
 }

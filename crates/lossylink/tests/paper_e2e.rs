@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Balakrishnan et al. 1997, Table 3, column E2E, and the loss-free peaks of §3.3, reproduced
 //! with 10 seeds per cell within the tolerances of the foundation issue (spec §7.3).
 
@@ -5,14 +6,30 @@ mod common;
 use common::{mean, scenario, seeds};
 
 fn check(preset: &str, buffer: &str, paper: f64, tol: f64) {
-    let runs = seeds(&scenario(preset, &[("buffer", buffer), ("error_every", "64KiB")]), 10);
+    let runs = seeds(
+        &scenario(preset, &[("buffer", buffer), ("error_every", "64KiB")]),
+        10,
+    );
     let tp = mean(&runs, |m| m.throughput_mbps);
-    assert!((tp - paper).abs() <= tol * paper, "{preset} {buffer}: {tp:.3} Mb/s vs paper {paper} ± {:.0}%", tol * 100.0);
-    for (name, g) in [("wired", mean(&runs, |m| m.wired_goodput_pct)), ("wireless", mean(&runs, |m| m.wireless_goodput_pct))] {
-        assert!((g - 97.5).abs() <= 1.0, "{preset} {buffer}: {name} goodput {g:.2}% vs 97.5 ± 1");
+    assert!(
+        (tp - paper).abs() <= tol * paper,
+        "{preset} {buffer}: {tp:.3} Mb/s vs paper {paper} ± {:.0}%",
+        tol * 100.0
+    );
+    for (name, g) in [
+        ("wired", mean(&runs, |m| m.wired_goodput_pct)),
+        ("wireless", mean(&runs, |m| m.wireless_goodput_pct)),
+    ] {
+        assert!(
+            (g - 97.5).abs() <= 1.0,
+            "{preset} {buffer}: {name} goodput {g:.2}% vs 97.5 ± 1"
+        );
     }
     // Figure 7: coarse timeouts occur in every run.
-    assert!(runs.iter().all(|m| m.sender_timeouts > 0), "{preset} {buffer}: a run without coarse timeouts");
+    assert!(
+        runs.iter().all(|m| m.sender_timeouts > 0),
+        "{preset} {buffer}: a run without coarse timeouts"
+    );
     // The exponential model corrupts about 2.2-2.3% of 1400-byte data frames (§3.5).
     let per = mean(&runs, |m| m.wireless_data_per_pct);
     assert!((2.0..=2.5).contains(&per), "{preset}: data PER {per:.2}%");
@@ -38,15 +55,27 @@ fn loss_free_peaks_match_section_3_3() {
     for (preset, peak) in [("lan", 1.5), ("wan", 1.35)] {
         let runs = seeds(&scenario(preset, &[("error_every", "0")]), 3);
         let tp = mean(&runs, |m| m.throughput_mbps);
-        assert!((tp - peak).abs() <= 0.05, "{preset}: loss-free {tp:.3} Mb/s vs {peak} ± 0.05");
-        assert!(runs.iter().all(|m| m.sender_timeouts == 0 && m.sender_retransmitted_bytes == 0 && m.wired_goodput_pct == 100.0));
+        assert!(
+            (tp - peak).abs() <= 0.05,
+            "{preset}: loss-free {tp:.3} Mb/s vs {peak} ± 0.05"
+        );
+        assert!(runs.iter().all(|m| m.sender_timeouts == 0
+            && m.sender_retransmitted_bytes == 0
+            && m.wired_goodput_pct == 100.0));
     }
 }
 
 #[test]
 fn smaller_buffer_is_slower_and_wan_is_slower_than_lan() {
     // The paper's orderings within the E2E column: LAN 32K > LAN 8K > WAN 32K.
-    let tp = |p: &str, b: &str| mean(&seeds(&scenario(p, &[("buffer", b)]), 10), |m| m.throughput_mbps);
+    let tp = |p: &str, b: &str| {
+        mean(&seeds(&scenario(p, &[("buffer", b)]), 10), |m| {
+            m.throughput_mbps
+        })
+    };
     let (lan32, lan8, wan32) = (tp("lan", "32KiB"), tp("lan", "8KiB"), tp("wan", "32KiB"));
-    assert!(lan32 > lan8 && lan8 > wan32, "{lan32:.3} > {lan8:.3} > {wan32:.3}");
+    assert!(
+        lan32 > lan8 && lan8 > wan32,
+        "{lan32:.3} > {lan8:.3} > {wan32:.3}"
+    );
 }

@@ -69,7 +69,12 @@ impl ErrorModel {
             ErrorModelConfig::None => ErrorModel::None,
             ErrorModelConfig::Exponential { mean_gap_bits } => {
                 let next_error = gap(&mut rng, mean_gap_bits) - 1;
-                ErrorModel::Exponential { mean_gap_bits, position: 0, next_error, rng }
+                ErrorModel::Exponential {
+                    mean_gap_bits,
+                    position: 0,
+                    next_error,
+                    rng,
+                }
             }
             ErrorModelConfig::Bernoulli { p } => ErrorModel::Bernoulli { p, rng },
         }
@@ -79,7 +84,12 @@ impl ErrorModel {
     pub fn frame(&mut self, bits: u64) -> bool {
         match self {
             ErrorModel::None => false,
-            ErrorModel::Exponential { mean_gap_bits, position, next_error, rng } => {
+            ErrorModel::Exponential {
+                mean_gap_bits,
+                position,
+                next_error,
+                rng,
+            } => {
                 let end = position.saturating_add(bits);
                 let hit = *next_error < end;
                 while *next_error < end {
@@ -96,7 +106,9 @@ impl ErrorModel {
     pub fn frame_error_probability(cfg: ErrorModelConfig, bits: u64) -> f64 {
         match cfg {
             ErrorModelConfig::None => 0.0,
-            ErrorModelConfig::Exponential { mean_gap_bits } => 1.0 - (-(bits as f64) / mean_gap_bits).exp(),
+            ErrorModelConfig::Exponential { mean_gap_bits } => {
+                1.0 - (-(bits as f64) / mean_gap_bits).exp()
+            }
             ErrorModelConfig::Bernoulli { p } => p,
         }
     }
@@ -115,18 +127,29 @@ mod tests {
     #[test]
     fn paper_packet_error_rate_at_one_error_per_64_kib() {
         // Balakrishnan97 §3.5: 1476 exposed bytes at one error per 65536 bytes → about 2.2%.
-        let cfg = ErrorModelConfig::Exponential { mean_gap_bits: 65536.0 * 8.0 };
+        let cfg = ErrorModelConfig::Exponential {
+            mean_gap_bits: 65536.0 * 8.0,
+        };
         let expected = ErrorModel::frame_error_probability(cfg, 1476 * 8);
         assert!((expected - 0.0223).abs() < 0.0005, "{expected}");
         let got = rate(cfg, 1476 * 8, 400_000, 1);
-        assert!((got - expected).abs() < 0.0015, "got {got}, expected {expected}");
+        assert!(
+            (got - expected).abs() < 0.0015,
+            "got {got}, expected {expected}"
+        );
     }
 
     #[test]
     fn none_never_corrupts_and_bernoulli_extremes() {
         assert_eq!(rate(ErrorModelConfig::None, 12000, 1000, 1), 0.0);
-        assert_eq!(rate(ErrorModelConfig::Bernoulli { p: 0.0 }, 12000, 1000, 1), 0.0);
-        assert_eq!(rate(ErrorModelConfig::Bernoulli { p: 1.0 }, 12000, 1000, 1), 1.0);
+        assert_eq!(
+            rate(ErrorModelConfig::Bernoulli { p: 0.0 }, 12000, 1000, 1),
+            0.0
+        );
+        assert_eq!(
+            rate(ErrorModelConfig::Bernoulli { p: 1.0 }, 12000, 1000, 1),
+            1.0
+        );
     }
 
     proptest! {

@@ -13,7 +13,11 @@ enum Event {
     /// The frame on a channel has been sent completely.
     TxDone { channel: u32 },
     /// A frame reaches the far end of a port.
-    Arrive { port: PortId, pkt: Packet, corrupted: bool },
+    Arrive {
+        port: PortId,
+        pkt: Packet,
+        corrupted: bool,
+    },
     /// The sender of a flow asked to be woken.
     SenderTimer { flow: FlowId },
     /// The receiver of a flow asked to be woken.
@@ -80,18 +84,49 @@ impl Network {
             let rng = |dir: &str| RngStream::new(seed, &format!("hop{i}/{dir}/errors"));
             let (ch_f, ch_r) = match hop.medium {
                 Medium::FullDuplex => {
-                    channels.push(Channel { ports: vec![fwd], contention: None, state: ChannelState::Idle, next: 0 });
-                    channels.push(Channel { ports: vec![rev], contention: None, state: ChannelState::Idle, next: 0 });
+                    channels.push(Channel {
+                        ports: vec![fwd],
+                        contention: None,
+                        state: ChannelState::Idle,
+                        next: 0,
+                    });
+                    channels.push(Channel {
+                        ports: vec![rev],
+                        contention: None,
+                        state: ChannelState::Idle,
+                        next: 0,
+                    });
                     (channels.len() - 2, channels.len() - 1)
                 }
                 Medium::HalfDuplex { contention } => {
                     let crng = RngStream::new(seed, &format!("hop{i}/contention"));
-                    channels.push(Channel { ports: vec![fwd, rev], contention: Some((contention, crng)), state: ChannelState::Idle, next: 0 });
+                    channels.push(Channel {
+                        ports: vec![fwd, rev],
+                        contention: Some((contention, crng)),
+                        state: ChannelState::Idle,
+                        next: 0,
+                    });
                     (channels.len() - 1, channels.len() - 1)
                 }
             };
-            ports.push(Port::new(fwd, hop_id, hop.role, a, b, ch_f, hop.forward, rng("forward")));
-            ports.push(Port::new(rev, hop_id, hop.role, b, a, ch_r, hop.reverse, rng("reverse")));
+            ports.push(Port::new(
+                fwd,
+                hop_id,
+                hop.role,
+                (a, b),
+                ch_f,
+                hop.forward,
+                rng("forward"),
+            ));
+            ports.push(Port::new(
+                rev,
+                hop_id,
+                hop.role,
+                (b, a),
+                ch_r,
+                hop.reverse,
+                rng("reverse"),
+            ));
         }
         // Static routes on a chain: right through the forward port, left through the reverse one.
         let routes = (0..n)
@@ -105,11 +140,26 @@ impl Network {
                     .collect()
             })
             .collect();
-        Network { nodes: cfg.nodes.clone(), routes, ports, channels, flows: Vec::new(), queue: EventQueue::new(), next_uid: 0 }
+        Network {
+            nodes: cfg.nodes.clone(),
+            routes,
+            ports,
+            channels,
+            flows: Vec::new(),
+            queue: EventQueue::new(),
+            next_uid: 0,
+        }
     }
 
     /// Add a flow from `src` to `dst` with ready-made endpoints; `trace` records the sender.
-    pub fn add_flow(&mut self, src: NodeId, dst: NodeId, sender: Sender, receiver: Receiver, trace: bool) -> FlowId {
+    pub fn add_flow(
+        &mut self,
+        src: NodeId,
+        dst: NodeId,
+        sender: Sender,
+        receiver: Receiver,
+        trace: bool,
+    ) -> FlowId {
         let id = FlowId(self.flows.len() as u32);
         self.flows.push(Flow {
             id,
@@ -155,8 +205,17 @@ impl Network {
             self.pump_sender(f, SimTime::ZERO);
         }
         loop {
-            if self.flows.iter().all(|f| f.receiver.complete_at().is_some()) {
-                let end = self.flows.iter().filter_map(|f| f.receiver.complete_at()).max().unwrap_or(SimTime::ZERO);
+            if self
+                .flows
+                .iter()
+                .all(|f| f.receiver.complete_at().is_some())
+            {
+                let end = self
+                    .flows
+                    .iter()
+                    .filter_map(|f| f.receiver.complete_at())
+                    .max()
+                    .unwrap_or(SimTime::ZERO);
                 return Outcome::Completed(end);
             }
             let Some(next) = self.queue.peek_time() else {
@@ -175,7 +234,11 @@ impl Network {
     fn handle(&mut self, now: SimTime, ev: Event) {
         match ev {
             Event::TxDone { channel } => self.tx_done(now, channel as usize),
-            Event::Arrive { port, pkt, corrupted } => {
+            Event::Arrive {
+                port,
+                pkt,
+                corrupted,
+            } => {
                 if !corrupted {
                     self.receive(now, self.ports[port.index()].to, pkt);
                 }
@@ -234,7 +297,13 @@ impl Network {
                 None => fl.sender.poll_transmit(now, &mut NullSink),
             };
             let Some(seg) = seg else { break };
-            let pkt = Packet { uid: self.next_uid, flow: fl.id, src: fl.src, dst: fl.dst, seg };
+            let pkt = Packet {
+                uid: self.next_uid,
+                flow: fl.id,
+                src: fl.src,
+                dst: fl.dst,
+                seg,
+            };
             self.next_uid += 1;
             self.send_from(now, pkt.src, pkt);
         }
@@ -242,7 +311,8 @@ impl Network {
         if let Some(t) = fl.sender.poll_timeout() {
             if fl.sender_wake.is_none_or(|w| t < w) {
                 fl.sender_wake = Some(t);
-                self.queue.schedule(t.max(now), Event::SenderTimer { flow: fl.id });
+                self.queue
+                    .schedule(t.max(now), Event::SenderTimer { flow: fl.id });
             }
         }
     }
@@ -250,7 +320,13 @@ impl Network {
     fn pump_receiver(&mut self, f: usize, now: SimTime) {
         while let Some(seg) = self.flows[f].receiver.poll_transmit() {
             let fl = &self.flows[f];
-            let pkt = Packet { uid: self.next_uid, flow: fl.id, src: fl.dst, dst: fl.src, seg };
+            let pkt = Packet {
+                uid: self.next_uid,
+                flow: fl.id,
+                src: fl.dst,
+                dst: fl.src,
+                seg,
+            };
             self.next_uid += 1;
             self.send_from(now, pkt.src, pkt);
         }
@@ -258,7 +334,8 @@ impl Network {
         if let Some(t) = fl.receiver.poll_timeout() {
             if fl.receiver_wake.is_none_or(|w| t < w) {
                 fl.receiver_wake = Some(t);
-                self.queue.schedule(t.max(now), Event::ReceiverTimer { flow: fl.id });
+                self.queue
+                    .schedule(t.max(now), Event::ReceiverTimer { flow: fl.id });
             }
         }
     }
@@ -284,23 +361,42 @@ impl Network {
             let idx = (self.channels[ch].next + k) % n;
             let port = self.channels[ch].ports[idx];
             let p = &mut self.ports[port.index()];
-            let Some(pkt) = p.queue.pop_front() else { continue };
+            let Some(pkt) = p.queue.pop_front() else {
+                continue;
+            };
             let wait = self.channels[ch].contention_wait();
             let airtime = wait + p.airtime(&pkt);
             let corrupted = p.transmit(&pkt, airtime);
             let c = &mut self.channels[ch];
-            c.state = ChannelState::Busy { port, pkt, corrupted };
+            c.state = ChannelState::Busy {
+                port,
+                pkt,
+                corrupted,
+            };
             c.next = (idx + 1) % n;
-            self.queue.schedule(now + airtime, Event::TxDone { channel: ch as u32 });
+            self.queue
+                .schedule(now + airtime, Event::TxDone { channel: ch as u32 });
             return;
         }
     }
 
     fn tx_done(&mut self, now: SimTime, ch: usize) {
-        if let ChannelState::Busy { port, pkt, corrupted } = self.channels[ch].state {
+        if let ChannelState::Busy {
+            port,
+            pkt,
+            corrupted,
+        } = self.channels[ch].state
+        {
             self.channels[ch].state = ChannelState::Idle;
             let delay = self.ports[port.index()].delay();
-            self.queue.schedule(now + delay, Event::Arrive { port, pkt, corrupted });
+            self.queue.schedule(
+                now + delay,
+                Event::Arrive {
+                    port,
+                    pkt,
+                    corrupted,
+                },
+            );
         }
         self.start(now, ch);
     }

@@ -58,7 +58,15 @@ pub struct Port {
 }
 
 impl Port {
-    pub(crate) fn new(id: PortId, hop: HopId, role: HopRole, from: NodeId, to: NodeId, channel: usize, cfg: DirectionConfig, rng: RngStream) -> Self {
+    pub(crate) fn new(
+        id: PortId,
+        hop: HopId,
+        role: HopRole,
+        (from, to): (NodeId, NodeId),
+        channel: usize,
+        cfg: DirectionConfig,
+        rng: RngStream,
+    ) -> Self {
         Port {
             id,
             hop,
@@ -127,7 +135,11 @@ pub(crate) enum ChannelState {
     /// Nothing on the air.
     Idle,
     /// A frame of `port` is on the air, carrying `pkt`, corrupted or not.
-    Busy { port: PortId, pkt: Packet, corrupted: bool },
+    Busy {
+        port: PortId,
+        pkt: Packet,
+        corrupted: bool,
+    },
 }
 
 /// A transmission channel shared by one or two ports.
@@ -145,7 +157,9 @@ impl Channel {
         match &mut self.contention {
             None => SimDuration::ZERO,
             Some((Contention::Fixed(d), _)) => *d,
-            Some((Contention::Uniform { slot, cw }, rng)) => slot.saturating_mul(rng.below(u64::from(*cw) + 1)),
+            Some((Contention::Uniform { slot, cw }, rng)) => {
+                slot.saturating_mul(rng.below(u64::from(*cw) + 1))
+            }
         }
     }
 }

@@ -193,7 +193,13 @@ impl Receiver {
             self.stats.dupacks_sent += 1;
         }
         self.last_ack = self.rcv_nxt;
-        Some(Segment { seq: self.own_seq, ack: self.space.seq(self.rcv_nxt), len: 0, wnd: self.window(), ack_flag: true })
+        Some(Segment {
+            seq: self.own_seq,
+            ack: self.space.seq(self.rcv_nxt),
+            len: 0,
+            wnd: self.window(),
+            ack_flag: true,
+        })
     }
 }
 

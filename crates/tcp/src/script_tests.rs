@@ -4,7 +4,10 @@
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{Phase, RenoRecovery};
 use crate::rto::{BsdRto, BsdRtoConfig, TickClock};
-use crate::{DelayedAck, Receiver, ReceiverConfig, Segment, Sender, SenderConfig, SenderEvent, SenderParts, SeqNum, SeqSpace};
+use crate::{
+    DelayedAck, Receiver, ReceiverConfig, Segment, Sender, SenderConfig, SenderEvent, SenderParts,
+    SeqNum, SeqSpace,
+};
 use engine::{SimDuration, SimTime, VecSink};
 
 const MSS: u32 = 1400;
@@ -15,27 +18,59 @@ fn ms(m: u64) -> SimTime {
 }
 
 fn slow_clock() -> TickClock {
-    TickClock { period: SimDuration::from_millis(500), phase: SimDuration::from_millis(100) }
+    TickClock {
+        period: SimDuration::from_millis(500),
+        phase: SimDuration::from_millis(100),
+    }
 }
 
 fn sender(initial_cwnd_segments: u32, buffer: u32) -> Sender {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Net3 { extra_mss_over_8: false }, MSS, initial_cwnd_segments * MSS, 65535)),
+        cc: Box::new(RenoCc::new(
+            RenoFlavor::Net3 {
+                extra_mss_over_8: false,
+            },
+            MSS,
+            initial_cwnd_segments * MSS,
+            65535,
+        )),
         recovery: Box::new(RenoRecovery::new(3)),
-        rto: Box::new(BsdRto::new(BsdRtoConfig { clock: slow_clock(), min_ticks: 2, max_ticks: 128, initial_ticks: 12 })),
+        rto: Box::new(BsdRto::new(BsdRtoConfig {
+            clock: slow_clock(),
+            min_ticks: 2,
+            max_ticks: 128,
+            initial_ticks: 12,
+        })),
     };
-    let mut s = Sender::new(SenderConfig { mss: MSS, send_buffer: buffer, initial_peer_window: buffer }, parts, SeqSpace { base: BASE }, 100 * u64::from(MSS));
+    let mut s = Sender::new(
+        SenderConfig {
+            mss: MSS,
+            send_buffer: buffer,
+            initial_peer_window: buffer,
+        },
+        parts,
+        SeqSpace { base: BASE },
+        100 * u64::from(MSS),
+    );
     // A 10 ms handshake: one tick-count sample, RTO = 3 ticks.
     s.seed_rtt(ms(0), ms(10));
     s
 }
 
 fn ack(off: u32, wnd: u32) -> Segment {
-    Segment { seq: SeqNum(0), ack: BASE.add(off), len: 0, wnd, ack_flag: true }
+    Segment {
+        seq: SeqNum(0),
+        ack: BASE.plus(off),
+        len: 0,
+        wnd,
+        ack_flag: true,
+    }
 }
 
 fn drain(s: &mut Sender, now: SimTime, t: &mut VecSink<SenderEvent>) -> Vec<(u32, u32)> {
-    std::iter::from_fn(|| s.poll_transmit(now, t)).map(|seg| (seg.seq.diff(BASE) as u32, seg.len)).collect()
+    std::iter::from_fn(|| s.poll_transmit(now, t))
+        .map(|seg| (seg.seq.diff(BASE) as u32, seg.len))
+        .collect()
 }
 
 /// Balakrishnan97 Figure 1: a window of 5, segment 2 lost; with Reno the third duplicate ACK
@@ -45,14 +80,25 @@ fn reno_fast_retransmit_on_third_dupack() {
     let mut t = VecSink::default();
     let mut s = sender(5, 32768);
     let sent = drain(&mut s, ms(0), &mut t);
-    assert_eq!(sent, (0..5).map(|i| (i * MSS, MSS)).collect::<Vec<_>>(), "a window of five full segments");
+    assert_eq!(
+        sent,
+        (0..5).map(|i| (i * MSS, MSS)).collect::<Vec<_>>(),
+        "a window of five full segments"
+    );
     // Segment 1 arrives and is acknowledged; segment 2 is lost; 3, 4, 5 produce dupacks.
     s.on_ack(ms(10), &ack(MSS, 32768), &mut t);
     let after_first = drain(&mut s, ms(10), &mut t);
-    assert_eq!(after_first.len(), 2, "slow start: the window slides by one and grows by one");
+    assert_eq!(
+        after_first.len(),
+        2,
+        "slow start: the window slides by one and grows by one"
+    );
     s.on_ack(ms(11), &ack(MSS, 32768), &mut t);
     s.on_ack(ms(12), &ack(MSS, 32768), &mut t);
-    assert!(drain(&mut s, ms(12), &mut t).is_empty(), "no retransmission before the third dupack");
+    assert!(
+        drain(&mut s, ms(12), &mut t).is_empty(),
+        "no retransmission before the third dupack"
+    );
     s.on_ack(ms(13), &ack(MSS, 32768), &mut t);
     assert_eq!(s.stats().fast_retransmits, 1);
     let rexmit = drain(&mut s, ms(13), &mut t);
@@ -64,7 +110,11 @@ fn reno_fast_retransmit_on_third_dupack() {
     // The retransmission is acknowledged together with everything up to segment 6.
     s.on_ack(ms(20), &ack(6 * MSS, 32768), &mut t);
     assert_eq!(s.phase(), Phase::Open);
-    assert_eq!(s.cwnd(), 4 * MSS, "deflated to ssthresh, then one slow-start step (Net/3: cwnd <= ssthresh)");
+    assert_eq!(
+        s.cwnd(),
+        4 * MSS,
+        "deflated to ssthresh, then one slow-start step (Net/3: cwnd <= ssthresh)"
+    );
     assert_eq!(s.stats().retransmitted_bytes, u64::from(MSS));
     assert_eq!(s.stats().timeouts, 0);
 }
@@ -84,10 +134,19 @@ fn bsd_coarse_timeout_goes_back_n_on_the_tick() {
     assert_eq!(s.stats().timeouts, 1);
     assert_eq!(s.cwnd(), MSS);
     assert_eq!(s.ssthresh(), 2 * MSS);
-    assert_eq!(drain(&mut s, ms(1100), &mut t), vec![(0, MSS)], "go-back-N: only snd_una fits in cwnd");
+    assert_eq!(
+        drain(&mut s, ms(1100), &mut t),
+        vec![(0, MSS)],
+        "go-back-N: only snd_una fits in cwnd"
+    );
     // Backed off: 6 ticks after 1.1 s → 1.6, 2.1, ..., 4.1 s.
     assert_eq!(s.poll_timeout(), Some(ms(4100)));
-    assert!(t.records.iter().any(|(at, e)| *at == ms(1100) && matches!(e, SenderEvent::Timeout { seq: 0, backoff: 1 })));
+    assert!(
+        t.records
+            .iter()
+            .any(|(at, e)| *at == ms(1100)
+                && matches!(e, SenderEvent::Timeout { seq: 0, backoff: 1 }))
+    );
 }
 
 /// Reno (not NewReno): a partial ACK ends fast recovery.
@@ -118,15 +177,34 @@ fn window_change_breaks_the_dupack_count() {
     s.on_ack(ms(13), &ack(0, 30000), &mut t);
     assert_eq!(s.stats().fast_retransmits, 0);
     s.on_ack(ms(14), &ack(0, 30000), &mut t);
-    assert_eq!(s.stats().fast_retransmits, 1, "three unchanged-window dupacks after the change");
+    assert_eq!(
+        s.stats().fast_retransmits,
+        1,
+        "three unchanged-window dupacks after the change"
+    );
 }
 
 fn receiver(delack: DelayedAck) -> Receiver {
-    Receiver::new(ReceiverConfig { mss: MSS, recv_buffer: 32768, delayed_ack: delack }, SeqSpace { base: BASE }, 100 * u64::from(MSS), SeqNum(77))
+    Receiver::new(
+        ReceiverConfig {
+            mss: MSS,
+            recv_buffer: 32768,
+            delayed_ack: delack,
+        },
+        SeqSpace { base: BASE },
+        100 * u64::from(MSS),
+        SeqNum(77),
+    )
 }
 
 fn data(off: u32) -> Segment {
-    Segment { seq: BASE.add(off), ack: SeqNum(77), len: MSS, wnd: 32768, ack_flag: true }
+    Segment {
+        seq: BASE.plus(off),
+        ack: SeqNum(77),
+        len: MSS,
+        wnd: 32768,
+        ack_flag: true,
+    }
 }
 
 /// BSD receiver: every second full segment is acknowledged at once; a lone segment waits for the
@@ -134,30 +212,45 @@ fn data(off: u32) -> Segment {
 /// that fills the hole gets an immediate ACK for everything.
 #[test]
 fn bsd_receiver_ack_policy() {
-    let tick = TickClock { period: SimDuration::from_millis(200), phase: SimDuration::from_millis(50) };
+    let tick = TickClock {
+        period: SimDuration::from_millis(200),
+        phase: SimDuration::from_millis(50),
+    };
     let mut r = receiver(DelayedAck::Tick(tick));
     r.on_segment(ms(0), &data(0));
     assert!(r.poll_transmit().is_none(), "first segment: delayed");
     assert_eq!(r.poll_timeout(), Some(ms(50)), "next fast tick");
     r.on_segment(ms(7), &data(MSS));
     let a = r.poll_transmit().expect("second segment: ACK at once");
-    assert_eq!(a.ack, BASE.add(2 * MSS));
+    assert_eq!(a.ack, BASE.plus(2 * MSS));
     r.on_segment(ms(14), &data(2 * MSS));
     assert!(r.poll_transmit().is_none());
     r.on_timeout(ms(49));
     assert!(r.poll_transmit().is_none());
     r.on_timeout(ms(50));
-    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.add(3 * MSS)), "delayed ACK on the tick");
+    assert_eq!(
+        r.poll_transmit().map(|a| a.ack),
+        Some(BASE.plus(3 * MSS)),
+        "delayed ACK on the tick"
+    );
     // Segment at 3 MSS lost; 4 and 5 arrive out of order.
     r.on_segment(ms(60), &data(4 * MSS));
-    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.add(3 * MSS)), "immediate dupack");
+    assert_eq!(
+        r.poll_transmit().map(|a| a.ack),
+        Some(BASE.plus(3 * MSS)),
+        "immediate dupack"
+    );
     r.on_segment(ms(61), &data(5 * MSS));
-    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.add(3 * MSS)));
+    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.plus(3 * MSS)));
     r.on_segment(ms(70), &data(3 * MSS));
-    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.add(6 * MSS)), "hole filled: cumulative ACK at once");
+    assert_eq!(
+        r.poll_transmit().map(|a| a.ack),
+        Some(BASE.plus(6 * MSS)),
+        "hole filled: cumulative ACK at once"
+    );
     assert_eq!(r.stats().dupacks_sent, 2);
     // An old duplicate is acknowledged at once too.
     r.on_segment(ms(80), &data(0));
-    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.add(6 * MSS)));
+    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.plus(6 * MSS)));
     assert_eq!(r.stats().duplicate_segments, 1);
 }

@@ -130,7 +130,10 @@ impl Sender {
     }
 
     fn view(&self) -> SenderView {
-        SenderView { snd_una: self.space.seq(self.una), snd_max: self.space.seq(self.max) }
+        SenderView {
+            snd_una: self.space.seq(self.una),
+            snd_max: self.space.seq(self.max),
+        }
     }
 
     fn flight(&self) -> u32 {
@@ -197,8 +200,15 @@ impl Sender {
                 self.timing = None;
             }
         }
-        self.rexmt_at = if ack >= self.max { None } else { Some(self.parts.rto.deadline(now)) };
-        self.parts.cc.on_ack(AckSample { acked_bytes: acked, flight_bytes: flight_before });
+        self.rexmt_at = if ack >= self.max {
+            None
+        } else {
+            Some(self.parts.rto.deadline(now))
+        };
+        self.parts.cc.on_ack(AckSample {
+            acked_bytes: acked,
+            flight_bytes: flight_before,
+        });
         self.una = ack;
         if self.nxt < self.una {
             self.nxt = self.una;
@@ -217,11 +227,13 @@ impl Sender {
 
     fn fast_retransmit(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
         self.stats.fast_retransmits += 1;
-        self.parts.cc.on_congestion(CongestionEvent::FastRetransmit {
-            flight_bytes: self.flight(),
-            peer_window: self.peer_window,
-            dupacks: self.dupacks,
-        });
+        self.parts
+            .cc
+            .on_congestion(CongestionEvent::FastRetransmit {
+                flight_bytes: self.flight(),
+                peer_window: self.peer_window,
+                dupacks: self.dupacks,
+            });
         // Net/3: the retransmit timer and RTT timing are cancelled, then re-armed by the output.
         self.rexmt_at = None;
         self.timing = None;
@@ -250,13 +262,23 @@ impl Sender {
         self.fast_rexmit = false;
         self.rexmt_at = Some(self.parts.rto.deadline(now));
         if trace.enabled() {
-            trace.record(now, SenderEvent::Timeout { seq: self.una, backoff: self.parts.rto.backoff_shift() });
+            trace.record(
+                now,
+                SenderEvent::Timeout {
+                    seq: self.una,
+                    backoff: self.parts.rto.backoff_shift(),
+                },
+            );
         }
         self.sample_window(now, trace);
     }
 
     /// The next segment to transmit now, if the window and the send rules allow one.
-    pub fn poll_transmit(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) -> Option<Segment> {
+    pub fn poll_transmit(
+        &mut self,
+        now: SimTime,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Option<Segment> {
         if self.fast_rexmit {
             self.fast_rexmit = false;
             let len = (self.max - self.una).min(u64::from(self.cfg.mss)) as u32;
@@ -285,7 +307,13 @@ impl Sender {
     }
 
     /// Build the segment for `[off, off+len)`, update counters, timing and the timer.
-    fn emit(&mut self, now: SimTime, off: u64, len: u32, trace: &mut dyn TraceSink<SenderEvent>) -> Segment {
+    fn emit(
+        &mut self,
+        now: SimTime,
+        off: u64,
+        len: u32,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Segment {
         let end = off + u64::from(len);
         let rexmit_bytes = self.max.min(end).saturating_sub(off);
         if rexmit_bytes > 0 {
@@ -307,8 +335,21 @@ impl Sender {
             self.rexmt_at = Some(self.parts.rto.deadline(now));
         }
         if trace.enabled() {
-            trace.record(now, SenderEvent::Sent { seq: off, len, retransmission: rexmit_bytes > 0 });
+            trace.record(
+                now,
+                SenderEvent::Sent {
+                    seq: off,
+                    len,
+                    retransmission: rexmit_bytes > 0,
+                },
+            );
         }
-        Segment { seq: self.space.seq(off), ack: self.peer_seq, len, wnd: self.cfg.send_buffer.min(65535), ack_flag: true }
+        Segment {
+            seq: self.space.seq(off),
+            ack: self.peer_seq,
+            len,
+            wnd: self.cfg.send_buffer.min(65535),
+            ack_flag: true,
+        }
     }
 }

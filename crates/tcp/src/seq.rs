@@ -12,7 +12,7 @@ pub struct SeqNum(pub u32);
 
 impl SeqNum {
     /// `self + n` modulo 2^32.
-    pub fn add(self, n: u32) -> SeqNum {
+    pub fn plus(self, n: u32) -> SeqNum {
         SeqNum(self.0.wrapping_add(n))
     }
     /// The signed distance from `other` to `self` (positive when `self` is ahead).
@@ -54,7 +54,7 @@ pub struct SeqSpace {
 impl SeqSpace {
     /// The wire sequence number of stream offset `off`.
     pub fn seq(self, off: u64) -> SeqNum {
-        self.base.add(off as u32)
+        self.base.plus(off as u32)
     }
     /// The stream offset of `seq`, taken as the offset nearest to `near` (any offset within
     /// 2^31 bytes of `near` is recovered exactly).
@@ -72,7 +72,7 @@ mod tests {
     #[test]
     fn comparison_wraps() {
         let a = SeqNum(u32::MAX - 10);
-        let b = a.add(20);
+        let b = a.plus(20);
         assert_eq!(b, SeqNum(9));
         assert!(a.lt(b) && b.gt(a) && a.le(a) && a.ge(a));
         assert_eq!(b.diff(a), 20);
@@ -82,7 +82,7 @@ mod tests {
         #[test]
         fn order_is_consistent(x in any::<u32>(), d in 1u32..(1u32 << 31)) {
             let a = SeqNum(x);
-            let b = a.add(d);
+            let b = a.plus(d);
             prop_assert!(a.lt(b));
             prop_assert!(b.gt(a));
             prop_assert!(!b.lt(a));

@@ -38,7 +38,13 @@ pub struct RenoCc {
 impl RenoCc {
     /// A controller starting at `initial_cwnd` bytes with an unbounded ssthresh.
     pub fn new(flavor: RenoFlavor, mss: u32, initial_cwnd: u32, max_cwnd: u32) -> Self {
-        RenoCc { flavor, mss, cwnd: initial_cwnd.min(max_cwnd), ssthresh: max_cwnd, max_cwnd }
+        RenoCc {
+            flavor,
+            mss,
+            cwnd: initial_cwnd.min(max_cwnd),
+            ssthresh: max_cwnd,
+            max_cwnd,
+        }
     }
 
     fn loss_threshold(&self, flight: u32, peer_window: u32) -> u32 {
@@ -91,11 +97,18 @@ impl CongestionControl for RenoCc {
 
     fn on_congestion(&mut self, event: CongestionEvent) {
         match event {
-            CongestionEvent::FastRetransmit { flight_bytes, peer_window, dupacks } => {
+            CongestionEvent::FastRetransmit {
+                flight_bytes,
+                peer_window,
+                dupacks,
+            } => {
                 self.ssthresh = self.loss_threshold(flight_bytes, peer_window);
                 self.cwnd = (self.ssthresh + dupacks * self.mss).min(self.max_cwnd);
             }
-            CongestionEvent::Timeout { flight_bytes, peer_window } => {
+            CongestionEvent::Timeout {
+                flight_bytes,
+                peer_window,
+            } => {
                 self.ssthresh = self.loss_threshold(flight_bytes, peer_window);
                 self.cwnd = self.mss;
             }
@@ -118,15 +131,28 @@ mod tests {
     const MSS: u32 = 1400;
 
     fn ack() -> AckSample {
-        AckSample { acked_bytes: MSS, flight_bytes: 10 * MSS }
+        AckSample {
+            acked_bytes: MSS,
+            flight_bytes: 10 * MSS,
+        }
     }
 
     #[test]
     fn net3_slow_start_then_avoidance_with_extra_term() {
-        let mut cc = RenoCc::new(RenoFlavor::Net3 { extra_mss_over_8: true }, MSS, MSS, 65535);
+        let mut cc = RenoCc::new(
+            RenoFlavor::Net3 {
+                extra_mss_over_8: true,
+            },
+            MSS,
+            MSS,
+            65535,
+        );
         cc.on_ack(ack());
         assert_eq!(cc.cwnd(), 2 * MSS);
-        cc.on_congestion(CongestionEvent::Timeout { flight_bytes: 2 * MSS, peer_window: 32768 });
+        cc.on_congestion(CongestionEvent::Timeout {
+            flight_bytes: 2 * MSS,
+            peer_window: 32768,
+        });
         // min(2800, 32768)/2/1400 = 1 → at least 2 segments.
         assert_eq!(cc.ssthresh(), 2 * MSS);
         assert_eq!(cc.cwnd(), MSS);
@@ -139,8 +165,19 @@ mod tests {
 
     #[test]
     fn fast_recovery_inflates_and_deflates() {
-        let mut cc = RenoCc::new(RenoFlavor::Net3 { extra_mss_over_8: true }, MSS, 16 * MSS, 65535);
-        cc.on_congestion(CongestionEvent::FastRetransmit { flight_bytes: 16 * MSS, peer_window: 32768, dupacks: 3 });
+        let mut cc = RenoCc::new(
+            RenoFlavor::Net3 {
+                extra_mss_over_8: true,
+            },
+            MSS,
+            16 * MSS,
+            65535,
+        );
+        cc.on_congestion(CongestionEvent::FastRetransmit {
+            flight_bytes: 16 * MSS,
+            peer_window: 32768,
+            dupacks: 3,
+        });
         assert_eq!(cc.ssthresh(), 8 * MSS);
         assert_eq!(cc.cwnd(), 11 * MSS);
         cc.on_recovery_dupack();
@@ -152,7 +189,11 @@ mod tests {
     #[test]
     fn rfc5681_uses_flight_size_and_no_extra_term() {
         let mut cc = RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 1 << 30);
-        cc.on_congestion(CongestionEvent::FastRetransmit { flight_bytes: 7 * MSS, peer_window: 1 << 20, dupacks: 3 });
+        cc.on_congestion(CongestionEvent::FastRetransmit {
+            flight_bytes: 7 * MSS,
+            peer_window: 1 << 20,
+            dupacks: 3,
+        });
         assert_eq!(cc.ssthresh(), 7 * MSS / 2);
         cc.on_recovery_exit();
         assert_eq!(cc.cwnd(), 7 * MSS / 2);

@@ -18,7 +18,10 @@ pub struct RenoRecovery {
 impl RenoRecovery {
     /// Reno with the given duplicate-ACK threshold (tcprexmtthresh, 3).
     pub fn new(dupthresh: u32) -> Self {
-        RenoRecovery { dupthresh: dupthresh.max(1), phase: Phase::Open }
+        RenoRecovery {
+            dupthresh: dupthresh.max(1),
+            phase: Phase::Open,
+        }
     }
 }
 
@@ -33,7 +36,9 @@ impl LossRecovery for RenoRecovery {
 
     fn on_dupack(&mut self, count: u32, view: SenderView) -> DupAckAction {
         if count == self.dupthresh {
-            self.phase = Phase::Recovery { recover: view.snd_max };
+            self.phase = Phase::Recovery {
+                recover: view.snd_max,
+            };
             DupAckAction::FastRetransmit
         } else if count > self.dupthresh && matches!(self.phase, Phase::Recovery { .. }) {
             DupAckAction::Inflate
@@ -59,7 +64,9 @@ impl LossRecovery for RenoRecovery {
     }
 
     fn on_timeout(&mut self, view: SenderView) {
-        self.phase = Phase::Loss { recover: view.snd_max };
+        self.phase = Phase::Loss {
+            recover: view.snd_max,
+        };
     }
 }
 
@@ -68,7 +75,10 @@ mod tests {
     use super::*;
 
     fn view(una: u32, max: u32) -> SenderView {
-        SenderView { snd_una: SeqNum(una), snd_max: SeqNum(max) }
+        SenderView {
+            snd_una: SeqNum(una),
+            snd_max: SeqNum(max),
+        }
     }
 
     #[test]
@@ -77,10 +87,18 @@ mod tests {
         assert_eq!(r.on_dupack(1, view(0, 7000)), DupAckAction::Ignore);
         assert_eq!(r.on_dupack(2, view(0, 7000)), DupAckAction::Ignore);
         assert_eq!(r.on_dupack(3, view(0, 7000)), DupAckAction::FastRetransmit);
-        assert_eq!(r.phase(), Phase::Recovery { recover: SeqNum(7000) });
+        assert_eq!(
+            r.phase(),
+            Phase::Recovery {
+                recover: SeqNum(7000)
+            }
+        );
         assert_eq!(r.on_dupack(4, view(0, 7000)), DupAckAction::Inflate);
         // A partial ACK (below recover) still ends Reno's recovery.
-        assert_eq!(r.on_new_ack(SeqNum(1400), view(0, 7000)), NewAckAction::ExitRecovery);
+        assert_eq!(
+            r.on_new_ack(SeqNum(1400), view(0, 7000)),
+            NewAckAction::ExitRecovery
+        );
         assert_eq!(r.phase(), Phase::Open);
     }
 
@@ -88,8 +106,16 @@ mod tests {
     fn timeout_phase_lasts_until_recover_is_acked() {
         let mut r = RenoRecovery::new(3);
         r.on_timeout(view(0, 4200));
-        assert_eq!(r.on_new_ack(SeqNum(1400), view(0, 4200)), NewAckAction::Continue);
-        assert_eq!(r.phase(), Phase::Loss { recover: SeqNum(4200) });
+        assert_eq!(
+            r.on_new_ack(SeqNum(1400), view(0, 4200)),
+            NewAckAction::Continue
+        );
+        assert_eq!(
+            r.phase(),
+            Phase::Loss {
+                recover: SeqNum(4200)
+            }
+        );
         r.on_new_ack(SeqNum(4200), view(1400, 4200));
         assert_eq!(r.phase(), Phase::Open);
     }

@@ -27,7 +27,11 @@ pub struct TickClock {
 impl TickClock {
     /// Number of tick boundaries at or before `t`.
     pub fn ticks_through(&self, t: SimTime) -> u64 {
-        let (t, p, per) = (t.as_nanos(), self.phase.as_nanos(), self.period.as_nanos().max(1));
+        let (t, p, per) = (
+            t.as_nanos(),
+            self.phase.as_nanos(),
+            self.period.as_nanos().max(1),
+        );
         if t < p {
             0
         } else {
@@ -41,7 +45,11 @@ impl TickClock {
     /// Time of the n-th tick boundary strictly after `now` (n ≥ 1).
     pub fn nth_after(&self, now: SimTime, n: u64) -> SimTime {
         let k = self.ticks_through(now) + n.max(1) - 1;
-        SimTime(self.phase.as_nanos().saturating_add(k.saturating_mul(self.period.as_nanos())))
+        SimTime(
+            self.phase
+                .as_nanos()
+                .saturating_add(k.saturating_mul(self.period.as_nanos())),
+        )
     }
 }
 
@@ -80,7 +88,13 @@ impl BsdRto {
     /// A fresh estimator, before any sample.
     pub fn new(cfg: BsdRtoConfig) -> Self {
         let rxtcur = cfg.initial_ticks.clamp(cfg.min_ticks, cfg.max_ticks);
-        BsdRto { cfg, srtt: 0, rttvar: 0, shift: 0, rxtcur }
+        BsdRto {
+            cfg,
+            srtt: 0,
+            rttvar: 0,
+            shift: 0,
+            rxtcur,
+        }
     }
 
     /// TCP_REXMTVAL: srtt + 4·rttvar in ticks (unscaled).
@@ -159,7 +173,10 @@ mod tests {
 
     fn cfg() -> BsdRtoConfig {
         BsdRtoConfig {
-            clock: TickClock { period: SimDuration::from_millis(500), phase: SimDuration::from_millis(100) },
+            clock: TickClock {
+                period: SimDuration::from_millis(500),
+                phase: SimDuration::from_millis(100),
+            },
             min_ticks: 2,
             max_ticks: 128,
             initial_ticks: 12,

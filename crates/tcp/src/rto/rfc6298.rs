@@ -32,7 +32,12 @@ pub struct Rfc6298Rto {
 impl Rfc6298Rto {
     /// A fresh estimator.
     pub fn new(cfg: Rfc6298Config) -> Self {
-        Rfc6298Rto { cfg, srtt: None, rttvar: 0, shift: 0 }
+        Rfc6298Rto {
+            cfg,
+            srtt: None,
+            rttvar: 0,
+            shift: 0,
+        }
     }
 
     fn base(&self) -> u64 {
@@ -69,7 +74,9 @@ impl RtoEstimator for Rfc6298Rto {
     }
 
     fn current(&self) -> SimDuration {
-        let rto = self.base().clamp(self.cfg.min.as_nanos(), self.cfg.max.as_nanos());
+        let rto = self
+            .base()
+            .clamp(self.cfg.min.as_nanos(), self.cfg.max.as_nanos());
         let backed = rto.saturating_mul(1u64 << self.shift.min(30));
         SimDuration(backed.min(self.cfg.max.as_nanos()))
     }
@@ -104,7 +111,11 @@ mod tests {
         assert_eq!(r.current(), SimDuration::from_millis(250));
         let mut lan = Rfc6298Rto::new(cfg());
         lan.on_sample(SimTime(0), SimTime(10_000_000));
-        assert_eq!(lan.current(), SimDuration::from_millis(200), "clamped to the minimum");
+        assert_eq!(
+            lan.current(),
+            SimDuration::from_millis(200),
+            "clamped to the minimum"
+        );
     }
 
     #[test]
@@ -117,6 +128,9 @@ mod tests {
             r.on_timeout();
         }
         assert_eq!(r.current(), SimDuration::from_secs(60));
-        assert_eq!(r.deadline(SimTime(5)), SimTime(5) + SimDuration::from_secs(60));
+        assert_eq!(
+            r.deadline(SimTime(5)),
+            SimTime(5) + SimDuration::from_secs(60)
+        );
     }
 }
