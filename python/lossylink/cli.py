@@ -100,15 +100,8 @@ def preset_show(name: str) -> None:
     click.echo(text, nl=not text.endswith("\n"))
 
 
-# (option name, scenario alias) for the flags that set one field each, applied in this order.
-_FIELD_FLAGS = (
-    ("scheme", "scheme"),
-    ("error_every", "error_every"),
-    ("ber", "ber"),
-    ("loss", "loss"),
-    ("buffer", "buffer"),
-    ("transfer", "transfer"),
-)
+# The flags that set one field each, named like the scenario aliases; applied in this order.
+_FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
 
 
 def _parse_assignment(
@@ -189,8 +182,8 @@ def run_cmd(
     scenario = (
         Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
     )
-    for flag, alias in _FIELD_FLAGS:
-        value = fields.get(flag)
+    for alias in _FIELD_FLAGS:
+        value = fields.get(alias)
         if value is not None:
             scenario.set(alias, value)
     for key, value in assignments:

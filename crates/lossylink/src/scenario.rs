@@ -20,7 +20,13 @@ pub struct Scenario {
 
 /// Turn a serde error at `path` into a typed [`Error`].
 fn classify(path: String, message: String) -> Error {
-    let message = one_line(&message);
+    let mut message = one_line(&message);
+    // toml's value deserializer appends " in `path`"; the field is reported separately.
+    if let Some(i) = message.rfind(" in `") {
+        if message.ends_with('`') {
+            message.truncate(i);
+        }
+    }
     let field = if path.is_empty() || path == "." {
         "scenario".to_string()
     } else {
