@@ -5,7 +5,9 @@
 use crate::config::{ChainConfig, HopRole, Medium, NodeConfig, NodeKind};
 use crate::packet::{Packet, PacketKind};
 use crate::port::{Channel, ChannelState, Port};
-use engine::{EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, VecSink};
+use engine::{
+    EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
+};
 use tcp::{Receiver, Sender, SenderEvent};
 
 #[derive(Clone, Copy, Debug)]
@@ -39,9 +41,20 @@ pub struct Flow {
     sender_wake: Option<SimTime>,
     receiver_wake: Option<SimTime>,
     trace: Option<VecSink<SenderEvent>>,
+    /// Where records go when tracing is off.
+    null: NullSink,
 }
 
 impl Flow {
+    /// The sender and the sink its trace records go to (the recorder, or nowhere).
+    fn sender_and_sink(&mut self) -> (&mut Sender, &mut dyn TraceSink<SenderEvent>) {
+        let sink: &mut dyn TraceSink<SenderEvent> = match self.trace.as_mut() {
+            Some(t) => t,
+            None => &mut self.null,
+        };
+        (&mut self.sender, sink)
+    }
+
     /// The sender's trace, if tracing was asked for.
     pub fn sender_trace(&self) -> Option<&VecSink<SenderEvent>> {
         self.trace.as_ref()
@@ -170,6 +183,7 @@ impl Network {
             sender_wake: None,
             receiver_wake: None,
             trace: trace.then(VecSink::default),
+            null: NullSink,
         });
         id
     }
@@ -249,10 +263,8 @@ impl Network {
                     self.flows[f].sender_wake = None;
                 }
                 let fl = &mut self.flows[f];
-                match fl.trace.as_mut() {
-                    Some(t) => fl.sender.on_timeout(now, t),
-                    None => fl.sender.on_timeout(now, &mut NullSink),
-                }
+                let (sender, sink) = fl.sender_and_sink();
+                sender.on_timeout(now, sink);
                 self.pump_sender(f, now);
             }
             Event::ReceiverTimer { flow } => {
@@ -280,10 +292,8 @@ impl Network {
             }
             PacketKind::Ack => {
                 let fl = &mut self.flows[f];
-                match fl.trace.as_mut() {
-                    Some(t) => fl.sender.on_ack(now, &pkt.seg, t),
-                    None => fl.sender.on_ack(now, &pkt.seg, &mut NullSink),
-                }
+                let (sender, sink) = fl.sender_and_sink();
+                sender.on_ack(now, &pkt.seg, sink);
                 self.pump_sender(f, now);
             }
         }
@@ -292,10 +302,8 @@ impl Network {
     fn pump_sender(&mut self, f: usize, now: SimTime) {
         loop {
             let fl = &mut self.flows[f];
-            let seg = match fl.trace.as_mut() {
-                Some(t) => fl.sender.poll_transmit(now, t),
-                None => fl.sender.poll_transmit(now, &mut NullSink),
-            };
+            let (sender, sink) = fl.sender_and_sink();
+            let seg = sender.poll_transmit(now, sink);
             let Some(seg) = seg else { break };
             let pkt = Packet {
                 uid: self.next_uid,
