@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 use crate::schema::*;
-use crate::schemes::{self, SchemeDef};
+use crate::schemes::{self, Modifiers, Resolved};
 use engine::{NodeId, SimDuration};
 use net::config::{
     ChainConfig, Contention, DirectionConfig, Exposure, HopConfig, HopRole, Medium, NodeConfig,
@@ -11,6 +11,8 @@ use net::config::{
 };
 use net::ErrorModelConfig;
 use tcp::cc::RenoFlavor;
+use tcp::recovery::NewRenoFlavor;
+use tcp::spurious::EifelResponse;
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +51,11 @@ pub(crate) struct TcpSettings {
     pub initial_cwnd: u32,
     pub delack: DelackSettings,
     pub handshake_rtt: bool,
+    /// Timestamp clock granularity, if timestamps are on.
+    pub timestamps: Option<SimDuration>,
+    pub eifel: Option<EifelResponse>,
+    pub limited_transmit: bool,
+    pub newreno: NewRenoFlavor,
 }
 
 /// Everything a run needs besides the seed.
@@ -58,7 +65,7 @@ pub(crate) struct Built {
     pub dst: NodeId,
     pub bytes: u64,
     pub tcp: TcpSettings,
-    pub scheme: &'static SchemeDef,
+    pub scheme: Resolved,
     pub time_limit: SimDuration,
 }
 
@@ -138,7 +145,7 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         .enumerate()
         .map(|(i, h)| hop(i, h))
         .collect::<Result<Vec<_>, _>>()?;
-    let tcp = tcp_settings(&doc.tcp)?;
+    let tcp = tcp_settings(&doc.tcp, scheme.mods)?;
     if doc.run.time_limit.0 == 0 {
         return Err(Error::invalid(
             "run.time_limit",
@@ -309,7 +316,12 @@ fn ticks(field: &str, d: Option<crate::units::Dur>, tick: u64, default: u32) -> 
     }
 }
 
-fn tcp_settings(t: &TcpDoc) -> Result<TcpSettings, Error> {
+fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings, Error> {
+    let mut owned = doc.clone();
+    if mods.modern {
+        owned.profile = Profile::Modern;
+    }
+    let t = &owned;
     if !(64..=65495).contains(&t.mss) {
         return Err(Error::invalid(
             "tcp.mss",
@@ -410,7 +422,44 @@ fn tcp_settings(t: &TcpDoc) -> Result<TcpSettings, Error> {
         DelayedAckDoc::Deadline => DelackSettings::Deadline(delack_time),
         DelayedAckDoc::Off => DelackSettings::Off,
     };
+    let eifel = match (t.eifel, mods.eifel) {
+        (Some(EifelDoc::Rfc4015), _) => Some(EifelResponse::Rfc4015),
+        (Some(EifelDoc::Dissertation), _) | (None, true) => Some(EifelResponse::Dissertation),
+        (Some(EifelDoc::Off), true) => {
+            return Err(Error::invalid(
+                "tcp.eifel",
+                "is off but the scheme asks for +eifel; drop one of them",
+            ))
+        }
+        (Some(EifelDoc::Off) | None, false) => None,
+    };
+    let timestamps = match (t.timestamps, eifel) {
+        (Some(false), Some(_)) => {
+            return Err(Error::invalid(
+                "tcp.timestamps",
+                "Eifel detects spurious retransmissions from timestamps; it cannot be false with tcp.eifel on",
+            ))
+        }
+        (Some(true), _) | (None, Some(_)) => true,
+        (Some(false) | None, None) => false,
+    };
+    let ts_granularity = t
+        .ts_granularity
+        .map_or(if modern { ms(1) } else { ms(500) }, |d| SimDuration(d.0));
+    if ts_granularity.as_nanos() == 0 {
+        return Err(Error::invalid(
+            "tcp.ts_granularity",
+            "must be greater than zero",
+        ));
+    }
     Ok(TcpSettings {
+        timestamps: timestamps.then_some(ts_granularity),
+        eifel,
+        limited_transmit: t.limited_transmit.unwrap_or(false) || mods.limited_transmit,
+        newreno: match t.newreno {
+            None | Some(NewRenoDoc::Paper) => NewRenoFlavor::Paper,
+            Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,
+        },
         mss: t.mss,
         buffer: t.buffer.0 as u32,
         timers,

@@ -5,12 +5,15 @@ use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::scenario::Scenario;
 use crate::schema::ErrorDoc;
+use crate::schemes::RecoveryKind;
 use crate::trace::{sender_tables, Trace};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::config::HopRole;
 use net::{Network, Outcome};
 use tcp::cc::RenoCc;
+use tcp::recovery::{ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery};
 use tcp::rto::{BsdRto, BsdRtoConfig, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock};
+use tcp::spurious::Eifel;
 use tcp::{
     DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
 };
@@ -61,10 +64,20 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
             granularity: SimDuration::from_millis(1),
         })),
     };
+    let def = b.scheme.def;
+    let base: Box<dyn LossRecovery> = match def.recovery {
+        RecoveryKind::Reno => Box::new(RenoRecovery::new(t.dupthresh)),
+        RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
+    };
+    let recovery: Box<dyn LossRecovery> = match def.eln_dupthresh {
+        Some(k) => Box::new(ElnRecovery::new(base, k)),
+        None => base,
+    };
     let parts = SenderParts {
         cc: Box::new(RenoCc::new(t.cc, t.mss, t.initial_cwnd, 65535)),
-        recovery: (b.scheme.recovery)(t.dupthresh),
+        recovery,
         rto,
+        eifel: t.eifel.map(Eifel::new),
     };
     let mut isn = RngStream::new(seed, "flow0/isn");
     let data_base = SeqNum(isn.next_u64() as u32).plus(1);
@@ -72,9 +85,9 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
     let space = SeqSpace { base: data_base };
     let mut sender = Sender::new(
         SenderConfig {
-            mss: t.mss,
-            send_buffer: t.buffer,
-            initial_peer_window: t.buffer,
+            limited_transmit: t.limited_transmit || def.limited_transmit,
+            timestamps: t.timestamps,
+            ..SenderConfig::new(t.mss, t.buffer)
         },
         parts,
         space,
@@ -92,9 +105,11 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
     };
     let receiver = Receiver::new(
         ReceiverConfig {
-            mss: t.mss,
-            recv_buffer: t.buffer,
-            delayed_ack,
+            sack: def.receiver.sack,
+            smart: def.receiver.smart,
+            eln: def.receiver.eln,
+            timestamps: t.timestamps,
+            ..ReceiverConfig::new(t.mss, t.buffer, delayed_ack)
         },
         space,
         b.bytes,

@@ -71,6 +71,28 @@ pub enum DelayedAckDoc {
     Off,
 }
 
+/// Eifel spurious-retransmission detection and response (Ludwig2000 §3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EifelDoc {
+    /// No detection.
+    Off,
+    /// The dissertation's response: restore cwnd and ssthresh.
+    Dissertation,
+    /// RFC 4015: restore ssthresh, limit the burst.
+    Rfc4015,
+}
+
+/// NewReno flavour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NewRenoDoc {
+    /// Balakrishnan97 §2.3: cwnd = ssthresh on each partial ACK.
+    Paper,
+    /// RFC 6582: partial deflation, careful variant after timeouts.
+    Rfc6582,
+}
+
 /// TCP settings: a profile plus optional overrides of its knobs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -114,6 +136,23 @@ pub struct TcpDoc {
     /// Seed the RTT estimator with the path's idle round trip, as the SYN exchange would (true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handshake_rtt: Option<bool>,
+    /// RFC 7323 timestamps on both ends (false; true when Eifel is on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamps: Option<bool>,
+    /// Timestamp clock granularity (bsd: 500ms, the slow tick that drives 4.4BSD's tcp_now;
+    /// modern: 1ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ts_granularity: Option<Dur>,
+    /// Eifel detection and response (off | dissertation | rfc4015; the `+eifel` scheme
+    /// modifier selects dissertation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eifel: Option<EifelDoc>,
+    /// RFC 3042 limited transmit (false; the `+lt` modifier and `e2e-limited-transmit` set it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limited_transmit: Option<bool>,
+    /// NewReno flavour for schemes that use NewReno (paper).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newreno: Option<NewRenoDoc>,
 }
 
 fn default_mss() -> u32 {
@@ -139,6 +178,11 @@ impl Default for TcpDoc {
             delayed_ack: None,
             delayed_ack_time: None,
             handshake_rtt: None,
+            timestamps: None,
+            ts_granularity: None,
+            eifel: None,
+            limited_transmit: None,
+            newreno: None,
         }
     }
 }

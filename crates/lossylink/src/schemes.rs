@@ -3,9 +3,12 @@
 //! A scheme is a preset of parts: which loss recovery and congestion response the sender uses,
 //! what the receiver adds to its ACKs, and which agent (if any) runs at the base station. Timer
 //! style and other TCP defaults come from the scenario's `tcp.profile`, orthogonally.
+//!
+//! A name may carry modifiers after `+`: `e2e-newreno+eifel` adds RFC 7323 timestamps and the
+//! Eifel detector (Ludwig2000 §3.1), `+modern` selects the `modern` TCP profile (RFC 6298 timers
+//! with a 200 ms minimum RTO, RFC 5681 Reno), `+lt` adds limited transmit (RFC 3042).
 
 use crate::error::Error;
-use tcp::recovery::{LossRecovery, RenoRecovery};
 
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,43 +23,179 @@ pub struct SchemeInfo {
     pub source: &'static str,
 }
 
-/// A registered scheme: its description and how to build its parts.
+/// Which loss-recovery part the sender uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RecoveryKind {
+    /// Reno (4.4BSD-Lite).
+    Reno,
+    /// NewReno (flavour from `tcp.newreno`).
+    NewReno,
+}
+
+/// Options the receiver adds to its ACKs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ReceiverOptions {
+    pub sack: bool,
+    pub smart: bool,
+    pub eln: bool,
+}
+
+/// A registered scheme: its description and its parts.
 pub(crate) struct SchemeDef {
     pub info: SchemeInfo,
-    /// The sender's loss-recovery part, given the duplicate-ACK threshold.
-    pub recovery: fn(dupthresh: u32) -> Box<dyn LossRecovery>,
+    pub recovery: RecoveryKind,
+    /// ELN at the sender, with this ELN duplicate-ACK threshold.
+    pub eln_dupthresh: Option<u32>,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: bool,
+    pub receiver: ReceiverOptions,
 }
 
-fn reno_recovery(dupthresh: u32) -> Box<dyn LossRecovery> {
-    Box::new(RenoRecovery::new(dupthresh))
+/// Modifiers after `+` in a scheme name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Modifiers {
+    pub eifel: bool,
+    pub modern: bool,
+    pub limited_transmit: bool,
 }
 
-static REGISTRY: &[SchemeDef] = &[SchemeDef {
-    info: SchemeInfo {
-        name: "e2e",
-        family: "end-to-end",
-        description: "TCP Reno as in 4.4BSD-Lite: fast retransmit on the 3rd dupack, Reno fast recovery, go-back-N after a coarse timeout; plain IP forwarding at the base station",
-        source: "Balakrishnan97 §2.1-2.2, Table 1 (E2E); RFC 5681",
+/// A scheme name resolved to its definition and modifiers.
+#[derive(Clone, Copy)]
+pub(crate) struct Resolved {
+    pub def: &'static SchemeDef,
+    pub mods: Modifiers,
+}
+
+const E2E: &str = "end-to-end";
+const NONE: ReceiverOptions = ReceiverOptions {
+    sack: false,
+    smart: false,
+    eln: false,
+};
+const ELN_RX: ReceiverOptions = ReceiverOptions {
+    sack: false,
+    smart: false,
+    eln: true,
+};
+
+static REGISTRY: &[SchemeDef] = &[
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e",
+            family: E2E,
+            description: "TCP Reno as in 4.4BSD-Lite: fast retransmit on the 3rd dupack, Reno fast recovery, go-back-N after a coarse timeout; plain IP forwarding at the base station",
+            source: "Balakrishnan97 §2.1-2.2, Table 1 (E2E); RFC 5681",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: NONE,
     },
-    recovery: reno_recovery,
-}];
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-newreno",
+            family: E2E,
+            description: "NewReno: a partial ACK keeps the sender in fast recovery and resends the next hole at once, one hole per round trip, one halving per window (tcp.newreno = paper | rfc6582)",
+            source: "Balakrishnan97 §2.3, Table 1 (E2E-NEWRENO); RFC 6582",
+        },
+        recovery: RecoveryKind::NewReno,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: NONE,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-eln",
+            family: E2E,
+            description: "Explicit Loss Notification: the receiver marks dupacks for segments corrupted on the wireless hop (oracle); on the 3rd marked dupack the sender resends without any congestion response",
+            source: "Balakrishnan97 §2.6, Table 1 (E2E-ELN)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: Some(3),
+        limited_transmit: false,
+        receiver: ELN_RX,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-eln-rxmt",
+            family: E2E,
+            description: "ELN with retransmission on the first marked duplicate ACK, once per round trip, no congestion response",
+            source: "Balakrishnan97 §2.7, Table 1 (E2E-ELN-RXMT)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: Some(1),
+        limited_transmit: false,
+        receiver: ELN_RX,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-limited-transmit",
+            family: E2E,
+            description: "Reno plus limited transmit: one new segment on each of the first two dupacks, so small windows still reach three dupacks (the paper's §5.3 proposal)",
+            source: "Balakrishnan97 §B.5 (§5.3); RFC 3042",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: true,
+        receiver: NONE,
+    },
+];
 
 /// Every registered scheme, in registry order.
 pub fn schemes() -> Vec<SchemeInfo> {
     REGISTRY.iter().map(|d| d.info).collect()
 }
 
-/// Look a scheme up by name.
-pub(crate) fn lookup(name: &str) -> Result<&'static SchemeDef, Error> {
+fn names() -> String {
     REGISTRY
         .iter()
-        .find(|d| d.info.name == name)
+        .map(|d| d.info.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Look a scheme up by name, with its `+` modifiers.
+pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
+    let mut parts = name.split('+');
+    let base = parts.next().unwrap_or_default().trim();
+    let def = REGISTRY
+        .iter()
+        .find(|d| d.info.name == base)
         .ok_or_else(|| Error::UnknownScheme {
             name: name.to_string(),
-            allowed: REGISTRY
-                .iter()
-                .map(|d| d.info.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
+            allowed: format!("{}; modifiers: +eifel, +modern, +lt", names()),
+        })?;
+    let mut mods = Modifiers::default();
+    for m in parts {
+        match m.trim() {
+            "eifel" => mods.eifel = true,
+            "modern" => mods.modern = true,
+            "lt" => mods.limited_transmit = true,
+            other => {
+                return Err(Error::UnknownScheme {
+                    name: name.to_string(),
+                    allowed: format!(
+                        "modifier '+{other}' is not one of +eifel, +modern, +lt; schemes: {}",
+                        names()
+                    ),
+                })
+            }
+        }
+    }
+    Ok(Resolved { def, mods })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modifiers_parse_and_unknown_ones_are_named() {
+        let r = lookup("e2e-newreno+eifel+modern").unwrap();
+        assert_eq!(r.def.info.name, "e2e-newreno");
+        assert!(r.mods.eifel && r.mods.modern && !r.mods.limited_transmit);
+        let e = lookup("e2e+fast").err().unwrap().to_string();
+        assert!(e.contains("+fast"), "{e}");
+        assert!(lookup("nope").is_err());
+    }
 }

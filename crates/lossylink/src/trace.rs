@@ -78,6 +78,7 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)]) -> Vec<TraceTabl
             SenderEvent::Acked { ack } => event("ack", ack, 0),
             SenderEvent::FastRetransmit { seq: s } => event("fast-retransmit", s, 0),
             SenderEvent::Timeout { seq: s, .. } => event("timeout", s, 0),
+            SenderEvent::SpuriousUndo { ack } => event("spurious-undo", ack, 0),
         }
     }
     vec![

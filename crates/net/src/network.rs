@@ -253,8 +253,13 @@ impl Network {
                 pkt,
                 corrupted,
             } => {
+                let to = self.ports[port.index()].to;
                 if !corrupted {
-                    self.receive(now, self.ports[port.index()].to, pkt);
+                    self.receive(now, to, pkt);
+                } else if pkt.dst == to && pkt.seg.is_data() {
+                    // The ELN oracle: the receiving host learns which segment the link corrupted
+                    // (Balakrishnan97 §2.6); receivers without ELN ignore it.
+                    self.flows[pkt.flow.index()].receiver.on_corrupted(&pkt.seg);
                 }
             }
             Event::SenderTimer { flow } => {
@@ -326,7 +331,7 @@ impl Network {
     }
 
     fn pump_receiver(&mut self, f: usize, now: SimTime) {
-        while let Some(seg) = self.flows[f].receiver.poll_transmit() {
+        while let Some(seg) = self.flows[f].receiver.poll_transmit(now) {
             let fl = &self.flows[f];
             let pkt = Packet {
                 uid: self.next_uid,

@@ -2,7 +2,8 @@
 //!
 //! A [`Sender`] is assembled from three parts, each making one decision (DESIGN.md):
 //! [`cc::CongestionControl`] (how much may be in flight), [`recovery::LossRecovery`] (what is
-//! lost, what to do on duplicate and new ACKs) and [`rto::RtoEstimator`] (when to time out).
+//! lost, what to do on duplicate and new ACKs), [`rto::RtoEstimator`] (when to time out) and,
+//! optionally, [`spurious::Eifel`] (was a retransmission needless, and the undo).
 //! A [`Receiver`] implements the acknowledgment policy. Neither reads a clock nor schedules
 //! events: time is passed in, segments are pulled out.
 
@@ -13,10 +14,13 @@ pub mod rto;
 mod segment;
 mod sender;
 mod seq;
+pub mod spurious;
 mod trace;
 
 pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
-pub use segment::{Segment, IPV4_HEADER, TCP_HEADER};
+pub use segment::{
+    SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
+};
 pub use sender::{Sender, SenderConfig, SenderParts};
 pub use seq::{SeqNum, SeqSpace};
 pub use trace::{SenderEvent, SenderStats};

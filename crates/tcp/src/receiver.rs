@@ -10,11 +10,23 @@
 //! - the advertised window is the receive buffer (the reader keeps up; out-of-order data sits
 //!   in the reassembly queue, which BSD does not charge to the socket buffer).
 //!
+//! Options (each a knob, off for the paper's plain Reno receiver):
+//! - SACK (RFC 2018 §4): up to three blocks; the first holds the most recently received
+//!   segment, the others repeat the most recently reported blocks;
+//! - SMART (Balakrishnan97 §2.4): every ACK carries the sequence number of the data segment
+//!   that triggered it;
+//! - ELN by oracle (Balakrishnan97 §2.6, the paper's experiments): the network tells the
+//!   receiver which segments were corrupted on the way ([`Receiver::on_corrupted`]); an ACK
+//!   whose cumulative acknowledgment is the start of such a missing segment carries the mark;
+//! - timestamps (RFC 7323 §4.3): TS.Recent is taken only from a segment at the left edge of
+//!   the window (`SEG.SEQ <= Last.ACK.sent`) whose TSval is not older, and echoed in every ACK,
+//!   so the ACK of an original transmission echoes the original's TSval (Ludwig2000 §2.1).
+//!
 //! Delayed-ACK timing is a knob: BSD's global 200 ms tick, a per-connection deadline
 //! (RFC 1122/5681 style, the `modern` profile), or no delay at all.
 
 use crate::rto::TickClock;
-use crate::segment::Segment;
+use crate::segment::{SackBlocks, SegOptions, Segment, Timestamps, MAX_SACK_BLOCKS};
 use crate::seq::{SeqNum, SeqSpace};
 use engine::{SimDuration, SimTime};
 
@@ -38,6 +50,29 @@ pub struct ReceiverConfig {
     pub recv_buffer: u32,
     /// Delayed-ACK timer.
     pub delayed_ack: DelayedAck,
+    /// Send RFC 2018 SACK blocks.
+    pub sack: bool,
+    /// Send the SMART trigger sequence number.
+    pub smart: bool,
+    /// Mark ACKs for corrupted segments with ELN (oracle).
+    pub eln: bool,
+    /// RFC 7323 timestamps with this clock granularity.
+    pub timestamps: Option<SimDuration>,
+}
+
+impl ReceiverConfig {
+    /// A plain BSD receiver: no options.
+    pub fn new(mss: u32, recv_buffer: u32, delayed_ack: DelayedAck) -> Self {
+        ReceiverConfig {
+            mss,
+            recv_buffer,
+            delayed_ack,
+            sack: false,
+            smart: false,
+            eln: false,
+            timestamps: None,
+        }
+    }
 }
 
 /// Always-on receiver counters.
@@ -53,6 +88,10 @@ pub struct ReceiverStats {
     pub acks_sent: u64,
     /// ACKs sent that repeated the previous acknowledgment number.
     pub dupacks_sent: u64,
+    /// ACKs sent with the ELN mark.
+    pub eln_acks_sent: u64,
+    /// Data segments reported corrupted by the network (the ELN oracle).
+    pub corrupted_segments: u64,
 }
 
 /// A receiver of a `total`-byte transfer.
@@ -70,6 +109,14 @@ pub struct Receiver {
     delack_at: Option<SimTime>,
     /// Sequence number carried in the ACKs' own `seq` field (our ISN + 1; we send no data).
     own_seq: SeqNum,
+    /// Start offsets of recently received out-of-order segments, most recent first (SACK).
+    recent: Vec<u64>,
+    /// The data segment that triggered the next ACK (SMART).
+    trigger: Option<u64>,
+    /// Corrupted segments not yet received, as half-open offset ranges (ELN oracle).
+    corrupted: Vec<(u64, u64)>,
+    /// TS.Recent.
+    ts_recent: u32,
     complete_at: Option<SimTime>,
     stats: ReceiverStats,
 }
@@ -87,6 +134,10 @@ impl Receiver {
             ack_now: false,
             delack_at: None,
             own_seq,
+            recent: Vec::new(),
+            trigger: None,
+            corrupted: Vec::new(),
+            ts_recent: 0,
             complete_at: None,
             stats: ReceiverStats::default(),
         }
@@ -123,6 +174,13 @@ impl Receiver {
         }
         let start = self.space.offset(seg.seq, self.rcv_nxt);
         let end = start + u64::from(seg.len);
+        self.trigger = Some(start);
+        if let Some(ts) = seg.opts.ts {
+            // RFC 7323 §4.3 (2): only a segment at the left edge updates TS.Recent.
+            if start <= self.last_ack && ts.val >= self.ts_recent {
+                self.ts_recent = ts.val;
+            }
+        }
         if end <= self.rcv_nxt {
             // Entirely old: acknowledge at once (tcp_input "dropafterack").
             self.stats.duplicate_segments += 1;
@@ -133,6 +191,11 @@ impl Receiver {
         if start > self.rcv_nxt {
             self.stats.out_of_order_segments += 1;
             insert_range(&mut self.ooo, start, end);
+            if self.cfg.sack {
+                self.recent.retain(|&r| r != start);
+                self.recent.insert(0, start);
+                self.recent.truncate(8);
+            }
             self.ack_now = true;
             return;
         }
@@ -173,6 +236,39 @@ impl Receiver {
         }
     }
 
+    /// A data segment addressed to us arrived corrupted (the checksum failed): the ELN oracle
+    /// of the paper's experiments (Balakrishnan97 §2.6, "sufficient knowledge at the receiver").
+    pub fn on_corrupted(&mut self, seg: &Segment) {
+        if !self.cfg.eln || seg.len == 0 {
+            return;
+        }
+        self.stats.corrupted_segments += 1;
+        let start = self.space.offset(seg.seq, self.rcv_nxt);
+        let end = start + u64::from(seg.len);
+        if end > self.rcv_nxt && !self.corrupted.contains(&(start, end)) {
+            self.corrupted.push((start, end));
+        }
+    }
+
+    /// SACK blocks for the next ACK (RFC 2018 §4), most recent first.
+    fn sack_blocks(&mut self) -> SackBlocks {
+        let rcv_nxt = self.rcv_nxt;
+        self.recent.retain(|&r| r >= rcv_nxt);
+        let mut blocks: Vec<(SeqNum, SeqNum)> = Vec::with_capacity(MAX_SACK_BLOCKS);
+        for &r in &self.recent {
+            if let Some(&(s, e)) = self.ooo.iter().find(|&&(s, e)| s <= r && r < e) {
+                let b = (self.space.seq(s), self.space.seq(e));
+                if !blocks.contains(&b) {
+                    blocks.push(b);
+                }
+            }
+            if blocks.len() == MAX_SACK_BLOCKS {
+                break;
+            }
+        }
+        SackBlocks::from_slice(&blocks)
+    }
+
     /// The delayed-ACK timer may have expired.
     pub fn on_timeout(&mut self, now: SimTime) {
         if matches!(self.delack_at, Some(at) if at <= now) {
@@ -181,8 +277,8 @@ impl Receiver {
         }
     }
 
-    /// The ACK to send now, if any.
-    pub fn poll_transmit(&mut self) -> Option<Segment> {
+    /// The ACK to send now, if any; `now` stamps its timestamp.
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<Segment> {
         if !self.ack_now {
             return None;
         }
@@ -193,12 +289,40 @@ impl Receiver {
             self.stats.dupacks_sent += 1;
         }
         self.last_ack = self.rcv_nxt;
+        let rcv_nxt = self.rcv_nxt;
+        self.corrupted.retain(|&(_, e)| e > rcv_nxt);
+        let eln = self.cfg.eln
+            && self
+                .corrupted
+                .iter()
+                .any(|&(s, e)| s <= rcv_nxt && rcv_nxt < e);
+        if eln {
+            self.stats.eln_acks_sent += 1;
+        }
+        let opts = SegOptions {
+            ts: self.cfg.timestamps.map(|g| Timestamps {
+                val: (now.as_nanos() / g.as_nanos().max(1)) as u32 + 1,
+                ecr: self.ts_recent,
+            }),
+            sack: if self.cfg.sack {
+                self.sack_blocks()
+            } else {
+                SackBlocks::EMPTY
+            },
+            smart: if self.cfg.smart {
+                self.trigger.map(|t| self.space.seq(t))
+            } else {
+                None
+            },
+            eln,
+        };
         Some(Segment {
             seq: self.own_seq,
             ack: self.space.seq(self.rcv_nxt),
             len: 0,
             wnd: self.window(),
             ack_flag: true,
+            opts,
         })
     }
 }

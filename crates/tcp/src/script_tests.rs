@@ -5,8 +5,8 @@ use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{Phase, RenoRecovery};
 use crate::rto::{BsdRto, BsdRtoConfig, TickClock};
 use crate::{
-    DelayedAck, Receiver, ReceiverConfig, Segment, Sender, SenderConfig, SenderEvent, SenderParts,
-    SeqNum, SeqSpace,
+    DelayedAck, Receiver, ReceiverConfig, SegOptions, Segment, Sender, SenderConfig, SenderEvent,
+    SenderParts, SeqNum, SeqSpace,
 };
 use engine::{SimDuration, SimTime, VecSink};
 
@@ -41,13 +41,10 @@ fn sender(initial_cwnd_segments: u32, buffer: u32) -> Sender {
             max_ticks: 128,
             initial_ticks: 12,
         })),
+        eifel: None,
     };
     let mut s = Sender::new(
-        SenderConfig {
-            mss: MSS,
-            send_buffer: buffer,
-            initial_peer_window: buffer,
-        },
+        SenderConfig::new(MSS, buffer),
         parts,
         SeqSpace { base: BASE },
         100 * u64::from(MSS),
@@ -64,6 +61,7 @@ fn ack(off: u32, wnd: u32) -> Segment {
         len: 0,
         wnd,
         ack_flag: true,
+        opts: SegOptions::default(),
     }
 }
 
@@ -186,11 +184,7 @@ fn window_change_breaks_the_dupack_count() {
 
 fn receiver(delack: DelayedAck) -> Receiver {
     Receiver::new(
-        ReceiverConfig {
-            mss: MSS,
-            recv_buffer: 32768,
-            delayed_ack: delack,
-        },
+        ReceiverConfig::new(MSS, 32768, delack),
         SeqSpace { base: BASE },
         100 * u64::from(MSS),
         SeqNum(77),
@@ -204,6 +198,7 @@ fn data(off: u32) -> Segment {
         len: MSS,
         wnd: 32768,
         ack_flag: true,
+        opts: SegOptions::default(),
     }
 }
 
@@ -218,39 +213,50 @@ fn bsd_receiver_ack_policy() {
     };
     let mut r = receiver(DelayedAck::Tick(tick));
     r.on_segment(ms(0), &data(0));
-    assert!(r.poll_transmit().is_none(), "first segment: delayed");
+    assert!(
+        r.poll_transmit(SimTime::ZERO).is_none(),
+        "first segment: delayed"
+    );
     assert_eq!(r.poll_timeout(), Some(ms(50)), "next fast tick");
     r.on_segment(ms(7), &data(MSS));
-    let a = r.poll_transmit().expect("second segment: ACK at once");
+    let a = r
+        .poll_transmit(SimTime::ZERO)
+        .expect("second segment: ACK at once");
     assert_eq!(a.ack, BASE.plus(2 * MSS));
     r.on_segment(ms(14), &data(2 * MSS));
-    assert!(r.poll_transmit().is_none());
+    assert!(r.poll_transmit(SimTime::ZERO).is_none());
     r.on_timeout(ms(49));
-    assert!(r.poll_transmit().is_none());
+    assert!(r.poll_transmit(SimTime::ZERO).is_none());
     r.on_timeout(ms(50));
     assert_eq!(
-        r.poll_transmit().map(|a| a.ack),
+        r.poll_transmit(SimTime::ZERO).map(|a| a.ack),
         Some(BASE.plus(3 * MSS)),
         "delayed ACK on the tick"
     );
     // Segment at 3 MSS lost; 4 and 5 arrive out of order.
     r.on_segment(ms(60), &data(4 * MSS));
     assert_eq!(
-        r.poll_transmit().map(|a| a.ack),
+        r.poll_transmit(SimTime::ZERO).map(|a| a.ack),
         Some(BASE.plus(3 * MSS)),
         "immediate dupack"
     );
     r.on_segment(ms(61), &data(5 * MSS));
-    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.plus(3 * MSS)));
+    assert_eq!(
+        r.poll_transmit(SimTime::ZERO).map(|a| a.ack),
+        Some(BASE.plus(3 * MSS))
+    );
     r.on_segment(ms(70), &data(3 * MSS));
     assert_eq!(
-        r.poll_transmit().map(|a| a.ack),
+        r.poll_transmit(SimTime::ZERO).map(|a| a.ack),
         Some(BASE.plus(6 * MSS)),
         "hole filled: cumulative ACK at once"
     );
     assert_eq!(r.stats().dupacks_sent, 2);
     // An old duplicate is acknowledged at once too.
     r.on_segment(ms(80), &data(0));
-    assert_eq!(r.poll_transmit().map(|a| a.ack), Some(BASE.plus(6 * MSS)));
+    assert_eq!(
+        r.poll_transmit(SimTime::ZERO).map(|a| a.ack),
+        Some(BASE.plus(6 * MSS))
+    );
     assert_eq!(r.stats().duplicate_segments, 1);
 }

@@ -1,5 +1,15 @@
-//! A TCP segment as the endpoints exchange it: header fields only; payload bytes are implied by
-//! `len` (the simulator never copies data, as the paper's implementations did not).
+//! A TCP segment as the endpoints exchange it: header fields and options only; payload bytes are
+//! implied by `len` (the simulator never copies data, as the paper's implementations did not).
+//!
+//! Option sizes on the wire (each padded to a multiple of 4 bytes with NOPs, as stacks send them):
+//! - timestamps, RFC 7323 §3: kind 8, length 10, two NOPs: **12 bytes** (Ludwig2000 §2.1);
+//! - SACK, RFC 2018 §3: kind 5, length 2 + 8·n, two NOPs: **4 + 8·n bytes**, n ≤ 3 here (the
+//!   paper's "up to three blocks", Balakrishnan97 §2.5);
+//! - SMART (Keshav & Morgan; Balakrishnan97 §2.4): an experimental option (RFC 6994: kind 254,
+//!   length 8, a 2-byte experiment id, the 4-byte sequence number of the segment that triggered
+//!   the ACK): **8 bytes**, the spec's default;
+//! - ELN (Balakrishnan97 §2.6): an experimental option (kind 253, length 4, a 2-byte experiment
+//!   id) marking a loss as corruption: **4 bytes**.
 
 use crate::seq::SeqNum;
 use serde::{Deserialize, Serialize};
@@ -8,6 +18,91 @@ use serde::{Deserialize, Serialize};
 pub const IPV4_HEADER: u32 = 20;
 /// Length of a TCP header without options.
 pub const TCP_HEADER: u32 = 20;
+/// Most SACK blocks an ACK carries (RFC 2018 allows 3 beside timestamps; the paper used 3).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// The SACK blocks of one ACK, most recently received first (RFC 2018 §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SackBlocks {
+    blocks: [(SeqNum, SeqNum); MAX_SACK_BLOCKS],
+    len: u8,
+}
+
+impl SackBlocks {
+    /// No blocks.
+    pub const EMPTY: SackBlocks = SackBlocks {
+        blocks: [(SeqNum(0), SeqNum(0)); MAX_SACK_BLOCKS],
+        len: 0,
+    };
+
+    /// Blocks from a list of `[left, right)` edges; extra blocks beyond the maximum are dropped
+    /// (the receiver already put the most recent first).
+    pub fn from_slice(blocks: &[(SeqNum, SeqNum)]) -> Self {
+        let mut s = SackBlocks::EMPTY;
+        for &b in blocks.iter().take(MAX_SACK_BLOCKS) {
+            s.blocks[s.len as usize] = b;
+            s.len += 1;
+        }
+        s
+    }
+
+    /// The blocks as `[left, right)` sequence-number pairs.
+    pub fn as_slice(&self) -> &[(SeqNum, SeqNum)] {
+        &self.blocks[..self.len as usize]
+    }
+
+    /// Whether there are no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// RFC 7323 timestamps carried by a segment, in ticks of the sender's timestamp clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timestamps {
+    /// TSval: the sender's clock when the segment left.
+    pub val: u32,
+    /// TSecr: the most recent TSval received from the peer (TS.Recent).
+    pub ecr: u32,
+}
+
+/// The TCP options a segment carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SegOptions {
+    /// RFC 7323 timestamps.
+    pub ts: Option<Timestamps>,
+    /// RFC 2018 SACK blocks (ACKs only).
+    pub sack: SackBlocks,
+    /// SMART: the first sequence number of the data segment that triggered this ACK.
+    pub smart: Option<SeqNum>,
+    /// ELN: the segment at the cumulative ACK was lost to corruption, not congestion.
+    pub eln: bool,
+}
+
+impl SegOptions {
+    /// Bytes of TCP options on the wire (see the module documentation).
+    pub fn len(&self) -> u32 {
+        let mut n = 0;
+        if self.ts.is_some() {
+            n += 12;
+        }
+        if !self.sack.is_empty() {
+            n += 4 + 8 * self.sack.as_slice().len() as u32;
+        }
+        if self.smart.is_some() {
+            n += 8;
+        }
+        if self.eln {
+            n += 4;
+        }
+        n
+    }
+
+    /// Whether no option is present.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 /// A TCP segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,12 +117,14 @@ pub struct Segment {
     pub wnd: u32,
     /// Whether the ACK flag is set.
     pub ack_flag: bool,
+    /// TCP options.
+    pub opts: SegOptions,
 }
 
 impl Segment {
-    /// Bytes of TCP options carried (none in the 4.4BSD Reno stack of the paper, §2.1).
+    /// Bytes of TCP options carried.
     pub fn options_len(&self) -> u32 {
-        0
+        self.opts.len()
     }
     /// The size of the IPv4 datagram carrying this segment.
     pub fn ip_len(&self) -> u32 {
@@ -36,5 +133,41 @@ impl Segment {
     /// Whether this segment carries data.
     pub fn is_data(&self) -> bool {
         self.len > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_lengths_follow_the_wire_formats() {
+        let mut o = SegOptions::default();
+        assert_eq!(o.len(), 0);
+        o.ts = Some(Timestamps { val: 1, ecr: 0 });
+        assert_eq!(o.len(), 12);
+        o.sack = SackBlocks::from_slice(&[(SeqNum(10), SeqNum(20)), (SeqNum(30), SeqNum(40))]);
+        assert_eq!(o.len(), 12 + 4 + 16);
+        o.smart = Some(SeqNum(5));
+        o.eln = true;
+        assert_eq!(o.len(), 12 + 20 + 8 + 4);
+        let s = Segment {
+            seq: SeqNum(0),
+            ack: SeqNum(0),
+            len: 1400,
+            wnd: 0,
+            ack_flag: true,
+            opts: SegOptions::default(),
+        };
+        assert_eq!(s.ip_len(), 1440);
+    }
+
+    #[test]
+    fn sack_blocks_keep_at_most_three() {
+        let b: Vec<_> = (0..5)
+            .map(|i| (SeqNum(i * 10), SeqNum(i * 10 + 5)))
+            .collect();
+        let s = SackBlocks::from_slice(&b);
+        assert_eq!(s.as_slice(), &b[..3]);
     }
 }

@@ -1,21 +1,26 @@
-//! The TCP sender, assembled from a [`CongestionControl`], a [`LossRecovery`] and an
-//! [`RtoEstimator`] (DESIGN.md). It is sans-IO: the caller feeds ACKs and timer expiries with the
-//! current time and pulls segments to transmit; it never reads a clock or schedules events.
+//! The TCP sender, assembled from a [`CongestionControl`], a [`LossRecovery`], an
+//! [`RtoEstimator`] and optionally the Eifel detector (DESIGN.md). It is sans-IO: the caller
+//! feeds ACKs and timer expiries with the current time and pulls segments to transmit; it never
+//! reads a clock or schedules events.
 //!
 //! The output rules follow 4.4BSD-Lite `tcp_output` (Balakrishnan97 §2.1): the usable window is
 //! `min(cwnd, peer window)` limited by the send buffer; full-sized segments go at once; a short
 //! segment goes only when it is a retransmission or the final piece of data with nothing
 //! outstanding (Nagle); one segment is timed at a time for RTT (Karn's rule: timing stops at any
-//! retransmission); a fast retransmit resends `snd_una` regardless of the window; a timeout goes
-//! back to `snd_una` (go-back-N).
+//! retransmission); retransmissions the recovery part asks for go before new data; a timeout
+//! goes back to `snd_una` (go-back-N). With RFC 7323 timestamps every ACK of new data is an RTT
+//! sample instead. Limited transmit (RFC 3042) is a knob.
 
 use crate::cc::{AckSample, CongestionControl, CongestionEvent};
-use crate::recovery::{DupAckAction, LossRecovery, NewAckAction, Phase, SenderView};
+use crate::recovery::{
+    AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, SenderView, WindowOp,
+};
 use crate::rto::RtoEstimator;
-use crate::segment::Segment;
+use crate::segment::{SegOptions, Segment, Timestamps};
 use crate::seq::{SeqNum, SeqSpace};
+use crate::spurious::{Eifel, RetransmitCause};
 use crate::trace::{SenderEvent, SenderStats};
-use engine::{SimTime, TraceSink};
+use engine::{SimDuration, SimTime, TraceSink};
 
 /// Fixed knobs of a sender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +31,23 @@ pub struct SenderConfig {
     pub send_buffer: u32,
     /// Window the peer is assumed to advertise before its first ACK.
     pub initial_peer_window: u32,
+    /// RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs.
+    pub limited_transmit: bool,
+    /// RFC 7323 timestamps, with this clock granularity (None: no timestamps).
+    pub timestamps: Option<SimDuration>,
+}
+
+impl SenderConfig {
+    /// A configuration with the BSD defaults: no limited transmit, no timestamps.
+    pub fn new(mss: u32, buffer: u32) -> Self {
+        SenderConfig {
+            mss,
+            send_buffer: buffer,
+            initial_peer_window: buffer,
+            limited_transmit: false,
+            timestamps: None,
+        }
+    }
 }
 
 /// The parts a sender is built from.
@@ -36,6 +58,8 @@ pub struct SenderParts {
     pub recovery: Box<dyn LossRecovery>,
     /// When to time out.
     pub rto: Box<dyn RtoEstimator>,
+    /// Spurious-retransmission detection and undo (needs timestamps).
+    pub eifel: Option<Eifel>,
 }
 
 /// A bulk-transfer TCP sender of `total` bytes.
@@ -54,8 +78,12 @@ pub struct Sender {
     rexmt_at: Option<SimTime>,
     /// The timed segment: its start offset and send time (t_rtseq, t_rtt).
     timing: Option<(u64, SimTime)>,
-    /// A fast retransmission waiting to go out.
-    fast_rexmit: bool,
+    /// Extra bytes limited transmit lets beyond the window.
+    lt_allow: u32,
+    /// A fine smoothed RTT (ns) for once-per-RTT rules, independent of the timer's estimate.
+    srtt_fine: Option<u64>,
+    /// TS.Recent: the latest TSval from the peer, echoed in our segments.
+    ts_recent: u32,
     /// What our data segments acknowledge: the peer's next sequence number (its ISN + 1; the
     /// peer sends no data in a one-way transfer).
     peer_seq: SeqNum,
@@ -78,7 +106,9 @@ impl Sender {
             dupacks: 0,
             rexmt_at: None,
             timing: None,
-            fast_rexmit: false,
+            lt_allow: 0,
+            srtt_fine: None,
+            ts_recent: 0,
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
         }
@@ -92,6 +122,7 @@ impl Sender {
     /// Seed the RTT estimator with the handshake's round trip, as a BSD stack times its SYN.
     pub fn seed_rtt(&mut self, sent: SimTime, acked: SimTime) {
         self.parts.rto.on_sample(sent, acked);
+        self.fine_sample(sent, acked);
     }
 
     /// Counters so far.
@@ -124,6 +155,11 @@ impl Sender {
         self.una
     }
 
+    /// Next stream offset to send.
+    pub fn snd_nxt(&self) -> u64 {
+        self.nxt
+    }
+
     /// The instant of the next timer expiry, if a timer runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
         self.rexmt_at
@@ -131,13 +167,31 @@ impl Sender {
 
     fn view(&self) -> SenderView {
         SenderView {
-            snd_una: self.space.seq(self.una),
-            snd_max: self.space.seq(self.max),
+            snd_una: self.una,
+            snd_nxt: self.nxt,
+            snd_max: self.max,
+            mss: self.cfg.mss,
         }
     }
 
     fn flight(&self) -> u32 {
         (self.max - self.una).min(u64::from(u32::MAX)) as u32
+    }
+
+    fn tsval(&self, now: SimTime) -> u32 {
+        match self.cfg.timestamps {
+            // Ticks since time zero, plus one so that zero never appears as a TSval.
+            Some(g) => (now.as_nanos() / g.as_nanos().max(1)) as u32 + 1,
+            None => 0,
+        }
+    }
+
+    fn fine_sample(&mut self, sent: SimTime, acked: SimTime) {
+        let r = (acked - sent).as_nanos();
+        self.srtt_fine = Some(match self.srtt_fine {
+            None => r,
+            Some(s) => (7 * s + r) / 8,
+        });
     }
 
     fn sample_window(&self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
@@ -163,6 +217,27 @@ impl Sender {
             // Acknowledges data never sent: ignore (tcp_input "dropafterack").
             return;
         }
+        if let Some(ts) = seg.opts.ts {
+            self.ts_recent = ts.val;
+        }
+        let mut sack = [(0u64, 0u64); crate::segment::MAX_SACK_BLOCKS];
+        let mut n = 0;
+        for &(l, r) in seg.opts.sack.as_slice() {
+            sack[n] = (
+                self.space.offset(l, self.una),
+                self.space.offset(r, self.una),
+            );
+            n += 1;
+        }
+        let mut input = AckInput {
+            now,
+            kind: AckKind::Dup { count: 0 },
+            ack,
+            sack: &sack[..n],
+            smart: seg.opts.smart.map(|s| self.space.offset(s, self.una)),
+            eln: seg.opts.eln,
+            srtt: SimDuration(self.srtt_fine.unwrap_or(0)),
+        };
         if ack <= self.una {
             // RFC 5681 §2 / Net/3: a duplicate ACK carries no data, acknowledges snd_una, does not
             // change the window, and arrives while data is outstanding and the timer runs.
@@ -178,25 +253,48 @@ impl Sender {
             }
             self.dupacks += 1;
             self.stats.dupacks_received += 1;
-            match self.parts.recovery.on_dupack(self.dupacks, self.view()) {
-                DupAckAction::Ignore => {}
-                DupAckAction::FastRetransmit => self.fast_retransmit(now, trace),
-                DupAckAction::Inflate => self.parts.cc.on_recovery_dupack(),
+            input.kind = AckKind::Dup {
+                count: self.dupacks,
+            };
+            let cwnd_before = self.cwnd();
+            let ssthresh_before = self.ssthresh();
+            let d = self.parts.recovery.on_ack(&input, self.view());
+            if d.window == WindowOp::Inflate {
+                self.parts.cc.on_recovery_dupack();
+            }
+            if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
+                let before = (cwnd_before, ssthresh_before);
+                self.on_fast_retransmit(now, before, inflate_segments, trace);
+            } else if self.cfg.limited_transmit && self.dupacks <= 2 && self.phase() == Phase::Open
+            {
+                // RFC 3042 §2: one new segment per duplicate, at most cwnd + 2 segments.
+                self.lt_allow = self.dupacks * self.cfg.mss;
             }
             self.sample_window(now, trace);
             return;
         }
 
         // New data acknowledged.
-        let acked = (ack - self.una) as u32;
+        let acked = ack - self.una;
         let flight_before = self.flight();
-        if self.parts.recovery.on_new_ack(seg.ack, self.view()) == NewAckAction::ExitRecovery {
-            self.parts.cc.on_recovery_exit();
-        }
+        input.kind = AckKind::New { acked };
         self.dupacks = 0;
-        if let Some((timed, sent)) = self.timing {
+        self.lt_allow = 0;
+        let ts_sample = self
+            .cfg
+            .timestamps
+            .zip(seg.opts.ts)
+            .filter(|(_, t)| t.ecr != 0);
+        if let Some((g, t)) = ts_sample {
+            // RFC 7323 §4.1: every ACK of new data gives a sample from the echoed timestamp.
+            let sent = SimTime(u64::from(t.ecr - 1) * g.as_nanos());
+            self.parts.rto.on_sample(sent, now);
+            self.fine_sample(sent, now);
+            self.timing = None;
+        } else if let Some((timed, sent)) = self.timing {
             if ack > timed {
                 self.parts.rto.on_sample(sent, now);
+                self.fine_sample(sent, now);
                 self.timing = None;
             }
         }
@@ -205,19 +303,61 @@ impl Sender {
         } else {
             Some(self.parts.rto.deadline(now))
         };
-        self.parts.cc.on_ack(AckSample {
-            acked_bytes: acked,
-            flight_bytes: flight_before,
-        });
+        let d = self.parts.recovery.on_ack(&input, self.view());
         self.una = ack;
         if self.nxt < self.una {
             self.nxt = self.una;
         }
+        self.apply_new(d, acked, flight_before);
         self.update_window(seg.wnd);
+        if let Some(eifel) = self.parts.eifel.as_mut() {
+            let undo = eifel.on_new_ack(
+                seg.opts.ts.map(|t| t.ecr),
+                self.parts.cc.ssthresh(),
+                (self.max - self.una) as u32,
+                acked as u32,
+                self.cfg.mss,
+            );
+            if let Some(u) = undo {
+                self.parts.cc.undo(u.cwnd, u.ssthresh);
+                self.parts.recovery.on_undo();
+                // Resume with the next unsent segment: no go-back-N.
+                self.nxt = self.max;
+                match u.cause {
+                    RetransmitCause::Timeout => self.stats.spurious_timeouts += 1,
+                    RetransmitCause::FastRetransmit => self.stats.spurious_fast_retransmits += 1,
+                }
+                if trace.enabled() {
+                    trace.record(now, SenderEvent::SpuriousUndo { ack: self.una });
+                }
+            }
+        }
         if trace.enabled() {
             trace.record(now, SenderEvent::Acked { ack: self.una });
         }
         self.sample_window(now, trace);
+    }
+
+    /// Carry out the window part of a decision on an ACK of new data.
+    fn apply_new(&mut self, d: AckDecision, acked: u64, flight_before: u32) {
+        let sample = AckSample {
+            acked_bytes: acked.min(u64::from(u32::MAX)) as u32,
+            flight_bytes: flight_before,
+        };
+        match d.window {
+            WindowOp::Keep | WindowOp::Inflate => {}
+            WindowOp::Grow => self.parts.cc.on_ack(sample),
+            WindowOp::ExitRecovery => {
+                self.parts.cc.on_recovery_exit();
+                self.parts.cc.on_ack(sample);
+            }
+            WindowOp::DeflateToSsthresh => self.parts.cc.on_recovery_exit(),
+            WindowOp::PartialDeflate { acked } => {
+                self.parts
+                    .cc
+                    .on_partial_ack(acked.min(u64::from(u32::MAX)) as u32);
+            }
+        }
     }
 
     fn update_window(&mut self, wnd: u32) {
@@ -225,19 +365,35 @@ impl Sender {
         self.max_peer_window = self.max_peer_window.max(wnd);
     }
 
-    fn fast_retransmit(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
+    fn on_fast_retransmit(
+        &mut self,
+        now: SimTime,
+        (cwnd_before, ssthresh_before): (u32, u32),
+        inflate_segments: u32,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) {
         self.stats.fast_retransmits += 1;
+        let flight = self.flight();
+        let tsval = self.tsval(now);
+        if let Some(e) = self.parts.eifel.as_mut() {
+            e.on_retransmit_oldest(
+                RetransmitCause::FastRetransmit,
+                tsval,
+                cwnd_before,
+                ssthresh_before,
+                flight,
+            );
+        }
         self.parts
             .cc
             .on_congestion(CongestionEvent::FastRetransmit {
-                flight_bytes: self.flight(),
+                flight_bytes: flight,
                 peer_window: self.peer_window,
-                dupacks: self.dupacks,
+                dupacks: inflate_segments,
             });
         // Net/3: the retransmit timer and RTT timing are cancelled, then re-armed by the output.
         self.rexmt_at = None;
         self.timing = None;
-        self.fast_rexmit = true;
         if trace.enabled() {
             trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
         }
@@ -250,6 +406,11 @@ impl Sender {
             _ => return,
         }
         self.stats.timeouts += 1;
+        let (tsval, flight) = (self.tsval(now), self.flight());
+        let (cwnd, ssthresh) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
+        if let Some(e) = self.parts.eifel.as_mut() {
+            e.on_retransmit_oldest(RetransmitCause::Timeout, tsval, cwnd, ssthresh, flight);
+        }
         self.parts.rto.on_timeout();
         self.parts.cc.on_congestion(CongestionEvent::Timeout {
             flight_bytes: self.flight(),
@@ -258,8 +419,8 @@ impl Sender {
         self.parts.recovery.on_timeout(self.view());
         self.nxt = self.una;
         self.dupacks = 0;
+        self.lt_allow = 0;
         self.timing = None;
-        self.fast_rexmit = false;
         self.rexmt_at = Some(self.parts.rto.deadline(now));
         if trace.enabled() {
             trace.record(
@@ -279,16 +440,26 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
-        if self.fast_rexmit {
-            self.fast_rexmit = false;
-            let len = (self.max - self.una).min(u64::from(self.cfg.mss)) as u32;
-            if len > 0 {
-                return Some(self.emit(now, self.una, len, trace));
-            }
-        }
+        let view = self.view();
         let window = u64::from(self.parts.cc.cwnd().min(self.peer_window));
+        let pipe = self.parts.recovery.pipe(view);
+        let in_flight = pipe.unwrap_or(self.nxt - self.una);
+        let budget = window.saturating_sub(in_flight);
+        if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
+            return Some(self.emit(now, r.off, r.len, trace));
+        }
+        // Skip data the receiver already holds (selectively acknowledged) when going back.
+        while self.nxt < self.max && self.parts.recovery.is_sacked(self.nxt) {
+            self.nxt = (self.nxt + u64::from(self.cfg.mss)).min(self.max);
+        }
         let buffered_end = self.total.min(self.una + u64::from(self.cfg.send_buffer));
-        let usable_end = buffered_end.min(self.una + window);
+        let peer_end = self.una + u64::from(self.peer_window);
+        let window_end = match pipe {
+            // RFC 6675 §5: send while pipe < cwnd, within the peer's window.
+            Some(p) => self.nxt + window.saturating_sub(p),
+            None => self.una + window + u64::from(self.lt_allow),
+        };
+        let usable_end = buffered_end.min(window_end).min(peer_end);
         if self.nxt >= usable_end {
             return None;
         }
@@ -319,6 +490,10 @@ impl Sender {
         if rexmit_bytes > 0 {
             self.stats.retransmitted_segments += 1;
             self.stats.retransmitted_bytes += rexmit_bytes;
+            // Karn: a retransmission ends the current RTT measurement.
+            if matches!(self.timing, Some((t, _)) if t >= off && t < end) {
+                self.timing = None;
+            }
         }
         if end > self.max {
             if self.timing.is_none() && off >= self.max {
@@ -344,12 +519,20 @@ impl Sender {
                 },
             );
         }
+        let ts = self.cfg.timestamps.map(|_| Timestamps {
+            val: self.tsval(now),
+            ecr: self.ts_recent,
+        });
         Segment {
             seq: self.space.seq(off),
             ack: self.peer_seq,
             len,
             wnd: self.cfg.send_buffer.min(65535),
             ack_flag: true,
+            opts: SegOptions {
+                ts,
+                ..SegOptions::default()
+            },
         }
     }
 }

@@ -32,6 +32,12 @@ pub enum SenderEvent {
         /// Backoff shift after the timeout.
         backoff: u32,
     },
+    /// Eifel judged the last retransmission spurious and restored the window; `ack` is the
+    /// new `snd_una`.
+    SpuriousUndo {
+        /// New `snd_una`.
+        ack: u64,
+    },
     /// Window state after an input was processed.
     Window {
         /// Congestion window, bytes.
@@ -64,6 +70,10 @@ pub struct SenderStats {
     pub timeouts: u64,
     /// Fast retransmits.
     pub fast_retransmits: u64,
+    /// Timeouts Eifel found spurious.
+    pub spurious_timeouts: u64,
+    /// Fast retransmits Eifel found spurious.
+    pub spurious_fast_retransmits: u64,
     /// Duplicate ACKs received.
     pub dupacks_received: u64,
     /// When the first data byte was sent.

@@ -51,6 +51,11 @@ pub trait CongestionControl: Send {
     fn on_congestion(&mut self, event: CongestionEvent);
     /// A further duplicate ACK arrived during fast recovery (Reno window inflation).
     fn on_recovery_dupack(&mut self);
-    /// Fast recovery ended (Reno deflation).
+    /// Fast recovery ended, or a partial ACK deflates: cwnd = min(cwnd, ssthresh).
     fn on_recovery_exit(&mut self);
+    /// RFC 6582 §3.2 (5) partial ACK: deflate by `acked` bytes, then add back one segment if
+    /// at least one segment's worth was acknowledged.
+    fn on_partial_ack(&mut self, acked: u32);
+    /// Undo after a spurious retransmission (Eifel): set both values.
+    fn undo(&mut self, cwnd: u32, ssthresh: u32);
 }

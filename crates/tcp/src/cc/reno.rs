@@ -122,6 +122,19 @@ impl CongestionControl for RenoCc {
     fn on_recovery_exit(&mut self) {
         self.cwnd = self.cwnd.min(self.ssthresh);
     }
+
+    fn on_partial_ack(&mut self, acked: u32) {
+        self.cwnd = self.cwnd.saturating_sub(acked);
+        if acked >= self.mss {
+            self.cwnd += self.mss;
+        }
+        self.cwnd = self.cwnd.max(self.mss);
+    }
+
+    fn undo(&mut self, cwnd: u32, ssthresh: u32) {
+        self.cwnd = cwnd.clamp(self.mss, self.max_cwnd);
+        self.ssthresh = ssthresh.max(2 * self.mss);
+    }
 }
 
 #[cfg(test)]

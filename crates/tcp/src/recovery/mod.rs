@@ -1,58 +1,146 @@
-//! Loss recovery: one decision, "what is lost and what happens on duplicate and new ACKs".
+//! Loss recovery: one decision, "what is lost, what to resend, and how the window reacts to
+//! duplicate and new ACKs".
 //!
-//! The sender classifies each ACK (new, duplicate, old) and asks the recovery part what to do;
-//! the answer is a value ([`DupAckAction`], [`NewAckAction`]) that the sender carries out.
+//! The sender classifies each ACK (new data or duplicate) and hands the recovery part an
+//! [`AckInput`] of plain values; the part answers with an [`AckDecision`] the sender carries out
+//! (respond to congestion, inflate or deflate the window). Retransmissions are pulled: before
+//! sending new data, the sender asks [`LossRecovery::next_retransmission`] for a segment to
+//! resend. Sequence positions are stream offsets (bytes since the first data byte).
 
+mod eln;
+mod newreno;
 mod reno;
 
+pub use eln::ElnRecovery;
+pub use newreno::{NewRenoFlavor, NewRenoRecovery};
 pub use reno::RenoRecovery;
 
-use crate::seq::SeqNum;
+use engine::{SimDuration, SimTime};
 
 /// The recovery phase of a sender (house rule 6: the state carries its data).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// No loss being repaired.
     Open,
-    /// Fast recovery, entered when `recover` was the highest sequence sent.
+    /// Fast recovery, entered when `recover` was the highest offset sent.
     Recovery {
         /// snd_max at the fast retransmit.
-        recover: SeqNum,
+        recover: u64,
     },
     /// Repairing after a retransmission timeout, until `recover` is acknowledged.
     Loss {
         /// snd_max when the timer fired.
-        recover: SeqNum,
+        recover: u64,
     },
 }
 
 /// What the sender knows when it consults the recovery part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SenderView {
-    /// Oldest unacknowledged sequence number.
-    pub snd_una: SeqNum,
-    /// Highest sequence number sent, plus one.
-    pub snd_max: SeqNum,
+    /// Oldest unacknowledged offset.
+    pub snd_una: u64,
+    /// Next offset to send.
+    pub snd_nxt: u64,
+    /// Highest offset sent, plus one.
+    pub snd_max: u64,
+    /// Maximum segment size.
+    pub mss: u32,
 }
 
-/// Answer to a duplicate ACK.
+/// How the sender classified an ACK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DupAckAction {
-    /// Nothing to do.
-    Ignore,
-    /// Retransmit `snd_una` and respond to congestion.
-    FastRetransmit,
-    /// Already recovering: inflate the window (Reno).
+pub enum AckKind {
+    /// It acknowledged `acked` new bytes.
+    New {
+        /// Newly acknowledged bytes.
+        acked: u64,
+    },
+    /// The `count`-th consecutive duplicate ACK (RFC 5681 §2 definition).
+    Dup {
+        /// Consecutive duplicates so far, this one included.
+        count: u32,
+    },
+}
+
+/// One ACK, as values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AckInput<'a> {
+    /// Arrival time.
+    pub now: SimTime,
+    /// New or duplicate.
+    pub kind: AckKind,
+    /// Cumulative acknowledgment (offset).
+    pub ack: u64,
+    /// SACK blocks as `[left, right)` offsets, most recent first (RFC 2018).
+    pub sack: &'a [(u64, u64)],
+    /// SMART: offset of the data segment that triggered this ACK.
+    pub smart: Option<u64>,
+    /// ELN: the segment at `ack` was lost to corruption.
+    pub eln: bool,
+    /// The sender's smoothed round-trip estimate (for once-per-RTT rules).
+    pub srtt: SimDuration,
+}
+
+/// A congestion response the recovery part asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossResponse {
+    /// A fast retransmit: halve (ssthresh), then set cwnd to ssthresh plus `inflate_segments`
+    /// segments (3 for Reno's inflation by the duplicates seen, 0 for pipe-based recovery).
+    FastRetransmit {
+        /// Segments added back after halving.
+        inflate_segments: u32,
+    },
+}
+
+/// What happens to the congestion window on this ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowOp {
+    /// Nothing.
+    Keep,
+    /// Normal growth (slow start or congestion avoidance).
+    Grow,
+    /// Reno inflation by one segment (a further duplicate during fast recovery).
     Inflate,
+    /// Leaving fast recovery: deflate to ssthresh, then grow for this ACK (4.4BSD-Lite).
+    ExitRecovery,
+    /// A partial ACK inside recovery: set cwnd to ssthresh (Balakrishnan97 §2.3 default).
+    DeflateToSsthresh,
+    /// A partial ACK inside recovery, RFC 6582 §3.2 (3): deflate by the bytes acknowledged,
+    /// add back one segment if at least one was acknowledged.
+    PartialDeflate {
+        /// Newly acknowledged bytes.
+        acked: u64,
+    },
 }
 
-/// Answer to an ACK of new data.
+/// The answer to an ACK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NewAckAction {
-    /// Normal window growth.
-    Continue,
-    /// Leave fast recovery (deflate the window).
-    ExitRecovery,
+pub struct AckDecision {
+    /// Respond to congestion now, if set.
+    pub congestion: Option<LossResponse>,
+    /// The window operation.
+    pub window: WindowOp,
+}
+
+impl AckDecision {
+    /// No response, the given window operation.
+    pub fn window(window: WindowOp) -> Self {
+        AckDecision {
+            congestion: None,
+            window,
+        }
+    }
+}
+
+/// A segment the recovery part wants resent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retransmit {
+    /// Offset of the first byte.
+    pub off: u64,
+    /// Bytes.
+    pub len: u32,
+    /// Sent regardless of the window (the BSD fast retransmit sends one segment at once).
+    pub forced: bool,
 }
 
 /// Decides loss detection and recovery.
@@ -61,10 +149,34 @@ pub trait LossRecovery: Send {
     fn name(&self) -> &'static str;
     /// The current phase.
     fn phase(&self) -> Phase;
-    /// The `count`-th consecutive duplicate ACK arrived.
-    fn on_dupack(&mut self, count: u32, view: SenderView) -> DupAckAction;
-    /// An ACK for new data arrived; `ack` is its cumulative acknowledgment.
-    fn on_new_ack(&mut self, ack: SeqNum, view: SenderView) -> NewAckAction;
-    /// The retransmission timer fired.
+    /// An ACK arrived (new data or a duplicate).
+    fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision;
+    /// The retransmission timer fired; the sender goes back to `snd_una` afterwards.
     fn on_timeout(&mut self, view: SenderView);
+    /// A segment to resend now, if any. `budget` is how many bytes the window allows in flight
+    /// beyond what is already there; a part returns a non-forced segment only if it fits. The
+    /// part records a returned segment as sent.
+    fn next_retransmission(
+        &mut self,
+        now: SimTime,
+        view: SenderView,
+        budget: u64,
+    ) -> Option<Retransmit>;
+    /// Bytes the part estimates are in the network, when it gates sending itself (RFC 6675
+    /// "pipe"); `None` means the sender uses `snd_nxt - snd_una`.
+    fn pipe(&self, _view: SenderView) -> Option<u64> {
+        None
+    }
+    /// Whether the segment starting at `off` is known to have arrived (selectively
+    /// acknowledged), so the sender skips it when sending from `snd_nxt`.
+    fn is_sacked(&self, _off: u64) -> bool {
+        false
+    }
+    /// A spurious retransmission was detected and the window restored: leave recovery.
+    fn on_undo(&mut self) {}
+}
+
+/// Length of the segment at `off`: one MSS, or what is left below `snd_max`.
+pub(crate) fn seg_len(off: u64, view: SenderView) -> u32 {
+    view.snd_max.saturating_sub(off).min(u64::from(view.mss)) as u32
 }

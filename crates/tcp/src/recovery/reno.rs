@@ -5,14 +5,19 @@
 //! changes). After a timeout the sender goes back to `snd_una` (go-back-N) and the phase is
 //! `Loss` until everything sent before the timeout is acknowledged.
 
-use super::{DupAckAction, LossRecovery, NewAckAction, Phase, SenderView};
-use crate::seq::SeqNum;
+use super::{
+    seg_len, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
+    SenderView, WindowOp,
+};
+use engine::SimTime;
 
 /// Reno recovery.
 #[derive(Clone, Debug)]
 pub struct RenoRecovery {
     dupthresh: u32,
     phase: Phase,
+    /// The fast retransmission waiting to go out.
+    pending: Option<u64>,
 }
 
 impl RenoRecovery {
@@ -21,6 +26,7 @@ impl RenoRecovery {
         RenoRecovery {
             dupthresh: dupthresh.max(1),
             phase: Phase::Open,
+            pending: None,
         }
     }
 }
@@ -34,70 +40,134 @@ impl LossRecovery for RenoRecovery {
         self.phase
     }
 
-    fn on_dupack(&mut self, count: u32, view: SenderView) -> DupAckAction {
-        if count == self.dupthresh {
-            self.phase = Phase::Recovery {
-                recover: view.snd_max,
-            };
-            DupAckAction::FastRetransmit
-        } else if count > self.dupthresh && matches!(self.phase, Phase::Recovery { .. }) {
-            DupAckAction::Inflate
-        } else {
-            DupAckAction::Ignore
-        }
-    }
-
-    fn on_new_ack(&mut self, ack: SeqNum, _view: SenderView) -> NewAckAction {
-        match self.phase {
-            Phase::Recovery { .. } => {
-                self.phase = Phase::Open;
-                NewAckAction::ExitRecovery
-            }
-            Phase::Loss { recover } => {
-                if ack.ge(recover) {
-                    self.phase = Phase::Open;
+    fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
+        match ack.kind {
+            AckKind::Dup { count } if count == self.dupthresh => {
+                self.phase = Phase::Recovery {
+                    recover: view.snd_max,
+                };
+                self.pending = Some(view.snd_una);
+                AckDecision {
+                    congestion: Some(LossResponse::FastRetransmit {
+                        inflate_segments: count,
+                    }),
+                    window: WindowOp::Keep,
                 }
-                NewAckAction::Continue
             }
-            Phase::Open => NewAckAction::Continue,
+            AckKind::Dup { count }
+                if count > self.dupthresh && matches!(self.phase, Phase::Recovery { .. }) =>
+            {
+                AckDecision::window(WindowOp::Inflate)
+            }
+            AckKind::Dup { .. } => AckDecision::window(WindowOp::Keep),
+            AckKind::New { .. } => {
+                self.pending = None;
+                match self.phase {
+                    Phase::Recovery { .. } => {
+                        self.phase = Phase::Open;
+                        AckDecision::window(WindowOp::ExitRecovery)
+                    }
+                    Phase::Loss { recover } => {
+                        if ack.ack >= recover {
+                            self.phase = Phase::Open;
+                        }
+                        AckDecision::window(WindowOp::Grow)
+                    }
+                    Phase::Open => AckDecision::window(WindowOp::Grow),
+                }
+            }
         }
     }
 
     fn on_timeout(&mut self, view: SenderView) {
+        self.pending = None;
         self.phase = Phase::Loss {
             recover: view.snd_max,
         };
     }
+
+    fn next_retransmission(
+        &mut self,
+        _now: SimTime,
+        view: SenderView,
+        _budget: u64,
+    ) -> Option<Retransmit> {
+        let off = self.pending.take()?;
+        let len = seg_len(off, view);
+        (len > 0).then_some(Retransmit {
+            off,
+            len,
+            forced: true,
+        })
+    }
+
+    fn on_undo(&mut self) {
+        self.pending = None;
+        self.phase = Phase::Open;
+    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use engine::SimDuration;
 
-    fn view(una: u32, max: u32) -> SenderView {
+    pub(crate) fn view(una: u64, max: u64) -> SenderView {
         SenderView {
-            snd_una: SeqNum(una),
-            snd_max: SeqNum(max),
+            snd_una: una,
+            snd_nxt: max,
+            snd_max: max,
+            mss: 1400,
+        }
+    }
+
+    pub(crate) fn dup(count: u32, ack: u64) -> AckInput<'static> {
+        AckInput {
+            now: SimTime::ZERO,
+            kind: AckKind::Dup { count },
+            ack,
+            sack: &[],
+            smart: None,
+            eln: false,
+            srtt: SimDuration::from_millis(100),
+        }
+    }
+
+    pub(crate) fn new_ack(ack: u64, acked: u64) -> AckInput<'static> {
+        AckInput {
+            kind: AckKind::New { acked },
+            ..dup(0, ack)
         }
     }
 
     #[test]
     fn third_dupack_retransmits_and_partial_ack_exits() {
         let mut r = RenoRecovery::new(3);
-        assert_eq!(r.on_dupack(1, view(0, 7000)), DupAckAction::Ignore);
-        assert_eq!(r.on_dupack(2, view(0, 7000)), DupAckAction::Ignore);
-        assert_eq!(r.on_dupack(3, view(0, 7000)), DupAckAction::FastRetransmit);
+        let v = view(0, 7000);
+        assert_eq!(r.on_ack(&dup(1, 0), v).congestion, None);
+        assert_eq!(r.on_ack(&dup(2, 0), v).congestion, None);
+        let d = r.on_ack(&dup(3, 0), v);
         assert_eq!(
-            r.phase(),
-            Phase::Recovery {
-                recover: SeqNum(7000)
-            }
+            d.congestion,
+            Some(LossResponse::FastRetransmit {
+                inflate_segments: 3
+            })
         );
-        assert_eq!(r.on_dupack(4, view(0, 7000)), DupAckAction::Inflate);
+        assert_eq!(r.phase(), Phase::Recovery { recover: 7000 });
+        assert_eq!(
+            r.next_retransmission(SimTime::ZERO, v, 0),
+            Some(Retransmit {
+                off: 0,
+                len: 1400,
+                forced: true
+            })
+        );
+        assert_eq!(r.next_retransmission(SimTime::ZERO, v, 0), None);
+        assert_eq!(r.on_ack(&dup(4, 0), v).window, WindowOp::Inflate);
         // A partial ACK (below recover) still ends Reno's recovery.
         assert_eq!(
-            r.on_new_ack(SeqNum(1400), view(0, 7000)),
-            NewAckAction::ExitRecovery
+            r.on_ack(&new_ack(1400, 1400), v).window,
+            WindowOp::ExitRecovery
         );
         assert_eq!(r.phase(), Phase::Open);
     }
@@ -107,16 +177,11 @@ mod tests {
         let mut r = RenoRecovery::new(3);
         r.on_timeout(view(0, 4200));
         assert_eq!(
-            r.on_new_ack(SeqNum(1400), view(0, 4200)),
-            NewAckAction::Continue
+            r.on_ack(&new_ack(1400, 1400), view(0, 4200)).window,
+            WindowOp::Grow
         );
-        assert_eq!(
-            r.phase(),
-            Phase::Loss {
-                recover: SeqNum(4200)
-            }
-        );
-        r.on_new_ack(SeqNum(4200), view(1400, 4200));
+        assert_eq!(r.phase(), Phase::Loss { recover: 4200 });
+        r.on_ack(&new_ack(4200, 2800), view(1400, 4200));
         assert_eq!(r.phase(), Phase::Open);
     }
 }

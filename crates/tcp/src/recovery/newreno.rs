@@ -1,0 +1,182 @@
+//! NewReno: stay in fast recovery on a partial ACK and resend the next hole, one per round trip.
+//!
+//! Two flavours:
+//! - [`NewRenoFlavor::Paper`] (Balakrishnan97 §2.3): `recover = snd_max` at the fast retransmit;
+//!   every partial ACK (below `recover`) resends the first unacknowledged segment at once and
+//!   sets cwnd to ssthresh; duplicates keep inflating the window as in Reno; the ACK covering
+//!   `recover` ends recovery as Reno's new ACK does (deflate, then grow). After a timeout it
+//!   behaves as Reno does.
+//! - [`NewRenoFlavor::Rfc6582`]: partial ACKs deflate by the bytes acknowledged and add back one
+//!   segment (§3.2 step 5); a full ACK sets cwnd to ssthresh (§3.2 step 6, option 2); after a
+//!   timeout no fast retransmit starts until `recover` is covered (§4.1, the careful variant).
+
+use super::{
+    seg_len, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
+    SenderView, WindowOp,
+};
+use engine::SimTime;
+
+/// Which NewReno.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewRenoFlavor {
+    /// As the paper describes it.
+    Paper,
+    /// RFC 6582.
+    Rfc6582,
+}
+
+/// NewReno recovery.
+#[derive(Clone, Debug)]
+pub struct NewRenoRecovery {
+    flavor: NewRenoFlavor,
+    dupthresh: u32,
+    phase: Phase,
+    pending: Option<u64>,
+}
+
+impl NewRenoRecovery {
+    /// NewReno with the given flavour and duplicate-ACK threshold.
+    pub fn new(flavor: NewRenoFlavor, dupthresh: u32) -> Self {
+        NewRenoRecovery {
+            flavor,
+            dupthresh: dupthresh.max(1),
+            phase: Phase::Open,
+            pending: None,
+        }
+    }
+}
+
+impl LossRecovery for NewRenoRecovery {
+    fn name(&self) -> &'static str {
+        match self.flavor {
+            NewRenoFlavor::Paper => "newreno",
+            NewRenoFlavor::Rfc6582 => "newreno-rfc6582",
+        }
+    }
+
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
+        match (ack.kind, self.phase) {
+            (AckKind::Dup { count }, Phase::Recovery { .. }) if count > self.dupthresh => {
+                AckDecision::window(WindowOp::Inflate)
+            }
+            // RFC 6582 §4.1: no new recovery for losses of data sent before the timeout.
+            (AckKind::Dup { .. }, Phase::Loss { .. }) if self.flavor == NewRenoFlavor::Rfc6582 => {
+                AckDecision::window(WindowOp::Keep)
+            }
+            (AckKind::Dup { count }, Phase::Open | Phase::Loss { .. })
+                if count == self.dupthresh =>
+            {
+                self.phase = Phase::Recovery {
+                    recover: view.snd_max,
+                };
+                self.pending = Some(view.snd_una);
+                AckDecision {
+                    congestion: Some(LossResponse::FastRetransmit {
+                        inflate_segments: count,
+                    }),
+                    window: WindowOp::Keep,
+                }
+            }
+            (AckKind::Dup { .. }, _) => AckDecision::window(WindowOp::Keep),
+            (AckKind::New { acked }, Phase::Recovery { recover }) => {
+                if ack.ack >= recover {
+                    self.phase = Phase::Open;
+                    self.pending = None;
+                    AckDecision::window(match self.flavor {
+                        NewRenoFlavor::Paper => WindowOp::ExitRecovery,
+                        NewRenoFlavor::Rfc6582 => WindowOp::DeflateToSsthresh,
+                    })
+                } else {
+                    // Balakrishnan97 §2.3 (3) / RFC 6582 §3.2 (5): resend the next hole now.
+                    self.pending = Some(ack.ack);
+                    AckDecision::window(match self.flavor {
+                        NewRenoFlavor::Paper => WindowOp::DeflateToSsthresh,
+                        NewRenoFlavor::Rfc6582 => WindowOp::PartialDeflate { acked },
+                    })
+                }
+            }
+            (AckKind::New { .. }, Phase::Loss { recover }) => {
+                if ack.ack >= recover {
+                    self.phase = Phase::Open;
+                }
+                AckDecision::window(WindowOp::Grow)
+            }
+            (AckKind::New { .. }, Phase::Open) => AckDecision::window(WindowOp::Grow),
+        }
+    }
+
+    fn on_timeout(&mut self, view: SenderView) {
+        self.pending = None;
+        self.phase = Phase::Loss {
+            recover: view.snd_max,
+        };
+    }
+
+    fn next_retransmission(
+        &mut self,
+        _now: SimTime,
+        view: SenderView,
+        _budget: u64,
+    ) -> Option<Retransmit> {
+        let off = self.pending.take()?;
+        let len = seg_len(off, view);
+        (len > 0).then_some(Retransmit {
+            off,
+            len,
+            forced: true,
+        })
+    }
+
+    fn on_undo(&mut self) {
+        self.pending = None;
+        self.phase = Phase::Open;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::reno::tests::{dup, new_ack, view};
+    use super::*;
+
+    fn enter(r: &mut NewRenoRecovery) {
+        for c in 1..=3 {
+            r.on_ack(&dup(c, 0), view(0, 7000));
+        }
+        assert!(r
+            .next_retransmission(SimTime::ZERO, view(0, 7000), 0)
+            .is_some());
+    }
+
+    #[test]
+    fn partial_ack_stays_in_recovery_and_resends_the_next_hole() {
+        let mut r = NewRenoRecovery::new(NewRenoFlavor::Paper, 3);
+        enter(&mut r);
+        let d = r.on_ack(&new_ack(1400, 1400), view(0, 7000));
+        assert_eq!(d.window, WindowOp::DeflateToSsthresh);
+        assert_eq!(d.congestion, None, "no second halving in the same window");
+        assert_eq!(r.phase(), Phase::Recovery { recover: 7000 });
+        let rx = r.next_retransmission(SimTime::ZERO, view(1400, 7000), 0);
+        assert_eq!(rx.map(|x| (x.off, x.forced)), Some((1400, true)));
+        // The full ACK ends recovery.
+        let d = r.on_ack(&new_ack(7000, 5600), view(1400, 7000));
+        assert_eq!(d.window, WindowOp::ExitRecovery);
+        assert_eq!(r.phase(), Phase::Open);
+    }
+
+    #[test]
+    fn rfc6582_deflates_partially_and_waits_out_a_timeout() {
+        let mut r = NewRenoRecovery::new(NewRenoFlavor::Rfc6582, 3);
+        enter(&mut r);
+        let d = r.on_ack(&new_ack(2800, 2800), view(0, 7000));
+        assert_eq!(d.window, WindowOp::PartialDeflate { acked: 2800 });
+        r.on_timeout(view(2800, 9800));
+        for c in 1..=3 {
+            assert_eq!(r.on_ack(&dup(c, 2800), view(2800, 9800)).congestion, None);
+        }
+        assert_eq!(r.phase(), Phase::Loss { recover: 9800 });
+    }
+}
