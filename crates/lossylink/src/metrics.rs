@@ -72,6 +72,14 @@ pub struct Metrics {
     pub queue_drops: u64,
     /// Simulated seconds when the first byte was sent.
     pub first_send_s: f64,
+    /// Coarse timeouts that Eifel judged spurious.
+    pub sender_spurious_timeouts: u64,
+    /// Fast retransmits that Eifel judged spurious.
+    pub sender_spurious_fast_retransmits: u64,
+    /// Data segments the receiver got more than once (needless retransmissions that arrived).
+    pub receiver_duplicate_segments: u64,
+    /// ACKs the receiver sent with the ELN mark.
+    pub receiver_eln_acks: u64,
 }
 
 impl Metrics {
@@ -110,6 +118,16 @@ impl Metrics {
             ("receiver_acks", i(self.receiver_acks)),
             ("queue_drops", i(self.queue_drops)),
             ("first_send_s", Float(self.first_send_s)),
+            ("sender_spurious_timeouts", i(self.sender_spurious_timeouts)),
+            (
+                "sender_spurious_fast_retransmits",
+                i(self.sender_spurious_fast_retransmits),
+            ),
+            (
+                "receiver_duplicate_segments",
+                i(self.receiver_duplicate_segments),
+            ),
+            ("receiver_eln_acks", i(self.receiver_eln_acks)),
         ]
     }
 }

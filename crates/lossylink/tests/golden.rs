@@ -89,6 +89,48 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "lan",
         &[("error_every", "0"), ("hops.1.forward.queue", "5")],
     ),
+    (
+        "newreno-wan",
+        "NewReno partial-ACK recovery (paper flavour)",
+        "wan",
+        &[("scheme", "e2e-newreno")],
+    ),
+    (
+        "newreno-rfc6582-lan",
+        "NewReno, RFC 6582 partial deflation and careful variant",
+        "lan",
+        &[("scheme", "e2e-newreno"), ("tcp.newreno", "rfc6582")],
+    ),
+    (
+        "eln-lan-8k",
+        "ELN oracle marks, retransmission on the 3rd marked dupack, no halving",
+        "lan",
+        &[("scheme", "e2e-eln"), ("buffer", "8KiB")],
+    ),
+    (
+        "eln-rxmt-lan-8k",
+        "ELN retransmission on the 1st marked dupack",
+        "lan",
+        &[("scheme", "e2e-eln-rxmt"), ("buffer", "8KiB")],
+    ),
+    (
+        "limited-transmit-lan-8k",
+        "RFC 3042 limited transmit",
+        "lan",
+        &[("scheme", "e2e-limited-transmit"), ("buffer", "8KiB")],
+    ),
+    (
+        "eifel-lan",
+        "timestamps on both ends and Eifel detection (500 ms BSD timestamp clock)",
+        "lan",
+        &[("scheme", "e2e+eifel")],
+    ),
+    (
+        "newreno-modern-eifel-lan",
+        "modern profile via the +modern modifier, RFC 4015 response, 1 ms timestamps",
+        "lan",
+        &[("scheme", "e2e-newreno+modern"), ("tcp.eifel", "rfc4015")],
+    ),
 ];
 
 const FIELDS: &[&str] = &[
@@ -105,6 +147,10 @@ const FIELDS: &[&str] = &[
     "sender_segments",
     "receiver_acks",
     "events",
+    "sender_spurious_timeouts",
+    "sender_spurious_fast_retransmits",
+    "receiver_duplicate_segments",
+    "receiver_eln_acks",
 ];
 
 fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {

@@ -10,14 +10,14 @@ use crate::{
 };
 use engine::{SimDuration, SimTime, VecSink};
 
-const MSS: u32 = 1400;
-const BASE: SeqNum = SeqNum(1000);
+pub(crate) const MSS: u32 = 1400;
+pub(crate) const BASE: SeqNum = SeqNum(1000);
 
-fn ms(m: u64) -> SimTime {
+pub(crate) fn ms(m: u64) -> SimTime {
     SimTime(m * 1_000_000)
 }
 
-fn slow_clock() -> TickClock {
+pub(crate) fn slow_clock() -> TickClock {
     TickClock {
         period: SimDuration::from_millis(500),
         phase: SimDuration::from_millis(100),
@@ -54,7 +54,7 @@ fn sender(initial_cwnd_segments: u32, buffer: u32) -> Sender {
     s
 }
 
-fn ack(off: u32, wnd: u32) -> Segment {
+pub(crate) fn ack(off: u32, wnd: u32) -> Segment {
     Segment {
         seq: SeqNum(0),
         ack: BASE.plus(off),
@@ -65,7 +65,7 @@ fn ack(off: u32, wnd: u32) -> Segment {
     }
 }
 
-fn drain(s: &mut Sender, now: SimTime, t: &mut VecSink<SenderEvent>) -> Vec<(u32, u32)> {
+pub(crate) fn drain(s: &mut Sender, now: SimTime, t: &mut VecSink<SenderEvent>) -> Vec<(u32, u32)> {
     std::iter::from_fn(|| s.poll_transmit(now, t))
         .map(|seg| (seg.seq.diff(BASE) as u32, seg.len))
         .collect()
