@@ -1,0 +1,180 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+//! Balakrishnan et al. 1997, Table 3 (end-to-end schemes, one error per 64 KiB), all 17 cells,
+//! 10 seeds each, against the tolerances of the spec's §7.3 (±20% LAN, ±25% WAN absolute for
+//! the end-to-end family), plus the ratio and ordering claims of §4.3.
+//!
+//! Cells where the simulator disagrees with the paper beyond tolerance are listed in
+//! [`KNOWN_DEVIATIONS`] with the mechanism behind the difference (docs/calibration.md,
+//! "Table 3"). The test asserts that every other cell is within tolerance and that each listed
+//! cell still deviates in the stated direction, so the list cannot go stale silently.
+
+mod common;
+use common::{mean, scenario, seeds};
+use std::collections::BTreeMap;
+
+/// (scheme, config, paper Mbps).
+const CELLS: &[(&str, &str, f64)] = &[
+    ("e2e", "lan8", 0.55),
+    ("e2e", "lan32", 0.70),
+    ("e2e", "wan32", 0.31),
+    ("e2e-newreno", "lan8", 0.66),
+    ("e2e-newreno", "lan32", 0.89),
+    ("e2e-newreno", "wan32", 0.64),
+    ("e2e-eln", "lan8", 0.69),
+    ("e2e-eln", "lan32", 0.93),
+    ("e2e-eln", "wan32", 0.64),
+    ("e2e-eln-rxmt", "lan8", 0.86),
+    ("e2e-eln-rxmt", "lan32", 0.95),
+    ("e2e-eln-rxmt", "wan32", 0.72),
+];
+
+/// (scheme, config, sign of our deviation: +1 above the paper, -1 below, why).
+const KNOWN_DEVIATIONS: &[(&str, &str, i32, &str)] = &[
+    (
+        "e2e-newreno",
+        "wan32",
+        -1,
+        "NewReno still times out when new data sent during recovery is lost or a retransmission is lost; the window stays near the Mathis bound for 2.2% loss with delayed ACKs (~0.48 Mb/s at 135 ms)",
+    ),
+    (
+        "e2e-eln",
+        "lan8",
+        1,
+        "with cwnd never cut and a 10 ms LAN round trip, ELN repairs most losses within one RTT; the paper's value implies about twice our coarse-timeout count",
+    ),
+    (
+        "e2e-eln-rxmt",
+        "lan8",
+        1,
+        "as e2e-eln: first-dupack retransmission repairs almost every loss locally in time (about 4 timeouts per run)",
+    ),
+    (
+        "e2e-eln-rxmt",
+        "lan32",
+        1,
+        "as e2e-eln-rxmt at 8 KiB",
+    ),
+];
+
+fn config(c: &str) -> (&'static str, &'static str, f64) {
+    match c {
+        "lan8" => ("lan", "8KiB", 0.20),
+        "lan32" => ("lan", "32KiB", 0.20),
+        "wan32" => ("wan", "32KiB", 0.25),
+        _ => unreachable!(),
+    }
+}
+
+fn measure() -> BTreeMap<(&'static str, &'static str), (f64, f64, f64, f64)> {
+    CELLS
+        .iter()
+        .map(|&(scheme, cfg, _)| {
+            let (preset, buffer, _) = config(cfg);
+            let runs = seeds(
+                &scenario(
+                    preset,
+                    &[
+                        ("scheme", scheme),
+                        ("buffer", buffer),
+                        ("error_every", "64KiB"),
+                    ],
+                ),
+                10,
+            );
+            let v = (
+                mean(&runs, |m| m.throughput_mbps),
+                mean(&runs, |m| m.wired_goodput_pct),
+                mean(&runs, |m| m.wireless_goodput_pct),
+                mean(&runs, |m| m.sender_timeouts as f64),
+            );
+            ((scheme, cfg), v)
+        })
+        .collect()
+}
+
+#[test]
+fn table_3_cells_and_claims() {
+    let got = measure();
+    let tp = |s: &str, c: &str| got.iter().find(|(k, _)| k.0 == s && k.1 == c).unwrap().1 .0;
+    let mut report = String::new();
+    for &(scheme, cfg, paper) in CELLS {
+        let (_, _, tol) = config(cfg);
+        let (t, wired, wireless, to) = got[&(scheme, cfg)];
+        let rel = t / paper - 1.0;
+        report += &format!(
+            "{scheme:14} {cfg:6} ours {t:.3} paper {paper:.2} ({:+.0}%) goodput {wired:.1}/{wireless:.1} TO {to:.1}\n",
+            rel * 100.0
+        );
+        // §7.3: goodputs of all end-to-end schemes 96.5-97.9, wired = wireless.
+        assert!(
+            (96.5..=97.9).contains(&wireless),
+            "{scheme} {cfg}: {report}"
+        );
+        assert!((wired - wireless).abs() < 0.05, "{scheme} {cfg}: {report}");
+        match KNOWN_DEVIATIONS
+            .iter()
+            .find(|d| d.0 == scheme && d.1 == cfg)
+        {
+            Some(&(_, _, sign, _)) => assert!(
+                rel.abs() > tol && rel.signum() as i32 == sign,
+                "{scheme} {cfg} is listed as a known deviation but now measures {rel:+.2}: update KNOWN_DEVIATIONS\n{report}"
+            ),
+            None => assert!(rel.abs() <= tol, "{scheme} {cfg} outside ±{tol}\n{report}"),
+        }
+    }
+    eprintln!("{report}");
+    // §4.3 / §7.3 ratio claims: (claim, ours, accepted range, known deviation).
+    let g8 = tp("e2e-eln-rxmt", "lan8") / tp("e2e-eln", "lan8");
+    let g32 = tp("e2e-eln-rxmt", "lan32") / tp("e2e-eln", "lan32");
+    let claims: [(&str, f64, (f64, f64), Option<&str>); 6] = [
+        (
+            "NewReno/E2E LAN 8 KiB (paper 1.20)",
+            tp("e2e-newreno", "lan8") / tp("e2e", "lan8"),
+            (1.05, 1.45),
+            Some("at 8 KiB most Reno timeouts come from too few dupacks (a delayed ACK turns the first dupack into a new ACK), which NewReno does not fix"),
+        ),
+        (
+            "NewReno/E2E LAN 32 KiB (paper 1.27)",
+            tp("e2e-newreno", "lan32") / tp("e2e", "lan32"),
+            (1.05, 1.45),
+            None,
+        ),
+        (
+            "NewReno/E2E WAN (paper 2.06)",
+            tp("e2e-newreno", "wan32") / tp("e2e", "wan32"),
+            (1.5, 2.6),
+            Some("see e2e-newreno wan32 in KNOWN_DEVIATIONS"),
+        ),
+        (
+            "ELN/E2E WAN (paper 2.06)",
+            tp("e2e-eln", "wan32") / tp("e2e", "wan32"),
+            (1.6, 10.0),
+            None,
+        ),
+        ("ELN-RXMT/ELN LAN 8 KiB (paper 1.25)", g8, (1.10, 1.45), None),
+        (
+            "ELN-RXMT gain larger at 8 KiB than at 32 KiB (C18)",
+            g8 - g32,
+            (0.0, 10.0),
+            None,
+        ),
+    ];
+    for (claim, v, (lo, hi), known) in claims {
+        let inside = (lo..=hi).contains(&v);
+        match known {
+            None => assert!(inside, "{claim}: {v:.3} outside [{lo}, {hi}]\n{report}"),
+            Some(_) => assert!(
+                !inside,
+                "{claim} now holds ({v:.3}): drop its known deviation"
+            ),
+        }
+    }
+    // Source timeouts: E2E ≫ E2E-ELN > 0 (Fig 7).
+    for c in ["lan8", "lan32", "wan32"] {
+        let (e2e, eln) = (got[&("e2e", c)].3, got[&("e2e-eln", c)].3);
+        assert!(
+            eln > 0.0 && e2e >= 2.0 * eln,
+            "{c}: timeouts {e2e} vs {eln}"
+        );
+    }
+}
