@@ -12,6 +12,7 @@ use net::config::{
 use net::ErrorModelConfig;
 use tcp::cc::RenoFlavor;
 use tcp::recovery::NewRenoFlavor;
+use tcp::rto::{EifelRtoConfig, Sampling};
 use tcp::spurious::EifelResponse;
 
 /// Retransmission-timer settings after profile defaults and overrides.
@@ -30,6 +31,8 @@ pub(crate) enum TimerSettings {
         max: SimDuration,
         initial: SimDuration,
     },
+    /// The Eifel timer on the timestamp clock.
+    Eifel(EifelRtoConfig),
 }
 
 /// Delayed-ACK settings.
@@ -452,6 +455,35 @@ fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings, Error> {
             "must be greater than zero",
         ));
     }
+    let timers = match t.rto {
+        None | Some(RtoDoc::Profile) => timers,
+        Some(RtoDoc::Eifel) => {
+            let (max, initial) = match timers {
+                TimerSettings::Bsd {
+                    tick,
+                    max_ticks,
+                    initial_ticks,
+                    ..
+                } => (
+                    tick.saturating_mul(u64::from(max_ticks)),
+                    tick.saturating_mul(u64::from(initial_ticks)),
+                ),
+                TimerSettings::Fine { max, initial, .. } => (max, initial),
+                TimerSettings::Eifel(c) => (c.max, c.initial),
+            };
+            TimerSettings::Eifel(EifelRtoConfig {
+                granularity: ts_granularity,
+                max,
+                initial,
+                // Ludwig2000 §3.3: the gain follows the RTT sampling rate.
+                sampling: match (timestamps, delack) {
+                    (false, _) => Sampling::OncePerRtt,
+                    (true, DelackSettings::Off) => Sampling::EveryAck,
+                    (true, _) => Sampling::DelayedAck,
+                },
+            })
+        }
+    };
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,

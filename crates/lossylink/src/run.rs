@@ -12,7 +12,9 @@ use net::config::HopRole;
 use net::{Network, Outcome};
 use tcp::cc::RenoCc;
 use tcp::recovery::{ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery};
-use tcp::rto::{BsdRto, BsdRtoConfig, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock};
+use tcp::rto::{
+    BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
+};
 use tcp::spurious::Eifel;
 use tcp::{
     DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
@@ -63,6 +65,7 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
             initial,
             granularity: SimDuration::from_millis(1),
         })),
+        TimerSettings::Eifel(cfg) => Box::new(EifelRto::new(cfg)),
     };
     let def = b.scheme.def;
     let base: Box<dyn LossRecovery> = match def.recovery {

@@ -83,6 +83,16 @@ pub enum EifelDoc {
     Rfc4015,
 }
 
+/// Which retransmission-timer estimator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RtoDoc {
+    /// The profile's: BSD coarse ticks or RFC 6298.
+    Profile,
+    /// The Eifel timer (Ludwig2000 §3.3) on the timestamp clock.
+    Eifel,
+}
+
 /// NewReno flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -153,6 +163,9 @@ pub struct TcpDoc {
     /// NewReno flavour for schemes that use NewReno (paper).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
+    /// Retransmission-timer estimator (profile | eifel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto: Option<RtoDoc>,
 }
 
 fn default_mss() -> u32 {
@@ -183,6 +196,7 @@ impl Default for TcpDoc {
             eifel: None,
             limited_transmit: None,
             newreno: None,
+            rto: None,
         }
     }
 }

@@ -131,6 +131,16 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "lan",
         &[("scheme", "e2e-newreno+modern"), ("tcp.eifel", "rfc4015")],
     ),
+    (
+        "eifel-timer-modern-lan",
+        "Eifel retransmission timer on 1 ms timestamps",
+        "lan",
+        &[
+            ("profile", "modern"),
+            ("tcp.rto", "eifel"),
+            ("tcp.timestamps", "true"),
+        ],
+    ),
 ];
 
 const FIELDS: &[&str] = &[

@@ -56,6 +56,9 @@ const KNOWN_DEVIATIONS: &[(&str, &str, i32, &str)] = &[
     ),
 ];
 
+/// (claim, ours, accepted range, known deviation).
+type Claim = (&'static str, f64, (f64, f64), Option<&'static str>);
+
 fn config(c: &str) -> (&'static str, &'static str, f64) {
     match c {
         "lan8" => ("lan", "8KiB", 0.20),
@@ -126,7 +129,7 @@ fn table_3_cells_and_claims() {
     // §4.3 / §7.3 ratio claims: (claim, ours, accepted range, known deviation).
     let g8 = tp("e2e-eln-rxmt", "lan8") / tp("e2e-eln", "lan8");
     let g32 = tp("e2e-eln-rxmt", "lan32") / tp("e2e-eln", "lan32");
-    let claims: [(&str, f64, (f64, f64), Option<&str>); 6] = [
+    let claims: [Claim; 6] = [
         (
             "NewReno/E2E LAN 8 KiB (paper 1.20)",
             tp("e2e-newreno", "lan8") / tp("e2e", "lan8"),

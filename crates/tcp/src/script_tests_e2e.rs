@@ -238,3 +238,66 @@ fn eifel_undoes_a_spurious_timeout_without_going_back_n() {
         "exactly one spurious retransmission"
     );
 }
+
+/// The Eifel timer (Ludwig2000 §3.3) in a sender with timestamps: every ACK of new data is a
+/// sample, and after a steady 100 ms round trip the timer sits just above the RTT instead of
+/// BSD's one-second floor; a rise of the RTT lifts the next deadline at once.
+#[test]
+fn eifel_timer_tracks_the_round_trip_from_timestamps() {
+    use crate::rto::{EifelRto, EifelRtoConfig, Sampling};
+    let mut t = VecSink::default();
+    let g = SimDuration::from_millis(1);
+    let parts = SenderParts {
+        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 4 * MSS, 65535)),
+        recovery: Box::new(RenoRecovery::new(3)),
+        rto: Box::new(EifelRto::new(EifelRtoConfig {
+            granularity: g,
+            max: SimDuration::from_secs(60),
+            initial: SimDuration::from_secs(1),
+            sampling: Sampling::EveryAck,
+        })),
+        eifel: None,
+    };
+    let cfg = SenderConfig {
+        timestamps: Some(g),
+        ..SenderConfig::new(MSS, 32768)
+    };
+    let mut s = Sender::new(cfg, parts, SeqSpace { base: BASE }, 100 * u64::from(MSS));
+    let mut now = 0;
+    let mut acked = 0;
+    let mut rtt = 100;
+    for round in 0..30 {
+        let sent = drain(&mut s, ms(now), &mut t);
+        assert!(!sent.is_empty());
+        if round == 25 {
+            rtt = 150;
+        }
+        now += rtt;
+        acked += sent.len() as u32;
+        let echo = Segment {
+            opts: SegOptions {
+                ts: Some(Timestamps {
+                    val: 1,
+                    ecr: (now - rtt) as u32 + 1,
+                }),
+                ..SegOptions::default()
+            },
+            ..ack(acked * MSS, 65535)
+        };
+        s.on_ack(ms(now), &echo, &mut t);
+        if round == 24 {
+            let left = (s.poll_timeout().unwrap() - ms(now)).as_nanos() / 1_000_000;
+            assert!(
+                (100..=130).contains(&left),
+                "steady RTT 100 ms: timer {left} ms"
+            );
+        }
+        if round == 25 {
+            let left = (s.poll_timeout().unwrap() - ms(now)).as_nanos() / 1_000_000;
+            assert!(left >= 150, "after a rise to 150 ms: timer {left} ms");
+        }
+        if s.is_done() {
+            break;
+        }
+    }
+}

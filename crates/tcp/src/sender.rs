@@ -288,11 +288,15 @@ impl Sender {
         if let Some((g, t)) = ts_sample {
             // RFC 7323 §4.1: every ACK of new data gives a sample from the echoed timestamp.
             let sent = SimTime(u64::from(t.ecr - 1) * g.as_nanos());
+            let (c, ss) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
+            self.parts.rto.observe_window(c, ss, self.cfg.mss);
             self.parts.rto.on_sample(sent, now);
             self.fine_sample(sent, now);
             self.timing = None;
         } else if let Some((timed, sent)) = self.timing {
             if ack > timed {
+                let (c, ss) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
+                self.parts.rto.observe_window(c, ss, self.cfg.mss);
                 self.parts.rto.on_sample(sent, now);
                 self.fine_sample(sent, now);
                 self.timing = None;

@@ -3,11 +3,14 @@
 //!
 //! - [`BsdRto`]: 4.4BSD-Lite (Net/3) coarse timers, 500 ms slow-timer ticks (Balakrishnan97 §2.1).
 //! - [`Rfc6298Rto`]: the fine-grained estimator of RFC 6298 with a configurable minimum.
+//! - [`EifelRto`]: the Eifel retransmission timer of Ludwig2000 §3.3.
 
 mod bsd;
+mod eifel;
 mod rfc6298;
 
 pub use bsd::{BsdRto, BsdRtoConfig, TickClock};
+pub use eifel::{EifelRto, EifelRtoConfig, Sampling};
 pub use rfc6298::{Rfc6298Config, Rfc6298Rto};
 
 use engine::{SimDuration, SimTime};
@@ -25,4 +28,6 @@ pub trait RtoEstimator: Send {
     fn current(&self) -> SimDuration;
     /// Number of consecutive backoffs.
     fn backoff_shift(&self) -> u32;
+    /// The sender's window before a sample (estimators whose gains follow the load use it).
+    fn observe_window(&mut self, _cwnd: u32, _ssthresh: u32, _mss: u32) {}
 }
