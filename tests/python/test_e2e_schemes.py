@@ -1,0 +1,46 @@
+"""The end-to-end schemes of Balakrishnan et al. 1997 and the scheme modifiers, from Python."""
+
+from __future__ import annotations
+
+import pytest
+
+import lossylink as ll
+from lossylink.errors import InvalidValueError, UnknownSchemeError
+from support import SMALL
+
+TABLE_1_END_TO_END = ["e2e", "e2e-newreno", "e2e-eln", "e2e-eln-rxmt"]
+
+
+def test_table_1_end_to_end_names_are_registered_with_their_family() -> None:
+    infos = {i["name"]: i for i in ll.schemes()}
+    for name in TABLE_1_END_TO_END + ["e2e-limited-transmit"]:
+        assert infos[name]["family"] == "end-to-end"
+        assert "Balakrishnan97" in infos[name]["source"]
+
+
+def test_eln_marks_acks_and_never_halves_on_them() -> None:
+    r = ll.run("lan", seed=2, scheme="e2e-eln", **SMALL)
+    assert r.metrics["receiver_eln_acks"] > 0
+    assert r.sender_fast_retransmits == 0  # ELN resends are not congestion fast retransmits
+    plain = ll.run("lan", seed=2, scheme="e2e", **SMALL)
+    assert plain.metrics["receiver_eln_acks"] == 0
+
+
+@pytest.mark.parametrize(
+    "name", ["e2e+eifel", "e2e-newreno+modern", "e2e+lt", "e2e-eln+eifel+modern"]
+)
+def test_modifiers_run_and_are_reported_in_the_scheme(name: str) -> None:
+    r = ll.run("lan", seed=1, scheme=name, **SMALL)
+    assert r.scheme == name
+    assert r.throughput_mbps > 0
+
+
+def test_unknown_modifier_names_the_allowed_ones() -> None:
+    with pytest.raises(UnknownSchemeError, match=r"\+eifel"):
+        ll.run("lan", seed=1, scheme="e2e+turbo", **SMALL)
+
+
+def test_eifel_off_contradicting_the_modifier_is_an_error() -> None:
+    s = ll.Scenario.preset("lan", scheme="e2e+eifel")
+    with pytest.raises(InvalidValueError, match="tcp.eifel"):
+        s.set("tcp.eifel", "off")
