@@ -13,7 +13,7 @@ TABLE_1_END_TO_END = ["e2e", "e2e-newreno", "e2e-eln", "e2e-eln-rxmt"]
 
 def test_table_1_end_to_end_names_are_registered_with_their_family() -> None:
     infos = {i["name"]: i for i in ll.schemes()}
-    for name in TABLE_1_END_TO_END + ["e2e-limited-transmit"]:
+    for name in [*TABLE_1_END_TO_END, "e2e-limited-transmit"]:
         assert infos[name]["family"] == "end-to-end"
         assert "Balakrishnan97" in infos[name]["source"]
 
@@ -42,5 +42,5 @@ def test_unknown_modifier_names_the_allowed_ones() -> None:
 
 def test_eifel_off_contradicting_the_modifier_is_an_error() -> None:
     s = ll.Scenario.preset("lan", scheme="e2e+eifel")
-    with pytest.raises(InvalidValueError, match="tcp.eifel"):
+    with pytest.raises(InvalidValueError, match=r"tcp\.eifel"):
         s.set("tcp.eifel", "off")
