@@ -202,7 +202,7 @@ def run_cmd(
         console.print(f"trace: wrote {len(written)} CSV files to {trace_csv}")
 
 
-@cli.command("demo", short_help="Our numbers beside the paper's (Table 3, E2E).")
+@cli.command("demo", short_help="Our numbers beside the paper's (Table 3).")
 @click.option(
     "--seeds",
     type=click.IntRange(min=2),
@@ -211,7 +211,7 @@ def run_cmd(
     help="Seeds per lossy row.",
 )
 def demo_cmd(seeds: int) -> None:
-    """Reproduce Balakrishnan et al. 1997, Table 3 (E2E), and the loss-free peaks."""
+    """Reproduce Balakrishnan et al. 1997, Table 3 (end-to-end schemes), and the loss-free peaks."""
     from lossylink.demo import run_demo
 
     run_demo(seeds=seeds)
