@@ -10,6 +10,7 @@ use crate::units::{parse_size, Size, RANGE_TAG, UNIT_TAG};
 const PRESETS: &[(&str, &str)] = &[
     ("lan", include_str!("../presets/lan.toml")),
     ("wan", include_str!("../presets/wan.toml")),
+    ("hiccup", include_str!("../presets/hiccup.toml")),
 ];
 
 /// A validated scenario.
@@ -309,7 +310,7 @@ mod tests {
         let kind = |r: Result<Scenario, Error>| r.unwrap_err();
         let e = kind(Scenario::preset("moon"));
         assert_eq!(e.kind(), ErrorKind::UnknownPreset);
-        assert!(e.to_string().contains("lan, wan"), "{e}");
+        assert!(e.to_string().contains("lan, wan, hiccup"), "{e}");
         let mut s = Scenario::preset("lan").unwrap();
         let e = s.set("buffer", "-5KiB").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidValue, "{e}");
