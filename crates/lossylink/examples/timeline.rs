@@ -22,19 +22,29 @@ fn main() -> Result<(), lossylink::Error> {
     let r = lossylink::run(&s, 1, &RunOptions { trace: true })?;
     let tr = r.trace.unwrap();
     let (sender, events) = (&tr.tables[0], &tr.tables[1]);
-    let (Column::F64(st), Column::I64(cwnd), Column::I64(ssth), Column::I64(una), Column::I64(nxt), Column::F64(rto)) = (
+    let (
+        Column::F64(st),
+        Column::I64(cwnd),
+        Column::I64(ssth),
+        Column::I64(una),
+        Column::I64(nxt),
+        Column::F64(rto),
+    ) = (
         col(sender, "time_s"),
         col(sender, "cwnd"),
         col(sender, "ssthresh"),
         col(sender, "snd_una"),
         col(sender, "snd_nxt"),
         col(sender, "rto_s"),
-    ) else {
+    )
+    else {
         panic!()
     };
-    let (Column::F64(et), Column::Str(kind), Column::I64(seq)) =
-        (col(events, "time_s"), col(events, "kind"), col(events, "seq"))
-    else {
+    let (Column::F64(et), Column::Str(kind), Column::I64(seq)) = (
+        col(events, "time_s"),
+        col(events, "kind"),
+        col(events, "seq"),
+    ) else {
         panic!()
     };
     let mss = 460;

@@ -190,7 +190,11 @@ mod tests {
         }]);
         let mut q: VecDeque<Packet> = [pkt(0, 100), pkt(1, 0)].into();
         assert_eq!(h.next(t(1), &mut q).map(|p| p.uid), Some(1));
-        assert_eq!(h.next(t(1), &mut q), None, "held until one data packet passes");
+        assert_eq!(
+            h.next(t(1), &mut q),
+            None,
+            "held until one data packet passes"
+        );
         assert!(!h.release_due());
         q.push_back(pkt(2, 100));
         assert_eq!(h.next(t(2), &mut q).map(|p| p.uid), Some(2));
