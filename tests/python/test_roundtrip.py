@@ -22,6 +22,7 @@ def applicable(preset: str, changes: dict[str, str | float]) -> dict[str, str | 
         return changes
     return {k: v for k, v in changes.items() if k not in ("error_every", "loss")}
 
+
 sizes_kib = st.integers(min_value=1, max_value=4096).map(lambda n: f"{n}KiB")
 overrides = st.fixed_dictionaries(
     {},
