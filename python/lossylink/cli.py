@@ -130,6 +130,11 @@ def _parse_assignment(
 @click.option("--buffer", metavar="SIZE", help="Socket buffer, e.g. 32KiB.")
 @click.option("--transfer", metavar="SIZE", help="Bytes to transfer, e.g. 4MiB.")
 @click.option(
+    "--eifel",
+    is_flag=True,
+    help="Turn on Eifel spurious-retransmission detection (tcp.eifel=dissertation; Ludwig2000).",
+)
+@click.option(
     "--set",
     "assignments",
     multiple=True,
@@ -166,6 +171,7 @@ def run_cmd(
     preset_name: str | None,
     config: Path | None,
     assignments: list[tuple[str, str]],
+    eifel: bool,
     seed: int,
     seeds: int,
     as_json: bool,
@@ -174,8 +180,9 @@ def run_cmd(
 ) -> None:
     """Run a scenario for seeds S .. S+N-1 (see --seed, --seeds).
 
-    The scenario is the --config file or the preset, then the field flags, then each --set in
-    order.
+    The scenario is the --config file or the preset, then the field flags, then --eifel, then
+    each --set in order. Hiccups (delay spikes, reordering) go in with --set, e.g.
+    --set 'hops.0.forward.hiccups=[{kind="hold",at="30s",duration="13s"}]'.
     """
     if preset_name is not None and config is not None:
         raise click.UsageError("--preset and --config are mutually exclusive")
@@ -186,6 +193,8 @@ def run_cmd(
         value = fields.get(alias)
         if value is not None:
             scenario.set(alias, value)
+    if eifel:
+        scenario.set("tcp.eifel", "dissertation")
     for key, value in assignments:
         scenario.set(key, value)
 

@@ -182,3 +182,30 @@ def test_demo_table(monkeypatch: pytest.MonkeyPatch) -> None:
         assert exp.label in text
         assert f"{exp.paper_mbps:.2f}" in text
     assert all(row.throughput.mean > 0 for row in rows)
+
+
+HOLD = 'hops.0.forward.hiccups=[{kind="hold",at="29.8s",duration="13s"}]'
+
+
+def test_hiccup_preset_with_a_hold_and_the_eifel_flag() -> None:
+    # S8a: a 13 s delay spike makes TCP-Lite time out and go back N (18-segment flight).
+    result = invoke("run", "--preset", "hiccup", "--set", HOLD, "--json")
+    assert result.exit_code == 0, result.stderr
+    plain = json.loads(result.stdout)
+    assert plain["sender_timeouts"] == 1
+    assert plain["sender_spurious_timeouts"] == 0
+    assert plain["sender_retransmitted_segments"] >= 18
+    # S8d: --eifel (tcp.eifel = dissertation) detects it and resends one segment only.
+    result = invoke("run", "--preset", "hiccup", "--eifel", "--set", HOLD, "--json")
+    assert result.exit_code == 0, result.stderr
+    eifel = json.loads(result.stdout)
+    assert eifel["sender_spurious_timeouts"] == 1
+    assert eifel["sender_retransmitted_segments"] == 1
+    assert eifel["completion_s"] < plain["completion_s"]
+
+
+def test_hiccup_error_names_the_list_item() -> None:
+    bad = 'hops[0].forward.hiccups=[{kind="reorder",at="1s",length=0}]'
+    result = invoke("run", "--preset", "hiccup", "--set", bad)
+    assert result.exit_code == 2
+    assert "hops[0].forward.hiccups[0].length" in result.stderr

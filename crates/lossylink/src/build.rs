@@ -4,10 +4,10 @@
 use crate::error::Error;
 use crate::schema::*;
 use crate::schemes::{self, Modifiers, Resolved};
-use engine::{NodeId, SimDuration};
+use engine::{NodeId, SimDuration, SimTime};
 use net::config::{
-    ChainConfig, Contention, DirectionConfig, Exposure, HopConfig, HopRole, Medium, NodeConfig,
-    NodeKind,
+    ChainConfig, Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium,
+    NodeConfig, NodeKind,
 };
 use net::ErrorModelConfig;
 use tcp::cc::RenoFlavor;
@@ -265,7 +265,47 @@ fn direction(field: &str, h: &HopDoc, d: &DirectionDoc) -> Result<DirectionConfi
             .map_or(SimDuration::ZERO, per_frame),
         exposure,
         error,
+        hiccups: hiccups(field, &d.hiccups)?,
     })
+}
+
+/// Validate the hiccups of one direction (Ludwig2000 §10.1).
+fn hiccups(field: &str, list: &[HiccupDoc]) -> Result<Vec<Hiccup>, Error> {
+    list.iter()
+        .enumerate()
+        .map(|(k, h)| match *h {
+            HiccupDoc::Hold { at, duration } => {
+                if duration.0 == 0 {
+                    return Err(Error::invalid(
+                        format!("{field}.hiccups[{k}].duration"),
+                        "must be greater than zero",
+                    ));
+                }
+                if at.0.checked_add(duration.0).is_none() {
+                    return Err(Error::invalid(
+                        format!("{field}.hiccups[{k}].duration"),
+                        "at + duration is beyond the end of simulated time",
+                    ));
+                }
+                Ok(Hiccup::Hold {
+                    at: SimTime(at.0),
+                    duration: SimDuration(duration.0),
+                })
+            }
+            HiccupDoc::Reorder { at, length } => {
+                if length == 0 {
+                    return Err(Error::invalid(
+                        format!("{field}.hiccups[{k}].length"),
+                        "must be at least 1 packet",
+                    ));
+                }
+                Ok(Hiccup::Reorder {
+                    at: SimTime(at.0),
+                    length,
+                })
+            }
+        })
+        .collect()
 }
 
 fn hop(i: usize, h: &HopDoc) -> Result<HopConfig, Error> {

@@ -72,11 +72,14 @@ pub struct Metrics {
     pub queue_drops: u64,
     /// Simulated seconds when the first byte was sent.
     pub first_send_s: f64,
-    /// Coarse timeouts that Eifel judged spurious.
+    /// Segments the sender sent more than once (each carried previously sent bytes).
+    pub sender_retransmitted_segments: u64,
+    /// Timeouts the Eifel detector found spurious (Ludwig2000 §3.1).
     pub sender_spurious_timeouts: u64,
-    /// Fast retransmits that Eifel judged spurious.
+    /// Fast retransmits the Eifel detector found spurious.
     pub sender_spurious_fast_retransmits: u64,
-    /// Data segments the receiver got more than once (needless retransmissions that arrived).
+    /// Segments the receiver got that carried only bytes it already had (needless
+    /// retransmissions that reached it).
     pub receiver_duplicate_segments: u64,
     /// ACKs the receiver sent with the ELN mark.
     pub receiver_eln_acks: u64,
@@ -118,6 +121,10 @@ impl Metrics {
             ("receiver_acks", i(self.receiver_acks)),
             ("queue_drops", i(self.queue_drops)),
             ("first_send_s", Float(self.first_send_s)),
+            (
+                "sender_retransmitted_segments",
+                i(self.sender_retransmitted_segments),
+            ),
             ("sender_spurious_timeouts", i(self.sender_spurious_timeouts)),
             (
                 "sender_spurious_fast_retransmits",

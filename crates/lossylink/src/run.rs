@@ -231,6 +231,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         receiver_acks: flow.receiver.stats().acks_sent,
         queue_drops: ports.iter().map(|p| p.stats.queue_drops).sum(),
         first_send_s: first.as_secs_f64(),
+        sender_retransmitted_segments: s.retransmitted_segments,
         sender_spurious_timeouts: s.spurious_timeouts,
         sender_spurious_fast_retransmits: s.spurious_fast_retransmits,
         receiver_duplicate_segments: flow.receiver.stats().duplicate_segments,

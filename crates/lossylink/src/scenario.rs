@@ -10,6 +10,7 @@ use crate::units::{parse_size, Size, RANGE_TAG, UNIT_TAG};
 const PRESETS: &[(&str, &str)] = &[
     ("lan", include_str!("../presets/lan.toml")),
     ("wan", include_str!("../presets/wan.toml")),
+    ("hiccup", include_str!("../presets/hiccup.toml")),
 ];
 
 /// A validated scenario.
@@ -139,7 +140,7 @@ impl Scenario {
 
     /// Change one setting. `key` is an alias — `scheme`, `error_every`, `ber`, `loss`, `buffer`,
     /// `transfer`, `mss`, `profile`, `time_limit` — or a dotted path into the document such as
-    /// `hops.1.forward.queue` or `tcp.min_rto`. `value` is text: a TOML literal (`20`, `true`,
+    /// `hops.1.forward.queue` (or `hops[1].forward.queue`) or `tcp.min_rto`. `value` is text: a TOML literal (`20`, `true`,
     /// `{ model = "none" }`) or a bare word taken as a string (`64KiB`, `modern`).
     /// The error-model aliases set both directions of every wireless hop; `0` means no errors.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), Error> {
@@ -239,6 +240,8 @@ fn literal(value: &str) -> toml::Value {
 
 /// Set `path` (dotted; numbers index arrays) in `doc` to `value`.
 fn set_path(doc: &ScenarioDoc, path: &str, value: &str) -> Result<ScenarioDoc, Error> {
+    // `hops[0].forward` (the form error messages use) is the same path as `hops.0.forward`.
+    let path = &path.replace('[', ".").replace(']', "");
     let mut root =
         toml::Value::try_from(doc).map_err(|e| Error::invalid(path, one_line(&e.to_string())))?;
     let parts: Vec<&str> = path.split('.').collect();
@@ -309,7 +312,7 @@ mod tests {
         let kind = |r: Result<Scenario, Error>| r.unwrap_err();
         let e = kind(Scenario::preset("moon"));
         assert_eq!(e.kind(), ErrorKind::UnknownPreset);
-        assert!(e.to_string().contains("lan, wan"), "{e}");
+        assert!(e.to_string().contains("lan, wan, hiccup"), "{e}");
         let mut s = Scenario::preset("lan").unwrap();
         let e = s.set("buffer", "-5KiB").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidValue, "{e}");
@@ -352,5 +355,22 @@ mod tests {
         s.set("tcp.profile", "modern").unwrap();
         s.set("transfer", "1MiB").unwrap();
         assert_eq!(s.doc.flow.bytes, Size(1 << 20));
+        s.set("hops[1].forward.queue", "7").unwrap();
+        assert_eq!(s.doc.hops[1].forward.queue, Some(7));
+    }
+
+    #[test]
+    fn hiccups_set_by_path_and_round_trip() {
+        let mut s = Scenario::preset("hiccup").unwrap();
+        s.set(
+            "hops[0].forward.hiccups",
+            r#"[{ kind = "hold", at = "30s", duration = "13s" }, { kind = "reorder", at = "37.7s", length = 6 }]"#,
+        )
+        .unwrap();
+        assert_eq!(s.doc.hops[0].forward.hiccups.len(), 2);
+        let back = Scenario::from_toml_str(&s.to_toml_string()).unwrap();
+        assert_eq!(s, back);
+        let back = Scenario::from_json_str(&s.to_json_string()).unwrap();
+        assert_eq!(s, back);
     }
 }

@@ -315,6 +315,28 @@ pub enum ErrorDoc {
     },
 }
 
+/// A scheduled link impairment of one direction (Ludwig2000 §10.1, the `hiccup` tool).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum HiccupDoc {
+    /// From `at` for `duration` the direction transmits nothing; packets keep queueing (drop-tail
+    /// limit applies) and drain at line rate afterwards: a delay spike.
+    Hold {
+        /// Start, in simulated time.
+        at: Dur,
+        /// Length of the hold (> 0).
+        duration: Dur,
+    },
+    /// The first data packet due at or after `at` is held back until `length` more data packets
+    /// have passed, then sent right after them.
+    Reorder {
+        /// Earliest transmission start of the packet to hold back.
+        at: Dur,
+        /// Data packets that overtake it (≥ 1).
+        length: u32,
+    },
+}
+
 /// Settings of one direction; anything left out is taken from the hop.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -340,6 +362,9 @@ pub struct DirectionDoc {
     /// Error model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDoc>,
+    /// Scheduled impairments of this direction (none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hiccups: Vec<HiccupDoc>,
 }
 
 /// A hop. Hop-level settings apply to both directions unless a direction overrides them.

@@ -141,6 +141,36 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("tcp.timestamps", "true"),
         ],
     ),
+    (
+        "hiccup-hold-e2e",
+        "13 s hold (delay spike): spurious timeout, go-back-N, spurious fast retransmit",
+        "hiccup",
+        &[(
+            "hops.0.forward.hiccups",
+            "[{ kind = \"hold\", at = \"29.8s\", duration = \"13s\" }]",
+        )],
+    ),
+    (
+        "hiccup-hold-eifel",
+        "13 s hold with Eifel: spurious timeout detected and undone",
+        "hiccup",
+        &[
+            ("scheme", "e2e+eifel"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"hold\", at = \"29.8s\", duration = \"13s\" }]",
+            ),
+        ],
+    ),
+    (
+        "hiccup-reorder-e2e",
+        "reordering of length 6: spurious fast retransmit",
+        "hiccup",
+        &[(
+            "hops.0.forward.hiccups",
+            "[{ kind = \"reorder\", at = \"37.7s\", length = 6 }]",
+        )],
+    ),
 ];
 
 const FIELDS: &[&str] = &[

@@ -45,3 +45,54 @@ fn the_shared_medium_alternates_between_data_and_acks() {
         m.throughput_mbps
     );
 }
+
+/// One frame of the hiccup testbed: (20 + 20 + 12 + 460 + 7 PPP) bytes at 9.6 kbit/s.
+const PPP_FRAME_NS: u64 = 519 * 8 * 1_000_000_000 / 9_600;
+
+#[test]
+fn a_hold_delays_the_first_frame_to_its_end() {
+    // One segment sent at t = 0 into a hold of 500 ms: it starts when the hold ends.
+    let hold = r#"[{ kind = "hold", at = "0s", duration = "500ms" }]"#;
+    let s = scenario(
+        "hiccup",
+        &[("transfer", "460"), ("hops.0.forward.hiccups", hold)],
+    );
+    let m = run(&s, 1, &RunOptions::default()).unwrap().metrics;
+    assert_eq!(PPP_FRAME_NS, 432_500_000);
+    assert_eq!(
+        (m.completion_s * 1e9).round() as u64,
+        500_000_000 + PPP_FRAME_NS + 1_000
+    );
+    // A hold on the ACK direction does not delay the data.
+    let s = scenario(
+        "hiccup",
+        &[("transfer", "460"), ("hops.0.reverse.hiccups", hold)],
+    );
+    let m = run(&s, 1, &RunOptions::default()).unwrap().metrics;
+    assert_eq!((m.completion_s * 1e9).round() as u64, PPP_FRAME_NS + 1_000);
+}
+
+#[test]
+fn a_reorder_sends_the_held_segment_after_length_others() {
+    // Four segments at t = 0 (initial window 4); the first is held while two overtake it, so
+    // the receiver answers the two early ones with immediate duplicate ACKs. The wire stays
+    // busy, so the last byte arrives when it would have without the reorder.
+    let base = [("transfer", "1840"), ("tcp.initial_cwnd", "4")];
+    let m = run(&scenario("hiccup", &base), 1, &RunOptions::default())
+        .unwrap()
+        .metrics;
+    assert_eq!(m.sender_dupacks, 0);
+    let reorder = r#"[{ kind = "reorder", at = "0s", length = 2 }]"#;
+    let mut with = base.to_vec();
+    with.push(("hops.0.forward.hiccups", reorder));
+    let r = run(&scenario("hiccup", &with), 1, &RunOptions::default())
+        .unwrap()
+        .metrics;
+    assert_eq!(r.sender_dupacks, 2);
+    assert_eq!(r.sender_fast_retransmits, 0);
+    assert_eq!(
+        (r.completion_s * 1e9).round() as u64,
+        4 * PPP_FRAME_NS + 1_000
+    );
+    assert_eq!(r.completion_s, m.completion_s);
+}

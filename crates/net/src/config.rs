@@ -2,6 +2,7 @@
 //! everything here is already checked and in integer units.
 
 use crate::error_model::ErrorModelConfig;
+pub use crate::hiccup::Hiccup;
 use engine::SimDuration;
 
 /// What a node is.
@@ -73,7 +74,7 @@ pub enum Medium {
 }
 
 /// One direction of a hop.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DirectionConfig {
     /// Bit rate of the payload-carrying part of a frame.
     pub rate_bps: u64,
@@ -90,6 +91,8 @@ pub struct DirectionConfig {
     pub exposure: Exposure,
     /// The error process of this direction.
     pub error: ErrorModelConfig,
+    /// Scheduled impairments (Ludwig2000 §10.1); empty for a well-behaved link.
+    pub hiccups: Vec<Hiccup>,
 }
 
 /// A hop between node `i` and node `i + 1` of the chain.

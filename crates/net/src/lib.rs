@@ -4,11 +4,13 @@
 
 pub mod config;
 mod error_model;
+mod hiccup;
 mod network;
 mod packet;
 mod port;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
+pub use hiccup::Hiccup;
 pub use network::{Flow, Network, Outcome};
 pub use packet::{Packet, PacketKind};
 pub use port::{Port, PortStats};

@@ -24,6 +24,8 @@ enum Event {
     SenderTimer { flow: FlowId },
     /// The receiver of a flow asked to be woken.
     ReceiverTimer { flow: FlowId },
+    /// A hold hiccup of a port ended: its channel may transmit again (Ludwig2000 §10.1).
+    HoldEnd { port: PortId },
 }
 
 /// A transport connection: a sender on `src`, a receiver on `dst`.
@@ -128,7 +130,7 @@ impl Network {
                 hop.role,
                 (a, b),
                 ch_f,
-                hop.forward,
+                hop.forward.clone(),
                 rng("forward"),
             ));
             ports.push(Port::new(
@@ -137,7 +139,7 @@ impl Network {
                 hop.role,
                 (b, a),
                 ch_r,
-                hop.reverse,
+                hop.reverse.clone(),
                 rng("reverse"),
             ));
         }
@@ -153,13 +155,20 @@ impl Network {
                     .collect()
             })
             .collect();
+        let mut queue = EventQueue::new();
+        // Wake-ups at the end of each hold, in port order then time order (deterministic).
+        for p in &ports {
+            for end in p.hiccups.hold_ends() {
+                queue.schedule(end, Event::HoldEnd { port: p.id });
+            }
+        }
         Network {
             nodes: cfg.nodes.clone(),
             routes,
             ports,
             channels,
             flows: Vec::new(),
-            queue: EventQueue::new(),
+            queue,
             next_uid: 0,
         }
     }
@@ -280,6 +289,12 @@ impl Network {
                 self.flows[f].receiver.on_timeout(now);
                 self.pump_receiver(f, now);
             }
+            Event::HoldEnd { port } => {
+                let ch = self.ports[port.index()].channel;
+                if self.channels[ch].state == ChannelState::Idle {
+                    self.start(now, ch);
+                }
+            }
         }
     }
 
@@ -374,7 +389,7 @@ impl Network {
             let idx = (self.channels[ch].next + k) % n;
             let port = self.channels[ch].ports[idx];
             let p = &mut self.ports[port.index()];
-            let Some(pkt) = p.queue.pop_front() else {
+            let Some(pkt) = p.next_frame(now) else {
                 continue;
             };
             let wait = self.channels[ch].contention_wait();

@@ -9,8 +9,9 @@
 
 use crate::config::{Contention, DirectionConfig, Exposure, HopRole};
 use crate::error_model::ErrorModel;
+use crate::hiccup::Hiccups;
 use crate::packet::{Packet, PacketKind};
-use engine::{HopId, NodeId, PortId, RngStream, SimDuration};
+use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
 use std::collections::VecDeque;
 
 /// Always-on counters of one port.
@@ -34,6 +35,8 @@ pub struct PortStats {
     pub max_queue: u32,
     /// Total airtime used, in nanoseconds.
     pub busy_ns: u64,
+    /// Data frames a reorder hiccup held back and sent late.
+    pub reordered: u64,
 }
 
 /// One direction of a hop.
@@ -53,6 +56,7 @@ pub struct Port {
     pub(crate) cfg: DirectionConfig,
     pub(crate) queue: VecDeque<Packet>,
     pub(crate) error: ErrorModel,
+    pub(crate) hiccups: Hiccups,
     /// Counters.
     pub stats: PortStats,
 }
@@ -67,6 +71,9 @@ impl Port {
         cfg: DirectionConfig,
         rng: RngStream,
     ) -> Self {
+        let hiccups = Hiccups::new(&cfg.hiccups);
+        let queue = VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize);
+        let error = ErrorModel::new(cfg.error, rng);
         Port {
             id,
             hop,
@@ -75,8 +82,9 @@ impl Port {
             to,
             channel,
             cfg,
-            queue: VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize),
-            error: ErrorModel::new(cfg.error, rng),
+            queue,
+            error,
+            hiccups,
             stats: PortStats::default(),
         }
     }
@@ -90,6 +98,18 @@ impl Port {
         self.queue.push_back(pkt);
         self.stats.max_queue = self.stats.max_queue.max(self.queue.len() as u32);
         true
+    }
+
+    /// The next frame to start at `now`, if any: none during a hold; a packet held back by a
+    /// reorder hiccup goes as soon as it is due.
+    pub(crate) fn next_frame(&mut self, now: SimTime) -> Option<Packet> {
+        if self.hiccups.blocked(now) {
+            return None;
+        }
+        let due = self.hiccups.release_due();
+        let pkt = self.hiccups.next(now, &mut self.queue)?;
+        self.stats.reordered += u64::from(due);
+        Some(pkt)
     }
 
     /// Time the frame carrying `pkt` occupies the channel, contention excluded.
