@@ -27,3 +27,5 @@ pub use trace::{SenderEvent, SenderStats};
 
 #[cfg(test)]
 mod script_tests;
+#[cfg(test)]
+mod script_tests_sack;
