@@ -353,4 +353,17 @@ mod tests {
         s.set("transfer", "1MiB").unwrap();
         assert_eq!(s.doc.flow.bytes, Size(1 << 20));
     }
+
+    #[test]
+    fn sack_sender_knob_parses_and_names_the_field() {
+        let mut s = Scenario::preset("lan").unwrap();
+        s.set("tcp.sack_sender", "rfc6675").unwrap();
+        assert_eq!(
+            s.doc.tcp.sack_sender,
+            Some(crate::schema::SackSenderDoc::Rfc6675)
+        );
+        let e = s.set("tcp.sack_sender", "fast").unwrap_err();
+        assert!(e.to_string().contains("sack_sender"), "{e}");
+        assert!(e.to_string().contains("fall-floyd"), "{e}");
+    }
 }
