@@ -11,7 +11,7 @@ use net::config::{
 };
 use net::ErrorModelConfig;
 use tcp::cc::RenoFlavor;
-use tcp::recovery::NewRenoFlavor;
+use tcp::recovery::{NewRenoFlavor, SackFlavor};
 use tcp::rto::{EifelRtoConfig, Sampling};
 use tcp::spurious::EifelResponse;
 
@@ -59,6 +59,7 @@ pub(crate) struct TcpSettings {
     pub eifel: Option<EifelResponse>,
     pub limited_transmit: bool,
     pub newreno: NewRenoFlavor,
+    pub sack_sender: SackFlavor,
 }
 
 /// Everything a run needs besides the seed.
@@ -531,6 +532,10 @@ fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings, Error> {
         newreno: match t.newreno {
             None | Some(NewRenoDoc::Paper) => NewRenoFlavor::Paper,
             Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,
+        },
+        sack_sender: match t.sack_sender {
+            None | Some(SackSenderDoc::FallFloyd) => SackFlavor::FallFloyd,
+            Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
         },
         mss: t.mss,
         buffer: t.buffer.0 as u32,

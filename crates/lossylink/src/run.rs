@@ -11,7 +11,9 @@ use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::config::HopRole;
 use net::{Network, Outcome};
 use tcp::cc::RenoCc;
-use tcp::recovery::{ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery};
+use tcp::recovery::{
+    ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartRecovery,
+};
 use tcp::rto::{
     BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
 };
@@ -71,6 +73,8 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
     let base: Box<dyn LossRecovery> = match def.recovery {
         RecoveryKind::Reno => Box::new(RenoRecovery::new(t.dupthresh)),
         RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
+        RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss)),
+        RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
     };
     let recovery: Box<dyn LossRecovery> = match def.eln_dupthresh {
         Some(k) => Box::new(ElnRecovery::new(base, k)),

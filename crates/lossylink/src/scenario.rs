@@ -373,4 +373,17 @@ mod tests {
         let back = Scenario::from_json_str(&s.to_json_string()).unwrap();
         assert_eq!(s, back);
     }
+
+    #[test]
+    fn sack_sender_knob_parses_and_names_the_field() {
+        let mut s = Scenario::preset("lan").unwrap();
+        s.set("tcp.sack_sender", "rfc6675").unwrap();
+        assert_eq!(
+            s.doc.tcp.sack_sender,
+            Some(crate::schema::SackSenderDoc::Rfc6675)
+        );
+        let e = s.set("tcp.sack_sender", "fast").unwrap_err();
+        assert!(e.to_string().contains("sack_sender"), "{e}");
+        assert!(e.to_string().contains("fall-floyd"), "{e}");
+    }
 }

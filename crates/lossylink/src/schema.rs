@@ -103,6 +103,16 @@ pub enum NewRenoDoc {
     Rfc6582,
 }
 
+/// SACK sender flavour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SackSenderDoc {
+    /// Fall & Floyd 1996 "Sack1" pipe-based recovery (the spec's §2.5 default).
+    FallFloyd,
+    /// RFC 6675 IsLost / NextSeg / pipe.
+    Rfc6675,
+}
+
 /// TCP settings: a profile plus optional overrides of its knobs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -166,6 +176,9 @@ pub struct TcpDoc {
     /// Retransmission-timer estimator (profile | eifel).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto: Option<RtoDoc>,
+    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675; fall-floyd).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sack_sender: Option<SackSenderDoc>,
 }
 
 fn default_mss() -> u32 {
@@ -197,6 +210,7 @@ impl Default for TcpDoc {
             limited_transmit: None,
             newreno: None,
             rto: None,
+            sack_sender: None,
         }
     }
 }

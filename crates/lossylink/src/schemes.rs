@@ -30,6 +30,10 @@ pub(crate) enum RecoveryKind {
     Reno,
     /// NewReno (flavour from `tcp.newreno`).
     NewReno,
+    /// SMART bitmask sender (Balakrishnan97 §2.4).
+    Smart,
+    /// RFC 2018 SACK sender (flavour from `tcp.sack_sender`).
+    Sack,
 }
 
 /// Options the receiver adds to its ACKs.
@@ -71,6 +75,21 @@ const NONE: ReceiverOptions = ReceiverOptions {
     sack: false,
     smart: false,
     eln: false,
+};
+const SMART_RX: ReceiverOptions = ReceiverOptions {
+    sack: false,
+    smart: true,
+    eln: false,
+};
+const SACK_RX: ReceiverOptions = ReceiverOptions {
+    sack: true,
+    smart: false,
+    eln: false,
+};
+const SACK_ELN_RX: ReceiverOptions = ReceiverOptions {
+    sack: true,
+    smart: false,
+    eln: true,
 };
 const ELN_RX: ReceiverOptions = ReceiverOptions {
     sack: false,
@@ -138,6 +157,42 @@ static REGISTRY: &[SchemeDef] = &[
         eln_dupthresh: None,
         limited_transmit: true,
         receiver: NONE,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-smart",
+            family: E2E,
+            description: "SMART selective acks: each ACK names the segment that triggered it; the sender keeps a bitmask, resends every gap at once (once per round trip per segment) and halves once per loss episode",
+            source: "Balakrishnan97 §2.4, Table 1 (E2E-SMART); Keshav & Morgan SMART",
+        },
+        recovery: RecoveryKind::Smart,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: SMART_RX,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-ietf-sack",
+            family: E2E,
+            description: "RFC 2018 SACK (up to 3 blocks) with a scoreboard sender: recovery on the 3rd dupack, one halving, holes resent before new data under pipe < cwnd (tcp.sack_sender = fall-floyd | rfc6675)",
+            source: "Balakrishnan97 §2.5, §B.1, Table 1 (E2E-IETF-SACK); RFC 2018; Fall & Floyd 1996; RFC 6675",
+        },
+        recovery: RecoveryKind::Sack,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: SACK_RX,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-sack-eln",
+            family: E2E,
+            description: "SACK plus ELN: the SACK scoreboard finds every hole, and an ELN-marked 3rd dupack resends without any congestion response",
+            source: "Balakrishnan97 §6.5 (§7 future work: couple SACKs and ELN), §B.1",
+        },
+        recovery: RecoveryKind::Sack,
+        eln_dupthresh: Some(3),
+        limited_transmit: false,
+        receiver: SACK_ELN_RX,
     },
 ];
 

@@ -171,6 +171,24 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             "[{ kind = \"reorder\", at = \"37.7s\", length = 6 }]",
         )],
     ),
+    (
+        "e2e-smart-lan-32k",
+        "SMART bitmask sender: every gap resent at once, one halving per episode",
+        "lan",
+        &[("scheme", "e2e-smart")],
+    ),
+    (
+        "e2e-ietf-sack-lan-32k",
+        "RFC 2018 SACK, Fall-Floyd pipe sender on the 3rd dupack",
+        "lan",
+        &[("scheme", "e2e-ietf-sack")],
+    ),
+    (
+        "e2e-sack-eln-wan-32k",
+        "SACK scoreboard plus ELN: holes resent without a congestion response",
+        "wan",
+        &[("scheme", "e2e-sack-eln")],
+    ),
 ];
 
 const FIELDS: &[&str] = &[

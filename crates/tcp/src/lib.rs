@@ -29,3 +29,4 @@ pub use trace::{SenderEvent, SenderStats};
 mod script_tests;
 #[cfg(test)]
 mod script_tests_e2e;
+mod script_tests_sack;

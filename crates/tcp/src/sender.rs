@@ -307,10 +307,15 @@ impl Sender {
         } else {
             Some(self.parts.rto.deadline(now))
         };
+        let before = (self.cwnd(), self.ssthresh());
         let d = self.parts.recovery.on_ack(&input, self.view());
         self.una = ack;
         if self.nxt < self.una {
             self.nxt = self.una;
+        }
+        // A part that sees losses in selective information (SMART) may respond on any ACK.
+        if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
+            self.on_fast_retransmit(now, before, inflate_segments, trace);
         }
         self.apply_new(d, acked, flight_before);
         self.update_window(seg.wnd);

@@ -10,10 +10,16 @@
 mod eln;
 mod newreno;
 mod reno;
+mod sack;
+pub mod scoreboard;
+mod smart;
 
 pub use eln::ElnRecovery;
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
 pub use reno::RenoRecovery;
+pub use sack::{SackFlavor, SackRecovery};
+pub use scoreboard::Scoreboard;
+pub use smart::{SmartRecovery, NO_SAMPLE_RTT};
 
 use engine::{SimDuration, SimTime};
 

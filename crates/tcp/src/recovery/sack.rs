@@ -1,0 +1,323 @@
+//! A SACK sender over RFC 2018 blocks (Balakrishnan97 §2.5, E2E-IETF-SACK), on the shared
+//! [`Scoreboard`]. The paper names no sender algorithm beyond "appropriate congestion control
+//! actions" (its reference [4]); two flavours are offered (`tcp.sack_sender`):
+//!
+//! - [`SackFlavor::FallFloyd`] (default), Fall & Floyd 1996 "Sack1" as the spec's §2.5 default
+//!   describes it: recovery starts on the 3rd duplicate ACK only (the IETF SACK sender waits for
+//!   three dupacks to tolerate reordering, Balakrishnan97 §B.1/§B.4); ssthresh = cwnd/2 once per
+//!   episode and cwnd = ssthresh (no Reno inflation); `recover = snd_max`; sending is gated by
+//!   `pipe < cwnd` where `pipe` = outstanding − SACKed − holes presumed lost + retransmitted, a
+//!   hole being presumed lost once a higher segment is SACKed or once it has been resent; holes
+//!   are resent before new data; recovery ends when the ACK reaches `recover`. Fall & Floyd keep
+//!   `pipe` as a counter that a duplicate ACK decrements by one and a partial ACK by two (the
+//!   resent segment and the original it replaced). Here `pipe` is recomputed from the board, which
+//!   counts the same packets: the original leaves the count when it is presumed lost, the
+//!   retransmission when the partial ACK covers it.
+//! - [`SackFlavor::Rfc6675`]: RFC 6675 IsLost (DupThresh discontiguous SACKed runs or more than
+//!   (DupThresh − 1)·SMSS SACKed bytes above), pipe (§4 SetPipe) and NextSeg rule (1); recovery
+//!   also starts when IsLost(snd_una) holds before the third duplicate (§5 (2)). NextSeg rules
+//!   (3) and (4) (resending not-yet-lost segments when no new data can go, the rescue
+//!   retransmission) are left out: the sender's new data comes first in our bulk transfers.
+//!
+//! Both: the first retransmission of an episode goes regardless of the window (RFC 6675 §5
+//! (4.3), Fall & Floyd); a timeout clears the board (RFC 2018 §8 "turn off all of the SACKed
+//! bits", as ns-2's Sack1 does) and, as in ns-2 with its `bugfix` and RFC 6675 §5.1, no recovery
+//! starts until everything sent before the timeout is acknowledged.
+
+use super::scoreboard::Scoreboard;
+use super::{
+    AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit, SenderView,
+    WindowOp,
+};
+use engine::SimTime;
+
+/// Which SACK sender.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SackFlavor {
+    /// Fall & Floyd 1996 "Sack1" pipe-based recovery.
+    #[default]
+    FallFloyd,
+    /// RFC 6675 (IsLost, NextSeg, SetPipe).
+    Rfc6675,
+}
+
+/// SACK-based loss recovery.
+#[derive(Clone, Debug)]
+pub struct SackRecovery {
+    flavor: SackFlavor,
+    dupthresh: u32,
+    phase: Phase,
+    board: Scoreboard,
+    /// The episode's first retransmission, sent regardless of the window.
+    forced: Option<u64>,
+}
+
+impl SackRecovery {
+    /// A SACK sender with the given flavour, segment size and duplicate-ACK threshold (3).
+    pub fn new(flavor: SackFlavor, mss: u32, dupthresh: u32) -> Self {
+        SackRecovery {
+            flavor,
+            dupthresh: dupthresh.max(1),
+            phase: Phase::Open,
+            board: Scoreboard::new(mss),
+            forced: None,
+        }
+    }
+
+    /// The scoreboard (for tests and traces).
+    pub fn board(&self) -> &Scoreboard {
+        &self.board
+    }
+
+    /// RFC 6675 §4 IsLost, or for Fall-Floyd "a higher segment was SACKed".
+    fn is_lost(&self, off: u64, highest: Option<u64>) -> bool {
+        match self.flavor {
+            SackFlavor::FallFloyd => highest.is_some_and(|h| off < h),
+            SackFlavor::Rfc6675 => {
+                let (bytes, runs) = self.board.sacked_above(off);
+                let mss = u64::from(self.board.mss());
+                runs >= self.dupthresh || bytes > u64::from(self.dupthresh - 1) * mss
+            }
+        }
+    }
+
+    fn enter(&mut self, view: SenderView) -> AckDecision {
+        self.phase = Phase::Recovery {
+            recover: view.snd_max,
+        };
+        self.forced = Some(view.snd_una);
+        AckDecision {
+            // Halve once; cwnd = ssthresh (pipe-based, no inflation).
+            congestion: Some(LossResponse::FastRetransmit {
+                inflate_segments: 0,
+            }),
+            window: WindowOp::Keep,
+        }
+    }
+}
+
+impl LossRecovery for SackRecovery {
+    fn name(&self) -> &'static str {
+        match self.flavor {
+            SackFlavor::FallFloyd => "sack-fall-floyd",
+            SackFlavor::Rfc6675 => "sack-rfc6675",
+        }
+    }
+
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
+        self.board.update(view.snd_una, view.snd_max);
+        self.board.on_cum_ack(ack.ack);
+        self.board.on_sack_blocks(ack.sack);
+        match (ack.kind, self.phase) {
+            (AckKind::Dup { count }, Phase::Open) => {
+                let lost_una = self.flavor == SackFlavor::Rfc6675
+                    && self.is_lost(view.snd_una, self.board.highest_sacked_end());
+                if count >= self.dupthresh || lost_una {
+                    self.enter(view)
+                } else {
+                    AckDecision::window(WindowOp::Keep)
+                }
+            }
+            // No Reno inflation: pipe tracks what left the network.
+            (AckKind::Dup { .. }, _) => AckDecision::window(WindowOp::Keep),
+            (AckKind::New { .. }, Phase::Recovery { recover }) => {
+                if ack.ack >= recover {
+                    // Fall & Floyd / RFC 6675 §5: recovery ends; cwnd stays at ssthresh.
+                    self.phase = Phase::Open;
+                    self.forced = None;
+                    AckDecision::window(WindowOp::DeflateToSsthresh)
+                } else {
+                    // Partial ACK: the window stays at ssthresh; pipe falls.
+                    AckDecision::window(WindowOp::Keep)
+                }
+            }
+            (AckKind::New { .. }, Phase::Loss { recover }) => {
+                if ack.ack >= recover {
+                    self.phase = Phase::Open;
+                }
+                AckDecision::window(WindowOp::Grow)
+            }
+            (AckKind::New { .. }, Phase::Open) => AckDecision::window(WindowOp::Grow),
+        }
+    }
+
+    fn on_timeout(&mut self, view: SenderView) {
+        // RFC 2018 §8; ns-2 Sack1.
+        self.board.clear();
+        self.forced = None;
+        self.phase = Phase::Loss {
+            recover: view.snd_max,
+        };
+    }
+
+    fn next_retransmission(
+        &mut self,
+        now: SimTime,
+        view: SenderView,
+        budget: u64,
+    ) -> Option<Retransmit> {
+        if !matches!(self.phase, Phase::Recovery { .. }) {
+            self.forced = None;
+            return None;
+        }
+        self.board.update(view.snd_una, view.snd_max);
+        if let Some(off) = self.forced.take() {
+            let seg = self
+                .board
+                .segments()
+                .find(|s| s.off <= off && off < s.off + u64::from(s.len));
+            if let Some(s) = seg.filter(|s| !s.sacked) {
+                self.board.mark_retransmitted(s.off, now);
+                return Some(Retransmit {
+                    off: s.off,
+                    len: s.len,
+                    forced: true,
+                });
+            }
+        }
+        // Fall & Floyd: holes first, lowest first; RFC 6675 NextSeg (1).
+        let highest = self.board.highest_sacked_end();
+        let seg = self
+            .board
+            .segments()
+            .filter(|s| !s.sacked && s.rexmit_at.is_none())
+            .find(|s| self.is_lost(s.off, highest))?;
+        if u64::from(seg.len) > budget {
+            return None;
+        }
+        self.board.mark_retransmitted(seg.off, now);
+        Some(Retransmit {
+            off: seg.off,
+            len: seg.len,
+            forced: false,
+        })
+    }
+
+    fn pipe(&self, view: SenderView) -> Option<u64> {
+        if !matches!(self.phase, Phase::Recovery { .. }) {
+            return None;
+        }
+        let highest = self.board.highest_sacked_end();
+        let mut pipe = view.snd_max.saturating_sub(self.board.snd_max());
+        for s in self.board.segments().filter(|s| s.off >= view.snd_una) {
+            if s.sacked {
+                continue;
+            }
+            let lost = match self.flavor {
+                // A resent hole's original has left the network (Fall & Floyd).
+                SackFlavor::FallFloyd => s.rexmit_at.is_some() || self.is_lost(s.off, highest),
+                SackFlavor::Rfc6675 => self.is_lost(s.off, highest),
+            };
+            if !lost {
+                pipe += u64::from(s.len);
+            }
+            if s.rexmit_at.is_some() {
+                pipe += u64::from(s.len);
+            }
+        }
+        Some(pipe)
+    }
+
+    fn is_sacked(&self, off: u64) -> bool {
+        self.board.is_sacked(off)
+    }
+
+    fn on_undo(&mut self) {
+        self.forced = None;
+        self.phase = Phase::Open;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::reno::tests::{dup, new_ack, view};
+    use super::*;
+
+    const MSS: u64 = 1400;
+
+    fn sdup(count: u32, blocks: &'static [(u64, u64)]) -> AckInput<'static> {
+        AckInput {
+            sack: blocks,
+            ..dup(count, 0)
+        }
+    }
+
+    #[test]
+    fn fall_floyd_waits_for_three_dupacks_then_resends_holes_by_pipe() {
+        let mut r = SackRecovery::new(SackFlavor::FallFloyd, 1400, 3);
+        let v = view(0, 7 * MSS);
+        // Segments 0 and 1 lost; 2, 3, 4 arrive.
+        assert_eq!(
+            r.on_ack(&sdup(1, &[(2 * MSS, 3 * MSS)]), v).congestion,
+            None
+        );
+        assert_eq!(
+            r.on_ack(&sdup(2, &[(2 * MSS, 4 * MSS)]), v).congestion,
+            None
+        );
+        assert_eq!(r.pipe(v), None, "not gated by pipe outside recovery");
+        let d = r.on_ack(&sdup(3, &[(2 * MSS, 5 * MSS)]), v);
+        assert_eq!(
+            d.congestion,
+            Some(LossResponse::FastRetransmit {
+                inflate_segments: 0
+            })
+        );
+        assert_eq!(r.phase(), Phase::Recovery { recover: 7 * MSS });
+        // Outstanding 7, SACKed 3, lost 2: pipe = 2 segments (5 and 6).
+        assert_eq!(r.pipe(v), Some(2 * MSS));
+        let first = r.next_retransmission(SimTime::ZERO, v, 0).unwrap();
+        assert_eq!((first.off, first.forced), (0, true));
+        assert_eq!(r.pipe(v), Some(3 * MSS));
+        assert_eq!(r.next_retransmission(SimTime::ZERO, v, 0), None, "no room");
+        let second = r.next_retransmission(SimTime::ZERO, v, MSS).unwrap();
+        assert_eq!((second.off, second.forced), (MSS, false));
+        assert_eq!(r.next_retransmission(SimTime::ZERO, v, 9 * MSS), None);
+        assert_eq!(r.pipe(v), Some(4 * MSS));
+        // Partial ACK for the first hole: its retransmission has left the pipe.
+        let d = r.on_ack(&new_ack(MSS, MSS), v);
+        assert_eq!((d.congestion, d.window), (None, WindowOp::Keep));
+        assert_eq!(r.pipe(view(MSS, 7 * MSS)), Some(3 * MSS));
+        let d = r.on_ack(&new_ack(7 * MSS, 6 * MSS), view(MSS, 7 * MSS));
+        assert_eq!(d.window, WindowOp::DeflateToSsthresh);
+        assert_eq!(r.phase(), Phase::Open);
+    }
+
+    #[test]
+    fn rfc6675_enters_on_is_lost_before_the_third_dupack() {
+        let mut r = SackRecovery::new(SackFlavor::Rfc6675, 1400, 3);
+        let v = view(0, 8 * MSS);
+        // One duplicate ACK reporting three discontiguous SACKed runs above snd_una.
+        static B: [(u64, u64); 3] = [(5 * MSS, 6 * MSS), (3 * MSS, 4 * MSS), (MSS, 2 * MSS)];
+        let d = r.on_ack(&sdup(1, &B), v);
+        assert!(d.congestion.is_some());
+        // IsLost(0) holds (3 runs above); above 2·MSS there are 2 runs and 2 segments, not more
+        // than 2·SMSS: not lost. So only segment 0 is resent.
+        let a = r.next_retransmission(SimTime::ZERO, v, 10 * MSS).unwrap();
+        assert_eq!((a.off, a.forced), (0, true));
+        assert_eq!(r.next_retransmission(SimTime::ZERO, v, 10 * MSS), None);
+    }
+
+    #[test]
+    fn timeout_clears_the_board_and_blocks_recovery_until_recover() {
+        let mut r = SackRecovery::new(SackFlavor::FallFloyd, 1400, 3);
+        let v = view(0, 5 * MSS);
+        r.on_ack(&sdup(1, &[(2 * MSS, 3 * MSS)]), v);
+        assert!(r.is_sacked(2 * MSS));
+        r.on_timeout(v);
+        assert!(!r.is_sacked(2 * MSS));
+        for c in 1..=4 {
+            assert_eq!(
+                r.on_ack(&sdup(c, &[(2 * MSS, 3 * MSS)]), v).congestion,
+                None
+            );
+        }
+        assert_eq!(r.phase(), Phase::Loss { recover: 5 * MSS });
+        r.on_ack(&new_ack(5 * MSS, 5 * MSS), v);
+        assert_eq!(r.phase(), Phase::Open);
+    }
+}

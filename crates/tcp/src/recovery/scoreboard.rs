@@ -1,0 +1,325 @@
+//! A per-segment scoreboard over `[snd_una, snd_max)`, shared by every selective-acknowledgment
+//! scheme (Balakrishnan97 §6.3: "the SACK-family machinery should be one reusable module").
+//!
+//! The board knows offsets, a segment size and times only, never a sender: the end-to-end SACK
+//! and SMART senders use it, and a base-station agent can keep one for the packets it caches.
+//! It is updated from three sources of information:
+//! - the cumulative ACK (everything below it leaves the board);
+//! - RFC 2018 SACK blocks `[left, right)` (a segment is selectively acknowledged once a block
+//!   covers all of it, RFC 2018 §3);
+//! - a SMART trigger (Keshav & Morgan; Balakrishnan97 §2.4): the start of the one segment whose
+//!   arrival generated the ACK.
+//!
+//! Segments are MSS-sized slots aligned on multiples of the MSS (the sender cuts its stream that
+//! way; only the last slot below `snd_max` may be short). If a sender ever sends a short segment
+//! in the middle (a window-limited retransmission), the slot still tracks the aligned range: it
+//! counts as selectively acknowledged only when all of its bytes are, and as retransmitted when
+//! any of them was resent. Each slot carries a SACKed flag and the time of its last
+//! retransmission.
+
+use engine::SimTime;
+use std::collections::VecDeque;
+
+/// What the board holds about one segment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Slot {
+    sacked: bool,
+    rexmit_at: Option<SimTime>,
+}
+
+/// One outstanding segment as the board sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentState {
+    /// First outstanding byte of the segment (`snd_una` for a partly acknowledged one).
+    pub off: u64,
+    /// Outstanding bytes.
+    pub len: u32,
+    /// Selectively acknowledged.
+    pub sacked: bool,
+    /// When it was last retransmitted, if it was.
+    pub rexmit_at: Option<SimTime>,
+}
+
+/// Per-segment state over `[snd_una, snd_max)`.
+#[derive(Clone, Debug)]
+pub struct Scoreboard {
+    mss: u64,
+    /// Oldest unacknowledged offset.
+    una: u64,
+    /// Highest offset known to be sent, plus one.
+    high: u64,
+    /// Slot `i` covers `[(first + i)·mss, (first + i + 1)·mss) ∩ [una, high)`.
+    first: u64,
+    slots: VecDeque<Slot>,
+}
+
+impl Scoreboard {
+    /// An empty board for segments of `mss` bytes.
+    pub fn new(mss: u32) -> Self {
+        Scoreboard {
+            mss: u64::from(mss.max(1)),
+            una: 0,
+            high: 0,
+            first: 0,
+            slots: VecDeque::new(),
+        }
+    }
+
+    /// The segment size.
+    pub fn mss(&self) -> u32 {
+        self.mss as u32
+    }
+
+    /// Oldest unacknowledged offset the board knows.
+    pub fn snd_una(&self) -> u64 {
+        self.una
+    }
+
+    /// Highest sent offset (plus one) the board knows.
+    pub fn snd_max(&self) -> u64 {
+        self.high
+    }
+
+    /// Bring the board to `[snd_una, snd_max)`: drop fully acknowledged segments (the cumulative
+    /// ACK), add newly sent ones. Offsets never move backwards.
+    pub fn update(&mut self, snd_una: u64, snd_max: u64) {
+        self.high = self.high.max(snd_max);
+        self.una = self.una.max(snd_una).min(self.high);
+        let first = self.una / self.mss;
+        while self.first < first {
+            self.slots.pop_front();
+            self.first += 1;
+        }
+        if self.slots.is_empty() {
+            self.first = first;
+        }
+        let end = self.high.div_ceil(self.mss);
+        while self.first + (self.slots.len() as u64) < end {
+            self.slots.push_back(Slot::default());
+        }
+    }
+
+    /// The cumulative acknowledgment advanced to `ack`.
+    pub fn on_cum_ack(&mut self, ack: u64) {
+        let high = self.high.max(ack);
+        self.update(ack, high);
+    }
+
+    /// Slot index range fully inside `[left, right)`, clipped to the outstanding data.
+    fn covered(&self, left: u64, right: u64) -> std::ops::Range<u64> {
+        let left = left.max(self.first * self.mss);
+        let right = right.min(self.high);
+        let lo = left.div_ceil(self.mss);
+        // The last slot may be short: it is covered if the block reaches `high`.
+        let hi = if right == self.high {
+            right.div_ceil(self.mss)
+        } else {
+            right / self.mss
+        };
+        lo..hi.max(lo)
+    }
+
+    fn slot_mut(&mut self, idx: u64) -> Option<&mut Slot> {
+        let i = idx.checked_sub(self.first)?;
+        self.slots.get_mut(usize::try_from(i).ok()?)
+    }
+
+    fn slot(&self, idx: u64) -> Option<&Slot> {
+        let i = idx.checked_sub(self.first)?;
+        self.slots.get(usize::try_from(i).ok()?)
+    }
+
+    /// Mark the segments a SACK block `[left, right)` covers entirely (RFC 2018 §3). Returns how
+    /// many were newly marked.
+    pub fn on_sack_block(&mut self, left: u64, right: u64) -> u32 {
+        let mut n = 0;
+        for idx in self.covered(left, right) {
+            if let Some(s) = self.slot_mut(idx) {
+                if !s.sacked {
+                    s.sacked = true;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Mark every block of one ACK (RFC 2018 §4; the order does not matter to the board).
+    pub fn on_sack_blocks(&mut self, blocks: &[(u64, u64)]) -> u32 {
+        blocks.iter().map(|&(l, r)| self.on_sack_block(l, r)).sum()
+    }
+
+    /// SMART (Balakrishnan97 §2.4): the segment starting at `trigger` arrived. Returns whether
+    /// this is news.
+    pub fn on_smart_trigger(&mut self, trigger: u64) -> bool {
+        if trigger < self.una || trigger >= self.high {
+            return false;
+        }
+        match self.slot_mut(trigger / self.mss) {
+            Some(s) if !s.sacked => {
+                s.sacked = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Record that the segment containing `off` was retransmitted at `now`.
+    pub fn mark_retransmitted(&mut self, off: u64, now: SimTime) {
+        let mss = self.mss;
+        if let Some(s) = self.slot_mut(off / mss) {
+            s.rexmit_at = Some(now);
+        }
+    }
+
+    /// Whether the segment containing `off` has been selectively acknowledged.
+    pub fn is_sacked(&self, off: u64) -> bool {
+        off >= self.una && self.slot(off / self.mss).is_some_and(|s| s.sacked)
+    }
+
+    /// When the segment containing `off` was last retransmitted.
+    pub fn retransmitted_at(&self, off: u64) -> Option<SimTime> {
+        if off < self.una {
+            return None;
+        }
+        self.slot(off / self.mss).and_then(|s| s.rexmit_at)
+    }
+
+    /// The outstanding segments in order.
+    pub fn segments(&self) -> impl Iterator<Item = SegmentState> + '_ {
+        let (mss, una, high, first) = (self.mss, self.una, self.high, self.first);
+        self.slots.iter().enumerate().filter_map(move |(i, s)| {
+            let start = ((first + i as u64) * mss).max(una);
+            let end = ((first + i as u64 + 1) * mss).min(high);
+            (end > start).then_some(SegmentState {
+                off: start,
+                len: (end - start) as u32,
+                sacked: s.sacked,
+                rexmit_at: s.rexmit_at,
+            })
+        })
+    }
+
+    /// End of the highest selectively acknowledged segment, if any.
+    pub fn highest_sacked_end(&self) -> Option<u64> {
+        self.segments()
+            .filter(|s| s.sacked)
+            .last()
+            .map(|s| s.off + u64::from(s.len))
+    }
+
+    /// Whether some segment below the highest selectively acknowledged one is missing (a gap in
+    /// the SMART bitmask, a hole in the SACK scoreboard).
+    pub fn has_hole(&self) -> bool {
+        let Some(h) = self.highest_sacked_end() else {
+            return false;
+        };
+        self.segments().any(|s| !s.sacked && s.off < h)
+    }
+
+    /// Selectively acknowledged bytes above `off`, and how many discontiguous runs they form
+    /// (the two counts of RFC 6675 §4 IsLost).
+    pub fn sacked_above(&self, off: u64) -> (u64, u32) {
+        let mut bytes = 0;
+        let mut runs = 0;
+        let mut in_run = false;
+        for s in self.segments().filter(|s| s.off > off) {
+            if s.sacked {
+                bytes += u64::from(s.len);
+                if !in_run {
+                    runs += 1;
+                }
+            }
+            in_run = s.sacked;
+        }
+        (bytes, runs)
+    }
+
+    /// Forget every SACKed bit and retransmission mark (RFC 2018 §8: after a retransmission
+    /// timeout the receiver may have reneged).
+    pub fn clear(&mut self) {
+        for s in &mut self.slots {
+            *s = Slot::default();
+        }
+    }
+
+    /// Forget the retransmission marks only.
+    pub fn clear_retransmitted(&mut self) {
+        for s in &mut self.slots {
+            s.rexmit_at = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1400;
+
+    fn states(b: &Scoreboard) -> Vec<(u64, bool)> {
+        b.segments().map(|s| (s.off / MSS, s.sacked)).collect()
+    }
+
+    #[test]
+    fn sack_blocks_mark_whole_segments_and_the_cum_ack_drops_them() {
+        let mut b = Scoreboard::new(1400);
+        b.update(0, 7 * MSS);
+        // Segments 1 and 2 (0-based 0 and 1) missing; 2..5 received.
+        assert_eq!(b.on_sack_blocks(&[(2 * MSS, 5 * MSS)]), 3);
+        assert_eq!(b.on_sack_block(2 * MSS, 5 * MSS), 0, "not news twice");
+        // A block that covers only half a segment marks nothing.
+        assert_eq!(b.on_sack_block(5 * MSS, 5 * MSS + 700), 0);
+        assert!(b.is_sacked(3 * MSS + 10) && !b.is_sacked(MSS));
+        assert_eq!(b.highest_sacked_end(), Some(5 * MSS));
+        assert!(b.has_hole());
+        assert_eq!(b.sacked_above(0), (3 * MSS, 1));
+        b.on_cum_ack(MSS);
+        assert_eq!(
+            states(&b),
+            vec![
+                (1, false),
+                (2, true),
+                (3, true),
+                (4, true),
+                (5, false),
+                (6, false)
+            ]
+        );
+        b.on_cum_ack(5 * MSS);
+        assert!(!b.has_hole());
+        assert_eq!(b.segments().count(), 2);
+    }
+
+    #[test]
+    fn smart_trigger_sets_one_bit_and_runs_are_counted() {
+        let mut b = Scoreboard::new(1400);
+        b.update(0, 8 * MSS);
+        assert!(b.on_smart_trigger(2 * MSS));
+        assert!(!b.on_smart_trigger(2 * MSS));
+        assert!(b.on_smart_trigger(4 * MSS));
+        assert!(b.on_smart_trigger(5 * MSS));
+        assert!(!b.on_smart_trigger(9 * MSS), "never sent");
+        assert_eq!(b.sacked_above(0), (3 * MSS, 2));
+        assert_eq!(b.sacked_above(3 * MSS), (2 * MSS, 1));
+        b.mark_retransmitted(MSS, SimTime(5));
+        assert_eq!(b.retransmitted_at(MSS + 1), Some(SimTime(5)));
+        b.clear();
+        assert!(!b.has_hole() && b.retransmitted_at(MSS).is_none());
+    }
+
+    #[test]
+    fn short_last_segment_is_covered_up_to_snd_max() {
+        let mut b = Scoreboard::new(1400);
+        b.update(0, 2 * MSS + 100);
+        assert_eq!(b.on_sack_block(2 * MSS, 2 * MSS + 100), 1);
+        let last = b.segments().last().unwrap();
+        assert_eq!((last.off, last.len, last.sacked), (2 * MSS, 100, true));
+        // A partly acknowledged first segment reports only its outstanding bytes.
+        b.on_cum_ack(700);
+        assert_eq!(
+            b.segments().next().map(|s| (s.off, s.len)),
+            Some((700, 700))
+        );
+    }
+}

@@ -1,0 +1,170 @@
+//! Packet scripts for the selective-acknowledgment senders (DESIGN.md rule 9): the paper's
+//! Figure 1 (Balakrishnan97 §2.15), a window of five with the first two segments lost on the
+//! wireless link, driven at explicit times.
+
+use crate::cc::{RenoCc, RenoFlavor};
+use crate::recovery::{ElnRecovery, LossRecovery, Phase, SackFlavor, SackRecovery, SmartRecovery};
+use crate::rto::{BsdRto, BsdRtoConfig, TickClock};
+use crate::{
+    SackBlocks, SegOptions, Segment, Sender, SenderConfig, SenderEvent, SenderParts, SeqNum,
+    SeqSpace,
+};
+use engine::{SimDuration, SimTime, VecSink};
+
+const MSS: u32 = 1400;
+const BASE: SeqNum = SeqNum(1000);
+
+fn ms(m: u64) -> SimTime {
+    SimTime(m * 1_000_000)
+}
+
+fn sender(recovery: Box<dyn LossRecovery>) -> Sender {
+    let parts = SenderParts {
+        cc: Box::new(RenoCc::new(
+            RenoFlavor::Net3 {
+                extra_mss_over_8: false,
+            },
+            MSS,
+            5 * MSS,
+            65535,
+        )),
+        recovery,
+        rto: Box::new(BsdRto::new(BsdRtoConfig {
+            clock: TickClock {
+                period: SimDuration::from_millis(500),
+                phase: SimDuration::from_millis(100),
+            },
+            min_ticks: 2,
+            max_ticks: 128,
+            initial_ticks: 12,
+        })),
+        eifel: None,
+    };
+    let mut s = Sender::new(
+        SenderConfig::new(MSS, 32768),
+        parts,
+        SeqSpace { base: BASE },
+        100 * u64::from(MSS),
+    );
+    // A 10 ms handshake: srtt = 10 ms for the once-per-RTT rule.
+    s.seed_rtt(ms(0), ms(10));
+    s
+}
+
+/// An ACK of `ack` segments with SACK blocks `[l, r)` (in segments) and a SMART trigger.
+fn ack(ack: u32, sack: &[(u32, u32)], smart: Option<u32>, eln: bool) -> Segment {
+    let blocks: Vec<_> = sack
+        .iter()
+        .map(|&(l, r)| (BASE.plus(l * MSS), BASE.plus(r * MSS)))
+        .collect();
+    Segment {
+        seq: SeqNum(0),
+        ack: BASE.plus(ack * MSS),
+        len: 0,
+        wnd: 32768,
+        ack_flag: true,
+        opts: SegOptions {
+            sack: SackBlocks::from_slice(&blocks),
+            smart: smart.map(|t| BASE.plus(t * MSS)),
+            eln,
+            ..SegOptions::default()
+        },
+    }
+}
+
+/// Segments sent now, as (first segment index, length).
+fn drain(s: &mut Sender, now: SimTime, t: &mut VecSink<SenderEvent>) -> Vec<(u32, u32)> {
+    std::iter::from_fn(|| s.poll_transmit(now, t))
+        .map(|seg| (seg.seq.diff(BASE) as u32 / MSS, seg.len))
+        .collect()
+}
+
+fn window_of_five(s: &mut Sender, t: &mut VecSink<SenderEvent>) {
+    let sent = drain(s, ms(0), t);
+    assert_eq!(sent, (0..5).map(|i| (i, MSS)).collect::<Vec<_>>());
+}
+
+/// E2E-SMART: the first ACK (from segment 2) shows holes 0 and 1; both are resent at once, the
+/// window is cut once, and the later ACKs neither cut again nor resend within the round trip.
+#[test]
+fn smart_resends_both_holes_on_the_first_ack_and_halves_once() {
+    let mut t = VecSink::default();
+    let mut s = sender(Box::new(SmartRecovery::new(MSS)));
+    window_of_five(&mut s, &mut t);
+    s.on_ack(ms(10), &ack(0, &[], Some(2), false), &mut t);
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert_eq!((s.ssthresh(), s.cwnd()), (2 * MSS, 2 * MSS));
+    assert_eq!(drain(&mut s, ms(10), &mut t), vec![(0, MSS), (1, MSS)]);
+    s.on_ack(ms(11), &ack(0, &[], Some(3), false), &mut t);
+    s.on_ack(ms(12), &ack(0, &[], Some(4), false), &mut t);
+    assert!(drain(&mut s, ms(12), &mut t).is_empty(), "pipe = cwnd");
+    assert_eq!(s.stats().fast_retransmits, 1, "one cut per episode");
+    // The first retransmission arrives within the 10 ms round trip (so segment 1 is not resent
+    // again): partial ACK; the pipe drops by one, new data goes.
+    s.on_ack(ms(18), &ack(1, &[], Some(0), false), &mut t);
+    assert_eq!(drain(&mut s, ms(18), &mut t), vec![(5, MSS)]);
+    // The second: everything up to recover; the episode ends with cwnd = ssthresh.
+    s.on_ack(ms(19), &ack(5, &[], Some(1), false), &mut t);
+    assert_eq!(s.phase(), Phase::Open);
+    assert_eq!(s.cwnd(), 2 * MSS);
+    assert_eq!(drain(&mut s, ms(19), &mut t), vec![(6, MSS)]);
+    assert_eq!(s.stats().retransmitted_bytes, 2 * u64::from(MSS));
+    assert_eq!(s.stats().timeouts, 0);
+}
+
+/// E2E-IETF-SACK (Fall & Floyd): nothing happens on the first two dupacks; the third halves the
+/// window and both holes go out before any new data; recovery ends at `recover`.
+#[test]
+fn ietf_sack_waits_for_the_third_dupack_then_resends_both_holes() {
+    let mut t = VecSink::default();
+    let mut s = sender(Box::new(SackRecovery::new(SackFlavor::FallFloyd, MSS, 3)));
+    window_of_five(&mut s, &mut t);
+    s.on_ack(ms(10), &ack(0, &[(2, 3)], None, false), &mut t);
+    s.on_ack(ms(11), &ack(0, &[(2, 4)], None, false), &mut t);
+    assert!(
+        drain(&mut s, ms(11), &mut t).is_empty(),
+        "no action before 3"
+    );
+    assert_eq!(s.stats().fast_retransmits, 0);
+    s.on_ack(ms(12), &ack(0, &[(2, 5)], None, false), &mut t);
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert_eq!((s.ssthresh(), s.cwnd()), (2 * MSS, 2 * MSS));
+    assert_eq!(
+        drain(&mut s, ms(12), &mut t),
+        vec![(0, MSS), (1, MSS)],
+        "holes before new data"
+    );
+    assert!(matches!(s.phase(), Phase::Recovery { .. }));
+    s.on_ack(ms(22), &ack(1, &[(2, 5)], None, false), &mut t);
+    assert_eq!(drain(&mut s, ms(22), &mut t), vec![(5, MSS)]);
+    s.on_ack(ms(23), &ack(5, &[], None, false), &mut t);
+    assert_eq!(s.phase(), Phase::Open);
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert_eq!(s.stats().retransmitted_bytes, 2 * u64::from(MSS));
+    assert_eq!(s.stats().timeouts, 0);
+}
+
+/// E2E-SACK-ELN: the ELN-marked third dupack resends both holes with no window cut; the pipe lets
+/// new data follow at once.
+#[test]
+fn sack_eln_resends_both_holes_without_a_cut() {
+    let mut t = VecSink::default();
+    let inner = Box::new(SackRecovery::new(SackFlavor::FallFloyd, MSS, 3));
+    let mut s = sender(Box::new(ElnRecovery::new(inner, 3)));
+    window_of_five(&mut s, &mut t);
+    s.on_ack(ms(10), &ack(0, &[(2, 3)], None, true), &mut t);
+    s.on_ack(ms(11), &ack(0, &[(2, 4)], None, true), &mut t);
+    assert!(drain(&mut s, ms(11), &mut t).is_empty());
+    s.on_ack(ms(12), &ack(0, &[(2, 5)], None, true), &mut t);
+    assert_eq!(s.stats().fast_retransmits, 0, "no congestion response");
+    assert_eq!(s.cwnd(), 5 * MSS);
+    // Both holes once each, then new data up to pipe = cwnd (2 resent + 3 new).
+    assert_eq!(
+        drain(&mut s, ms(12), &mut t),
+        vec![(0, MSS), (1, MSS), (5, MSS), (6, MSS), (7, MSS)]
+    );
+    s.on_ack(ms(22), &ack(5, &[], None, false), &mut t);
+    assert_eq!(s.phase(), Phase::Open);
+    assert_eq!(s.cwnd(), 5 * MSS, "no deflation either");
+    assert_eq!(s.stats().retransmitted_bytes, 2 * u64::from(MSS));
+}
