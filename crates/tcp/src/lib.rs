@@ -29,4 +29,5 @@ pub use trace::{SenderEvent, SenderStats};
 mod script_tests;
 #[cfg(test)]
 mod script_tests_e2e;
+#[cfg(test)]
 mod script_tests_sack;
