@@ -123,7 +123,11 @@ def _parse_assignment(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Start from a scenario file (.toml or .json) instead of a preset.",
 )
-@click.option("--scheme", metavar="NAME", help="Scheme (see `lossylink schemes`).")
+@click.option(
+    "--scheme",
+    metavar="NAME",
+    help="Scheme (see `lossylink schemes`), optionally with modifiers: +eifel, +modern, +lt.",
+)
 @click.option("--error-every", metavar="SIZE", help="Mean bytes between wireless errors; 0: none.")
 @click.option("--ber", metavar="FLOAT", help="Wireless bit-error rate; 0: none.")
 @click.option("--loss", metavar="P", help="Wireless frame loss probability.")
