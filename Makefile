@@ -19,7 +19,8 @@ VENV_ABS := $(abspath $(VENV))
 IN_VENV := VIRTUAL_ENV=$(VENV_ABS) PATH=$(VENV_ABS)/bin:$$PATH PIP_QUIET=1
 
 # Pinned tool and runtime versions for development. Keep the test tools in step with the
-# `dev` extra in pyproject.toml (tests/python/test_packaging.py checks this).
+# `dev` extra in pyproject.toml (tests/python/test_packaging.py checks this). pyarrow, dask and
+# distributed are pinned exactly because they decide the bytes of sweep results (Parquet).
 PIP_PINS := \
 	maturin==1.16.0 \
 	pytest==9.2.0 \
@@ -28,21 +29,30 @@ PIP_PINS := \
 	numpy==2.4.6 \
 	pandas==3.1.1 \
 	click==8.5.1 \
-	rich==15.0.0
+	rich==15.0.0 \
+	pyarrow==26.0.1 \
+	dask==2026.8.0 \
+	distributed==2026.8.0
 
 .PHONY: help venv develop demo test test-rust test-python bench lint fmt clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
 
+PINS_STAMP := $(VENV)/.pins
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet $(PIP_PINS)
 
-venv: $(PY)
+# (Re)install the pins when they change, so an existing virtualenv picks up new ones.
+$(PINS_STAMP): Makefile | $(PY)
+	$(PY) -m pip install --quiet $(PIP_PINS)
+	touch $@
+
+venv: $(PINS_STAMP)
 
 ## Build the extension in release mode and install it (editable) into the virtualenv.
-develop: $(PY)
+develop: $(PINS_STAMP)
 	$(IN_VENV) maturin develop --release --quiet
 
 demo: develop
@@ -64,14 +74,14 @@ test-python: develop
 bench:
 	cargo bench -p lossylink --bench transfer
 
-lint: $(PY)
+lint: $(PINS_STAMP)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(VENV)/bin/ruff check python tests
 	$(VENV)/bin/ruff format --check python tests
 
 ## Apply the formatters (not part of CI).
-fmt: $(PY)
+fmt: $(PINS_STAMP)
 	cargo fmt --all
 	$(VENV)/bin/ruff format python tests
 	$(VENV)/bin/ruff check --fix python tests
