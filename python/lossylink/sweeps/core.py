@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +26,13 @@ from lossylink.sweeps.executors import Executor, Task, make_executor
 from lossylink.sweeps.grid import Grid, GridSpec
 from lossylink.sweeps.progress import SweepProgress
 from lossylink.sweeps.summary import summary_rows, write_summary_csv
-from lossylink.sweeps.table import NONDETERMINISTIC_METRICS, Row, build_table, write_parquet
+from lossylink.sweeps.table import (
+    NONDETERMINISTIC_METRICS,
+    Row,
+    build_table,
+    warm_table_writer,
+    write_parquet,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,11 +59,14 @@ class SweepResult:
     """Runs simulated by this call."""
     cached: int
     """Runs taken from the cache."""
+    cpu_s: float = 0.0
+    """CPU seconds the executed runs took in their workers (not in the results file)."""
     out: Path | None = None
     summary_path: Path | None = None
     cache_dir: Path | None = None
     executor: str = "seq"
-    extra: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    """Wall seconds to start the executor, run, stop it, and build and write the tables."""
 
     @property
     def failures(self) -> list[Row]:
@@ -124,19 +135,29 @@ def sweep(
                     cached += 1
     pending = [r for r in rows if r.metrics is None and r.error is None]
 
+    # pyarrow (and the pandas it pulls in) takes most of a second to import: do it while the
+    # runs execute, so it costs no wall time (the simulation releases the GIL).
+    warm = threading.Thread(target=warm_table_writer, name="lossylink-warm", daemon=True)
+    warm.start()
+    t_start = time.perf_counter()
     ex = make_executor(executor, workers, scheduler)
+    cpu_s = 0.0
+    t_run = time.perf_counter()
     try:
         size = batch or _auto_batch(len(pending), ex)
         batches = [_tasks(pending[i : i + size]) for i in range(0, len(pending), size)]
         runnable = sum(r.error is None for r in rows)
         with SweepProgress(runnable, cached, enabled=progress) as bar:
             for outcomes in ex.run(batches):
-                for index, metrics, error, worker_version in outcomes:
+                for index, metrics, error, worker_version, cpu in outcomes:
                     _finish(rows[index], metrics, error, worker_version, version, store)
+                    cpu_s += cpu
                 bar.advance(len(outcomes))
     finally:
+        t_ran = time.perf_counter()
         ex.close()
-
+    warm.join()
+    t_end_run = time.perf_counter()
     table = build_table(rows, the_grid.keys, _metadata(base_sc, the_grid, seed_list), version)
     summary = summary_rows(rows, the_grid.keys)
     result = SweepResult(
@@ -147,12 +168,19 @@ def sweep(
         seeds=seed_list,
         executed=len(pending),
         cached=cached,
+        cpu_s=cpu_s,
         cache_dir=store.directory if store else None,
         executor=ex.name,
     )
     if out_path is not None:
         result.out = write_parquet(table, out_path)
         result.summary_path = write_summary_csv(summary, summary_path_for(out_path))
+    result.timings = {
+        "start_s": t_run - t_start,
+        "run_s": t_ran - t_run,
+        "stop_s": t_end_run - t_ran,
+        "write_s": time.perf_counter() - t_end_run,
+    }
     return result
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack
@@ -22,8 +23,9 @@ from lossylink.errors import InvalidValueError
 Task: TypeAlias = tuple[int, str, int]
 """One run: ``(run index, scenario JSON, seed)``."""
 
-Outcome: TypeAlias = tuple[int, "dict[str, MetricValue] | None", "str | None", str]
-"""One finished run: ``(run index, metrics or None, error text or None, worker's version)``."""
+Outcome: TypeAlias = tuple[int, "dict[str, MetricValue] | None", "str | None", str, float]
+"""One finished run: ``(run index, metrics or None, error text or None, worker's version,
+CPU seconds the run took in its worker)``."""
 
 EXECUTORS = ("seq", "pool", "dask")
 """The executor names of ``lossylink sweep --executor``."""
@@ -39,6 +41,7 @@ def run_batch(tasks: Sequence[Task]) -> list[Outcome]:
     parsed: dict[str, Any] = {}
     out: list[Outcome] = []
     for index, scenario_json, seed in tasks:
+        cpu = time.thread_time()
         try:
             scenario = parsed.get(scenario_json)
             if scenario is None:
@@ -47,9 +50,10 @@ def run_batch(tasks: Sequence[Task]) -> list[Outcome]:
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # also pyo3's PanicException: report it, keep the rest
-            out.append((index, None, f"{type(exc).__name__}: {exc}", _core.__version__))
+            error = f"{type(exc).__name__}: {exc}"
+            out.append((index, None, error, _core.__version__, time.thread_time() - cpu))
         else:
-            out.append((index, metrics, None, _core.__version__))
+            out.append((index, metrics, None, _core.__version__, time.thread_time() - cpu))
     return out
 
 
@@ -105,10 +109,8 @@ class PoolExecutor:
         """Submit every batch, yield each as it completes."""
         if not batches:
             return
-        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
         self._pool = ProcessPoolExecutor(
-            max_workers=min(self.workers, len(batches)),
-            mp_context=multiprocessing.get_context(method),
+            max_workers=min(self.workers, len(batches)), mp_context=_mp_context()
         )
         pending: set[Future[list[Outcome]]] = {self._pool.submit(run_batch, b) for b in batches}
         while pending:
@@ -121,6 +123,17 @@ class PoolExecutor:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _mp_context() -> multiprocessing.context.BaseContext:
+    """``forkserver`` on Linux, with this module (and so the extension) imported once in the
+    server, so each worker starts as a cheap fork of it; ``spawn`` elsewhere. Plain ``fork``
+    is avoided: the progress bar runs a thread, and forking a threaded process is unsafe."""
+    if not sys.platform.startswith("linux"):
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([__name__])
+    return ctx
 
 
 class DaskExecutor:

@@ -55,6 +55,14 @@ class Row:
     error: str | None
 
 
+def warm_table_writer() -> None:
+    """Import pyarrow and what its first ``pa.array`` call imports (pandas), ahead of use."""
+    import pyarrow as pa
+    import pyarrow.parquet
+
+    pa.array([0], type=pa.int64())
+
+
 def flatten_scenario(canonical: str) -> dict[str, Any]:
     """The scenario document as ``{dotted.path: scalar}`` (list items by index)."""
     out: dict[str, Any] = {}
