@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -301,6 +302,7 @@ def sweep_cmd(
     file_axes = list(load_grid_file(grid_file).items()) if grid_file is not None else []
     grid = merge_axes([*file_axes, *(parse_axis(a) for a in axes)])
 
+    started = time.perf_counter()
     result = sweep(
         base,
         grid,
@@ -315,10 +317,13 @@ def sweep_cmd(
     )
     console = make_console()
     console.print(summary_table(result.summary, result.grid.keys))
+    wall = time.perf_counter() - started
+    rate = f" ({result.executed / wall:.1f} runs/s)" if result.executed else ""
     console.print(
         f"{len(result.rows)} runs: {result.executed} run now, {result.cached} from the cache, "
-        f"{len(result.failures)} failed · results {result.out} · summary {result.summary_path}"
+        f"{len(result.failures)} failed, in {wall:.1f} s{rate}"
     )
+    console.print(f"results {result.out} · summary {result.summary_path}")
     if result.failures:
         for line in failure_lines(result.failures):
             click.echo(f"{PROG}: run failed: {line}", err=True)

@@ -313,11 +313,11 @@ def test_cli_sweep_writes_results_and_summary(tmp_path: Path) -> None:
     proc = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "e2e-newreno" in proc.stdout
-    assert "6 runs: 6 run now, 0 from the cache, 0 failed" in proc.stdout
+    assert "6 runs: 6 run now, 0 from the cache, 0 failed, in " in proc.stdout
     assert pq.read_table(out).num_rows == 6
     assert (tmp_path / "r.summary.csv").exists()
     again = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300, check=False)
-    assert "6 runs: 0 run now, 6 from the cache, 0 failed" in again.stdout
+    assert "6 runs: 0 run now, 6 from the cache, 0 failed, in " in again.stdout
 
 
 def test_cli_sweep_reports_failed_runs_with_status_1(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from lossylink.errors import InvalidValueError, LossylinkError
 from lossylink.runner import seed_range
 from lossylink.scenario import Scenario, ScenarioLike
 from lossylink.sweeps.cache import RunCache, canonical_json, run_key
-from lossylink.sweeps.executors import Executor, Task, make_executor
+from lossylink.sweeps.executors import EXECUTORS, Executor, Task, make_executor
 from lossylink.sweeps.grid import Grid, GridSpec
 from lossylink.sweeps.progress import SweepProgress
 from lossylink.sweeps.summary import summary_rows, write_summary_csv
@@ -115,6 +115,10 @@ def sweep(
     A run that fails is recorded with its error (``status == "error"``) and does not stop the
     others. The results do not depend on the executor, the batch size or the cache.
     """
+    if executor not in EXECUTORS:
+        raise InvalidValueError(
+            f"executor: unknown {executor!r} (choose from {', '.join(EXECUTORS)})"
+        )
     base_sc = Scenario.resolve(base)
     the_grid = Grid.from_spec(grid)
     seed_list = seed_range(seeds, start)
@@ -140,7 +144,8 @@ def sweep(
     warm = threading.Thread(target=warm_table_writer, name="lossylink-warm", daemon=True)
     warm.start()
     t_start = time.perf_counter()
-    ex = make_executor(executor, workers, scheduler)
+    # Nothing to run (all cached or failed): start no pool or cluster.
+    ex = make_executor(executor if pending else "seq", workers, scheduler if pending else None)
     cpu_s = 0.0
     t_run = time.perf_counter()
     try:
@@ -170,7 +175,7 @@ def sweep(
         cached=cached,
         cpu_s=cpu_s,
         cache_dir=store.directory if store else None,
-        executor=ex.name,
+        executor=executor,
     )
     if out_path is not None:
         result.out = write_parquet(table, out_path)
