@@ -345,3 +345,22 @@ def test_cli_sweep_bad_grid_option_is_a_usage_error(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("lossylink: error: grid: expected KEY=V1,V2")
+
+
+def test_an_outcome_from_another_lossylink_version_is_a_failed_run() -> None:
+    from lossylink.sweeps.core import _finish
+    from lossylink.sweeps.table import Row
+
+    row = Row(0, 0, (), 1, "k", "{}", None, None)
+    _finish(row, {"throughput_mbps": 1.0}, None, "0.0.0-other", ll.__version__, None)
+    assert row.metrics is None
+    assert row.error is not None
+    assert "0.0.0-other" in row.error
+
+
+def test_progress_bar_reports_runs_and_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    res = ll.sweep(_base(), {"scheme": "e2e"}, seeds=3, executor="seq", progress=True)
+    assert res.executed == 3
+    err = capsys.readouterr().err
+    assert "3/3 runs" in err
+    assert "runs/s" in err

@@ -25,7 +25,7 @@ def _rate(task: Task) -> float | None:
     elapsed = task.elapsed
     if not elapsed or done <= 0:
         return None
-    return done / elapsed
+    return float(done) / elapsed
 
 
 class RateColumn(ProgressColumn):
