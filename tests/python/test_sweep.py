@@ -176,56 +176,31 @@ def test_a_corrupt_cache_entry_is_run_again(tmp_path: Path) -> None:
 
 
 def test_killed_sweep_resumes_with_the_remaining_runs_only(tmp_path: Path) -> None:
+    # Full 8 MiB transfers (a few ms each) so the kill lands while runs remain.
     cache, out = tmp_path / "cache", tmp_path / "r.parquet"
-    seeds, points = 40, 2
-    args = [
-        *CLI,
-        "sweep",
-        "--set",
-        "transfer=128KiB",
-        "--grid",
-        "scheme=e2e,e2e-newreno",
-        "--grid",
-        "error_every=16KiB",
-        f"--seeds={seeds}",
-        f"--out={out}",
-        f"--cache={cache}",
-        "--executor=seq",
-        "--no-progress",
-    ]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seeds, grid = 60, {"scheme": ["e2e", "e2e-newreno"], "error_every": "32KiB"}
+    total = seeds * 2
+    args = ["sweep", "--grid=scheme=e2e,e2e-newreno", "--grid=error_every=32KiB"]
+    args += [f"--seeds={seeds}", f"--out={out}", f"--cache={cache}", "--executor=seq"]
+    proc = subprocess.Popen([*CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     store = RunCache(cache)
     deadline = time.monotonic() + 120
     try:
         while len(store) < 10 and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.005)
+            time.sleep(0.002)
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     done = len(store)
-    assert 10 <= done < seeds * points, "the sweep was not killed halfway"
+    assert 10 <= done < total, "the sweep was not killed halfway"
     assert not out.exists()
 
-    res = ll.sweep(
-        _base(),
-        {"scheme": ["e2e", "e2e-newreno"], "error_every": "16KiB"},
-        seeds=seeds,
-        out=out,
-        executor="seq",
-        cache=cache,
-    )
+    res = ll.sweep("lan", grid, seeds=seeds, out=out, executor="seq", cache=cache)
     assert res.cached == done
-    assert res.executed == seeds * points - done
-    assert len(store) == seeds * points
+    assert res.executed == total - done
+    assert len(store) == total
     fresh = tmp_path / "fresh.parquet"
-    ll.sweep(
-        _base(),
-        {"scheme": ["e2e", "e2e-newreno"], "error_every": "16KiB"},
-        seeds=seeds,
-        out=fresh,
-        executor="seq",
-        cache=False,
-    )
+    ll.sweep("lan", grid, seeds=seeds, out=fresh, executor="pool", cache=False)
     assert _digest(out) == _digest(fresh)
 
 
@@ -364,3 +339,17 @@ def test_progress_bar_reports_runs_and_rate(capsys: pytest.CaptureFixture[str]) 
     err = capsys.readouterr().err
     assert "3/3 runs" in err
     assert "runs/s" in err
+
+
+def test_batches_shrink_towards_the_end_and_cover_every_run() -> None:
+    from lossylink.sweeps.core import batch_sizes
+    from lossylink.sweeps.executors import PoolExecutor, SequentialExecutor
+
+    sizes = batch_sizes(600, PoolExecutor(2))
+    assert sum(sizes) == 600
+    assert sizes[0] == 32
+    assert sizes[-4:] == [1, 1, 1, 1]
+    assert sizes == sorted(sizes, reverse=True)
+    assert batch_sizes(5, SequentialExecutor()) == [1] * 5
+    assert batch_sizes(7, PoolExecutor(2), batch=3) == [3, 3, 1]
+    assert batch_sizes(0, PoolExecutor(2)) == []

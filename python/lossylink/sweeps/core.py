@@ -108,7 +108,8 @@ def sweep(
     - ``out``: the Parquet file to write (and ``<stem>.summary.csv`` beside it).
     - ``executor``: ``"seq"`` (in-process), ``"pool"`` (local processes, default) or
       ``"dask"`` (``scheduler`` address, or a LocalCluster of ``workers``).
-    - ``batch``: runs per task (default: about 8 tasks per worker, at most 32 runs each).
+    - ``batch``: runs per task (default: shrinking tasks of at most 32 runs, see
+      :func:`batch_sizes`).
     - ``cache``: a directory, ``True``/``None`` for ``.lossylink-cache`` next to ``out``
       (no cache when there is no ``out``), or ``False`` for none.
 
@@ -149,8 +150,10 @@ def sweep(
     cpu_s = 0.0
     t_run = time.perf_counter()
     try:
-        size = batch or _auto_batch(len(pending), ex)
-        batches = [_tasks(pending[i : i + size]) for i in range(0, len(pending), size)]
+        batches, first = [], 0
+        for size in batch_sizes(len(pending), ex, batch):
+            batches.append(_tasks(pending[first : first + size]))
+            first += size
         runnable = sum(r.error is None for r in rows)
         with SweepProgress(runnable, cached, enabled=progress) as bar:
             for outcomes in ex.run(batches):
@@ -233,11 +236,25 @@ def _tasks(rows: Sequence[Row]) -> list[Task]:
     return [(r.run, r.scenario, r.seed) for r in rows if r.scenario is not None]
 
 
-def _auto_batch(pending: int, ex: Executor) -> int:
-    """Small batches in-process (fine-grained progress and caching); else ~8 per worker."""
-    if ex.name == "seq" or pending == 0:
-        return 1
-    return max(1, min(_MAX_AUTO_BATCH, math.ceil(pending / (8 * ex.workers))))
+def batch_sizes(pending: int, ex: Executor, batch: int | None = None) -> list[int]:
+    """How many runs go into each task, in submission order.
+
+    A fixed ``batch``, if given. Otherwise one run per task in-process (fine-grained progress
+    and caching), and for a pool or cluster guided self-scheduling: each task takes a share
+    ``remaining / (2 * workers)`` of the runs left, at most 32, so the first tasks are big
+    (little overhead per run) and the last ones small (workers finish together).
+    """
+    if batch is not None:
+        return [min(batch, pending - i) for i in range(0, pending, batch)]
+    if ex.name == "seq":
+        return [1] * pending
+    sizes = []
+    remaining = pending
+    while remaining > 0:
+        size = max(1, min(_MAX_AUTO_BATCH, math.ceil(remaining / (2 * ex.workers))))
+        sizes.append(size)
+        remaining -= size
+    return sizes
 
 
 def _finish(
