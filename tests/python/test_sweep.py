@@ -132,6 +132,21 @@ def test_dask_local_cluster_gives_byte_identical_parquet_to_the_pool(tmp_path: P
     assert _digest(pool) == _digest(dask)
 
 
+@pytest.mark.dask
+def test_dask_executor_connects_to_a_scheduler_address(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    seq, dask = tmp_path / "seq.parquet", tmp_path / "dask.parquet"
+    ll.sweep(_base(), GRID, seeds=2, out=seq, executor="seq", cache=False)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        res = ll.sweep(
+            _base(), GRID, seeds=2, out=dask, executor="dask", scheduler=cluster.scheduler_address
+        )
+    assert res.executed == 8
+    assert _digest(seq) == _digest(dask)
+
+
 def test_scheduler_address_needs_the_dask_executor() -> None:
     with pytest.raises(InvalidValueError, match="scheduler"):
         ll.sweep(_base(), GRID, seeds=1, executor="pool", scheduler="tcp://127.0.0.1:1")

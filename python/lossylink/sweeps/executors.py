@@ -18,7 +18,7 @@ from contextlib import ExitStack
 from typing import Any, Protocol, TypeAlias
 
 from lossylink._types import MetricValue
-from lossylink.errors import InvalidValueError
+from lossylink.errors import InvalidValueError, LossylinkIOError
 
 Task: TypeAlias = tuple[int, str, int]
 """One run: ``(run index, scenario JSON, seed)``."""
@@ -28,6 +28,9 @@ Outcome: TypeAlias = tuple[int, "dict[str, MetricValue] | None", "str | None", s
 CPU seconds the run took in its worker)``."""
 
 EXECUTORS = ("seq", "pool", "dask")
+
+CONNECT_TIMEOUT_S = 20
+"""How long the dask executor tries to reach a scheduler given by address."""
 """The executor names of ``lossylink sweep --executor``."""
 
 
@@ -162,7 +165,13 @@ class DaskExecutor:
         self._stack = ExitStack()
         try:
             if scheduler:
-                self.client = self._stack.enter_context(Client(scheduler))
+                try:
+                    client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise LossylinkIOError(
+                        f"executor dask: cannot connect to the scheduler {scheduler}: {exc}"
+                    ) from None
+                self.client = self._stack.enter_context(client)
             else:
                 cluster = self._stack.enter_context(
                     LocalCluster(
