@@ -234,7 +234,14 @@ def run_cmd(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Grid axes from a TOML/JSON file: key = [values] (before the --grid axes).",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True, metavar="S")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    metavar="S",
+    help="First seed.",
+)
 @click.option(
     "--seeds",
     type=click.IntRange(min=1),
@@ -256,14 +263,25 @@ def run_cmd(
     show_default=True,
     help="seq: this process; pool: local processes; dask: a Dask cluster.",
 )
-@click.option("--workers", type=click.IntRange(min=1), help="Pool or LocalCluster size [cores].")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Pool or LocalCluster size [usable cores].",
+)
 @click.option(
     "--scheduler", metavar="ADDR", help="Dask scheduler (tcp://HOST:PORT); none: LocalCluster."
 )
-@click.option("--batch", type=click.IntRange(min=1), help="Runs per task [auto].")
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Runs per task [auto: shrinking batches of at most 32].",
+)
 @click.option(
     "--cache",
     type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
     help="Run cache directory [.lossylink-cache beside --out].",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
