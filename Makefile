@@ -5,6 +5,7 @@
 #   make test     Rust tests, then the Python tests against a fresh release build
 #   make lint     rustfmt, clippy, ruff (check + format)
 #   make bench    criterion benchmark of one bulk transfer
+#   make bench-sweep  the 600-run sweep on each executor (runs/s; results compared)
 #   make clean    remove build products and the virtualenv
 
 SHELL := /bin/bash
@@ -34,7 +35,7 @@ PIP_PINS := \
 	dask==2026.8.0 \
 	distributed==2026.8.0
 
-.PHONY: help venv develop demo test test-rust test-python bench lint fmt clean
+.PHONY: help venv develop demo test test-rust test-python bench bench-sweep lint fmt clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -74,17 +75,20 @@ test-python: develop
 bench:
 	cargo bench -p lossylink --bench transfer
 
+bench-sweep: develop
+	$(PY) benches/sweep.py
+
 lint: $(PINS_STAMP)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(VENV)/bin/ruff check python tests
-	$(VENV)/bin/ruff format --check python tests
+	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff format --check python tests benches
 
 ## Apply the formatters (not part of CI).
 fmt: $(PINS_STAMP)
 	cargo fmt --all
-	$(VENV)/bin/ruff format python tests
-	$(VENV)/bin/ruff check --fix python tests
+	$(VENV)/bin/ruff format python tests benches
+	$(VENV)/bin/ruff check --fix python tests benches
 
 clean:
 	cargo clean
