@@ -103,6 +103,10 @@ def test_results_have_one_row_per_run_in_run_order(tmp_path: Path) -> None:
     again = ll.run(ll.Scenario.from_json(row["scenario"]), seed=row["seed"])
     assert again.throughput_mbps == row["throughput_mbps"]
 
+    frame = res.frame()
+    assert len(frame) == 16
+    assert list(frame["grid.error_every"][:5]) == ["16KiB"] * 4 + ["64KiB"]
+
     summary = res.summary_frame()
     assert len(summary) == 4
     assert list(summary["runs"]) == [4, 4, 4, 4]
