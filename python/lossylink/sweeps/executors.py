@@ -28,10 +28,10 @@ Outcome: TypeAlias = tuple[int, "dict[str, MetricValue] | None", "str | None", s
 CPU seconds the run took in its worker)``."""
 
 EXECUTORS = ("seq", "pool", "dask")
+"""The executor names of ``lossylink sweep --executor``."""
 
 CONNECT_TIMEOUT_S = 20
 """How long the dask executor tries to reach a scheduler given by address."""
-"""The executor names of ``lossylink sweep --executor``."""
 
 
 def run_batch(tasks: Sequence[Task]) -> list[Outcome]:
