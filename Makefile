@@ -5,6 +5,7 @@
 #   make test     Rust tests, then the Python tests against a fresh release build
 #   make lint     rustfmt, clippy, ruff (check + format)
 #   make bench    criterion benchmark of one bulk transfer
+#   make bench-sweep  the 600-run sweep on each executor (runs/s; results compared)
 #   make clean    remove build products and the virtualenv
 
 SHELL := /bin/bash
@@ -19,7 +20,8 @@ VENV_ABS := $(abspath $(VENV))
 IN_VENV := VIRTUAL_ENV=$(VENV_ABS) PATH=$(VENV_ABS)/bin:$$PATH PIP_QUIET=1
 
 # Pinned tool and runtime versions for development. Keep the test tools in step with the
-# `dev` extra in pyproject.toml (tests/python/test_packaging.py checks this).
+# `dev` extra in pyproject.toml (tests/python/test_packaging.py checks this). pyarrow, dask and
+# distributed are pinned exactly because they decide the bytes of sweep results (Parquet).
 PIP_PINS := \
 	maturin==1.16.0 \
 	pytest==9.2.0 \
@@ -28,21 +30,30 @@ PIP_PINS := \
 	numpy==2.4.6 \
 	pandas==3.1.1 \
 	click==8.5.1 \
-	rich==15.0.0
+	rich==15.0.0 \
+	pyarrow==26.0.1 \
+	dask==2026.8.0 \
+	distributed==2026.8.0
 
-.PHONY: help venv develop demo test test-rust test-python bench lint fmt clean
+.PHONY: help venv develop demo test test-rust test-python bench bench-sweep lint fmt clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
 
+PINS_STAMP := $(VENV)/.pins
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet $(PIP_PINS)
 
-venv: $(PY)
+# (Re)install the pins when they change, so an existing virtualenv picks up new ones.
+$(PINS_STAMP): Makefile | $(PY)
+	$(PY) -m pip install --quiet $(PIP_PINS)
+	touch $@
+
+venv: $(PINS_STAMP)
 
 ## Build the extension in release mode and install it (editable) into the virtualenv.
-develop: $(PY)
+develop: $(PINS_STAMP)
 	$(IN_VENV) maturin develop --release --quiet
 
 demo: develop
@@ -64,17 +75,20 @@ test-python: develop
 bench:
 	cargo bench -p lossylink --bench transfer
 
-lint: $(PY)
+bench-sweep: develop
+	$(PY) benches/sweep.py
+
+lint: $(PINS_STAMP)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(VENV)/bin/ruff check python tests
-	$(VENV)/bin/ruff format --check python tests
+	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff format --check python tests benches
 
 ## Apply the formatters (not part of CI).
-fmt: $(PY)
+fmt: $(PINS_STAMP)
 	cargo fmt --all
-	$(VENV)/bin/ruff format python tests
-	$(VENV)/bin/ruff check --fix python tests
+	$(VENV)/bin/ruff format python tests benches
+	$(VENV)/bin/ruff check --fix python tests benches
 
 clean:
 	cargo clean

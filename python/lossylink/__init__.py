@@ -14,14 +14,17 @@ from lossylink._core import __version__
 from lossylink.result import RunResult, results_frame
 from lossylink.runner import run, run_seeds, schemes
 from lossylink.scenario import Scenario
+from lossylink.sweeps import SweepResult, sweep
 
 __all__ = [
     "RunResult",
     "Scenario",
+    "SweepResult",
     "__version__",
     "errors",
     "results_frame",
     "run",
     "run_seeds",
     "schemes",
+    "sweep",
 ]

@@ -43,3 +43,27 @@ def test_package_is_typed() -> None:
 
 def test_installed_version_is_the_crate_version() -> None:
     assert metadata.version("lossylink") == lossylink.__version__
+
+
+def test_every_exact_pin_in_an_extra_matches_the_makefile() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    make = _makefile_pins()
+    for extra, pins in extras.items():
+        for pin in pins:
+            if "==" in pin:
+                name, version = pin.split("==")
+                assert make.get(name) == version, f"{extra}: {name}"
+
+
+@pytest.mark.parametrize("name", ["pyarrow", "dask", "distributed"])
+def test_packages_that_decide_sweep_bytes_are_pinned_exactly(name: str) -> None:
+    # The Parquet writer records its version in every results file (docs/sweeps.md).
+    tomllib = pytest.importorskip("tomllib")
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"][
+        "dev"
+    ]
+    assert name in _makefile_pins()
+    assert any(pin.startswith(f"{name}==") for pin in dev)

@@ -1,0 +1,288 @@
+"""``lossylink.sweep``: a base scenario times a grid times seeds, run, cached and tabulated.
+
+The runs of a sweep are numbered point-major (grid point, then seed). Every grid point uses the
+same seeds, which is what gives common random numbers: points that differ only in the scheme
+see the same channel error process for a given seed (docs/sweeps.md explains how far that goes).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lossylink import _core
+from lossylink.errors import InvalidValueError, LossylinkError
+from lossylink.runner import seed_range
+from lossylink.scenario import Scenario, ScenarioLike
+from lossylink.sweeps.cache import RunCache, canonical_json, run_key
+from lossylink.sweeps.executors import EXECUTORS, Executor, Task, make_executor
+from lossylink.sweeps.grid import Grid, GridSpec
+from lossylink.sweeps.progress import SweepProgress
+from lossylink.sweeps.summary import summary_rows, write_summary_csv
+from lossylink.sweeps.table import (
+    NONDETERMINISTIC_METRICS,
+    Row,
+    build_table,
+    warm_table_writer,
+    write_parquet,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+DEFAULT_CACHE_NAME = ".lossylink-cache"
+"""The cache directory created next to the results file when no ``cache`` is given."""
+
+_MAX_AUTO_BATCH = 32
+
+
+@dataclass
+class SweepResult:
+    """What a sweep produced: the results table, its summary, and what ran or was reused."""
+
+    table: pa.Table
+    """One row per run, in run order (what the Parquet file holds)."""
+    rows: list[Row]
+    summary: list[dict[str, Any]]
+    """One entry per grid point (what the summary CSV holds)."""
+    grid: Grid
+    seeds: list[int]
+    executed: int
+    """Runs simulated by this call."""
+    cached: int
+    """Runs taken from the cache."""
+    cpu_s: float = 0.0
+    """CPU seconds the executed runs took in their workers (not in the results file)."""
+    out: Path | None = None
+    summary_path: Path | None = None
+    cache_dir: Path | None = None
+    executor: str = "seq"
+    timings: dict[str, float] = field(default_factory=dict)
+    """Wall seconds to start the executor, run, stop it, and build and write the tables."""
+
+    @property
+    def failures(self) -> list[Row]:
+        """The runs that failed (bad grid value or simulator error), in run order."""
+        return [r for r in self.rows if r.error is not None]
+
+    def frame(self) -> pd.DataFrame:
+        """The results as a :class:`pandas.DataFrame`."""
+        frame: pd.DataFrame = self.table.to_pandas()
+        return frame
+
+    def summary_frame(self) -> pd.DataFrame:
+        """The summary as a :class:`pandas.DataFrame`."""
+        import pandas as pd
+
+        return pd.DataFrame.from_records(self.summary)
+
+
+def sweep(
+    base: ScenarioLike = None,
+    grid: GridSpec | Grid | None = None,
+    seeds: int | Iterable[int] = 10,
+    *,
+    start: int = 1,
+    out: str | os.PathLike[str] | None = None,
+    executor: str = "pool",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    batch: int | None = None,
+    cache: str | os.PathLike[str] | bool | None = None,
+    progress: bool = False,
+) -> SweepResult:
+    """Run ``base`` at every point of ``grid`` for every seed; returns a :class:`SweepResult`.
+
+    - ``base``: a :class:`Scenario`, preset name, ``.toml``/``.json`` path, or ``None`` (lan).
+    - ``grid``: ``{key: [values]}``, keys as in :meth:`Scenario.set` (``scheme``,
+      ``error_every``, ``tcp.min_rto``, ``hops.1.forward.queue``, ...); first key slowest.
+    - ``seeds``: a count (``start .. start+seeds-1``) or a list; the same for every point.
+    - ``out``: the Parquet file to write (and ``<stem>.summary.csv`` beside it).
+    - ``executor``: ``"seq"`` (in-process), ``"pool"`` (local processes, default) or
+      ``"dask"`` (``scheduler`` address, or a LocalCluster of ``workers``).
+    - ``batch``: runs per task (default: shrinking tasks of at most 32 runs, see
+      :func:`batch_sizes`).
+    - ``cache``: a directory, ``True``/``None`` for ``.lossylink-cache`` next to ``out``
+      (no cache when there is no ``out``), or ``False`` for none.
+
+    A run that fails is recorded with its error (``status == "error"``) and does not stop the
+    others. The results do not depend on the executor, the batch size or the cache.
+    """
+    if executor not in EXECUTORS:
+        raise InvalidValueError(
+            f"executor: unknown {executor!r} (choose from {', '.join(EXECUTORS)})"
+        )
+    base_sc = Scenario.resolve(base)
+    the_grid = Grid.from_spec(grid)
+    seed_list = seed_range(seeds, start)
+    if batch is not None and batch < 1:
+        raise InvalidValueError(f"batch: expected at least 1, got {batch}")
+    out_path = Path(out) if out is not None else None
+    store = _cache(cache, out_path)
+    version = _core.__version__
+
+    rows = _plan(base_sc, the_grid, seed_list)
+    cached = 0
+    if store is not None:
+        for r in rows:
+            if r.key is not None and r.error is None:
+                hit = store.get(r.key)
+                if hit is not None:
+                    r.metrics = hit
+                    cached += 1
+    pending = [r for r in rows if r.metrics is None and r.error is None]
+
+    # pyarrow (and the pandas it pulls in) takes most of a second to import: do it while the
+    # runs execute, so it costs no wall time (the simulation releases the GIL).
+    warm = threading.Thread(target=warm_table_writer, name="lossylink-warm", daemon=True)
+    warm.start()
+    t_start = time.perf_counter()
+    # Nothing to run (all cached or failed): start no pool or cluster.
+    ex = make_executor(executor if pending else "seq", workers, scheduler if pending else None)
+    cpu_s = 0.0
+    t_run = time.perf_counter()
+    try:
+        batches, first = [], 0
+        for size in batch_sizes(len(pending), ex, batch):
+            batches.append(_tasks(pending[first : first + size]))
+            first += size
+        runnable = sum(r.error is None for r in rows)
+        with SweepProgress(runnable, cached, enabled=progress) as bar:
+            for outcomes in ex.run(batches):
+                for index, metrics, error, worker_version, cpu in outcomes:
+                    _finish(rows[index], metrics, error, worker_version, version, store)
+                    cpu_s += cpu
+                bar.advance(len(outcomes))
+    finally:
+        t_ran = time.perf_counter()
+        ex.close()
+    warm.join()
+    t_end_run = time.perf_counter()
+    table = build_table(rows, the_grid.keys, _metadata(base_sc, the_grid, seed_list), version)
+    summary = summary_rows(rows, the_grid.keys)
+    result = SweepResult(
+        table=table,
+        rows=rows,
+        summary=summary,
+        grid=the_grid,
+        seeds=seed_list,
+        executed=len(pending),
+        cached=cached,
+        cpu_s=cpu_s,
+        cache_dir=store.directory if store else None,
+        executor=executor,
+    )
+    if out_path is not None:
+        result.out = write_parquet(table, out_path)
+        result.summary_path = write_summary_csv(summary, summary_path_for(out_path))
+    result.timings = {
+        "start_s": t_run - t_start,
+        "run_s": t_ran - t_run,
+        "stop_s": t_end_run - t_ran,
+        "write_s": time.perf_counter() - t_end_run,
+    }
+    return result
+
+
+def summary_path_for(out: Path) -> Path:
+    """``results.parquet`` -> ``results.summary.csv``."""
+    return out.with_name(f"{out.stem}.summary.csv")
+
+
+def _cache(cache: str | os.PathLike[str] | bool | None, out: Path | None) -> RunCache | None:
+    if cache is False:
+        return None
+    if cache is None or cache is True:
+        return RunCache(out.parent / DEFAULT_CACHE_NAME) if out is not None else None
+    return RunCache(cache)
+
+
+def _plan(base: Scenario, grid: Grid, seeds: Sequence[int]) -> list[Row]:
+    """Every run, in run order; a point whose scenario cannot be built gets its error."""
+    version = _core.__version__
+    rows: list[Row] = []
+    for point in grid:
+        canonical: str | None = None
+        error: str | None = None
+        try:
+            canonical = canonical_json(base.with_(point.overrides()).to_json())
+        except LossylinkError as exc:
+            error = f"{type(exc).__name__}: {exc}"
+        for seed in seeds:
+            rows.append(
+                Row(
+                    run=len(rows),
+                    point=point.index,
+                    grid=point.values,
+                    seed=seed,
+                    key=run_key(canonical, seed, version) if canonical is not None else None,
+                    scenario=canonical,
+                    metrics=None,
+                    error=error,
+                )
+            )
+    return rows
+
+
+def _tasks(rows: Sequence[Row]) -> list[Task]:
+    return [(r.run, r.scenario, r.seed) for r in rows if r.scenario is not None]
+
+
+def batch_sizes(pending: int, ex: Executor, batch: int | None = None) -> list[int]:
+    """How many runs go into each task, in submission order.
+
+    A fixed ``batch``, if given. Otherwise one run per task in-process (fine-grained progress
+    and caching), and for a pool or cluster guided self-scheduling: each task takes a share
+    ``remaining / (2 * workers)`` of the runs left, at most 32, so the first tasks are big
+    (little overhead per run) and the last ones small (workers finish together).
+    """
+    if batch is not None:
+        return [min(batch, pending - i) for i in range(0, pending, batch)]
+    if ex.name == "seq":
+        return [1] * pending
+    sizes = []
+    remaining = pending
+    while remaining > 0:
+        size = max(1, min(_MAX_AUTO_BATCH, math.ceil(remaining / (2 * ex.workers))))
+        sizes.append(size)
+        remaining -= size
+    return sizes
+
+
+def _finish(
+    row: Row,
+    metrics: dict[str, Any] | None,
+    error: str | None,
+    worker_version: str,
+    version: str,
+    store: RunCache | None,
+) -> None:
+    """Record one outcome on its row, and cache it if it succeeded."""
+    if worker_version != version:
+        row.error = f"worker runs lossylink {worker_version}, this sweep needs {version}"
+        return
+    if metrics is None:
+        row.error = error or "unknown error"
+        return
+    kept = {k: v for k, v in metrics.items() if k not in NONDETERMINISTIC_METRICS}
+    row.metrics = kept
+    if store is not None and row.key is not None:
+        wall = {k: v for k, v in metrics.items() if k in NONDETERMINISTIC_METRICS}
+        store.put(row.key, kept, seed=row.seed, version=version, scenario=row.scenario, **wall)
+
+
+def _metadata(base: Scenario, grid: Grid, seeds: Sequence[int]) -> dict[str, str]:
+    return {
+        "lossylink.version": _core.__version__,
+        "lossylink.grid": grid.to_json(),
+        "lossylink.seeds": json.dumps(list(seeds), separators=(",", ":")),
+        "lossylink.base": canonical_json(base.to_json()),
+    }

@@ -1,0 +1,222 @@
+"""Where the runs of a sweep execute: in-process, a local process pool, or a Dask cluster.
+
+Work travels in batches of :data:`Task` s and comes back as :data:`Outcome` s; the function a
+worker runs is :func:`run_batch`, a plain module-level function that needs only the installed
+``lossylink`` package. Executors yield batches as they finish, in any order: the sweep puts
+results back in run order, so the order in which an executor finishes cannot change the output.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack
+from typing import Any, Protocol, TypeAlias
+
+from lossylink._types import MetricValue
+from lossylink.errors import InvalidValueError, LossylinkIOError
+
+Task: TypeAlias = tuple[int, str, int]
+"""One run: ``(run index, scenario JSON, seed)``."""
+
+Outcome: TypeAlias = tuple[int, "dict[str, MetricValue] | None", "str | None", str, float]
+"""One finished run: ``(run index, metrics or None, error text or None, worker's version,
+CPU seconds the run took in its worker)``."""
+
+EXECUTORS = ("seq", "pool", "dask")
+"""The executor names of ``lossylink sweep --executor``."""
+
+CONNECT_TIMEOUT_S = 20
+"""How long the dask executor tries to reach a scheduler given by address."""
+
+
+def run_batch(tasks: Sequence[Task]) -> list[Outcome]:
+    """Run a batch of tasks in this process; a failing run becomes an error outcome.
+
+    Runs of one batch usually share a scenario, so each distinct JSON text is parsed once.
+    """
+    from lossylink import _core
+
+    parsed: dict[str, Any] = {}
+    out: list[Outcome] = []
+    for index, scenario_json, seed in tasks:
+        cpu = time.thread_time()
+        try:
+            scenario = parsed.get(scenario_json)
+            if scenario is None:
+                scenario = parsed[scenario_json] = _core.Scenario.from_json(scenario_json)
+            metrics = _core.run(scenario, seed, False)["metrics"]
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # also pyo3's PanicException: report it, keep the rest
+            error = f"{type(exc).__name__}: {exc}"
+            out.append((index, None, error, _core.__version__, time.thread_time() - cpu))
+        else:
+            out.append((index, metrics, None, _core.__version__, time.thread_time() - cpu))
+    return out
+
+
+class Executor(Protocol):
+    """Runs batches; yields each batch's outcomes as soon as it finishes."""
+
+    name: str
+    workers: int
+
+    def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
+        """Execute ``batches``, yielding outcome lists in completion order."""
+        ...
+
+    def close(self) -> None:
+        """Release processes or connections."""
+        ...
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class SequentialExecutor:
+    """Every batch in this process, one after the other."""
+
+    name = "seq"
+    workers = 1
+
+    def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
+        """Run the batches in order."""
+        for batch in batches:
+            yield run_batch(batch)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class PoolExecutor:
+    """A local pool of worker processes (``forkserver`` on Linux, ``spawn`` elsewhere)."""
+
+    name = "pool"
+
+    def __init__(self, workers: int | None = None) -> None:
+        """Start no processes yet; ``workers`` defaults to the usable cores."""
+        self.workers = workers or default_workers()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
+        """Submit every batch, yield each as it completes."""
+        if not batches:
+            return
+        self._pool = ProcessPoolExecutor(
+            max_workers=min(self.workers, len(batches)), mp_context=_mp_context()
+        )
+        pending: set[Future[list[Outcome]]] = {self._pool.submit(run_batch, b) for b in batches}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+
+    def close(self) -> None:
+        """Stop the workers (cancelling batches not started)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _mp_context() -> multiprocessing.context.BaseContext:
+    """``forkserver`` on Linux, with this module (and so the extension) imported once in the
+    server, so each worker starts as a cheap fork of it; ``spawn`` elsewhere. Plain ``fork``
+    is avoided: the progress bar runs a thread, and forking a threaded process is unsafe."""
+    if not sys.platform.startswith("linux"):
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([__name__])
+    return ctx
+
+
+class DaskExecutor:
+    """Dask distributed: a running scheduler, or a ``LocalCluster`` when no address is given.
+
+    Workers must have the same lossylink installed (checked on every outcome).
+    """
+
+    name = "dask"
+
+    def __init__(
+        self,
+        scheduler: str | None = None,
+        workers: int | None = None,
+        *,
+        processes: bool = True,
+    ) -> None:
+        """Connect to ``scheduler``, or start a LocalCluster of ``workers`` 1-thread workers."""
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise InvalidValueError(
+                "executor dask: the 'distributed' package is not installed "
+                "(pip install 'lossylink[dask]')"
+            ) from None
+        self._stack = ExitStack()
+        try:
+            if scheduler:
+                try:
+                    client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise LossylinkIOError(
+                        f"executor dask: cannot connect to the scheduler {scheduler}: {exc}"
+                    ) from None
+                self.client = self._stack.enter_context(client)
+            else:
+                cluster = self._stack.enter_context(
+                    LocalCluster(
+                        n_workers=workers or default_workers(),
+                        threads_per_worker=1,
+                        processes=processes,
+                        dashboard_address=None,
+                    )
+                )
+                self.client = self._stack.enter_context(Client(cluster))
+        except BaseException:
+            self._stack.close()
+            raise
+        threads = self.client.nthreads()
+        self.workers = sum(threads.values()) or 1
+
+    def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
+        """Submit every batch as one task, yield each as it completes."""
+        from distributed import as_completed
+
+        if not batches:
+            return
+        futures = [self.client.submit(run_batch, list(b), pure=False) for b in batches]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.release()
+
+    def close(self) -> None:
+        """Disconnect, and stop the local cluster if we started one."""
+        self._stack.close()
+
+
+def make_executor(name: str, workers: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor called ``name`` (one of :data:`EXECUTORS`)."""
+    if workers is not None and workers < 1:
+        raise InvalidValueError(f"workers: expected at least 1, got {workers}")
+    if scheduler and name != "dask":
+        raise InvalidValueError("scheduler: only the dask executor takes a scheduler address")
+    if name == "seq":
+        return SequentialExecutor()
+    if name == "pool":
+        return PoolExecutor(workers)
+    if name == "dask":
+        return DaskExecutor(scheduler, workers)
+    raise InvalidValueError(f"executor: unknown {name!r} (choose from {', '.join(EXECUTORS)})")

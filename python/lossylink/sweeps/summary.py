@@ -1,0 +1,136 @@
+"""Summary of a sweep: per grid point, the mean, standard deviation and 95 % confidence
+half-width (Student's t, :mod:`lossylink.stats`) of every numeric metric over the seeds."""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.table import Table
+
+from lossylink.errors import LossylinkIOError
+from lossylink.stats import summarize
+from lossylink.sweeps.table import NONDETERMINISTIC_METRICS, Row
+
+# Metrics that identify a run rather than measure it.
+_NOT_SUMMARIZED = frozenset({"seed"}) | NONDETERMINISTIC_METRICS
+
+# Shown in the printed table (all numeric metrics are in the saved summary).
+HEADLINE = (
+    ("throughput_mbps", "Mb/s", ".3f"),
+    ("wireless_goodput_pct", "wireless\ngoodput %", ".1f"),
+    ("completion_s", "time s", ".2f"),
+    ("sender_timeouts", "timeouts", ".1f"),
+)
+
+
+def summary_rows(rows: Sequence[Row], grid_keys: Sequence[str]) -> list[dict[str, Any]]:
+    """One dict per grid point: grid values, ``runs``, ``failed``, then per numeric metric
+    ``<metric>_mean``, ``<metric>_std`` and ``<metric>_ci95`` (``None`` where undefined)."""
+    by_point: dict[int, list[Row]] = {}
+    for r in rows:
+        by_point.setdefault(r.point, []).append(r)
+    metrics: dict[str, None] = {}
+    for r in rows:
+        if r.metrics is not None:
+            for k, v in r.metrics.items():
+                if k not in _NOT_SUMMARIZED and _numeric(v):
+                    metrics[k] = None
+    out = []
+    for point, runs in by_point.items():
+        grid = dict(runs[0].grid)
+        ok = [r.metrics for r in runs if r.metrics is not None]
+        entry: dict[str, Any] = {"point": point}
+        entry.update({k: grid.get(k) for k in grid_keys})
+        entry["runs"] = len(ok)
+        entry["failed"] = len(runs) - len(ok)
+        for name in metrics:
+            values = [float(m[name]) for m in ok if _numeric(m.get(name))]
+            s = summarize(values) if values else None
+            entry[f"{name}_mean"] = s.mean if s else None
+            entry[f"{name}_std"] = s.stdev if s else None
+            entry[f"{name}_ci95"] = s.half_width if s else None
+        out.append(entry)
+    return out
+
+
+def write_summary_csv(entries: Sequence[dict[str, Any]], path: str | os.PathLike[str]) -> Path:
+    """Write the summary as CSV (floats at full precision, empty cells for ``None``)."""
+    target = Path(path)
+    names: dict[str, None] = {}
+    for e in entries:
+        names.update(dict.fromkeys(e))
+    try:
+        with target.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(names), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(entries)
+    except OSError as exc:
+        raise LossylinkIOError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return target
+
+
+def summary_table(entries: Sequence[dict[str, Any]], grid_keys: Sequence[str]) -> Table:
+    """The printed summary: grid values, runs, and headline metrics as mean ± 95 % CI."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
+    for key in grid_keys:
+        table.add_column(key)
+    table.add_column("runs", justify="right")
+    shown = [h for h in HEADLINE if any(f"{h[0]}_mean" in e for e in entries)]
+    for _, header, _ in shown:
+        table.add_column(header, justify="right")
+    for e in entries:
+        cells = [str(e.get(k, "")) for k in grid_keys]
+        runs = f"{e['runs']}" + (f" ({e['failed']} failed)" if e["failed"] else "")
+        cells.append(runs)
+        for name, _, fmt in shown:
+            cells.append(_mean_ci(e.get(f"{name}_mean"), e.get(f"{name}_ci95"), fmt))
+        table.add_row(*cells)
+    return table
+
+
+def _mean_ci(mean: float | None, ci: float | None, fmt: str) -> str:
+    if mean is None:
+        return "–"
+    text = format(mean, fmt)
+    if ci is not None and math.isfinite(ci):
+        text += f" ±{format(ci, fmt)}"
+    return text
+
+
+def _numeric(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def failure_lines(failures: Sequence[Row]) -> list[str]:
+    """One line per grid point and error: ``point 3 (scheme=x): seeds 1, 2: <error>``."""
+    groups: dict[tuple[int, str], list[Row]] = {}
+    for r in failures:
+        groups.setdefault((r.point, r.error or ""), []).append(r)
+    lines = []
+    for (point, error), runs in groups.items():
+        label = ", ".join(f"{k}={v}" for k, v in runs[0].grid) or "base"
+        seeds = _ranges([r.seed for r in runs])
+        lines.append(
+            f"point {point} ({label}), seed{'s' if len(runs) > 1 else ''} {seeds}: {error}"
+        )
+    return lines
+
+
+def _ranges(values: Sequence[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``"1-3, 7"``."""
+    parts: list[str] = []
+    start = prev = None
+    for v in [*values, None]:
+        if v is not None and prev is not None and v == prev + 1:
+            prev = v
+            continue
+        if start is not None:
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = v
+    return ", ".join(parts)
