@@ -257,6 +257,17 @@ fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig, Error> {
                 ErrorModelConfig::Bernoulli { p: *p }
             }
         }
+        ErrorDoc::Burst { length: 0, .. } => {
+            return Err(Error::invalid(
+                format!("{field}.length"),
+                "a burst is at least 1 frame",
+            ))
+        }
+        ErrorDoc::Burst { every, .. } if every.0 == 0 => ErrorModelConfig::None,
+        ErrorDoc::Burst { every, length } => ErrorModelConfig::Burst {
+            mean_gap_bits: every.0 as f64 * 8.0,
+            length: *length,
+        },
         ErrorDoc::Bernoulli { p } => {
             return Err(Error::invalid(
                 format!("{field}.p"),

@@ -136,6 +136,7 @@ fn error_every(s: &Scenario) -> u64 {
     };
     match hop.forward.error.as_ref().or(hop.error.as_ref()) {
         Some(ErrorDoc::Exponential { every: Some(e), .. }) => e.0,
+        Some(ErrorDoc::Burst { every, .. }) => every.0,
         Some(ErrorDoc::Exponential { ber: Some(b), .. }) if *b > 0.0 => {
             (1.0 / (8.0 * b)).round() as u64
         }

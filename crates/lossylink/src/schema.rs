@@ -337,6 +337,14 @@ pub enum ErrorDoc {
         /// Loss probability per frame.
         p: f64,
     },
+    /// Bursts of `length` consecutive lost frames, starting on average once per `every` bytes
+    /// (exponential gaps on the exposed-bits clock; Balakrishnan97 §3.6, §B.3).
+    Burst {
+        /// Mean bytes between burst starts (0 = no errors).
+        every: Size,
+        /// Frames per burst (at least 1).
+        length: u32,
+    },
 }
 
 /// Settings of one direction; anything left out is taken from the hop.

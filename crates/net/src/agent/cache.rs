@@ -146,19 +146,21 @@ impl FlowCache {
             }
             Some(last) if ack.lt(last) => AckKind::Other,
             _ => {
+                // Karn: no sample from an ACK that covers a retransmitted segment (it may have
+                // been held back by the repair of that segment).
                 let mut sample = None;
+                let mut clean = true;
                 while let Some(e) = self.entries.front() {
                     if !e.end.le(ack) {
                         break;
                     }
-                    if e.local_rxmts == 0 && !e.sender_rxmt {
-                        if let Some(t) = e.tx_at {
-                            sample = Some(now.saturating_since(t));
-                        }
+                    clean &= e.local_rxmts == 0 && !e.sender_rxmt;
+                    if let Some(t) = e.tx_at {
+                        sample = Some(now.saturating_since(t));
                     }
                     self.entries.pop_front();
                 }
-                if let Some(s) = sample {
+                if let (true, Some(s)) = (clean, sample) {
                     self.rtt.sample(s);
                 }
                 self.last_ack = Some(ack);
