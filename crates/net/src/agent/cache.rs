@@ -190,7 +190,9 @@ impl FlowCache {
     /// segment's last transmission and the last progress, on the timer's tick.
     pub fn deadline(&self, min_rto: SimDuration, tick: SimDuration) -> Option<SimTime> {
         let e = self.entries.front()?;
-        if e.pending {
+        // Only the segment the mobile is waiting for: if it is not cached (lost upstream), the
+        // sender must repair it, and the cached segments after it are not overdue.
+        if e.pending || self.last_ack.is_some_and(|a| a != e.pkt.seg.seq) {
             return None;
         }
         let sent = e.tx_at?;
