@@ -3,8 +3,9 @@
 
 use crate::error::Error;
 use crate::schema::*;
-use crate::schemes::{self, Modifiers, Resolved};
+use crate::schemes::{self, AgentKind, Modifiers, Resolved};
 use engine::{NodeId, SimDuration, SimTime};
+use net::agent::LinkTimerConfig;
 use net::config::{
     ChainConfig, Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium,
     NodeConfig, NodeKind,
@@ -71,6 +72,8 @@ pub(crate) struct Built {
     pub tcp: TcpSettings,
     pub scheme: Resolved,
     pub time_limit: SimDuration,
+    /// Base-station nodes and the agent knobs, when the scheme runs an agent.
+    pub agent: Option<(Vec<NodeId>, LinkTimerConfig)>,
 }
 
 pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
@@ -156,7 +159,12 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
             "must be greater than zero",
         ));
     }
+    let agent = match scheme.def.agent {
+        AgentKind::None => None,
+        _ => Some((base_stations(doc)?, ll_settings(&doc.ll)?)),
+    };
     Ok(Built {
+        agent,
         chain: ChainConfig { nodes, hops },
         src,
         dst,
@@ -164,6 +172,40 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         tcp,
         scheme,
         time_limit: SimDuration(doc.run.time_limit.0),
+    })
+}
+
+fn base_stations(doc: &ScenarioDoc) -> Result<Vec<NodeId>, Error> {
+    let bs: Vec<NodeId> = (0..doc.nodes.len())
+        .filter(|&i| doc.nodes[i].kind == NodeKindDoc::BaseStation)
+        .map(|i| NodeId(i as u32))
+        .collect();
+    if bs.is_empty() {
+        return Err(Error::invalid(
+            "scheme",
+            format!(
+                "'{}' runs an agent at the base station, but no node has kind = \"base-station\"",
+                doc.scheme
+            ),
+        ));
+    }
+    Ok(bs)
+}
+
+fn ll_settings(d: &LlDoc) -> Result<LinkTimerConfig, Error> {
+    let def = LinkTimerConfig::default();
+    let dupthresh = d.dupthresh.unwrap_or(def.dupthresh);
+    if dupthresh == 0 {
+        return Err(Error::invalid("ll.dupthresh", "must be at least 1"));
+    }
+    let min_rto = d.min_rto.map_or(def.min_rto, |x| SimDuration(x.0));
+    if min_rto.as_nanos() == 0 {
+        return Err(Error::invalid("ll.min_rto", "must be greater than zero"));
+    }
+    Ok(LinkTimerConfig {
+        min_rto,
+        tick: d.tick.map_or(def.tick, |x| SimDuration(x.0)),
+        dupthresh,
     })
 }
 
@@ -216,6 +258,17 @@ fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig, Error> {
                 ErrorModelConfig::Bernoulli { p: *p }
             }
         }
+        ErrorDoc::Burst { length: 0, .. } => {
+            return Err(Error::invalid(
+                format!("{field}.length"),
+                "a burst is at least 1 frame",
+            ))
+        }
+        ErrorDoc::Burst { every, .. } if every.0 == 0 => ErrorModelConfig::None,
+        ErrorDoc::Burst { every, length } => ErrorModelConfig::Burst {
+            mean_gap_bits: every.0 as f64 * 8.0,
+            length: *length,
+        },
         ErrorDoc::Bernoulli { p } => {
             return Err(Error::invalid(
                 format!("{field}.p"),

@@ -83,6 +83,19 @@ pub struct Metrics {
     pub receiver_duplicate_segments: u64,
     /// ACKs the receiver sent with the ELN mark.
     pub receiver_eln_acks: u64,
+    /// Duplicate ACKs a base-station agent absorbed.
+    pub bs_dupacks_suppressed: u64,
+    /// Duplicate ACKs a base-station agent forwarded because it did not hold the missing
+    /// segment (lost upstream) or the sender had retransmitted it.
+    pub bs_dupacks_forwarded_uncached: u64,
+    /// Local retransmissions triggered by duplicate ACKs or SMART holes.
+    pub bs_dupack_retransmissions: u64,
+    /// Local retransmissions triggered by the base station's local timer.
+    pub bs_timer_retransmissions: u64,
+    /// Local retransmissions triggered by snoop's partial-ACK rule.
+    pub bs_partial_ack_retransmissions: u64,
+    /// ACKs the base station marked with ELN.
+    pub bs_eln_marks: u64,
 }
 
 impl Metrics {
@@ -135,6 +148,21 @@ impl Metrics {
                 i(self.receiver_duplicate_segments),
             ),
             ("receiver_eln_acks", i(self.receiver_eln_acks)),
+            ("bs_dupacks_suppressed", i(self.bs_dupacks_suppressed)),
+            (
+                "bs_dupacks_forwarded_uncached",
+                i(self.bs_dupacks_forwarded_uncached),
+            ),
+            (
+                "bs_dupack_retransmissions",
+                i(self.bs_dupack_retransmissions),
+            ),
+            ("bs_timer_retransmissions", i(self.bs_timer_retransmissions)),
+            (
+                "bs_partial_ack_retransmissions",
+                i(self.bs_partial_ack_retransmissions),
+            ),
+            ("bs_eln_marks", i(self.bs_eln_marks)),
         ]
     }
 }

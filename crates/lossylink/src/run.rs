@@ -5,9 +5,13 @@ use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::scenario::Scenario;
 use crate::schema::ErrorDoc;
-use crate::schemes::RecoveryKind;
+use crate::schemes::{AgentKind, RecoveryKind};
 use crate::trace::{sender_tables, Trace};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
+use net::agent::eln_bs::ElnMarker;
+use net::agent::ll::{LinkLayer, Mode};
+use net::agent::smart::SmartLinkLayer;
+use net::agent::Agent;
 use net::config::HopRole;
 use net::{Network, Outcome};
 use tcp::cc::RenoCc;
@@ -136,6 +140,7 @@ fn error_every(s: &Scenario) -> u64 {
     };
     match hop.forward.error.as_ref().or(hop.error.as_ref()) {
         Some(ErrorDoc::Exponential { every: Some(e), .. }) => e.0,
+        Some(ErrorDoc::Burst { every, .. }) => every.0,
         Some(ErrorDoc::Exponential { ber: Some(b), .. }) if *b > 0.0 => {
             (1.0 / (8.0 * b)).round() as u64
         }
@@ -159,6 +164,19 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let mut network = Network::new(&b.chain, seed);
     let (sender, receiver) = endpoints(&b, seed);
     network.add_flow(b.src, b.dst, sender, receiver, opts.trace);
+    if let Some((nodes, cfg)) = &b.agent {
+        for &n in nodes {
+            let agent: Box<dyn Agent> = match b.scheme.def.agent {
+                AgentKind::None => continue,
+                AgentKind::Ll => Box::new(LinkLayer::new(Mode::Plain, *cfg)),
+                AgentKind::Snoop => Box::new(LinkLayer::new(Mode::Snoop, *cfg)),
+                AgentKind::Smart => Box::new(SmartLinkLayer::new(false, *cfg)),
+                AgentKind::SmartTcpAware => Box::new(SmartLinkLayer::new(true, *cfg)),
+                AgentKind::ElnBs => Box::new(ElnMarker::new()),
+            };
+            network.set_agent(n, agent);
+        }
+    }
     let limit = SimTime::ZERO + b.time_limit;
     let end = match network.run(limit) {
         Outcome::Completed(t) => t,
@@ -176,6 +194,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     };
     let flow = &network.flows()[0];
     let s = flow.sender.stats();
+    let agents = network.agent_stats();
     let first = s.first_send.unwrap_or(SimTime::ZERO);
     let duration = (end - first).as_secs_f64();
     // Ports carrying data on the path, in path order (the flow goes left to right or right to left).
@@ -217,7 +236,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         sender_timeouts: s.timeouts,
         sender_fast_retransmits: s.fast_retransmits,
         sender_retransmitted_bytes: s.retransmitted_bytes,
-        local_retransmissions: 0,
+        local_retransmissions: agents.local_retransmissions,
         bs_queue_drops: ports
             .iter()
             .filter(|p| network.port_at_base_station(p))
@@ -240,6 +259,12 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         sender_spurious_fast_retransmits: s.spurious_fast_retransmits,
         receiver_duplicate_segments: flow.receiver.stats().duplicate_segments,
         receiver_eln_acks: flow.receiver.stats().eln_acks_sent,
+        bs_dupacks_suppressed: agents.dupacks_suppressed,
+        bs_dupacks_forwarded_uncached: agents.dupacks_forwarded_uncached,
+        bs_dupack_retransmissions: agents.dupack_retransmissions,
+        bs_timer_retransmissions: agents.timer_retransmissions,
+        bs_partial_ack_retransmissions: agents.partial_ack_retransmissions,
+        bs_eln_marks: agents.eln_marked,
     };
     let trace = opts.trace.then(|| Trace {
         tables: flow

@@ -27,9 +27,33 @@ pub struct ScenarioDoc {
     pub nodes: Vec<NodeDoc>,
     /// Hops: `hops[i]` joins `nodes[i]` and `nodes[i+1]`.
     pub hops: Vec<HopDoc>,
+    /// Base-station link-layer agent knobs (used by the `ll*` schemes).
+    #[serde(default, skip_serializing_if = "LlDoc::is_default")]
+    pub ll: LlDoc,
     /// Run control.
     #[serde(default)]
     pub run: RunDoc,
+}
+
+/// Knobs of the base-station link-layer agents (Balakrishnan97 §2.8, §B.10).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LlDoc {
+    /// Duplicate ACKs before a local retransmission (2, §B.10 item 6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dupthresh: Option<u32>,
+    /// Minimum local retransmission timeout (200ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rto: Option<Dur>,
+    /// Local timer granularity: the timer fires on multiples of it (200ms; 0 = continuous).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tick: Option<Dur>,
+}
+
+impl LlDoc {
+    fn is_default(&self) -> bool {
+        *self == LlDoc::default()
+    }
 }
 
 fn default_scheme() -> String {
@@ -326,6 +350,14 @@ pub enum ErrorDoc {
     Bernoulli {
         /// Loss probability per frame.
         p: f64,
+    },
+    /// Bursts of `length` consecutive lost frames, starting on average once per `every` bytes
+    /// (exponential gaps on the exposed-bits clock; Balakrishnan97 §3.6, §B.3).
+    Burst {
+        /// Mean bytes between burst starts (0 = no errors).
+        every: Size,
+        /// Frames per burst (at least 1).
+        length: u32,
     },
 }
 

@@ -44,6 +44,23 @@ pub(crate) struct ReceiverOptions {
     pub eln: bool,
 }
 
+/// Which agent runs at the base station.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AgentKind {
+    /// Plain IP forwarding.
+    None,
+    /// LL (Balakrishnan97 §2.8).
+    Ll,
+    /// LL-TCP-AWARE, snoop (§2.9, §B.3).
+    Snoop,
+    /// LL-SMART (§2.10).
+    Smart,
+    /// LL-SMART-TCP-AWARE (§2.11).
+    SmartTcpAware,
+    /// ELN marked by the base station (§B.5, §5.2 (b)).
+    ElnBs,
+}
+
 /// A registered scheme: its description and its parts.
 pub(crate) struct SchemeDef {
     pub info: SchemeInfo,
@@ -53,6 +70,8 @@ pub(crate) struct SchemeDef {
     /// RFC 3042 limited transmit.
     pub limited_transmit: bool,
     pub receiver: ReceiverOptions,
+    /// The base-station agent.
+    pub agent: AgentKind,
 }
 
 /// Modifiers after `+` in a scheme name.
@@ -71,14 +90,15 @@ pub(crate) struct Resolved {
 }
 
 const E2E: &str = "end-to-end";
-const NONE: ReceiverOptions = ReceiverOptions {
-    sack: false,
-    smart: false,
-    eln: false,
-};
+const LL: &str = "link-layer";
 const SMART_RX: ReceiverOptions = ReceiverOptions {
     sack: false,
     smart: true,
+    eln: false,
+};
+const NONE: ReceiverOptions = ReceiverOptions {
+    sack: false,
+    smart: false,
     eln: false,
 };
 const SACK_RX: ReceiverOptions = ReceiverOptions {
@@ -109,6 +129,7 @@ static REGISTRY: &[SchemeDef] = &[
         eln_dupthresh: None,
         limited_transmit: false,
         receiver: NONE,
+        agent: AgentKind::None,
     },
     SchemeDef {
         info: SchemeInfo {
@@ -121,42 +142,7 @@ static REGISTRY: &[SchemeDef] = &[
         eln_dupthresh: None,
         limited_transmit: false,
         receiver: NONE,
-    },
-    SchemeDef {
-        info: SchemeInfo {
-            name: "e2e-eln",
-            family: E2E,
-            description: "Explicit Loss Notification: the receiver marks dupacks for segments corrupted on the wireless hop (oracle); on the 3rd marked dupack the sender resends without any congestion response",
-            source: "Balakrishnan97 §2.6, Table 1 (E2E-ELN)",
-        },
-        recovery: RecoveryKind::Reno,
-        eln_dupthresh: Some(3),
-        limited_transmit: false,
-        receiver: ELN_RX,
-    },
-    SchemeDef {
-        info: SchemeInfo {
-            name: "e2e-eln-rxmt",
-            family: E2E,
-            description: "ELN with retransmission on the first marked duplicate ACK, once per round trip, no congestion response",
-            source: "Balakrishnan97 §2.7, Table 1 (E2E-ELN-RXMT)",
-        },
-        recovery: RecoveryKind::Reno,
-        eln_dupthresh: Some(1),
-        limited_transmit: false,
-        receiver: ELN_RX,
-    },
-    SchemeDef {
-        info: SchemeInfo {
-            name: "e2e-limited-transmit",
-            family: E2E,
-            description: "Reno plus limited transmit: one new segment on each of the first two dupacks, so small windows still reach three dupacks (the paper's §5.3 proposal)",
-            source: "Balakrishnan97 §B.5 (§5.3); RFC 3042",
-        },
-        recovery: RecoveryKind::Reno,
-        eln_dupthresh: None,
-        limited_transmit: true,
-        receiver: NONE,
+        agent: AgentKind::None,
     },
     SchemeDef {
         info: SchemeInfo {
@@ -169,6 +155,7 @@ static REGISTRY: &[SchemeDef] = &[
         eln_dupthresh: None,
         limited_transmit: false,
         receiver: SMART_RX,
+        agent: AgentKind::None,
     },
     SchemeDef {
         info: SchemeInfo {
@@ -181,6 +168,33 @@ static REGISTRY: &[SchemeDef] = &[
         eln_dupthresh: None,
         limited_transmit: false,
         receiver: SACK_RX,
+        agent: AgentKind::None,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-eln",
+            family: E2E,
+            description: "Explicit Loss Notification: the receiver marks dupacks for segments corrupted on the wireless hop (oracle); on the 3rd marked dupack the sender resends without any congestion response",
+            source: "Balakrishnan97 §2.6, Table 1 (E2E-ELN)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: Some(3),
+        limited_transmit: false,
+        receiver: ELN_RX,
+        agent: AgentKind::None,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-eln-rxmt",
+            family: E2E,
+            description: "ELN with retransmission on the first marked duplicate ACK, once per round trip, no congestion response",
+            source: "Balakrishnan97 §2.7, Table 1 (E2E-ELN-RXMT)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: Some(1),
+        limited_transmit: false,
+        receiver: ELN_RX,
+        agent: AgentKind::None,
     },
     SchemeDef {
         info: SchemeInfo {
@@ -193,8 +207,87 @@ static REGISTRY: &[SchemeDef] = &[
         eln_dupthresh: Some(3),
         limited_transmit: false,
         receiver: SACK_ELN_RX,
+        agent: AgentKind::None,
     },
-];
+
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-limited-transmit",
+            family: E2E,
+            description: "Reno plus limited transmit: one new segment on each of the first two dupacks, so small windows still reach three dupacks (the paper's §5.3 proposal)",
+            source: "Balakrishnan97 §B.5 (§5.3); RFC 3042",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: true,
+        receiver: NONE,
+        agent: AgentKind::None,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "ll",
+            family: LL,
+            description: "base-station link layer: caches segments, retransmits locally on the 2nd dupack or a 200 ms-tick local timer, forwards every ACK (dupacks too), no in-order delivery (ll.dupthresh, ll.min_rto, ll.tick)",
+            source: "Balakrishnan97 §2.8, Table 2 (LL)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: NONE,
+        agent: AgentKind::Ll,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "ll-tcp-aware",
+            family: LL,
+            description: "snoop: LL plus suppression of the dupacks of locally repaired losses, expected-dupack bookkeeping and the partial-ACK rule; dupacks for segments it does not hold are forwarded",
+            source: "Balakrishnan97 §2.9, §B.3, Table 2 (LL-TCP-AWARE)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: NONE,
+        agent: AgentKind::Snoop,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "ll-smart",
+            family: LL,
+            description: "link layer with SMART selective repeat: the mobile's ACKs carry the triggering segment, the base station retransmits exactly the holes (once per link RTT), strips the option, forwards every ACK",
+            source: "Balakrishnan97 §2.10, Table 2 (LL-SMART)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: SMART_RX,
+        agent: AgentKind::Smart,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "ll-smart-tcp-aware",
+            family: LL,
+            description: "LL-SMART plus snoop's suppression of dupacks for segments being repaired locally",
+            source: "Balakrishnan97 §2.11, Table 2 (LL-SMART-TCP-AWARE)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: SMART_RX,
+        agent: AgentKind::SmartTcpAware,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "eln-bs",
+            family: LL,
+            description: "ELN generated by the base station: it marks dupacks asking for a segment it forwarded (lost on the wireless hop); the sender is e2e-eln's, the receiver needs no oracle",
+            source: "Balakrishnan97 §B.5 (§5.2 strategy (b)), §2.6",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: Some(3),
+        limited_transmit: false,
+        receiver: NONE,
+        agent: AgentKind::ElnBs,
+    },];
 
 /// Every registered scheme, in registry order.
 pub fn schemes() -> Vec<SchemeInfo> {

@@ -189,6 +189,65 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "wan",
         &[("scheme", "e2e-sack-eln")],
     ),
+    (
+        "ll-lan",
+        "LL: local retransmission on the 2nd dupack or the 200 ms-tick timer, every ACK forwarded",
+        "lan",
+        &[("scheme", "ll")],
+    ),
+    (
+        "ll-tcp-aware-lan",
+        "snoop: dupack suppression, expected dupacks, partial-ACK rule",
+        "lan",
+        &[("scheme", "ll-tcp-aware")],
+    ),
+    (
+        "ll-smart-lan-8k",
+        "LL-SMART: selective local repeat from the SMART trigger, option stripped",
+        "lan",
+        &[("scheme", "ll-smart"), ("buffer", "8KiB")],
+    ),
+    (
+        "ll-smart-tcp-aware-wan",
+        "LL-SMART-TCP-AWARE in the WAN",
+        "wan",
+        &[("scheme", "ll-smart-tcp-aware")],
+    ),
+    (
+        "eln-bs-lan-8k",
+        "ELN marked by the base station on dupacks for segments it forwarded",
+        "lan",
+        &[("scheme", "eln-bs"), ("buffer", "8KiB")],
+    ),
+    (
+        "burst4-snoop-lan",
+        "burst errors: 4 consecutive data frames per burst, one burst per 64 KiB",
+        "lan",
+        &[
+            ("scheme", "ll-tcp-aware"),
+            ("error_every", "0"),
+            (
+                "hops.1.forward.error",
+                "{ model = \"burst\", every = \"64KiB\", length = 4 }",
+            ),
+        ],
+    ),
+    (
+        "upstream-congestion-snoop-wan",
+        "a 4-packet queue before the base station: congestion losses pass snoop to the sender",
+        "wan",
+        &[("scheme", "ll-tcp-aware"), ("hops.0.forward.queue", "4")],
+    ),
+];
+
+const AGENT_FIELDS: &[&str] = &[
+    "local_retransmissions",
+    "bs_dupacks_suppressed",
+    "bs_dupacks_forwarded_uncached",
+    "bs_dupack_retransmissions",
+    "bs_timer_retransmissions",
+    "bs_partial_ack_retransmissions",
+    "bs_eln_marks",
 ];
 
 const FIELDS: &[&str] = &[
@@ -218,7 +277,10 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
     let pairs: Map<String, Value> = m
         .to_pairs()
         .into_iter()
-        .filter(|(k, _)| FIELDS.contains(k))
+        // Base-station counters only where an agent ran, so rows without one stay unchanged.
+        .filter(|(k, v)| {
+            FIELDS.contains(k) || (AGENT_FIELDS.contains(k) && *v != lossylink::Value::Int(0))
+        })
         .map(|(k, v)| {
             let v = match v {
                 lossylink::Value::Int(i) => json!(i),

@@ -7,6 +7,12 @@
 //!   corrupted if an error position falls inside them (further errors inside the same frame are
 //!   consumed too). ACKs are hit at their own, smaller size.
 //! - [`ErrorModel::Bernoulli`]: each frame is lost independently with probability `p`.
+//! - [`ErrorModel::Burst`]: Balakrishnan97 §3.6, §B.3 (burst errors, "between two and six packets
+//!   are dropped in every burst", bursts "at an average rate of one every 64 KBytes of data").
+//!   Burst starts are placed like the exponential model's bit errors (exponential gaps on the
+//!   clock of exposed bits in this direction); the frame hit by a burst start and the next
+//!   `length - 1` frames of this direction are corrupted. Error positions that fall inside a burst
+//!   are absorbed by it.
 
 use engine::RngStream;
 
@@ -25,6 +31,14 @@ pub enum ErrorModelConfig {
         /// Loss probability per frame.
         p: f64,
     },
+    /// Bursts of `length` (≥ 1) consecutive corrupted frames, starting at exponentially
+    /// distributed gaps with the given mean in bits.
+    Burst {
+        /// Mean distance between burst starts, in bits.
+        mean_gap_bits: f64,
+        /// Frames per burst.
+        length: u32,
+    },
 }
 
 /// A running error model.
@@ -39,6 +53,21 @@ pub enum ErrorModel {
         /// Bits consumed so far.
         position: u64,
         /// Index of the next errored bit.
+        next_error: u64,
+        /// The stream the gaps are drawn from.
+        rng: RngStream,
+    },
+    /// Bursts of consecutive frames.
+    Burst {
+        /// Mean gap between burst starts in bits.
+        mean_gap_bits: f64,
+        /// Frames per burst.
+        length: u32,
+        /// Frames of the current burst still to corrupt.
+        remaining: u32,
+        /// Bits consumed so far.
+        position: u64,
+        /// Index of the bit where the next burst starts.
         next_error: u64,
         /// The stream the gaps are drawn from.
         rng: RngStream,
@@ -77,6 +106,20 @@ impl ErrorModel {
                 }
             }
             ErrorModelConfig::Bernoulli { p } => ErrorModel::Bernoulli { p, rng },
+            ErrorModelConfig::Burst {
+                mean_gap_bits,
+                length,
+            } => {
+                let next_error = gap(&mut rng, mean_gap_bits) - 1;
+                ErrorModel::Burst {
+                    mean_gap_bits,
+                    length,
+                    remaining: 0,
+                    position: 0,
+                    next_error,
+                    rng,
+                }
+            }
         }
     }
 
@@ -99,6 +142,30 @@ impl ErrorModel {
                 hit
             }
             ErrorModel::Bernoulli { p, rng } => rng.bernoulli(*p),
+            ErrorModel::Burst {
+                mean_gap_bits,
+                length,
+                remaining,
+                position,
+                next_error,
+                rng,
+            } => {
+                let end = position.saturating_add(bits);
+                let start = *next_error < end;
+                while *next_error < end {
+                    *next_error = next_error.saturating_add(gap(rng, *mean_gap_bits));
+                }
+                *position = end;
+                if *remaining > 0 {
+                    *remaining -= 1;
+                    true
+                } else if start {
+                    *remaining = length.saturating_sub(1);
+                    true
+                } else {
+                    false
+                }
+            }
         }
     }
 
@@ -110,6 +177,15 @@ impl ErrorModel {
                 1.0 - (-(bits as f64) / mean_gap_bits).exp()
             }
             ErrorModelConfig::Bernoulli { p } => p,
+            // Long-run fraction: k frames per burst, one burst per (k - 1 frames + mean gap).
+            ErrorModelConfig::Burst {
+                mean_gap_bits,
+                length,
+            } => {
+                let q = 1.0 - (-(bits as f64) / mean_gap_bits).exp();
+                let k = f64::from(length);
+                k * q / (1.0 + (k - 1.0) * q)
+            }
         }
     }
 }
@@ -150,6 +226,34 @@ mod tests {
             rate(ErrorModelConfig::Bernoulli { p: 1.0 }, 12000, 1000, 1),
             1.0
         );
+    }
+
+    #[test]
+    fn bursts_corrupt_runs_of_exactly_k_frames_at_the_mean_rate() {
+        for k in [2u32, 4, 6] {
+            let cfg = ErrorModelConfig::Burst {
+                mean_gap_bits: 65536.0 * 8.0,
+                length: k,
+            };
+            let mut m = ErrorModel::new(cfg, RngStream::new(7, "test/burst"));
+            let hits: Vec<bool> = (0..200_000).map(|_| m.frame(1476 * 8)).collect();
+            // Every run of corrupted frames is a multiple of k long (back-to-back bursts merge).
+            let mut run = 0u32;
+            for &h in hits.iter().chain([false].iter()) {
+                if h {
+                    run += 1;
+                } else {
+                    assert_eq!(run % k, 0, "k = {k}");
+                    run = 0;
+                }
+            }
+            let rate = hits.iter().filter(|&&h| h).count() as f64 / hits.len() as f64;
+            let want = ErrorModel::frame_error_probability(cfg, 1476 * 8);
+            assert!(
+                (rate - want).abs() < 0.1 * want,
+                "k = {k}: {rate} vs {want}"
+            );
+        }
     }
 
     proptest! {

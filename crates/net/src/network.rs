@@ -2,6 +2,7 @@
 //! and the event loop that moves packets between them. Only this loop schedules events
 //! (house rule 5); endpoints are polled for what they want to send and when they want to wake.
 
+use crate::agent::{Agent, AgentStats, Verdict};
 use crate::config::{ChainConfig, HopRole, Medium, NodeConfig, NodeKind};
 use crate::packet::{Packet, PacketKind};
 use crate::port::{Channel, ChannelState, Port};
@@ -26,6 +27,8 @@ enum Event {
     ReceiverTimer { flow: FlowId },
     /// A hold hiccup of a port ended: its channel may transmit again (Ludwig2000 §10.1).
     HoldEnd { port: PortId },
+    /// The base-station agent of a node asked to be woken.
+    AgentTimer { node: NodeId },
 }
 
 /// A transport connection: a sender on `src`, a receiver on `dst`.
@@ -74,6 +77,9 @@ pub enum Outcome {
     Stalled(SimTime),
 }
 
+/// A base-station agent and its pending wake-up.
+type AgentSlot = (Box<dyn Agent>, Option<SimTime>);
+
 /// A chain network with its flows.
 pub struct Network {
     nodes: Vec<NodeConfig>,
@@ -83,6 +89,8 @@ pub struct Network {
     flows: Vec<Flow>,
     queue: EventQueue<Event>,
     next_uid: u64,
+    /// Base-station agents by node index, with their pending wake-up.
+    agents: Vec<Option<AgentSlot>>,
 }
 
 impl Network {
@@ -170,6 +178,7 @@ impl Network {
             flows: Vec::new(),
             queue,
             next_uid: 0,
+            agents: (0..n).map(|_| None).collect(),
         }
     }
 
@@ -264,7 +273,9 @@ impl Network {
             } => {
                 let to = self.ports[port.index()].to;
                 if !corrupted {
-                    self.receive(now, to, pkt);
+                    if let Some(pkt) = self.agent_intercept(now, port, pkt) {
+                        self.receive(now, to, pkt);
+                    }
                 } else if pkt.dst == to && pkt.seg.is_data() {
                     // The ELN oracle: the receiving host learns which segment the link corrupted
                     // (Balakrishnan97 §2.6); receivers without ELN ignore it.
@@ -295,6 +306,7 @@ impl Network {
                     self.start(now, ch);
                 }
             }
+            Event::AgentTimer { node } => self.agent_timer(now, node),
         }
     }
 
@@ -416,6 +428,7 @@ impl Network {
         } = self.channels[ch].state
         {
             self.channels[ch].state = ChannelState::Idle;
+            self.agent_sent(now, port, &pkt);
             let delay = self.ports[port.index()].delay();
             self.queue.schedule(
                 now + delay,
@@ -427,5 +440,103 @@ impl Network {
             );
         }
         self.start(now, ch);
+    }
+}
+
+/// Base-station agents: where the event loop hands packets to them and applies their answers
+/// (crate::agent). Kept apart from the loop above.
+impl Network {
+    /// Run `agent` on base-station `node` (replacing any agent there).
+    pub fn set_agent(&mut self, node: NodeId, agent: Box<dyn Agent>) {
+        self.agents[node.index()] = Some((agent, None));
+    }
+
+    /// Counters of every agent, summed.
+    pub fn agent_stats(&self) -> AgentStats {
+        let mut s = AgentStats::default();
+        for (a, _) in self.agents.iter().flatten() {
+            s.add(&a.stats());
+        }
+        s
+    }
+
+    /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
+    /// is data going onto a wireless hop, or an ACK coming from one, the agent decides. Returns
+    /// the packet to pass on, if any.
+    fn agent_intercept(&mut self, now: SimTime, port: PortId, pkt: Packet) -> Option<Packet> {
+        let p = &self.ports[port.index()];
+        let node = p.to;
+        if pkt.dst == node || self.agents[node.index()].is_none() {
+            return Some(pkt);
+        }
+        let out = self.routes[node.index()][pkt.dst.index()]?;
+        let from_wireless = p.role == HopRole::Wireless;
+        let to_wireless = self.ports[out.index()].role == HopRole::Wireless;
+        let (agent, _) = self.agents[node.index()].as_mut()?;
+        let reaction = match pkt.kind() {
+            PacketKind::Data if to_wireless && !from_wireless => agent.on_data(now, pkt),
+            PacketKind::Ack if from_wireless && !to_wireless => agent.on_ack(now, pkt),
+            _ => return Some(pkt),
+        };
+        self.inject_local(now, node, reaction.local);
+        self.pump_agent(node, now);
+        match reaction.verdict {
+            Verdict::Forward(p) => Some(p),
+            Verdict::Absorb => None,
+        }
+    }
+
+    /// Put local retransmissions at the head of the queue they route through, in order.
+    fn inject_local(&mut self, now: SimTime, node: NodeId, local: Vec<Packet>) {
+        for mut pkt in local.into_iter().rev() {
+            let Some(port) = self.routes[node.index()][pkt.dst.index()] else {
+                continue;
+            };
+            pkt.uid = self.next_uid;
+            self.next_uid += 1;
+            let p = &mut self.ports[port.index()];
+            p.enqueue_front(pkt);
+            let ch = p.channel;
+            if self.channels[ch].state == ChannelState::Idle {
+                self.start(now, ch);
+            }
+        }
+    }
+
+    /// A frame left `port`: tell the agent of the sending node about its data frames.
+    fn agent_sent(&mut self, now: SimTime, port: PortId, pkt: &Packet) {
+        let p = &self.ports[port.index()];
+        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
+            return;
+        }
+        if let Some((agent, _)) = self.agents[p.from.index()].as_mut() {
+            agent.on_sent(now, pkt);
+            self.pump_agent(p.from, now);
+        }
+    }
+
+    fn agent_timer(&mut self, now: SimTime, node: NodeId) {
+        let Some((agent, wake)) = self.agents[node.index()].as_mut() else {
+            return;
+        };
+        if *wake == Some(now) {
+            *wake = None;
+        }
+        let local = agent.on_timeout(now);
+        self.inject_local(now, node, local);
+        self.pump_agent(node, now);
+    }
+
+    /// Schedule the agent's wake-up if it wants one earlier than the one pending.
+    fn pump_agent(&mut self, node: NodeId, now: SimTime) {
+        let Some((agent, wake)) = self.agents[node.index()].as_mut() else {
+            return;
+        };
+        if let Some(t) = agent.poll_timeout() {
+            if wake.is_none_or(|w| t < w) {
+                *wake = Some(t);
+                self.queue.schedule(t.max(now), Event::AgentTimer { node });
+            }
+        }
     }
 }

@@ -112,6 +112,13 @@ impl Port {
         Some(pkt)
     }
 
+    /// Queue a local retransmission at the head, regardless of the capacity (a base-station
+    /// agent's priority retransmission, Balakrishnan97 §2.8).
+    pub(crate) fn enqueue_front(&mut self, pkt: Packet) {
+        self.queue.push_front(pkt);
+        self.stats.max_queue = self.stats.max_queue.max(self.queue.len() as u32);
+    }
+
     /// Time the frame carrying `pkt` occupies the channel, contention excluded.
     pub(crate) fn airtime(&self, pkt: &Packet) -> SimDuration {
         let bits = u64::from(self.cfg.framing_bytes + pkt.ip_len()) * 8;
