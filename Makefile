@@ -2,6 +2,7 @@
 # the only things assumed are rustup's cargo and python3 (>= 3.11) with pip.
 #
 #   make demo     build the extension, run the paper comparison (about 20 s)
+#   make reproduce  every experiment of Balakrishnan et al. 1997 into out/balakrishnan97 (--quick)
 #   make test     Rust tests, then the Python tests against a fresh release build
 #   make lint     rustfmt, clippy, ruff (check + format)
 #   make bench    criterion benchmark of one bulk transfer
@@ -28,25 +29,35 @@ PIP_PINS := \
 	numpy==2.4.6 \
 	pandas==3.1.1 \
 	click==8.5.1 \
-	rich==15.0.0
+	rich==15.0.0 \
+	matplotlib==3.11.2 \
+	pyarrow==26.0.1
 
-.PHONY: help venv develop demo test test-rust test-python bench lint fmt clean
+.PHONY: help venv develop demo reproduce test test-rust test-python bench lint fmt clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet $(PIP_PINS)
 
-venv: $(PY)
+# The pins are (re)installed whenever this Makefile changes, so an existing virtualenv picks
+# up a new pin.
+$(VENV)/.pins: Makefile | $(PY)
+	$(PY) -m pip install --quiet $(PIP_PINS)
+	touch $@
+
+venv: $(VENV)/.pins
 
 ## Build the extension in release mode and install it (editable) into the virtualenv.
-develop: $(PY)
+develop: $(VENV)/.pins
 	$(IN_VENV) maturin develop --release --quiet
 
 demo: develop
 	$(PY) -m lossylink.demo
+
+reproduce: develop
+	$(VENV)/bin/lossylink reproduce balakrishnan97 --quick --out out/balakrishnan97
 
 test: develop test-rust test-python
 
@@ -64,14 +75,14 @@ test-python: develop
 bench:
 	cargo bench -p lossylink --bench transfer
 
-lint: $(PY)
+lint: $(VENV)/.pins
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(VENV)/bin/ruff check python tests
 	$(VENV)/bin/ruff format --check python tests
 
 ## Apply the formatters (not part of CI).
-fmt: $(PY)
+fmt: $(VENV)/.pins
 	cargo fmt --all
 	$(VENV)/bin/ruff format python tests
 	$(VENV)/bin/ruff check --fix python tests
