@@ -441,7 +441,8 @@ def report_html(
     body = [f"<h1>Reproduction of {esc(b97.NAME)}</h1>"]
     body += [f"<p>{esc(x)}</p>" for x in _header(rep)]
     body.append(
-        f"<p>Targets: {esc(summary)}. Wall time {rep.wall_s:.1f} s on {rep.workers} threads.</p>"
+        f"<p>Targets: {esc(summary)}. Simulation wall time {rep.wall_s:.1f} s "
+        f"on {rep.workers} threads.</p>"
     )
     body.append("<h2 id='tables'>Published tables</h2>")
     body += [g.html() for g in published_tables(rep)]
