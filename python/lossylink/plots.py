@@ -362,7 +362,7 @@ def _line_figure(frame: pd.DataFrame, x: str, title: str, xlabel: str, log: bool
     xs = sorted(set(frame[x])) if len(frame) else []
     if xs:
         ax.set_xticks(xs)
-        ax.set_xticklabels([str(v) for v in xs])
+        ax.set_xticklabels([f"{float(v):g}" for v in xs])
     ax.set_xlabel(xlabel)
     ax.set_ylabel("Throughput (Mbps)")
     ax.set_ylim(bottom=0)
