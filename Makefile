@@ -2,6 +2,7 @@
 # the only things assumed are rustup's cargo and python3 (>= 3.11) with pip.
 #
 #   make demo     build the extension, run the paper comparison (about 20 s)
+#   make reproduce  every experiment of Balakrishnan et al. 1997 into out/balakrishnan97 (--quick)
 #   make test     Rust tests, then the Python tests against a fresh release build
 #   make lint     rustfmt, clippy, ruff (check + format)
 #   make bench    criterion benchmark of one bulk transfer
@@ -31,11 +32,12 @@ PIP_PINS := \
 	pandas==3.1.1 \
 	click==8.5.1 \
 	rich==15.0.0 \
+	matplotlib==3.11.2 \
 	pyarrow==26.0.1 \
 	dask==2026.8.0 \
 	distributed==2026.8.0
 
-.PHONY: help venv develop demo test test-rust test-python bench bench-sweep lint fmt clean
+.PHONY: help venv develop demo reproduce test test-rust test-python bench bench-sweep lint fmt clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -58,6 +60,9 @@ develop: $(PINS_STAMP)
 
 demo: develop
 	$(PY) -m lossylink.demo
+
+reproduce: develop
+	$(VENV)/bin/lossylink reproduce balakrishnan97 --quick --out out/balakrishnan97
 
 test: develop test-rust test-python
 

@@ -176,6 +176,20 @@ def _parse_assignment(
     metavar="DIR",
     help="Trace the runs and write each trace table as CSV into DIR.",
 )
+@click.option(
+    "--save",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Trace the runs and save each (metrics.json, scenario.toml, trace tables) into DIR "
+    "(DIR/seed<S> for several seeds), for `lossylink plot`.",
+)
+@click.option(
+    "--trace-format",
+    type=click.Choice(["parquet", "csv"]),
+    default="parquet",
+    show_default=True,
+    help="File format of the trace tables written by --save.",
+)
 def run_cmd(
     preset_name: str | None,
     config: Path | None,
@@ -185,6 +199,8 @@ def run_cmd(
     seeds: int,
     as_json: bool,
     trace_csv: Path | None,
+    save: Path | None,
+    trace_format: str,
     **fields: str | None,
 ) -> None:
     """Run a scenario for seeds S .. S+N-1 (see --seed, --seeds).
@@ -207,8 +223,15 @@ def run_cmd(
     for key, value in assignments:
         scenario.set(key, value)
 
-    results = run_seeds(scenario, seed_range(seeds, seed), trace=trace_csv is not None)
+    traced = trace_csv is not None or save is not None
+    results = run_seeds(scenario, seed_range(seeds, seed), trace=traced)
     written = [p for r in results for p in r.write_trace_csv(trace_csv)] if trace_csv else []
+    if save is not None:
+        from lossylink.saved import save_run
+
+        for r in results:
+            target = save if len(results) == 1 else save / f"seed{r.metrics.get('seed', 0)}"
+            save_run(r, target, scenario=scenario, trace_format=trace_format)
 
     if as_json:
         for r in results:
@@ -218,6 +241,8 @@ def run_cmd(
     console.print(run_table(results))
     if written:
         console.print(f"trace: wrote {len(written)} CSV files to {trace_csv}")
+    if save is not None:
+        console.print(f"saved {len(results)} run(s) to {save}")
 
 
 @cli.command("sweep", short_help="Run a grid of scenarios over seeds; results to Parquet.")
@@ -374,6 +399,151 @@ def demo_cmd(seeds: int) -> None:
     from lossylink.demo import run_demo
 
     run_demo(seeds=seeds)
+
+
+@cli.command("reproduce", short_help="Run every experiment of a paper; write a report.")
+@click.argument("paper", type=click.Choice(["balakrishnan97"]))
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Seeds per experiment (1..N) [10; 3 with --quick].",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Output directory [out/PAPER].",
+)
+@click.option("--quick", is_flag=True, help="Fewer seeds (3): a check in a few seconds.")
+@click.option("--transfer", metavar="SIZE", help="Override the 8 MiB transfer of every run.")
+@click.option(
+    "--only",
+    "groups",
+    multiple=True,
+    type=click.Choice(["table2", "table3", "table4", "peaks", "burst", "sweep"]),
+    help="Run only these experiment groups (repeatable).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Threads [all cores].",
+)
+def reproduce_cmd(
+    paper: str,
+    seeds: int | None,
+    out: Path | None,
+    quick: bool,
+    transfer: str | None,
+    groups: tuple[str, ...],
+    workers: int | None,
+) -> None:
+    """Reproduce PAPER end to end (balakrishnan97: Tables 2-4, Figures 3-12, the burst and
+    error-rate experiments).
+
+    Writes into DIR: results.csv (one row per run), tables.md (the paper's values beside ours,
+    mean and 95% CI), targets.json (every target with paper value, ours, tolerance and
+    verdict), figures/ (PNG and SVG), runs/ (the traced runs, for `lossylink plot`) and
+    report.html (all of it on one page). Schemes that are not registered in this build are
+    reported as "not available".
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from lossylink.reproduce import reproduce
+
+    out = out or Path("out") / paper
+    console = make_console(stderr=True)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as bar:
+        task = bar.add_task("runs", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        rep = reproduce(
+            paper,
+            seeds=seeds,
+            out=out,
+            quick=quick,
+            transfer=transfer,
+            groups=groups or None,
+            workers=workers,
+            progress=progress,
+        )
+    counts: dict[str, int] = {}
+    for v in rep.verdicts:
+        counts[v.verdict] = counts.get(v.verdict, 0) + 1
+    stdout = make_console()
+    stdout.print(
+        f"{paper}: {len(rep.frame)} runs, {len(rep.seeds)} seeds, {rep.wall_s:.1f} s on "
+        f"{rep.workers} threads; targets: "
+        + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    )
+    stdout.print(f"wrote {out}/results.csv, tables.md, targets.json, figures/, report.html")
+
+
+@cli.command("plot", short_help="Draw a figure from a saved run or a results.csv.")
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--kind",
+    type=click.Choice(["seq", "cwnd", "timeline", "bars", "sweep", "burst"]),
+    required=True,
+    help="seq, cwnd, timeline: from a saved run (`run --save`, `reproduce` runs/*); "
+    "bars, sweep, burst: from a reproduction's results.csv.",
+)
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    metavar="FILE",
+    help="Output file, .png or .svg.",
+)
+@click.option(
+    "--table",
+    type=click.Choice(["table2", "table3", "table4"]),
+    default="table3",
+    show_default=True,
+    help="For --kind bars: which table's schemes.",
+)
+@click.option("--reference", type=int, metavar="BYTES", help="For --kind cwnd: a dashed line.")
+def plot_cmd(source: Path, kind: str, out_file: Path, table: str, reference: int | None) -> None:
+    """Draw a figure from SOURCE: a saved run directory or a results.csv."""
+    from lossylink import plots
+
+    fmt = out_file.suffix.lower().lstrip(".")
+    if fmt not in plots.FORMATS:
+        raise click.BadParameter("the file must end in .png or .svg", param_hint="--out")
+    if kind in plots.KINDS:
+        from lossylink.saved import load_run
+
+        r = load_run(source)
+        if r.trace is None:
+            raise click.UsageError(f"{source}: the saved run has no trace")
+        m = r.metrics
+        label = f"{m.get('scheme', '?')}, {m.get('preset', '?')}, seed {m.get('seed', '?')}"
+        panels = [(label, r.trace)]
+        if kind == "seq":
+            fig = plots.seq_figure(panels)
+        elif kind == "cwnd":
+            fig = plots.cwnd_figure(panels, reference_bytes=reference)
+        else:
+            fig = plots.timeline_figure(panels)
+    else:
+        fig = plots.results_figure(source, kind, table)
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    plots.save_figure(fig, out_file.with_suffix(""), formats=[fmt])
+    click.echo(f"wrote {out_file}")
 
 
 def main() -> None:

@@ -14,10 +14,15 @@ SCHEMES = [info["name"] for info in ll.schemes()]
 PRESETS = Scenario.preset_names()
 # The error aliases put errors on wireless hops; a preset without one (hiccup) rejects them.
 WIRED_ONLY = {p for p in PRESETS if 'role = "wireless"' not in Scenario.preset_toml(p)}
+# Link-layer schemes run an agent on a base station; a preset without one rejects them.
+NO_BASE_STATION = {p for p in PRESETS if 'kind = "base-station"' not in Scenario.preset_toml(p)}
+END_TO_END = {info["name"] for info in ll.schemes() if info["family"] == "end-to-end"}
 
 
 def applicable(preset: str, changes: dict[str, str | float]) -> dict[str, str | float]:
     """The overrides that make sense for `preset`."""
+    if preset in NO_BASE_STATION and changes.get("scheme", "e2e") not in END_TO_END:
+        changes = {k: v for k, v in changes.items() if k != "scheme"}
     if preset not in WIRED_ONLY:
         return changes
     return {k: v for k, v in changes.items() if k not in ("error_every", "loss")}

@@ -1,0 +1,439 @@
+"""Reproduce a paper end to end: run its experiment catalogue, write results, tables, targets,
+figures and a one-page HTML report.
+
+>>> import lossylink.reproduce
+>>> frame = lossylink.reproduce.balakrishnan97(seeds=10, out="out/b97")   # doctest: +SKIP
+
+The catalogue (configs, paper values, tolerances) is data in :mod:`lossylink.papers`. Every
+experiment whose scheme is registered and whose scenario the Rust side accepts is run; the rest
+are reported as "not available". Runs go to a thread pool (the simulation releases the GIL),
+one run per seed, identical scenarios run once.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lossylink.errors import InvalidValueError, LossylinkError
+from lossylink.papers import balakrishnan97 as b97
+from lossylink.result import RunResult
+from lossylink.runner import run, schemes, seed_range
+from lossylink.scenario import Scenario
+from lossylink.stats import Summary, summarize
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DEFAULT_SEEDS = 10
+QUICK_SEEDS = 3
+"""``--quick``: seeds per experiment. Transfers stay 8 MiB: the runs take about a second, the
+figures most of the time, and shorter transfers would change the numbers (slow start)."""
+SUMMARY_METRICS = (
+    "throughput_mbps",
+    "wireless_goodput_pct",
+    "wired_goodput_pct",
+    "sender_timeouts",
+    "sender_fast_retransmits",
+    "local_retransmissions",
+)
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``, called after every run."""
+
+
+@dataclass
+class Outcome:
+    """One experiment of the catalogue and what became of it."""
+
+    experiment: b97.Experiment
+    available: bool
+    reason: str = ""
+    """Why the experiment is not available (unregistered scheme, rejected scenario key)."""
+    scenario: Scenario | None = None
+    results: list[RunResult] = field(default_factory=list)
+
+    def values(self, metric: str) -> list[float]:
+        return [float(r.metrics[metric]) for r in self.results if metric in r.metrics]
+
+    def summary(self, metric: str = "throughput_mbps") -> Summary | None:
+        v = self.values(metric)
+        return summarize(v) if v else None
+
+
+@dataclass
+class TracedOutcome:
+    """A traced run behind the time-sequence and cwnd figures."""
+
+    run: b97.TracedRun
+    available: bool
+    reason: str = ""
+    result: RunResult | None = None
+    path: Path | None = None
+
+
+@dataclass
+class Verdict:
+    """A target and how we fare against it."""
+
+    target: b97.Target
+    ours: float | None
+    verdict: str
+    """``pass``, ``fail``, ``explained`` (outside, with a named mechanism), ``not available``."""
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        t = self.target
+        lo, hi = t.accept
+        out: dict[str, Any] = {
+            "id": t.id,
+            "table": t.table,
+            "description": t.description,
+            "paper": t.paper,
+            "ours": _finite(self.ours),
+            "unit": t.unit,
+            "tolerance": t.tolerance,
+            "accept": [_finite(lo), _finite(hi)],
+            "verdict": self.verdict,
+            "source": t.source,
+            "needs": list(t.needs),
+        }
+        if t.deviation is not None:
+            out["explanation"] = {
+                "doc": f"docs/reproduction.md#{t.deviation}",
+                "mechanism": b97.DEVIATIONS[t.deviation],
+            }
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass
+class Reproduction:
+    """Everything a reproduction produced."""
+
+    paper: str
+    seeds: list[int]
+    transfer: str | None
+    quick: bool
+    outcomes: list[Outcome]
+    traced: list[TracedOutcome]
+    verdicts: list[Verdict]
+    frame: pd.DataFrame
+    wall_s: float
+    workers: int
+    out: Path | None = None
+    files: list[Path] = field(default_factory=list)
+
+    def outcome(self, exp_id: str) -> Outcome:
+        for o in self.outcomes:
+            if o.experiment.id == exp_id:
+                return o
+        raise KeyError(exp_id)
+
+
+class _Measured:
+    """The :class:`~lossylink.papers.balakrishnan97.Measured` view of a reproduction."""
+
+    def __init__(self, outcomes: Sequence[Outcome], traced: Sequence[TracedOutcome]) -> None:
+        self._outcomes = {o.experiment.id: o for o in outcomes}
+        self._traced = {t.run.id: t for t in traced}
+
+    def values(self, exp: str, metric: str) -> Sequence[float]:
+        o = self._outcomes.get(exp)
+        if o is None:
+            raise b97.Unavailable(f"{exp}: not in this reproduction")
+        if not o.available:
+            raise b97.Unavailable(f"{exp}: {o.reason}")
+        v = o.values(metric)
+        if not v:
+            raise b97.Unavailable(f"{exp}: metric {metric} not reported")
+        return v
+
+    def trace(self, run_id: str) -> dict[str, Any]:
+        t = self._traced.get(run_id)
+        if t is None or t.result is None or t.result.trace is None:
+            reason = t.reason if t is not None and t.reason else "not traced"
+            raise b97.Unavailable(f"{run_id}: {reason}")
+        return t.result.trace
+
+
+def evaluate(
+    targets: Iterable[b97.Target], outcomes: Sequence[Outcome], traced: Sequence[TracedOutcome]
+) -> list[Verdict]:
+    """Compute every target and its verdict."""
+    m = _Measured(outcomes, traced)
+    out = []
+    for t in targets:
+        try:
+            value = float(t.value(m))
+        except b97.Unavailable as exc:
+            out.append(Verdict(t, None, "not available", str(exc)))
+            continue
+        except ZeroDivisionError:
+            out.append(Verdict(t, None, "not available", "division by zero"))
+            continue
+        lo, hi = t.accept
+        inside = math.isfinite(value) and lo <= value <= hi
+        if inside:
+            note = "listed deviation does not show in this run" if t.deviation else ""
+            out.append(Verdict(t, value, "pass", note))
+        elif t.deviation is not None:
+            out.append(Verdict(t, value, "explained"))
+        else:
+            out.append(Verdict(t, value, "fail"))
+    return out
+
+
+# -- running --------------------------------------------------------------------------------
+
+
+def _wireless_hop(sc: Scenario) -> int:
+    hops = sc.to_dict().get("hops", [])
+    for i, hop in enumerate(hops):
+        if hop.get("role") == "wireless":
+            return i
+    raise b97.Unavailable("the preset has no wireless hop")
+
+
+def build(
+    preset: str, overrides: Sequence[tuple[str, str]], transfer: str | None, registered: set[str]
+) -> tuple[Scenario | None, str]:
+    """The scenario of an experiment, or ``(None, reason)`` if it cannot be built here."""
+    scheme = dict(overrides).get("scheme")
+    if scheme is not None and scheme not in registered:
+        return None, f"scheme {scheme!r} is not registered"
+    try:
+        sc = Scenario.preset(preset)
+        for key, value in overrides:
+            if b97.WIRELESS in key:
+                key = key.replace(b97.WIRELESS, str(_wireless_hop(sc)))
+            sc.set(key, value)
+        if transfer is not None:
+            sc.set("transfer", transfer)
+    except (LossylinkError, b97.Unavailable) as exc:
+        return None, f"scenario rejected: {exc}"
+    return sc, ""
+
+
+def run_catalogue(
+    experiments: Sequence[b97.Experiment],
+    traced_runs: Sequence[b97.TracedRun],
+    seeds: Sequence[int],
+    *,
+    transfer: str | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[Outcome], list[TracedOutcome], int]:
+    """Run experiments (one run per seed) and traced runs (first seed) on a thread pool."""
+    registered = {s["name"] for s in schemes()}
+    outcomes = []
+    for exp in experiments:
+        sc, reason = build(exp.preset, exp.overrides, transfer, registered)
+        outcomes.append(Outcome(exp, sc is not None, reason, sc))
+    traced = []
+    for tr in traced_runs:
+        sc, reason = build(b97.CONFIGS[tr.config].preset, tr.overrides, transfer, registered)
+        traced.append(TracedOutcome(tr, sc is not None, reason))
+
+    # Identical scenarios (the sweep's 64 KiB column and the tables) run once.
+    jobs: dict[tuple[str, int, bool], Scenario] = {}
+    for o in outcomes:
+        if o.available and o.scenario is not None:
+            n = (
+                len(seeds)
+                if o.experiment.max_seeds is None
+                else min(len(seeds), o.experiment.max_seeds)
+            )
+            for seed in seeds[:n]:
+                jobs.setdefault((o.scenario.to_toml(), seed, False), o.scenario)
+    traced_scenarios = {}
+    for t in traced:
+        if t.available:
+            sc, _ = build(b97.CONFIGS[t.run.config].preset, t.run.overrides, transfer, registered)
+            assert sc is not None
+            traced_scenarios[t.run.id] = sc
+            jobs.setdefault((sc.to_toml(), seeds[0], True), sc)
+
+    workers = workers or os.cpu_count() or 1
+    done: dict[tuple[str, int, bool], RunResult] = {}
+    total = len(jobs)
+    if progress:
+        progress(0, total)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(run, sc, seed=key[1], trace=key[2]): key for key, sc in jobs.items()}
+        for i, fut in enumerate(as_completed(futures), 1):
+            done[futures[fut]] = fut.result()
+            if progress:
+                progress(i, total)
+
+    for o in outcomes:
+        if o.available and o.scenario is not None:
+            key = o.scenario.to_toml()
+            o.results = [done[(key, s, False)] for s in seeds if (key, s, False) in done]
+    for t in traced:
+        if t.available:
+            t.result = done[(traced_scenarios[t.run.id].to_toml(), seeds[0], True)]
+    return outcomes, traced, workers
+
+
+def results_frame(outcomes: Sequence[Outcome]) -> pd.DataFrame:
+    """One row per run (experiment and seed): the experiment's fields, every metric, and the
+    scenario's fields flattened (``scenario.tcp.mss``, ``scenario.hops.1.rate``, ...)."""
+    import pandas as pd
+
+    rows = []
+    for o in outcomes:
+        if not o.available or o.scenario is None:
+            continue
+        exp = o.experiment
+        flat = _flatten(o.scenario.to_dict(), "scenario")
+        for r in o.results:
+            row: dict[str, Any] = {
+                "experiment": exp.id,
+                "group": exp.group,
+                "config": exp.config,
+                "paper_mbps": exp.paper.mbps if exp.paper else None,
+                "paper_wireless_goodput_pct": exp.paper.wireless if exp.paper else None,
+                "paper_wired_goodput_pct": exp.paper.wired if exp.paper else None,
+            }
+            row.update(dict(exp.params))
+            row.update(r.metrics)
+            row.update(flat)
+            rows.append(row)
+    columns: dict[str, None] = {}
+    for row in rows:
+        columns.update(dict.fromkeys(row))
+    frame: pd.DataFrame = pd.DataFrame.from_records(rows, columns=list(columns))
+    return frame
+
+
+def _flatten(value: Any, prefix: str) -> dict[str, Any]:
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            out.update(_flatten(v, f"{prefix}.{k}"))
+        return out
+    if isinstance(value, list):
+        if all(isinstance(v, dict) for v in value) and value:
+            out = {}
+            for i, v in enumerate(value):
+                out.update(_flatten(v, f"{prefix}.{i}"))
+            return out
+        return {prefix: repr(value) if value else ""}
+    return {prefix: value}
+
+
+def reproduce(
+    paper: str = "balakrishnan97",
+    *,
+    seeds: int | Iterable[int] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    quick: bool = False,
+    transfer: str | None = None,
+    groups: Iterable[str] | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    figures: bool = True,
+) -> Reproduction:
+    """Run a paper's catalogue; with ``out``, write results.csv, tables.md, targets.json, the
+    figures (PNG and SVG), the traced runs and report.html into it.
+
+    ``seeds``: a count or a list; default :data:`DEFAULT_SEEDS`, or :data:`QUICK_SEEDS` with
+    ``quick``.
+    ``groups`` restricts the experiments (``table3``, ``sweep``, ...); ``transfer`` overrides
+    the 8 MiB transfer of every run (for tests).
+    """
+    if paper != b97.NAME:
+        raise InvalidValueError(f"paper: unknown paper {paper!r} (known: {b97.NAME})")
+    if seeds is None:
+        seeds = QUICK_SEEDS if quick else DEFAULT_SEEDS
+    seed_list = seed_range(seeds)
+    wanted = set(groups) if groups is not None else set(b97.GROUPS)
+    unknown = wanted - set(b97.GROUPS)
+    if unknown:
+        raise InvalidValueError(
+            f"groups: unknown {', '.join(sorted(unknown))} (known: {', '.join(b97.GROUPS)})"
+        )
+    experiments = [e for e in b97.EXPERIMENTS if e.group in wanted]
+    figs = [f for f in b97.FIGURES if _figure_wanted(f, wanted)] if figures else []
+    run_ids = {r for f in figs for r in f.runs} | {
+        n
+        for t in b97.TARGETS
+        for n in t.needs
+        if n in b97.TRACED_RUNS and _table_group(t.table) in wanted
+    }
+    traced_runs = [b97.TRACED_RUNS[r] for r in b97.TRACED_RUNS if r in run_ids]
+
+    start = time.perf_counter()
+    outcomes, traced, n_workers = run_catalogue(
+        experiments, traced_runs, seed_list, transfer=transfer, workers=workers, progress=progress
+    )
+    targets = [t for t in b97.TARGETS if _table_group(t.table) in wanted]
+    verdicts = evaluate(targets, outcomes, traced)
+    frame = results_frame(outcomes)
+    rep = Reproduction(
+        paper=b97.NAME,
+        seeds=seed_list,
+        transfer=transfer,
+        quick=quick,
+        outcomes=outcomes,
+        traced=traced,
+        verdicts=verdicts,
+        frame=frame,
+        wall_s=time.perf_counter() - start,
+        workers=n_workers,
+    )
+    if out is not None:
+        from lossylink import report
+
+        rep.out = Path(out)
+        rep.files = report.write_all(rep, rep.out, figures=figs)
+        rep.wall_s = time.perf_counter() - start
+    return rep
+
+
+def _table_group(table: str) -> str:
+    return {
+        "Table 2": "table2",
+        "Table 3": "table3",
+        "Table 4": "table4",
+        "Calibration": "peaks",
+        "Orderings": "table3",
+    }[table]
+
+
+def _figure_wanted(fig: b97.Figure, groups: set[str]) -> bool:
+    if fig.kind == "bars":
+        return fig.table in groups
+    if fig.kind in ("sweep", "burst"):
+        return fig.kind in groups
+    # Trace figures belong with the table of their schemes.
+    schemes_ = {b97.TRACED_RUNS[r].scheme for r in fig.runs}
+    table_of = {s: t.key for t in b97.TABLES for s in t.cells}
+    return any(table_of.get(s) in groups for s in schemes_)
+
+
+def balakrishnan97(
+    seeds: int | Iterable[int] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    *,
+    quick: bool = False,
+    **kwargs: Any,
+) -> pd.DataFrame:
+    """Reproduce Balakrishnan et al. 1997 and return ``results.csv`` as a DataFrame (one row per
+    run). With ``out``, also write the tables, targets, figures and report there. Keyword
+    arguments are those of :func:`reproduce` (``transfer``, ``groups``, ``workers``, ...)."""
+    return reproduce(b97.NAME, seeds=seeds, out=out, quick=quick, **kwargs).frame
+
+
+def _finite(v: float | None) -> float | None:
+    if v is None or not math.isfinite(v):
+        return None
+    return v

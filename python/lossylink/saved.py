@@ -1,0 +1,149 @@
+"""Saved runs: a run's metrics (and scenario) as JSON and its trace tables as Parquet or CSV, in
+one directory that :func:`load_run` (and ``lossylink plot``) read back.
+
+Layout of a saved run directory::
+
+    metrics.json          the metrics, keys in the facade's order
+    scenario.toml         the scenario that was run (when known)
+    trace/<table>.parquet one file per trace table (or .csv)
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lossylink.errors import LossylinkIOError
+from lossylink.result import RunResult
+from lossylink.scenario import Scenario
+
+TRACE_FORMATS = ("parquet", "csv")
+METRICS_FILE = "metrics.json"
+SCENARIO_FILE = "scenario.toml"
+TRACE_DIR = "trace"
+
+
+def save_run(
+    result: RunResult,
+    directory: str | os.PathLike[str],
+    *,
+    scenario: Scenario | None = None,
+    trace_format: str = "parquet",
+) -> Path:
+    """Write ``result`` (and its trace, if traced) into ``directory``; returns the directory."""
+    if trace_format not in TRACE_FORMATS:
+        raise ValueError(
+            f"trace format must be one of {', '.join(TRACE_FORMATS)}, not {trace_format!r}"
+        )
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / METRICS_FILE).write_text(
+            json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8"
+        )
+        if scenario is not None:
+            (out / SCENARIO_FILE).write_text(scenario.to_toml(), encoding="utf-8")
+        if result.trace is not None:
+            tdir = out / TRACE_DIR
+            tdir.mkdir(exist_ok=True)
+            for old in tdir.iterdir():
+                if old.suffix in (".parquet", ".csv"):
+                    old.unlink()
+            for table, columns in result.trace.items():
+                if trace_format == "parquet":
+                    _write_parquet(tdir / f"{table}.parquet", columns)
+                else:
+                    _write_csv(tdir / f"{table}.csv", columns)
+    except OSError as exc:
+        raise LossylinkIOError(
+            f"cannot write {exc.filename or out}: {exc.strerror or exc}"
+        ) from None
+    return out
+
+
+def load_run(directory: str | os.PathLike[str]) -> RunResult:
+    """Read a directory written by :func:`save_run` back into a :class:`RunResult`."""
+    d = Path(directory)
+    try:
+        metrics = json.loads((d / METRICS_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LossylinkIOError(f"{d}: not a saved run (no {METRICS_FILE})") from None
+    except (OSError, ValueError) as exc:
+        raise LossylinkIOError(f"cannot read {d / METRICS_FILE}: {exc}") from None
+    metrics = {k: (float("nan") if v is None else v) for k, v in metrics.items()}
+    trace: dict[str, dict[str, Any]] | None = None
+    tdir = d / TRACE_DIR
+    if tdir.is_dir():
+        trace = {}
+        for path in sorted(tdir.iterdir()):
+            if path.suffix == ".parquet":
+                trace[path.stem] = _read_parquet(path)
+            elif path.suffix == ".csv":
+                trace[path.stem] = _read_csv(path)
+    return RunResult(metrics, trace)
+
+
+def _write_parquet(path: Path, columns: dict[str, Any]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table(
+        {name: pa.array(list(v) if isinstance(v, list) else v) for name, v in columns.items()}
+    )
+    pq.write_table(table, path)
+
+
+def _read_parquet(path: Path) -> dict[str, Any]:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    out: dict[str, Any] = {}
+    for name in table.column_names:
+        col = table.column(name)
+        if col.type in ("string", "large_string") or str(col.type) in ("string", "large_string"):
+            out[name] = col.to_pylist()
+        else:
+            out[name] = col.to_numpy()
+    return out
+
+
+def _write_csv(path: Path, columns: dict[str, Any]) -> None:
+    names = list(columns)
+    lists = [v.tolist() if isinstance(v, np.ndarray) else list(v) for v in columns.values()]
+    kinds = [
+        "f"
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f"
+        else "i"
+        if isinstance(v, np.ndarray)
+        else "s"
+        for v in columns.values()
+    ]
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        # The second header row keeps the column types (f: float64, i: int64, s: text).
+        writer.writerow(names)
+        writer.writerow(kinds)
+        writer.writerows(zip(*lists, strict=True))
+
+
+def _read_csv(path: Path) -> dict[str, Any]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        names = next(reader)
+        kinds = next(reader)
+        rows = list(reader)
+    cols = list(zip(*rows, strict=True)) if rows else [() for _ in names]
+    out: dict[str, Any] = {}
+    for name, kind, values in zip(names, kinds, cols, strict=True):
+        if kind == "f":
+            out[name] = np.array([float(v) for v in values], dtype=np.float64)
+        elif kind == "i":
+            out[name] = np.array([int(v) for v in values], dtype=np.int64)
+        else:
+            out[name] = list(values)
+    return out
