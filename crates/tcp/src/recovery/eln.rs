@@ -16,7 +16,7 @@
 //! Timeouts are left alone: the paper's ELN carries only cumulative information, so several
 //! wireless losses in one window still end in a coarse timeout (§2.6, "timeouts sometimes occur").
 
-use super::seg_len;
+use super::take_forced;
 use super::{
     AckDecision, AckInput, AckKind, LossRecovery, Phase, Retransmit, SenderView, WindowOp,
 };
@@ -104,16 +104,9 @@ impl LossRecovery for ElnRecovery {
         view: SenderView,
         budget: u64,
     ) -> Option<Retransmit> {
-        if let Some(off) = self.pending.take() {
-            let len = seg_len(off, view);
-            if len > 0 {
-                self.last = Some((off, now));
-                return Some(Retransmit {
-                    off,
-                    len,
-                    forced: true,
-                });
-            }
+        if let Some(r) = take_forced(&mut self.pending, view) {
+            self.last = Some((r.off, now));
+            return Some(r);
         }
         loop {
             let r = self.inner.next_retransmission(now, view, budget)?;

@@ -182,6 +182,18 @@ pub trait LossRecovery: Send {
     fn on_undo(&mut self) {}
 }
 
+/// The forced retransmission of the segment waiting in `pending` (the BSD fast retransmit sends
+/// one segment at once, whatever the window), emptying the slot.
+pub(crate) fn take_forced(pending: &mut Option<u64>, view: SenderView) -> Option<Retransmit> {
+    let off = pending.take()?;
+    let len = seg_len(off, view);
+    (len > 0).then_some(Retransmit {
+        off,
+        len,
+        forced: true,
+    })
+}
+
 /// Length of the segment at `off`: one MSS, or what is left below `snd_max`.
 pub(crate) fn seg_len(off: u64, view: SenderView) -> u32 {
     view.snd_max.saturating_sub(off).min(u64::from(view.mss)) as u32

@@ -11,7 +11,7 @@
 //!   timeout no fast retransmit starts until `recover` is covered (§4.1, the careful variant).
 
 use super::{
-    seg_len, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
+    take_forced, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
     SenderView, WindowOp,
 };
 use engine::SimTime;
@@ -122,13 +122,7 @@ impl LossRecovery for NewRenoRecovery {
         view: SenderView,
         _budget: u64,
     ) -> Option<Retransmit> {
-        let off = self.pending.take()?;
-        let len = seg_len(off, view);
-        (len > 0).then_some(Retransmit {
-            off,
-            len,
-            forced: true,
-        })
+        take_forced(&mut self.pending, view)
     }
 
     fn on_undo(&mut self) {

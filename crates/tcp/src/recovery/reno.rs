@@ -6,7 +6,7 @@
 //! `Loss` until everything sent before the timeout is acknowledged.
 
 use super::{
-    seg_len, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
+    take_forced, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
     SenderView, WindowOp,
 };
 use engine::SimTime;
@@ -92,13 +92,7 @@ impl LossRecovery for RenoRecovery {
         view: SenderView,
         _budget: u64,
     ) -> Option<Retransmit> {
-        let off = self.pending.take()?;
-        let len = seg_len(off, view);
-        (len > 0).then_some(Retransmit {
-            off,
-            len,
-            forced: true,
-        })
+        take_forced(&mut self.pending, view)
     }
 
     fn on_undo(&mut self) {
