@@ -500,14 +500,19 @@ impl Sender {
         seg
     }
 
-    /// Whether data is ready to go but the peer's advertised window is full, while cwnd and
-    /// the send buffer would allow more: the sender waits for the receiver's application.
+    /// Whether data is ready to go but the peer's advertised window leaves room for less than
+    /// a segment of it (full, or too small to use under sender silly-window avoidance), while
+    /// cwnd and the send buffer would allow more: the sender waits for the receiver's
+    /// application.
     fn peer_window_blocked(&self) -> bool {
-        let ready_end = self.written.min(self.una + u64::from(self.cfg.send_buffer));
+        let ready = self
+            .written
+            .min(self.una + u64::from(self.cfg.send_buffer))
+            .saturating_sub(self.nxt);
         let own_limit = self.parts.cc.cwnd().min(self.cfg.send_buffer);
-        self.nxt < ready_end
-            && self.nxt >= self.una + u64::from(self.peer_window)
-            && self.peer_window < own_limit
+        let peer_room = (self.una + u64::from(self.peer_window)).saturating_sub(self.nxt);
+        let own_room = (self.una + u64::from(own_limit)).saturating_sub(self.nxt);
+        ready > 0 && peer_room < ready.min(u64::from(self.cfg.mss)) && own_room > peer_room
     }
 
     fn next_segment(
