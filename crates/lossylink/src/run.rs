@@ -65,10 +65,8 @@ fn make_sender(
     def: &SchemeDef,
     seed: u64,
     at: Place,
-    space: SeqSpace,
-    total: u64,
-    send_buffer: u32,
-    peer_window: u32,
+    (space, total): (SeqSpace, u64),
+    (send_buffer, peer_window): (u32, u32),
 ) -> Sender {
     let rto: Box<dyn RtoEstimator> = match t.timers {
         TimerSettings::Bsd {
@@ -125,8 +123,7 @@ fn make_receiver(
     rx: ReceiverOptions,
     seed: u64,
     at: Place,
-    space: SeqSpace,
-    total: u64,
+    (space, total): (SeqSpace, u64),
     own_seq: SeqNum,
     buffer: u32,
 ) -> Receiver {
@@ -186,10 +183,8 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
             node: b.src,
             timers: "",
         },
-        space,
-        b.bytes,
-        t.buffer,
-        t.buffer,
+        (space, b.bytes),
+        (t.buffer, t.buffer),
     );
     sender.set_peer_seq(ack_base);
     if t.handshake_rtt {
@@ -204,8 +199,7 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
             node: peer,
             timers: rx_timers,
         },
-        space,
-        b.bytes,
+        (space, b.bytes),
         ack_base,
         rx_buffer,
     );
@@ -226,10 +220,8 @@ fn wireless_leg(b: &Built, s: &SplitSettings, seed: u64) -> (Sender, Receiver) {
             node: s.node,
             timers: "proxy-",
         },
-        space,
-        b.bytes,
-        s.buffer,
-        t.buffer,
+        (space, b.bytes),
+        (s.buffer, t.buffer),
     );
     sender.set_peer_seq(ack_base);
     if t.handshake_rtt {
@@ -244,8 +236,7 @@ fn wireless_leg(b: &Built, s: &SplitSettings, seed: u64) -> (Sender, Receiver) {
             node: b.dst,
             timers: "",
         },
-        space,
-        b.bytes,
+        (space, b.bytes),
         ack_base,
         t.buffer,
     );
