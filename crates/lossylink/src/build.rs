@@ -74,6 +74,20 @@ pub(crate) struct Built {
     pub time_limit: SimDuration,
     /// Base-station nodes and the agent knobs, when the scheme runs an agent.
     pub agent: Option<(Vec<NodeId>, LinkTimerConfig)>,
+    /// The split-connection proxy, when the scheme is a split scheme.
+    pub split: Option<SplitSettings>,
+}
+
+/// A split-connection proxy: where it runs, its relay buffer and its wireless leg.
+pub(crate) struct SplitSettings {
+    /// The base station on the path that runs it.
+    pub node: NodeId,
+    /// Relay buffer, bytes.
+    pub buffer: u32,
+    /// The scheme whose parts run on the wireless leg.
+    pub wireless: Resolved,
+    /// TCP settings of the wireless leg (the scenario's, with the wireless scheme's modifiers).
+    pub wireless_tcp: TcpSettings,
 }
 
 pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
@@ -160,11 +174,16 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         ));
     }
     let agent = match scheme.def.agent {
-        AgentKind::None => None,
+        AgentKind::None | AgentKind::Split => None,
         _ => Some((base_stations(doc)?, ll_settings(&doc.ll)?)),
+    };
+    let split = match scheme.def.agent {
+        AgentKind::Split => Some(split_settings(doc, scheme, src, dst)?),
+        _ => None,
     };
     Ok(Built {
         agent,
+        split,
         chain: ChainConfig { nodes, hops },
         src,
         dst,
@@ -190,6 +209,69 @@ fn base_stations(doc: &ScenarioDoc) -> Result<Vec<NodeId>, Error> {
         ));
     }
     Ok(bs)
+}
+
+fn split_settings(
+    doc: &ScenarioDoc,
+    scheme: Resolved,
+    src: NodeId,
+    dst: NodeId,
+) -> Result<SplitSettings, Error> {
+    let (lo, hi) = (src.0.min(dst.0), src.0.max(dst.0));
+    // The base station nearest to the receiver: the one in front of its wireless hop.
+    let mut on_path: Vec<NodeId> = base_stations(doc)?
+        .into_iter()
+        .filter(|n| lo < n.0 && n.0 < hi)
+        .collect();
+    if src > dst {
+        on_path.reverse();
+    }
+    let Some(&node) = on_path.last() else {
+        return Err(Error::invalid(
+            "scheme",
+            format!(
+                "'{}' splits the connection at a base station, but none lies between flow.from and flow.to",
+                doc.scheme
+            ),
+        ));
+    };
+    let buffer = doc.split.buffer.map_or(65536, |b| b.0);
+    let mss = u64::from(doc.tcp.mss);
+    if buffer < 2 * mss || buffer > 1 << 30 {
+        return Err(Error::invalid(
+            "split.buffer",
+            format!("{buffer} bytes is outside 2 * tcp.mss ..= 1GiB"),
+        ));
+    }
+    let wireless = match doc.split.wireless_scheme.as_deref() {
+        None => scheme,
+        Some(name) => {
+            let r = schemes::lookup(name)
+                .map_err(|e| Error::invalid("split.wireless_scheme", e.to_string()))?;
+            if r.def.agent != AgentKind::None {
+                return Err(Error::invalid(
+                    "split.wireless_scheme",
+                    format!(
+                        "'{name}' is a {} scheme; the wireless leg runs an end-to-end scheme (e2e, e2e-newreno, e2e-smart, e2e-ietf-sack, ...)",
+                        r.def.info.family
+                    ),
+                ));
+            }
+            let mut mods = r.mods;
+            // Modifiers on the split scheme's name apply to both legs.
+            mods.modern |= scheme.mods.modern;
+            mods.eifel |= scheme.mods.eifel;
+            mods.limited_transmit |= scheme.mods.limited_transmit;
+            Resolved { def: r.def, mods }
+        }
+    };
+    let wireless_tcp = tcp_settings(&doc.tcp, wireless.mods)?;
+    Ok(SplitSettings {
+        node,
+        buffer: buffer as u32,
+        wireless,
+        wireless_tcp,
+    })
 }
 
 fn ll_settings(d: &LlDoc) -> Result<LinkTimerConfig, Error> {

@@ -96,6 +96,27 @@ pub struct Metrics {
     pub bs_partial_ack_retransmissions: u64,
     /// ACKs the base station marked with ELN.
     pub bs_eln_marks: u64,
+    /// Seconds the source had data ready but its peer's advertised window was full while its
+    /// cwnd and send buffer allowed more (with a split proxy: a full relay buffer).
+    pub source_stalled_s: f64,
+    /// The longest such stall, seconds.
+    pub source_longest_stall_s: f64,
+    /// Split-connection runs: payload bytes the fixed host sent on the wired leg (0 otherwise).
+    pub wired_bytes_sent: u64,
+    /// Split: segments the fixed host retransmitted.
+    pub wired_retransmissions: u64,
+    /// Split: retransmission timeouts of the fixed host.
+    pub wired_timeouts: u64,
+    /// Split: payload bytes the proxy sent on the wireless leg.
+    pub wireless_bytes_sent: u64,
+    /// Split: segments the proxy retransmitted on the wireless leg.
+    pub wireless_retransmissions: u64,
+    /// Split: retransmission timeouts of the wireless leg.
+    pub wireless_timeouts: u64,
+    /// Split: fast retransmits (or SMART loss episodes) of the wireless leg.
+    pub wireless_fast_retransmits: u64,
+    /// Split: the fullest the relay buffer got, bytes.
+    pub relay_max_bytes: u64,
 }
 
 impl Metrics {
@@ -163,6 +184,19 @@ impl Metrics {
                 i(self.bs_partial_ack_retransmissions),
             ),
             ("bs_eln_marks", i(self.bs_eln_marks)),
+            ("source_stalled_s", Float(self.source_stalled_s)),
+            ("source_longest_stall_s", Float(self.source_longest_stall_s)),
+            ("wired_bytes_sent", i(self.wired_bytes_sent)),
+            ("wired_retransmissions", i(self.wired_retransmissions)),
+            ("wired_timeouts", i(self.wired_timeouts)),
+            ("wireless_bytes_sent", i(self.wireless_bytes_sent)),
+            ("wireless_retransmissions", i(self.wireless_retransmissions)),
+            ("wireless_timeouts", i(self.wireless_timeouts)),
+            (
+                "wireless_fast_retransmits",
+                i(self.wireless_fast_retransmits),
+            ),
+            ("relay_max_bytes", i(self.relay_max_bytes)),
         ]
     }
 }

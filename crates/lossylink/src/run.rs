@@ -1,11 +1,11 @@
 //! Build a network from a scenario and a seed, run it, and compute the metrics.
 
-use crate::build::{idle_rtt, Built, DelackSettings, TimerSettings};
+use crate::build::{idle_rtt, Built, DelackSettings, SplitSettings, TcpSettings, TimerSettings};
 use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::scenario::Scenario;
 use crate::schema::ErrorDoc;
-use crate::schemes::{AgentKind, RecoveryKind};
+use crate::schemes::{self, AgentKind, ReceiverOptions, RecoveryKind, SchemeDef};
 use crate::trace::{sender_tables, Trace};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::agent::eln_bs::ElnMarker;
@@ -13,6 +13,7 @@ use net::agent::ll::{LinkLayer, Mode};
 use net::agent::smart::SmartLinkLayer;
 use net::agent::Agent;
 use net::config::HopRole;
+use net::split::SplitProxy;
 use net::{Network, Outcome};
 use tcp::cc::RenoCc;
 use tcp::recovery::{
@@ -51,8 +52,22 @@ fn clock(seed: u64, node: NodeId, name: &str, period: SimDuration) -> TickClock 
     }
 }
 
-fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
-    let t = &b.tcp;
+/// Where an endpoint sits and what it is called in the random-stream keys.
+struct Place {
+    node: NodeId,
+    /// Stream-key prefix of its timers: "" for a host's own stack, "proxy-" for the proxy's.
+    timers: &'static str,
+}
+
+/// A sender of `total` bytes with the parts of `def` and the settings `t`.
+fn make_sender(
+    t: &TcpSettings,
+    def: &SchemeDef,
+    seed: u64,
+    at: Place,
+    (space, total): (SeqSpace, u64),
+    (send_buffer, peer_window): (u32, u32),
+) -> Sender {
     let rto: Box<dyn RtoEstimator> = match t.timers {
         TimerSettings::Bsd {
             tick,
@@ -60,7 +75,7 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
             max_ticks,
             initial_ticks,
         } => Box::new(BsdRto::new(BsdRtoConfig {
-            clock: clock(seed, b.src, "slow-timer", tick),
+            clock: clock(seed, at.node, &format!("{}slow-timer", at.timers), tick),
             min_ticks,
             max_ticks,
             initial_ticks,
@@ -73,7 +88,6 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
         })),
         TimerSettings::Eifel(cfg) => Box::new(EifelRto::new(cfg)),
     };
-    let def = b.scheme.def;
     let base: Box<dyn LossRecovery> = match def.recovery {
         RecoveryKind::Reno => Box::new(RenoRecovery::new(t.dupthresh)),
         RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
@@ -90,41 +104,141 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
         rto,
         eifel: t.eifel.map(Eifel::new),
     };
-    let mut isn = RngStream::new(seed, "flow0/isn");
-    let data_base = SeqNum(isn.next_u64() as u32).plus(1);
-    let ack_base = SeqNum(isn.next_u64() as u32).plus(1);
-    let space = SeqSpace { base: data_base };
-    let mut sender = Sender::new(
+    Sender::new(
         SenderConfig {
             limited_transmit: t.limited_transmit || def.limited_transmit,
             timestamps: t.timestamps,
-            ..SenderConfig::new(t.mss, t.buffer)
+            initial_peer_window: peer_window,
+            ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,
         space,
-        b.bytes,
-    );
-    sender.set_peer_seq(ack_base);
-    if t.handshake_rtt {
-        let rtt = idle_rtt(&b.chain, b.src, b.dst);
-        sender.seed_rtt(SimTime::ZERO, SimTime::ZERO + rtt);
-    }
+        total,
+    )
+}
+
+/// A receiver of `total` bytes adding the options `rx` to its ACKs.
+fn make_receiver(
+    t: &TcpSettings,
+    rx: ReceiverOptions,
+    seed: u64,
+    at: Place,
+    (space, total): (SeqSpace, u64),
+    own_seq: SeqNum,
+    buffer: u32,
+) -> Receiver {
     let delayed_ack = match t.delack {
-        DelackSettings::Tick(period) => DelayedAck::Tick(clock(seed, b.dst, "fast-timer", period)),
+        DelackSettings::Tick(period) => DelayedAck::Tick(clock(
+            seed,
+            at.node,
+            &format!("{}fast-timer", at.timers),
+            period,
+        )),
         DelackSettings::Deadline(d) => DelayedAck::Deadline(d),
         DelackSettings::Off => DelayedAck::Off,
     };
-    let receiver = Receiver::new(
+    Receiver::new(
         ReceiverConfig {
-            sack: def.receiver.sack,
-            smart: def.receiver.smart,
-            eln: def.receiver.eln,
+            sack: rx.sack,
+            smart: rx.smart,
+            eln: rx.eln,
             timestamps: t.timestamps,
-            ..ReceiverConfig::new(t.mss, t.buffer, delayed_ack)
+            ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },
         space,
-        b.bytes,
+        total,
+        own_seq,
+    )
+}
+
+/// Data and ACK sequence bases of a connection, drawn from the stream `key`.
+fn isns(seed: u64, key: &str) -> (SeqSpace, SeqNum) {
+    let mut isn = RngStream::new(seed, key);
+    let data_base = SeqNum(isn.next_u64() as u32).plus(1);
+    let ack_base = SeqNum(isn.next_u64() as u32).plus(1);
+    (SeqSpace { base: data_base }, ack_base)
+}
+
+/// The source's sender and the receiver at the far end of its connection (the mobile, or the
+/// split proxy's wired leg).
+fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
+    let t = &b.tcp;
+    let (space, ack_base) = isns(seed, "flow0/isn");
+    // The source's connection ends at the split proxy, if there is one.
+    let (peer, def, rx, rx_buffer, rx_timers) = match &b.split {
+        Some(s) => (
+            s.node,
+            schemes::reno(),
+            ReceiverOptions::default(),
+            s.buffer,
+            "proxy-",
+        ),
+        None => (b.dst, b.scheme.def, b.scheme.def.receiver, t.buffer, ""),
+    };
+    let mut sender = make_sender(
+        t,
+        def,
+        seed,
+        Place {
+            node: b.src,
+            timers: "",
+        },
+        (space, b.bytes),
+        (t.buffer, t.buffer),
+    );
+    sender.set_peer_seq(ack_base);
+    if t.handshake_rtt {
+        let rtt = idle_rtt(&b.chain, b.src, peer);
+        sender.seed_rtt(SimTime::ZERO, SimTime::ZERO + rtt);
+    }
+    let receiver = make_receiver(
+        t,
+        rx,
+        seed,
+        Place {
+            node: peer,
+            timers: rx_timers,
+        },
+        (space, b.bytes),
         ack_base,
+        rx_buffer,
+    );
+    (sender, receiver)
+}
+
+/// The split proxy's wireless-leg sender and the mobile's receiver, in their own sequence
+/// space (stream `node{n}/proxy-isn`).
+fn wireless_leg(b: &Built, s: &SplitSettings, seed: u64) -> (Sender, Receiver) {
+    let t = &s.wireless_tcp;
+    let def = s.wireless.def;
+    let (space, ack_base) = isns(seed, &format!("node{}/proxy-isn", s.node.0));
+    let mut sender = make_sender(
+        t,
+        def,
+        seed,
+        Place {
+            node: s.node,
+            timers: "proxy-",
+        },
+        (space, b.bytes),
+        (s.buffer, t.buffer),
+    );
+    sender.set_peer_seq(ack_base);
+    if t.handshake_rtt {
+        let rtt = idle_rtt(&b.chain, s.node, b.dst);
+        sender.seed_rtt(SimTime::ZERO, SimTime::ZERO + rtt);
+    }
+    let receiver = make_receiver(
+        t,
+        def.receiver,
+        seed,
+        Place {
+            node: b.dst,
+            timers: "",
+        },
+        (space, b.bytes),
+        ack_base,
+        t.buffer,
     );
     (sender, receiver)
 }
@@ -163,11 +277,22 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let b = scenario.build()?;
     let mut network = Network::new(&b.chain, seed);
     let (sender, receiver) = endpoints(&b, seed);
-    network.add_flow(b.src, b.dst, sender, receiver, opts.trace);
+    let flow = match &b.split {
+        None => network.add_flow(b.src, b.dst, sender, receiver, opts.trace),
+        Some(s) => {
+            let (wl_sender, mobile) = wireless_leg(&b, s, seed);
+            let flow = network.add_flow(b.src, b.dst, sender, mobile, opts.trace);
+            let wired = receiver.reading_on_demand();
+            let proxy = SplitProxy::new(flow, wired, wl_sender, u64::from(s.buffer), opts.trace);
+            network.set_proxy(s.node, proxy);
+            flow
+        }
+    };
+    debug_assert_eq!(flow.index(), 0);
     if let Some((nodes, cfg)) = &b.agent {
         for &n in nodes {
             let agent: Box<dyn Agent> = match b.scheme.def.agent {
-                AgentKind::None => continue,
+                AgentKind::None | AgentKind::Split => continue,
                 AgentKind::Ll => Box::new(LinkLayer::new(Mode::Plain, *cfg)),
                 AgentKind::Snoop => Box::new(LinkLayer::new(Mode::Snoop, *cfg)),
                 AgentKind::Smart => Box::new(SmartLinkLayer::new(false, *cfg)),
@@ -195,6 +320,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let flow = &network.flows()[0];
     let s = flow.sender.stats();
     let agents = network.agent_stats();
+    let proxy = network.proxies().next().map(|(_, p)| p);
     let first = s.first_send.unwrap_or(SimTime::ZERO);
     let duration = (end - first).as_secs_f64();
     // Ports carrying data on the path, in path order (the flow goes left to right or right to left).
@@ -265,12 +391,27 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         bs_timer_retransmissions: agents.timer_retransmissions,
         bs_partial_ack_retransmissions: agents.partial_ack_retransmissions,
         bs_eln_marks: agents.eln_marked,
+        source_stalled_s: s.peer_window_stalled_ns as f64 * 1e-9,
+        source_longest_stall_s: s.longest_peer_window_stall_ns as f64 * 1e-9,
+        wired_bytes_sent: proxy.map_or(0, |_| s.bytes_sent),
+        wired_retransmissions: proxy.map_or(0, |_| s.retransmitted_segments),
+        wired_timeouts: proxy.map_or(0, |_| s.timeouts),
+        wireless_bytes_sent: proxy.map_or(0, |p| p.wireless().stats().bytes_sent),
+        wireless_retransmissions: proxy.map_or(0, |p| p.wireless().stats().retransmitted_segments),
+        wireless_timeouts: proxy.map_or(0, |p| p.wireless().stats().timeouts),
+        wireless_fast_retransmits: proxy.map_or(0, |p| p.wireless().stats().fast_retransmits),
+        relay_max_bytes: proxy.map_or(0, |p| p.max_occupancy()),
     };
-    let trace = opts.trace.then(|| Trace {
-        tables: flow
+    let trace = opts.trace.then(|| {
+        let mut tables = flow
             .sender_trace()
-            .map(|t| sender_tables(&t.records))
-            .unwrap_or_default(),
+            .map(|t| sender_tables(&t.records, ""))
+            .unwrap_or_default();
+        // The wireless leg of a split connection: `sender_wireless` / `events_wireless`.
+        if let Some(t) = proxy.and_then(|p| p.wireless_trace()) {
+            tables.extend(sender_tables(&t.records, "_wireless"));
+        }
+        Trace { tables }
     });
     Ok(RunResult { metrics, trace })
 }

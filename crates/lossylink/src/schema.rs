@@ -30,6 +30,9 @@ pub struct ScenarioDoc {
     /// Base-station link-layer agent knobs (used by the `ll*` schemes).
     #[serde(default, skip_serializing_if = "LlDoc::is_default")]
     pub ll: LlDoc,
+    /// Split-connection proxy knobs (used by the `split*` schemes).
+    #[serde(default, skip_serializing_if = "SplitDoc::is_default")]
+    pub split: SplitDoc,
     /// Run control.
     #[serde(default)]
     pub run: RunDoc,
@@ -53,6 +56,26 @@ pub struct LlDoc {
 impl LlDoc {
     fn is_default(&self) -> bool {
         *self == LlDoc::default()
+    }
+}
+
+/// Knobs of the split-connection proxy at the base station (Balakrishnan97 §2.12, §B.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SplitDoc {
+    /// Relay buffer between the two legs; its free space is the window advertised to the fixed
+    /// host (64KiB, §B.10 item 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<Size>,
+    /// Run this registered end-to-end scheme (with `+` modifiers) on the wireless leg instead
+    /// of the split scheme's own (Reno for `split`, SMART for `split-smart`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wireless_scheme: Option<String>,
+}
+
+impl SplitDoc {
+    fn is_default(&self) -> bool {
+        *self == SplitDoc::default()
     }
 }
 

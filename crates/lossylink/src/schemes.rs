@@ -1,7 +1,10 @@
 //! The scheme registry: the one list of scheme names that the CLI, Python and the docs print.
 //!
 //! A scheme is a preset of parts: which loss recovery and congestion response the sender uses,
-//! what the receiver adds to its ACKs, and which agent (if any) runs at the base station. Timer
+//! what the receiver adds to its ACKs, and which agent (if any) runs at the base station. For a
+//! split-connection scheme the sender and receiver parts are those of the wireless leg (base
+//! station to mobile); the wired leg is always the profile's Reno, and `split.wireless_scheme`
+//! may put the parts of any end-to-end scheme on the wireless leg instead. Timer
 //! style and other TCP defaults come from the scenario's `tcp.profile`, orthogonally.
 //!
 //! A name may carry modifiers after `+`: `e2e-newreno+eifel` adds RFC 7323 timestamps and the
@@ -59,6 +62,8 @@ pub(crate) enum AgentKind {
     SmartTcpAware,
     /// ELN marked by the base station (§B.5, §5.2 (b)).
     ElnBs,
+    /// A split-connection proxy (§2.12, §B.2): the scheme's parts run on the wireless leg.
+    Split,
 }
 
 /// A registered scheme: its description and its parts.
@@ -91,6 +96,8 @@ pub(crate) struct Resolved {
 
 const E2E: &str = "end-to-end";
 const LL: &str = "link-layer";
+/// The family of the split-connection schemes.
+pub(crate) const SPLIT: &str = "split-connection";
 const SMART_RX: ReceiverOptions = ReceiverOptions {
     sack: false,
     smart: true,
@@ -287,7 +294,39 @@ static REGISTRY: &[SchemeDef] = &[
         limited_transmit: false,
         receiver: NONE,
         agent: AgentKind::ElnBs,
-    },];
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "split",
+            family: SPLIT,
+            description: "I-TCP-style split connection: the base station acknowledges the fixed host's data into a 64 KiB relay buffer (split.buffer) and runs its own BSD Reno connection to the mobile; the source stalls when the wireless leg times out and the buffer fills (split.wireless_scheme picks another wireless-leg protocol)",
+            source: "Balakrishnan97 §2.12, §B.2, Table 4 (SPLIT); Bakre & Badrinath, I-TCP",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: NONE,
+        agent: AgentKind::Split,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "split-smart",
+            family: SPLIT,
+            description: "split connection whose wireless leg uses SMART acknowledgments and selective retransmission (the wired leg stays Reno)",
+            source: "Balakrishnan97 §2.12, §B.2, Table 4 (SPLIT-SMART)",
+        },
+        recovery: RecoveryKind::Smart,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: SMART_RX,
+        agent: AgentKind::Split,
+    },
+];
+
+/// BSD Reno (`e2e`): the parts of the wired leg of every split-connection scheme.
+pub(crate) fn reno() -> &'static SchemeDef {
+    &REGISTRY[0]
+}
 
 /// Every registered scheme, in registry order.
 pub fn schemes() -> Vec<SchemeInfo> {

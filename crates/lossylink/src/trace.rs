@@ -39,9 +39,10 @@ fn phase_name(p: Phase) -> &'static str {
     }
 }
 
-/// Build the `sender` (window state after each input) and `events` (sends, ACKs, fast
-/// retransmits, timeouts) tables from a sender's records.
-pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)]) -> Vec<TraceTable> {
+/// Build the `sender{suffix}` (window state after each input) and `events{suffix}` (sends,
+/// ACKs, fast retransmits, timeouts) tables from a sender's records. The source's tables have
+/// no suffix; the wireless leg of a split connection has `_wireless`.
+pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) -> Vec<TraceTable> {
     let (mut t, mut cwnd, mut ssthresh, mut una, mut nxt, mut rto, mut phase) =
         (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut et, mut kind, mut seq, mut len) = (vec![], vec![], vec![], vec![]);
@@ -83,7 +84,7 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)]) -> Vec<TraceTabl
     }
     vec![
         TraceTable {
-            name: "sender".into(),
+            name: format!("sender{suffix}"),
             columns: vec![
                 ("time_s".into(), Column::F64(t)),
                 ("cwnd".into(), Column::I64(cwnd)),
@@ -95,7 +96,7 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)]) -> Vec<TraceTabl
             ],
         },
         TraceTable {
-            name: "events".into(),
+            name: format!("events{suffix}"),
             columns: vec![
                 ("time_s".into(), Column::F64(et)),
                 ("kind".into(), Column::Str(kind)),

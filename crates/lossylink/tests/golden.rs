@@ -238,6 +238,44 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "wan",
         &[("scheme", "ll-tcp-aware"), ("hops.0.forward.queue", "4")],
     ),
+    (
+        "split-lan-32k",
+        "split connection: Reno on both legs, 64 KiB relay, the source stalls on a full relay",
+        "lan",
+        &[("scheme", "split")],
+    ),
+    (
+        "split-smart-wan",
+        "split connection with SMART on the wireless leg, WAN",
+        "wan",
+        &[("scheme", "split-smart")],
+    ),
+    (
+        "split-ietf-sack-modern-lan-8k",
+        "split connection running e2e-ietf-sack with the modern profile on the wireless leg, 16 KiB relay",
+        "lan",
+        &[
+            ("scheme", "split"),
+            ("buffer", "8KiB"),
+            ("split.wireless_scheme", "e2e-ietf-sack+modern"),
+            ("split.buffer", "16KiB"),
+        ],
+    ),
+];
+
+/// Split-connection counters, only where they are not zero (rows without a proxy stay
+/// unchanged).
+const SPLIT_FIELDS: &[&str] = &[
+    "source_stalled_s",
+    "source_longest_stall_s",
+    "wired_bytes_sent",
+    "wired_retransmissions",
+    "wired_timeouts",
+    "wireless_bytes_sent",
+    "wireless_retransmissions",
+    "wireless_timeouts",
+    "wireless_fast_retransmits",
+    "relay_max_bytes",
 ];
 
 const AGENT_FIELDS: &[&str] = &[
@@ -279,7 +317,10 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
         .into_iter()
         // Base-station counters only where an agent ran, so rows without one stay unchanged.
         .filter(|(k, v)| {
-            FIELDS.contains(k) || (AGENT_FIELDS.contains(k) && *v != lossylink::Value::Int(0))
+            FIELDS.contains(k)
+                || ((AGENT_FIELDS.contains(k) || SPLIT_FIELDS.contains(k))
+                    && *v != lossylink::Value::Int(0)
+                    && *v != lossylink::Value::Float(0.0))
         })
         .map(|(k, v)| {
             let v = match v {

@@ -1,7 +1,7 @@
 //! Packets on wires: simplex ports with drop-tail queues and error models, full-duplex links
 //! and shared half-duplex media, nodes on a chain with static routes, and the event loop that
 //! drives the TCP endpoints of each flow, with base-station agents (LL, snoop, SMART, ELN
-//! marking) hooked into it.
+//! marking) and the split-connection proxy hooked into it.
 
 pub mod agent;
 pub mod config;
@@ -10,6 +10,9 @@ mod hiccup;
 mod network;
 mod packet;
 mod port;
+pub mod split;
+#[cfg(test)]
+mod split_tests;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
 pub use hiccup::Hiccup;

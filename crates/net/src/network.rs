@@ -11,6 +11,8 @@ use engine::{
 };
 use tcp::{Receiver, Sender, SenderEvent};
 
+mod proxy;
+
 #[derive(Clone, Copy, Debug)]
 enum Event {
     /// The frame on a channel has been sent completely.
@@ -29,6 +31,8 @@ enum Event {
     HoldEnd { port: PortId },
     /// The base-station agent of a node asked to be woken.
     AgentTimer { node: NodeId },
+    /// The split-connection proxy of a node asked to be woken.
+    ProxyTimer { node: NodeId },
 }
 
 /// A transport connection: a sender on `src`, a receiver on `dst`.
@@ -91,6 +95,8 @@ pub struct Network {
     next_uid: u64,
     /// Base-station agents by node index, with their pending wake-up.
     agents: Vec<Option<AgentSlot>>,
+    /// Split-connection proxies by node index, with their pending wake-up.
+    proxies: Vec<Option<proxy::ProxySlot>>,
 }
 
 impl Network {
@@ -179,6 +185,7 @@ impl Network {
             queue,
             next_uid: 0,
             agents: (0..n).map(|_| None).collect(),
+            proxies: (0..n).map(|_| None).collect(),
         }
     }
 
@@ -273,7 +280,8 @@ impl Network {
             } => {
                 let to = self.ports[port.index()].to;
                 if !corrupted {
-                    if let Some(pkt) = self.agent_intercept(now, port, pkt) {
+                    let pkt = self.proxy_intercept(now, to, pkt);
+                    if let Some(pkt) = pkt.and_then(|p| self.agent_intercept(now, port, p)) {
                         self.receive(now, to, pkt);
                     }
                 } else if pkt.dst == to && pkt.seg.is_data() {
@@ -307,6 +315,7 @@ impl Network {
                 }
             }
             Event::AgentTimer { node } => self.agent_timer(now, node),
+            Event::ProxyTimer { node } => self.proxy_timer(now, node),
         }
     }
 

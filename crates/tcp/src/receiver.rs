@@ -22,6 +22,14 @@
 //!   the window (`SEG.SEQ <= Last.ACK.sent`) whose TSval is not older, and echoed in every ACK,
 //!   so the ACK of an original transmission echoes the original's TSval (Ludwig2000 §2.1).
 //!
+//! By default the application reads every in-order byte at once. A receiver built with
+//! [`Receiver::reading_on_demand`] keeps delivered bytes in its buffer until
+//! [`Receiver::set_app_read`] says they were consumed (the split proxy's relay buffer,
+//! Balakrishnan97 §2.12): the advertised window is then the free space, with the receiver side
+//! of silly-window avoidance (no window below a quarter of the buffer and below one segment),
+//! the right edge never moves left, and a window update goes out when the window has opened by
+//! two segments or by half the buffer (4.4BSD-Lite `tcp_output`, called from `PRU_RCVD`).
+//!
 //! Delayed-ACK timing is a knob: BSD's global 200 ms tick, a per-connection deadline
 //! (RFC 1122/5681 style, the `modern` profile), or no delay at all.
 
@@ -117,6 +125,10 @@ pub struct Receiver {
     corrupted: Vec<(u64, u64)>,
     /// TS.Recent.
     ts_recent: u32,
+    /// With reads on demand: the stream offset below which the application has read.
+    read: Option<u64>,
+    /// Right edge of the last advertised window (rcv_adv).
+    adv_right: u64,
     complete_at: Option<SimTime>,
     stats: ReceiverStats,
 }
@@ -138,6 +150,8 @@ impl Receiver {
             trigger: None,
             corrupted: Vec::new(),
             ts_recent: 0,
+            read: None,
+            adv_right: 0,
             complete_at: None,
             stats: ReceiverStats::default(),
         }
@@ -163,8 +177,54 @@ impl Receiver {
         self.delack_at
     }
 
+    /// The same receiver, but its application reads only when [`Receiver::set_app_read`] says
+    /// so; unread bytes occupy the receive buffer and shrink the advertised window.
+    pub fn reading_on_demand(mut self) -> Self {
+        self.read = Some(0);
+        self
+    }
+
+    /// The application has consumed every byte below stream offset `read` (capped at what was
+    /// delivered; never moves back). If the window opened enough, a window update is due
+    /// (poll for it).
+    pub fn set_app_read(&mut self, read: u64) {
+        let Some(r) = self.read.as_mut() else {
+            return;
+        };
+        *r = (*r).max(read.min(self.rcv_nxt));
+        // tcp_output window-update rule: the window opened by 2 MSS or by half the buffer,
+        // relative to the right edge advertised last.
+        let opened = (self.rcv_nxt + u64::from(self.free_window()))
+            .saturating_sub(self.adv_right.max(self.rcv_nxt));
+        let mss = u64::from(self.cfg.mss);
+        if opened >= 2 * mss || 2 * opened >= u64::from(self.cfg.recv_buffer.min(65535)) {
+            self.ack_now = true;
+        }
+    }
+
+    /// Bytes delivered but not yet read by the application (0 unless reading on demand).
+    pub fn unread(&self) -> u64 {
+        self.read.map_or(0, |r| self.rcv_nxt - r)
+    }
+
+    /// Free buffer space, after receiver silly-window avoidance, at most 65535.
+    fn free_window(&self) -> u32 {
+        let buf = u64::from(self.cfg.recv_buffer);
+        let free = buf.saturating_sub(self.unread());
+        let mss = u64::from(self.cfg.mss);
+        // tcp_output: no window below a quarter of the buffer and below one segment.
+        let free = if free < buf / 4 && free < mss {
+            0
+        } else {
+            free
+        };
+        free.min(65535) as u32
+    }
+
+    /// The window to advertise: the free space, never moving the right edge left.
     fn window(&self) -> u32 {
-        self.cfg.recv_buffer.min(65535)
+        let keep = self.adv_right.saturating_sub(self.rcv_nxt);
+        (u64::from(self.free_window()).max(keep)).min(65535) as u32
     }
 
     /// Process a data segment that arrived intact.
@@ -220,7 +280,7 @@ impl Receiver {
         // Window-update rule of tcp_output after the application has read the data.
         let advance = self.rcv_nxt - self.last_ack;
         let mss = u64::from(self.cfg.mss);
-        if advance >= 2 * mss || 2 * advance >= u64::from(self.window()) {
+        if advance >= 2 * mss || 2 * advance >= u64::from(self.cfg.recv_buffer.min(65535)) {
             self.ack_now = true;
             return;
         }
@@ -316,11 +376,13 @@ impl Receiver {
             },
             eln,
         };
+        let wnd = self.window();
+        self.adv_right = self.rcv_nxt + u64::from(wnd);
         Some(Segment {
             seq: self.own_seq,
             ack: self.space.seq(self.rcv_nxt),
             len: 0,
-            wnd: self.window(),
+            wnd,
             ack_flag: true,
             opts,
         })

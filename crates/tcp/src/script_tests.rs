@@ -54,6 +54,11 @@ fn sender(initial_cwnd_segments: u32, buffer: u32) -> Sender {
     s
 }
 
+/// A BSD Reno sender of 100 segments with a send buffer of `buffer`, for the relay scripts.
+pub(crate) fn sender_for_relay(buffer: u32) -> Sender {
+    sender(10, buffer)
+}
+
 pub(crate) fn ack(off: u32, wnd: u32) -> Segment {
     Segment {
         seq: SeqNum(0),

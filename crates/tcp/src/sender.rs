@@ -10,6 +10,16 @@
 //! retransmission); retransmissions the recovery part asks for go before new data; a timeout
 //! goes back to `snd_una` (go-back-N). With RFC 7323 timestamps every ACK of new data is an RTT
 //! sample instead. Limited transmit (RFC 3042) is a knob.
+//!
+//! By default the application has written the whole transfer before the first send (a bulk
+//! source). [`Sender::with_app_limit`] and [`Sender::set_app_limit`] make the sender
+//! application-limited instead: only bytes below the limit may be sent, as in a socket whose
+//! writer supplies data over time (the wireless leg of the split proxy, which may send only what
+//! is in its relay buffer).
+//!
+//! The sender also measures how long it was held back by the peer's advertised window (data
+//! ready, the window full, while cwnd and the send buffer would allow more): the fixed host's
+//! stall on a full relay buffer (Balakrishnan97 §B.2).
 
 use crate::cc::{AckSample, CongestionControl, CongestionEvent};
 use crate::recovery::{
@@ -68,6 +78,10 @@ pub struct Sender {
     parts: SenderParts,
     space: SeqSpace,
     total: u64,
+    /// Bytes the application has written so far (the stream offset sending may not pass).
+    written: u64,
+    /// Since when the peer's window has held back ready data, if it does now.
+    stall_since: Option<SimTime>,
     /// Stream offsets: oldest unacked, next to send, highest sent.
     una: u64,
     nxt: u64,
@@ -98,6 +112,8 @@ impl Sender {
             parts,
             space,
             total,
+            written: total,
+            stall_since: None,
             una: 0,
             nxt: 0,
             max: 0,
@@ -123,6 +139,25 @@ impl Sender {
     pub fn seed_rtt(&mut self, sent: SimTime, acked: SimTime) {
         self.parts.rto.on_sample(sent, acked);
         self.fine_sample(sent, acked);
+    }
+
+    /// The same sender, application-limited from the start: the application has written only
+    /// the first `written` bytes (e.g. 0). Raise the limit with [`Sender::set_app_limit`].
+    pub fn with_app_limit(mut self, written: u64) -> Self {
+        self.written = written.min(self.total);
+        self
+    }
+
+    /// The application has written the first `written` bytes of the stream (capped at the
+    /// transfer size); only those may be sent. The limit only grows: a value below the current
+    /// one is ignored. Call [`Sender::poll_transmit`] afterwards, as after any other input.
+    pub fn set_app_limit(&mut self, written: u64) {
+        self.written = self.written.max(written.min(self.total));
+    }
+
+    /// Bytes the application has written so far (the transfer size for a bulk sender).
+    pub fn app_limit(&self) -> u64 {
+        self.written
     }
 
     /// Counters so far.
@@ -449,6 +484,42 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
+        let seg = self.next_segment(now, trace);
+        let blocked = seg.is_none() && self.peer_window_blocked();
+        match (blocked, self.stall_since) {
+            (true, None) => self.stall_since = Some(now),
+            (false, Some(since)) => {
+                let d = (now - since).as_nanos();
+                self.stats.peer_window_stalled_ns += d;
+                self.stats.longest_peer_window_stall_ns =
+                    self.stats.longest_peer_window_stall_ns.max(d);
+                self.stall_since = None;
+            }
+            _ => {}
+        }
+        seg
+    }
+
+    /// Whether data is ready to go but the peer's advertised window leaves room for less than
+    /// a segment of it (full, or too small to use under sender silly-window avoidance), while
+    /// cwnd and the send buffer would allow more: the sender waits for the receiver's
+    /// application.
+    fn peer_window_blocked(&self) -> bool {
+        let ready = self
+            .written
+            .min(self.una + u64::from(self.cfg.send_buffer))
+            .saturating_sub(self.nxt);
+        let own_limit = self.parts.cc.cwnd().min(self.cfg.send_buffer);
+        let peer_room = (self.una + u64::from(self.peer_window)).saturating_sub(self.nxt);
+        let own_room = (self.una + u64::from(own_limit)).saturating_sub(self.nxt);
+        ready > 0 && peer_room < ready.min(u64::from(self.cfg.mss)) && own_room > peer_room
+    }
+
+    fn next_segment(
+        &mut self,
+        now: SimTime,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Option<Segment> {
         let view = self.view();
         let window = u64::from(self.parts.cc.cwnd().min(self.peer_window));
         let pipe = self.parts.recovery.pipe(view);
@@ -461,7 +532,7 @@ impl Sender {
         while self.nxt < self.max && self.parts.recovery.is_sacked(self.nxt) {
             self.nxt = (self.nxt + u64::from(self.cfg.mss)).min(self.max);
         }
-        let buffered_end = self.total.min(self.una + u64::from(self.cfg.send_buffer));
+        let buffered_end = self.written.min(self.una + u64::from(self.cfg.send_buffer));
         let peer_end = self.una + u64::from(self.peer_window);
         let window_end = match pipe {
             // RFC 6675 §5: send while pipe < cwnd, within the peer's window.
@@ -475,8 +546,9 @@ impl Sender {
         let len = (usable_end - self.nxt).min(u64::from(self.cfg.mss)) as u32;
         let full = len == self.cfg.mss;
         let retransmission = self.nxt < self.max;
-        // Nagle: the final short segment waits until nothing is outstanding.
-        let last_piece = self.nxt + u64::from(len) == self.total && self.max == self.una;
+        // Nagle: a short segment that empties the send buffer goes only when nothing is
+        // outstanding (tcp_output: idle and len + off >= sb_cc).
+        let last_piece = self.nxt + u64::from(len) == self.written && self.max == self.una;
         let half_window = len >= self.max_peer_window / 2;
         if !(full || retransmission || last_piece || half_window) {
             return None;

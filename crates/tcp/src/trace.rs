@@ -76,6 +76,11 @@ pub struct SenderStats {
     pub spurious_fast_retransmits: u64,
     /// Duplicate ACKs received.
     pub dupacks_received: u64,
+    /// Nanoseconds during which ready data was held back by a full peer window while cwnd and
+    /// the send buffer would have allowed more (receiver-limited time).
+    pub peer_window_stalled_ns: u64,
+    /// The longest such period, nanoseconds.
+    pub longest_peer_window_stall_ns: u64,
     /// When the first data byte was sent.
     pub first_send: Option<engine::SimTime>,
 }

@@ -1,0 +1,197 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+//! Balakrishnan et al. 1997, Table 4 (split-connection schemes, one error per 64 KiB), all 6
+//! cells, 10 seeds each, against the spec's §B.11 (a): throughput ±20% (SPLIT) and ±8% LAN /
+//! ±10% WAN (SPLIT-SMART), wired goodput ≥ 99.7%, wireless goodput 96.8-97.9%, SPLIT ≈ E2E in
+//! the LAN and clearly faster in the WAN, SPLIT-SMART ≥ 1.6 × SPLIT and not above
+//! LL-SMART-TCP-AWARE by more than 3%.
+//!
+//! Cells and claims where the simulator disagrees with the paper beyond tolerance are listed in
+//! [`KNOWN_DEVIATIONS`] with the mechanism (docs/calibration.md, "Table 4"); the test asserts
+//! that each listed one still deviates in the stated direction.
+
+mod common;
+use common::{mean, scenario, seeds};
+use std::collections::BTreeMap;
+
+/// (scheme, config, paper Mbps).
+const CELLS: &[(&str, &str, f64)] = &[
+    ("split", "lan8", 0.54),
+    ("split", "lan32", 0.60),
+    ("split", "wan32", 0.58),
+    ("split-smart", "lan8", 1.30),
+    ("split-smart", "lan32", 1.30),
+    ("split-smart", "wan32", 1.10),
+];
+
+/// (scheme, config, sign of our deviation: +1 above the paper, -1 below, why).
+const KNOWN_DEVIATIONS: &[(&str, &str, i32, &str)] = &[
+    (
+        "split",
+        "lan32",
+        1,
+        "the wireless leg is our BSD Reno over a 10 ms path, i.e. our E2E Reno in the LAN (0.78 vs 0.77, about 28 coarse timeouts per run where Fig. 10 shows about 40); the paper's SPLIT is 14% below its own E2E, a cost our proxy has no mechanism for (no per-packet processing delay at the base station)",
+    ),
+    (
+        "split",
+        "wan32",
+        1,
+        "the wireless leg does not see the WAN round trip, so SPLIT in the WAN runs as in the LAN (0.84 vs 0.82 over 40 seeds), with the LAN deviation above; the paper's WAN value (0.58) is also about its LAN value",
+    ),
+    (
+        "split-smart",
+        "lan8",
+        1,
+        "our SMART sender resends a hole again one round trip later if it is still missing, so lost retransmissions rarely end in a coarse timeout (0-0.2 per run); the paper attributes its gap to LL-SMART-TCP-AWARE to exactly those timeouts (same mechanism as e2e-smart in Table 3)",
+    ),
+    ("split-smart", "lan32", 1, "as split-smart lan8"),
+    (
+        "split-smart",
+        "wan32",
+        1,
+        "as split-smart lan8, and in our WAN the 1.43 Mb/s wired path is the bottleneck: the wireless leg repairs losses with spare WaveLAN capacity and the run sits at the loss-free WAN peak (1.35 Mb/s), like LL-SMART-TCP-AWARE",
+    ),
+];
+
+/// Ratio claims of §B.11 (a) that miss, with the cell deviation behind them.
+const KNOWN_CLAIM_DEVIATIONS: &[(&str, &str)] = &[(
+    "SPLIT/E2E wan32",
+    "follows from the split wan32 cell (our SPLIT runs at its LAN speed in the WAN, 2.4-2.5 times our E2E WAN)",
+)];
+
+/// The comparison schemes of §B.11 (a).
+const OTHERS: &[&str] = &["e2e", "ll-smart-tcp-aware"];
+
+struct Cell {
+    mbps: f64,
+    wired: f64,
+    wireless: f64,
+    wl_timeouts: f64,
+    stalled: f64,
+    longest_stall: f64,
+}
+
+fn config(c: &str) -> (&'static str, &'static str) {
+    match c {
+        "lan8" => ("lan", "8KiB"),
+        "lan32" => ("lan", "32KiB"),
+        "wan32" => ("wan", "32KiB"),
+        _ => unreachable!(),
+    }
+}
+
+fn measure(scheme: &str, cfg: &str) -> Cell {
+    let (preset, buffer) = config(cfg);
+    let runs = seeds(
+        &scenario(
+            preset,
+            &[
+                ("scheme", scheme),
+                ("buffer", buffer),
+                ("error_every", "64KiB"),
+            ],
+        ),
+        10,
+    );
+    Cell {
+        mbps: mean(&runs, |m| m.throughput_mbps),
+        wired: mean(&runs, |m| m.wired_goodput_pct),
+        wireless: mean(&runs, |m| m.wireless_goodput_pct),
+        wl_timeouts: mean(&runs, |m| m.wireless_timeouts as f64),
+        stalled: mean(&runs, |m| m.source_stalled_s),
+        longest_stall: mean(&runs, |m| m.source_longest_stall_s),
+    }
+}
+
+#[test]
+fn table_4_cells_and_claims() {
+    let mut got: BTreeMap<(&str, &str), Cell> = BTreeMap::new();
+    for &(s, c, _) in CELLS {
+        got.insert((s, c), measure(s, c));
+    }
+    for s in OTHERS {
+        for c in ["lan8", "lan32", "wan32"] {
+            got.insert((s, c), measure(s, c));
+        }
+    }
+    let tp = |s: &str, c: &str| got[&(s, c)].mbps;
+    let mut report = String::new();
+    for &(scheme, cfg, paper) in CELLS {
+        let x = &got[&(scheme, cfg)];
+        let rel = x.mbps / paper - 1.0;
+        report += &format!(
+            "{scheme:12} {cfg:6} ours {:.3} paper {paper:.2} ({:+.0}%) goodput wired {:.2} wireless {:.2} wireless-leg TO {:.1} source stalled {:.1} s (longest {:.2} s)\n",
+            x.mbps,
+            rel * 100.0,
+            x.wired,
+            x.wireless,
+            x.wl_timeouts,
+            x.stalled,
+            x.longest_stall,
+        );
+    }
+    for s in OTHERS {
+        for c in ["lan8", "lan32", "wan32"] {
+            report += &format!("{s:18} {c:6} {:.3}\n", tp(s, c));
+        }
+    }
+    eprintln!("{report}");
+    for &(scheme, cfg, paper) in CELLS {
+        let x = &got[&(scheme, cfg)];
+        let tol = match (scheme, cfg) {
+            ("split", _) => 0.20,
+            (_, "wan32") => 0.10,
+            _ => 0.08,
+        };
+        let rel = x.mbps / paper - 1.0;
+        assert!(x.wired >= 99.7, "{scheme} {cfg}: wired goodput\n{report}");
+        assert!(
+            (96.8..=97.9).contains(&x.wireless),
+            "{scheme} {cfg}: wireless goodput\n{report}"
+        );
+        match KNOWN_DEVIATIONS
+            .iter()
+            .find(|d| d.0 == scheme && d.1 == cfg)
+        {
+            Some(&(_, _, sign, _)) => assert!(
+                rel.abs() > tol && rel.signum() as i32 == sign,
+                "{scheme} {cfg} is listed as a known deviation but now measures {rel:+.2}: update KNOWN_DEVIATIONS\n{report}"
+            ),
+            None => assert!(rel.abs() <= tol, "{scheme} {cfg} outside ±{tol}\n{report}"),
+        }
+    }
+    // §B.11 (a) ratio claims: (claim, ours, accepted range).
+    let claim = |name: &str, v: f64, (lo, hi): (f64, f64)| {
+        let inside = (lo..=hi).contains(&v);
+        match KNOWN_CLAIM_DEVIATIONS.iter().find(|d| d.0 == name) {
+            None => assert!(inside, "{name} = {v:.3} outside [{lo}, {hi}]\n{report}"),
+            Some(_) => assert!(
+                !inside,
+                "{name} now holds ({v:.3}): drop its known deviation"
+            ),
+        }
+    };
+    for c in ["lan8", "lan32"] {
+        let r = tp("split", c) / tp("e2e", c);
+        claim(&format!("SPLIT/E2E {c}"), r, (0.7, 1.2));
+    }
+    let r = tp("split", "wan32") / tp("e2e", "wan32");
+    claim("SPLIT/E2E wan32", r, (1.4, 2.4));
+    for c in ["lan8", "lan32", "wan32"] {
+        let r = tp("split-smart", c) / tp("split", c);
+        assert!(r >= 1.6, "SPLIT-SMART/SPLIT {c} = {r:.3}\n{report}");
+        let r = tp("split-smart", c) / tp("ll-smart-tcp-aware", c);
+        assert!(
+            r <= 1.03,
+            "SPLIT-SMART/LL-SMART-TCP-AWARE {c} = {r:.3}\n{report}"
+        );
+        // The wireless leg of SPLIT times out far more often than SPLIT-SMART's.
+        let (a, b) = (
+            got[&("split", c)].wl_timeouts,
+            got[&("split-smart", c)].wl_timeouts,
+        );
+        assert!(
+            a > 3.0 * b.max(0.1),
+            "{c}: wireless-leg timeouts {a} vs {b}"
+        );
+    }
+}
