@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::schema::*;
 use crate::schemes::{self, AgentKind, Modifiers, Resolved};
 use engine::{NodeId, SimDuration, SimTime};
+use net::agent::arq::{ArqConfig, Persistence};
 use net::agent::LinkTimerConfig;
 use net::config::{
     ChainConfig, Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium,
@@ -74,6 +75,9 @@ pub(crate) struct Built {
     pub time_limit: SimDuration,
     /// Base-station nodes and the agent knobs, when the scheme runs an agent.
     pub agent: Option<(Vec<NodeId>, LinkTimerConfig)>,
+    /// The link ARQ's knobs and the nodes across the wireless hops of the base stations (where
+    /// link receivers run), for `ll-arq`.
+    pub arq: Option<(ArqConfig, Vec<NodeId>)>,
 }
 
 pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
@@ -163,8 +167,13 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         AgentKind::None => None,
         _ => Some((base_stations(doc)?, ll_settings(&doc.ll)?)),
     };
+    let arq = match scheme.def.agent {
+        AgentKind::Arq => Some((arq_settings(&doc.ll.arq)?, link_receivers(doc))),
+        _ => None,
+    };
     Ok(Built {
         agent,
+        arq,
         chain: ChainConfig { nodes, hops },
         src,
         dst,
@@ -207,6 +216,57 @@ fn ll_settings(d: &LlDoc) -> Result<LinkTimerConfig, Error> {
         tick: d.tick.map_or(def.tick, |x| SimDuration(x.0)),
         dupthresh,
     })
+}
+
+fn arq_settings(d: &ArqDoc) -> Result<ArqConfig, Error> {
+    let def = ArqConfig::default();
+    let persistence =
+        match &d.max_retransmissions {
+            None => def.persistence,
+            Some(PersistenceDoc::Limit(n)) => Persistence::Limit(*n),
+            Some(PersistenceDoc::Word(w)) if w == "persistent" => Persistence::Persistent,
+            Some(PersistenceDoc::Word(w)) => return Err(Error::invalid(
+                "ll.arq.max_retransmissions",
+                format!(
+                    "'{w}' is neither a number of retransmissions (0, 1, ...) nor \"persistent\""
+                ),
+            )),
+        };
+    let ack_bytes = d.ack_size.unwrap_or(def.ack_bytes);
+    if ack_bytes == 0 {
+        return Err(Error::invalid("ll.arq.ack_size", "must be at least 1 byte"));
+    }
+    let min_rto = d.min_rto.map_or(def.min_rto, |x| SimDuration(x.0));
+    if min_rto.as_nanos() == 0 {
+        return Err(Error::invalid(
+            "ll.arq.min_rto",
+            "must be greater than zero",
+        ));
+    }
+    Ok(ArqConfig {
+        persistence,
+        min_rto,
+        in_order: d.in_order.unwrap_or(def.in_order),
+        ack_bytes,
+    })
+}
+
+/// The nodes across the wireless hops of the base stations.
+fn link_receivers(doc: &ScenarioDoc) -> Vec<NodeId> {
+    let bs = |i: usize| doc.nodes[i].kind == NodeKindDoc::BaseStation;
+    let mut out = Vec::new();
+    for (i, h) in doc.hops.iter().enumerate() {
+        if h.role != RoleDoc::Wireless {
+            continue;
+        }
+        if bs(i) {
+            out.push(NodeId(i as u32 + 1));
+        }
+        if bs(i + 1) {
+            out.push(NodeId(i as u32));
+        }
+    }
+    out
 }
 
 fn per_frame(p: &PerFrameDoc) -> SimDuration {

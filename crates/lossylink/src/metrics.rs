@@ -96,6 +96,17 @@ pub struct Metrics {
     pub bs_partial_ack_retransmissions: u64,
     /// ACKs the base station marked with ELN.
     pub bs_eln_marks: u64,
+    /// Link-level ACK frames sent on the air (link ARQ; not counted as TCP ACK frames).
+    pub link_ack_frames: u64,
+    /// Link-level ACK frames corrupted (not in `corrupted_ack_frames`).
+    pub corrupted_link_ack_frames: u64,
+    /// Frames the link ARQ gave up after its retransmission limit.
+    pub link_frames_given_up: u64,
+    /// Frames the mobile's link receiver held back for in-order delivery.
+    pub link_frames_held: u64,
+    /// Duplicate link frames the mobile's link receiver discarded (needless link
+    /// retransmissions).
+    pub link_duplicate_frames: u64,
 }
 
 impl Metrics {
@@ -163,6 +174,14 @@ impl Metrics {
                 i(self.bs_partial_ack_retransmissions),
             ),
             ("bs_eln_marks", i(self.bs_eln_marks)),
+            ("link_ack_frames", i(self.link_ack_frames)),
+            (
+                "corrupted_link_ack_frames",
+                i(self.corrupted_link_ack_frames),
+            ),
+            ("link_frames_given_up", i(self.link_frames_given_up)),
+            ("link_frames_held", i(self.link_frames_held)),
+            ("link_duplicate_frames", i(self.link_duplicate_frames)),
         ]
     }
 }

@@ -8,11 +8,13 @@ use crate::schema::ErrorDoc;
 use crate::schemes::{AgentKind, RecoveryKind};
 use crate::trace::{sender_tables, Trace};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
+use net::agent::arq::LinkArq;
 use net::agent::eln_bs::ElnMarker;
 use net::agent::ll::{LinkLayer, Mode};
 use net::agent::smart::SmartLinkLayer;
 use net::agent::Agent;
 use net::config::HopRole;
+use net::link_receiver::LinkReceiver;
 use net::{Network, Outcome};
 use tcp::cc::RenoCc;
 use tcp::recovery::{
@@ -173,8 +175,17 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
                 AgentKind::Smart => Box::new(SmartLinkLayer::new(false, *cfg)),
                 AgentKind::SmartTcpAware => Box::new(SmartLinkLayer::new(true, *cfg)),
                 AgentKind::ElnBs => Box::new(ElnMarker::new()),
+                AgentKind::Arq => match &b.arq {
+                    Some((arq, _)) => Box::new(LinkArq::new(*arq)),
+                    None => continue,
+                },
             };
             network.set_agent(n, agent);
+        }
+    }
+    if let Some((arq, receivers)) = &b.arq {
+        for &n in receivers {
+            network.set_link_receiver(n, LinkReceiver::new(arq.in_order, arq.ack_bytes));
         }
     }
     let limit = SimTime::ZERO + b.time_limit;
@@ -195,6 +206,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let flow = &network.flows()[0];
     let s = flow.sender.stats();
     let agents = network.agent_stats();
+    let link_rx = network.link_receiver_stats();
     let first = s.first_send.unwrap_or(SimTime::ZERO);
     let duration = (end - first).as_secs_f64();
     // Ports carrying data on the path, in path order (the flow goes left to right or right to left).
@@ -265,6 +277,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         bs_timer_retransmissions: agents.timer_retransmissions,
         bs_partial_ack_retransmissions: agents.partial_ack_retransmissions,
         bs_eln_marks: agents.eln_marked,
+        link_ack_frames: ports.iter().map(|p| p.stats.link_ack_frames).sum(),
+        corrupted_link_ack_frames: ports.iter().map(|p| p.stats.corrupted_link_acks).sum(),
+        link_frames_given_up: agents.link_frames_given_up,
+        link_frames_held: link_rx.held,
+        link_duplicate_frames: link_rx.duplicates,
     };
     let trace = opts.trace.then(|| Trace {
         tables: flow
