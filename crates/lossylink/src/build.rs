@@ -220,18 +220,19 @@ fn ll_settings(d: &LlDoc) -> Result<LinkTimerConfig, Error> {
 
 fn arq_settings(d: &ArqDoc) -> Result<ArqConfig, Error> {
     let def = ArqConfig::default();
-    let persistence =
-        match &d.max_retransmissions {
-            None => def.persistence,
-            Some(PersistenceDoc::Limit(n)) => Persistence::Limit(*n),
-            Some(PersistenceDoc::Word(w)) if w == "persistent" => Persistence::Persistent,
-            Some(PersistenceDoc::Word(w)) => return Err(Error::invalid(
+    let persistence = match &d.max_retransmissions {
+        None => def.persistence,
+        Some(PersistenceDoc::Limit(n)) => Persistence::Limit(*n),
+        Some(PersistenceDoc::Word(w)) if w == "persistent" => Persistence::Persistent,
+        Some(PersistenceDoc::Word(w)) => {
+            return Err(Error::invalid(
                 "ll.arq.max_retransmissions",
                 format!(
                     "'{w}' is neither a number of retransmissions (0, 1, ...) nor \"persistent\""
                 ),
-            )),
-        };
+            ))
+        }
+    };
     let ack_bytes = d.ack_size.unwrap_or(def.ack_bytes);
     if ack_bytes == 0 {
         return Err(Error::invalid("ll.arq.ack_size", "must be at least 1 byte"));

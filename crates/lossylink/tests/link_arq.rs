@@ -69,3 +69,52 @@ fn in_order_delivery_removes_the_fast_retransmits_out_of_order_delivery_causes()
             .all(|m| m.link_ack_frames > 0 && m.local_retransmissions > 0));
     }
 }
+
+#[test]
+fn one_segment_gets_one_link_ack_and_arrives_when_it_would_without_the_arq() {
+    let base = [("error_every", "0"), ("transfer", "1400")];
+    let plain = lossylink::run(&scenario("lan", &base), 1, &Default::default())
+        .unwrap()
+        .metrics;
+    let mut o = base.to_vec();
+    o.push(("scheme", "ll-arq"));
+    let arq = lossylink::run(&scenario("lan", &o), 1, &Default::default())
+        .unwrap()
+        .metrics;
+    assert_eq!(arq.completion_s, plain.completion_s);
+    assert_eq!((arq.link_ack_frames, arq.local_retransmissions), (1, 0));
+    // The link ACK is not a TCP ACK.
+    assert_eq!(arq.receiver_acks, plain.receiver_acks);
+}
+
+#[test]
+fn arq_knobs_are_validated_with_their_path() {
+    let mut s = scenario("lan", &[("scheme", "ll-arq")]);
+    for (k, v) in [
+        ("ll.arq.max_retransmissions", "\"forever\""),
+        ("ll.arq.ack_size", "0"),
+        ("ll.arq.min_rto", "0s"),
+    ] {
+        let e = s.set(k, v).expect_err(k).to_string();
+        assert!(e.contains(k), "{e}");
+    }
+    s.set("ll.arq.max_retransmissions", "\"persistent\"")
+        .unwrap();
+    s.set("ll.arq.max_retransmissions", "0").unwrap();
+}
+
+#[test]
+fn a_semi_reliable_arq_without_retransmissions_gives_every_loss_up() {
+    // Limit 0: the CDMA-style "limited attempt" at its extreme; TCP recovers every loss itself.
+    let m = &cell(
+        "lan",
+        "ll-arq",
+        &[
+            ("ll.arq.max_retransmissions", "0"),
+            ("ll.arq.in_order", "true"),
+        ],
+    )[..1][0];
+    assert_eq!(m.local_retransmissions, 0);
+    assert!(m.link_frames_given_up > 0);
+    assert!(m.sender_retransmitted_segments > 0);
+}

@@ -425,3 +425,106 @@ mod tests {
         assert_eq!(lsns(&a.on_timeout(ms(54))), vec![1]);
     }
 }
+
+/// Packet scripts with explicit times: the base station's [`LinkArq`], a half-duplex FIFO
+/// wireless hop (a data frame takes 1 ms, then the link ACK takes 0.5 ms, then the next frame
+/// starts; frame 1's first transmission is lost, so its slot has no ACK), the mobile's [`LinkReceiver`] and a TCP receiver that
+/// ACKs every segment. The signature behaviour: the loss is repaired on the gap report of frame 2,
+/// and only with in-order delivery does the TCP receiver see no duplicate ACKs.
+#[cfg(test)]
+mod script {
+    use super::super::testkit::*;
+    use super::*;
+    use crate::link_receiver::LinkReceiver;
+    use tcp::{DelayedAck, Receiver, ReceiverConfig, SeqNum, SeqSpace};
+
+    fn at(micros: u64) -> SimTime {
+        SimTime::ZERO + us(micros)
+    }
+
+    /// (time a segment reached TCP, its index), and the TCP receiver's duplicate ACKs.
+    fn play(in_order: bool) -> (Vec<(SimTime, u32)>, u64, AgentStats) {
+        let mut bs = LinkArq::new(ArqConfig {
+            in_order,
+            ..ArqConfig::default()
+        });
+        let mut rx = LinkReceiver::new(in_order, 8);
+        let cfg = ReceiverConfig::new(MSS, 65535, DelayedAck::Off);
+        let space = SeqSpace { base: SeqNum(BASE) };
+        let mut tcp = Receiver::new(cfg, space, 100 * u64::from(MSS), SeqNum(1));
+        let mut queue: VecDeque<Packet> = (0..5).map(data).collect();
+        let mut delivered = Vec::new();
+        let mut lost_once = false;
+        let mut t = ms(0);
+        while let Some(p) = queue.pop_front() {
+            let p = bs.on_transmit(t, p);
+            t = t + SimDuration::from_millis(1);
+            bs.on_sent(t, &p);
+            let ack_at = t + us(500);
+            let next = ack_at;
+            let LinkTag::Data { lsn, .. } = p.link else {
+                panic!("untagged")
+            };
+            if lsn == 1 && !lost_once {
+                lost_once = true;
+                t = next;
+                continue;
+            }
+            let out = rx.on_frame(p);
+            for d in &out.deliver {
+                delivered.push((t, seqs(std::slice::from_ref(d))[0]));
+                tcp.on_segment(t, &d.seg);
+                while tcp.poll_transmit(t).is_some() {}
+            }
+            let ack = out.ack.expect("link ACK");
+            // Local retransmissions go to the head of the queue.
+            for r in bs.on_link_ack(ack_at, &ack).into_iter().rev() {
+                queue.push_front(r);
+            }
+            t = next;
+        }
+        (delivered, tcp.stats().dupacks_sent, bs.stats())
+    }
+
+    #[test]
+    fn the_gap_report_of_the_next_frame_repairs_the_loss() {
+        let (_, _, s) = play(false);
+        assert_eq!((s.local_retransmissions, s.dupack_retransmissions), (1, 1));
+        assert_eq!(s.timer_retransmissions, 0);
+    }
+
+    #[test]
+    fn out_of_order_delivery_makes_the_tcp_receiver_send_dupacks() {
+        let (d, dupacks, _) = play(false);
+        // Frame 1 (1.5-2.5 ms) is lost; frame 2 arrives at 4 ms and is delivered at once; its link
+        // ACK (4.5 ms) reports the hole and the retransmission goes next (4.5-5.5 ms).
+        assert_eq!(
+            d,
+            vec![
+                (at(1000), 0),
+                (at(4000), 2),
+                (at(5500), 1),
+                (at(7000), 3),
+                (at(8500), 4)
+            ]
+        );
+        assert_eq!(dupacks, 1, "segment 2 arrived above the hole");
+    }
+
+    #[test]
+    fn in_order_delivery_holds_the_later_frames_until_the_repair() {
+        let (d, dupacks, _) = play(true);
+        // Frame 2 is held from 4 ms until the repair of frame 1 arrives at 5.5 ms.
+        assert_eq!(
+            d,
+            vec![
+                (at(1000), 0),
+                (at(5500), 1),
+                (at(5500), 2),
+                (at(7000), 3),
+                (at(8500), 4)
+            ]
+        );
+        assert_eq!(dupacks, 0);
+    }
+}
