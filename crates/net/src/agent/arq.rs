@@ -458,7 +458,7 @@ mod script {
         let mut t = ms(0);
         while let Some(p) = queue.pop_front() {
             let p = bs.on_transmit(t, p);
-            t = t + SimDuration::from_millis(1);
+            t += SimDuration::from_millis(1);
             bs.on_sent(t, &p);
             let ack_at = t + us(500);
             let next = ack_at;
