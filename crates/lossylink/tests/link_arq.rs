@@ -22,7 +22,7 @@ fn cell(preset: &str, scheme: &str, extra: &[(&str, &str)]) -> Vec<Metrics> {
 
 fn row(label: &str, preset: &str, ms: &[Metrics]) {
     println!(
-        "{preset:4} {label:18} {:6.3} Mb/s  fast rxmt {:6.1}  timeouts {:4.1}  dupacks {:6.1}  local {:6.1}  link acks {:7.0}  held {:6.1}  given up {:4.1}  wired {:5.1}%  wireless {:5.1}%",
+        "{preset:4} {label:19} {:6.3} Mb/s  fast rxmt {:6.1}  timeouts {:4.1}  dupacks {:6.1}  local {:6.1}  link acks {:7.0}  held {:6.1}  given up {:4.1}  wired {:5.1}%  wireless {:5.1}%",
         mean(ms, |m| m.throughput_mbps),
         mean(ms, |m| m.sender_fast_retransmits as f64),
         mean(ms, |m| m.sender_timeouts as f64),
@@ -45,6 +45,8 @@ fn in_order_delivery_removes_the_fast_retransmits_out_of_order_delivery_causes()
         row("ll", preset, &ll);
         row("ll-arq out-of-order", preset, &ooo);
         row("ll-arq in-order", preset, &ino);
+        // For reference: snoop hides the dupacks instead of preventing them.
+        row("ll-tcp-aware", preset, &cell(preset, "ll-tcp-aware", &[]));
         let fr = |ms: &[Metrics]| mean(ms, |m| m.sender_fast_retransmits as f64);
         // The ARQ repairs every loss locally (6 retransmissions per frame): with in-order
         // delivery the receiver sees no hole, so no dupacks reach the sender.
