@@ -42,3 +42,20 @@ def test_eln_bs_marks_without_the_receiver_oracle() -> None:
     r = ll.run("lan", seed=2, scheme="eln-bs", **SMALL)
     assert r.bs_eln_marks > 0
     assert r.receiver_eln_acks == 0
+
+
+def test_ll_arq_runs_with_link_acks_and_in_order_delivery() -> None:
+    infos = {i["name"]: i for i in ll.schemes()}
+    assert infos["ll-arq"]["family"] == "link-layer"
+    out = ll.run("lan", seed=3, scheme="ll-arq", **SMALL)
+    assert out.link_ack_frames > 0
+    assert out.local_retransmissions > 0
+    assert out.link_frames_held == 0
+    held = ll.run("lan", seed=3, scheme="ll-arq", **SMALL, **{"ll.arq.in_order": True})
+    assert held.link_frames_held > 0
+    assert held.sender_fast_retransmits == 0
+
+
+def test_ll_arq_knobs_are_validated_with_their_path() -> None:
+    with pytest.raises(InvalidValueError, match=r"ll\.arq\.max_retransmissions"):
+        ll.run("lan", seed=1, scheme="ll-arq", **SMALL, **{"ll.arq.max_retransmissions": "often"})

@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::schema::*;
 use crate::schemes::{self, AgentKind, Modifiers, Resolved};
 use engine::{NodeId, SimDuration, SimTime};
+use net::agent::arq::{ArqConfig, Persistence};
 use net::agent::LinkTimerConfig;
 use net::config::{
     ChainConfig, Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium,
@@ -76,6 +77,9 @@ pub(crate) struct Built {
     pub agent: Option<(Vec<NodeId>, LinkTimerConfig)>,
     /// The split-connection proxy, when the scheme is a split scheme.
     pub split: Option<SplitSettings>,
+    /// The link ARQ's knobs and the nodes across the wireless hops of the base stations (where
+    /// link receivers run), for `ll-arq`.
+    pub arq: Option<(ArqConfig, Vec<NodeId>)>,
 }
 
 /// A split-connection proxy: where it runs, its relay buffer and its wireless leg.
@@ -181,9 +185,14 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         AgentKind::Split => Some(split_settings(doc, scheme, src, dst)?),
         _ => None,
     };
+    let arq = match scheme.def.agent {
+        AgentKind::Arq => Some((arq_settings(&doc.ll.arq)?, link_receivers(doc))),
+        _ => None,
+    };
     Ok(Built {
         agent,
         split,
+        arq,
         chain: ChainConfig { nodes, hops },
         src,
         dst,
@@ -289,6 +298,58 @@ fn ll_settings(d: &LlDoc) -> Result<LinkTimerConfig, Error> {
         tick: d.tick.map_or(def.tick, |x| SimDuration(x.0)),
         dupthresh,
     })
+}
+
+fn arq_settings(d: &ArqDoc) -> Result<ArqConfig, Error> {
+    let def = ArqConfig::default();
+    let persistence = match &d.max_retransmissions {
+        None => def.persistence,
+        Some(PersistenceDoc::Limit(n)) => Persistence::Limit(*n),
+        Some(PersistenceDoc::Word(w)) if w == "persistent" => Persistence::Persistent,
+        Some(PersistenceDoc::Word(w)) => {
+            return Err(Error::invalid(
+                "ll.arq.max_retransmissions",
+                format!(
+                    "'{w}' is neither a number of retransmissions (0, 1, ...) nor \"persistent\""
+                ),
+            ))
+        }
+    };
+    let ack_bytes = d.ack_size.unwrap_or(def.ack_bytes);
+    if ack_bytes == 0 {
+        return Err(Error::invalid("ll.arq.ack_size", "must be at least 1 byte"));
+    }
+    let min_rto = d.min_rto.map_or(def.min_rto, |x| SimDuration(x.0));
+    if min_rto.as_nanos() == 0 {
+        return Err(Error::invalid(
+            "ll.arq.min_rto",
+            "must be greater than zero",
+        ));
+    }
+    Ok(ArqConfig {
+        persistence,
+        min_rto,
+        in_order: d.in_order.unwrap_or(def.in_order),
+        ack_bytes,
+    })
+}
+
+/// The nodes across the wireless hops of the base stations.
+fn link_receivers(doc: &ScenarioDoc) -> Vec<NodeId> {
+    let bs = |i: usize| doc.nodes[i].kind == NodeKindDoc::BaseStation;
+    let mut out = Vec::new();
+    for (i, h) in doc.hops.iter().enumerate() {
+        if h.role != RoleDoc::Wireless {
+            continue;
+        }
+        if bs(i) {
+            out.push(NodeId(i as u32 + 1));
+        }
+        if bs(i + 1) {
+            out.push(NodeId(i as u32));
+        }
+    }
+    out
 }
 
 fn per_frame(p: &PerFrameDoc) -> SimDuration {

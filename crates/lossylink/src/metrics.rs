@@ -117,6 +117,17 @@ pub struct Metrics {
     pub wireless_fast_retransmits: u64,
     /// Split: the fullest the relay buffer got, bytes.
     pub relay_max_bytes: u64,
+    /// Link-level ACK frames sent on the air (link ARQ; not counted as TCP ACK frames).
+    pub link_ack_frames: u64,
+    /// Link-level ACK frames corrupted (not in `corrupted_ack_frames`).
+    pub corrupted_link_ack_frames: u64,
+    /// Frames the link ARQ gave up after its retransmission limit.
+    pub link_frames_given_up: u64,
+    /// Frames the mobile's link receiver held back for in-order delivery.
+    pub link_frames_held: u64,
+    /// Duplicate link frames the mobile's link receiver discarded (needless link
+    /// retransmissions).
+    pub link_duplicate_frames: u64,
 }
 
 impl Metrics {
@@ -197,6 +208,14 @@ impl Metrics {
                 i(self.wireless_fast_retransmits),
             ),
             ("relay_max_bytes", i(self.relay_max_bytes)),
+            ("link_ack_frames", i(self.link_ack_frames)),
+            (
+                "corrupted_link_ack_frames",
+                i(self.corrupted_link_ack_frames),
+            ),
+            ("link_frames_given_up", i(self.link_frames_given_up)),
+            ("link_frames_held", i(self.link_frames_held)),
+            ("link_duplicate_frames", i(self.link_duplicate_frames)),
         ]
     }
 }

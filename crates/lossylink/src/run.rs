@@ -8,11 +8,13 @@ use crate::schema::ErrorDoc;
 use crate::schemes::{self, AgentKind, ReceiverOptions, RecoveryKind, SchemeDef};
 use crate::trace::{sender_tables, Trace};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
+use net::agent::arq::LinkArq;
 use net::agent::eln_bs::ElnMarker;
 use net::agent::ll::{LinkLayer, Mode};
 use net::agent::smart::SmartLinkLayer;
 use net::agent::Agent;
 use net::config::HopRole;
+use net::link_receiver::LinkReceiver;
 use net::split::SplitProxy;
 use net::{Network, Outcome};
 use tcp::cc::RenoCc;
@@ -298,8 +300,17 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
                 AgentKind::Smart => Box::new(SmartLinkLayer::new(false, *cfg)),
                 AgentKind::SmartTcpAware => Box::new(SmartLinkLayer::new(true, *cfg)),
                 AgentKind::ElnBs => Box::new(ElnMarker::new()),
+                AgentKind::Arq => match &b.arq {
+                    Some((arq, _)) => Box::new(LinkArq::new(*arq)),
+                    None => continue,
+                },
             };
             network.set_agent(n, agent);
+        }
+    }
+    if let Some((arq, receivers)) = &b.arq {
+        for &n in receivers {
+            network.set_link_receiver(n, LinkReceiver::new(arq.in_order, arq.ack_bytes));
         }
     }
     let limit = SimTime::ZERO + b.time_limit;
@@ -321,6 +332,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let s = flow.sender.stats();
     let agents = network.agent_stats();
     let proxy = network.proxies().next().map(|(_, p)| p);
+    let link_rx = network.link_receiver_stats();
     let first = s.first_send.unwrap_or(SimTime::ZERO);
     let duration = (end - first).as_secs_f64();
     // Ports carrying data on the path, in path order (the flow goes left to right or right to left).
@@ -401,6 +413,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         wireless_timeouts: proxy.map_or(0, |p| p.wireless().stats().timeouts),
         wireless_fast_retransmits: proxy.map_or(0, |p| p.wireless().stats().fast_retransmits),
         relay_max_bytes: proxy.map_or(0, |p| p.max_occupancy()),
+        link_ack_frames: ports.iter().map(|p| p.stats.link_ack_frames).sum(),
+        corrupted_link_ack_frames: ports.iter().map(|p| p.stats.corrupted_link_acks).sum(),
+        link_frames_given_up: agents.link_frames_given_up,
+        link_frames_held: link_rx.held,
+        link_duplicate_frames: link_rx.duplicates,
     };
     let trace = opts.trace.then(|| {
         let mut tables = flow

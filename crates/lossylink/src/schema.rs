@@ -51,6 +51,9 @@ pub struct LlDoc {
     /// Local timer granularity: the timer fires on multiples of it (200ms; 0 = continuous).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tick: Option<Dur>,
+    /// Knobs of the `ll-arq` link ARQ.
+    #[serde(default, skip_serializing_if = "ArqDoc::is_default")]
+    pub arq: ArqDoc,
 }
 
 impl LlDoc {
@@ -77,6 +80,41 @@ impl SplitDoc {
     fn is_default(&self) -> bool {
         *self == SplitDoc::default()
     }
+}
+
+/// Knobs of the `ll-arq` selective-repeat link ARQ (Ludwig2000 §1, §3.6; Balakrishnan97 §2.13).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ArqDoc {
+    /// Retransmissions per frame before it is given up (6, RLP's N2), or "persistent".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_retransmissions: Option<PersistenceDoc>,
+    /// Release frames to the mobile's IP in link order (false: out-of-order delivery, like LL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_order: Option<bool>,
+    /// Link-layer payload bytes of a link ACK frame (8); the hop adds its framing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_size: Option<u32>,
+    /// Minimum link retransmission timeout (50ms); the timer is srtt + 4·rttvar of the link
+    /// round trip above it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rto: Option<Dur>,
+}
+
+impl ArqDoc {
+    fn is_default(&self) -> bool {
+        *self == ArqDoc::default()
+    }
+}
+
+/// A retransmission limit or the word "persistent".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PersistenceDoc {
+    /// At most this many retransmissions per frame.
+    Limit(u32),
+    /// "persistent": retransmit until acknowledged.
+    Word(String),
 }
 
 fn default_scheme() -> String {

@@ -64,6 +64,8 @@ pub(crate) enum AgentKind {
     ElnBs,
     /// A split-connection proxy (§2.12, §B.2): the scheme's parts run on the wireless leg.
     Split,
+    /// Selective-repeat link ARQ with link-level ACKs and a link receiver at the mobile (§2.13).
+    Arq,
 }
 
 /// A registered scheme: its description and its parts.
@@ -294,6 +296,19 @@ static REGISTRY: &[SchemeDef] = &[
         limited_transmit: false,
         receiver: NONE,
         agent: AgentKind::ElnBs,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "ll-arq",
+            family: LL,
+            description: "beyond the paper: selective-repeat link ARQ with its own link ACK frames (cumulative + bitmap) from the mobile, retransmission on a gap report or a link timer, a retransmission limit or persistent, optional in-order delivery at the mobile (ll.arq.max_retransmissions, ll.arq.in_order, ll.arq.ack_size, ll.arq.min_rto)",
+            source: "Balakrishnan97 §2.13 (TDMA in-order, CDMA limited retry), §4.2; Ludwig2000 §1, §3.6 (RLP SREJ, N2)",
+        },
+        recovery: RecoveryKind::Reno,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: NONE,
+        agent: AgentKind::Arq,
     },
     SchemeDef {
         info: SchemeInfo {

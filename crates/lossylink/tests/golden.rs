@@ -261,6 +261,33 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("split.buffer", "16KiB"),
         ],
     ),
+    (
+        "ll-arq-lan",
+        "link ARQ: link ACK frames, selective repeat on gap reports, out-of-order delivery",
+        "lan",
+        &[("scheme", "ll-arq")],
+    ),
+    (
+        "ll-arq-in-order-wan",
+        "link ARQ with resequencing at the mobile: no dupacks from repaired wireless losses",
+        "wan",
+        &[("scheme", "ll-arq"), ("ll.arq.in_order", "true")],
+    ),
+    (
+        "ll-arq-limit-1-burst-lan",
+        "semi-reliable link ARQ (1 retransmission) under 4-frame bursts: frames given up",
+        "lan",
+        &[
+            ("scheme", "ll-arq"),
+            ("ll.arq.max_retransmissions", "1"),
+            ("ll.arq.in_order", "true"),
+            ("error_every", "0"),
+            (
+                "hops.1.forward.error",
+                "{ model = \"burst\", every = \"64KiB\", length = 4 }",
+            ),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay
@@ -286,6 +313,11 @@ const AGENT_FIELDS: &[&str] = &[
     "bs_timer_retransmissions",
     "bs_partial_ack_retransmissions",
     "bs_eln_marks",
+    "link_ack_frames",
+    "corrupted_link_ack_frames",
+    "link_frames_given_up",
+    "link_frames_held",
+    "link_duplicate_frames",
 ];
 
 const FIELDS: &[&str] = &[

@@ -126,6 +126,7 @@ impl Hiccups {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::LinkTag;
     use engine::{FlowId, NodeId};
     use tcp::{SegOptions, Segment, SeqNum};
 
@@ -143,6 +144,7 @@ mod tests {
                 ack_flag: true,
                 opts: SegOptions::default(),
             },
+            link: LinkTag::None,
         }
     }
 

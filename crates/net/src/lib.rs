@@ -1,12 +1,14 @@
 //! Packets on wires: simplex ports with drop-tail queues and error models, full-duplex links
 //! and shared half-duplex media, nodes on a chain with static routes, and the event loop that
 //! drives the TCP endpoints of each flow, with base-station agents (LL, snoop, SMART, ELN
-//! marking) and the split-connection proxy hooked into it.
+//! marking, link ARQ) hooked into it, the mobile's link receiver of the link ARQ, and the
+//! split-connection proxy.
 
 pub mod agent;
 pub mod config;
 mod error_model;
 mod hiccup;
+pub mod link_receiver;
 mod network;
 mod packet;
 mod port;
@@ -17,5 +19,5 @@ mod split_tests;
 pub use error_model::{ErrorModel, ErrorModelConfig};
 pub use hiccup::Hiccup;
 pub use network::{Flow, Network, Outcome};
-pub use packet::{Packet, PacketKind};
+pub use packet::{LinkAck, LinkTag, Packet, PacketKind};
 pub use port::{Port, PortStats};

@@ -37,6 +37,10 @@ pub struct PortStats {
     pub busy_ns: u64,
     /// Data frames a reorder hiccup held back and sent late.
     pub reordered: u64,
+    /// Link-level ACK frames (of a link ARQ) whose transmission started; not in `ack_frames`.
+    pub link_ack_frames: u64,
+    /// Link-level ACK frames corrupted by the error model; not in `corrupted_acks`.
+    pub corrupted_link_acks: u64,
 }
 
 /// One direction of a hop.
@@ -119,6 +123,17 @@ impl Port {
         self.stats.max_queue = self.stats.max_queue.max(self.queue.len() as u32);
     }
 
+    /// Queue a link ACK frame at the tail, or, if one is already waiting, update it in place:
+    /// the newest status (cumulative part + bitmap) supersedes the older one. Returns `false`
+    /// only if a new frame was dropped because the queue was full.
+    pub(crate) fn enqueue_link_ack(&mut self, pkt: Packet) -> bool {
+        if let Some(waiting) = self.queue.iter_mut().find(|q| q.is_link_ack()) {
+            waiting.link = pkt.link;
+            return true;
+        }
+        self.enqueue(pkt)
+    }
+
     /// Time the frame carrying `pkt` occupies the channel, contention excluded.
     pub(crate) fn airtime(&self, pkt: &Packet) -> SimDuration {
         let bits = u64::from(self.cfg.framing_bytes + pkt.ip_len()) * 8;
@@ -136,6 +151,11 @@ impl Port {
             Exposure::Frame => ip + u64::from(self.cfg.framing_bytes),
         };
         let corrupted = self.error.frame(exposed * 8);
+        if pkt.is_link_ack() {
+            self.stats.link_ack_frames += 1;
+            self.stats.corrupted_link_acks += u64::from(corrupted);
+            return corrupted;
+        }
         match pkt.kind() {
             PacketKind::Data => {
                 self.stats.data_frames += 1;

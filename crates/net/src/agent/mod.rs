@@ -17,10 +17,15 @@
 //! - [`ll::LinkLayer`] in mode [`ll::Mode::Plain`] (`ll`) and [`ll::Mode::Snoop`]
 //!   (`ll-tcp-aware`);
 //! - [`smart::SmartLinkLayer`] (`ll-smart`, `ll-smart-tcp-aware`);
-//! - [`eln_bs::ElnMarker`] (`eln-bs`).
+//! - [`eln_bs::ElnMarker`] (`eln-bs`);
+//! - beyond the paper, [`arq::LinkArq`] (`ll-arq`), a selective-repeat link ARQ with its own
+//!   link-level ACKs from the mobile's [`crate::link_receiver::LinkReceiver`] (§2.13). It uses
+//!   the two hooks the TCP-aware agents leave at their defaults: [`Agent::on_transmit`] (number
+//!   a frame as it goes on the air) and [`Agent::on_link_ack`].
 //!
 //! [`Network`]: crate::Network
 
+pub mod arq;
 pub(crate) mod cache;
 pub mod eln_bs;
 pub mod ll;
@@ -79,6 +84,10 @@ pub struct AgentStats {
     pub eln_marked: u64,
     /// Sender retransmissions of segments the agent had cached.
     pub sender_retransmissions_seen: u64,
+    /// Link-level ACK frames that reached the agent intact (link ARQ).
+    pub link_acks_received: u64,
+    /// Frames a semi-reliable link ARQ gave up after its retransmission limit.
+    pub link_frames_given_up: u64,
 }
 
 impl AgentStats {
@@ -93,6 +102,8 @@ impl AgentStats {
         self.smart_stripped += o.smart_stripped;
         self.eln_marked += o.eln_marked;
         self.sender_retransmissions_seen += o.sender_retransmissions_seen;
+        self.link_acks_received += o.link_acks_received;
+        self.link_frames_given_up += o.link_frames_given_up;
     }
 }
 
@@ -110,6 +121,17 @@ pub trait Agent {
     fn poll_timeout(&self) -> Option<SimTime>;
     /// Counters so far.
     fn stats(&self) -> AgentStats;
+    /// A data frame of this node starts its transmission on the wireless hop at `now` (first
+    /// transmissions and local retransmissions alike); the agent may add a link header. Default:
+    /// unchanged.
+    fn on_transmit(&mut self, _now: SimTime, pkt: Packet) -> Packet {
+        pkt
+    }
+    /// An intact link-level ACK frame arrived from the wireless side; returns local
+    /// retransmissions for the head of the wireless queue. Default: none.
+    fn on_link_ack(&mut self, _now: SimTime, _pkt: &Packet) -> Vec<Packet> {
+        Vec::new()
+    }
 }
 
 /// Knobs of the local retransmission timer and dupack trigger shared by the link-layer agents.

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use super::{Reaction, Verdict};
-use crate::packet::Packet;
+use crate::packet::{LinkTag, Packet};
 use engine::{FlowId, NodeId, SimDuration, SimTime};
 use tcp::{SegOptions, Segment, SeqNum};
 
@@ -34,6 +34,7 @@ pub fn data(i: u32) -> Packet {
             ack_flag: true,
             opts: SegOptions::default(),
         },
+        link: LinkTag::None,
     }
 }
 /// A pure ACK asking for segment `i`.
@@ -51,6 +52,7 @@ pub fn ack(i: u32) -> Packet {
             ack_flag: true,
             opts: SegOptions::default(),
         },
+        link: LinkTag::None,
     }
 }
 /// A pure ACK asking for segment `i`, triggered by segment `t` (SMART).

@@ -3,7 +3,7 @@
 //! the network sends what each leg emits from that node. Kept apart from the loop.
 
 use super::{Event, Network};
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{LinkTag, Packet, PacketKind};
 use crate::split::SplitProxy;
 use engine::{NodeId, SimTime};
 
@@ -87,6 +87,7 @@ impl Network {
                 src: node,
                 dst: if to_source { fl.src } else { fl.dst },
                 seg,
+                link: LinkTag::None,
             };
             self.next_uid += 1;
             self.send_from(now, node, pkt);
