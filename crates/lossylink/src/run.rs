@@ -1,12 +1,13 @@
 //! Build a network from a scenario and a seed, run it, and compute the metrics.
 
 use crate::build::{idle_rtt, Built, DelackSettings, TimerSettings};
+use crate::capture::Capture;
 use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::scenario::Scenario;
 use crate::schema::ErrorDoc;
 use crate::schemes::{AgentKind, RecoveryKind};
-use crate::trace::{sender_tables, Trace};
+use crate::trace::{base_station_table, sender_tables, Trace};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::agent::eln_bs::ElnMarker;
 use net::agent::ll::{LinkLayer, Mode};
@@ -29,8 +30,20 @@ use tcp::{
 /// What to record besides the metrics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunOptions {
-    /// Record the sender's typed trace.
+    /// Record the sender's typed trace and the base-station agents' trace.
     pub trace: bool,
+    /// Record every frame put on a link, for pcap files ([`Capture`]).
+    pub pcap: bool,
+}
+
+impl RunOptions {
+    /// Traces on, no capture.
+    pub fn traced() -> Self {
+        RunOptions {
+            trace: true,
+            ..RunOptions::default()
+        }
+    }
 }
 
 /// The outcome of one run.
@@ -40,6 +53,8 @@ pub struct RunResult {
     pub metrics: Metrics,
     /// Traces, if asked for.
     pub trace: Option<Trace>,
+    /// The frames on every link, if asked for (`RunOptions::pcap`).
+    pub capture: Option<Capture>,
 }
 
 /// A tick clock with a phase drawn from the node's own stream.
@@ -51,7 +66,7 @@ fn clock(seed: u64, node: NodeId, name: &str, period: SimDuration) -> TickClock 
     }
 }
 
-fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
+fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver, SeqSpace) {
     let t = &b.tcp;
     let rto: Box<dyn RtoEstimator> = match t.timers {
         TimerSettings::Bsd {
@@ -126,7 +141,7 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
         b.bytes,
         ack_base,
     );
-    (sender, receiver)
+    (sender, receiver, space)
 }
 
 fn error_every(s: &Scenario) -> u64 {
@@ -162,8 +177,15 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let wall = std::time::Instant::now();
     let b = scenario.build()?;
     let mut network = Network::new(&b.chain, seed);
-    let (sender, receiver) = endpoints(&b, seed);
+    let (sender, receiver, space) = endpoints(&b, seed);
     network.add_flow(b.src, b.dst, sender, receiver, opts.trace);
+    if opts.trace {
+        network.enable_agent_trace();
+    }
+    if opts.pcap {
+        network.enable_frame_tap();
+    }
+    let mut has_agent = false;
     if let Some((nodes, cfg)) = &b.agent {
         for &n in nodes {
             let agent: Box<dyn Agent> = match b.scheme.def.agent {
@@ -175,6 +197,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
                 AgentKind::ElnBs => Box::new(ElnMarker::new()),
             };
             network.set_agent(n, agent);
+            has_agent = true;
         }
     }
     let limit = SimTime::ZERO + b.time_limit;
@@ -266,11 +289,24 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         bs_partial_ack_retransmissions: agents.partial_ack_retransmissions,
         bs_eln_marks: agents.eln_marked,
     };
-    let trace = opts.trace.then(|| Trace {
-        tables: flow
+    let trace = opts.trace.then(|| {
+        let mut tables = flow
             .sender_trace()
             .map(|t| sender_tables(&t.records))
-            .unwrap_or_default(),
+            .unwrap_or_default();
+        if has_agent {
+            tables.push(base_station_table(
+                network.agent_trace().unwrap_or_default(),
+                space,
+            ));
+        }
+        Trace { tables }
     });
-    Ok(RunResult { metrics, trace })
+    let hop_names: Vec<String> = b.chain.hops.iter().map(|h| h.name.clone()).collect();
+    let capture = Capture::from_network(&network, &hop_names);
+    Ok(RunResult {
+        metrics,
+        trace,
+        capture,
+    })
 }

@@ -10,6 +10,7 @@ mod hiccup;
 mod network;
 mod packet;
 mod port;
+pub mod tap;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
 pub use hiccup::Hiccup;

@@ -22,7 +22,10 @@ pub fn run<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     // Work on a copy, so Python may use (even mutate) the scenario while we run.
     let scenario = scenario.borrow().inner.clone();
-    let opts = RunOptions { trace };
+    let opts = RunOptions {
+        trace,
+        ..RunOptions::default()
+    };
     let result = py
         .allow_threads(|| lossylink::run(&scenario, seed, &opts))
         .map_err(to_pyerr)?;
@@ -41,7 +44,10 @@ pub fn run_seeds<'py>(
     trace: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let scenario = scenario.borrow().inner.clone();
-    let opts = RunOptions { trace };
+    let opts = RunOptions {
+        trace,
+        ..RunOptions::default()
+    };
     let results: Vec<RunResult> = py
         .allow_threads(|| {
             seeds
