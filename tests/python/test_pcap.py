@@ -285,3 +285,10 @@ def test_tcptrace_counts_the_retransmissions(tmp_path: Path) -> None:
     }
     assert rows["actual data pkts"] == r.sender_segments
     assert rows["rexmt data pkts"] == r.sender_retransmitted_segments
+
+
+def test_an_unwritable_pcap_directory_raises_an_io_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(ll.errors.LossylinkIOError, match="file"):
+        ll.run("lan", transfer="64KiB", pcap=blocker)
