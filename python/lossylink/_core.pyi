@@ -4,6 +4,8 @@ This module is private: use the wrappers in :mod:`lossylink` instead. It is a th
 the Rust facade crate ``lossylink``; every rule about what a simulation means lives there.
 """
 
+import os
+
 from lossylink._types import RawRun, SchemeInfo
 
 __version__: str
@@ -60,14 +62,27 @@ class Scenario:
     def scheme(self) -> str:
         """The scheme's registry name."""
 
-def run(scenario: Scenario, seed: int, trace: bool = False) -> RawRun:
+def run(
+    scenario: Scenario, seed: int, trace: bool = False, pcap: str | os.PathLike[str] | None = None
+) -> RawRun:
     """Run ``scenario`` once with master seed ``seed`` (0 <= seed < 2**64).
 
-    The GIL is released while simulating, so threads can run scenarios in parallel.
+    With ``pcap`` (a directory), one pcap file per link direction is written there and their
+    paths are returned under ``"pcap"``. The GIL is released while simulating, so threads can
+    run scenarios in parallel.
     """
 
-def run_seeds(scenario: Scenario, seeds: list[int], trace: bool = False) -> list[RawRun]:
-    """Run ``scenario`` once per seed, in order, releasing the GIL once for all of them."""
+def run_seeds(
+    scenario: Scenario,
+    seeds: list[int],
+    trace: bool = False,
+    pcap: str | os.PathLike[str] | None = None,
+) -> list[RawRun]:
+    """Run ``scenario`` once per seed, in order, releasing the GIL once for all of them.
+
+    With ``pcap``, the files go into that directory for a single seed, into ``seed<S>``
+    subdirectories of it for several.
+    """
 
 def schemes() -> list[SchemeInfo]:
     """The scheme registry, in registry order."""

@@ -22,6 +22,7 @@ class RawRun(TypedDict):
 
     metrics: dict[str, MetricValue]
     trace: Trace | None
+    pcap: list[str] | None
 
 
 class SchemeInfo(TypedDict):

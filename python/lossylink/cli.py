@@ -190,6 +190,13 @@ def _parse_assignment(
     show_default=True,
     help="File format of the trace tables written by --save.",
 )
+@click.option(
+    "--pcap",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Write one pcap file per link direction (hop<i>-<name>-<forward|reverse>.pcap, "
+    "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds).",
+)
 def run_cmd(
     preset_name: str | None,
     config: Path | None,
@@ -201,6 +208,7 @@ def run_cmd(
     trace_csv: Path | None,
     save: Path | None,
     trace_format: str,
+    pcap: Path | None,
     **fields: str | None,
 ) -> None:
     """Run a scenario for seeds S .. S+N-1 (see --seed, --seeds).
@@ -224,7 +232,7 @@ def run_cmd(
         scenario.set(key, value)
 
     traced = trace_csv is not None or save is not None
-    results = run_seeds(scenario, seed_range(seeds, seed), trace=traced)
+    results = run_seeds(scenario, seed_range(seeds, seed), trace=traced, pcap=pcap)
     written = [p for r in results for p in r.write_trace_csv(trace_csv)] if trace_csv else []
     if save is not None:
         from lossylink.saved import save_run
@@ -243,6 +251,9 @@ def run_cmd(
         console.print(f"trace: wrote {len(written)} CSV files to {trace_csv}")
     if save is not None:
         console.print(f"saved {len(results)} run(s) to {save}")
+    if pcap is not None:
+        files = sum(len(r.pcap or []) for r in results)
+        console.print(f"pcap: wrote {files} files to {pcap}")
 
 
 @cli.command("sweep", short_help="Run a grid of scenarios over seeds; results to Parquet.")

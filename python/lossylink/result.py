@@ -36,10 +36,11 @@ class RunResult:
 
     Every metric is an attribute (``r.throughput_mbps``, ``r.sender_timeouts``, ...) and an
     entry of :attr:`metrics`, whose key order is the Rust facade's. :attr:`trace` is ``None``
-    unless the run was traced.
+    unless the run was traced; :attr:`pcap` lists the pcap files the run wrote (``None`` unless
+    it was asked to).
     """
 
-    __slots__ = ("metrics", "trace")
+    __slots__ = ("metrics", "pcap", "trace")
 
     if TYPE_CHECKING:
         # The metrics every run reports (the Rust facade may add more; all are attributes).
@@ -65,16 +66,23 @@ class RunResult:
 
     metrics: dict[str, MetricValue]
     trace: Trace | None
+    pcap: list[Path] | None
 
-    def __init__(self, metrics: Mapping[str, MetricValue], trace: Trace | None = None) -> None:
-        """Wrap a metrics mapping and an optional trace."""
+    def __init__(
+        self,
+        metrics: Mapping[str, MetricValue],
+        trace: Trace | None = None,
+        pcap: Iterable[str | os.PathLike[str]] | None = None,
+    ) -> None:
+        """Wrap a metrics mapping, an optional trace and the paths of written pcap files."""
         self.metrics = dict(metrics)
         self.trace = trace
+        self.pcap = None if pcap is None else [Path(p) for p in pcap]
 
     @classmethod
     def from_raw(cls, raw: RawRun) -> RunResult:
         """Wrap what the extension's ``run`` returns."""
-        return cls(raw["metrics"], raw["trace"])
+        return cls(raw["metrics"], raw["trace"], raw.get("pcap"))
 
     def __getattr__(self, name: str) -> MetricValue:
         # Only called when normal lookup fails; guard the slots against recursion (pickling).
@@ -88,11 +96,13 @@ class RunResult:
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self.metrics))
 
-    def __getstate__(self) -> tuple[dict[str, MetricValue], Trace | None]:
-        return (self.metrics, self.trace)
+    def __getstate__(self) -> tuple[dict[str, MetricValue], Trace | None, list[Path] | None]:
+        return (self.metrics, self.trace, self.pcap)
 
-    def __setstate__(self, state: tuple[dict[str, MetricValue], Trace | None]) -> None:
-        self.metrics, self.trace = state
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        # Two-element states come from versions without pcap files.
+        self.metrics, self.trace = state[0], state[1]
+        self.pcap = state[2] if len(state) > 2 else None
 
     def to_dict(self, *, trace: bool = False) -> dict[str, Any]:
         """The metrics as a JSON-ready dict (non-finite floats become ``None``).

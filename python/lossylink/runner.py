@@ -7,6 +7,7 @@ scenarios in parallel (one per core).
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Iterable
 
 from lossylink import _core
@@ -23,6 +24,7 @@ def run(
     *,
     seed: int = 1,
     trace: bool = False,
+    pcap: str | os.PathLike[str] | None = None,
     **overrides: OverrideValue,
 ) -> RunResult:
     """Run one simulation and return its :class:`RunResult`.
@@ -31,11 +33,16 @@ def run(
     or ``None`` for the ``lan`` preset; keyword ``overrides`` (``scheme="e2e"``,
     ``error_every="64KiB"``, ...) are applied to a copy. Same scenario and seed, same result.
 
+    ``trace=True`` records the trace tables (``sender``, ``events``, and ``base_station`` when a
+    base-station agent runs). ``pcap=DIR`` writes one classic pcap file per link direction into
+    ``DIR`` (``hop<i>-<name>-<forward|reverse>.pcap``; docs/traces.md), listed in
+    :attr:`RunResult.pcap`.
+
     >>> r = run("lan", seed=3, error_every="64KiB", buffer="32KiB")   # doctest: +SKIP
     >>> r.throughput_mbps                                             # doctest: +SKIP
     """
     sc = _prepare(scenario, overrides)
-    return RunResult.from_raw(_core.run(sc.core, _check_seed(seed), trace))
+    return RunResult.from_raw(_core.run(sc.core, _check_seed(seed), trace, pcap))
 
 
 def run_seeds(
@@ -44,15 +51,19 @@ def run_seeds(
     start: int = 1,
     *,
     trace: bool = False,
+    pcap: str | os.PathLike[str] | None = None,
     **overrides: OverrideValue,
 ) -> list[RunResult]:
     """Run one simulation per seed and return the results in seed order.
 
     ``seeds`` is a count (seeds ``start .. start+seeds-1``) or an explicit iterable of seeds.
+    ``pcap=DIR`` writes the pcap files of each seed into ``DIR/seed<S>`` (into ``DIR`` itself
+    when there is a single seed).
     """
     sc = _prepare(scenario, overrides)
     seed_list = seed_range(seeds, start)
-    return [RunResult.from_raw(raw) for raw in _core.run_seeds(sc.core, seed_list, trace)]
+    raws = _core.run_seeds(sc.core, seed_list, trace, pcap)
+    return [RunResult.from_raw(raw) for raw in raws]
 
 
 def schemes() -> list[SchemeInfo]:

@@ -19,7 +19,7 @@ fn main() -> Result<(), lossylink::Error> {
             s.set(k, v)?;
         }
     }
-    let r = lossylink::run(&s, 1, &RunOptions { trace: true })?;
+    let r = lossylink::run(&s, 1, &RunOptions::traced())?;
     let tr = r.trace.unwrap();
     let (sender, events) = (&tr.tables[0], &tr.tables[1]);
     let (

@@ -7,7 +7,7 @@ fn main() -> Result<(), lossylink::Error> {
     let (mut after_fr, mut backoff, mut other, mut total_to) = (0, 0, 0, 0);
     let mut gap = 0.0;
     for seed in 1..=10 {
-        let r = lossylink::run(&s, seed, &lossylink::RunOptions { trace: true })?;
+        let r = lossylink::run(&s, seed, &lossylink::RunOptions::traced())?;
         let t = r.trace.unwrap();
         let ev = &t.tables[1];
         let (lossylink::Column::F64(time), lossylink::Column::Str(kind)) =

@@ -12,8 +12,10 @@
 //! ```
 
 mod build;
+mod capture;
 mod error;
 mod metrics;
+pub mod pcap;
 mod run;
 mod scenario;
 mod schema;
@@ -21,6 +23,7 @@ mod schemes;
 mod trace;
 pub mod units;
 
+pub use capture::{Capture, CapturePort};
 pub use error::{Error, ErrorKind};
 pub use metrics::{Metrics, Value};
 pub use run::{run, RunOptions, RunResult};

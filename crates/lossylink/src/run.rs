@@ -1,12 +1,13 @@
 //! Build a network from a scenario and a seed, run it, and compute the metrics.
 
 use crate::build::{idle_rtt, Built, DelackSettings, SplitSettings, TcpSettings, TimerSettings};
+use crate::capture::Capture;
 use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::scenario::Scenario;
 use crate::schema::ErrorDoc;
 use crate::schemes::{self, AgentKind, ReceiverOptions, RecoveryKind, SchemeDef};
-use crate::trace::{sender_tables, Trace};
+use crate::trace::{base_station_table, sender_tables, Trace};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::agent::arq::LinkArq;
 use net::agent::eln_bs::ElnMarker;
@@ -32,8 +33,20 @@ use tcp::{
 /// What to record besides the metrics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunOptions {
-    /// Record the sender's typed trace.
+    /// Record the sender's typed trace and the base-station agents' trace.
     pub trace: bool,
+    /// Record every frame put on a link, for pcap files ([`Capture`]).
+    pub pcap: bool,
+}
+
+impl RunOptions {
+    /// Traces on, no capture.
+    pub fn traced() -> Self {
+        RunOptions {
+            trace: true,
+            ..RunOptions::default()
+        }
+    }
 }
 
 /// The outcome of one run.
@@ -43,6 +56,8 @@ pub struct RunResult {
     pub metrics: Metrics,
     /// Traces, if asked for.
     pub trace: Option<Trace>,
+    /// The frames on every link, if asked for (`RunOptions::pcap`).
+    pub capture: Option<Capture>,
 }
 
 /// A tick clock with a phase drawn from the node's own stream.
@@ -291,6 +306,13 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         }
     };
     debug_assert_eq!(flow.index(), 0);
+    if opts.trace {
+        network.enable_agent_trace();
+    }
+    if opts.pcap {
+        network.enable_frame_tap();
+    }
+    let mut has_agent = false;
     if let Some((nodes, cfg)) = &b.agent {
         for &n in nodes {
             let agent: Box<dyn Agent> = match b.scheme.def.agent {
@@ -306,6 +328,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
                 },
             };
             network.set_agent(n, agent);
+            has_agent = true;
         }
     }
     if let Some((arq, receivers)) = &b.arq {
@@ -428,7 +451,21 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         if let Some(t) = proxy.and_then(|p| p.wireless_trace()) {
             tables.extend(sender_tables(&t.records, "_wireless"));
         }
+        if has_agent {
+            // The flow's data sequence space: the same named stream `endpoints` drew it from.
+            let (space, _) = isns(seed, "flow0/isn");
+            tables.push(base_station_table(
+                network.agent_trace().unwrap_or_default(),
+                space,
+            ));
+        }
         Trace { tables }
     });
-    Ok(RunResult { metrics, trace })
+    let hop_names: Vec<String> = b.chain.hops.iter().map(|h| h.name.clone()).collect();
+    let capture = Capture::from_network(&network, &hop_names);
+    Ok(RunResult {
+        metrics,
+        trace,
+        capture,
+    })
 }

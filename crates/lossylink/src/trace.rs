@@ -1,8 +1,9 @@
 //! Traces as columnar tables, ready for numpy/pandas/Parquet.
 
 use engine::SimTime;
+use net::tap::{AgentEvent, AgentRecord};
 use tcp::recovery::Phase;
-use tcp::SenderEvent;
+use tcp::{SenderEvent, SeqSpace};
 
 /// A column of a trace table.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,4 +106,43 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
             ],
         },
     ]
+}
+
+/// Build the `base_station` table from the agents' trace: one row per local retransmission
+/// (`kind` = `local-retransmit`, `trigger` = `dupack` | `timer` | `partial-ack` | `other`) and
+/// per suppressed duplicate ACK (`kind` = `dupack-suppressed`, `seq` = its cumulative ACK).
+/// `seq` is a stream offset, like the sender's tables; `node` is the base station's index.
+pub(crate) fn base_station_table(records: &[AgentRecord], space: SeqSpace) -> TraceTable {
+    let (mut t, mut kind, mut seq, mut len, mut node, mut trigger) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let mut near = 0u64;
+    for &(time, n, ev) in records {
+        let (k, s, l, tr) = match ev {
+            AgentEvent::LocalRetransmit {
+                seq: s,
+                len: l,
+                trigger: tr,
+                ..
+            } => ("local-retransmit", s, l, tr.name()),
+            AgentEvent::DupackSuppressed { ack, .. } => ("dupack-suppressed", ack, 0, ""),
+        };
+        near = space.offset(s, near);
+        t.push(time.as_secs_f64());
+        kind.push(k.to_string());
+        seq.push(near as i64);
+        len.push(i64::from(l));
+        node.push(i64::from(n.0));
+        trigger.push(tr.to_string());
+    }
+    TraceTable {
+        name: "base_station".into(),
+        columns: vec![
+            ("time_s".into(), Column::F64(t)),
+            ("kind".into(), Column::Str(kind)),
+            ("seq".into(), Column::I64(seq)),
+            ("len".into(), Column::I64(len)),
+            ("node".into(), Column::I64(node)),
+            ("trigger".into(), Column::Str(trigger)),
+        ],
+    }
 }

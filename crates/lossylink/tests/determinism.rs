@@ -14,8 +14,8 @@ fn strip(mut m: Metrics) -> Metrics {
 #[test]
 fn same_seed_same_everything() {
     let s = scenario("lan", &[]);
-    let a = run(&s, 42, &RunOptions { trace: true }).unwrap();
-    let b = run(&s, 42, &RunOptions { trace: true }).unwrap();
+    let a = run(&s, 42, &RunOptions::traced()).unwrap();
+    let b = run(&s, 42, &RunOptions::traced()).unwrap();
     assert_eq!(strip(a.metrics.clone()), strip(b.metrics));
     assert_eq!(a.trace, b.trace);
     let c = run(&s, 43, &RunOptions::default()).unwrap();
@@ -25,7 +25,7 @@ fn same_seed_same_everything() {
 #[test]
 fn tracing_does_not_change_results() {
     let s = scenario("wan", &[]);
-    let a = run(&s, 7, &RunOptions { trace: true }).unwrap();
+    let a = run(&s, 7, &RunOptions::traced()).unwrap();
     let b = run(&s, 7, &RunOptions::default()).unwrap();
     assert_eq!(strip(a.metrics), strip(b.metrics));
     let t = a.trace.unwrap();

@@ -11,7 +11,7 @@ use lossylink::{run, Column, RunOptions};
 /// the `sender` trace table.
 fn cwnd_profile(scheme: &str, seed: u64) -> (f64, usize) {
     let s = scenario("wan", &[("scheme", scheme)]);
-    let r = run(&s, seed, &RunOptions { trace: true }).unwrap();
+    let r = run(&s, seed, &RunOptions::traced()).unwrap();
     let t = r.trace.unwrap();
     let table = t.tables.iter().find(|t| t.name == "sender").unwrap();
     let col = |name: &str| &table.columns.iter().find(|c| c.0 == name).unwrap().1;

@@ -60,7 +60,7 @@ fn strs<'a>(t: &'a TraceTable, name: &str) -> &'a [String] {
 }
 
 fn traced(s: &Scenario) -> Run {
-    let r = run(s, 1, &RunOptions { trace: true }).unwrap();
+    let r = run(s, 1, &RunOptions::traced()).unwrap();
     let tr = r.trace.unwrap();
     let (w, e) = (&tr.tables[0], &tr.tables[1]);
     let win = (0..f64s(w, "time_s").len())

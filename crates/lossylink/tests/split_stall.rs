@@ -36,7 +36,7 @@ fn strs(t: &TraceTable, c: &str) -> Vec<String> {
 #[test]
 fn figures_10_and_11_stall_mechanism() {
     let s = scenario("lan", &[("scheme", "split"), ("buffer", "32KiB")]);
-    let r = run(&s, 1, &RunOptions { trace: true }).unwrap();
+    let r = run(&s, 1, &RunOptions::traced()).unwrap();
     let m = &r.metrics;
     let tables = r.trace.unwrap().tables;
     // Fig. 11: the wired sender never sees a loss; its cwnd reaches the 65535-byte cap within

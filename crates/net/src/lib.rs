@@ -15,6 +15,7 @@ mod port;
 pub mod split;
 #[cfg(test)]
 mod split_tests;
+pub mod tap;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
 pub use hiccup::Hiccup;

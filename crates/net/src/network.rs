@@ -7,6 +7,7 @@ use crate::config::{ChainConfig, HopRole, Medium, NodeConfig, NodeKind};
 use crate::link_receiver::{LinkReceiver, LinkReceiverStats};
 use crate::packet::{LinkTag, Packet, PacketKind};
 use crate::port::{Channel, ChannelState, Port};
+use crate::tap::{AgentRecord, TappedFrame, Taps};
 use engine::{
     EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
 };
@@ -100,6 +101,8 @@ pub struct Network {
     proxies: Vec<Option<proxy::ProxySlot>>,
     /// Link receivers of a link ARQ by node index (empty when none runs).
     link_receivers: Vec<Option<LinkReceiver>>,
+    /// Optional recorders (crate::tap), off unless enabled.
+    taps: Taps,
 }
 
 impl Network {
@@ -190,6 +193,7 @@ impl Network {
             agents: (0..n).map(|_| None).collect(),
             proxies: (0..n).map(|_| None).collect(),
             link_receivers: Vec::new(),
+            taps: Taps::default(),
         }
     }
 
@@ -426,6 +430,7 @@ impl Network {
             let wait = self.channels[ch].contention_wait();
             let airtime = wait + p.airtime(&pkt);
             let corrupted = p.transmit(&pkt, airtime);
+            self.taps.frame(now, port, &pkt, corrupted);
             let c = &mut self.channels[ch];
             c.state = ChannelState::Busy {
                 port,
@@ -492,11 +497,16 @@ impl Network {
         let from_wireless = p.role == HopRole::Wireless;
         let to_wireless = self.ports[out.index()].role == HopRole::Wireless;
         let (agent, _) = self.agents[node.index()].as_mut()?;
+        let before = self.taps.agent_before(|| agent.stats());
         let reaction = match pkt.kind() {
             PacketKind::Data if to_wireless && !from_wireless => agent.on_data(now, pkt),
             PacketKind::Ack if from_wireless && !to_wireless => agent.on_ack(now, pkt),
             _ => return Some(pkt),
         };
+        let shown = Some((&pkt, &reaction.verdict));
+        let after = || agent.stats();
+        self.taps
+            .agent_after((now, node), before, after, shown, &reaction.local);
         self.inject_local(now, node, reaction.local);
         self.pump_agent(node, now);
         match reaction.verdict {
@@ -541,7 +551,11 @@ impl Network {
         if *wake == Some(now) {
             *wake = None;
         }
+        let before = self.taps.agent_before(|| agent.stats());
         let local = agent.on_timeout(now);
+        let after = || agent.stats();
+        self.taps
+            .agent_after((now, node), before, after, None, &local);
         self.inject_local(now, node, local);
         self.pump_agent(node, now);
     }
@@ -649,5 +663,28 @@ impl Network {
                 None
             }
         }
+    }
+}
+
+/// Optional recorders (crate::tap): the per-frame link tap and the agent trace.
+impl Network {
+    /// Record every frame whose transmission starts, from now on (for packet captures).
+    pub fn enable_frame_tap(&mut self) {
+        self.taps.frames.get_or_insert_with(Vec::new);
+    }
+
+    /// Record what base-station agents do (local retransmissions, suppressed dupacks).
+    pub fn enable_agent_trace(&mut self) {
+        self.taps.agent.get_or_insert_with(Vec::new);
+    }
+
+    /// The frames recorded by the link tap, in start order (`None` if it is off).
+    pub fn tapped_frames(&self) -> Option<&[TappedFrame]> {
+        self.taps.frames.as_deref()
+    }
+
+    /// The agent trace, in time order (`None` if it is off).
+    pub fn agent_trace(&self) -> Option<&[AgentRecord]> {
+        self.taps.agent.as_deref()
     }
 }

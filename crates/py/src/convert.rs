@@ -8,14 +8,26 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
+use std::path::PathBuf;
 
-/// `{"metrics": {...}, "trace": None | {table: {column: array}}}`.
-pub(crate) fn result_to_dict(py: Python<'_>, result: RunResult) -> PyResult<Bound<'_, PyDict>> {
+/// `{"metrics": {...}, "trace": None | {table: {column: array}}, "pcap": None | [path]}`.
+pub(crate) fn result_to_dict(
+    py: Python<'_>,
+    result: RunResult,
+    pcap: Option<Vec<PathBuf>>,
+) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("metrics", metrics_to_dict(py, &result.metrics)?)?;
     match result.trace {
         Some(trace) => out.set_item("trace", trace_to_dict(py, trace)?)?,
         None => out.set_item("trace", py.None())?,
+    }
+    match pcap {
+        Some(paths) => {
+            let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            out.set_item("pcap", PyList::new(py, paths)?)?;
+        }
+        None => out.set_item("pcap", py.None())?,
     }
     Ok(out)
 }

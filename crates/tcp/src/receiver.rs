@@ -310,8 +310,8 @@ impl Receiver {
         }
     }
 
-    /// SACK blocks for the next ACK (RFC 2018 §4), most recent first.
-    fn sack_blocks(&mut self) -> SackBlocks {
+    /// SACK blocks for the next ACK (RFC 2018 §4), most recent first, at most `room`.
+    fn sack_blocks(&mut self, room: usize) -> SackBlocks {
         let rcv_nxt = self.rcv_nxt;
         self.recent.retain(|&r| r >= rcv_nxt);
         let mut blocks: Vec<(SeqNum, SeqNum)> = Vec::with_capacity(MAX_SACK_BLOCKS);
@@ -322,7 +322,7 @@ impl Receiver {
                     blocks.push(b);
                 }
             }
-            if blocks.len() == MAX_SACK_BLOCKS {
+            if blocks.len() >= room.min(MAX_SACK_BLOCKS) {
                 break;
             }
         }
@@ -359,16 +359,12 @@ impl Receiver {
         if eln {
             self.stats.eln_acks_sent += 1;
         }
-        let opts = SegOptions {
+        let mut opts = SegOptions {
             ts: self.cfg.timestamps.map(|g| Timestamps {
                 val: (now.as_nanos() / g.as_nanos().max(1)) as u32 + 1,
                 ecr: self.ts_recent,
             }),
-            sack: if self.cfg.sack {
-                self.sack_blocks()
-            } else {
-                SackBlocks::EMPTY
-            },
+            sack: SackBlocks::EMPTY,
             smart: if self.cfg.smart {
                 self.trigger.map(|t| self.space.seq(t))
             } else {
@@ -376,6 +372,10 @@ impl Receiver {
             },
             eln,
         };
+        if self.cfg.sack {
+            // Only as many blocks as fit beside the other options (40 bytes in all).
+            opts.sack = self.sack_blocks(opts.sack_room());
+        }
         let wnd = self.window();
         self.adv_right = self.rcv_nxt + u64::from(wnd);
         Some(Segment {
@@ -420,6 +420,41 @@ mod tests {
         assert_eq!(r, vec![(0, 5), (10, 40), (50, 60)]);
         insert_range(&mut r, 3, 55);
         assert_eq!(r, vec![(0, 60)]);
+    }
+
+    #[test]
+    fn sack_blocks_leave_room_for_timestamps_and_eln() {
+        let space = SeqSpace { base: SeqNum(1000) };
+        let cfg = ReceiverConfig {
+            sack: true,
+            eln: true,
+            timestamps: Some(SimDuration::from_millis(1)),
+            ..ReceiverConfig::new(100, 65535, DelayedAck::Off)
+        };
+        let mut r = Receiver::new(cfg, space, 10_000, SeqNum(5));
+        let seg = |off: u64| Segment {
+            seq: space.seq(off),
+            ack: SeqNum(5),
+            len: 100,
+            wnd: 65535,
+            ack_flag: true,
+            opts: SegOptions::default(),
+        };
+        let t = SimTime::ZERO;
+        r.on_corrupted(&seg(0));
+        for off in [200, 400, 600] {
+            r.on_segment(t, &seg(off));
+        }
+        let ack = r.poll_transmit(t).unwrap();
+        assert!(ack.opts.eln && ack.opts.ts.is_some());
+        // Three islands, but 12 (timestamps) + 4 (ELN) + 4 + 8·3 would be 44 bytes.
+        assert_eq!(ack.opts.sack.as_slice().len(), 2);
+        assert_eq!(ack.options_len(), 12 + 4 + 4 + 2 * 8);
+        assert_eq!(
+            ack.opts.sack.as_slice()[0].0,
+            space.seq(600),
+            "most recent first"
+        );
     }
 
     proptest! {

@@ -20,6 +20,8 @@ pub const IPV4_HEADER: u32 = 20;
 pub const TCP_HEADER: u32 = 20;
 /// Most SACK blocks an ACK carries (RFC 2018 allows 3 beside timestamps; the paper used 3).
 pub const MAX_SACK_BLOCKS: usize = 3;
+/// Most bytes of TCP options a header holds (data offset 15 words, RFC 9293 §3.1).
+pub const MAX_TCP_OPTIONS: u32 = 40;
 
 /// The SACK blocks of one ACK, most recently received first (RFC 2018 §4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,6 +104,18 @@ impl SegOptions {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// How many SACK blocks still fit in the 40 bytes of options beside the other options
+    /// (RFC 2018 §3: "at most 3 SACK blocks" when timestamps are used; with ELN as well, 2).
+    pub fn sack_room(&self) -> usize {
+        let other = SegOptions {
+            sack: SackBlocks::EMPTY,
+            ..*self
+        }
+        .len();
+        let free = MAX_TCP_OPTIONS.saturating_sub(other);
+        (free.saturating_sub(4) / 8).min(MAX_SACK_BLOCKS as u32) as usize
+    }
 }
 
 /// A TCP segment.
@@ -160,6 +174,18 @@ mod tests {
             opts: SegOptions::default(),
         };
         assert_eq!(s.ip_len(), 1440);
+    }
+
+    #[test]
+    fn sack_room_keeps_the_options_within_forty_bytes() {
+        let mut o = SegOptions::default();
+        assert_eq!(o.sack_room(), 3);
+        o.ts = Some(Timestamps { val: 1, ecr: 0 });
+        assert_eq!(o.sack_room(), 3);
+        o.eln = true;
+        assert_eq!(o.sack_room(), 2);
+        o.smart = Some(SeqNum(1));
+        assert_eq!(o.sack_room(), 1);
     }
 
     #[test]

@@ -1,0 +1,201 @@
+//! Packet captures of a run: the frames the network's link tap recorded, one classic libpcap
+//! file per port (hop direction), with real Ethernet/IPv4/TCP headers (crate::pcap).
+//!
+//! Conventions (docs/traces.md):
+//! - file `hop<i>-<hop name>-<forward|reverse>.pcap`, `i` from 0 in chain order, forward = from
+//!   node `i` to node `i + 1`;
+//! - node `n` (0-based, chain order) has IPv4 address 10.0.(n+1)/256.(n+1)%256 and MAC
+//!   02:00:00:00:hi:lo of `n + 1` (locally administered);
+//! - flow `f`: the sender uses TCP port 49152 + f, the receiver port 50001;
+//! - TTL 64 at the originating host, one less per router passed;
+//! - IPv4 identification = the packet's uid modulo 2^16 (local retransmissions are new
+//!   packets, so they get new ids);
+//! - timestamp = simulated time when the frame's transmission *started* on the port;
+//! - frames the error model corrupted are captured too (the tap is at the transmitter) with a
+//!   TCP checksum that does not verify, as the paper's error generator did (Balakrishnan97 §3.5).
+
+use crate::error::Error;
+use crate::pcap::{encode_headers, FrameMeta, PcapWriter};
+use engine::{NodeId, PortId};
+use net::tap::TappedFrame;
+use net::Network;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+/// TCP port of the sender of flow 0 (flow `f` uses this plus `f`).
+pub const SENDER_PORT_BASE: u16 = 49152;
+/// TCP port of every receiver.
+pub const RECEIVER_PORT: u16 = 50001;
+/// TTL of a datagram leaving its originating host.
+pub const INITIAL_TTL: u8 = 64;
+
+/// One port's capture file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CapturePort {
+    /// File name (`hop1-wavelan-forward.pcap`).
+    pub file_name: String,
+    /// Transmitting node.
+    pub from: NodeId,
+    /// Receiving node.
+    pub to: NodeId,
+}
+
+/// The frames a run put on its links, ready to be written as pcap files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capture {
+    /// One entry per port, indexed by port id (hop `i` forward is `2i`, reverse `2i + 1`).
+    pub ports: Vec<CapturePort>,
+    /// Sender node of each flow, indexed by flow id.
+    pub flow_senders: Vec<NodeId>,
+    /// Every frame, in the order transmissions started.
+    pub frames: Vec<TappedFrame>,
+}
+
+/// IPv4 address of node `n`.
+pub fn node_ip(n: NodeId) -> [u8; 4] {
+    let k = n.0 + 1;
+    [10, 0, (k >> 8) as u8, k as u8]
+}
+
+/// MAC address of node `n` (locally administered, unicast).
+pub fn node_mac(n: NodeId) -> [u8; 6] {
+    let k = n.0 + 1;
+    [0x02, 0, 0, (k >> 16) as u8, (k >> 8) as u8, k as u8]
+}
+
+/// Keep letters, digits, `-`, `_` and `.`; anything else becomes `_`.
+fn file_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl Capture {
+    /// The capture of `network`, whose frame tap was enabled before it ran (`None` otherwise).
+    pub(crate) fn from_network(network: &Network, hop_names: &[String]) -> Option<Capture> {
+        let frames = network.tapped_frames()?.to_vec();
+        let ports = network
+            .ports()
+            .iter()
+            .map(|p| {
+                let hop = p.hop.index();
+                let name = hop_names.get(hop).map_or("hop", String::as_str);
+                let dir = if p.id.0 % 2 == 0 {
+                    "forward"
+                } else {
+                    "reverse"
+                };
+                CapturePort {
+                    file_name: format!("hop{hop}-{}-{dir}.pcap", file_safe(name)),
+                    from: p.from,
+                    to: p.to,
+                }
+            })
+            .collect();
+        let flow_senders = network.flows().iter().map(|f| f.src).collect();
+        Some(Capture {
+            ports,
+            flow_senders,
+            frames,
+        })
+    }
+
+    /// Frames captured on `port`.
+    pub fn frame_count(&self, port: PortId) -> usize {
+        self.frames.iter().filter(|f| f.port == port).count()
+    }
+
+    /// The addressing of `frame` on its port.
+    fn meta(&self, frame: &TappedFrame) -> FrameMeta {
+        let p = &self.ports[frame.port.index()];
+        let pkt = &frame.pkt;
+        let sender = self.flow_senders.get(pkt.flow.index()).copied();
+        let sport = SENDER_PORT_BASE.wrapping_add(pkt.flow.0 as u16);
+        let ports = if sender == Some(pkt.src) {
+            (sport, RECEIVER_PORT)
+        } else {
+            (RECEIVER_PORT, sport)
+        };
+        let routers = p.from.0.abs_diff(pkt.src.0);
+        FrameMeta {
+            mac: (node_mac(p.from), node_mac(p.to)),
+            ip: (node_ip(pkt.src), node_ip(pkt.dst)),
+            ports,
+            ip_id: pkt.uid as u16,
+            ttl: INITIAL_TTL.saturating_sub(routers.min(255) as u8),
+            bad_checksum: frame.corrupted,
+        }
+    }
+
+    /// The pcap file of `port` as bytes.
+    pub fn pcap_bytes(&self, port: PortId) -> Result<Vec<u8>, Error> {
+        let name = self.ports.get(port.index()).map_or("", |p| &p.file_name);
+        let io = |e: std::io::Error| Error::Io {
+            path: name.to_string(),
+            message: e.to_string(),
+        };
+        let mut w = PcapWriter::new(Vec::new()).map_err(io)?;
+        self.write_port(port, &mut w, name)?;
+        w.finish().map_err(io)
+    }
+
+    fn write_port<W: std::io::Write>(
+        &self,
+        port: PortId,
+        w: &mut PcapWriter<W>,
+        name: &str,
+    ) -> Result<(), Error> {
+        for f in self.frames.iter().filter(|f| f.port == port) {
+            let headers =
+                encode_headers(&f.pkt.seg, &self.meta(f)).map_err(|message| Error::Simulation {
+                    message: format!("pcap {name}: {message}"),
+                })?;
+            w.frame(f.start.as_nanos(), &headers, f.pkt.seg.len)
+                .map_err(|e| Error::Io {
+                    path: name.to_string(),
+                    message: e.to_string(),
+                })?;
+        }
+        Ok(())
+    }
+
+    /// Write one pcap file per port into `dir` (created if needed); returns the paths, in port
+    /// order. Files of ports that carried nothing are written too (header only).
+    pub fn write_dir(&self, dir: &Path) -> Result<Vec<PathBuf>, Error> {
+        let io = |path: &Path, e: std::io::Error| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        let mut out = Vec::with_capacity(self.ports.len());
+        for (i, p) in self.ports.iter().enumerate() {
+            let path = dir.join(&p.file_name);
+            let file = File::create(&path).map_err(|e| io(&path, e))?;
+            let mut w = PcapWriter::new(BufWriter::new(file)).map_err(|e| io(&path, e))?;
+            self.write_port(PortId(i as u32), &mut w, &path.display().to_string())?;
+            w.finish().map_err(|e| io(&path, e))?;
+            out.push(path);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_per_node() {
+        assert_eq!(node_ip(NodeId(0)), [10, 0, 0, 1]);
+        assert_eq!(node_ip(NodeId(299)), [10, 0, 1, 44]);
+        assert_eq!(node_mac(NodeId(2)), [2, 0, 0, 0, 0, 3]);
+        assert_eq!(file_safe("wave lan/1"), "wave_lan_1");
+    }
+}

@@ -1,0 +1,163 @@
+//! Optional recorders of the network: a per-frame link tap (what a packet capture at each
+//! transmitter sees) and the base-station agents' trace (local retransmissions, suppressed
+//! duplicate ACKs). Both are off unless asked for; when off, each hook costs one branch.
+//!
+//! The tap records a frame when its transmission *starts* on a port (the time a capture at the
+//! transmitting interface would stamp it), including frames the error model corrupts: the
+//! transmitter cannot tell, and the paper's own error generator likewise let a doomed packet go
+//! out with a changed checksum (Balakrishnan97 §3.5). Queue drops never reach the wire and are
+//! not recorded.
+
+use crate::agent::{AgentStats, Verdict};
+use crate::packet::Packet;
+use engine::{FlowId, NodeId, PortId, SimTime};
+use tcp::SeqNum;
+
+/// One frame whose transmission started on a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TappedFrame {
+    /// When the transmission started (contention wait included in the airtime, not here).
+    pub start: SimTime,
+    /// The port (hop direction) it was sent on.
+    pub port: PortId,
+    /// The packet.
+    pub pkt: Packet,
+    /// Whether the error model corrupted it (the far end discards it).
+    pub corrupted: bool,
+}
+
+/// Why an agent retransmitted locally, from its counters around the call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalTrigger {
+    /// Duplicate ACKs from the mobile (or a SMART hole).
+    Dupack,
+    /// The agent's local timer.
+    Timer,
+    /// Snoop's partial-ACK rule (Balakrishnan97 §B.3).
+    PartialAck,
+    /// Several causes in one reaction, or none of the counted ones.
+    Other,
+}
+
+impl LocalTrigger {
+    /// Name used in trace tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            LocalTrigger::Dupack => "dupack",
+            LocalTrigger::Timer => "timer",
+            LocalTrigger::PartialAck => "partial-ack",
+            LocalTrigger::Other => "other",
+        }
+    }
+}
+
+/// What a base-station agent did, as recorded by the agent trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentEvent {
+    /// A local retransmission was queued at the head of the wireless interface.
+    LocalRetransmit {
+        /// The connection.
+        flow: FlowId,
+        /// Wire sequence number of its first byte.
+        seq: SeqNum,
+        /// Payload bytes.
+        len: u32,
+        /// Why.
+        trigger: LocalTrigger,
+    },
+    /// A duplicate ACK from the mobile was absorbed (not forwarded to the sender).
+    DupackSuppressed {
+        /// The connection.
+        flow: FlowId,
+        /// Its cumulative ACK (wire sequence number).
+        ack: SeqNum,
+    },
+}
+
+/// One agent trace record: time, node of the agent, event.
+pub type AgentRecord = (SimTime, NodeId, AgentEvent);
+
+/// The recorders of a network; both `None` unless enabled.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Taps {
+    pub frames: Option<Vec<TappedFrame>>,
+    pub agent: Option<Vec<AgentRecord>>,
+}
+
+impl Taps {
+    /// A frame started on `port`.
+    #[inline]
+    pub fn frame(&mut self, start: SimTime, port: PortId, pkt: &Packet, corrupted: bool) {
+        if let Some(v) = self.frames.as_mut() {
+            v.push(TappedFrame {
+                start,
+                port,
+                pkt: *pkt,
+                corrupted,
+            });
+        }
+    }
+
+    /// The agent counters before a call, when the agent trace is on.
+    #[inline]
+    pub fn agent_before(&self, stats: impl FnOnce() -> AgentStats) -> Option<AgentStats> {
+        self.agent.as_ref().map(|_| stats())
+    }
+
+    /// Record what an agent call did: its local retransmissions and, for an absorbed ACK that
+    /// the agent counted as a suppressed duplicate, the suppression.
+    pub fn agent_after(
+        &mut self,
+        (now, node): (SimTime, NodeId),
+        before: Option<AgentStats>,
+        after: impl FnOnce() -> AgentStats,
+        shown: Option<(&Packet, &Verdict)>,
+        local: &[Packet],
+    ) {
+        let (Some(v), Some(b)) = (self.agent.as_mut(), before) else {
+            return;
+        };
+        let after = after();
+        let n = local.len() as u64;
+        let d = |a: u64, b: u64| a.saturating_sub(b);
+        let trigger = if n == 0 {
+            LocalTrigger::Other
+        } else if d(after.timer_retransmissions, b.timer_retransmissions) == n {
+            LocalTrigger::Timer
+        } else if d(after.dupack_retransmissions, b.dupack_retransmissions) == n {
+            LocalTrigger::Dupack
+        } else if d(
+            after.partial_ack_retransmissions,
+            b.partial_ack_retransmissions,
+        ) == n
+        {
+            LocalTrigger::PartialAck
+        } else {
+            LocalTrigger::Other
+        };
+        if let Some((pkt, Verdict::Absorb)) = shown {
+            if after.dupacks_suppressed > b.dupacks_suppressed {
+                v.push((
+                    now,
+                    node,
+                    AgentEvent::DupackSuppressed {
+                        flow: pkt.flow,
+                        ack: pkt.seg.ack,
+                    },
+                ));
+            }
+        }
+        for p in local {
+            v.push((
+                now,
+                node,
+                AgentEvent::LocalRetransmit {
+                    flow: p.flow,
+                    seq: p.seg.seq,
+                    len: p.seg.len,
+                    trigger,
+                },
+            ));
+        }
+    }
+}
