@@ -24,3 +24,14 @@ pub fn seeds(s: &Scenario, n: u64) -> Vec<Metrics> {
 pub fn mean(ms: &[Metrics], f: impl Fn(&Metrics) -> f64) -> f64 {
     ms.iter().map(f).sum::<f64>() / ms.len() as f64
 }
+
+/// One cell of the paper's tables: `scheme` on `preset` with a `buffer`-byte socket buffer and
+/// one wireless error per 64 KiB (Balakrishnan97 §3.5), seeds 1..=10.
+pub fn paper_cell(preset: &str, scheme: &str, buffer: &str) -> Vec<Metrics> {
+    let overrides = [
+        ("scheme", scheme),
+        ("buffer", buffer),
+        ("error_every", "64KiB"),
+    ];
+    seeds(&scenario(preset, &overrides), 10)
+}

@@ -11,7 +11,7 @@
 //! item still deviates in the stated direction, so the list cannot go stale silently.
 
 mod common;
-use common::{mean, scenario, seeds};
+use common::{mean, paper_cell};
 use std::collections::BTreeMap;
 
 /// (scheme, config, paper Mbps, paper wireless goodput, paper wired goodput).
@@ -76,17 +76,7 @@ fn measure() -> BTreeMap<(&'static str, &'static str), Cell> {
         .iter()
         .map(|&(scheme, cfg, ..)| {
             let (preset, buffer, _) = config(cfg);
-            let runs = seeds(
-                &scenario(
-                    preset,
-                    &[
-                        ("scheme", scheme),
-                        ("buffer", buffer),
-                        ("error_every", "64KiB"),
-                    ],
-                ),
-                10,
-            );
+            let runs = paper_cell(preset, scheme, buffer);
             let cell = Cell {
                 tp: mean(&runs, |m| m.throughput_mbps),
                 wired: mean(&runs, |m| m.wired_goodput_pct),

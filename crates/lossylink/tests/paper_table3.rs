@@ -10,7 +10,7 @@
 //! cell still deviates in the stated direction, so the list cannot go stale silently.
 
 mod common;
-use common::{mean, scenario, seeds};
+use common::{mean, paper_cell};
 use std::collections::BTreeMap;
 
 /// (scheme, config, paper Mbps).
@@ -97,17 +97,7 @@ fn measure() -> BTreeMap<(&'static str, &'static str), (f64, f64, f64, f64)> {
         .iter()
         .map(|&(scheme, cfg, _)| {
             let (preset, buffer, _) = config(cfg);
-            let runs = seeds(
-                &scenario(
-                    preset,
-                    &[
-                        ("scheme", scheme),
-                        ("buffer", buffer),
-                        ("error_every", "64KiB"),
-                    ],
-                ),
-                10,
-            );
+            let runs = paper_cell(preset, scheme, buffer);
             let v = (
                 mean(&runs, |m| m.throughput_mbps),
                 mean(&runs, |m| m.wired_goodput_pct),

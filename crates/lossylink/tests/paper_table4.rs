@@ -10,7 +10,7 @@
 //! that each listed one still deviates in the stated direction.
 
 mod common;
-use common::{mean, scenario, seeds};
+use common::{mean, paper_cell};
 use std::collections::BTreeMap;
 
 /// (scheme, config, paper Mbps).
@@ -81,17 +81,7 @@ fn config(c: &str) -> (&'static str, &'static str) {
 
 fn measure(scheme: &str, cfg: &str) -> Cell {
     let (preset, buffer) = config(cfg);
-    let runs = seeds(
-        &scenario(
-            preset,
-            &[
-                ("scheme", scheme),
-                ("buffer", buffer),
-                ("error_every", "64KiB"),
-            ],
-        ),
-        10,
-    );
+    let runs = paper_cell(preset, scheme, buffer);
     Cell {
         mbps: mean(&runs, |m| m.throughput_mbps),
         wired: mean(&runs, |m| m.wired_goodput_pct),
