@@ -15,14 +15,15 @@ use tcp::{Receiver, Sender, SenderEvent};
 
 mod proxy;
 
-#[derive(Clone, Copy, Debug)]
+/// Events are kept small (frames travel boxed): the queue moves them on every push and pop.
+#[derive(Clone, Debug)]
 enum Event {
     /// The frame on a channel has been sent completely.
     TxDone { channel: u32 },
     /// A frame reaches the far end of a port.
     Arrive {
         port: PortId,
-        pkt: Packet,
+        pkt: Box<Packet>,
         corrupted: bool,
     },
     /// The sender of a flow asked to be woken.
@@ -287,6 +288,7 @@ impl Network {
                 corrupted,
             } => {
                 let to = self.ports[port.index()].to;
+                let pkt = *pkt;
                 if !corrupted {
                     let Some(pkt) = self.link_intercept(now, port, pkt) else {
                         return;
@@ -434,7 +436,7 @@ impl Network {
             let c = &mut self.channels[ch];
             c.state = ChannelState::Busy {
                 port,
-                pkt,
+                pkt: Box::new(pkt),
                 corrupted,
             };
             c.next = (idx + 1) % n;
@@ -449,9 +451,8 @@ impl Network {
             port,
             pkt,
             corrupted,
-        } = self.channels[ch].state
+        } = std::mem::replace(&mut self.channels[ch].state, ChannelState::Idle)
         {
-            self.channels[ch].state = ChannelState::Idle;
             self.agent_sent(now, port, &pkt);
             let delay = self.ports[port.index()].delay();
             self.queue.schedule(

@@ -177,14 +177,14 @@ impl Port {
 }
 
 /// What a channel is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ChannelState {
     /// Nothing on the air.
     Idle,
     /// A frame of `port` is on the air, carrying `pkt`, corrupted or not.
     Busy {
         port: PortId,
-        pkt: Packet,
+        pkt: Box<Packet>,
         corrupted: bool,
     },
 }
