@@ -1,0 +1,262 @@
+//! TCP settings of a scenario: the profile's defaults (`bsd`, `modern`), the `[tcp]` overrides
+//! and the scheme's `+` modifiers, validated into [`TcpSettings`].
+
+use crate::error::Error;
+use crate::schema::*;
+use crate::schemes::Modifiers;
+use engine::SimDuration;
+use tcp::cc::RenoFlavor;
+use tcp::recovery::{NewRenoFlavor, SackFlavor};
+use tcp::rto::{EifelRtoConfig, Sampling};
+use tcp::spurious::EifelResponse;
+
+/// Retransmission-timer settings after profile defaults and overrides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TimerSettings {
+    /// Net/3 coarse ticks.
+    Bsd {
+        tick: SimDuration,
+        min_ticks: u32,
+        max_ticks: u32,
+        initial_ticks: u32,
+    },
+    /// RFC 6298 fine clock.
+    Fine {
+        min: SimDuration,
+        max: SimDuration,
+        initial: SimDuration,
+    },
+    /// The Eifel timer on the timestamp clock.
+    Eifel(EifelRtoConfig),
+}
+
+/// Delayed-ACK settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DelackSettings {
+    Tick(SimDuration),
+    Deadline(SimDuration),
+    Off,
+}
+
+/// TCP settings after profile defaults and overrides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TcpSettings {
+    pub mss: u32,
+    pub buffer: u32,
+    pub timers: TimerSettings,
+    pub cc: RenoFlavor,
+    pub dupthresh: u32,
+    pub initial_cwnd: u32,
+    pub delack: DelackSettings,
+    pub handshake_rtt: bool,
+    /// Timestamp clock granularity, if timestamps are on.
+    pub timestamps: Option<SimDuration>,
+    pub eifel: Option<EifelResponse>,
+    pub limited_transmit: bool,
+    pub newreno: NewRenoFlavor,
+    pub sack_sender: SackFlavor,
+}
+
+fn ticks(field: &str, d: Option<crate::units::Dur>, tick: u64, default: u32) -> Result<u32, Error> {
+    match d {
+        None => Ok(default),
+        Some(d) if d.0 > 0 && d.0 % tick == 0 && d.0 / tick <= u64::from(u32::MAX) => {
+            Ok((d.0 / tick) as u32)
+        }
+        Some(_) => Err(Error::invalid(
+            field,
+            format!(
+                "with the bsd profile this must be a positive multiple of tcp.slow_tick ({})",
+                crate::units::format_duration(tick)
+            ),
+        )),
+    }
+}
+
+pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings, Error> {
+    let mut owned = doc.clone();
+    if mods.modern {
+        owned.profile = Profile::Modern;
+    }
+    let t = &owned;
+    if !(64..=65495).contains(&t.mss) {
+        return Err(Error::invalid(
+            "tcp.mss",
+            format!("{} is outside 64..=65495 bytes", t.mss),
+        ));
+    }
+    if t.buffer.0 < u64::from(t.mss) || t.buffer.0 > 65535 {
+        return Err(Error::invalid(
+            "tcp.buffer",
+            format!(
+                "{} bytes is outside mss..=65535 (no window scaling)",
+                t.buffer.0
+            ),
+        ));
+    }
+    let dupthresh = t.dupthresh.unwrap_or(3);
+    if dupthresh == 0 {
+        return Err(Error::invalid("tcp.dupthresh", "must be at least 1"));
+    }
+    let modern = t.profile == Profile::Modern;
+    let initial_cwnd = t.initial_cwnd.unwrap_or(if modern { 3 } else { 1 });
+    if initial_cwnd == 0 || u64::from(initial_cwnd) * u64::from(t.mss) > 65535 {
+        return Err(Error::invalid(
+            "tcp.initial_cwnd",
+            "must be at least 1 segment and at most 65535 bytes",
+        ));
+    }
+    let ms = |v: u64| SimDuration::from_millis(v);
+    let timers = match t.profile {
+        Profile::Bsd => {
+            let tick = t.slow_tick.map_or(500_000_000, |d| d.0);
+            if tick == 0 {
+                return Err(Error::invalid("tcp.slow_tick", "must be greater than zero"));
+            }
+            let min_ticks = ticks("tcp.min_rto", t.min_rto, tick, 2)?;
+            let max_ticks = ticks("tcp.max_rto", t.max_rto, tick, 128)?;
+            let initial_ticks = ticks("tcp.initial_rto", t.initial_rto, tick, 12)?;
+            if min_ticks > max_ticks {
+                return Err(Error::invalid("tcp.min_rto", "must not exceed tcp.max_rto"));
+            }
+            TimerSettings::Bsd {
+                tick: SimDuration(tick),
+                min_ticks,
+                max_ticks,
+                initial_ticks,
+            }
+        }
+        Profile::Modern => {
+            if t.slow_tick.is_some() {
+                return Err(Error::invalid(
+                    "tcp.slow_tick",
+                    "only the bsd profile has a slow timer",
+                ));
+            }
+            let min = t.min_rto.map_or(ms(200), |d| SimDuration(d.0));
+            let max = t
+                .max_rto
+                .map_or(SimDuration::from_secs(60), |d| SimDuration(d.0));
+            let initial = t
+                .initial_rto
+                .map_or(SimDuration::from_secs(1), |d| SimDuration(d.0));
+            if min.as_nanos() == 0 || min > max {
+                return Err(Error::invalid(
+                    "tcp.min_rto",
+                    "must be positive and not exceed tcp.max_rto",
+                ));
+            }
+            TimerSettings::Fine { min, max, initial }
+        }
+    };
+    let cc = match (t.profile, t.ca_extra_mss_over_8) {
+        // Off by default: see docs/calibration.md, "The Net/3 MSS/8 term" (4.4BSD-Lite has it,
+        // FreeBSD dropped it in 1994; the paper's E2E numbers match the stack without it).
+        (Profile::Bsd, x) => RenoFlavor::Net3 {
+            extra_mss_over_8: x.unwrap_or(false),
+        },
+        (Profile::Modern, None | Some(false)) => RenoFlavor::Rfc5681,
+        (Profile::Modern, Some(true)) => {
+            return Err(Error::invalid(
+                "tcp.ca_extra_mss_over_8",
+                "only the bsd profile has the Net/3 MSS/8 term",
+            ))
+        }
+    };
+    let delack_time = t.delayed_ack_time.map_or(ms(200), |d| SimDuration(d.0));
+    if delack_time.as_nanos() == 0 {
+        return Err(Error::invalid(
+            "tcp.delayed_ack_time",
+            "must be greater than zero",
+        ));
+    }
+    let delack = match t.delayed_ack.unwrap_or(if modern {
+        DelayedAckDoc::Deadline
+    } else {
+        DelayedAckDoc::Tick
+    }) {
+        DelayedAckDoc::Tick => DelackSettings::Tick(delack_time),
+        DelayedAckDoc::Deadline => DelackSettings::Deadline(delack_time),
+        DelayedAckDoc::Off => DelackSettings::Off,
+    };
+    let eifel = match (t.eifel, mods.eifel) {
+        (Some(EifelDoc::Rfc4015), _) => Some(EifelResponse::Rfc4015),
+        (Some(EifelDoc::Dissertation), _) | (None, true) => Some(EifelResponse::Dissertation),
+        (Some(EifelDoc::Off), true) => {
+            return Err(Error::invalid(
+                "tcp.eifel",
+                "is off but the scheme asks for +eifel; drop one of them",
+            ))
+        }
+        (Some(EifelDoc::Off) | None, false) => None,
+    };
+    let timestamps = match (t.timestamps, eifel) {
+        (Some(false), Some(_)) => {
+            return Err(Error::invalid(
+                "tcp.timestamps",
+                "Eifel detects spurious retransmissions from timestamps; it cannot be false with tcp.eifel on",
+            ))
+        }
+        (Some(true), _) | (None, Some(_)) => true,
+        (Some(false) | None, None) => false,
+    };
+    let ts_granularity = t
+        .ts_granularity
+        .map_or(if modern { ms(1) } else { ms(500) }, |d| SimDuration(d.0));
+    if ts_granularity.as_nanos() == 0 {
+        return Err(Error::invalid(
+            "tcp.ts_granularity",
+            "must be greater than zero",
+        ));
+    }
+    let timers = match t.rto {
+        None | Some(RtoDoc::Profile) => timers,
+        Some(RtoDoc::Eifel) => {
+            let (max, initial) = match timers {
+                TimerSettings::Bsd {
+                    tick,
+                    max_ticks,
+                    initial_ticks,
+                    ..
+                } => (
+                    tick.saturating_mul(u64::from(max_ticks)),
+                    tick.saturating_mul(u64::from(initial_ticks)),
+                ),
+                TimerSettings::Fine { max, initial, .. } => (max, initial),
+                TimerSettings::Eifel(c) => (c.max, c.initial),
+            };
+            TimerSettings::Eifel(EifelRtoConfig {
+                granularity: ts_granularity,
+                max,
+                initial,
+                // Ludwig2000 §3.3: the gain follows the RTT sampling rate.
+                sampling: match (timestamps, delack) {
+                    (false, _) => Sampling::OncePerRtt,
+                    (true, DelackSettings::Off) => Sampling::EveryAck,
+                    (true, _) => Sampling::DelayedAck,
+                },
+            })
+        }
+    };
+    Ok(TcpSettings {
+        timestamps: timestamps.then_some(ts_granularity),
+        eifel,
+        limited_transmit: t.limited_transmit.unwrap_or(false) || mods.limited_transmit,
+        newreno: match t.newreno {
+            None | Some(NewRenoDoc::Paper) => NewRenoFlavor::Paper,
+            Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,
+        },
+        sack_sender: match t.sack_sender {
+            None | Some(SackSenderDoc::FallFloyd) => SackFlavor::FallFloyd,
+            Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
+        },
+        mss: t.mss,
+        buffer: t.buffer.0 as u32,
+        timers,
+        cc,
+        dupthresh,
+        initial_cwnd: initial_cwnd * t.mss,
+        delack,
+        handshake_rtt: t.handshake_rtt.unwrap_or(true),
+    })
+}
