@@ -202,24 +202,14 @@ impl LossRecovery for SackRecovery {
             return None;
         }
         let highest = self.board.highest_sacked_end();
-        let mut pipe = view.snd_max.saturating_sub(self.board.snd_max());
-        for s in self.board.segments().filter(|s| s.off >= view.snd_una) {
-            if s.sacked {
-                continue;
-            }
-            let lost = match self.flavor {
-                // A resent hole's original has left the network (Fall & Floyd).
-                SackFlavor::FallFloyd => s.rexmit_at.is_some() || self.is_lost(s.off, highest),
-                SackFlavor::Rfc6675 => self.is_lost(s.off, highest),
-            };
-            if !lost {
-                pipe += u64::from(s.len);
-            }
-            if s.rexmit_at.is_some() {
-                pipe += u64::from(s.len);
-            }
-        }
-        Some(pipe)
+        Some(
+            self.board
+                .pipe(view.snd_max, view.snd_una, |s| match self.flavor {
+                    // A resent hole's original has left the network (Fall & Floyd).
+                    SackFlavor::FallFloyd => s.rexmit_at.is_some() || self.is_lost(s.off, highest),
+                    SackFlavor::Rfc6675 => self.is_lost(s.off, highest),
+                }),
+        )
     }
 
     fn is_sacked(&self, off: u64) -> bool {

@@ -185,6 +185,22 @@ impl Scoreboard {
         self.slot(off / self.mss).and_then(|s| s.rexmit_at)
     }
 
+    /// RFC 6675 §4 SetPipe over the board: bytes sent beyond the board (up to `snd_max`), plus,
+    /// for every segment from offset `from` that is not SACKed, its length if `lost` says it is
+    /// still in the network, and its length again if it was retransmitted.
+    pub fn pipe(&self, snd_max: u64, from: u64, lost: impl Fn(&SegmentState) -> bool) -> u64 {
+        let mut pipe = snd_max.saturating_sub(self.snd_max());
+        for s in self.segments().filter(|s| s.off >= from && !s.sacked) {
+            if !lost(&s) {
+                pipe += u64::from(s.len);
+            }
+            if s.rexmit_at.is_some() {
+                pipe += u64::from(s.len);
+            }
+        }
+        pipe
+    }
+
     /// The outstanding segments in order.
     pub fn segments(&self) -> impl Iterator<Item = SegmentState> + '_ {
         let (mss, una, high, first) = (self.mss, self.una, self.high, self.first);

@@ -145,16 +145,8 @@ impl LossRecovery for SmartRecovery {
             return None;
         }
         let highest = self.board.highest_sacked_end().unwrap_or(0);
-        let mut pipe = view.snd_max.saturating_sub(self.board.snd_max());
-        for s in self.board.segments().filter(|s| !s.sacked) {
-            if s.off >= highest {
-                pipe += u64::from(s.len);
-            }
-            if s.rexmit_at.is_some() {
-                pipe += u64::from(s.len);
-            }
-        }
-        Some(pipe)
+        // Every unset segment below the highest delivered one is lost (§2.4).
+        Some(self.board.pipe(view.snd_max, 0, |s| s.off < highest))
     }
 
     fn is_sacked(&self, off: u64) -> bool {
