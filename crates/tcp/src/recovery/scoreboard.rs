@@ -186,8 +186,8 @@ impl Scoreboard {
     }
 
     /// RFC 6675 §4 SetPipe over the board: bytes sent beyond the board (up to `snd_max`), plus,
-    /// for every segment from offset `from` that is not SACKed, its length if `lost` says it is
-    /// still in the network, and its length again if it was retransmitted.
+    /// for every segment from offset `from` that is not SACKed, its length unless `lost` says
+    /// the original has left the network, and its length again if it was retransmitted.
     pub fn pipe(&self, snd_max: u64, from: u64, lost: impl Fn(&SegmentState) -> bool) -> u64 {
         let mut pipe = snd_max.saturating_sub(self.snd_max());
         for s in self.segments().filter(|s| s.off >= from && !s.sacked) {
