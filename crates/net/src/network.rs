@@ -2,18 +2,21 @@
 //! and the event loop that moves packets between them. Only this loop schedules events
 //! (house rule 5); endpoints are polled for what they want to send and when they want to wake.
 
-use crate::agent::{Agent, AgentStats, Verdict};
+use crate::agent::Agent;
 use crate::config::{ChainConfig, HopRole, Medium, NodeConfig, NodeKind};
-use crate::link_receiver::{LinkReceiver, LinkReceiverStats};
+use crate::link_receiver::LinkReceiver;
 use crate::packet::{LinkTag, Packet, PacketKind};
 use crate::port::{Channel, ChannelState, Port};
-use crate::tap::{AgentRecord, TappedFrame, Taps};
+use crate::tap::Taps;
 use engine::{
     EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
 };
 use tcp::{Receiver, Sender, SenderEvent};
 
+mod agents;
+mod link_arq;
 mod proxy;
+mod taps;
 
 /// Events are kept small (frames travel boxed): the queue moves them on every push and pop.
 #[derive(Clone, Debug)]
@@ -465,227 +468,5 @@ impl Network {
             );
         }
         self.start(now, ch);
-    }
-}
-
-/// Base-station agents: where the event loop hands packets to them and applies their answers
-/// (crate::agent). Kept apart from the loop above.
-impl Network {
-    /// Run `agent` on base-station `node` (replacing any agent there).
-    pub fn set_agent(&mut self, node: NodeId, agent: Box<dyn Agent>) {
-        self.agents[node.index()] = Some((agent, None));
-    }
-
-    /// Counters of every agent, summed.
-    pub fn agent_stats(&self) -> AgentStats {
-        let mut s = AgentStats::default();
-        for (a, _) in self.agents.iter().flatten() {
-            s.add(&a.stats());
-        }
-        s
-    }
-
-    /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
-    /// is data going onto a wireless hop, or an ACK coming from one, the agent decides. Returns
-    /// the packet to pass on, if any.
-    fn agent_intercept(&mut self, now: SimTime, port: PortId, pkt: Packet) -> Option<Packet> {
-        let p = &self.ports[port.index()];
-        let node = p.to;
-        if pkt.dst == node || self.agents[node.index()].is_none() {
-            return Some(pkt);
-        }
-        let out = self.routes[node.index()][pkt.dst.index()]?;
-        let from_wireless = p.role == HopRole::Wireless;
-        let to_wireless = self.ports[out.index()].role == HopRole::Wireless;
-        let (agent, _) = self.agents[node.index()].as_mut()?;
-        let before = self.taps.agent_before(|| agent.stats());
-        let reaction = match pkt.kind() {
-            PacketKind::Data if to_wireless && !from_wireless => agent.on_data(now, pkt),
-            PacketKind::Ack if from_wireless && !to_wireless => agent.on_ack(now, pkt),
-            _ => return Some(pkt),
-        };
-        let shown = Some((&pkt, &reaction.verdict));
-        let after = || agent.stats();
-        self.taps
-            .agent_after((now, node), before, after, shown, &reaction.local);
-        self.inject_local(now, node, reaction.local);
-        self.pump_agent(node, now);
-        match reaction.verdict {
-            Verdict::Forward(p) => Some(p),
-            Verdict::Absorb => None,
-        }
-    }
-
-    /// Put local retransmissions at the head of the queue they route through, in order.
-    fn inject_local(&mut self, now: SimTime, node: NodeId, local: Vec<Packet>) {
-        for mut pkt in local.into_iter().rev() {
-            let Some(port) = self.routes[node.index()][pkt.dst.index()] else {
-                continue;
-            };
-            pkt.uid = self.next_uid;
-            self.next_uid += 1;
-            let p = &mut self.ports[port.index()];
-            p.enqueue_front(pkt);
-            let ch = p.channel;
-            if self.channels[ch].state == ChannelState::Idle {
-                self.start(now, ch);
-            }
-        }
-    }
-
-    /// A frame left `port`: tell the agent of the sending node about its data frames.
-    fn agent_sent(&mut self, now: SimTime, port: PortId, pkt: &Packet) {
-        let p = &self.ports[port.index()];
-        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
-            return;
-        }
-        if let Some((agent, _)) = self.agents[p.from.index()].as_mut() {
-            agent.on_sent(now, pkt);
-            self.pump_agent(p.from, now);
-        }
-    }
-
-    fn agent_timer(&mut self, now: SimTime, node: NodeId) {
-        let Some((agent, wake)) = self.agents[node.index()].as_mut() else {
-            return;
-        };
-        if *wake == Some(now) {
-            *wake = None;
-        }
-        let before = self.taps.agent_before(|| agent.stats());
-        let local = agent.on_timeout(now);
-        let after = || agent.stats();
-        self.taps
-            .agent_after((now, node), before, after, None, &local);
-        self.inject_local(now, node, local);
-        self.pump_agent(node, now);
-    }
-
-    /// Schedule the agent's wake-up if it wants one earlier than the one pending.
-    fn pump_agent(&mut self, node: NodeId, now: SimTime) {
-        let Some((agent, wake)) = self.agents[node.index()].as_mut() else {
-            return;
-        };
-        if let Some(t) = agent.poll_timeout() {
-            if wake.is_none_or(|w| t < w) {
-                *wake = Some(t);
-                self.queue.schedule(t.max(now), Event::AgentTimer { node });
-            }
-        }
-    }
-}
-
-/// The link ARQ (crate::agent::arq, crate::link_receiver): link headers added as frames go on the
-/// air, link data frames handed to the receiving node's link receiver, link ACK frames to the
-/// sending node's agent. Kept apart from the loop above.
-impl Network {
-    /// Run a link receiver on `node` (the far end of the wireless hop).
-    pub fn set_link_receiver(&mut self, node: NodeId, rx: LinkReceiver) {
-        let i = node.index();
-        if self.link_receivers.len() <= i {
-            self.link_receivers.resize_with(i + 1, || None);
-        }
-        self.link_receivers[i] = Some(rx);
-    }
-
-    /// Counters of every link receiver, summed.
-    pub fn link_receiver_stats(&self) -> LinkReceiverStats {
-        let mut s = LinkReceiverStats::default();
-        for r in self.link_receivers.iter().flatten() {
-            s.add(&r.stats());
-        }
-        s
-    }
-
-    /// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header.
-    fn agent_transmit(&mut self, now: SimTime, port: PortId, pkt: Packet) -> Packet {
-        let p = &self.ports[port.index()];
-        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_link_ack() {
-            return pkt;
-        }
-        match self.agents[p.from.index()].as_mut() {
-            Some((agent, _)) => agent.on_transmit(now, pkt),
-            None => pkt,
-        }
-    }
-
-    /// An intact frame arrived through `port`: a link ACK goes to the agent of the node that
-    /// sent the data (its retransmissions to the head of the queue), a link data frame to the
-    /// link receiver here (which releases packets to `receive` and queues a link ACK on the
-    /// reverse direction of the same hop, port `2i + 1` for `2i` and vice versa, updating one
-    /// already waiting there). Returns any other packet untouched.
-    fn link_intercept(&mut self, now: SimTime, port: PortId, pkt: Packet) -> Option<Packet> {
-        let node = self.ports[port.index()].to;
-        match pkt.link {
-            LinkTag::None => Some(pkt),
-            LinkTag::Ack(_) => {
-                if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-                    let local = agent.on_link_ack(now, &pkt);
-                    self.inject_local(now, node, local);
-                    self.pump_agent(node, now);
-                }
-                None
-            }
-            LinkTag::Data { .. } => {
-                let Some(Some(rx)) = self.link_receivers.get_mut(node.index()) else {
-                    let mut pkt = pkt;
-                    pkt.link = LinkTag::None;
-                    return Some(pkt);
-                };
-                let out = rx.on_frame(pkt);
-                if let Some(ack) = out.ack {
-                    let from = self.ports[port.index()].from;
-                    let ack = Packet {
-                        uid: self.next_uid,
-                        flow: pkt.flow,
-                        src: node,
-                        dst: from,
-                        seg: tcp::Segment {
-                            len: 0,
-                            opts: Default::default(),
-                            ..pkt.seg
-                        },
-                        link: LinkTag::Ack(ack),
-                    };
-                    self.next_uid += 1;
-                    let back = &mut self.ports[port.index() ^ 1];
-                    if back.enqueue_link_ack(ack) {
-                        let ch = back.channel;
-                        if self.channels[ch].state == ChannelState::Idle {
-                            self.start(now, ch);
-                        }
-                    }
-                }
-                for p in out.deliver {
-                    if let Some(p) = self.agent_intercept(now, port, p) {
-                        self.receive(now, node, p);
-                    }
-                }
-                None
-            }
-        }
-    }
-}
-
-/// Optional recorders (crate::tap): the per-frame link tap and the agent trace.
-impl Network {
-    /// Record every frame whose transmission starts, from now on (for packet captures).
-    pub fn enable_frame_tap(&mut self) {
-        self.taps.frames.get_or_insert_with(Vec::new);
-    }
-
-    /// Record what base-station agents do (local retransmissions, suppressed dupacks).
-    pub fn enable_agent_trace(&mut self) {
-        self.taps.agent.get_or_insert_with(Vec::new);
-    }
-
-    /// The frames recorded by the link tap, in start order (`None` if it is off).
-    pub fn tapped_frames(&self) -> Option<&[TappedFrame]> {
-        self.taps.frames.as_deref()
-    }
-
-    /// The agent trace, in time order (`None` if it is off).
-    pub fn agent_trace(&self) -> Option<&[AgentRecord]> {
-        self.taps.agent.as_deref()
     }
 }

@@ -26,11 +26,13 @@ use crate::recovery::{
     AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, SenderView, WindowOp,
 };
 use crate::rto::RtoEstimator;
-use crate::segment::{SegOptions, Segment, Timestamps};
+use crate::segment::Segment;
 use crate::seq::{SeqNum, SeqSpace};
 use crate::spurious::{Eifel, RetransmitCause};
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
+
+mod output;
 
 /// Fixed knobs of a sender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -476,144 +478,5 @@ impl Sender {
             );
         }
         self.sample_window(now, trace);
-    }
-
-    /// The next segment to transmit now, if the window and the send rules allow one.
-    pub fn poll_transmit(
-        &mut self,
-        now: SimTime,
-        trace: &mut dyn TraceSink<SenderEvent>,
-    ) -> Option<Segment> {
-        let seg = self.next_segment(now, trace);
-        let blocked = seg.is_none() && self.peer_window_blocked();
-        match (blocked, self.stall_since) {
-            (true, None) => self.stall_since = Some(now),
-            (false, Some(since)) => {
-                let d = (now - since).as_nanos();
-                self.stats.peer_window_stalled_ns += d;
-                self.stats.longest_peer_window_stall_ns =
-                    self.stats.longest_peer_window_stall_ns.max(d);
-                self.stall_since = None;
-            }
-            _ => {}
-        }
-        seg
-    }
-
-    /// Whether data is ready to go but the peer's advertised window leaves room for less than
-    /// a segment of it (full, or too small to use under sender silly-window avoidance), while
-    /// cwnd and the send buffer would allow more: the sender waits for the receiver's
-    /// application.
-    fn peer_window_blocked(&self) -> bool {
-        let ready = self
-            .written
-            .min(self.una + u64::from(self.cfg.send_buffer))
-            .saturating_sub(self.nxt);
-        let own_limit = self.parts.cc.cwnd().min(self.cfg.send_buffer);
-        let peer_room = (self.una + u64::from(self.peer_window)).saturating_sub(self.nxt);
-        let own_room = (self.una + u64::from(own_limit)).saturating_sub(self.nxt);
-        ready > 0 && peer_room < ready.min(u64::from(self.cfg.mss)) && own_room > peer_room
-    }
-
-    fn next_segment(
-        &mut self,
-        now: SimTime,
-        trace: &mut dyn TraceSink<SenderEvent>,
-    ) -> Option<Segment> {
-        let view = self.view();
-        let window = u64::from(self.parts.cc.cwnd().min(self.peer_window));
-        let pipe = self.parts.recovery.pipe(view);
-        let in_flight = pipe.unwrap_or(self.nxt - self.una);
-        let budget = window.saturating_sub(in_flight);
-        if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
-            return Some(self.emit(now, r.off, r.len, trace));
-        }
-        // Skip data the receiver already holds (selectively acknowledged) when going back.
-        while self.nxt < self.max && self.parts.recovery.is_sacked(self.nxt) {
-            self.nxt = (self.nxt + u64::from(self.cfg.mss)).min(self.max);
-        }
-        let buffered_end = self.written.min(self.una + u64::from(self.cfg.send_buffer));
-        let peer_end = self.una + u64::from(self.peer_window);
-        let window_end = match pipe {
-            // RFC 6675 §5: send while pipe < cwnd, within the peer's window.
-            Some(p) => self.nxt + window.saturating_sub(p),
-            None => self.una + window + u64::from(self.lt_allow),
-        };
-        let usable_end = buffered_end.min(window_end).min(peer_end);
-        if self.nxt >= usable_end {
-            return None;
-        }
-        let len = (usable_end - self.nxt).min(u64::from(self.cfg.mss)) as u32;
-        let full = len == self.cfg.mss;
-        let retransmission = self.nxt < self.max;
-        // Nagle: a short segment that empties the send buffer goes only when nothing is
-        // outstanding (tcp_output: idle and len + off >= sb_cc).
-        let last_piece = self.nxt + u64::from(len) == self.written && self.max == self.una;
-        let half_window = len >= self.max_peer_window / 2;
-        if !(full || retransmission || last_piece || half_window) {
-            return None;
-        }
-        let seg = self.emit(now, self.nxt, len, trace);
-        self.nxt += u64::from(len);
-        Some(seg)
-    }
-
-    /// Build the segment for `[off, off+len)`, update counters, timing and the timer.
-    fn emit(
-        &mut self,
-        now: SimTime,
-        off: u64,
-        len: u32,
-        trace: &mut dyn TraceSink<SenderEvent>,
-    ) -> Segment {
-        let end = off + u64::from(len);
-        let rexmit_bytes = self.max.min(end).saturating_sub(off);
-        if rexmit_bytes > 0 {
-            self.stats.retransmitted_segments += 1;
-            self.stats.retransmitted_bytes += rexmit_bytes;
-            // Karn: a retransmission ends the current RTT measurement.
-            if matches!(self.timing, Some((t, _)) if t >= off && t < end) {
-                self.timing = None;
-            }
-        }
-        if end > self.max {
-            if self.timing.is_none() && off >= self.max {
-                self.timing = Some((off, now));
-            }
-            self.max = end;
-        }
-        if self.stats.first_send.is_none() {
-            self.stats.first_send = Some(now);
-        }
-        self.stats.segments_sent += 1;
-        self.stats.bytes_sent += u64::from(len);
-        if self.rexmt_at.is_none() {
-            self.rexmt_at = Some(self.parts.rto.deadline(now));
-        }
-        if trace.enabled() {
-            trace.record(
-                now,
-                SenderEvent::Sent {
-                    seq: off,
-                    len,
-                    retransmission: rexmit_bytes > 0,
-                },
-            );
-        }
-        let ts = self.cfg.timestamps.map(|_| Timestamps {
-            val: self.tsval(now),
-            ecr: self.ts_recent,
-        });
-        Segment {
-            seq: self.space.seq(off),
-            ack: self.peer_seq,
-            len,
-            wnd: self.cfg.send_buffer.min(65535),
-            ack_flag: true,
-            opts: SegOptions {
-                ts,
-                ..SegOptions::default()
-            },
-        }
     }
 }

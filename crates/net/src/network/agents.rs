@@ -1,0 +1,119 @@
+//! Base-station agents (crate::agent): where the event loop hands packets to them and applies
+//! their answers. Kept apart from the loop.
+
+use super::{Event, Network};
+use crate::agent::{Agent, AgentStats, Verdict};
+use crate::config::HopRole;
+use crate::packet::{Packet, PacketKind};
+use crate::port::ChannelState;
+use engine::{NodeId, PortId, SimTime};
+
+impl Network {
+    /// Run `agent` on base-station `node` (replacing any agent there).
+    pub fn set_agent(&mut self, node: NodeId, agent: Box<dyn Agent>) {
+        self.agents[node.index()] = Some((agent, None));
+    }
+
+    /// Counters of every agent, summed.
+    pub fn agent_stats(&self) -> AgentStats {
+        let mut s = AgentStats::default();
+        for (a, _) in self.agents.iter().flatten() {
+            s.add(&a.stats());
+        }
+        s
+    }
+
+    /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
+    /// is data going onto a wireless hop, or an ACK coming from one, the agent decides. Returns
+    /// the packet to pass on, if any.
+    pub(super) fn agent_intercept(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        pkt: Packet,
+    ) -> Option<Packet> {
+        let p = &self.ports[port.index()];
+        let node = p.to;
+        if pkt.dst == node || self.agents[node.index()].is_none() {
+            return Some(pkt);
+        }
+        let out = self.routes[node.index()][pkt.dst.index()]?;
+        let from_wireless = p.role == HopRole::Wireless;
+        let to_wireless = self.ports[out.index()].role == HopRole::Wireless;
+        let (agent, _) = self.agents[node.index()].as_mut()?;
+        let before = self.taps.agent_before(|| agent.stats());
+        let reaction = match pkt.kind() {
+            PacketKind::Data if to_wireless && !from_wireless => agent.on_data(now, pkt),
+            PacketKind::Ack if from_wireless && !to_wireless => agent.on_ack(now, pkt),
+            _ => return Some(pkt),
+        };
+        let shown = Some((&pkt, &reaction.verdict));
+        let after = || agent.stats();
+        self.taps
+            .agent_after((now, node), before, after, shown, &reaction.local);
+        self.inject_local(now, node, reaction.local);
+        self.pump_agent(node, now);
+        match reaction.verdict {
+            Verdict::Forward(p) => Some(p),
+            Verdict::Absorb => None,
+        }
+    }
+
+    /// Put local retransmissions at the head of the queue they route through, in order.
+    pub(super) fn inject_local(&mut self, now: SimTime, node: NodeId, local: Vec<Packet>) {
+        for mut pkt in local.into_iter().rev() {
+            let Some(port) = self.routes[node.index()][pkt.dst.index()] else {
+                continue;
+            };
+            pkt.uid = self.next_uid;
+            self.next_uid += 1;
+            let p = &mut self.ports[port.index()];
+            p.enqueue_front(pkt);
+            let ch = p.channel;
+            if self.channels[ch].state == ChannelState::Idle {
+                self.start(now, ch);
+            }
+        }
+    }
+
+    /// A frame left `port`: tell the agent of the sending node about its data frames.
+    pub(super) fn agent_sent(&mut self, now: SimTime, port: PortId, pkt: &Packet) {
+        let p = &self.ports[port.index()];
+        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
+            return;
+        }
+        if let Some((agent, _)) = self.agents[p.from.index()].as_mut() {
+            agent.on_sent(now, pkt);
+            self.pump_agent(p.from, now);
+        }
+    }
+
+    pub(super) fn agent_timer(&mut self, now: SimTime, node: NodeId) {
+        let Some((agent, wake)) = self.agents[node.index()].as_mut() else {
+            return;
+        };
+        if *wake == Some(now) {
+            *wake = None;
+        }
+        let before = self.taps.agent_before(|| agent.stats());
+        let local = agent.on_timeout(now);
+        let after = || agent.stats();
+        self.taps
+            .agent_after((now, node), before, after, None, &local);
+        self.inject_local(now, node, local);
+        self.pump_agent(node, now);
+    }
+
+    /// Schedule the agent's wake-up if it wants one earlier than the one pending.
+    pub(super) fn pump_agent(&mut self, node: NodeId, now: SimTime) {
+        let Some((agent, wake)) = self.agents[node.index()].as_mut() else {
+            return;
+        };
+        if let Some(t) = agent.poll_timeout() {
+            if wake.is_none_or(|w| t < w) {
+                *wake = Some(t);
+                self.queue.schedule(t.max(now), Event::AgentTimer { node });
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! The link ARQ (crate::agent::arq, crate::link_receiver): link headers added as frames go on
+//! the air, link data frames handed to the receiving node's link receiver, link ACK frames to
+//! the sending node's agent. Kept apart from the loop.
+
+use super::Network;
+use crate::config::HopRole;
+use crate::link_receiver::{LinkReceiver, LinkReceiverStats};
+use crate::packet::{LinkTag, Packet, PacketKind};
+use crate::port::ChannelState;
+use engine::{NodeId, PortId, SimTime};
+
+impl Network {
+    /// Run a link receiver on `node` (the far end of the wireless hop).
+    pub fn set_link_receiver(&mut self, node: NodeId, rx: LinkReceiver) {
+        let i = node.index();
+        if self.link_receivers.len() <= i {
+            self.link_receivers.resize_with(i + 1, || None);
+        }
+        self.link_receivers[i] = Some(rx);
+    }
+
+    /// Counters of every link receiver, summed.
+    pub fn link_receiver_stats(&self) -> LinkReceiverStats {
+        let mut s = LinkReceiverStats::default();
+        for r in self.link_receivers.iter().flatten() {
+            s.add(&r.stats());
+        }
+        s
+    }
+
+    /// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header.
+    pub(super) fn agent_transmit(&mut self, now: SimTime, port: PortId, pkt: Packet) -> Packet {
+        let p = &self.ports[port.index()];
+        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_link_ack() {
+            return pkt;
+        }
+        match self.agents[p.from.index()].as_mut() {
+            Some((agent, _)) => agent.on_transmit(now, pkt),
+            None => pkt,
+        }
+    }
+
+    /// An intact frame arrived through `port`: a link ACK goes to the agent of the node that
+    /// sent the data (its retransmissions to the head of the queue), a link data frame to the
+    /// link receiver here (which releases packets to `receive` and queues a link ACK on the
+    /// reverse direction of the same hop, port `2i + 1` for `2i` and vice versa, updating one
+    /// already waiting there). Returns any other packet untouched.
+    pub(super) fn link_intercept(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        pkt: Packet,
+    ) -> Option<Packet> {
+        let node = self.ports[port.index()].to;
+        match pkt.link {
+            LinkTag::None => Some(pkt),
+            LinkTag::Ack(_) => {
+                if let Some((agent, _)) = self.agents[node.index()].as_mut() {
+                    let local = agent.on_link_ack(now, &pkt);
+                    self.inject_local(now, node, local);
+                    self.pump_agent(node, now);
+                }
+                None
+            }
+            LinkTag::Data { .. } => {
+                let Some(Some(rx)) = self.link_receivers.get_mut(node.index()) else {
+                    let mut pkt = pkt;
+                    pkt.link = LinkTag::None;
+                    return Some(pkt);
+                };
+                let out = rx.on_frame(pkt);
+                if let Some(ack) = out.ack {
+                    let from = self.ports[port.index()].from;
+                    let ack = Packet {
+                        uid: self.next_uid,
+                        flow: pkt.flow,
+                        src: node,
+                        dst: from,
+                        seg: tcp::Segment {
+                            len: 0,
+                            opts: Default::default(),
+                            ..pkt.seg
+                        },
+                        link: LinkTag::Ack(ack),
+                    };
+                    self.next_uid += 1;
+                    let back = &mut self.ports[port.index() ^ 1];
+                    if back.enqueue_link_ack(ack) {
+                        let ch = back.channel;
+                        if self.channels[ch].state == ChannelState::Idle {
+                            self.start(now, ch);
+                        }
+                    }
+                }
+                for p in out.deliver {
+                    if let Some(p) = self.agent_intercept(now, port, p) {
+                        self.receive(now, node, p);
+                    }
+                }
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Optional recorders (crate::tap): the per-frame link tap and the agent trace.
+
+use super::Network;
+use crate::tap::{AgentRecord, TappedFrame};
+
+impl Network {
+    /// Record every frame whose transmission starts, from now on (for packet captures).
+    pub fn enable_frame_tap(&mut self) {
+        self.taps.frames.get_or_insert_with(Vec::new);
+    }
+
+    /// Record what base-station agents do (local retransmissions, suppressed dupacks).
+    pub fn enable_agent_trace(&mut self) {
+        self.taps.agent.get_or_insert_with(Vec::new);
+    }
+
+    /// The frames recorded by the link tap, in start order (`None` if it is off).
+    pub fn tapped_frames(&self) -> Option<&[TappedFrame]> {
+        self.taps.frames.as_deref()
+    }
+
+    /// The agent trace, in time order (`None` if it is off).
+    pub fn agent_trace(&self) -> Option<&[AgentRecord]> {
+        self.taps.agent.as_deref()
+    }
+}
