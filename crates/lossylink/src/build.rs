@@ -16,7 +16,7 @@ use net::config::{
     ChainConfig, Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium,
     NodeConfig, NodeKind,
 };
-use net::ErrorModelConfig;
+use net::{ErrorModelConfig, HiccupStage};
 
 /// Everything a run needs besides the seed.
 pub(crate) struct Built {
@@ -408,6 +408,7 @@ fn direction(field: &str, h: &HopDoc, d: &DirectionDoc) -> Result<DirectionConfi
         rate_bps: rate.0,
         delay: SimDuration(d.delay.or(h.delay).map_or(0, |x| x.0)),
         queue_packets: queue,
+        host_queue: d.host_queue.or(h.host_queue).unwrap_or(true),
         framing_bytes: d.framing.or(h.framing).unwrap_or(0),
         per_frame: d
             .per_frame
@@ -425,7 +426,11 @@ fn hiccups(field: &str, list: &[HiccupDoc]) -> Result<Vec<Hiccup>, Error> {
     list.iter()
         .enumerate()
         .map(|(k, h)| match *h {
-            HiccupDoc::Hold { at, duration } => {
+            HiccupDoc::Hold {
+                at,
+                duration,
+                stage,
+            } => {
                 if duration.0 == 0 {
                     return Err(Error::invalid(
                         format!("{field}.hiccups[{k}].duration"),
@@ -441,9 +446,10 @@ fn hiccups(field: &str, list: &[HiccupDoc]) -> Result<Vec<Hiccup>, Error> {
                 Ok(Hiccup::Hold {
                     at: SimTime(at.0),
                     duration: SimDuration(duration.0),
+                    stage: hiccup_stage(stage),
                 })
             }
-            HiccupDoc::Reorder { at, length } => {
+            HiccupDoc::Reorder { at, length, stage } => {
                 if length == 0 {
                     return Err(Error::invalid(
                         format!("{field}.hiccups[{k}].length"),
@@ -453,10 +459,18 @@ fn hiccups(field: &str, list: &[HiccupDoc]) -> Result<Vec<Hiccup>, Error> {
                 Ok(Hiccup::Reorder {
                     at: SimTime(at.0),
                     length,
+                    stage: hiccup_stage(stage),
                 })
             }
         })
         .collect()
+}
+
+fn hiccup_stage(s: StageDoc) -> HiccupStage {
+    match s {
+        StageDoc::Link => HiccupStage::Link,
+        StageDoc::Ip => HiccupStage::Ip,
+    }
 }
 
 fn hop(i: usize, h: &HopDoc) -> Result<HopConfig, Error> {

@@ -74,6 +74,10 @@ pub struct Metrics {
     pub first_send_s: f64,
     /// Segments the sender sent more than once (each carried previously sent bytes).
     pub sender_retransmitted_segments: u64,
+    /// Segments the sender's own interface queue dropped (ENOBUFS, Ludwig2000 §2.3).
+    pub sender_local_drops: u64,
+    /// Packets IP-stage hold hiccups intercepted and flushed at their end (Ludwig2000 §10.1).
+    pub hiccup_intercepted: u64,
     /// Timeouts the Eifel detector found spurious (Ludwig2000 §3.1).
     pub sender_spurious_timeouts: u64,
     /// Fast retransmits the Eifel detector found spurious.
@@ -170,6 +174,8 @@ impl Metrics {
                 "sender_retransmitted_segments",
                 i(self.sender_retransmitted_segments),
             ),
+            ("sender_local_drops", i(self.sender_local_drops)),
+            ("hiccup_intercepted", i(self.hiccup_intercepted)),
             ("sender_spurious_timeouts", i(self.sender_spurious_timeouts)),
             (
                 "sender_spurious_fast_retransmits",

@@ -125,6 +125,7 @@ fn make_sender(
         SenderConfig {
             limited_transmit: t.limited_transmit || def.limited_transmit,
             timestamps: t.timestamps,
+            quench: t.quench,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },
@@ -416,6 +417,8 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         queue_drops: ports.iter().map(|p| p.stats.queue_drops).sum(),
         first_send_s: first.as_secs_f64(),
         sender_retransmitted_segments: s.retransmitted_segments,
+        sender_local_drops: s.local_drops,
+        hiccup_intercepted: ports.iter().map(|p| p.stats.intercepted).sum(),
         sender_spurious_timeouts: s.spurious_timeouts,
         sender_spurious_fast_retransmits: s.spurious_fast_retransmits,
         receiver_duplicate_segments: flow.receiver.stats().duplicate_segments,

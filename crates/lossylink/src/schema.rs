@@ -255,6 +255,10 @@ pub struct TcpDoc {
     /// RFC 3042 limited transmit (false; the `+lt` modifier and `e2e-limited-transmit` set it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
+    /// React to a drop by the sending host's own interface queue with 4.4BSD `tcp_quench`,
+    /// cwnd = 1 MSS (bsd: true; modern: false, the loss is left to loss recovery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quench: Option<bool>,
     /// NewReno flavour for schemes that use NewReno (paper).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
@@ -293,6 +297,7 @@ impl Default for TcpDoc {
             ts_granularity: None,
             eifel: None,
             limited_transmit: None,
+            quench: None,
             newreno: None,
             rto: None,
             sack_sender: None,
@@ -426,22 +431,48 @@ pub enum ErrorDoc {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum HiccupDoc {
-    /// From `at` for `duration` the direction transmits nothing; packets keep queueing (drop-tail
-    /// limit applies) and drain at line rate afterwards: a delay spike.
+    /// A delay spike from `at` for `duration`. At stage `link` the direction transmits nothing
+    /// (packets keep queueing, drop-tail limit applies, and drain at line rate afterwards); at
+    /// stage `ip` the packets handed to the interface are intercepted while the queue keeps
+    /// draining, and flushed into the queue at once when the hold ends (drop-tail).
     Hold {
         /// Start, in simulated time.
         at: Dur,
         /// Length of the hold (> 0).
         duration: Dur,
+        /// Where it acts: `link` (default) or `ip` (the dissertation's tool).
+        #[serde(default, skip_serializing_if = "StageDoc::is_link")]
+        stage: StageDoc,
     },
     /// The first data packet due at or after `at` is held back until `length` more data packets
     /// have passed, then sent right after them.
     Reorder {
-        /// Earliest transmission start of the packet to hold back.
+        /// Earliest time of the packet to hold back: its transmission start (stage `link`) or
+        /// its hand-over to the interface (stage `ip`).
         at: Dur,
         /// Data packets that overtake it (≥ 1).
         length: u32,
+        /// Where it acts: `link` (default) or `ip` (the dissertation's tool).
+        #[serde(default, skip_serializing_if = "StageDoc::is_link")]
+        stage: StageDoc,
     },
+}
+
+/// Where a hiccup acts (Ludwig2000 §3.3.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StageDoc {
+    /// On the link, as frames start transmission.
+    #[default]
+    Link,
+    /// Between IP output and the interface queue, as in the dissertation's `hiccup` tool.
+    Ip,
+}
+
+impl StageDoc {
+    fn is_link(&self) -> bool {
+        *self == StageDoc::Link
+    }
 }
 
 /// Settings of one direction; anything left out is taken from the hop.
@@ -457,6 +488,9 @@ pub struct DirectionDoc {
     /// Queue capacity in packets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<u32>,
+    /// Whether the queue is the sending node's own interface queue (see the hop's field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_queue: Option<bool>,
     /// Framing bytes per frame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framing: Option<u32>,
@@ -497,6 +531,11 @@ pub struct HopDoc {
     /// Queue capacity in packets (50).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<u32>,
+    /// Whether the queue is the sending node's own interface queue (true): a packet its own
+    /// TCP hands over and the queue drops is reported back (ENOBUFS; `tcp.quench`). False for
+    /// a hop that stands for a path whose bottleneck queue is a router's (the wan preset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_queue: Option<bool>,
     /// Framing bytes per frame (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framing: Option<u32>,

@@ -172,6 +172,27 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         )],
     ),
     (
+        "hiccup-hold-ip-ifq12-e2e",
+        "S8b: 13 s IP-stage hold, 12-packet IFQ: go-back-N overflows it, tcp_quench on each drop",
+        "hiccup",
+        &[
+            ("hops.0.queue", "12"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"hold\", at = \"29.8s\", duration = \"13s\", stage = \"ip\" }]",
+            ),
+        ],
+    ),
+    (
+        "hiccup-reorder-ip-e2e",
+        "IP-stage reordering of length 6 (the dissertation's tool): spurious fast retransmit",
+        "hiccup",
+        &[(
+            "hops.0.forward.hiccups",
+            "[{ kind = \"reorder\", at = \"37.7s\", length = 6, stage = \"ip\" }]",
+        )],
+    ),
+    (
         "e2e-smart-lan-32k",
         "SMART bitmask sender: every gap resent at once, one halving per episode",
         "lan",
@@ -305,6 +326,9 @@ const SPLIT_FIELDS: &[&str] = &[
     "relay_max_bytes",
 ];
 
+/// Shown only where nonzero (local drops and IP-stage hiccups).
+const HOST_FIELDS: &[&str] = &["sender_local_drops", "hiccup_intercepted"];
+
 const AGENT_FIELDS: &[&str] = &[
     "local_retransmissions",
     "bs_dupacks_suppressed",
@@ -350,7 +374,9 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
         // Base-station counters only where an agent ran, so rows without one stay unchanged.
         .filter(|(k, v)| {
             FIELDS.contains(k)
-                || ((AGENT_FIELDS.contains(k) || SPLIT_FIELDS.contains(k))
+                || ((AGENT_FIELDS.contains(k)
+                    || SPLIT_FIELDS.contains(k)
+                    || HOST_FIELDS.contains(k))
                     && *v != lossylink::Value::Int(0)
                     && *v != lossylink::Value::Float(0.0))
         })

@@ -3,11 +3,16 @@
 //! §8 RT8, RT10, RT11): delay spikes and reordering without and with Eifel, and the same delay
 //! spike on the LAN preset's wireless hop.
 //!
-//! Hiccup times follow the dissertation's figures (hold at 29.8 s for 13 s, Fig 5-2; reorder at
-//! 37.7 s, Fig 5-4; hold at 43.3 s for 12 s, Fig 5-5; reorder at 40.5 s, Fig 5-6). Our reorder
-//! holds the packet that would start transmission at `at`, where the dissertation's tool held
-//! the packet TCP handed to the interface at `at`; the later events therefore come one
-//! interface-queue delay (≈ 6.5 s at 9.6 kbit/s) earlier than in the figures.
+//! Hiccup times follow the dissertation's figures (hold at 29.8 s for 13 s, Fig 5-2 and 5-3;
+//! reorder at 37.7 s, Fig 5-4; hold at 43.3 s for 12 s, Fig 5-5; reorder at 40.5 s, Fig 5-6).
+//!
+//! Stages: the reorders and S8b's hold act at the IP stage, where the dissertation's tool sat
+//! (between IP output and the interface queue, spec §10.1). The S8a and S8d holds act at the
+//! link stage: with an IP-stage hold and the 50-packet IFQ the queue keeps draining for
+//! ~7.8 s (18 segments at 432.5 ms), every ACK restarts the retransmission timer, and the
+//! hold ends before it fires (no timeout at all in our model), whereas the figures show one
+//! during the hold. A link-stage hold stops the ACK clock at its start, as the figures'
+//! timing implies.
 
 mod common;
 use common::scenario;
@@ -124,8 +129,9 @@ fn hiccup(hiccups: &str, scheme: &str) -> Scenario {
 
 const HOLD_13S: &str = r#"[{ kind = "hold", at = "29.8s", duration = "13s" }]"#;
 const HOLD_12S: &str = r#"[{ kind = "hold", at = "43.3s", duration = "12s" }]"#;
-const REORDER_6: &str = r#"[{ kind = "reorder", at = "37.7s", length = 6 }]"#;
-const REORDER_6_EIFEL: &str = r#"[{ kind = "reorder", at = "40.5s", length = 6 }]"#;
+const HOLD_13S_IP: &str = r#"[{ kind = "hold", at = "29.8s", duration = "13s", stage = "ip" }]"#;
+const REORDER_6: &str = r#"[{ kind = "reorder", at = "37.7s", length = 6, stage = "ip" }]"#;
+const REORDER_6_EIFEL: &str = r#"[{ kind = "reorder", at = "40.5s", length = 6, stage = "ip" }]"#;
 
 #[test]
 fn testbed_segments_fill_the_mtu_and_the_window() {
@@ -172,6 +178,63 @@ fn s8a_spurious_timeout_goes_back_n_and_triggers_a_spurious_fast_retransmit() {
     assert!(r.m.sender_dupacks >= 3);
     assert!(r.m.sender_fast_retransmits >= 1);
     assert!(r.first("fast-retransmit").t > to.t);
+    assert_eq!(r.m.sender_spurious_timeouts, 0, "no Eifel here");
+}
+
+/// S8b / RT9 (Fig 5-3): S8a with an interface queue of 12 packets. Go-back-N after the
+/// spurious timeout sends retransmissions in slow start while the flushed originals are still
+/// draining, so the IFQ overflows: the dissertation saw 4 drops, 3 spurious retransmissions and
+/// 1 original (RT9 accepts 4 ± 1 including ≥ 1 original). Each overflow reaches TCP as
+/// ENOBUFS and `tcp_quench` sets cwnd = 1 MSS (§2.3); the original is recovered by fast
+/// retransmit. With IFQ 12 and rwnd 18 the IFQ also overflows once in the initial slow start
+/// (as in Fig 3-3, T10) and once late in congestion avoidance; those are outside the window.
+#[test]
+fn s8b_go_back_n_overflows_a_12_packet_ifq_with_spurious_and_original_drops() {
+    let s = scenario(
+        "hiccup",
+        &[
+            ("hops.0.forward.hiccups", HOLD_13S_IP),
+            ("hops.0.queue", "12"),
+        ],
+    );
+    let r = traced(&s);
+    assert_eq!(r.m.sender_timeouts, 1);
+    let to = r.first("timeout");
+    assert!(
+        to.t > 29.8 && to.t < 42.8,
+        "timeout during the hold: {to:?}"
+    );
+    assert!(r.m.hiccup_intercepted > 0);
+    // The drops of the go-back-N phase: from the end of the hold to 10 s later.
+    let drops: Vec<&Ev> =
+        r.ev.iter()
+            .filter(|e| e.kind == "local-drop" && e.t >= 42.8 && e.t < 52.8)
+            .collect();
+    let spurious = drops
+        .iter()
+        .filter(|d| d.seq + MSS <= r.snd_max_before(d.t))
+        .count();
+    let originals = drops.len() - spurious;
+    assert!(
+        (3..=5).contains(&drops.len()) && originals >= 1 && spurious >= 1,
+        "{drops:?}: {spurious} spurious retransmissions, {originals} originals"
+    );
+    // Every local drop quenches: the last window row at that instant has cwnd = 1 MSS.
+    for d in r.events("local-drop") {
+        let last = r.win.iter().rev().find(|w| w.t <= d.t).unwrap();
+        assert_eq!((last.t, last.cwnd), (d.t, MSS), "{d:?}");
+    }
+    // The dropped original is repaired by a fast retransmit after the go-back-N phase.
+    let frs = r.events("fast-retransmit");
+    for d in drops.iter().filter(|d| d.seq + MSS > r.snd_max_before(d.t)) {
+        assert!(
+            frs.iter().any(|f| f.seq == d.seq && f.t > d.t),
+            "{d:?} {frs:?}"
+        );
+    }
+    // Every local drop is a queue drop at the sender's own interface, and nothing else was
+    // dropped (the flush at the end of the hold fits into the IFQ).
+    assert_eq!(r.m.queue_drops, r.m.sender_local_drops);
     assert_eq!(r.m.sender_spurious_timeouts, 0, "no Eifel here");
 }
 

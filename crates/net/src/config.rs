@@ -82,6 +82,9 @@ pub struct DirectionConfig {
     pub delay: SimDuration,
     /// Drop-tail interface queue capacity in packets (4.4BSD ifq: 50).
     pub queue_packets: u32,
+    /// The queue is the sending node's own interface queue: a drop of a packet its transport
+    /// handed over is reported back (ENOBUFS, Ludwig2000 §2.3).
+    pub host_queue: bool,
     /// Link framing bytes sent at `rate_bps` with every frame (MAC header, FCS, ...).
     pub framing_bytes: u32,
     /// Fixed airtime per frame not proportional to its size (preamble, inter-frame space,

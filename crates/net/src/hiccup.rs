@@ -2,42 +2,76 @@
 //! Ludwig2000 §3.3.3 (spec §10.1), used for the delay-spike and reordering experiments of §5.1–
 //! §5.2 (spec S8).
 //!
-//! - [`Hiccup::Hold`]: from `at` for `duration` the direction starts no frame. Packets keep
-//!   queueing in the port's drop-tail queue (so nothing is lost except by its normal limit),
-//!   and when the hold ends the queue drains at line rate. A frame already on the wire at `at`
-//!   completes. This models a persistent link-layer retransmission burst or a handover; it is
-//!   the dissertation's DELAY mode (§10.1), with one deliberate deviation: the dissertation
-//!   intercepts packets in a separate unbounded FIFO and flushes it into the interface queue
-//!   at once, whereas here they wait in the interface queue itself, bounded by its limit.
-//! - [`Hiccup::Reorder`]: the first data packet that would start transmission at or after `at`
-//!   is held back, the next `length` data packets pass, and the held one is sent right after
-//!   the `length`-th (REORDER(N) of §10.1; Fig 5-4 uses N = 6, giving 6 duplicate ACKs).
-//!   Pure ACKs pass without being counted.
+//! - [`Hiccup::Hold`]: a delay spike from `at` for `duration`; nothing is lost by the hiccup
+//!   itself. Where it acts is its [`Stage`]:
+//!   - [`Stage::Link`]: the direction starts no frame. Packets keep queueing in the port's
+//!     drop-tail queue (bounded by its limit) and drain at line rate when the hold ends; a
+//!     frame already on the wire at `at` completes. A persistent link-layer retransmission
+//!     burst or a handover.
+//!   - [`Stage::Ip`]: the dissertation's tool, which sat between IP output and the interface
+//!     queue (§3.3.3, spec §10.1 DELAY mode): packets handed to the interface during the hold
+//!     go into a separate unbounded FIFO while the interface queue keeps draining; at the end
+//!     the FIFO is flushed into the interface queue at once, where drop-tail applies (Fig 5-3:
+//!     the IFQ may overflow).
+//! - [`Hiccup::Reorder`]: one data packet is held back until `length` more data packets have
+//!   passed and is sent right after the `length`-th (REORDER(N) of §10.1; Fig 5-4 uses N = 6,
+//!   giving 6 duplicate ACKs). Pure ACKs pass without being counted. With [`Stage::Link`] the
+//!   packet held is the first that would start transmission at or after `at`; with
+//!   [`Stage::Ip`] it is the first handed to the interface at or after `at`, as in the tool.
 //!
-//! The state here only answers "may this port transmit now" and "which packet goes next"; the
-//! network schedules the wake-up at the end of each hold (house rule 5).
+//! The state here only answers "may this port transmit now", "which packet goes next" and
+//! "what happens to a packet handed to the interface"; the network schedules the wake-up at
+//! the end of each hold (house rule 5).
 
 use crate::packet::{Packet, PacketKind};
 use engine::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
+/// Where a hiccup acts (Ludwig2000 §3.3.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stage {
+    /// On the link, as frames start transmission.
+    #[default]
+    Link,
+    /// Between IP output and the interface queue, as packets are handed to the interface.
+    Ip,
+}
+
 /// One scheduled impairment of a port direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hiccup {
-    /// Transmit nothing in `[at, at + duration)`; packets wait in the queue.
+    /// Delay everything in `[at, at + duration)`; nothing is lost by the hold itself.
     Hold {
         /// Start of the hold.
         at: SimTime,
         /// Its length.
         duration: SimDuration,
+        /// Where it acts.
+        stage: Stage,
     },
     /// Hold back the first data packet due at or after `at` until `length` more have passed.
     Reorder {
-        /// Earliest transmission start of the packet to hold back.
+        /// Earliest time of the packet to hold back (transmission start or hand-over to the
+        /// interface, by stage).
         at: SimTime,
         /// Data packets that overtake it (at least 1).
         length: u32,
+        /// Where it acts.
+        stage: Stage,
     },
+}
+
+/// What happens to a packet handed to an interface with IP-stage hiccups.
+// A return value consumed at once, never stored: boxing the packets would only add work.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub(crate) enum Admit {
+    /// Into the interface queue, followed by a packet held back by a reorder that is now due.
+    Pass(Packet, Option<Packet>),
+    /// Intercepted by a hold (flushed into the queue when it ends).
+    Intercepted,
+    /// Held back by a reorder.
+    HeldBack,
 }
 
 /// A packet held back by a reorder hiccup.
@@ -48,40 +82,134 @@ struct Held {
     remaining: u32,
 }
 
+/// The reorders of one stage.
+#[derive(Clone, Debug, Default)]
+struct Reorders {
+    /// `(at, length)` not yet started, sorted by `at`.
+    pending: VecDeque<(SimTime, u32)>,
+    /// The packet currently held back.
+    held: Option<Held>,
+}
+
+impl Reorders {
+    fn new(mut list: Vec<(SimTime, u32)>) -> Self {
+        list.sort_by_key(|&(at, _)| at);
+        Reorders {
+            pending: list.into(),
+            held: None,
+        }
+    }
+
+    /// Whether the held-back packet is due (it goes next).
+    fn release_due(&self) -> bool {
+        matches!(self.held, Some(Held { remaining: 0, .. }))
+    }
+
+    /// Pass data packet `pkt` at `now` through the reorder: `None` if it is the one held back
+    /// now; otherwise `pkt`, counted against the held one.
+    fn pass(&mut self, now: SimTime, pkt: Packet) -> Option<Packet> {
+        if let Some(h) = self.held.as_mut() {
+            h.remaining -= 1;
+            return Some(pkt);
+        }
+        match self.pending.front() {
+            Some(&(at, length)) if at <= now => {
+                self.pending.pop_front();
+                self.held = Some(Held {
+                    pkt,
+                    remaining: length,
+                });
+                None
+            }
+            _ => Some(pkt),
+        }
+    }
+
+    /// The held-back packet, if it is due.
+    fn take_due(&mut self) -> Option<Packet> {
+        if self.release_due() {
+            self.held.take().map(|h| h.pkt)
+        } else {
+            None
+        }
+    }
+}
+
 /// The hiccup state of one port.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Hiccups {
-    /// Hold windows `[start, end)`, sorted by start.
+    /// Link-stage hold windows `[start, end)`, sorted by start.
     holds: Vec<(SimTime, SimTime)>,
-    /// Reorders `(at, length)` not yet started, sorted by `at`.
-    reorders: VecDeque<(SimTime, u32)>,
-    /// The packet currently held back.
-    held: Option<Held>,
+    /// IP-stage hold windows `[start, end)`, sorted by start.
+    ip_holds: Vec<(SimTime, SimTime)>,
+    /// Packets an IP-stage hold intercepted, in order.
+    intercepted: VecDeque<Packet>,
+    /// Link-stage reorders.
+    reorders: Reorders,
+    /// IP-stage reorders.
+    ip_reorders: Reorders,
 }
 
 impl Hiccups {
     /// The state for `list` (any order; equal times keep their order).
     pub(crate) fn new(list: &[Hiccup]) -> Self {
-        let mut holds = Vec::new();
-        let mut reorders = Vec::new();
+        let (mut holds, mut ip_holds) = (Vec::new(), Vec::new());
+        let (mut reorders, mut ip_reorders) = (Vec::new(), Vec::new());
         for h in list {
             match *h {
-                Hiccup::Hold { at, duration } => holds.push((at, at + duration)),
-                Hiccup::Reorder { at, length } => reorders.push((at, length.max(1))),
+                Hiccup::Hold {
+                    at,
+                    duration,
+                    stage,
+                } => match stage {
+                    Stage::Link => holds.push((at, at + duration)),
+                    Stage::Ip => ip_holds.push((at, at + duration)),
+                },
+                Hiccup::Reorder { at, length, stage } => match stage {
+                    Stage::Link => reorders.push((at, length.max(1))),
+                    Stage::Ip => ip_reorders.push((at, length.max(1))),
+                },
             }
         }
         holds.sort_by_key(|&(s, _)| s);
-        reorders.sort_by_key(|&(at, _)| at);
+        ip_holds.sort_by_key(|&(s, _)| s);
         Hiccups {
             holds,
-            reorders: reorders.into(),
-            held: None,
+            ip_holds,
+            intercepted: VecDeque::new(),
+            reorders: Reorders::new(reorders),
+            ip_reorders: Reorders::new(ip_reorders),
         }
     }
 
-    /// The instants at which a hold ends (the network wakes the channel then).
+    /// The instants at which a hold of either stage ends (the network wakes the port then).
     pub(crate) fn hold_ends(&self) -> impl Iterator<Item = SimTime> + '_ {
-        self.holds.iter().map(|&(_, e)| e)
+        self.holds.iter().chain(&self.ip_holds).map(|&(_, e)| e)
+    }
+
+    /// A packet handed to the interface at `now` (IP stage): intercepted by a hold, held back
+    /// by a reorder, or passed on to the queue (with a held-back packet now due after it).
+    pub(crate) fn admit(&mut self, now: SimTime, pkt: Packet) -> Admit {
+        if self.ip_holds.iter().any(|&(s, e)| s <= now && now < e) {
+            self.intercepted.push_back(pkt);
+            return Admit::Intercepted;
+        }
+        if pkt.kind() == PacketKind::Ack {
+            return Admit::Pass(pkt, None);
+        }
+        match self.ip_reorders.pass(now, pkt) {
+            Some(pkt) => Admit::Pass(pkt, self.ip_reorders.take_due()),
+            None => Admit::HeldBack,
+        }
+    }
+
+    /// The packets intercepted by IP-stage holds, if none is still active at `now` (the flush
+    /// at the end of a hold, in the order they were handed over).
+    pub(crate) fn release_intercepted(&mut self, now: SimTime) -> VecDeque<Packet> {
+        if self.ip_holds.iter().any(|&(s, e)| s <= now && now < e) {
+            return VecDeque::new();
+        }
+        std::mem::take(&mut self.intercepted)
     }
 
     /// Whether a hold forbids starting a frame at `now`.
@@ -89,35 +217,25 @@ impl Hiccups {
         self.holds.iter().any(|&(s, e)| s <= now && now < e)
     }
 
-    /// Whether a held-back packet is due (it goes before anything queued).
+    /// Whether a packet held back by a link-stage reorder is due (it goes before anything
+    /// queued).
     pub(crate) fn release_due(&self) -> bool {
-        matches!(self.held, Some(Held { remaining: 0, .. }))
+        self.reorders.release_due()
     }
 
     /// The packet to transmit at `now`, taken from `queue` unless a held-back one is due.
     /// Holds are not checked here (see [`Hiccups::blocked`]).
     pub(crate) fn next(&mut self, now: SimTime, queue: &mut VecDeque<Packet>) -> Option<Packet> {
-        if self.release_due() {
-            return self.held.take().map(|h| h.pkt);
+        if let Some(pkt) = self.reorders.take_due() {
+            return Some(pkt);
         }
         loop {
             let pkt = queue.pop_front()?;
             if pkt.kind() == PacketKind::Ack {
                 return Some(pkt);
             }
-            if let Some(h) = self.held.as_mut() {
-                h.remaining -= 1;
+            if let Some(pkt) = self.reorders.pass(now, pkt) {
                 return Some(pkt);
-            }
-            match self.reorders.front() {
-                Some(&(at, length)) if at <= now => {
-                    self.reorders.pop_front();
-                    self.held = Some(Held {
-                        pkt,
-                        remaining: length,
-                    });
-                }
-                _ => return Some(pkt),
             }
         }
     }
@@ -157,6 +275,7 @@ mod tests {
         let h = Hiccups::new(&[Hiccup::Hold {
             at: t(30),
             duration: SimDuration::from_secs(13),
+            stage: Stage::Link,
         }]);
         assert!(!h.blocked(t(29)));
         assert!(h.blocked(t(30)));
@@ -170,6 +289,7 @@ mod tests {
         let mut h = Hiccups::new(&[Hiccup::Reorder {
             at: t(10),
             length: 3,
+            stage: Stage::Link,
         }]);
         let mut q: VecDeque<Packet> = (0..6).map(|i| pkt(i, 100)).collect();
         // Before `at` nothing is held.
@@ -189,6 +309,7 @@ mod tests {
         let mut h = Hiccups::new(&[Hiccup::Reorder {
             at: t(0),
             length: 1,
+            stage: Stage::Link,
         }]);
         let mut q: VecDeque<Packet> = [pkt(0, 100), pkt(1, 0)].into();
         assert_eq!(h.next(t(1), &mut q).map(|p| p.uid), Some(1));
@@ -202,5 +323,56 @@ mod tests {
         assert_eq!(h.next(t(2), &mut q).map(|p| p.uid), Some(2));
         assert!(h.release_due());
         assert_eq!(h.next(t(2), &mut q).map(|p| p.uid), Some(0));
+    }
+
+    fn uids(a: Admit) -> (Option<u64>, Option<u64>) {
+        match a {
+            Admit::Pass(p, r) => (Some(p.uid), r.map(|r| r.uid)),
+            Admit::Intercepted | Admit::HeldBack => (None, None),
+        }
+    }
+
+    #[test]
+    fn an_ip_stage_hold_intercepts_and_releases_in_order_at_its_end() {
+        let mut h = Hiccups::new(&[Hiccup::Hold {
+            at: t(30),
+            duration: SimDuration::from_secs(13),
+            stage: Stage::Ip,
+        }]);
+        // The link is never blocked by an IP-stage hold; its end still wakes the port.
+        assert!(!h.blocked(t(35)));
+        assert_eq!(h.hold_ends().collect::<Vec<_>>(), vec![t(43)]);
+        assert_eq!(uids(h.admit(t(29), pkt(0, 100))), (Some(0), None));
+        assert!(matches!(h.admit(t(30), pkt(1, 100)), Admit::Intercepted));
+        assert!(
+            matches!(h.admit(t(31), pkt(2, 0)), Admit::Intercepted),
+            "ACKs too"
+        );
+        assert!(h.release_intercepted(t(42)).is_empty(), "still holding");
+        let out: Vec<u64> = h.release_intercepted(t(43)).iter().map(|p| p.uid).collect();
+        assert_eq!(out, vec![1, 2]);
+        assert_eq!(uids(h.admit(t(43), pkt(3, 100))), (Some(3), None));
+    }
+
+    #[test]
+    fn an_ip_stage_reorder_releases_the_held_packet_behind_the_length_th() {
+        let mut h = Hiccups::new(&[Hiccup::Reorder {
+            at: t(10),
+            length: 2,
+            stage: Stage::Ip,
+        }]);
+        assert_eq!(uids(h.admit(t(9), pkt(0, 100))), (Some(0), None));
+        assert!(matches!(h.admit(t(10), pkt(1, 100)), Admit::HeldBack));
+        assert_eq!(
+            uids(h.admit(t(10), pkt(2, 0))),
+            (Some(2), None),
+            "ACK uncounted"
+        );
+        assert_eq!(uids(h.admit(t(11), pkt(3, 100))), (Some(3), None));
+        assert_eq!(uids(h.admit(t(11), pkt(4, 100))), (Some(4), Some(1)));
+        assert_eq!(uids(h.admit(t(12), pkt(5, 100))), (Some(5), None), "once");
+        // The link-stage path is untouched by an IP-stage reorder.
+        let mut q: VecDeque<Packet> = [pkt(6, 100)].into();
+        assert_eq!(h.next(t(12), &mut q).map(|p| p.uid), Some(6));
     }
 }

@@ -18,7 +18,7 @@ mod split_tests;
 pub mod tap;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
-pub use hiccup::Hiccup;
+pub use hiccup::{Hiccup, Stage as HiccupStage};
 pub use network::{Flow, Network, Outcome};
 pub use packet::{LinkAck, LinkTag, Packet, PacketKind};
 pub use port::{Port, PortStats};

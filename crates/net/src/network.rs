@@ -325,6 +325,12 @@ impl Network {
                 self.pump_receiver(f, now);
             }
             Event::HoldEnd { port } => {
+                // Flush an IP-stage hold into the interface queue, the driver taking the first
+                // packet at once as a BSD `if_output` does; drop-tail for the rest (Ludwig2000
+                // §10.1, Fig 5-3).
+                for pkt in self.ports[port.index()].release_intercepted(now) {
+                    self.enqueue_and_start(now, port, pkt);
+                }
                 let ch = self.ports[port.index()].channel;
                 if self.channels[ch].state == ChannelState::Idle {
                     self.start(now, ch);
@@ -371,7 +377,12 @@ impl Network {
                 link: LinkTag::None,
             };
             self.next_uid += 1;
-            self.send_from(now, pkt.src, pkt);
+            let seg = pkt.seg;
+            if !self.send_from(now, pkt.src, pkt) {
+                // ENOBUFS from the host's own interface queue (Ludwig2000 §2.3).
+                let (sender, sink) = self.flows[f].sender_and_sink();
+                sender.on_local_drop(now, &seg, sink);
+            }
         }
         let fl = &mut self.flows[f];
         if let Some(t) = fl.sender.poll_timeout() {
@@ -407,18 +418,32 @@ impl Network {
         }
     }
 
-    /// Hand `pkt` to the port `node` routes it through.
-    fn send_from(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+    /// Hand `pkt` to the port `node` routes it through (IP output). `false` if the port's
+    /// queue dropped it and is the node's own interface queue: the local-drop signal
+    /// (Ludwig2000 §2.3).
+    fn send_from(&mut self, now: SimTime, node: NodeId, pkt: Packet) -> bool {
         let Some(port) = self.routes[node.index()][pkt.dst.index()] else {
-            return;
+            return true;
         };
         let p = &mut self.ports[port.index()];
-        if p.enqueue(pkt) {
-            let ch = p.channel;
-            if self.channels[ch].state == ChannelState::Idle {
-                self.start(now, ch);
-            }
+        let accepted = p.offer(now, pkt) || !p.cfg.host_queue;
+        let ch = p.channel;
+        if self.channels[ch].state == ChannelState::Idle {
+            self.start(now, ch);
         }
+        accepted
+    }
+
+    /// Put `pkt` straight into `port`'s queue (below the IP-stage hiccups) and start its
+    /// channel if idle. `false` if the queue dropped it.
+    fn enqueue_and_start(&mut self, now: SimTime, port: PortId, pkt: Packet) -> bool {
+        let p = &mut self.ports[port.index()];
+        let queued = p.enqueue(pkt);
+        let ch = p.channel;
+        if queued && self.channels[ch].state == ChannelState::Idle {
+            self.start(now, ch);
+        }
+        queued
     }
 
     /// Start the next frame on an idle channel, serving its ports in turn.

@@ -9,7 +9,7 @@
 
 use crate::config::{Contention, DirectionConfig, Exposure, HopRole};
 use crate::error_model::ErrorModel;
-use crate::hiccup::Hiccups;
+use crate::hiccup::{Admit, Hiccups};
 use crate::packet::{Packet, PacketKind};
 use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -37,6 +37,8 @@ pub struct PortStats {
     pub busy_ns: u64,
     /// Data frames a reorder hiccup held back and sent late.
     pub reordered: u64,
+    /// Packets an IP-stage hold hiccup intercepted (and flushed into the queue at its end).
+    pub intercepted: u64,
     /// Link-level ACK frames (of a link ARQ) whose transmission started; not in `ack_frames`.
     pub link_ack_frames: u64,
     /// Link-level ACK frames corrupted by the error model; not in `corrupted_acks`.
@@ -102,6 +104,33 @@ impl Port {
         self.queue.push_back(pkt);
         self.stats.max_queue = self.stats.max_queue.max(self.queue.len() as u32);
         true
+    }
+
+    /// A packet handed to this interface at `now` by its node (IP output): through the
+    /// IP-stage hiccups, then into the drop-tail queue. `false` only if the queue dropped it
+    /// (the local-drop signal a BSD host's TCP gets as ENOBUFS, Ludwig2000 §2.3); a packet a
+    /// hiccup holds counts as accepted.
+    pub(crate) fn offer(&mut self, now: SimTime, pkt: Packet) -> bool {
+        match self.hiccups.admit(now, pkt) {
+            Admit::Intercepted => {
+                self.stats.intercepted += 1;
+                true
+            }
+            Admit::HeldBack => true,
+            Admit::Pass(pkt, released) => {
+                let queued = self.enqueue(pkt);
+                if let Some(held) = released {
+                    self.stats.reordered += u64::from(self.enqueue(held));
+                }
+                queued
+            }
+        }
+    }
+
+    /// At the end of a hold: what IP-stage holds intercepted, to be flushed into the queue at
+    /// once (empty while another IP-stage hold is still active).
+    pub(crate) fn release_intercepted(&mut self, now: SimTime) -> VecDeque<Packet> {
+        self.hiccups.release_intercepted(now)
     }
 
     /// The next frame to start at `now`, if any: none during a hold; a packet held back by a

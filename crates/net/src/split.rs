@@ -125,6 +125,13 @@ impl SplitProxy {
         s.on_timeout(now, sink);
     }
 
+    /// The base station's interface queue dropped a segment of the wireless leg (ENOBUFS,
+    /// Ludwig2000 §2.3).
+    pub fn on_local_drop(&mut self, now: SimTime, seg: &Segment) {
+        let (s, sink) = self.sender_and_sink();
+        s.on_local_drop(now, seg, sink);
+    }
+
     /// The next ACK (or window update) to the fixed host.
     pub fn poll_wired(&mut self, now: SimTime) -> Option<Segment> {
         self.wired.poll_transmit(now)

@@ -25,6 +25,10 @@ pub(crate) fn slow_clock() -> TickClock {
 }
 
 fn sender(initial_cwnd_segments: u32, buffer: u32) -> Sender {
+    sender_with(initial_cwnd_segments, SenderConfig::new(MSS, buffer))
+}
+
+fn sender_with(initial_cwnd_segments: u32, cfg: SenderConfig) -> Sender {
     let parts = SenderParts {
         cc: Box::new(RenoCc::new(
             RenoFlavor::Net3 {
@@ -43,12 +47,7 @@ fn sender(initial_cwnd_segments: u32, buffer: u32) -> Sender {
         })),
         eifel: None,
     };
-    let mut s = Sender::new(
-        SenderConfig::new(MSS, buffer),
-        parts,
-        SeqSpace { base: BASE },
-        100 * u64::from(MSS),
-    );
+    let mut s = Sender::new(cfg, parts, SeqSpace { base: BASE }, 100 * u64::from(MSS));
     // A 10 ms handshake: one tick-count sample, RTO = 3 ticks.
     s.seed_rtt(ms(0), ms(10));
     s
@@ -264,4 +263,41 @@ fn bsd_receiver_ack_policy() {
         Some(BASE.plus(6 * MSS))
     );
     assert_eq!(r.stats().duplicate_segments, 1);
+}
+
+/// A local drop (ENOBUFS from the host's interface queue) of the fourth segment of a
+/// 10-segment initial window: with `quench` the window collapses to one segment at that
+/// instant and nothing more is sent until an ACK opens it (4.4BSD `tcp_quench`, Ludwig2000
+/// §2.3); without it the sender goes on sending and leaves the loss to recovery.
+#[test]
+fn a_local_drop_quenches_the_window_to_one_segment() {
+    for quench in [true, false] {
+        let cfg = SenderConfig {
+            quench,
+            ..SenderConfig::new(MSS, 65535)
+        };
+        let mut s = sender_with(10, cfg);
+        let mut t = VecSink::default();
+        let sent: Vec<Segment> = (0..4)
+            .map(|_| s.poll_transmit(ms(20), &mut t).unwrap())
+            .collect();
+        s.on_local_drop(ms(20), &sent[3], &mut t);
+        assert_eq!(s.stats().local_drops, 1);
+        let drop = SenderEvent::LocalDrop {
+            seq: 3 * u64::from(MSS),
+        };
+        assert!(t.records.iter().any(|(at, e)| *at == ms(20) && *e == drop));
+        let more = drain(&mut s, ms(20), &mut t);
+        if quench {
+            assert_eq!((s.cwnd(), s.ssthresh()), (MSS, 65535), "ssthresh untouched");
+            assert!(more.is_empty(), "four segments out, one allowed: {more:?}");
+            // An ACK of two segments: slow start to 2 MSS against 2 outstanding, still nothing.
+            s.on_ack(ms(40), &ack(2 * MSS, 65535), &mut t);
+            assert_eq!(s.cwnd(), 2 * MSS);
+            assert!(drain(&mut s, ms(40), &mut t).is_empty());
+        } else {
+            assert_eq!(s.cwnd(), 10 * MSS);
+            assert_eq!(more.len(), 6, "the rest of the window: {more:?}");
+        }
+    }
 }

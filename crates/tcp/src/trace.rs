@@ -32,6 +32,11 @@ pub enum SenderEvent {
         /// Backoff shift after the timeout.
         backoff: u32,
     },
+    /// The host's own interface queue dropped the segment at `seq` (ENOBUFS).
+    LocalDrop {
+        /// Stream offset of the dropped segment.
+        seq: u64,
+    },
     /// Eifel judged the last retransmission spurious and restored the window; `ack` is the
     /// new `snd_una`.
     SpuriousUndo {
@@ -70,6 +75,8 @@ pub struct SenderStats {
     pub timeouts: u64,
     /// Fast retransmits.
     pub fast_retransmits: u64,
+    /// Segments the host's own interface queue dropped (ENOBUFS), retransmissions included.
+    pub local_drops: u64,
     /// Timeouts Eifel found spurious.
     pub spurious_timeouts: u64,
     /// Fast retransmits Eifel found spurious.

@@ -53,6 +53,8 @@ pub(crate) struct TcpSettings {
     pub timestamps: Option<SimDuration>,
     pub eifel: Option<EifelResponse>,
     pub limited_transmit: bool,
+    /// `tcp_quench` on a local interface-queue drop (Ludwig2000 §2.3).
+    pub quench: bool,
     pub newreno: NewRenoFlavor,
     pub sack_sender: SackFlavor,
 }
@@ -242,6 +244,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
         limited_transmit: t.limited_transmit.unwrap_or(false) || mods.limited_transmit,
+        quench: t.quench.unwrap_or(!modern),
         newreno: match t.newreno {
             None | Some(NewRenoDoc::Paper) => NewRenoFlavor::Paper,
             Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,

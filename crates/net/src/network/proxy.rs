@@ -90,7 +90,12 @@ impl Network {
                 link: LinkTag::None,
             };
             self.next_uid += 1;
-            self.send_from(now, node, pkt);
+            let seg = pkt.seg;
+            if !self.send_from(now, node, pkt) && !to_source {
+                if let Some((proxy, _)) = self.proxies[node.index()].as_mut() {
+                    proxy.on_local_drop(now, &seg);
+                }
+            }
         }
         let Some((proxy, wake)) = self.proxies[node.index()].as_mut() else {
             return;

@@ -35,6 +35,9 @@ pub enum CongestionEvent {
         /// The peer's advertised window.
         peer_window: u32,
     },
+    /// The host's own interface queue dropped a segment (ENOBUFS from `ip_output`): 4.4BSD
+    /// `tcp_quench` sets cwnd to one segment and leaves ssthresh alone (Ludwig2000 §2.3).
+    LocalDrop,
 }
 
 /// Decides the congestion window.

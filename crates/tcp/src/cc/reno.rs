@@ -9,7 +9,8 @@
 //!   2·MSS)` (eq. 4).
 //!
 //! Both: fast retransmit sets `cwnd = ssthresh + dupacks·MSS`, each further dupack inflates by one
-//! MSS, the ACK that ends recovery deflates to `ssthresh`; a timeout sets `cwnd = 1 MSS`.
+//! MSS, the ACK that ends recovery deflates to `ssthresh`; a timeout sets `cwnd = 1 MSS`; a local
+//! drop (`tcp_quench`, Ludwig2000 §2.3) sets `cwnd = 1 MSS` and keeps ssthresh.
 
 use super::{AckSample, CongestionControl, CongestionEvent};
 
@@ -112,6 +113,7 @@ impl CongestionControl for RenoCc {
                 self.ssthresh = self.loss_threshold(flight_bytes, peer_window);
                 self.cwnd = self.mss;
             }
+            CongestionEvent::LocalDrop => self.cwnd = self.mss,
         }
     }
 
@@ -148,6 +150,17 @@ mod tests {
             acked_bytes: MSS,
             flight_bytes: 10 * MSS,
         }
+    }
+
+    #[test]
+    fn a_local_drop_collapses_cwnd_and_keeps_ssthresh() {
+        // tcp_quench (Ludwig2000 §2.3): cwnd = 1 MSS, ssthresh untouched, so slow start follows.
+        let mut cc = RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535);
+        let before = cc.ssthresh();
+        cc.on_congestion(CongestionEvent::LocalDrop);
+        assert_eq!((cc.cwnd(), cc.ssthresh()), (MSS, before));
+        cc.on_ack(ack());
+        assert_eq!(cc.cwnd(), 2 * MSS, "slow start after the quench");
     }
 
     #[test]

@@ -47,10 +47,14 @@ pub struct SenderConfig {
     pub limited_transmit: bool,
     /// RFC 7323 timestamps, with this clock granularity (None: no timestamps).
     pub timestamps: Option<SimDuration>,
+    /// React to a drop by the host's own interface queue as 4.4BSD `tcp_quench` does
+    /// (cwnd = 1 MSS, Ludwig2000 §2.3); otherwise the drop is left to the loss recovery.
+    pub quench: bool,
 }
 
 impl SenderConfig {
-    /// A configuration with the BSD defaults: no limited transmit, no timestamps.
+    /// A configuration with the BSD defaults: no limited transmit, no timestamps,
+    /// `tcp_quench` on local drops.
     pub fn new(mss: u32, buffer: u32) -> Self {
         SenderConfig {
             mss,
@@ -58,6 +62,7 @@ impl SenderConfig {
             initial_peer_window: buffer,
             limited_transmit: false,
             timestamps: None,
+            quench: true,
         }
     }
 }
@@ -443,6 +448,27 @@ impl Sender {
         if trace.enabled() {
             trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
         }
+    }
+
+    /// The host's own interface queue dropped `seg`, the segment just taken from
+    /// [`Sender::poll_transmit`] (ENOBUFS from `ip_output`). The segment counts as sent and is
+    /// recovered like any loss; with [`SenderConfig::quench`] the window collapses to one
+    /// segment, ssthresh unchanged (4.4BSD `tcp_quench`, Ludwig2000 §2.3, T10).
+    pub fn on_local_drop(
+        &mut self,
+        now: SimTime,
+        seg: &Segment,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) {
+        self.stats.local_drops += 1;
+        if self.cfg.quench {
+            self.parts.cc.on_congestion(CongestionEvent::LocalDrop);
+        }
+        if trace.enabled() {
+            let seq = self.space.offset(seg.seq, self.nxt);
+            trace.record(now, SenderEvent::LocalDrop { seq });
+        }
+        self.sample_window(now, trace);
     }
 
     /// The retransmission timer may have expired; `now` is the current time.
