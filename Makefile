@@ -1,9 +1,11 @@
 # lossylink: developer entry points. Everything installs itself on a fresh clone:
-# the only things assumed are rustup's cargo and python3 (>= 3.11) with pip.
+# the only things assumed are rustup's cargo and python3 (>= 3.11) with pip. As root on
+# Debian/Ubuntu, `make test` also installs tshark and tcptrace for the pcap tests (`make tools`).
 #
 #   make demo     build the extension, run the paper comparison (about 20 s)
 #   make reproduce  every experiment of Balakrishnan et al. 1997 into out/balakrishnan97 (--quick)
 #   make test     Rust tests, then the Python tests against a fresh release build
+#   make tools    apt-get install tshark, mergecap, tcptrace if missing (as root; part of make test)
 #   make lint     rustfmt, clippy, ruff (check + format)
 #   make bench    criterion benchmark of one bulk transfer
 #   make bench-sweep  the 600-run sweep on each executor (runs/s; results compared)
@@ -39,12 +41,14 @@ PIP_PINS := \
 	distributed==2026.8.0 \
 	dpkt==1.9.8
 
-.PHONY: help venv develop demo reproduce test test-rust test-python bench bench-sweep lint fmt clean
+.PHONY: help venv develop tools demo reproduce test test-rust test-python bench bench-sweep lint fmt \
+	clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
 
 PINS_STAMP := $(VENV)/.pins
+TOOLS_STAMP := $(VENV)/.tools
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +63,14 @@ venv: $(PINS_STAMP)
 ## Build the extension in release mode and install it (editable) into the virtualenv.
 develop: $(PINS_STAMP)
 	$(IN_VENV) maturin develop --release --quiet
+
+## The programs tests/python/test_pcap.py reads pcap files with (tshark, mergecap, tcptrace),
+## installed with apt-get where missing. Never fails the build: without root or apt-get it prints
+## one notice and those tests skip. The stamp is written once all are installed.
+$(TOOLS_STAMP): .ci/install-tools
+	@bash .ci/install-tools $@
+
+tools: $(TOOLS_STAMP)
 
 demo: develop
 	$(PY) -m lossylink.demo
@@ -76,7 +88,7 @@ test-rust:
 		cargo test --workspace --exclude lossylink-py; \
 	fi
 
-test-python: develop
+test-python: develop tools
 	$(PY) -m pytest -q tests/python
 
 bench:

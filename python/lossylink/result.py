@@ -37,10 +37,11 @@ class RunResult:
     Every metric is an attribute (``r.throughput_mbps``, ``r.sender_timeouts``, ...) and an
     entry of :attr:`metrics`, whose key order is the Rust facade's. :attr:`trace` is ``None``
     unless the run was traced; :attr:`pcap` lists the pcap files the run wrote (``None`` unless
-    it was asked to).
+    it was asked to) and :attr:`trace_csv` the CSV files :meth:`write_trace_csv` last wrote
+    (``None`` before). A saved run (:mod:`lossylink.saved`) records and restores both lists.
     """
 
-    __slots__ = ("metrics", "pcap", "trace")
+    __slots__ = ("metrics", "pcap", "trace", "trace_csv")
 
     if TYPE_CHECKING:
         # The metrics every run reports (the Rust facade may add more; all are attributes).
@@ -67,17 +68,21 @@ class RunResult:
     metrics: dict[str, MetricValue]
     trace: Trace | None
     pcap: list[Path] | None
+    trace_csv: list[Path] | None
 
     def __init__(
         self,
         metrics: Mapping[str, MetricValue],
         trace: Trace | None = None,
         pcap: Iterable[str | os.PathLike[str]] | None = None,
+        trace_csv: Iterable[str | os.PathLike[str]] | None = None,
     ) -> None:
-        """Wrap a metrics mapping, an optional trace and the paths of written pcap files."""
+        """Wrap a metrics mapping, an optional trace and the paths of written pcap and trace
+        CSV files."""
         self.metrics = dict(metrics)
         self.trace = trace
-        self.pcap = None if pcap is None else [Path(p) for p in pcap]
+        self.pcap = _paths(pcap)
+        self.trace_csv = _paths(trace_csv)
 
     @classmethod
     def from_raw(cls, raw: RawRun) -> RunResult:
@@ -96,13 +101,16 @@ class RunResult:
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self.metrics))
 
-    def __getstate__(self) -> tuple[dict[str, MetricValue], Trace | None, list[Path] | None]:
-        return (self.metrics, self.trace, self.pcap)
+    def __getstate__(
+        self,
+    ) -> tuple[dict[str, MetricValue], Trace | None, list[Path] | None, list[Path] | None]:
+        return (self.metrics, self.trace, self.pcap, self.trace_csv)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        # Two-element states come from versions without pcap files.
+        # Shorter states come from versions without pcap files (2) or trace CSV files (3).
         self.metrics, self.trace = state[0], state[1]
         self.pcap = state[2] if len(state) > 2 else None
+        self.trace_csv = state[3] if len(state) > 3 else None
 
     def to_dict(self, *, trace: bool = False) -> dict[str, Any]:
         """The metrics as a JSON-ready dict (non-finite floats become ``None``).
@@ -132,7 +140,8 @@ class RunResult:
     def write_trace_csv(self, directory: str | os.PathLike[str]) -> list[Path]:
         """Write each trace table to ``directory/<table>_seed<seed>.csv``; returns the paths.
 
-        The directory is created if needed. Floats are written with full precision.
+        The directory is created if needed. Floats are written with full precision. The paths
+        are also kept in :attr:`trace_csv`.
         """
         if self.trace is None:
             raise ValueError("this run was not traced: pass trace=True to run()")
@@ -147,6 +156,7 @@ class RunResult:
         except OSError as exc:
             target = exc.filename or out
             raise LossylinkIOError(f"cannot write {target}: {exc.strerror or exc}") from None
+        self.trace_csv = written
         return written
 
     def __eq__(self, other: object) -> bool:
@@ -174,6 +184,10 @@ def results_frame(results: Iterable[RunResult]) -> pd.DataFrame:
         columns.update(dict.fromkeys(row))
     frame: pd.DataFrame = pd.DataFrame.from_records(rows, columns=list(columns))
     return frame
+
+
+def _paths(paths: Iterable[str | os.PathLike[str]] | None) -> list[Path] | None:
+    return None if paths is None else [Path(p) for p in paths]
 
 
 def _jsonable(value: MetricValue) -> MetricValue | None:

@@ -6,6 +6,12 @@ Layout of a saved run directory::
     metrics.json          the metrics, keys in the facade's order
     scenario.toml         the scenario that was run (when known)
     trace/<table>.parquet one file per trace table (or .csv)
+    outputs.json          the files the run wrote elsewhere (when any): {"pcap": [...],
+                          "trace_csv": [...]}, paths relative to this directory, "/"-separated
+
+:func:`load_run` gives those paths back relative to the directory it was given (absolute paths,
+stored where no relative path exists, stay absolute). A saved run moved together with its pcap
+and CSV files keeps pointing at them.
 """
 
 from __future__ import annotations
@@ -26,6 +32,9 @@ TRACE_FORMATS = ("parquet", "csv")
 METRICS_FILE = "metrics.json"
 SCENARIO_FILE = "scenario.toml"
 TRACE_DIR = "trace"
+OUTPUTS_FILE = "outputs.json"
+# RunResult attributes recorded in OUTPUTS_FILE, in the file's key order.
+OUTPUT_FIELDS = ("pcap", "trace_csv")
 
 
 def save_run(
@@ -48,6 +57,7 @@ def save_run(
         )
         if scenario is not None:
             (out / SCENARIO_FILE).write_text(scenario.to_toml(), encoding="utf-8")
+        _write_outputs(out, result)
         if result.trace is not None:
             tdir = out / TRACE_DIR
             tdir.mkdir(exist_ok=True)
@@ -76,6 +86,7 @@ def load_run(directory: str | os.PathLike[str]) -> RunResult:
     except (OSError, ValueError) as exc:
         raise LossylinkIOError(f"cannot read {d / METRICS_FILE}: {exc}") from None
     metrics = {k: (float("nan") if v is None else v) for k, v in metrics.items()}
+    outputs = _read_outputs(d)
     trace: dict[str, dict[str, Any]] | None = None
     tdir = d / TRACE_DIR
     if tdir.is_dir():
@@ -85,7 +96,60 @@ def load_run(directory: str | os.PathLike[str]) -> RunResult:
                 trace[path.stem] = _read_parquet(path)
             elif path.suffix == ".csv":
                 trace[path.stem] = _read_csv(path)
-    return RunResult(metrics, trace)
+    return RunResult(metrics, trace, outputs.get("pcap"), outputs.get("trace_csv"))
+
+
+def _write_outputs(out: Path, result: RunResult) -> None:
+    """Record the paths of the run's pcap and trace CSV files (or remove a stale record)."""
+    record = {
+        name: [_relative(p, out) for p in paths]
+        for name in OUTPUT_FIELDS
+        if (paths := getattr(result, name)) is not None
+    }
+    path = out / OUTPUTS_FILE
+    if record:
+        path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _relative(path: Path, start: Path) -> str:
+    try:
+        return Path(os.path.relpath(path, start)).as_posix()
+    except ValueError:  # no relative path (another drive on Windows)
+        return Path(os.path.abspath(path)).as_posix()
+
+
+def _read_outputs(d: Path) -> dict[str, list[Path]]:
+    """The paths of OUTPUTS_FILE, relative to ``d``; ``{}`` when the run recorded none."""
+    path = d / OUTPUTS_FILE
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise LossylinkIOError(f"cannot read {path}: {exc}") from None
+    if not isinstance(record, dict):
+        raise LossylinkIOError(f"{path}: expected a JSON object with keys {_allowed()}")
+    out: dict[str, list[Path]] = {}
+    for name, paths in record.items():
+        if name not in OUTPUT_FIELDS:
+            raise LossylinkIOError(f"{path}: unknown field {name!r} (allowed: {_allowed()})")
+        if not isinstance(paths, list):
+            raise LossylinkIOError(
+                f"{path}: {name}: expected a list of paths, not {type(paths).__name__}"
+            )
+        for i, p in enumerate(paths):
+            if not isinstance(p, str) or not p:
+                raise LossylinkIOError(
+                    f"{path}: {name}[{i}]: expected a non-empty path string, not {p!r}"
+                )
+        out[name] = [Path(os.path.normpath(d / p)) for p in paths]
+    return out
+
+
+def _allowed() -> str:
+    return ", ".join(OUTPUT_FIELDS)
 
 
 def _write_parquet(path: Path, columns: dict[str, Any]) -> None:
