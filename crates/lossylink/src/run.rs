@@ -126,6 +126,7 @@ fn make_sender(
             limited_transmit: t.limited_transmit || def.limited_transmit,
             timestamps: t.timestamps,
             quench: t.quench,
+            rexmt: t.rexmt,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },

@@ -255,6 +255,10 @@ pub struct TcpDoc {
     /// RFC 3042 limited transmit (false; the `+lt` modifier and `e2e-limited-transmit` set it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
+    /// How an ACK that leaves data outstanding re-arms the retransmission timer (restart |
+    /// precise; restart).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rexmt: Option<RexmtDoc>,
     /// React to a drop by the sending host's own interface queue with 4.4BSD `tcp_quench`,
     /// cwnd = 1 MSS (bsd: true; modern: false, the loss is left to loss recovery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -298,6 +302,7 @@ impl Default for TcpDoc {
             eifel: None,
             limited_transmit: None,
             quench: None,
+            rexmt: None,
             newreno: None,
             rto: None,
             sack_sender: None,
@@ -456,6 +461,16 @@ pub enum HiccupDoc {
         #[serde(default, skip_serializing_if = "StageDoc::is_link")]
         stage: StageDoc,
     },
+}
+
+/// Re-arming the retransmission timer on an ACK that leaves data outstanding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RexmtDoc {
+    /// The full RTO from the ACK (4.4BSD, RFC 6298 §5.3).
+    Restart,
+    /// The RTO minus the age of the oldest outstanding segment (Ludwig2000 §5.4.5).
+    Precise,
 }
 
 /// Where a hiccup acts (Ludwig2000 §3.3.3).

@@ -184,6 +184,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "hiccup-ifq1-precise-rexmt",
+        "S11: 1-packet IFQ, periodic local drops repaired by a timer counted from the oldest segment",
+        "hiccup",
+        &[("hops.0.forward.queue", "1"), ("tcp.rexmt", "precise")],
+    ),
+    (
         "hiccup-reorder-ip-e2e",
         "IP-stage reordering of length 6 (the dissertation's tool): spurious fast retransmit",
         "hiccup",

@@ -21,7 +21,7 @@ pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
 pub use segment::{
     SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
 };
-pub use sender::{Sender, SenderConfig, SenderParts};
+pub use sender::{Rexmt, Sender, SenderConfig, SenderParts};
 pub use seq::{SeqNum, SeqSpace};
 pub use trace::{SenderEvent, SenderStats};
 

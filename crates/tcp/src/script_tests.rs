@@ -5,8 +5,8 @@ use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{Phase, RenoRecovery};
 use crate::rto::{BsdRto, BsdRtoConfig, TickClock};
 use crate::{
-    DelayedAck, Receiver, ReceiverConfig, SegOptions, Segment, Sender, SenderConfig, SenderEvent,
-    SenderParts, SeqNum, SeqSpace,
+    DelayedAck, Receiver, ReceiverConfig, Rexmt, SegOptions, Segment, Sender, SenderConfig,
+    SenderEvent, SenderParts, SeqNum, SeqSpace,
 };
 use engine::{SimDuration, SimTime, VecSink};
 
@@ -299,5 +299,27 @@ fn a_local_drop_quenches_the_window_to_one_segment() {
             assert_eq!(s.cwnd(), 10 * MSS);
             assert_eq!(more.len(), 6, "the rest of the window: {more:?}");
         }
+    }
+}
+
+/// The timer re-armed by an ACK that leaves one segment outstanding (Ludwig2000 §5.3.3,
+/// §5.4.5). Slow-timer ticks at 100 ms + k·500 ms. Segment 0 leaves at 20 ms, segment 1 at
+/// 300 ms, the ACK of segment 0 arrives at 700 ms (its 680 ms sample makes RTO = 4 ticks).
+/// Restart (4.4BSD): 4 ticks after the ACK, 2600 ms, about one RTT "above" the RTO. Precise:
+/// 4 ticks after segment 1 left, 2100 ms.
+#[test]
+fn the_precise_timer_counts_from_the_oldest_segment_not_from_the_ack() {
+    for (rexmt, fires) in [(Rexmt::Restart, 2600), (Rexmt::Precise, 2100)] {
+        let cfg = SenderConfig {
+            rexmt,
+            ..SenderConfig::new(MSS, 65535)
+        };
+        let mut s = sender_with(10, cfg);
+        let mut t = VecSink::default();
+        assert!(s.poll_transmit(ms(20), &mut t).is_some());
+        assert_eq!(s.poll_timeout(), Some(ms(1100)), "armed by the first send");
+        assert!(s.poll_transmit(ms(300), &mut t).is_some());
+        s.on_ack(ms(700), &ack(MSS, 65535), &mut t);
+        assert_eq!(s.poll_timeout(), Some(ms(fires)), "{rexmt:?}");
     }
 }

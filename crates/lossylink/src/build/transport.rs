@@ -9,6 +9,7 @@ use tcp::cc::RenoFlavor;
 use tcp::recovery::{NewRenoFlavor, SackFlavor};
 use tcp::rto::{EifelRtoConfig, Sampling};
 use tcp::spurious::EifelResponse;
+use tcp::Rexmt;
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +56,7 @@ pub(crate) struct TcpSettings {
     pub limited_transmit: bool,
     /// `tcp_quench` on a local interface-queue drop (Ludwig2000 §2.3).
     pub quench: bool,
+    pub rexmt: Rexmt,
     pub newreno: NewRenoFlavor,
     pub sack_sender: SackFlavor,
 }
@@ -245,6 +247,10 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         eifel,
         limited_transmit: t.limited_transmit.unwrap_or(false) || mods.limited_transmit,
         quench: t.quench.unwrap_or(!modern),
+        rexmt: match t.rexmt {
+            None | Some(RexmtDoc::Restart) => Rexmt::Restart,
+            Some(RexmtDoc::Precise) => Rexmt::Precise,
+        },
         newreno: match t.newreno {
             None | Some(NewRenoDoc::Paper) => NewRenoFlavor::Paper,
             Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,

@@ -158,6 +158,16 @@ impl RtoEstimator for BsdRto {
         self.cfg.clock.nth_after(now, u64::from(self.rxtcur))
     }
 
+    /// On the heartbeat: REXMT = RTO − age in ticks; if nothing is left, the next tick.
+    fn deadline_for(&self, sent: SimTime, now: SimTime) -> SimTime {
+        let at = self.cfg.clock.nth_after(sent, u64::from(self.rxtcur));
+        if at > now {
+            at
+        } else {
+            self.cfg.clock.nth_after(now, 1)
+        }
+    }
+
     fn current(&self) -> SimDuration {
         self.cfg.clock.period.saturating_mul(u64::from(self.rxtcur))
     }
@@ -181,6 +191,17 @@ mod tests {
             max_ticks: 128,
             initial_ticks: 12,
         }
+    }
+
+    #[test]
+    fn the_precise_deadline_subtracts_the_age_and_never_lies_in_the_past() {
+        let r = BsdRto::new(cfg());
+        // initial_ticks = 12: 12 ticks after a send at 300 ms (ticks at 100 + k·500 ms).
+        let ms = |m: u64| SimTime(m * 1_000_000);
+        assert_eq!(r.deadline_for(ms(300), ms(700)), ms(6100));
+        assert_eq!(r.deadline(ms(700)), ms(6600), "restart: from the re-arm");
+        // Older than the RTO: the next tick after now.
+        assert_eq!(r.deadline_for(ms(300), ms(7000)), ms(7100));
     }
 
     #[test]

@@ -24,6 +24,12 @@ pub trait RtoEstimator: Send {
     fn on_timeout(&mut self);
     /// The instant at which a timer armed at `now` expires, given the current backoff.
     fn deadline(&self, now: SimTime) -> SimTime;
+    /// The instant at which the timer of a segment sent at `sent`, re-armed at `now`, expires:
+    /// the RTO minus the segment's age, and `now` if that has passed (the precise REXMT of
+    /// Ludwig2000 §5.4.5).
+    fn deadline_for(&self, sent: SimTime, now: SimTime) -> SimTime {
+        self.deadline(sent).max(now)
+    }
     /// The current timeout value (for traces).
     fn current(&self) -> SimDuration;
     /// Number of consecutive backoffs.

@@ -33,6 +33,9 @@ use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
 mod output;
+mod send_log;
+
+use send_log::SendLog;
 
 /// Fixed knobs of a sender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +50,8 @@ pub struct SenderConfig {
     pub limited_transmit: bool,
     /// RFC 7323 timestamps, with this clock granularity (None: no timestamps).
     pub timestamps: Option<SimDuration>,
+    /// How the retransmission timer is re-armed when an ACK advances `snd_una`.
+    pub rexmt: Rexmt,
     /// React to a drop by the host's own interface queue as 4.4BSD `tcp_quench` does
     /// (cwnd = 1 MSS, Ludwig2000 §2.3); otherwise the drop is left to the loss recovery.
     pub quench: bool,
@@ -63,8 +68,20 @@ impl SenderConfig {
             limited_transmit: false,
             timestamps: None,
             quench: true,
+            rexmt: Rexmt::Restart,
         }
     }
+}
+
+/// Re-arming the retransmission timer on an ACK that leaves data outstanding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rexmt {
+    /// With the full RTO from the ACK's arrival (4.4BSD, RFC 6298 §5.3): the timer lies about
+    /// one RTT above the RTO (Ludwig2000 §5.3.3, the "REXMT-restart bug").
+    #[default]
+    Restart,
+    /// RTO minus the age of the oldest outstanding segment (Ludwig2000 §5.4.5, REXMT_E).
+    Precise,
 }
 
 /// The parts a sender is built from.
@@ -103,6 +120,8 @@ pub struct Sender {
     lt_allow: u32,
     /// A fine smoothed RTT (ns) for once-per-RTT rules, independent of the timer's estimate.
     srtt_fine: Option<u64>,
+    /// Send times of outstanding segments (kept only for [`Rexmt::Precise`]).
+    send_log: SendLog,
     /// TS.Recent: the latest TSval from the peer, echoed in our segments.
     ts_recent: u32,
     /// What our data segments acknowledge: the peer's next sequence number (its ISN + 1; the
@@ -131,6 +150,7 @@ impl Sender {
             timing: None,
             lt_allow: 0,
             srtt_fine: None,
+            send_log: SendLog::default(),
             ts_recent: 0,
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
@@ -346,6 +366,10 @@ impl Sender {
         }
         self.rexmt_at = if ack >= self.max {
             None
+        } else if self.cfg.rexmt == Rexmt::Precise {
+            self.send_log.acked(ack);
+            let sent = self.send_log.oldest().unwrap_or(now);
+            Some(self.parts.rto.deadline_for(sent, now))
         } else {
             Some(self.parts.rto.deadline(now))
         };

@@ -2,7 +2,7 @@
 //! may be sent now, the Nagle and silly-window rules, the peer-window stall clock, and building
 //! a segment with its counters, RTT timing (Karn) and the retransmission timer.
 
-use super::Sender;
+use super::{Rexmt, Sender};
 use crate::segment::{SegOptions, Segment, Timestamps};
 use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};
@@ -117,6 +117,9 @@ impl Sender {
         }
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += u64::from(len);
+        if self.cfg.rexmt == Rexmt::Precise {
+            self.send_log.sent(off, end, now);
+        }
         if self.rexmt_at.is_none() {
             self.rexmt_at = Some(self.parts.rto.deadline(now));
         }
