@@ -430,7 +430,23 @@ fn hiccups(field: &str, list: &[HiccupDoc]) -> Result<Vec<Hiccup>, Error> {
                 at,
                 duration,
                 stage,
+                expire,
             } => {
+                match (stage, expire) {
+                    (StageDoc::Link, Some(_)) => {
+                        return Err(Error::invalid(
+                            format!("{field}.hiccups[{k}].expire"),
+                            "only an IP-stage hold can expire packets: add stage = \"ip\"",
+                        ))
+                    }
+                    (_, Some(x)) if x.0 == 0 => {
+                        return Err(Error::invalid(
+                            format!("{field}.hiccups[{k}].expire"),
+                            "must be greater than zero (leave it out to keep every packet)",
+                        ))
+                    }
+                    _ => {}
+                }
                 if duration.0 == 0 {
                     return Err(Error::invalid(
                         format!("{field}.hiccups[{k}].duration"),
@@ -447,6 +463,7 @@ fn hiccups(field: &str, list: &[HiccupDoc]) -> Result<Vec<Hiccup>, Error> {
                     at: SimTime(at.0),
                     duration: SimDuration(duration.0),
                     stage: hiccup_stage(stage),
+                    expire: expire.map(|x| SimDuration(x.0)),
                 })
             }
             HiccupDoc::Reorder { at, length, stage } => {

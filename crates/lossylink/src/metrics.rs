@@ -78,6 +78,8 @@ pub struct Metrics {
     pub sender_local_drops: u64,
     /// Packets IP-stage hold hiccups intercepted and flushed at their end (Ludwig2000 §10.1).
     pub hiccup_intercepted: u64,
+    /// Intercepted packets an expiring hold discarded (Ludwig2000 §4.1.4).
+    pub hiccup_expired: u64,
     /// Timeouts the Eifel detector found spurious (Ludwig2000 §3.1).
     pub sender_spurious_timeouts: u64,
     /// Fast retransmits the Eifel detector found spurious.
@@ -176,6 +178,7 @@ impl Metrics {
             ),
             ("sender_local_drops", i(self.sender_local_drops)),
             ("hiccup_intercepted", i(self.hiccup_intercepted)),
+            ("hiccup_expired", i(self.hiccup_expired)),
             ("sender_spurious_timeouts", i(self.sender_spurious_timeouts)),
             (
                 "sender_spurious_fast_retransmits",

@@ -420,6 +420,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         sender_retransmitted_segments: s.retransmitted_segments,
         sender_local_drops: s.local_drops,
         hiccup_intercepted: ports.iter().map(|p| p.stats.intercepted).sum(),
+        hiccup_expired: ports.iter().map(|p| p.stats.hiccup_expired).sum(),
         sender_spurious_timeouts: s.spurious_timeouts,
         sender_spurious_fast_retransmits: s.spurious_fast_retransmits,
         receiver_duplicate_segments: flow.receiver.stats().duplicate_segments,

@@ -448,6 +448,10 @@ pub enum HiccupDoc {
         /// Where it acts: `link` (default) or `ip` (the dissertation's tool).
         #[serde(default, skip_serializing_if = "StageDoc::is_link")]
         stage: StageDoc,
+        /// Stage `ip` only: discard an intercepted packet this long after it was handed over (a
+        /// link layer of low persistency); by default nothing expires.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expire: Option<Dur>,
     },
     /// The first data packet due at or after `at` is held back until `length` more data packets
     /// have passed, then sent right after them.

@@ -190,6 +190,18 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("hops.0.forward.queue", "1"), ("tcp.rexmt", "precise")],
     ),
     (
+        "hiccup-ack-outage-expire",
+        "S8f: 23 s ACK-path outage, queued ACKs expire after 500 ms: a third timeout restarts the flow",
+        "hiccup",
+        &[
+            ("transfer", "40KB"),
+            (
+                "hops.0.reverse.hiccups",
+                "[{ kind = \"hold\", at = \"5s\", duration = \"23s\", stage = \"ip\", expire = \"500ms\" }]",
+            ),
+        ],
+    ),
+    (
         "hiccup-reorder-ip-e2e",
         "IP-stage reordering of length 6 (the dissertation's tool): spurious fast retransmit",
         "hiccup",
@@ -333,7 +345,7 @@ const SPLIT_FIELDS: &[&str] = &[
 ];
 
 /// Shown only where nonzero (local drops and IP-stage hiccups).
-const HOST_FIELDS: &[&str] = &["sender_local_drops", "hiccup_intercepted"];
+const HOST_FIELDS: &[&str] = &["sender_local_drops", "hiccup_intercepted", "hiccup_expired"];
 
 const AGENT_FIELDS: &[&str] = &[
     "local_retransmissions",

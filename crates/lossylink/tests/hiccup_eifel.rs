@@ -432,4 +432,28 @@ fn hiccup_validation_names_the_field() {
         )
         .unwrap_err();
     assert!(e.to_string().contains("hiccups"), "{e}");
+    // An expiry needs the IP stage, and a positive duration; an unknown stage is named.
+    for (hold, field, says) in [
+        (
+            r#"[{ kind = "hold", at = "1s", duration = "1s", expire = "500ms" }]"#,
+            "hops[0].forward.hiccups[0].expire:",
+            "stage = \"ip\"",
+        ),
+        (
+            r#"[{ kind = "hold", at = "1s", duration = "1s", stage = "ip", expire = "0s" }]"#,
+            "hops[0].forward.hiccups[0].expire:",
+            "greater than zero",
+        ),
+        (
+            r#"[{ kind = "hold", at = "1s", duration = "1s", stage = "driver" }]"#,
+            "",
+            "link",
+        ),
+    ] {
+        let e = s
+            .set("hops.0.forward.hiccups", hold)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(field) && e.contains(says), "{e}");
+    }
 }

@@ -48,6 +48,10 @@ pub enum Hiccup {
         duration: SimDuration,
         /// Where it acts.
         stage: Stage,
+        /// IP stage only: an intercepted packet is discarded this long after it was handed
+        /// over (a link layer of low persistency, Ludwig2000 §4.1.4, Fig 4-4); `None` keeps
+        /// everything until the flush (persistency beyond the hold).
+        expire: Option<SimDuration>,
     },
     /// Hold back the first data packet due at or after `at` until `length` more have passed.
     Reorder {
@@ -140,10 +144,10 @@ impl Reorders {
 pub(crate) struct Hiccups {
     /// Link-stage hold windows `[start, end)`, sorted by start.
     holds: Vec<(SimTime, SimTime)>,
-    /// IP-stage hold windows `[start, end)`, sorted by start.
-    ip_holds: Vec<(SimTime, SimTime)>,
-    /// Packets an IP-stage hold intercepted, in order.
-    intercepted: VecDeque<Packet>,
+    /// IP-stage hold windows `[start, end)` with their expiry, sorted by start.
+    ip_holds: Vec<(SimTime, SimTime, Option<SimDuration>)>,
+    /// Packets an IP-stage hold intercepted, in order, with the instant each expires.
+    intercepted: VecDeque<(Packet, Option<SimTime>)>,
     /// Link-stage reorders.
     reorders: Reorders,
     /// IP-stage reorders.
@@ -161,9 +165,10 @@ impl Hiccups {
                     at,
                     duration,
                     stage,
+                    expire,
                 } => match stage {
                     Stage::Link => holds.push((at, at + duration)),
-                    Stage::Ip => ip_holds.push((at, at + duration)),
+                    Stage::Ip => ip_holds.push((at, at + duration, expire)),
                 },
                 Hiccup::Reorder { at, length, stage } => match stage {
                     Stage::Link => reorders.push((at, length.max(1))),
@@ -172,7 +177,7 @@ impl Hiccups {
             }
         }
         holds.sort_by_key(|&(s, _)| s);
-        ip_holds.sort_by_key(|&(s, _)| s);
+        ip_holds.sort_by_key(|&(s, _, _)| s);
         Hiccups {
             holds,
             ip_holds,
@@ -184,14 +189,15 @@ impl Hiccups {
 
     /// The instants at which a hold of either stage ends (the network wakes the port then).
     pub(crate) fn hold_ends(&self) -> impl Iterator<Item = SimTime> + '_ {
-        self.holds.iter().chain(&self.ip_holds).map(|&(_, e)| e)
+        let ip = self.ip_holds.iter().map(|&(_, e, _)| e);
+        self.holds.iter().map(|&(_, e)| e).chain(ip)
     }
 
     /// A packet handed to the interface at `now` (IP stage): intercepted by a hold, held back
     /// by a reorder, or passed on to the queue (with a held-back packet now due after it).
     pub(crate) fn admit(&mut self, now: SimTime, pkt: Packet) -> Admit {
-        if self.ip_holds.iter().any(|&(s, e)| s <= now && now < e) {
-            self.intercepted.push_back(pkt);
+        if let Some(&(_, _, expire)) = self.ip_hold_at(now) {
+            self.intercepted.push_back((pkt, expire.map(|x| now + x)));
             return Admit::Intercepted;
         }
         if pkt.kind() == PacketKind::Ack {
@@ -203,13 +209,27 @@ impl Hiccups {
         }
     }
 
-    /// The packets intercepted by IP-stage holds, if none is still active at `now` (the flush
-    /// at the end of a hold, in the order they were handed over).
-    pub(crate) fn release_intercepted(&mut self, now: SimTime) -> VecDeque<Packet> {
-        if self.ip_holds.iter().any(|&(s, e)| s <= now && now < e) {
-            return VecDeque::new();
+    fn ip_hold_at(&self, now: SimTime) -> Option<&(SimTime, SimTime, Option<SimDuration>)> {
+        self.ip_holds.iter().find(|&&(s, e, _)| s <= now && now < e)
+    }
+
+    /// The packets intercepted by IP-stage holds that have not expired, if no hold is still
+    /// active at `now` (the flush at the end of a hold, in the order they were handed over),
+    /// and how many expired. Nothing leaves the FIFO during a hold, so discarding the expired
+    /// ones at the flush is the same as discarding each at its own deadline.
+    pub(crate) fn release_intercepted(&mut self, now: SimTime) -> (Vec<Packet>, u64) {
+        if self.ip_hold_at(now).is_some() {
+            return (Vec::new(), 0);
         }
-        std::mem::take(&mut self.intercepted)
+        let all = std::mem::take(&mut self.intercepted);
+        let n = all.len() as u64;
+        let kept: Vec<Packet> = all
+            .into_iter()
+            .filter(|&(_, exp)| exp.is_none_or(|x| x > now))
+            .map(|(p, _)| p)
+            .collect();
+        let expired = n - kept.len() as u64;
+        (kept, expired)
     }
 
     /// Whether a hold forbids starting a frame at `now`.
@@ -276,6 +296,7 @@ mod tests {
             at: t(30),
             duration: SimDuration::from_secs(13),
             stage: Stage::Link,
+            expire: None,
         }]);
         assert!(!h.blocked(t(29)));
         assert!(h.blocked(t(30)));
@@ -338,6 +359,7 @@ mod tests {
             at: t(30),
             duration: SimDuration::from_secs(13),
             stage: Stage::Ip,
+            expire: None,
         }]);
         // The link is never blocked by an IP-stage hold; its end still wakes the port.
         assert!(!h.blocked(t(35)));
@@ -348,10 +370,27 @@ mod tests {
             matches!(h.admit(t(31), pkt(2, 0)), Admit::Intercepted),
             "ACKs too"
         );
-        assert!(h.release_intercepted(t(42)).is_empty(), "still holding");
-        let out: Vec<u64> = h.release_intercepted(t(43)).iter().map(|p| p.uid).collect();
-        assert_eq!(out, vec![1, 2]);
+        assert!(h.release_intercepted(t(42)).0.is_empty(), "still holding");
+        let (out, expired) = h.release_intercepted(t(43));
+        assert_eq!(out.iter().map(|p| p.uid).collect::<Vec<_>>(), vec![1, 2]);
+        assert_eq!(expired, 0);
         assert_eq!(uids(h.admit(t(43), pkt(3, 100))), (Some(3), None));
+    }
+
+    #[test]
+    fn an_expiring_hold_discards_what_waited_longer_than_the_expiry() {
+        let mut h = Hiccups::new(&[Hiccup::Hold {
+            at: t(10),
+            duration: SimDuration::from_secs(23),
+            stage: Stage::Ip,
+            expire: Some(SimDuration::from_millis(500)),
+        }]);
+        for (uid, at) in [(1, t(10)), (2, t(20)), (3, SimTime(t(33).0 - 400_000_000))] {
+            assert!(matches!(h.admit(at, pkt(uid, 0)), Admit::Intercepted));
+        }
+        let (out, expired) = h.release_intercepted(t(33));
+        assert_eq!(out.iter().map(|p| p.uid).collect::<Vec<_>>(), vec![3]);
+        assert_eq!(expired, 2);
     }
 
     #[test]

@@ -39,6 +39,8 @@ pub struct PortStats {
     pub reordered: u64,
     /// Packets an IP-stage hold hiccup intercepted (and flushed into the queue at its end).
     pub intercepted: u64,
+    /// Intercepted packets an expiring hold discarded.
+    pub hiccup_expired: u64,
     /// Link-level ACK frames (of a link ARQ) whose transmission started; not in `ack_frames`.
     pub link_ack_frames: u64,
     /// Link-level ACK frames corrupted by the error model; not in `corrupted_acks`.
@@ -127,10 +129,12 @@ impl Port {
         }
     }
 
-    /// At the end of a hold: what IP-stage holds intercepted, to be flushed into the queue at
-    /// once (empty while another IP-stage hold is still active).
-    pub(crate) fn release_intercepted(&mut self, now: SimTime) -> VecDeque<Packet> {
-        self.hiccups.release_intercepted(now)
+    /// At the end of a hold: what IP-stage holds intercepted and did not expire, to be flushed
+    /// into the queue at once (empty while another IP-stage hold is still active).
+    pub(crate) fn release_intercepted(&mut self, now: SimTime) -> Vec<Packet> {
+        let (kept, expired) = self.hiccups.release_intercepted(now);
+        self.stats.hiccup_expired += expired;
+        kept
     }
 
     /// The next frame to start at `now`, if any: none during a hold; a packet held back by a
