@@ -81,6 +81,9 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
             SenderEvent::FastRetransmit { seq: s } => event("fast-retransmit", s, 0),
             SenderEvent::Timeout { seq: s, .. } => event("timeout", s, 0),
             SenderEvent::SpuriousUndo { ack } => event("spurious-undo", ack, 0),
+            SenderEvent::SuppressedFastRetransmit { seq: s } => {
+                event("suppressed-fast-retransmit", s, 0)
+            }
         }
     }
     vec![
