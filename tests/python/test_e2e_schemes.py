@@ -44,3 +44,37 @@ def test_eifel_off_contradicting_the_modifier_is_an_error() -> None:
     s = ll.Scenario.preset("lan", scheme="e2e+eifel")
     with pytest.raises(InvalidValueError, match=r"tcp\.eifel"):
         s.set("tcp.eifel", "off")
+
+
+# Ludwig2000 §3.1.2 / Q3: segment 94 held past the RTO, its duplicate ACKs held on the ACK
+# direction until after the timeout has resent it (crates/lossylink/tests/hiccup_eifel.rs).
+LATE_DUPACK = {
+    "scheme": "e2e+eifel",
+    "hops.0.forward.hiccups": '[{kind="reorder",at="40.5s",length=40}]',
+    "hops.0.reverse.hiccups": '[{kind="hold",at="41.1s",duration="12s"}]',
+}
+
+
+@pytest.mark.parametrize(
+    ("policy", "fast_retransmits", "suppressed", "retransmitted"),
+    [("off", 2, 0, 20), ("halve", 0, 1, 1), ("restore", 0, 1, 1)],
+)
+def test_eifel_late_dupack_policy(
+    policy: str, fast_retransmits: int, suppressed: int, retransmitted: int
+) -> None:
+    s = ll.Scenario.preset("hiccup").update(LATE_DUPACK).set("tcp.eifel_late_dupack", policy)
+    r = ll.run(s, seed=1)
+    assert r.sender_timeouts == 1
+    assert r.sender_fast_retransmits == fast_retransmits
+    assert r.sender_suppressed_fast_retransmits == suppressed
+    assert r.sender_retransmitted_segments == retransmitted
+
+
+def test_eifel_late_dupack_errors_name_the_field_and_the_values() -> None:
+    s = ll.Scenario.preset("hiccup").update(LATE_DUPACK)
+    allowed = r"^tcp\.eifel_late_dupack: .*`halve`, `restore`, `off`"
+    with pytest.raises(InvalidValueError, match=allowed):
+        s.set("tcp.eifel_late_dupack", "halved")
+    plain = ll.Scenario.preset("hiccup")
+    with pytest.raises(InvalidValueError, match=r"^tcp\.eifel_late_dupack: is an Eifel rule"):
+        plain.set("tcp.eifel_late_dupack", "restore")

@@ -139,6 +139,21 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         AgentKind::Split => Some(split_settings(doc, scheme, src, dst)?),
         _ => None,
     };
+    // A late-dupack rule needs Eifel on some sender (the split proxy's leg counts).
+    let eifel_somewhere = tcp.eifel.is_some()
+        || split
+            .as_ref()
+            .is_some_and(|s| s.wireless_tcp.eifel.is_some());
+    if matches!(
+        doc.tcp.eifel_late_dupack,
+        Some(LateDupackDoc::Halve | LateDupackDoc::Restore)
+    ) && !eifel_somewhere
+    {
+        return Err(Error::invalid(
+            "tcp.eifel_late_dupack",
+            "is an Eifel rule, but Eifel is off; turn it on (tcp.eifel = \"dissertation\" or \"rfc4015\", or the +eifel modifier) or use \"off\"",
+        ));
+    }
     let arq = match scheme.def.agent {
         AgentKind::Arq => Some((arq_settings(&doc.ll.arq)?, link_receivers(doc))),
         _ => None,

@@ -134,6 +134,9 @@ pub struct Metrics {
     /// Duplicate link frames the mobile's link receiver discarded (needless link
     /// retransmissions).
     pub link_duplicate_frames: u64,
+    /// Fast retransmits Eifel suppressed: the third duplicate ACK came after a timeout had
+    /// already resent the segment (Ludwig2000 §3.1.2, `tcp.eifel_late_dupack`).
+    pub sender_suppressed_fast_retransmits: u64,
 }
 
 impl Metrics {
@@ -225,6 +228,10 @@ impl Metrics {
             ("link_frames_given_up", i(self.link_frames_given_up)),
             ("link_frames_held", i(self.link_frames_held)),
             ("link_duplicate_frames", i(self.link_duplicate_frames)),
+            (
+                "sender_suppressed_fast_retransmits",
+                i(self.sender_suppressed_fast_retransmits),
+            ),
         ]
     }
 }

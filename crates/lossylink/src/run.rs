@@ -119,7 +119,13 @@ fn make_sender(
         cc: Box::new(RenoCc::new(t.cc, t.mss, t.initial_cwnd, 65535)),
         recovery,
         rto,
-        eifel: t.eifel.map(Eifel::new),
+        eifel: t.eifel.map(|response| {
+            let e = Eifel::new(response);
+            match t.eifel_late_dupack {
+                Some(policy) => e.with_late_dupack(policy),
+                None => e,
+            }
+        }),
     };
     Sender::new(
         SenderConfig {
@@ -446,6 +452,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         link_frames_given_up: agents.link_frames_given_up,
         link_frames_held: link_rx.held,
         link_duplicate_frames: link_rx.duplicates,
+        sender_suppressed_fast_retransmits: s.suppressed_fast_retransmits,
     };
     let trace = opts.trace.then(|| {
         let mut tables = flow

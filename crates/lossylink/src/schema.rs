@@ -168,6 +168,18 @@ pub enum EifelDoc {
     Rfc4015,
 }
 
+/// Eifel's late-third-duplicate-ACK rule (Ludwig2000 §3.1.2, §5.4.5; spec §9 Q3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LateDupackDoc {
+    /// Suppress the fast retransmit; ssthresh halved from the saved window, cwnd = ssthresh.
+    Halve,
+    /// Suppress the fast retransmit; restore the saved cwnd and ssthresh.
+    Restore,
+    /// No rule: the BSD fast retransmit goes ahead.
+    Off,
+}
+
 /// Which retransmission-timer estimator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -252,6 +264,11 @@ pub struct TcpDoc {
     /// modifier selects dissertation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eifel: Option<EifelDoc>,
+    /// Eifel's rule for a third duplicate ACK that arrives after a timeout already resent the
+    /// segment (halve | restore | off; halve with the dissertation's response, off with
+    /// rfc4015).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eifel_late_dupack: Option<LateDupackDoc>,
     /// RFC 3042 limited transmit (false; the `+lt` modifier and `e2e-limited-transmit` set it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
@@ -300,6 +317,7 @@ impl Default for TcpDoc {
             timestamps: None,
             ts_granularity: None,
             eifel: None,
+            eifel_late_dupack: None,
             limited_transmit: None,
             quench: None,
             rexmt: None,

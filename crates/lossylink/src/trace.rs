@@ -82,6 +82,9 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
             SenderEvent::Timeout { seq: s, .. } => event("timeout", s, 0),
             SenderEvent::SpuriousUndo { ack } => event("spurious-undo", ack, 0),
             SenderEvent::LocalDrop { seq: s } => event("local-drop", s, 0),
+            SenderEvent::SuppressedFastRetransmit { seq: s } => {
+                event("suppressed-fast-retransmit", s, 0)
+            }
         }
     }
     vec![

@@ -211,6 +211,54 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         )],
     ),
     (
+        "hiccup-late-dupack-e2e",
+        "segment held past the RTO while the ACK direction holds its dupacks 12 s: the 3rd late dupack fast-retransmits it again, go-back-N",
+        "hiccup",
+        &[
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"reorder\", at = \"40.5s\", length = 40 }]",
+            ),
+            (
+                "hops.0.reverse.hiccups",
+                "[{ kind = \"hold\", at = \"41.1s\", duration = \"12s\" }]",
+            ),
+        ],
+    ),
+    (
+        "hiccup-late-dupack-eifel",
+        "the same with Eifel: late fast retransmit suppressed, ssthresh halved from the saved window, cwnd = ssthresh (Ludwig2000 Q3 a)",
+        "hiccup",
+        &[
+            ("scheme", "e2e+eifel"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"reorder\", at = \"40.5s\", length = 40 }]",
+            ),
+            (
+                "hops.0.reverse.hiccups",
+                "[{ kind = \"hold\", at = \"41.1s\", duration = \"12s\" }]",
+            ),
+        ],
+    ),
+    (
+        "hiccup-late-dupack-eifel-restore",
+        "the same with tcp.eifel_late_dupack = restore: the saved pre-timeout cwnd and ssthresh (Ludwig2000 Q3 b)",
+        "hiccup",
+        &[
+            ("scheme", "e2e+eifel"),
+            ("tcp.eifel_late_dupack", "restore"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"reorder\", at = \"40.5s\", length = 40 }]",
+            ),
+            (
+                "hops.0.reverse.hiccups",
+                "[{ kind = \"hold\", at = \"41.1s\", duration = \"12s\" }]",
+            ),
+        ],
+    ),
+    (
         "e2e-smart-lan-32k",
         "SMART bitmask sender: every gap resent at once, one halving per episode",
         "lan",
@@ -347,6 +395,9 @@ const SPLIT_FIELDS: &[&str] = &[
 /// Shown only where nonzero (local drops and IP-stage hiccups).
 const HOST_FIELDS: &[&str] = &["sender_local_drops", "hiccup_intercepted", "hiccup_expired"];
 
+/// Eifel counters added after the table was first written, only where they are not zero.
+const EIFEL_FIELDS: &[&str] = &["sender_suppressed_fast_retransmits"];
+
 const AGENT_FIELDS: &[&str] = &[
     "local_retransmissions",
     "bs_dupacks_suppressed",
@@ -394,7 +445,8 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
             FIELDS.contains(k)
                 || ((AGENT_FIELDS.contains(k)
                     || SPLIT_FIELDS.contains(k)
-                    || HOST_FIELDS.contains(k))
+                    || HOST_FIELDS.contains(k)
+                    || EIFEL_FIELDS.contains(k))
                     && *v != lossylink::Value::Int(0)
                     && *v != lossylink::Value::Float(0.0))
         })

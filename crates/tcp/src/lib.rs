@@ -30,6 +30,8 @@ mod script_tests;
 #[cfg(test)]
 mod script_tests_e2e;
 #[cfg(test)]
+mod script_tests_eifel;
+#[cfg(test)]
 mod script_tests_relay;
 #[cfg(test)]
 mod script_tests_sack;

@@ -43,6 +43,12 @@ pub enum SenderEvent {
         /// New `snd_una`.
         ack: u64,
     },
+    /// Eifel suppressed the fast retransmit of the segment at `seq`: its third duplicate ACK
+    /// arrived after a timeout had already resent it (Ludwig2000 §3.1.2, Q3).
+    SuppressedFastRetransmit {
+        /// Stream offset whose fast retransmit was suppressed.
+        seq: u64,
+    },
     /// Window state after an input was processed.
     Window {
         /// Congestion window, bytes.
@@ -81,6 +87,9 @@ pub struct SenderStats {
     pub spurious_timeouts: u64,
     /// Fast retransmits Eifel found spurious.
     pub spurious_fast_retransmits: u64,
+    /// Fast retransmits Eifel suppressed because a timeout had already resent the segment
+    /// (the late third duplicate ACK, Ludwig2000 §3.1.2).
+    pub suppressed_fast_retransmits: u64,
     /// Duplicate ACKs received.
     pub dupacks_received: u64,
     /// Nanoseconds during which ready data was held back by a full peer window while cwnd and

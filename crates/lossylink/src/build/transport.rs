@@ -8,7 +8,8 @@ use engine::SimDuration;
 use tcp::cc::RenoFlavor;
 use tcp::recovery::{NewRenoFlavor, SackFlavor};
 use tcp::rto::{EifelRtoConfig, Sampling};
-use tcp::spurious::EifelResponse;
+
+use tcp::spurious::{EifelResponse, LateDupack};
 use tcp::Rexmt;
 
 /// Retransmission-timer settings after profile defaults and overrides.
@@ -53,6 +54,9 @@ pub(crate) struct TcpSettings {
     /// Timestamp clock granularity, if timestamps are on.
     pub timestamps: Option<SimDuration>,
     pub eifel: Option<EifelResponse>,
+    /// Eifel's late-third-duplicate-ACK rule, when `tcp.eifel_late_dupack` is given (the
+    /// response's default otherwise).
+    pub eifel_late_dupack: Option<LateDupack>,
     pub limited_transmit: bool,
     /// `tcp_quench` on a local interface-queue drop (Ludwig2000 §2.3).
     pub quench: bool,
@@ -245,6 +249,11 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
+        eifel_late_dupack: t.eifel_late_dupack.map(|p| match p {
+            LateDupackDoc::Halve => LateDupack::Halve,
+            LateDupackDoc::Restore => LateDupack::Restore,
+            LateDupackDoc::Off => LateDupack::Off,
+        }),
         limited_transmit: t.limited_transmit.unwrap_or(false) || mods.limited_transmit,
         quench: t.quench.unwrap_or(!modern),
         rexmt: match t.rexmt {

@@ -9,7 +9,9 @@
 //! outstanding (Nagle); one segment is timed at a time for RTT (Karn's rule: timing stops at any
 //! retransmission); retransmissions the recovery part asks for go before new data; a timeout
 //! goes back to `snd_una` (go-back-N). With RFC 7323 timestamps every ACK of new data is an RTT
-//! sample instead. Limited transmit (RFC 3042) is a knob.
+//! sample instead. Limited transmit (RFC 3042) is a knob. With Eifel, a fast retransmit asked
+//! for after a timeout already resent the segment is suppressed (Ludwig2000 §3.1.2, the late
+//! third duplicate ACK; [`crate::spurious::LateDupack`]).
 //!
 //! By default the application has written the whole transfer before the first send (a bulk
 //! source). [`Sender::with_app_limit`] and [`Sender::set_app_limit`] make the sender
@@ -28,7 +30,7 @@ use crate::recovery::{
 use crate::rto::RtoEstimator;
 use crate::segment::Segment;
 use crate::seq::{SeqNum, SeqSpace};
-use crate::spurious::{Eifel, RetransmitCause};
+use crate::spurious::{Eifel, Retransmission, RetransmitCause};
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
@@ -325,8 +327,10 @@ impl Sender {
                 self.parts.cc.on_recovery_dupack();
             }
             if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
-                let before = (cwnd_before, ssthresh_before);
-                self.on_fast_retransmit(now, before, inflate_segments, trace);
+                if !self.suppress_late_fast_retransmit(now, trace) {
+                    let before = (cwnd_before, ssthresh_before);
+                    self.on_fast_retransmit(now, before, inflate_segments, trace);
+                }
             } else if self.cfg.limited_transmit && self.dupacks <= 2 && self.phase() == Phase::Open
             {
                 // RFC 3042 §2: one new segment per duplicate, at most cwnd + 2 segments.
@@ -440,6 +444,40 @@ impl Sender {
         self.max_peer_window = self.max_peer_window.max(wnd);
     }
 
+    /// Ludwig2000 §3.1.2 "Late 3rd DUPACK after a timeout" (§5.4.5; spec §9 Q3): the
+    /// recovery part has just asked for a fast retransmit of the oldest outstanding segment on
+    /// a duplicate ACK. If a timeout of this episode already retransmitted that segment, Eifel
+    /// suppresses it: no retransmission and no second reduction; the window becomes the one
+    /// the `LateDupack` policy gives (Q3 (a) halve: ssthresh from the saved pre-timeout window,
+    /// cwnd = ssthresh; (b) restore: the saved cwnd and ssthresh; off: plain BSD, the fast
+    /// retransmit goes ahead). Duplicates count from the timeout, as BSD's `t_dupacks` does.
+    /// "As if the timeout had not occurred" also undoes its go-back-N ([P], as the Eifel
+    /// response does in all cases, §3.1.2): the duplicates show that later segments arrived,
+    /// so sending resumes with the next unsent segment. Returns whether it suppressed.
+    fn suppress_late_fast_retransmit(
+        &mut self,
+        now: SimTime,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> bool {
+        let Some(w) = self
+            .parts
+            .eifel
+            .as_ref()
+            .and_then(Eifel::suppress_fast_retransmit)
+        else {
+            return false;
+        };
+        // Take back the fast recovery the part entered and its pending retransmission.
+        self.parts.recovery.on_undo();
+        self.parts.cc.undo(w.cwnd, w.ssthresh);
+        self.nxt = self.max;
+        self.stats.suppressed_fast_retransmits += 1;
+        if trace.enabled() {
+            trace.record(now, SenderEvent::SuppressedFastRetransmit { seq: self.una });
+        }
+        true
+    }
+
     fn on_fast_retransmit(
         &mut self,
         now: SimTime,
@@ -450,15 +488,6 @@ impl Sender {
         self.stats.fast_retransmits += 1;
         let flight = self.flight();
         let tsval = self.tsval(now);
-        if let Some(e) = self.parts.eifel.as_mut() {
-            e.on_retransmit_oldest(
-                RetransmitCause::FastRetransmit,
-                tsval,
-                cwnd_before,
-                ssthresh_before,
-                flight,
-            );
-        }
         self.parts
             .cc
             .on_congestion(CongestionEvent::FastRetransmit {
@@ -466,6 +495,16 @@ impl Sender {
                 peer_window: self.peer_window,
                 dupacks: inflate_segments,
             });
+        if let Some(e) = self.parts.eifel.as_mut() {
+            e.on_retransmit_oldest(Retransmission {
+                cause: RetransmitCause::FastRetransmit,
+                tsval,
+                cwnd: cwnd_before,
+                ssthresh: ssthresh_before,
+                halved_ssthresh: self.parts.cc.ssthresh(),
+                flight,
+            });
+        }
         // Net/3: the retransmit timer and RTT timing are cancelled, then re-armed by the output.
         self.rexmt_at = None;
         self.timing = None;
@@ -504,14 +543,21 @@ impl Sender {
         self.stats.timeouts += 1;
         let (tsval, flight) = (self.tsval(now), self.flight());
         let (cwnd, ssthresh) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
-        if let Some(e) = self.parts.eifel.as_mut() {
-            e.on_retransmit_oldest(RetransmitCause::Timeout, tsval, cwnd, ssthresh, flight);
-        }
         self.parts.rto.on_timeout();
         self.parts.cc.on_congestion(CongestionEvent::Timeout {
-            flight_bytes: self.flight(),
+            flight_bytes: flight,
             peer_window: self.peer_window,
         });
+        if let Some(e) = self.parts.eifel.as_mut() {
+            e.on_retransmit_oldest(Retransmission {
+                cause: RetransmitCause::Timeout,
+                tsval,
+                cwnd,
+                ssthresh,
+                halved_ssthresh: self.parts.cc.ssthresh(),
+                flight,
+            });
+        }
         self.parts.recovery.on_timeout(self.view());
         self.nxt = self.una;
         self.dupacks = 0;
