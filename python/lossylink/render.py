@@ -24,7 +24,7 @@ class Column:
 
 # The headline metrics shown per seed (all metrics are in `--json`); absent keys are skipped.
 RUN_COLUMNS = (
-    Column("throughput_mbps", "Mb/s", ".3f"),
+    Column("throughput_mbps", "Mb/s", ".4g"),
     Column("wired_goodput_pct", "wired\ngoodput %", ".1f"),
     Column("wireless_goodput_pct", "wireless\ngoodput %", ".1f"),
     Column("completion_s", "time\ns", ".2f"),
@@ -71,7 +71,7 @@ def run_table(results: Sequence[RunResult]) -> Table:
     """One row per seed; for more than one seed, then the mean and the 95 % CI half-width."""
     if not results:
         raise ValueError("no results to show")
-    columns = [c for c in RUN_COLUMNS if c.key in results[0].metrics]
+    columns = [c for c in RUN_COLUMNS if c.key in results[0].metrics and _applies(c, results)]
     table = Table(title=run_title(results[0]), box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("seed", justify="right")
     for col in columns:
@@ -89,6 +89,14 @@ def run_table(results: Sequence[RunResult]) -> Table:
         ]
         table.add_row("95% CI", *cis, style="dim")
     return table
+
+
+def _applies(col: Column, results: Sequence[RunResult]) -> bool:
+    """Whether a column means something for these runs: the wireless goodput only where a
+    wireless hop carried data (the hiccup testbed has none)."""
+    if col.key == "wireless_goodput_pct":
+        return any(r.metrics.get("wireless_data_frames", 1) != 0 for r in results)
+    return True
 
 
 def _float_fmt(fmt: str) -> str:
