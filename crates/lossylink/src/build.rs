@@ -154,6 +154,12 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
             "is an Eifel rule, but Eifel is off; turn it on (tcp.eifel = \"dissertation\" or \"rfc4015\", or the +eifel modifier) or use \"off\"",
         ));
     }
+    if doc.tcp.eifel_burst_pacer == Some(BurstPacerDoc::Srtt) && !eifel_somewhere {
+        return Err(Error::invalid(
+            "tcp.eifel_burst_pacer",
+            "paces the burst after an Eifel restore, but Eifel is off; turn it on (tcp.eifel = \"dissertation\" or \"rfc4015\", or the +eifel modifier) or use \"off\"",
+        ));
+    }
     let arq = match scheme.def.agent {
         AgentKind::Arq => Some((arq_settings(&doc.ll.arq)?, link_receivers(doc))),
         _ => None,

@@ -133,6 +133,7 @@ fn make_sender(
             timestamps: t.timestamps,
             quench: t.quench,
             rexmt: t.rexmt,
+            burst_pacer: t.burst_pacer,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },

@@ -180,6 +180,16 @@ pub enum LateDupackDoc {
     Off,
 }
 
+/// Pacing the burst after an Eifel restore (Ludwig2000 §5.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BurstPacerDoc {
+    /// The restored window goes out at once.
+    Off,
+    /// The released segments are spread evenly over one smoothed RTT.
+    Srtt,
+}
+
 /// Which retransmission-timer estimator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -269,6 +279,10 @@ pub struct TcpDoc {
     /// rfc4015).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eifel_late_dupack: Option<LateDupackDoc>,
+    /// Pace the burst an Eifel restore releases (off | srtt: evenly over one smoothed RTT;
+    /// off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eifel_burst_pacer: Option<BurstPacerDoc>,
     /// RFC 3042 limited transmit (false; the `+lt` modifier and `e2e-limited-transmit` set it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
@@ -318,6 +332,7 @@ impl Default for TcpDoc {
             ts_granularity: None,
             eifel: None,
             eifel_late_dupack: None,
+            eifel_burst_pacer: None,
             limited_transmit: None,
             quench: None,
             rexmt: None,

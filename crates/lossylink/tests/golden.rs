@@ -259,6 +259,19 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "hiccup-reorder-eifel-paced",
+        "S8e with the burst pacer: the window Eifel restores goes out over one smoothed RTT",
+        "hiccup",
+        &[
+            ("scheme", "e2e+eifel"),
+            ("tcp.eifel_burst_pacer", "srtt"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"reorder\", at = \"40.5s\", length = 6, stage = \"ip\" }]",
+            ),
+        ],
+    ),
+    (
         "e2e-smart-lan-32k",
         "SMART bitmask sender: every gap resent at once, one halving per episode",
         "lan",

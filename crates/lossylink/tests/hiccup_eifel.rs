@@ -337,6 +337,45 @@ fn s8e_eifel_detects_the_spurious_fast_retransmit_and_restores_with_a_burst() {
     assert_eq!(r.m.sender_retransmitted_segments, 1);
 }
 
+/// S8e with the burst pacer (Ludwig2000 §5.2.2, `tcp.eifel_burst_pacer = "srtt"`): the segments
+/// the restore releases leave one smoothed RTT apart divided by their number instead of at once.
+#[test]
+fn s8e_with_the_burst_pacer_spreads_the_restored_window_over_one_srtt() {
+    let plain = traced(&hiccup(REORDER_6_EIFEL, "e2e+eifel"));
+    let mut s = hiccup(REORDER_6_EIFEL, "e2e+eifel");
+    s.set("tcp.eifel_burst_pacer", "srtt").unwrap();
+    let paced = traced(&s);
+    let undo = plain.first("spurious-undo").t;
+    assert_eq!(paced.first("spurious-undo").t, undo, "same detection");
+    let burst = plain
+        .ev
+        .iter()
+        .filter(|e| e.t == undo && e.kind == "send")
+        .count();
+    assert!(burst >= 5, "{burst}");
+    let sends: Vec<f64> = paced
+        .ev
+        .iter()
+        .filter(|e| e.t >= undo && e.kind == "send")
+        .map(|e| e.t)
+        .take(burst)
+        .collect();
+    assert_eq!(sends[0], undo, "the first goes at once");
+    let gaps: Vec<f64> = sends.windows(2).map(|w| w[1] - w[0]).collect();
+    let gap = gaps[0];
+    assert!(gap > 0.5, "{gaps:?}");
+    assert!(
+        gaps.iter().all(|g| (g - gap).abs() < 1e-6),
+        "even: {gaps:?}"
+    );
+    // One smoothed RTT (the fine estimate, about 8.3 s with the full IFQ) over the burst.
+    let spread = gap * burst as f64;
+    assert!((7.0..10.0).contains(&spread), "{spread}");
+    // The same segments, the same outcome otherwise.
+    assert_eq!(paced.m.sender_spurious_fast_retransmits, 1);
+    assert_eq!(paced.m.sender_retransmitted_segments, 1);
+}
+
 /// The headline check: a 4 s hold on the LAN preset's wireless hop (error-free, so the
 /// hold is the only event), plain Reno against Eifel.
 #[test]
@@ -538,6 +577,12 @@ fn late_dupack_validation_names_the_field_and_the_values() {
     s.set("tcp.eifel_late_dupack", "off").unwrap();
     s.set("tcp.eifel", "rfc4015").unwrap();
     s.set("tcp.eifel_late_dupack", "restore").unwrap();
+    // The burst pacer likewise needs Eifel, and names its values.
+    let mut s = Scenario::preset("hiccup").unwrap();
+    let e = s.set("tcp.eifel_burst_pacer", "srtt").unwrap_err().to_string();
+    assert!(e.starts_with("tcp.eifel_burst_pacer: paces the burst"), "{e}");
+    let e = s.set("tcp.eifel_burst_pacer", "rtt").unwrap_err().to_string();
+    assert!(e.contains("off") && e.contains("srtt"), "{e}");
 }
 
 #[test]

@@ -61,6 +61,8 @@ pub(crate) struct TcpSettings {
     /// `tcp_quench` on a local interface-queue drop (Ludwig2000 §2.3).
     pub quench: bool,
     pub rexmt: Rexmt,
+    /// Pace the burst after an Eifel restore over one smoothed RTT.
+    pub burst_pacer: bool,
     pub newreno: NewRenoFlavor,
     pub sack_sender: SackFlavor,
 }
@@ -256,6 +258,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         }),
         limited_transmit: t.limited_transmit.unwrap_or(false) || mods.limited_transmit,
         quench: t.quench.unwrap_or(!modern),
+        burst_pacer: t.eifel_burst_pacer == Some(BurstPacerDoc::Srtt),
         rexmt: match t.rexmt {
             None | Some(RexmtDoc::Restart) => Rexmt::Restart,
             Some(RexmtDoc::Precise) => Rexmt::Precise,

@@ -34,9 +34,12 @@ use crate::spurious::{Eifel, Retransmission, RetransmitCause};
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
+mod eifel;
 mod output;
+mod pacer;
 mod send_log;
 
+use pacer::Pacer;
 use send_log::SendLog;
 
 /// Fixed knobs of a sender.
@@ -54,6 +57,8 @@ pub struct SenderConfig {
     pub timestamps: Option<SimDuration>,
     /// How the retransmission timer is re-armed when an ACK advances `snd_una`.
     pub rexmt: Rexmt,
+    /// Spread the burst an Eifel restore releases over one smoothed RTT (Ludwig2000 §5.2.2).
+    pub burst_pacer: bool,
     /// React to a drop by the host's own interface queue as 4.4BSD `tcp_quench` does
     /// (cwnd = 1 MSS, Ludwig2000 §2.3); otherwise the drop is left to the loss recovery.
     pub quench: bool,
@@ -71,6 +76,7 @@ impl SenderConfig {
             timestamps: None,
             quench: true,
             rexmt: Rexmt::Restart,
+            burst_pacer: false,
         }
     }
 }
@@ -122,6 +128,8 @@ pub struct Sender {
     lt_allow: u32,
     /// A fine smoothed RTT (ns) for once-per-RTT rules, independent of the timer's estimate.
     srtt_fine: Option<u64>,
+    /// Pacing of the burst after an Eifel restore, while it lasts.
+    pacer: Option<Pacer>,
     /// Send times of outstanding segments (kept only for [`Rexmt::Precise`]).
     send_log: SendLog,
     /// TS.Recent: the latest TSval from the peer, echoed in our segments.
@@ -152,6 +160,7 @@ impl Sender {
             timing: None,
             lt_allow: 0,
             srtt_fine: None,
+            pacer: None,
             send_log: SendLog::default(),
             ts_recent: 0,
             peer_seq: SeqNum(0),
@@ -226,7 +235,10 @@ impl Sender {
 
     /// The instant of the next timer expiry, if a timer runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.rexmt_at
+        match (self.rexmt_at, self.pacer.map(|p| p.next())) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn view(&self) -> SenderView {
@@ -389,28 +401,7 @@ impl Sender {
         }
         self.apply_new(d, acked, flight_before);
         self.update_window(seg.wnd);
-        if let Some(eifel) = self.parts.eifel.as_mut() {
-            let undo = eifel.on_new_ack(
-                seg.opts.ts.map(|t| t.ecr),
-                self.parts.cc.ssthresh(),
-                (self.max - self.una) as u32,
-                acked as u32,
-                self.cfg.mss,
-            );
-            if let Some(u) = undo {
-                self.parts.cc.undo(u.cwnd, u.ssthresh);
-                self.parts.recovery.on_undo();
-                // Resume with the next unsent segment: no go-back-N.
-                self.nxt = self.max;
-                match u.cause {
-                    RetransmitCause::Timeout => self.stats.spurious_timeouts += 1,
-                    RetransmitCause::FastRetransmit => self.stats.spurious_fast_retransmits += 1,
-                }
-                if trace.enabled() {
-                    trace.record(now, SenderEvent::SpuriousUndo { ack: self.una });
-                }
-            }
-        }
+        self.eifel_on_new_ack(now, seg, acked, trace);
         if trace.enabled() {
             trace.record(now, SenderEvent::Acked { ack: self.una });
         }
@@ -444,40 +435,6 @@ impl Sender {
         self.max_peer_window = self.max_peer_window.max(wnd);
     }
 
-    /// Ludwig2000 §3.1.2 "Late 3rd DUPACK after a timeout" (§5.4.5; spec §9 Q3): the
-    /// recovery part has just asked for a fast retransmit of the oldest outstanding segment on
-    /// a duplicate ACK. If a timeout of this episode already retransmitted that segment, Eifel
-    /// suppresses it: no retransmission and no second reduction; the window becomes the one
-    /// the `LateDupack` policy gives (Q3 (a) halve: ssthresh from the saved pre-timeout window,
-    /// cwnd = ssthresh; (b) restore: the saved cwnd and ssthresh; off: plain BSD, the fast
-    /// retransmit goes ahead). Duplicates count from the timeout, as BSD's `t_dupacks` does.
-    /// "As if the timeout had not occurred" also undoes its go-back-N ([P], as the Eifel
-    /// response does in all cases, §3.1.2): the duplicates show that later segments arrived,
-    /// so sending resumes with the next unsent segment. Returns whether it suppressed.
-    fn suppress_late_fast_retransmit(
-        &mut self,
-        now: SimTime,
-        trace: &mut dyn TraceSink<SenderEvent>,
-    ) -> bool {
-        let Some(w) = self
-            .parts
-            .eifel
-            .as_ref()
-            .and_then(Eifel::suppress_fast_retransmit)
-        else {
-            return false;
-        };
-        // Take back the fast recovery the part entered and its pending retransmission.
-        self.parts.recovery.on_undo();
-        self.parts.cc.undo(w.cwnd, w.ssthresh);
-        self.nxt = self.max;
-        self.stats.suppressed_fast_retransmits += 1;
-        if trace.enabled() {
-            trace.record(now, SenderEvent::SuppressedFastRetransmit { seq: self.una });
-        }
-        true
-    }
-
     fn on_fast_retransmit(
         &mut self,
         now: SimTime,
@@ -508,6 +465,7 @@ impl Sender {
         // Net/3: the retransmit timer and RTT timing are cancelled, then re-armed by the output.
         self.rexmt_at = None;
         self.timing = None;
+        self.pacer = None;
         if trace.enabled() {
             trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
         }
@@ -563,6 +521,7 @@ impl Sender {
         self.dupacks = 0;
         self.lt_allow = 0;
         self.timing = None;
+        self.pacer = None;
         self.rexmt_at = Some(self.parts.rto.deadline(now));
         if trace.enabled() {
             trace.record(

@@ -14,7 +14,17 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
+        if self.pacer.is_some_and(|p| !p.ready(now)) {
+            return None;
+        }
         let seg = self.next_segment(now, trace);
+        if seg.is_some() {
+            if let Some(p) = self.pacer.as_mut() {
+                if !p.sent(now) {
+                    self.pacer = None;
+                }
+            }
+        }
         let blocked = seg.is_none() && self.peer_window_blocked();
         match (blocked, self.stall_since) {
             (true, None) => self.stall_since = Some(now),
