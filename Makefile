@@ -3,7 +3,7 @@
 # Debian/Ubuntu, `make test` also installs tshark and tcptrace for the pcap tests (`make tools`).
 #
 #   make demo     build the extension, run the paper comparison (about 20 s)
-#   make reproduce  every experiment of Balakrishnan et al. 1997 into out/balakrishnan97 (--quick)
+#   make reproduce  every experiment of Balakrishnan et al. 1997 (--quick) and Ludwig 2000 into out/
 #   make test     Rust tests, then the Python tests against a fresh release build
 #   make tools    apt-get install tshark, mergecap, tcptrace if missing (as root; part of make test)
 #   make lint     rustfmt, clippy, ruff (check + format)
@@ -77,6 +77,7 @@ demo: develop
 
 reproduce: develop
 	$(VENV)/bin/lossylink reproduce balakrishnan97 --quick --out out/balakrishnan97
+	$(VENV)/bin/lossylink reproduce ludwig2000 --out out/ludwig2000
 
 test: develop test-rust test-python
 

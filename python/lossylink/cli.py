@@ -412,14 +412,26 @@ def demo_cmd(seeds: int) -> None:
     run_demo(seeds=seeds)
 
 
+def _paper_groups() -> list[str]:
+    from lossylink.papers import PAPERS
+
+    return list(dict.fromkeys(g for cat in PAPERS.values() for g in cat.GROUPS))
+
+
+def _paper_names() -> list[str]:
+    from lossylink.papers import PAPERS
+
+    return list(PAPERS)
+
+
 @cli.command("reproduce", short_help="Run every experiment of a paper; write a report.")
-@click.argument("paper", type=click.Choice(["balakrishnan97"]))
+@click.argument("paper", type=click.Choice(_paper_names()))
 @click.option(
     "--seeds",
     type=click.IntRange(min=1),
     default=None,
     metavar="N",
-    help="Seeds per experiment (1..N) [10; 3 with --quick].",
+    help="Seeds per experiment (1..N) [balakrishnan97: 10, 3 with --quick; ludwig2000: 1].",
 )
 @click.option(
     "--out",
@@ -428,14 +440,17 @@ def demo_cmd(seeds: int) -> None:
     metavar="DIR",
     help="Output directory [out/PAPER].",
 )
-@click.option("--quick", is_flag=True, help="Fewer seeds (3): a check in a few seconds.")
-@click.option("--transfer", metavar="SIZE", help="Override the 8 MiB transfer of every run.")
+@click.option(
+    "--quick", is_flag=True, help="Fewer seeds (balakrishnan97: 3): a check in a few seconds."
+)
+@click.option("--transfer", metavar="SIZE", help="Override the transfer of every run.")
 @click.option(
     "--only",
     "groups",
     multiple=True,
-    type=click.Choice(["table2", "table3", "table4", "peaks", "burst", "sweep"]),
-    help="Run only these experiment groups (repeatable).",
+    type=click.Choice(_paper_groups()),
+    help="Run only these experiment groups (repeatable). balakrishnan97: table2, table3, "
+    "table4, peaks, burst, sweep; ludwig2000: s8, s8f, s11, lan.",
 )
 @click.option(
     "--workers",
@@ -453,8 +468,14 @@ def reproduce_cmd(
     groups: tuple[str, ...],
     workers: int | None,
 ) -> None:
-    """Reproduce PAPER end to end (balakrishnan97: Tables 2-4, Figures 3-12, the burst and
-    error-rate experiments).
+    """Reproduce PAPER end to end.
+
+    \b
+    balakrishnan97  Balakrishnan et al. 1997: Tables 2-4, Figures 3-12, the burst and
+                    error-rate experiments (10 seeds; 3 with --quick).
+    ludwig2000      Ludwig's dissertation (2000), the hiccup experiments: S8a-S8e
+                    (Figs 5-2 to 5-6), S8f (Figs 4-3/4-4), S11 (Figs 5-16/5-17) and a
+                    delay spike on the LAN preset (1 seed: the runs have no random losses).
 
     Writes into DIR: results.csv (one row per run), tables.md (the paper's values beside ours,
     mean and 95% CI), targets.json (every target with paper value, ours, tolerance and
@@ -464,8 +485,16 @@ def reproduce_cmd(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from lossylink.papers import catalogue
     from lossylink.reproduce import reproduce
 
+    known = catalogue(paper).GROUPS
+    unknown = [g for g in groups if g not in known]
+    if unknown:
+        raise click.BadParameter(
+            f"{', '.join(unknown)} is not a group of {paper} (its groups: {', '.join(known)})",
+            param_hint="--only",
+        )
     out = out or Path("out") / paper
     console = make_console(stderr=True)
     with Progress(

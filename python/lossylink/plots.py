@@ -3,12 +3,15 @@
 - :func:`bar_chart`: absolute throughput and % of the maximum on twin axes, goodputs annotated
   (Figures 3, 6, 9; requirement P1).
 - :func:`seq_figure`: sequence number against time, with rows of markers for fast
-  retransmissions, coarse timeouts and local (base-station) retransmissions (Figures 5, 7, 10; P3).
+  retransmissions, coarse timeouts and local (base-station) retransmissions (Figures 5, 7, 10; P3);
+  with ``detail``, a zoom and a shaded hiccup, in the style of Ludwig (2000)'s Figures 4-3 to
+  5-6 (every segment and ACK, local drops and Eifel's undos marked).
 - :func:`cwnd_figure`: cwnd (and ssthresh) against time, optional reference line (Figures 4, 8,
   11; P2).
 - :func:`sweep_figure`: throughput against the error interval on a log axis (Figure 12; P4);
   :func:`burst_figure`: throughput against burst size (P4).
 - :func:`timeline_figure`: which retransmissions repaired losses, and who sent them.
+- :func:`comparison_bars`: one bar per arm with a reference value (Ludwig (2000) Fig 5-16).
 
 Trace-based figures take a trace (``{table: {column: array}}``, as in
 :attr:`lossylink.RunResult.trace`). A run with several senders (a split connection) has one
@@ -151,6 +154,32 @@ def bar_chart(
     return fig
 
 
+def comparison_bars(
+    title: str,
+    bars: Sequence[tuple[str, float, str]],
+    ylabel: str,
+    notes: Sequence[str] = (),
+) -> Figure:
+    """One bar per ``(label, value, annotation)``, the annotation printed above it; ``notes``
+    go under the axis (the paper's value, what the bars are)."""
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(bars) + 2), 3.8))
+    xs = np.arange(len(bars))
+    values = [v for _, v, _ in bars]
+    ax.bar(xs, values, 0.6, color=[f"C{i // 2}" for i in range(len(bars))])
+    for x, (_, v, text) in zip(xs, bars, strict=True):
+        ax.annotate(text, (x, v), xytext=(0, 2), textcoords="offset points", ha="center",
+                    va="bottom", fontsize=7.5)  # fmt: skip
+    ax.set_xticks(xs)
+    ax.set_xticklabels([label for label, _, _ in bars], fontsize=7.5)
+    ax.set_ylim(0, max([1e-9, *values]) * 1.25)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    for i, note in enumerate(notes):
+        ax.text(0.0, -0.27 - 0.07 * i, note, transform=ax.transAxes, fontsize=7, color="#444")
+    fig.tight_layout()
+    return fig
+
+
 # -- traces ---------------------------------------------------------------------------------
 
 
@@ -188,65 +217,171 @@ def _kind_times(events: Mapping[str, Any] | None, *kinds: str) -> tuple[np.ndarr
     return np.asarray(events["time_s"], dtype=float)[mask], np.asarray(events["seq"])[mask]
 
 
+LOCAL_DROP = "local-drop"
+"""The sender's own interface queue refused a segment (4.4BSD ENOBUFS, ``tcp_quench``)."""
+
+
 def local_retransmission_times(trace: Trace) -> np.ndarray:
     """Times of base-station (link-layer) retransmissions: rows of any table with a ``kind``
-    containing ``local`` (the Rust trace extensions add them; empty if there are none)."""
+    containing ``local`` (the Rust trace extensions add them; empty if there are none), except
+    the sender's :data:`LOCAL_DROP` events, which are drops, not retransmissions."""
     times = []
     for table in trace.values():
         if "kind" in table and "time_s" in table:
             kind = np.asarray(table["kind"], dtype=object)
-            mask = np.array(["local" in str(k) for k in kind], dtype=bool)
+            mask = np.array(["local" in str(k) and k != LOCAL_DROP for k in kind], dtype=bool)
             times.append(np.asarray(table["time_s"], dtype=float)[mask])
     return np.sort(np.concatenate(times)) if times else np.empty(0)
 
 
-def _seq_panel(ax: Axes, flow: Flow, local: np.ndarray, title: str) -> None:
+@dataclass(frozen=True)
+class Span:
+    """A marked stretch of a time axis (a hiccup); ``start == end`` marks an instant."""
+
+    start: float
+    end: float
+    label: str
+
+
+def acks_received(flow: Flow) -> tuple[np.ndarray, np.ndarray]:
+    """Every ACK the sender processed, duplicates included, as (time, snd_una): the sender
+    table's rows, less those written by a timeout (the dissertation's ``Snd_Ack``)."""
+    if flow.sender is None or "snd_una" not in flow.sender:
+        return np.empty(0), np.empty(0)
+    t = np.asarray(flow.sender["time_s"], dtype=float)
+    una = np.asarray(flow.sender["snd_una"])
+    timeouts = _kind_times(flow.events, "timeout")[0]
+    keep = ~np.isin(t, timeouts)
+    return t[keep], una[keep]
+
+
+def _seq_range(
+    series: Sequence[tuple[np.ndarray, np.ndarray]], xlim: tuple[float, float] | None
+) -> tuple[float, float]:
+    """The y range of the sequence series: from 0, or around what falls inside ``xlim``."""
+    values = []
+    for t, s in series:
+        if xlim is not None:
+            s = s[(t >= xlim[0]) & (t <= xlim[1])]
+        if len(s):
+            values.append((float(np.min(s)), float(np.max(s))))
+    top = max([1.0, *(hi for _, hi in values)])
+    if xlim is None or not values:
+        return 0.0, top
+    lo = min(lo for lo, _ in values)
+    pad = 0.05 * max(top - lo, 1.0)
+    return max(0.0, lo - pad), top
+
+
+def _window(
+    t: np.ndarray, s: np.ndarray, xlim: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    keep = (t >= xlim[0]) & (t <= xlim[1])
+    return t[keep], s[keep]
+
+
+def _shade(ax: Axes, span: Span) -> None:
+    if span.end > span.start:
+        ax.axvspan(span.start, span.end, color="#f5d76e", alpha=0.35, lw=0, label=span.label)
+    else:
+        ax.axvline(span.start, color="#d4ac0d", lw=1.2, ls="--", label=span.label)
+
+
+def _seq_panel(
+    ax: Axes,
+    flow: Flow,
+    local: np.ndarray,
+    title: str,
+    *,
+    xlim: tuple[float, float] | None = None,
+    span: Span | None = None,
+    detail: bool = False,
+) -> None:
     t_send, s_send = _kind_times(flow.events, "send")
     t_rx, s_rx = _kind_times(flow.events, "retransmit")
-    t_ack, s_ack = _kind_times(flow.events, "ack")
-    top = float(max([1.0, *(float(np.max(s)) for s in (s_send, s_rx, s_ack) if len(s))]))
-    ax.plot(t_send, s_send, ",", color="#1f4e9c", label="sent")
-    if len(t_ack):
-        ax.plot(t_ack, s_ack, ",", color="#7f8c8d", label="acknowledged")
-    if len(t_rx):
-        ax.plot(t_rx, s_rx, ".", ms=2.5, color="#c0392b", label="retransmitted")
+    t_ack, s_ack = acks_received(flow) if detail else _kind_times(flow.events, "ack")
+    if xlim is not None:
+        # Draw only what the window shows (small SVG files for long runs).
+        (t_send, s_send), (t_rx, s_rx), (t_ack, s_ack) = (
+            _window(t, s, xlim) for t, s in ((t_send, s_send), (t_rx, s_rx), (t_ack, s_ack))
+        )
+    lo, top = _seq_range([(t_send, s_send), (t_rx, s_rx), (t_ack, s_ack)], xlim)
+    if span is not None:
+        _shade(ax, span)
+    if detail:
+        ax.plot(t_send, s_send, ".", ms=3, color="#1f4e9c", label="segments sent")
+        if len(t_ack):
+            ax.plot(t_ack, s_ack, "_", ms=4, mew=0.8, color="#7f8c8d", label="ACKs received")
+        if len(t_rx):
+            ax.plot(t_rx, s_rx, "x", ms=4, mew=0.9, color="#c0392b", label="retransmitted")
+    else:
+        ax.plot(t_send, s_send, ",", color="#1f4e9c", label="sent")
+        if len(t_ack):
+            ax.plot(t_ack, s_ack, ",", color="#7f8c8d", label="acknowledged")
+        if len(t_rx):
+            ax.plot(t_rx, s_rx, ".", ms=2.5, color="#c0392b", label="retransmitted")
     rows = [
         ("fast retransmissions", _kind_times(flow.events, "fast-retransmit")[0], 1.10),
         ("coarse timeouts", _kind_times(flow.events, "timeout")[0], 1.05),
     ]
     if len(local):
         rows.insert(0, ("local (wireless) retransmissions", local, 1.15))
+    for label, kind, level in (
+        ("local drops (ENOBUFS)", LOCAL_DROP, 1.15),
+        ("spurious retransmission undone (Eifel)", "spurious-undo", 1.15),
+    ):
+        times = _kind_times(flow.events, kind)[0]
+        if len(times):
+            rows.append((label, times, level))
+    span_y = top - lo
     for label, times, level in rows:
         ax.plot(
             times,
-            np.full(len(times), top * level),
+            np.full(len(times), lo + span_y * level),
             "|",
             ms=6,
             mew=0.8,
             label=f"{label} ({len(times)})",
         )
-    ax.set_ylim(0, top * 1.2)
+    ax.set_ylim(lo, lo + span_y * 1.2)
+    if xlim is not None:
+        ax.set_xlim(*xlim)
     ax.set_xlabel("Time (sec)")
     ax.set_ylabel("Sequence Number (bytes)")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=6.5, loc="lower right", markerscale=3)
+    ax.legend(fontsize=6.5, loc="lower right", markerscale=1.5 if detail else 3)
 
 
-def seq_figure(panels: Sequence[tuple[str, Trace]], title: str = "") -> Figure:
+def seq_figure(
+    panels: Sequence[tuple[str, Trace]],
+    title: str = "",
+    *,
+    xlim: tuple[float, float] | None = None,
+    spans: Sequence[Span | None] | None = None,
+    detail: bool = False,
+) -> Figure:
     """One panel per sender of each ``(label, trace)``: sequence numbers sent, retransmitted
-    and acknowledged against time, with marker rows for fast retransmissions, coarse timeouts
-    and local retransmissions."""
-    items = [(label, f, tr) for label, tr in panels for f in flows(tr)] or [
-        ("no trace", Flow("", None, None), {})
-    ]
-    fig, axes = plt.subplots(len(items), 1, figsize=(7.5, 3.4 * len(items)), squeeze=False)
-    for ax, (label, flow, tr) in zip(axes[:, 0], items, strict=True):
+    and acknowledged against time, with marker rows for fast retransmissions, coarse timeouts,
+    local retransmissions, and (when present) local drops and Eifel's undos.
+
+    ``xlim`` zooms every panel into a time window (the y axis follows); ``spans`` (one per
+    panel, or ``None``) shades a hiccup; ``detail`` draws every segment and every ACK the
+    sender received, duplicates included, as in Ludwig (2000)'s time-sequence plots.
+    """
+    items = [
+        (label, f, tr, spans[i] if spans is not None else None)
+        for i, (label, tr) in enumerate(panels)
+        for f in flows(tr)
+    ] or [("no trace", Flow("", None, None), {}, None)]
+    height = 3.4 if not detail else 3.8
+    fig, axes = plt.subplots(len(items), 1, figsize=(7.5, height * len(items)), squeeze=False)
+    for ax, (label, flow, tr, span) in zip(axes[:, 0], items, strict=True):
         senders = flows(tr)
         name = label if len(senders) <= 1 else f"{label}: {flow.label}"
         # Local retransmissions go with the sender nearest the wireless hop (the last one).
         last = not senders or flow.label == senders[-1].label
         local = local_retransmission_times(tr) if last else np.empty(0)
-        _seq_panel(ax, flow, local, name)
+        _seq_panel(ax, flow, local, name, xlim=xlim, span=span, detail=detail)
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()

@@ -3,11 +3,13 @@ figures and a one-page HTML report.
 
 >>> import lossylink.reproduce
 >>> frame = lossylink.reproduce.balakrishnan97(seeds=10, out="out/b97")   # doctest: +SKIP
+>>> rep = lossylink.reproduce.reproduce("ludwig2000", out="out/ludwig2000")  # doctest: +SKIP
 
-The catalogue (configs, paper values, tolerances) is data in :mod:`lossylink.papers`. Every
-experiment whose scheme is registered and whose scenario the Rust side accepts is run; the rest
-are reported as "not available". Runs go to a thread pool (the simulation releases the GIL),
-one run per seed, identical scenarios run once.
+The papers are registered in :data:`lossylink.papers.PAPERS`; each catalogue (configs, paper
+values, tolerances) is data in :mod:`lossylink.papers`. Every experiment whose scheme is
+registered and whose scenario the Rust side accepts is run; the rest are reported as "not
+available". Runs go to a thread pool (the simulation releases the GIL), one run per seed,
+identical scenarios run once.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lossylink.errors import InvalidValueError, LossylinkError
+from lossylink.papers import PAPERS, catalogue
+from lossylink.papers import _base as base
 from lossylink.papers import balakrishnan97 as b97
+from lossylink.papers import ludwig2000 as l2k
 from lossylink.result import RunResult
 from lossylink.runner import run, schemes, seed_range
 from lossylink.scenario import Scenario
@@ -31,10 +36,10 @@ from lossylink.stats import Summary, summarize
 if TYPE_CHECKING:
     import pandas as pd
 
-DEFAULT_SEEDS = 10
-QUICK_SEEDS = 3
-"""``--quick``: seeds per experiment. Transfers stay 8 MiB: the runs take about a second, the
-figures most of the time, and shorter transfers would change the numbers (slow start)."""
+DEFAULT_SEEDS = b97.DEFAULT_SEEDS
+QUICK_SEEDS = b97.QUICK_SEEDS
+"""Balakrishnan97's seeds per experiment; each catalogue has its own ``DEFAULT_SEEDS`` and
+``QUICK_SEEDS``."""
 SUMMARY_METRICS = (
     "throughput_mbps",
     "wireless_goodput_pct",
@@ -52,7 +57,7 @@ Progress = Callable[[int, int], None]
 class Outcome:
     """One experiment of the catalogue and what became of it."""
 
-    experiment: b97.Experiment
+    experiment: base.ExperimentLike
     available: bool
     reason: str = ""
     """Why the experiment is not available (unregistered scheme, rejected scenario key)."""
@@ -71,7 +76,7 @@ class Outcome:
 class TracedOutcome:
     """A traced run behind the time-sequence and cwnd figures."""
 
-    run: b97.TracedRun
+    run: base.TracedRunLike
     available: bool
     reason: str = ""
     result: RunResult | None = None
@@ -82,20 +87,25 @@ class TracedOutcome:
 class Verdict:
     """A target and how we fare against it."""
 
-    target: b97.Target
+    target: base.Target
     ours: float | None
     verdict: str
     """``pass``, ``fail``, ``explained`` (outside, with a named mechanism), ``not available``."""
     reason: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(
+        self, doc: str = b97.DOC, deviations: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """The ``targets.json`` entry; ``doc`` and ``deviations`` are the catalogue's."""
         t = self.target
+        deviations = b97.DEVIATIONS if deviations is None else deviations
         lo, hi = t.accept
         out: dict[str, Any] = {
             "id": t.id,
             "table": t.table,
             "description": t.description,
             "paper": t.paper,
+            "expected": t.expected,
             "ours": _finite(self.ours),
             "unit": t.unit,
             "tolerance": t.tolerance,
@@ -106,8 +116,8 @@ class Verdict:
         }
         if t.deviation is not None:
             out["explanation"] = {
-                "doc": f"docs/reproduction.md#{t.deviation}",
-                "mechanism": b97.DEVIATIONS[t.deviation],
+                "doc": f"{doc}#{t.deviation}",
+                "mechanism": deviations[t.deviation],
             }
         if self.reason:
             out["reason"] = self.reason
@@ -139,7 +149,7 @@ class Reproduction:
 
 
 class _Measured:
-    """The :class:`~lossylink.papers.balakrishnan97.Measured` view of a reproduction."""
+    """The :class:`~lossylink.papers._base.Measured` view of a reproduction."""
 
     def __init__(self, outcomes: Sequence[Outcome], traced: Sequence[TracedOutcome]) -> None:
         self._outcomes = {o.experiment.id: o for o in outcomes}
@@ -148,24 +158,24 @@ class _Measured:
     def values(self, exp: str, metric: str) -> Sequence[float]:
         o = self._outcomes.get(exp)
         if o is None:
-            raise b97.Unavailable(f"{exp}: not in this reproduction")
+            raise base.Unavailable(f"{exp}: not in this reproduction")
         if not o.available:
-            raise b97.Unavailable(f"{exp}: {o.reason}")
+            raise base.Unavailable(f"{exp}: {o.reason}")
         v = o.values(metric)
         if not v:
-            raise b97.Unavailable(f"{exp}: metric {metric} not reported")
+            raise base.Unavailable(f"{exp}: metric {metric} not reported")
         return v
 
     def trace(self, run_id: str) -> dict[str, Any]:
         t = self._traced.get(run_id)
         if t is None or t.result is None or t.result.trace is None:
             reason = t.reason if t is not None and t.reason else "not traced"
-            raise b97.Unavailable(f"{run_id}: {reason}")
+            raise base.Unavailable(f"{run_id}: {reason}")
         return t.result.trace
 
 
 def evaluate(
-    targets: Iterable[b97.Target], outcomes: Sequence[Outcome], traced: Sequence[TracedOutcome]
+    targets: Iterable[base.Target], outcomes: Sequence[Outcome], traced: Sequence[TracedOutcome]
 ) -> list[Verdict]:
     """Compute every target and its verdict."""
     m = _Measured(outcomes, traced)
@@ -173,7 +183,7 @@ def evaluate(
     for t in targets:
         try:
             value = float(t.value(m))
-        except b97.Unavailable as exc:
+        except base.Unavailable as exc:
             out.append(Verdict(t, None, "not available", str(exc)))
             continue
         except ZeroDivisionError:
@@ -199,7 +209,7 @@ def _wireless_hop(sc: Scenario) -> int:
     for i, hop in enumerate(hops):
         if hop.get("role") == "wireless":
             return i
-    raise b97.Unavailable("the preset has no wireless hop")
+    raise base.Unavailable("the preset has no wireless hop")
 
 
 def build(
@@ -207,24 +217,25 @@ def build(
 ) -> tuple[Scenario | None, str]:
     """The scenario of an experiment, or ``(None, reason)`` if it cannot be built here."""
     scheme = dict(overrides).get("scheme")
-    if scheme is not None and scheme not in registered:
+    # A scheme may carry modifiers (``e2e+eifel``): the registry lists the base names.
+    if scheme is not None and scheme.split("+")[0] not in registered:
         return None, f"scheme {scheme!r} is not registered"
     try:
         sc = Scenario.preset(preset)
         for key, value in overrides:
-            if b97.WIRELESS in key:
-                key = key.replace(b97.WIRELESS, str(_wireless_hop(sc)))
+            if base.WIRELESS in key:
+                key = key.replace(base.WIRELESS, str(_wireless_hop(sc)))
             sc.set(key, value)
         if transfer is not None:
             sc.set("transfer", transfer)
-    except (LossylinkError, b97.Unavailable) as exc:
+    except (LossylinkError, base.Unavailable) as exc:
         return None, f"scenario rejected: {exc}"
     return sc, ""
 
 
 def run_catalogue(
-    experiments: Sequence[b97.Experiment],
-    traced_runs: Sequence[b97.TracedRun],
+    experiments: Sequence[base.ExperimentLike],
+    traced_runs: Sequence[base.TracedRunLike],
     seeds: Sequence[int],
     *,
     transfer: str | None = None,
@@ -239,7 +250,7 @@ def run_catalogue(
         outcomes.append(Outcome(exp, sc is not None, reason, sc))
     traced = []
     for tr in traced_runs:
-        sc, reason = build(b97.CONFIGS[tr.config].preset, tr.overrides, transfer, registered)
+        sc, reason = build(tr.preset, tr.overrides, transfer, registered)
         traced.append(TracedOutcome(tr, sc is not None, reason))
 
     # Identical scenarios (the sweep's 64 KiB column and the tables) run once.
@@ -256,7 +267,7 @@ def run_catalogue(
     traced_scenarios = {}
     for t in traced:
         if t.available:
-            sc, _ = build(b97.CONFIGS[t.run.config].preset, t.run.overrides, transfer, registered)
+            sc, _ = build(t.run.preset, t.run.overrides, transfer, registered)
             assert sc is not None
             traced_scenarios[t.run.id] = sc
             jobs.setdefault((sc.to_toml(), seeds[0], True), sc)
@@ -295,14 +306,8 @@ def results_frame(outcomes: Sequence[Outcome]) -> pd.DataFrame:
         exp = o.experiment
         flat = _flatten(o.scenario.to_dict(), "scenario")
         for r in o.results:
-            row: dict[str, Any] = {
-                "experiment": exp.id,
-                "group": exp.group,
-                "config": exp.config,
-                "paper_mbps": exp.paper.mbps if exp.paper else None,
-                "paper_wireless_goodput_pct": exp.paper.wireless if exp.paper else None,
-                "paper_wired_goodput_pct": exp.paper.wired if exp.paper else None,
-            }
+            row: dict[str, Any] = {"experiment": exp.id, "group": exp.group}
+            row.update(exp.columns())
             row.update(dict(exp.params))
             row.update(r.metrics)
             row.update(flat)
@@ -331,7 +336,7 @@ def _flatten(value: Any, prefix: str) -> dict[str, Any]:
 
 
 def reproduce(
-    paper: str = "balakrishnan97",
+    paper: str = b97.NAME,
     *,
     seeds: int | Iterable[int] | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -342,44 +347,42 @@ def reproduce(
     progress: Progress | None = None,
     figures: bool = True,
 ) -> Reproduction:
-    """Run a paper's catalogue; with ``out``, write results.csv, tables.md, targets.json, the
-    figures (PNG and SVG), the traced runs and report.html into it.
+    """Run a paper's catalogue (``paper``: a name of :data:`lossylink.papers.PAPERS`); with
+    ``out``, write results.csv, tables.md, targets.json, the figures (PNG and SVG), the traced
+    runs and report.html into it.
 
-    ``seeds``: a count or a list; default :data:`DEFAULT_SEEDS`, or :data:`QUICK_SEEDS` with
-    ``quick``.
-    ``groups`` restricts the experiments (``table3``, ``sweep``, ...); ``transfer`` overrides
-    the 8 MiB transfer of every run (for tests).
+    ``seeds``: a count or a list; default the catalogue's ``DEFAULT_SEEDS``, or its
+    ``QUICK_SEEDS`` with ``quick``.
+    ``groups`` restricts the experiments (balakrishnan97: ``table3``, ``sweep``, ...;
+    ludwig2000: ``s8``, ``s8f``, ...); ``transfer`` overrides the transfer of every run (for
+    tests).
     """
-    if paper != b97.NAME:
-        raise InvalidValueError(f"paper: unknown paper {paper!r} (known: {b97.NAME})")
+    cat = catalogue(paper)
     if seeds is None:
-        seeds = QUICK_SEEDS if quick else DEFAULT_SEEDS
+        seeds = cat.QUICK_SEEDS if quick else cat.DEFAULT_SEEDS
     seed_list = seed_range(seeds)
-    wanted = set(groups) if groups is not None else set(b97.GROUPS)
-    unknown = wanted - set(b97.GROUPS)
+    wanted = set(groups) if groups is not None else set(cat.GROUPS)
+    unknown = wanted - set(cat.GROUPS)
     if unknown:
         raise InvalidValueError(
-            f"groups: unknown {', '.join(sorted(unknown))} (known: {', '.join(b97.GROUPS)})"
+            f"groups: unknown {', '.join(sorted(unknown))} for {cat.NAME} "
+            f"(known: {', '.join(cat.GROUPS)})"
         )
-    experiments = [e for e in b97.EXPERIMENTS if e.group in wanted]
-    figs = [f for f in b97.FIGURES if _figure_wanted(f, wanted)] if figures else []
-    run_ids = {r for f in figs for r in f.runs} | {
-        n
-        for t in b97.TARGETS
-        for n in t.needs
-        if n in b97.TRACED_RUNS and _table_group(t.table) in wanted
-    }
-    traced_runs = [b97.TRACED_RUNS[r] for r in b97.TRACED_RUNS if r in run_ids]
+    sel: base.Selection = cat.select(wanted, figures)
 
     start = time.perf_counter()
     outcomes, traced, n_workers = run_catalogue(
-        experiments, traced_runs, seed_list, transfer=transfer, workers=workers, progress=progress
+        sel.experiments,
+        sel.traced_runs,
+        seed_list,
+        transfer=transfer,
+        workers=workers,
+        progress=progress,
     )
-    targets = [t for t in b97.TARGETS if _table_group(t.table) in wanted]
-    verdicts = evaluate(targets, outcomes, traced)
+    verdicts = evaluate(sel.targets, outcomes, traced)
     frame = results_frame(outcomes)
     rep = Reproduction(
-        paper=b97.NAME,
+        paper=cat.NAME,
         seeds=seed_list,
         transfer=transfer,
         quick=quick,
@@ -394,30 +397,9 @@ def reproduce(
         from lossylink import report
 
         rep.out = Path(out)
-        rep.files = report.write_all(rep, rep.out, figures=figs)
+        rep.files = report.write_all(rep, rep.out, figures=sel.figures)
         rep.wall_s = time.perf_counter() - start
     return rep
-
-
-def _table_group(table: str) -> str:
-    return {
-        "Table 2": "table2",
-        "Table 3": "table3",
-        "Table 4": "table4",
-        "Calibration": "peaks",
-        "Orderings": "table3",
-    }[table]
-
-
-def _figure_wanted(fig: b97.Figure, groups: set[str]) -> bool:
-    if fig.kind == "bars":
-        return fig.table in groups
-    if fig.kind in ("sweep", "burst"):
-        return fig.kind in groups
-    # Trace figures belong with the table of their schemes.
-    schemes_ = {b97.TRACED_RUNS[r].scheme for r in fig.runs}
-    table_of = {s: t.key for t in b97.TABLES for s in t.cells}
-    return any(table_of.get(s) in groups for s in schemes_)
 
 
 def balakrishnan97(
@@ -431,6 +413,21 @@ def balakrishnan97(
     run). With ``out``, also write the tables, targets, figures and report there. Keyword
     arguments are those of :func:`reproduce` (``transfer``, ``groups``, ``workers``, ...)."""
     return reproduce(b97.NAME, seeds=seeds, out=out, quick=quick, **kwargs).frame
+
+
+def ludwig2000(
+    seeds: int | Iterable[int] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    **kwargs: Any,
+) -> pd.DataFrame:
+    """Reproduce the hiccup experiments of Ludwig's dissertation (S8a-S8f, S11, the LAN delay
+    spike) and return ``results.csv`` as a DataFrame. Keyword arguments are those of
+    :func:`reproduce`."""
+    return reproduce(l2k.NAME, seeds=seeds, out=out, **kwargs).frame
+
+
+PAPER_NAMES = tuple(PAPERS)
+"""The papers ``reproduce`` knows, in registry order."""
 
 
 def _finite(v: float | None) -> float | None:

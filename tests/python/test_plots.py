@@ -145,3 +145,40 @@ def test_cli_plot_from_results_csv(tmp_path: Path) -> None:
         proc = cli_run("plot", str(csv), "--kind", kind, "--out", str(out))
         assert proc.returncode == 0, proc.stderr
         assert out.stat().st_size > 0
+
+
+def _labels(fig: object) -> list[str]:
+    return [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()]  # type: ignore[attr-defined]
+
+
+def test_local_drops_are_not_local_retransmissions() -> None:
+    s = ll.Scenario.preset("hiccup")
+    s.set("hops.0.forward.queue", "12")
+    r = ll.run(s, seed=1, trace=True)
+    assert r.trace is not None
+    assert r.sender_local_drops > 0
+    assert "local-drop" in list(r.trace["events"]["kind"])
+    assert len(plots.local_retransmission_times(r.trace)) == 0
+
+
+def test_detailed_seq_figure_shades_the_hiccup_and_marks_drops(tmp_path: Path) -> None:
+    s = ll.Scenario.preset("hiccup")
+    s.set("hops.0.forward.queue", "12")
+    s.set("hops.0.forward.hiccups", '[{kind="hold",at="29.8s",duration="13s",stage="ip"}]')
+    r = ll.run(s, seed=1, trace=True)
+    assert r.trace is not None
+    span = plots.Span(29.8, 42.8, "IP-stage hold")
+    fig = plots.seq_figure([("S8b", r.trace)], xlim=(26.0, 62.0), spans=[span], detail=True)
+    (ax,) = fig.axes
+    assert ax.get_xlim() == (26.0, 62.0)
+    lo, _hi = ax.get_ylim()
+    assert lo > 20000, "the y axis follows the zoom"
+    labels = _labels(fig)
+    assert "IP-stage hold" in labels
+    assert f"local drops (ENOBUFS) ({r.sender_local_drops})" in labels
+    assert "ACKs received" in labels
+    _written(plots.save_figure(fig, tmp_path / "s8b"))
+    # Without detail, the Balakrishnan97 style: no shading, no extra rows, y from 0.
+    fig = plots.seq_figure([("S8b", r.trace)])
+    assert fig.axes[0].get_ylim()[0] == 0
+    assert "ACKs received" not in _labels(fig)

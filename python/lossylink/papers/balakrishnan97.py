@@ -22,12 +22,25 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+
+from lossylink.papers._base import (
+    INF,
+    WIRELESS,
+    Figure,
+    Measured,
+    Selection,
+    Target,
+    Unavailable,
+    mean,
+    range_text,
+)
+
+__all__ = ["INF", "WIRELESS", "Figure", "Measured", "Target", "Unavailable", "mean"]
 
 PAPER = (
     "H. Balakrishnan, V. N. Padmanabhan, S. Seshan, R. H. Katz: A Comparison of Mechanisms for "
@@ -35,6 +48,16 @@ PAPER = (
     "December 1997"
 )
 NAME = "balakrishnan97"
+DOC = "docs/reproduction.md"
+"""The page whose anchors explain the known deviations."""
+PAPER_LABEL = "paper"
+"""The column header of the paper's values in the target tables."""
+TRANSFER = "8MiB"
+"""The transfer of every run (§B.10)."""
+DEFAULT_SEEDS = 10
+QUICK_SEEDS = 3
+"""``--quick``: seeds per experiment. Transfers stay 8 MiB: the runs take about a second, the
+figures most of the time, and shorter transfers would change the numbers (slow start)."""
 
 ERROR_EVERY = "64KiB"
 """The main error rate: one bit error per 64 KiB on average (BER 1.9e-6), both directions."""
@@ -119,9 +142,6 @@ TABLES = (
 
 # -- experiments ----------------------------------------------------------------------------
 
-WIRELESS = "{wireless}"
-"""Placeholder in override keys: the index of the preset's wireless hop."""
-
 BURST_SIZES = (2, 4, 6)
 BURST_SCHEMES = ("ll-tcp-aware", "ll-smart-tcp-aware")
 BURST_CONFIG = "lan32"
@@ -160,6 +180,15 @@ class Experiment:
     @property
     def preset(self) -> str:
         return CONFIGS[self.config].preset
+
+    def columns(self) -> dict[str, Any]:
+        """The ``results.csv`` columns of the testbed and the paper's cell."""
+        return {
+            "config": self.config,
+            "paper_mbps": self.paper.mbps if self.paper else None,
+            "paper_wireless_goodput_pct": self.paper.wireless if self.paper else None,
+            "paper_wired_goodput_pct": self.paper.wired if self.paper else None,
+        }
 
 
 def _base(scheme: str, config: str, error_every: str = ERROR_EVERY) -> tuple[tuple[str, str], ...]:
@@ -274,22 +303,9 @@ class TracedRun:
     def overrides(self) -> tuple[tuple[str, str], ...]:
         return _base(self.scheme, self.config)
 
-
-@dataclass(frozen=True)
-class Figure:
-    """A figure of the report."""
-
-    key: str
-    title: str
-    kind: str
-    """``bars`` (P1), ``seq`` (P3), ``cwnd`` (P2), ``sweep`` and ``burst`` (P4), ``timeline``."""
-    runs: tuple[str, ...] = ()
-    """Traced-run ids (one panel each) for seq/cwnd/timeline figures."""
-    table: str | None = None
-    """Table key for bar charts."""
-    reference_bytes: int | None = None
-    """A horizontal reference line (the WAN bandwidth-delay product in Figure 4)."""
-    note: str = ""
+    @property
+    def preset(self) -> str:
+        return CONFIGS[self.config].preset
 
 
 TRACED_RUNS: dict[str, TracedRun] = {
@@ -359,28 +375,6 @@ FIGURES: tuple[Figure, ...] = (
 # -- targets --------------------------------------------------------------------------------
 
 
-class Unavailable(Exception):
-    """A target cannot be computed (an experiment, metric or trace is missing)."""
-
-
-class Measured(Protocol):
-    """What target functions read: per-experiment seed values and traced runs."""
-
-    def values(self, exp: str, metric: str) -> Sequence[float]:
-        """The per-seed values of ``metric`` (raises :class:`Unavailable`)."""
-        ...
-
-    def trace(self, run: str) -> dict[str, dict[str, np.ndarray]]:
-        """The trace tables of a traced run (raises :class:`Unavailable`)."""
-        ...
-
-
-def mean(m: Measured, exp: str, metric: str = "throughput_mbps") -> float:
-    """The mean over seeds of one metric of one experiment."""
-    v = m.values(exp, metric)
-    return float(np.mean(v))
-
-
 def peak(m: Measured, preset: str) -> float:
     """Our loss-free peak of a testbed (Mb/s): the base of our "% of maximum"."""
     return mean(m, f"peak@{preset}")
@@ -389,29 +383,6 @@ def peak(m: Measured, preset: str) -> float:
 def pct_of_max(m: Measured, exp: str, config: str) -> float:
     """Throughput as a percentage of our loss-free peak of the same testbed."""
     return 100.0 * mean(m, exp) / peak(m, CONFIGS[config].preset)
-
-
-@dataclass(frozen=True)
-class Target:
-    """A reproduction target: a value we compute, the paper's value, and the accepted range."""
-
-    id: str
-    table: str
-    """``Table 2``, ``Table 3``, ``Table 4``, ``Calibration``, ``Orderings``."""
-    description: str
-    paper: float | None
-    accept: tuple[float, float]
-    """Inclusive range of our value that passes."""
-    tolerance: str
-    """The acceptance as the spec states it."""
-    value: Callable[[Measured], float] = field(repr=False, compare=False)
-    needs: tuple[str, ...] = ()
-    """Experiment (or traced-run) ids the value is computed from."""
-    source: str = ""
-    """Where the target comes from (spec section, test)."""
-    deviation: str | None = None
-    """Anchor of the section of docs/reproduction.md that explains a known difference."""
-    unit: str = ""
 
 
 def _rel(paper: float, tol: float) -> tuple[float, float]:
@@ -450,8 +421,6 @@ def _fraction_greater(a: str, b: str) -> Callable[[Measured], float]:
 
     return f
 
-
-INF = math.inf
 
 # -- Table 3: mirrors crates/lossylink/tests/paper_table3.rs --------------------------------
 
@@ -567,7 +536,7 @@ def _table3_targets() -> list[Target]:
                 desc,
                 paper,
                 accept,
-                _range_text(accept),
+                range_text(accept),
                 fn,
                 others,
                 "spec §4.5, §7.3; paper_table3.rs",
@@ -641,13 +610,6 @@ def _pct_target(
     )
 
 
-def _range_text(accept: tuple[float, float]) -> str:
-    lo, hi = accept
-    if hi == INF:
-        return f"≥ {lo:g}"
-    return f"{lo:g}-{hi:g}"
-
-
 # -- Table 2: spec §7.3, link-layer family ------------------------------------------------
 
 
@@ -688,7 +650,7 @@ def _table2_targets() -> list[Target]:
                 f"LL-TCP-AWARE ÷ LL, {CONFIGS[config].label}",
                 paper,
                 accept,
-                _range_text(accept),
+                range_text(accept),
                 _ratio(c("ll-tcp-aware", config), c("ll", config)),
                 (c("ll-tcp-aware", config), c("ll", config)),
                 src,
@@ -710,7 +672,7 @@ def _table2_targets() -> list[Target]:
                     f"{label} wireless goodput",
                     cell.wireless,
                     w_acc,
-                    _range_text(w_acc) + " %",
+                    range_text(w_acc) + " %",
                     lambda m, exp=exp: mean(m, exp, "wireless_goodput_pct"),
                     (exp,),
                     src,
@@ -724,7 +686,7 @@ def _table2_targets() -> list[Target]:
                     f"{label} wired goodput",
                     cell.wired,
                     d_acc,
-                    ("≥ 99.9 %" if aware else _range_text(d_acc) + " %"),
+                    ("≥ 99.9 %" if aware else range_text(d_acc) + " %"),
                     lambda m, exp=exp: mean(m, exp, "wired_goodput_pct"),
                     (exp,),
                     src,
@@ -840,7 +802,7 @@ def _table4_targets() -> list[Target]:
     ]  # fmt: skip
     for key, a, b, per_config in ratios:
         for config, (paper, accept) in per_config.items():
-            tol = "≤ 1.03 (not above by > 3%)" if accept[0] == 0.0 else _range_text(accept)
+            tol = "≤ 1.03 (not above by > 3%)" if accept[0] == 0.0 else range_text(accept)
             out.append(
                 Target(
                     f"table4.{key}.{config}",
@@ -1072,3 +1034,41 @@ DEVIATIONS: dict[str, str] = {
         "turns the first duplicate into a new ACK), which NewReno does not fix"
     ),
 }
+
+
+# -- selection (``--only``) -----------------------------------------------------------------
+
+_TABLE_GROUP = {
+    "Table 2": "table2",
+    "Table 3": "table3",
+    "Table 4": "table4",
+    "Calibration": "peaks",
+    "Orderings": "table3",
+}
+"""The experiment group whose runs a target table needs."""
+
+
+def _figure_wanted(fig: Figure, groups: set[str]) -> bool:
+    if fig.kind == "bars":
+        return fig.table in groups
+    if fig.kind in ("sweep", "burst"):
+        return fig.kind in groups
+    # Trace figures belong with the table of their schemes.
+    schemes_ = {TRACED_RUNS[r].scheme for r in fig.runs}
+    table_of = {s: t.key for t in TABLES for s in t.cells}
+    return any(table_of.get(s) in groups for s in schemes_)
+
+
+def select(groups: set[str], figures: bool = True) -> Selection:
+    """The experiments, traced runs, targets and figures of ``groups``."""
+    figs = tuple(f for f in FIGURES if _figure_wanted(f, groups)) if figures else ()
+    targets = tuple(t for t in TARGETS if _TABLE_GROUP[t.table] in groups)
+    run_ids = {r for f in figs for r in f.runs} | {
+        n for t in targets for n in t.needs if n in TRACED_RUNS
+    }
+    return Selection(
+        experiments=tuple(e for e in EXPERIMENTS if e.group in groups),
+        traced_runs=tuple(TRACED_RUNS[r] for r in TRACED_RUNS if r in run_ids),
+        targets=targets,
+        figures=figs,
+    )

@@ -1,0 +1,150 @@
+"""The pieces every paper catalogue shares: targets and how they read measurements, figures, and
+the interface :mod:`lossylink.reproduce` expects of a catalogue module.
+
+A catalogue module (``lossylink.papers.<name>``) defines:
+
+- ``NAME`` (as on the command line), ``PAPER`` (the citation), ``DOC`` (the page whose anchors
+  explain known deviations), ``PAPER_LABEL`` (the header of the paper's column), ``TRANSFER``
+  (the usual transfer, for targets.json), ``DEFAULT_SEEDS``, ``QUICK_SEEDS``;
+- ``GROUPS`` and ``GROUP_TITLES``: experiment groups (``--only``);
+- ``EXPERIMENTS``: objects with the fields of :class:`ExperimentLike`;
+- ``TRACED_RUNS``: ``{id: run}``, runs with ``preset`` and ``overrides``, traced on the first
+  seed;
+- ``FIGURES`` (:class:`Figure`), ``TARGETS`` (:class:`Target`), ``TARGET_TABLES`` (the order of
+  the target tables), ``DEVIATIONS`` (``{anchor: mechanism in one line}``);
+- ``select(groups, figures) -> Selection``: what a run restricted to ``groups`` needs.
+
+Its report sections live in ``lossylink.reports.<name>``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+INF = math.inf
+
+WIRELESS = "{wireless}"
+"""Placeholder in override keys: the index of the preset's wireless hop."""
+
+
+class Unavailable(Exception):
+    """A target cannot be computed (an experiment, metric or trace is missing)."""
+
+
+class Measured(Protocol):
+    """What target functions read: per-experiment seed values and traced runs."""
+
+    def values(self, exp: str, metric: str) -> Sequence[float]:
+        """The per-seed values of ``metric`` (raises :class:`Unavailable`)."""
+        ...
+
+    def trace(self, run: str) -> dict[str, dict[str, np.ndarray]]:
+        """The trace tables of a traced run (raises :class:`Unavailable`)."""
+        ...
+
+
+class ExperimentLike(Protocol):
+    """What the runner and the results frame read from an experiment."""
+
+    id: str
+    group: str
+    overrides: tuple[tuple[str, str], ...]
+    params: tuple[tuple[str, str | int], ...]
+    max_seeds: int | None
+
+    @property
+    def preset(self) -> str: ...
+
+    def columns(self) -> dict[str, Any]:
+        """Extra ``results.csv`` columns (the paper's values of the experiment)."""
+        ...
+
+
+class TracedRunLike(Protocol):
+    """A run traced on the first seed (figures and trace-based targets)."""
+
+    id: str
+
+    @property
+    def preset(self) -> str: ...
+
+    @property
+    def overrides(self) -> tuple[tuple[str, str], ...]: ...
+
+
+def mean(m: Measured, exp: str, metric: str = "throughput_mbps") -> float:
+    """The mean over seeds of one metric of one experiment."""
+    v = m.values(exp, metric)
+    return float(np.mean(v))
+
+
+@dataclass(frozen=True)
+class Target:
+    """A reproduction target: a value we compute, the paper's value, and the accepted range."""
+
+    id: str
+    table: str
+    """The target table it is listed in (one of the catalogue's ``TARGET_TABLES``)."""
+    description: str
+    paper: float | None
+    accept: tuple[float, float]
+    """Inclusive range of our value that passes."""
+    tolerance: str
+    """The acceptance as the spec states it."""
+    value: Callable[[Measured], float] = field(repr=False, compare=False)
+    needs: tuple[str, ...] = ()
+    """Experiment (or traced-run) ids the value is computed from."""
+    source: str = ""
+    """Where the target comes from (spec section, test)."""
+    deviation: str | None = None
+    """Anchor of the section of the catalogue's ``DOC`` that explains a known difference."""
+    unit: str = ""
+    expected: str = ""
+    """The paper's expected outcome in words, where a number alone says too little."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of the report."""
+
+    key: str
+    title: str
+    kind: str
+    """Balakrishnan97: ``bars``, ``seq``, ``cwnd``, ``sweep``, ``burst``, ``timeline``;
+    Ludwig2000: ``seq`` (time-sequence with the hiccup shaded) and ``bars``."""
+    runs: tuple[str, ...] = ()
+    """Traced-run ids (one panel each) for trace figures."""
+    table: str | None = None
+    """Table key for bar charts."""
+    reference_bytes: int | None = None
+    """A horizontal reference line (the WAN bandwidth-delay product in Figure 4)."""
+    note: str = ""
+    xlim: tuple[float, float] | None = None
+    """The time window a trace figure shows (the whole run if ``None``)."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a reproduction restricted to some groups runs and checks."""
+
+    experiments: tuple[Any, ...]
+    traced_runs: tuple[Any, ...]
+    targets: tuple[Target, ...]
+    figures: tuple[Figure, ...]
+
+
+def range_text(accept: tuple[float, float]) -> str:
+    """An accepted range as text: ``≥ 3``, ``≤ 1``, ``5`` or ``2-4``."""
+    lo, hi = accept
+    if hi == INF:
+        return f"≥ {lo:g}"
+    if lo == -INF:
+        return f"≤ {hi:g}"
+    if lo == hi:
+        return f"{lo:g}"
+    return f"{lo:g}-{hi:g}"
