@@ -579,9 +579,18 @@ fn late_dupack_validation_names_the_field_and_the_values() {
     s.set("tcp.eifel_late_dupack", "restore").unwrap();
     // The burst pacer likewise needs Eifel, and names its values.
     let mut s = Scenario::preset("hiccup").unwrap();
-    let e = s.set("tcp.eifel_burst_pacer", "srtt").unwrap_err().to_string();
-    assert!(e.starts_with("tcp.eifel_burst_pacer: paces the burst"), "{e}");
-    let e = s.set("tcp.eifel_burst_pacer", "rtt").unwrap_err().to_string();
+    let e = s
+        .set("tcp.eifel_burst_pacer", "srtt")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("tcp.eifel_burst_pacer: paces the burst"),
+        "{e}"
+    );
+    let e = s
+        .set("tcp.eifel_burst_pacer", "rtt")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("off") && e.contains("srtt"), "{e}");
 }
 

@@ -83,4 +83,41 @@ mod tests {
         log.acked(400);
         assert_eq!(log.oldest(), Some(t(20)));
     }
+
+    proptest::proptest! {
+        /// Against a model that stamps every byte: after any mix of new sends, go-back-N
+        /// resends and ACKs, the oldest stamp is that of the first unacknowledged segment.
+        #[test]
+        fn oldest_is_the_stamp_of_the_first_unacked_segment(
+            ops in proptest::collection::vec((0u8..3, 0u64..8), 1..60),
+        ) {
+            const SEG: u64 = 100;
+            let mut log = SendLog::default();
+            let mut stamps: Vec<u64> = Vec::new(); // per segment index: last send time (ms)
+            let (mut una, mut now) = (0u64, 0u64);
+            for (op, k) in ops {
+                now += 1;
+                match op {
+                    0 => {
+                        let i = stamps.len() as u64;
+                        log.sent(i * SEG, (i + 1) * SEG, t(now));
+                        stamps.push(now);
+                    }
+                    1 if (stamps.len() as u64) > una => {
+                        // Resend one outstanding segment.
+                        let i = una + k % (stamps.len() as u64 - una);
+                        log.sent(i * SEG, (i + 1) * SEG, t(now));
+                        stamps[i as usize] = now;
+                    }
+                    2 => {
+                        una = (una + k).min(stamps.len() as u64);
+                        log.acked(una * SEG);
+                    }
+                    _ => {}
+                }
+                let want = stamps.get(una as usize).map(|&m| t(m));
+                proptest::prop_assert_eq!(log.oldest(), want);
+            }
+        }
+    }
 }
