@@ -18,17 +18,14 @@ mod link_arq;
 mod proxy;
 mod taps;
 
-/// Events are kept small (frames travel boxed): the queue moves them on every push and pop.
-#[derive(Clone, Debug)]
+/// Events are kept small (frames wait in their port's `wire`, crate::port): the queue moves
+/// them on every push and pop.
+#[derive(Clone, Copy, Debug)]
 enum Event {
     /// The frame on a channel has been sent completely.
     TxDone { channel: u32 },
-    /// A frame reaches the far end of a port.
-    Arrive {
-        port: PortId,
-        pkt: Box<Packet>,
-        corrupted: bool,
-    },
+    /// The oldest frame on a port's wire reaches the far end.
+    Arrive { port: PortId },
     /// The sender of a flow asked to be woken.
     SenderTimer { flow: FlowId },
     /// The receiver of a flow asked to be woken.
@@ -285,13 +282,14 @@ impl Network {
     fn handle(&mut self, now: SimTime, ev: Event) {
         match ev {
             Event::TxDone { channel } => self.tx_done(now, channel as usize),
-            Event::Arrive {
-                port,
-                pkt,
-                corrupted,
-            } => {
-                let to = self.ports[port.index()].to;
-                let pkt = *pkt;
+            Event::Arrive { port } => {
+                let p = &mut self.ports[port.index()];
+                let to = p.to;
+                // Frames on a wire arrive in the order they started (crate::port).
+                let Some((pkt, corrupted)) = p.wire.pop_front() else {
+                    debug_assert!(false, "an arrival on an empty wire");
+                    return;
+                };
                 if !corrupted {
                     let Some(pkt) = self.link_intercept(now, port, pkt) else {
                         return;
@@ -461,12 +459,9 @@ impl Network {
             let airtime = wait + p.airtime(&pkt);
             let corrupted = p.transmit(&pkt, airtime);
             self.taps.frame(now, port, &pkt, corrupted);
+            p.wire.push_back((pkt, corrupted));
             let c = &mut self.channels[ch];
-            c.state = ChannelState::Busy {
-                port,
-                pkt: Box::new(pkt),
-                corrupted,
-            };
+            c.state = ChannelState::Busy { port };
             c.next = (idx + 1) % n;
             self.queue
                 .schedule(now + airtime, Event::TxDone { channel: ch as u32 });
@@ -475,22 +470,12 @@ impl Network {
     }
 
     fn tx_done(&mut self, now: SimTime, ch: usize) {
-        if let ChannelState::Busy {
-            port,
-            pkt,
-            corrupted,
-        } = std::mem::replace(&mut self.channels[ch].state, ChannelState::Idle)
+        if let ChannelState::Busy { port } =
+            std::mem::replace(&mut self.channels[ch].state, ChannelState::Idle)
         {
-            self.agent_sent(now, port, &pkt);
+            self.agent_sent(now, port);
             let delay = self.ports[port.index()].delay();
-            self.queue.schedule(
-                now + delay,
-                Event::Arrive {
-                    port,
-                    pkt,
-                    corrupted,
-                },
-            );
+            self.queue.schedule(now + delay, Event::Arrive { port });
         }
         self.start(now, ch);
     }

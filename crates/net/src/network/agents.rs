@@ -76,9 +76,13 @@ impl Network {
         }
     }
 
-    /// A frame left `port`: tell the agent of the sending node about its data frames.
-    pub(super) fn agent_sent(&mut self, now: SimTime, port: PortId, pkt: &Packet) {
+    /// A frame left `port` (the newest on its wire): tell the agent of the sending node about
+    /// its data frames.
+    pub(super) fn agent_sent(&mut self, now: SimTime, port: PortId) {
         let p = &self.ports[port.index()];
+        let Some((pkt, _)) = p.wire.back() else {
+            return;
+        };
         if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
             return;
         }
