@@ -291,12 +291,14 @@ impl Network {
                     return;
                 };
                 if !corrupted {
-                    let Some(pkt) = self.link_intercept(now, port, pkt) else {
-                        return;
-                    };
-                    let pkt = self.proxy_intercept(now, to, pkt);
-                    if let Some(pkt) = pkt.and_then(|p| self.agent_intercept(now, port, p)) {
-                        self.receive(now, to, pkt);
+                    // Most frames meet no link ARQ, proxy or agent: cheap checks first, so that
+                    // the packet is not moved through each of them.
+                    if pkt.link != LinkTag::None {
+                        if let Some(pkt) = self.link_intercept(now, port, pkt) {
+                            self.deliver(now, port, pkt);
+                        }
+                    } else {
+                        self.deliver(now, port, pkt);
                     }
                 } else if pkt.dst == to && pkt.seg.is_data() {
                     // The ELN oracle: the receiving host learns which segment the link corrupted
@@ -336,6 +338,20 @@ impl Network {
             }
             Event::AgentTimer { node } => self.agent_timer(now, node),
             Event::ProxyTimer { node } => self.proxy_timer(now, node),
+        }
+    }
+
+    /// An intact packet (link header handled) arrives through `port`: a proxy or an agent at
+    /// the node it reaches may take it, else it is received there.
+    fn deliver(&mut self, now: SimTime, port: PortId, pkt: Packet) {
+        let to = self.ports[port.index()].to;
+        if self.proxy_absorbs(now, to, &pkt) {
+            return;
+        }
+        if !self.agent_at(port, &pkt) {
+            self.receive(now, to, pkt);
+        } else if let Some(pkt) = self.agent_intercept(now, port, pkt) {
+            self.receive(now, to, pkt);
         }
     }
 

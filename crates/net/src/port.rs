@@ -117,6 +117,9 @@ impl Port {
     /// (the local-drop signal a BSD host's TCP gets as ENOBUFS, Ludwig2000 §2.3); a packet a
     /// hiccup holds counts as accepted.
     pub(crate) fn offer(&mut self, now: SimTime, pkt: Packet) -> bool {
+        if self.hiccups.ip_idle() {
+            return self.enqueue(pkt);
+        }
         match self.hiccups.admit(now, pkt) {
             Admit::Intercepted => {
                 self.stats.intercepted += 1;
