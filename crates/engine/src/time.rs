@@ -73,6 +73,10 @@ impl SimDuration {
     /// link never runs faster than its nominal rate.
     pub fn for_bits(bits: u64, rate_bps: u64) -> SimDuration {
         debug_assert!(rate_bps > 0);
+        // Every frame size fits in 64 bits here; 128-bit division is a slow library call.
+        if let Some(num) = bits.checked_mul(1_000_000_000) {
+            return SimDuration(num.div_ceil(rate_bps.max(1)));
+        }
         let num = bits as u128 * 1_000_000_000u128;
         let rate = rate_bps.max(1) as u128;
         SimDuration(num.div_ceil(rate).min(u64::MAX as u128) as u64)
@@ -146,6 +150,18 @@ mod tests {
         );
         // 1 bit at 3 b/s = 333_333_333.33 ns -> rounded up.
         assert_eq!(SimDuration::for_bits(1, 3).as_nanos(), 333_333_334);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn airtime_fast_path_equals_the_wide_one(bits in 0u64..=u64::MAX, rate in 1u64..=u64::MAX) {
+            let wide = (u128::from(bits) * 1_000_000_000).div_ceil(u128::from(rate));
+            let wide = SimDuration(wide.min(u128::from(u64::MAX)) as u64);
+            proptest::prop_assert_eq!(SimDuration::for_bits(bits, rate), wide);
+            let small = bits % 200_000;
+            let wide = (u128::from(small) * 1_000_000_000).div_ceil(u128::from(rate));
+            proptest::prop_assert_eq!(SimDuration::for_bits(small, rate).as_nanos() as u128, wide);
+        }
     }
 
     #[test]

@@ -18,17 +18,14 @@ mod link_arq;
 mod proxy;
 mod taps;
 
-/// Events are kept small (frames travel boxed): the queue moves them on every push and pop.
-#[derive(Clone, Debug)]
+/// Events are kept small (frames wait in their port's `wire`, crate::port): the queue moves
+/// them on every push and pop.
+#[derive(Clone, Copy, Debug)]
 enum Event {
     /// The frame on a channel has been sent completely.
     TxDone { channel: u32 },
-    /// A frame reaches the far end of a port.
-    Arrive {
-        port: PortId,
-        pkt: Box<Packet>,
-        corrupted: bool,
-    },
+    /// The oldest frame on a port's wire reaches the far end.
+    Arrive { port: PortId },
     /// The sender of a flow asked to be woken.
     SenderTimer { flow: FlowId },
     /// The receiver of a flow asked to be woken.
@@ -285,20 +282,23 @@ impl Network {
     fn handle(&mut self, now: SimTime, ev: Event) {
         match ev {
             Event::TxDone { channel } => self.tx_done(now, channel as usize),
-            Event::Arrive {
-                port,
-                pkt,
-                corrupted,
-            } => {
-                let to = self.ports[port.index()].to;
-                let pkt = *pkt;
+            Event::Arrive { port } => {
+                let p = &mut self.ports[port.index()];
+                let to = p.to;
+                // Frames on a wire arrive in the order they started (crate::port).
+                let Some((pkt, corrupted)) = p.wire.pop_front() else {
+                    debug_assert!(false, "an arrival on an empty wire");
+                    return;
+                };
                 if !corrupted {
-                    let Some(pkt) = self.link_intercept(now, port, pkt) else {
-                        return;
-                    };
-                    let pkt = self.proxy_intercept(now, to, pkt);
-                    if let Some(pkt) = pkt.and_then(|p| self.agent_intercept(now, port, p)) {
-                        self.receive(now, to, pkt);
+                    // Most frames meet no link ARQ, proxy or agent: cheap checks first, so that
+                    // the packet is not moved through each of them.
+                    if pkt.link != LinkTag::None {
+                        if let Some(pkt) = self.link_intercept(now, port, pkt) {
+                            self.deliver(now, port, pkt);
+                        }
+                    } else {
+                        self.deliver(now, port, pkt);
                     }
                 } else if pkt.dst == to && pkt.seg.is_data() {
                     // The ELN oracle: the receiving host learns which segment the link corrupted
@@ -338,6 +338,20 @@ impl Network {
             }
             Event::AgentTimer { node } => self.agent_timer(now, node),
             Event::ProxyTimer { node } => self.proxy_timer(now, node),
+        }
+    }
+
+    /// An intact packet (link header handled) arrives through `port`: a proxy or an agent at
+    /// the node it reaches may take it, else it is received there.
+    fn deliver(&mut self, now: SimTime, port: PortId, pkt: Packet) {
+        let to = self.ports[port.index()].to;
+        if self.proxy_absorbs(now, to, &pkt) {
+            return;
+        }
+        if !self.agent_at(port, &pkt) {
+            self.receive(now, to, pkt);
+        } else if let Some(pkt) = self.agent_intercept(now, port, pkt) {
+            self.receive(now, to, pkt);
         }
     }
 
@@ -461,12 +475,9 @@ impl Network {
             let airtime = wait + p.airtime(&pkt);
             let corrupted = p.transmit(&pkt, airtime);
             self.taps.frame(now, port, &pkt, corrupted);
+            p.wire.push_back((pkt, corrupted));
             let c = &mut self.channels[ch];
-            c.state = ChannelState::Busy {
-                port,
-                pkt: Box::new(pkt),
-                corrupted,
-            };
+            c.state = ChannelState::Busy { port };
             c.next = (idx + 1) % n;
             self.queue
                 .schedule(now + airtime, Event::TxDone { channel: ch as u32 });
@@ -475,22 +486,12 @@ impl Network {
     }
 
     fn tx_done(&mut self, now: SimTime, ch: usize) {
-        if let ChannelState::Busy {
-            port,
-            pkt,
-            corrupted,
-        } = std::mem::replace(&mut self.channels[ch].state, ChannelState::Idle)
+        if let ChannelState::Busy { port } =
+            std::mem::replace(&mut self.channels[ch].state, ChannelState::Idle)
         {
-            self.agent_sent(now, port, &pkt);
+            self.agent_sent(now, port);
             let delay = self.ports[port.index()].delay();
-            self.queue.schedule(
-                now + delay,
-                Event::Arrive {
-                    port,
-                    pkt,
-                    corrupted,
-                },
-            );
+            self.queue.schedule(now + delay, Event::Arrive { port });
         }
         self.start(now, ch);
     }

@@ -63,6 +63,11 @@ pub struct Port {
     pub channel: usize,
     pub(crate) cfg: DirectionConfig,
     pub(crate) queue: VecDeque<Packet>,
+    /// Frames whose transmission started and that have not yet arrived at the far end, oldest
+    /// first, each with whether it is corrupted. The delay is the same for every frame of a
+    /// port and a port sends one frame at a time, so frames arrive in the order they started:
+    /// the events of the loop name the port only, not the frame (no allocation per frame).
+    pub(crate) wire: VecDeque<(Packet, bool)>,
     pub(crate) error: ErrorModel,
     pub(crate) hiccups: Hiccups,
     /// Counters.
@@ -91,6 +96,7 @@ impl Port {
             channel,
             cfg,
             queue,
+            wire: VecDeque::new(),
             error,
             hiccups,
             stats: PortStats::default(),
@@ -113,6 +119,9 @@ impl Port {
     /// (the local-drop signal a BSD host's TCP gets as ENOBUFS, Ludwig2000 §2.3); a packet a
     /// hiccup holds counts as accepted.
     pub(crate) fn offer(&mut self, now: SimTime, pkt: Packet) -> bool {
+        if self.hiccups.ip_idle() {
+            return self.enqueue(pkt);
+        }
         match self.hiccups.admit(now, pkt) {
             Admit::Intercepted => {
                 self.stats.intercepted += 1;
@@ -210,16 +219,12 @@ impl Port {
 }
 
 /// What a channel is doing.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ChannelState {
     /// Nothing on the air.
     Idle,
-    /// A frame of `port` is on the air, carrying `pkt`, corrupted or not.
-    Busy {
-        port: PortId,
-        pkt: Box<Packet>,
-        corrupted: bool,
-    },
+    /// A frame of `port` is on the air (the newest frame of its `wire`).
+    Busy { port: PortId },
 }
 
 /// A transmission channel shared by one or two ports.

@@ -23,6 +23,14 @@ impl Network {
         s
     }
 
+    /// Whether an agent runs at the node `port` leads to and `pkt` passes through that node
+    /// (the packets [`Network::agent_intercept`] may hand to it). Checked first so that the
+    /// packets no agent sees are not moved through it.
+    pub(super) fn agent_at(&self, port: PortId, pkt: &Packet) -> bool {
+        let node = self.ports[port.index()].to;
+        pkt.dst != node && self.agents[node.index()].is_some()
+    }
+
     /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
     /// is data going onto a wireless hop, or an ACK coming from one, the agent decides. Returns
     /// the packet to pass on, if any.
@@ -76,9 +84,13 @@ impl Network {
         }
     }
 
-    /// A frame left `port`: tell the agent of the sending node about its data frames.
-    pub(super) fn agent_sent(&mut self, now: SimTime, port: PortId, pkt: &Packet) {
+    /// A frame left `port` (the newest on its wire): tell the agent of the sending node about
+    /// its data frames.
+    pub(super) fn agent_sent(&mut self, now: SimTime, port: PortId) {
         let p = &self.ports[port.index()];
+        let Some((pkt, _)) = p.wire.back() else {
+            return;
+        };
         if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
             return;
         }

@@ -25,21 +25,16 @@ impl Network {
     }
 
     /// An intact packet arrived at `node`: a proxy there absorbs its flow's data going to the
-    /// mobile and the mobile's ACKs. Returns the packet to pass on, if any.
-    pub(super) fn proxy_intercept(
-        &mut self,
-        now: SimTime,
-        node: NodeId,
-        pkt: Packet,
-    ) -> Option<Packet> {
+    /// mobile and the mobile's ACKs. Returns whether it absorbed `pkt` (otherwise it passes on).
+    pub(super) fn proxy_absorbs(&mut self, now: SimTime, node: NodeId, pkt: &Packet) -> bool {
         if pkt.dst == node {
-            return Some(pkt);
+            return false;
         }
         let Some((proxy, _)) = self.proxies[node.index()].as_mut() else {
-            return Some(pkt);
+            return false;
         };
         if proxy.flow() != pkt.flow {
-            return Some(pkt);
+            return false;
         }
         let fl = &self.flows[pkt.flow.index()];
         match pkt.kind() {
@@ -49,10 +44,10 @@ impl Network {
             PacketKind::Ack if pkt.src == fl.dst && pkt.dst == fl.src => {
                 proxy.on_ack(now, &pkt.seg)
             }
-            _ => return Some(pkt),
+            _ => return false,
         }
         self.pump_proxy(node, now);
-        None
+        true
     }
 
     pub(super) fn proxy_timer(&mut self, now: SimTime, node: NodeId) {
