@@ -23,7 +23,7 @@ use tcp::recovery::{
     ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartRecovery,
 };
 use tcp::rto::{
-    BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
+    AggRto, BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
 };
 use tcp::spurious::Eifel;
 use tcp::{
@@ -104,6 +104,7 @@ fn make_sender(
             granularity: SimDuration::from_millis(1),
         })),
         TimerSettings::Eifel(cfg) => Box::new(EifelRto::new(cfg)),
+        TimerSettings::Agg(cfg) => Box::new(AggRto::new(cfg)),
     };
     let base: Box<dyn LossRecovery> = match def.recovery {
         RecoveryKind::Reno => Box::new(RenoRecovery::new(t.dupthresh)),

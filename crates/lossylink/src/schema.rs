@@ -198,6 +198,8 @@ pub enum RtoDoc {
     Profile,
     /// The Eifel timer (Ludwig2000 §3.3) on the timestamp clock.
     Eifel,
+    /// RTO_AGG (Ludwig2000 §5.4.6): the Eifel timer scaled by a self-training factor.
+    EifelAgg,
 }
 
 /// NewReno flavour.
@@ -300,6 +302,10 @@ pub struct TcpDoc {
     /// Retransmission-timer estimator (profile | eifel).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto: Option<RtoDoc>,
+    /// RTO_AGG's k, 0 < k < 1 (0.1: AGG falls about 10% per congestion-avoidance cycle); only
+    /// with `rto = "eifel-agg"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_agg_k: Option<f64>,
     /// SACK sender for schemes that use SACK (fall-floyd | rfc6675; fall-floyd).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sack_sender: Option<SackSenderDoc>,
@@ -338,6 +344,7 @@ impl Default for TcpDoc {
             rexmt: None,
             newreno: None,
             rto: None,
+            rto_agg_k: None,
             sack_sender: None,
         }
     }

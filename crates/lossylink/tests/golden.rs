@@ -272,6 +272,16 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "hiccup-rto-agg",
+        "RTO_AGG: the Eifel timer trained towards the RTT; a spurious timeout undone by Eifel",
+        "hiccup",
+        &[
+            ("scheme", "e2e+eifel"),
+            ("transfer", "400KB"),
+            ("tcp.rto", "eifel-agg"),
+        ],
+    ),
+    (
         "e2e-smart-lan-32k",
         "SMART bitmask sender: every gap resent at once, one halving per episode",
         "lan",

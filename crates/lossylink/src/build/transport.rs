@@ -7,7 +7,7 @@ use crate::schemes::Modifiers;
 use engine::SimDuration;
 use tcp::cc::RenoFlavor;
 use tcp::recovery::{NewRenoFlavor, SackFlavor};
-use tcp::rto::{EifelRtoConfig, Sampling};
+use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
 use tcp::spurious::{EifelResponse, LateDupack};
 use tcp::Rexmt;
@@ -30,6 +30,8 @@ pub(crate) enum TimerSettings {
     },
     /// The Eifel timer on the timestamp clock.
     Eifel(EifelRtoConfig),
+    /// RTO_AGG: the Eifel timer scaled by a self-training factor.
+    Agg(AggRtoConfig),
 }
 
 /// Delayed-ACK settings.
@@ -65,6 +67,21 @@ pub(crate) struct TcpSettings {
     pub burst_pacer: bool,
     pub newreno: NewRenoFlavor,
     pub sack_sender: SackFlavor,
+}
+
+/// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
+fn agg_k(k: Option<f64>) -> Result<u64, Error> {
+    let k = k.unwrap_or(0.1);
+    let ppm = k * AGG_ONE as f64;
+    if !(k > 0.0 && k < 1.0) || (ppm - ppm.round()).abs() > 1e-6 {
+        return Err(Error::invalid(
+            "tcp.rto_agg_k",
+            format!(
+                "must be a number between 0 and 1 (exclusive) with at most six decimals, not {k}"
+            ),
+        ));
+    }
+    Ok(ppm.round() as u64)
 }
 
 fn ticks(field: &str, d: Option<crate::units::Dur>, tick: u64, default: u32) -> Result<u32, Error> {
@@ -221,7 +238,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     }
     let timers = match t.rto {
         None | Some(RtoDoc::Profile) => timers,
-        Some(RtoDoc::Eifel) => {
+        Some(RtoDoc::Eifel | RtoDoc::EifelAgg) => {
             let (max, initial) = match timers {
                 TimerSettings::Bsd {
                     tick,
@@ -234,8 +251,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                 ),
                 TimerSettings::Fine { max, initial, .. } => (max, initial),
                 TimerSettings::Eifel(c) => (c.max, c.initial),
+                TimerSettings::Agg(c) => (c.eifel.max, c.eifel.initial),
             };
-            TimerSettings::Eifel(EifelRtoConfig {
+            let eifel = EifelRtoConfig {
                 granularity: ts_granularity,
                 max,
                 initial,
@@ -245,9 +263,22 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                     (true, DelackSettings::Off) => Sampling::EveryAck,
                     (true, _) => Sampling::DelayedAck,
                 },
-            })
+            };
+            match t.rto {
+                Some(RtoDoc::EifelAgg) => TimerSettings::Agg(AggRtoConfig {
+                    eifel,
+                    k: agg_k(t.rto_agg_k)?,
+                }),
+                _ => TimerSettings::Eifel(eifel),
+            }
         }
     };
+    if t.rto_agg_k.is_some() && t.rto != Some(RtoDoc::EifelAgg) {
+        return Err(Error::invalid(
+            "tcp.rto_agg_k",
+            "belongs to the RTO_AGG timer; set tcp.rto = \"eifel-agg\" or leave it out",
+        ));
+    }
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,

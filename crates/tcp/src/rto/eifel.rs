@@ -12,8 +12,8 @@
 //! maximum.
 //!
 //! The last line of the dissertation's RTO equation is lost in the source and reconstructed as
-//! above ([R] in the spec). Not modelled: the precise REXMT of §5.4.5 (the timer is re-armed
-//! with the full RTO on each ACK, as the other estimators are) and the RTO_AGG variant.
+//! above ([R] in the spec). The precise REXMT of §5.4.5 is the sender's `Rexmt::Precise`, for
+//! any estimator; RTO_AGG (§5.4.6) is [`super::AggRto`], which wraps this one.
 
 use super::RtoEstimator;
 use engine::{SimDuration, SimTime};

@@ -4,11 +4,14 @@
 //! - [`BsdRto`]: 4.4BSD-Lite (Net/3) coarse timers, 500 ms slow-timer ticks (Balakrishnan97 §2.1).
 //! - [`Rfc6298Rto`]: the fine-grained estimator of RFC 6298 with a configurable minimum.
 //! - [`EifelRto`]: the Eifel retransmission timer of Ludwig2000 §3.3.
+//! - [`AggRto`]: the Eifel timer scaled by the self-training factor of RTO_AGG (§3.4).
 
+mod agg;
 mod bsd;
 mod eifel;
 mod rfc6298;
 
+pub use agg::{AggRto, AggRtoConfig, AGG_ONE};
 pub use bsd::{BsdRto, BsdRtoConfig, TickClock};
 pub use eifel::{EifelRto, EifelRtoConfig, Sampling};
 pub use rfc6298::{Rfc6298Config, Rfc6298Rto};
@@ -22,6 +25,8 @@ pub trait RtoEstimator: Send {
     fn on_sample(&mut self, sent: SimTime, acked: SimTime);
     /// The timer expired: back off (exponentially, per Karn and Partridge).
     fn on_timeout(&mut self);
+    /// Eifel found the last timeout spurious (only RTO_AGG learns from it).
+    fn on_spurious_timeout(&mut self) {}
     /// The instant at which a timer armed at `now` expires, given the current backoff.
     fn deadline(&self, now: SimTime) -> SimTime;
     /// The instant at which the timer of a segment sent at `sent`, re-armed at `now`, expires:

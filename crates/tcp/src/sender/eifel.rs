@@ -40,7 +40,10 @@ impl Sender {
                     self.pacer = Pacer::over(now, srtt, burst);
                 }
                 match u.cause {
-                    RetransmitCause::Timeout => self.stats.spurious_timeouts += 1,
+                    RetransmitCause::Timeout => {
+                        self.stats.spurious_timeouts += 1;
+                        self.parts.rto.on_spurious_timeout();
+                    }
                     RetransmitCause::FastRetransmit => self.stats.spurious_fast_retransmits += 1,
                 }
                 if trace.enabled() {

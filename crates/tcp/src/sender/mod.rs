@@ -366,15 +366,13 @@ impl Sender {
         if let Some((g, t)) = ts_sample {
             // RFC 7323 §4.1: every ACK of new data gives a sample from the echoed timestamp.
             let sent = SimTime(u64::from(t.ecr - 1) * g.as_nanos());
-            let (c, ss) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
-            self.parts.rto.observe_window(c, ss, self.cfg.mss);
+            self.observe_load();
             self.parts.rto.on_sample(sent, now);
             self.fine_sample(sent, now);
             self.timing = None;
         } else if let Some((timed, sent)) = self.timing {
             if ack > timed {
-                let (c, ss) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
-                self.parts.rto.observe_window(c, ss, self.cfg.mss);
+                self.observe_load();
                 self.parts.rto.on_sample(sent, now);
                 self.fine_sample(sent, now);
                 self.timing = None;
@@ -428,6 +426,16 @@ impl Sender {
                     .on_partial_ack(acked.min(u64::from(u32::MAX)) as u32);
             }
         }
+    }
+
+    /// Report the window to the RTO estimator before a sample, bounded by the peer's window:
+    /// the Eifel timer's FLIGHT = max(ssthresh, cwnd/2) + 1 is meant as a lower bound of the
+    /// load (Ludwig2000 §5.4.2), and the load never exceeds the advertised window, whereas
+    /// the initial ssthresh (64 KB) and a cwnd grown past the window do.
+    fn observe_load(&mut self) {
+        let w = self.peer_window.max(self.cfg.mss);
+        let (c, ss) = (self.parts.cc.cwnd().min(w), self.parts.cc.ssthresh().min(w));
+        self.parts.rto.observe_window(c, ss, self.cfg.mss);
     }
 
     fn update_window(&mut self, wnd: u32) {
