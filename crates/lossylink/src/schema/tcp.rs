@@ -1,0 +1,232 @@
+//! The `[tcp]` section of a scenario: a profile plus optional overrides of its knobs
+//! (docs/scenarios.md).
+
+use crate::units::{Dur, Size};
+use serde::{Deserialize, Serialize};
+
+/// Which set of TCP defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// 4.4BSD-Lite (Net/3) Reno, as in the paper's testbed.
+    #[default]
+    Bsd,
+    /// RFC 6298 fine-grained timers (200 ms minimum RTO) and RFC 5681 congestion control.
+    Modern,
+}
+
+/// Delayed-ACK timer style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DelayedAckDoc {
+    /// Global periodic fast timer (BSD).
+    Tick,
+    /// Per-connection deadline.
+    Deadline,
+    /// ACK every segment.
+    Off,
+}
+
+/// Eifel spurious-retransmission detection and response (Ludwig2000 §3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EifelDoc {
+    /// No detection.
+    Off,
+    /// The dissertation's response: restore cwnd and ssthresh.
+    Dissertation,
+    /// RFC 4015: restore ssthresh, limit the burst.
+    Rfc4015,
+}
+
+/// Eifel's late-third-duplicate-ACK rule (Ludwig2000 §3.1.2, §5.4.5; spec §9 Q3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LateDupackDoc {
+    /// Suppress the fast retransmit; ssthresh halved from the saved window, cwnd = ssthresh.
+    Halve,
+    /// Suppress the fast retransmit; restore the saved cwnd and ssthresh.
+    Restore,
+    /// No rule: the BSD fast retransmit goes ahead.
+    Off,
+}
+
+/// Pacing the burst after an Eifel restore (Ludwig2000 §5.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BurstPacerDoc {
+    /// The restored window goes out at once.
+    Off,
+    /// The released segments are spread evenly over one smoothed RTT.
+    Srtt,
+}
+
+/// Which retransmission-timer estimator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RtoDoc {
+    /// The profile's: BSD coarse ticks or RFC 6298.
+    Profile,
+    /// The Eifel timer (Ludwig2000 §3.3) on the timestamp clock.
+    Eifel,
+    /// RTO_AGG (Ludwig2000 §5.4.6): the Eifel timer scaled by a self-training factor.
+    EifelAgg,
+}
+
+/// NewReno flavour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NewRenoDoc {
+    /// Balakrishnan97 §2.3: cwnd = ssthresh on each partial ACK.
+    Paper,
+    /// RFC 6582: partial deflation, careful variant after timeouts.
+    Rfc6582,
+}
+
+/// SACK sender flavour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SackSenderDoc {
+    /// Fall & Floyd 1996 "Sack1" pipe-based recovery (the spec's §2.5 default).
+    FallFloyd,
+    /// RFC 6675 IsLost / NextSeg / pipe.
+    Rfc6675,
+}
+
+/// TCP settings: a profile plus optional overrides of its knobs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpDoc {
+    /// Defaults to start from.
+    #[serde(default)]
+    pub profile: Profile,
+    /// Maximum segment size (payload bytes).
+    #[serde(default = "default_mss")]
+    pub mss: u32,
+    /// Socket buffer size, both ends (bounds the advertised window).
+    #[serde(default = "default_buffer")]
+    pub buffer: Size,
+    /// Slow-timer tick (bsd; 500ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slow_tick: Option<Dur>,
+    /// Minimum RTO (bsd: 1s; modern: 200ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rto: Option<Dur>,
+    /// Maximum RTO (bsd: 64s; modern: 60s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rto: Option<Dur>,
+    /// RTO before any sample (bsd: 6s; modern: 1s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rto: Option<Dur>,
+    /// Duplicate-ACK threshold (3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dupthresh: Option<u32>,
+    /// Initial congestion window in segments (bsd: 1; modern: 3, RFC 5681 §3.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_cwnd: Option<u32>,
+    /// Net/3's extra MSS/8 per ACK in congestion avoidance (bsd: false, see docs/calibration.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca_extra_mss_over_8: Option<bool>,
+    /// Delayed-ACK style (bsd: tick; modern: deadline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack: Option<DelayedAckDoc>,
+    /// Delayed-ACK tick period or deadline (200ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack_time: Option<Dur>,
+    /// Seed the RTT estimator with the path's idle round trip, as the SYN exchange would (true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handshake_rtt: Option<bool>,
+    /// RFC 7323 timestamps on both ends (false; true when Eifel is on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamps: Option<bool>,
+    /// Timestamp clock granularity (bsd: 500ms, the slow tick that drives 4.4BSD's tcp_now;
+    /// modern: 1ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ts_granularity: Option<Dur>,
+    /// Eifel detection and response (off | dissertation | rfc4015; the `+eifel` scheme
+    /// modifier selects dissertation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eifel: Option<EifelDoc>,
+    /// Eifel's rule for a third duplicate ACK that arrives after a timeout already resent the
+    /// segment (halve | restore | off; halve with the dissertation's response, off with
+    /// rfc4015).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eifel_late_dupack: Option<LateDupackDoc>,
+    /// Pace the burst an Eifel restore releases (off | srtt: evenly over one smoothed RTT;
+    /// off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eifel_burst_pacer: Option<BurstPacerDoc>,
+    /// RFC 3042 limited transmit (false; the `+lt` modifier and `e2e-limited-transmit` set it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limited_transmit: Option<bool>,
+    /// How an ACK that leaves data outstanding re-arms the retransmission timer (restart |
+    /// precise; restart).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rexmt: Option<RexmtDoc>,
+    /// React to a drop by the sending host's own interface queue with 4.4BSD `tcp_quench`,
+    /// cwnd = 1 MSS (bsd: true; modern: false, the loss is left to loss recovery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quench: Option<bool>,
+    /// NewReno flavour for schemes that use NewReno (paper).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newreno: Option<NewRenoDoc>,
+    /// Retransmission-timer estimator (profile | eifel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto: Option<RtoDoc>,
+    /// RTO_AGG's k, 0 < k < 1 (0.1: AGG falls about 10% per congestion-avoidance cycle); only
+    /// with `rto = "eifel-agg"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_agg_k: Option<f64>,
+    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675; fall-floyd).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sack_sender: Option<SackSenderDoc>,
+}
+
+fn default_mss() -> u32 {
+    1400
+}
+fn default_buffer() -> Size {
+    Size(32 * 1024)
+}
+
+impl Default for TcpDoc {
+    fn default() -> Self {
+        TcpDoc {
+            profile: Profile::Bsd,
+            mss: default_mss(),
+            buffer: default_buffer(),
+            slow_tick: None,
+            min_rto: None,
+            max_rto: None,
+            initial_rto: None,
+            dupthresh: None,
+            initial_cwnd: None,
+            ca_extra_mss_over_8: None,
+            delayed_ack: None,
+            delayed_ack_time: None,
+            handshake_rtt: None,
+            timestamps: None,
+            ts_granularity: None,
+            eifel: None,
+            eifel_late_dupack: None,
+            eifel_burst_pacer: None,
+            limited_transmit: None,
+            quench: None,
+            rexmt: None,
+            newreno: None,
+            rto: None,
+            rto_agg_k: None,
+            sack_sender: None,
+        }
+    }
+}
+
+/// Re-arming the retransmission timer on an ACK that leaves data outstanding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RexmtDoc {
+    /// The full RTO from the ACK (4.4BSD, RFC 6298 §5.3).
+    Restart,
+    /// The RTO minus the age of the oldest outstanding segment (Ludwig2000 §5.4.5).
+    Precise,
+}
