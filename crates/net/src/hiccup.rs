@@ -205,6 +205,12 @@ impl<F: Frame> Hiccups<F> {
         self.ip_holds.is_empty() && self.ip_reorders.idle()
     }
 
+    /// Whether no link-stage hiccup is set: no hold ever blocks the port and the queue's order
+    /// is kept ([`Hiccups::blocked`] is false, [`Hiccups::next`] pops the queue).
+    pub(crate) fn link_idle(&self) -> bool {
+        self.holds.is_empty() && self.reorders.idle()
+    }
+
     /// A packet handed to the interface at `now` (IP stage): intercepted by a hold, held back
     /// by a reorder, or passed on to the queue (with a held-back packet now due after it).
     pub(crate) fn admit(&mut self, now: SimTime, pkt: F) -> Admit<F> {

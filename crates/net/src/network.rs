@@ -491,7 +491,11 @@ impl Network {
     fn start(&mut self, now: SimTime, ch: usize) {
         let n = self.channels[ch].ports.len();
         for k in 0..n {
-            let idx = (self.channels[ch].next + k) % n;
+            // (next + k) mod n, without a division: next < n and k < n.
+            let mut idx = self.channels[ch].next + k;
+            if idx >= n {
+                idx -= n;
+            }
             let port = self.channels[ch].ports[idx];
             let Some(r) = self.ports[port.index()].next_frame(now) else {
                 continue;
@@ -500,13 +504,12 @@ impl Network {
             let p = &mut self.ports[port.index()];
             let pkt = &self.pool[r];
             let wait = self.channels[ch].contention_wait();
-            let airtime = wait + p.airtime(pkt);
-            let corrupted = p.transmit(pkt, airtime);
+            let (airtime, corrupted) = p.transmit(pkt, wait);
             self.taps.frame(now, port, pkt, corrupted);
             p.wire.push_back((r, corrupted));
             let c = &mut self.channels[ch];
             c.state = ChannelState::Busy { port };
-            c.next = (idx + 1) % n;
+            c.next = if idx + 1 == n { 0 } else { idx + 1 };
             self.queue
                 .schedule(now + airtime, Event::TxDone { channel: ch as u32 });
             return;

@@ -161,6 +161,10 @@ impl Port {
     /// The next frame to start at `now`, if any: none during a hold; a packet held back by a
     /// reorder hiccup goes as soon as it is due.
     pub(crate) fn next_frame(&mut self, now: SimTime) -> Option<PacketRef> {
+        // Most ports (and a port after its last reorder): the queue's order.
+        if self.hiccups.link_idle() {
+            return self.queue.pop_front();
+        }
         if self.hiccups.blocked(now) {
             return None;
         }
@@ -193,15 +197,18 @@ impl Port {
         queued
     }
 
-    /// Time the frame carrying `pkt` occupies the channel, contention excluded.
-    pub(crate) fn airtime(&self, pkt: &Packet) -> SimDuration {
-        let bits = u64::from(self.cfg.framing_bytes + pkt.ip_len()) * 8;
-        self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps)
+    /// Start the transmission of `pkt` after a contention wait of `wait`: its airtime (the
+    /// wait, the per-frame time and the bits at the port's rate), accounted for with the
+    /// frame, and whether the error model corrupts it.
+    pub(crate) fn transmit(&mut self, pkt: &Packet, wait: SimDuration) -> (SimDuration, bool) {
+        let ip = u64::from(pkt.ip_len());
+        let bits = (ip + u64::from(self.cfg.framing_bytes)) * 8;
+        let airtime = wait + (self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps));
+        (airtime, self.account(pkt, ip, airtime))
     }
 
-    /// Account for the start of a transmission and decide whether the frame will be corrupted.
-    pub(crate) fn transmit(&mut self, pkt: &Packet, airtime: SimDuration) -> bool {
-        let ip = u64::from(pkt.ip_len());
+    /// Count a frame of `ip` bytes whose transmission starts and draw whether it is corrupted.
+    fn account(&mut self, pkt: &Packet, ip: u64, airtime: SimDuration) -> bool {
         self.stats.wire_bytes += ip + u64::from(self.cfg.framing_bytes);
         self.stats.busy_ns += airtime.as_nanos();
         let exposed = match self.cfg.exposure {
