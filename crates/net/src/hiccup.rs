@@ -23,7 +23,7 @@
 //! "what happens to a packet handed to the interface"; the network schedules the wake-up at
 //! the end of each hold (house rule 5).
 
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{Frame, PacketKind};
 use engine::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -69,9 +69,9 @@ pub enum Hiccup {
 // A return value consumed at once, never stored: boxing the packets would only add work.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
-pub(crate) enum Admit {
+pub(crate) enum Admit<F> {
     /// Into the interface queue, followed by a packet held back by a reorder that is now due.
-    Pass(Packet, Option<Packet>),
+    Pass(F, Option<F>),
     /// Intercepted by a hold (flushed into the queue when it ends).
     Intercepted,
     /// Held back by a reorder.
@@ -80,22 +80,22 @@ pub(crate) enum Admit {
 
 /// A packet held back by a reorder hiccup.
 #[derive(Clone, Copy, Debug)]
-struct Held {
-    pkt: Packet,
+struct Held<F> {
+    pkt: F,
     /// Data packets still to pass before it goes.
     remaining: u32,
 }
 
 /// The reorders of one stage.
-#[derive(Clone, Debug, Default)]
-struct Reorders {
+#[derive(Clone, Debug)]
+struct Reorders<F> {
     /// `(at, length)` not yet started, sorted by `at`.
     pending: VecDeque<(SimTime, u32)>,
     /// The packet currently held back.
-    held: Option<Held>,
+    held: Option<Held<F>>,
 }
 
-impl Reorders {
+impl<F: Frame> Reorders<F> {
     fn new(mut list: Vec<(SimTime, u32)>) -> Self {
         list.sort_by_key(|&(at, _)| at);
         Reorders {
@@ -116,7 +116,7 @@ impl Reorders {
 
     /// Pass data packet `pkt` at `now` through the reorder: `None` if it is the one held back
     /// now; otherwise `pkt`, counted against the held one.
-    fn pass(&mut self, now: SimTime, pkt: Packet) -> Option<Packet> {
+    fn pass(&mut self, now: SimTime, pkt: F) -> Option<F> {
         if let Some(h) = self.held.as_mut() {
             h.remaining -= 1;
             return Some(pkt);
@@ -135,7 +135,7 @@ impl Reorders {
     }
 
     /// The held-back packet, if it is due.
-    fn take_due(&mut self) -> Option<Packet> {
+    fn take_due(&mut self) -> Option<F> {
         if self.release_due() {
             self.held.take().map(|h| h.pkt)
         } else {
@@ -144,22 +144,23 @@ impl Reorders {
     }
 }
 
-/// The hiccup state of one port.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Hiccups {
+/// The hiccup state of one port, over what its queue holds (handles on pooled packets in the
+/// network, packets themselves in tests).
+#[derive(Clone, Debug)]
+pub(crate) struct Hiccups<F> {
     /// Link-stage hold windows `[start, end)`, sorted by start.
     holds: Vec<(SimTime, SimTime)>,
     /// IP-stage hold windows `[start, end)` with their expiry, sorted by start.
     ip_holds: Vec<(SimTime, SimTime, Option<SimDuration>)>,
     /// Packets an IP-stage hold intercepted, in order, with the instant each expires.
-    intercepted: VecDeque<(Packet, Option<SimTime>)>,
+    intercepted: VecDeque<(F, Option<SimTime>)>,
     /// Link-stage reorders.
-    reorders: Reorders,
+    reorders: Reorders<F>,
     /// IP-stage reorders.
-    ip_reorders: Reorders,
+    ip_reorders: Reorders<F>,
 }
 
-impl Hiccups {
+impl<F: Frame> Hiccups<F> {
     /// The state for `list` (any order; equal times keep their order).
     pub(crate) fn new(list: &[Hiccup]) -> Self {
         let (mut holds, mut ip_holds) = (Vec::new(), Vec::new());
@@ -204,9 +205,15 @@ impl Hiccups {
         self.ip_holds.is_empty() && self.ip_reorders.idle()
     }
 
+    /// Whether no link-stage hiccup is set: no hold ever blocks the port and the queue's order
+    /// is kept ([`Hiccups::blocked`] is false, [`Hiccups::next`] pops the queue).
+    pub(crate) fn link_idle(&self) -> bool {
+        self.holds.is_empty() && self.reorders.idle()
+    }
+
     /// A packet handed to the interface at `now` (IP stage): intercepted by a hold, held back
     /// by a reorder, or passed on to the queue (with a held-back packet now due after it).
-    pub(crate) fn admit(&mut self, now: SimTime, pkt: Packet) -> Admit {
+    pub(crate) fn admit(&mut self, now: SimTime, pkt: F) -> Admit<F> {
         if let Some(&(_, _, expire)) = self.ip_hold_at(now) {
             self.intercepted.push_back((pkt, expire.map(|x| now + x)));
             return Admit::Intercepted;
@@ -227,19 +234,27 @@ impl Hiccups {
     /// The packets intercepted by IP-stage holds that have not expired, if no hold is still
     /// active at `now` (the flush at the end of a hold, in the order they were handed over),
     /// and how many expired. Nothing leaves the FIFO during a hold, so discarding the expired
-    /// ones at the flush is the same as discarding each at its own deadline.
-    pub(crate) fn release_intercepted(&mut self, now: SimTime) -> (Vec<Packet>, u64) {
+    /// ones at the flush is the same as discarding each at its own deadline. Each expired
+    /// packet is handed to `discard`.
+    pub(crate) fn release_intercepted(
+        &mut self,
+        now: SimTime,
+        mut discard: impl FnMut(F),
+    ) -> (Vec<F>, u64) {
         if self.ip_hold_at(now).is_some() {
             return (Vec::new(), 0);
         }
         let all = std::mem::take(&mut self.intercepted);
-        let n = all.len() as u64;
-        let kept: Vec<Packet> = all
-            .into_iter()
-            .filter(|&(_, exp)| exp.is_none_or(|x| x > now))
-            .map(|(p, _)| p)
-            .collect();
-        let expired = n - kept.len() as u64;
+        let mut kept = Vec::with_capacity(all.len());
+        let mut expired = 0;
+        for (p, exp) in all {
+            if exp.is_none_or(|x| x > now) {
+                kept.push(p);
+            } else {
+                discard(p);
+                expired += 1;
+            }
+        }
         (kept, expired)
     }
 
@@ -256,7 +271,7 @@ impl Hiccups {
 
     /// The packet to transmit at `now`, taken from `queue` unless a held-back one is due.
     /// Holds are not checked here (see [`Hiccups::blocked`]).
-    pub(crate) fn next(&mut self, now: SimTime, queue: &mut VecDeque<Packet>) -> Option<Packet> {
+    pub(crate) fn next(&mut self, now: SimTime, queue: &mut VecDeque<F>) -> Option<F> {
         // Fast path (most ports, and after the last reorder): the queue's order.
         if self.reorders.idle() {
             return queue.pop_front();
@@ -279,7 +294,7 @@ impl Hiccups {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::LinkTag;
+    use crate::packet::{LinkTag, Packet};
     use engine::{FlowId, NodeId};
     use tcp::{SegOptions, Segment, SeqNum};
 
@@ -307,7 +322,7 @@ mod tests {
 
     #[test]
     fn hold_blocks_its_window_only() {
-        let h = Hiccups::new(&[Hiccup::Hold {
+        let h: Hiccups<Packet> = Hiccups::new(&[Hiccup::Hold {
             at: t(30),
             duration: SimDuration::from_secs(13),
             stage: Stage::Link,
@@ -322,7 +337,7 @@ mod tests {
 
     #[test]
     fn reorder_sends_the_held_packet_after_length_others() {
-        let mut h = Hiccups::new(&[Hiccup::Reorder {
+        let mut h: Hiccups<Packet> = Hiccups::new(&[Hiccup::Reorder {
             at: t(10),
             length: 3,
             stage: Stage::Link,
@@ -342,7 +357,7 @@ mod tests {
 
     #[test]
     fn acks_pass_uncounted_and_the_held_packet_waits_for_data() {
-        let mut h = Hiccups::new(&[Hiccup::Reorder {
+        let mut h: Hiccups<Packet> = Hiccups::new(&[Hiccup::Reorder {
             at: t(0),
             length: 1,
             stage: Stage::Link,
@@ -361,7 +376,7 @@ mod tests {
         assert_eq!(h.next(t(2), &mut q).map(|p| p.uid), Some(0));
     }
 
-    fn uids(a: Admit) -> (Option<u64>, Option<u64>) {
+    fn uids(a: Admit<Packet>) -> (Option<u64>, Option<u64>) {
         match a {
             Admit::Pass(p, r) => (Some(p.uid), r.map(|r| r.uid)),
             Admit::Intercepted | Admit::HeldBack => (None, None),
@@ -370,7 +385,7 @@ mod tests {
 
     #[test]
     fn an_ip_stage_hold_intercepts_and_releases_in_order_at_its_end() {
-        let mut h = Hiccups::new(&[Hiccup::Hold {
+        let mut h: Hiccups<Packet> = Hiccups::new(&[Hiccup::Hold {
             at: t(30),
             duration: SimDuration::from_secs(13),
             stage: Stage::Ip,
@@ -385,8 +400,11 @@ mod tests {
             matches!(h.admit(t(31), pkt(2, 0)), Admit::Intercepted),
             "ACKs too"
         );
-        assert!(h.release_intercepted(t(42)).0.is_empty(), "still holding");
-        let (out, expired) = h.release_intercepted(t(43));
+        assert!(
+            h.release_intercepted(t(42), |_| {}).0.is_empty(),
+            "still holding"
+        );
+        let (out, expired) = h.release_intercepted(t(43), |_| {});
         assert_eq!(out.iter().map(|p| p.uid).collect::<Vec<_>>(), vec![1, 2]);
         assert_eq!(expired, 0);
         assert_eq!(uids(h.admit(t(43), pkt(3, 100))), (Some(3), None));
@@ -394,7 +412,7 @@ mod tests {
 
     #[test]
     fn an_expiring_hold_discards_what_waited_longer_than_the_expiry() {
-        let mut h = Hiccups::new(&[Hiccup::Hold {
+        let mut h: Hiccups<Packet> = Hiccups::new(&[Hiccup::Hold {
             at: t(10),
             duration: SimDuration::from_secs(23),
             stage: Stage::Ip,
@@ -403,14 +421,14 @@ mod tests {
         for (uid, at) in [(1, t(10)), (2, t(20)), (3, SimTime(t(33).0 - 400_000_000))] {
             assert!(matches!(h.admit(at, pkt(uid, 0)), Admit::Intercepted));
         }
-        let (out, expired) = h.release_intercepted(t(33));
+        let (out, expired) = h.release_intercepted(t(33), |_| {});
         assert_eq!(out.iter().map(|p| p.uid).collect::<Vec<_>>(), vec![3]);
         assert_eq!(expired, 2);
     }
 
     #[test]
     fn an_ip_stage_reorder_releases_the_held_packet_behind_the_length_th() {
-        let mut h = Hiccups::new(&[Hiccup::Reorder {
+        let mut h: Hiccups<Packet> = Hiccups::new(&[Hiccup::Reorder {
             at: t(10),
             length: 2,
             stage: Stage::Ip,
@@ -442,7 +460,7 @@ mod tests {
             reorder_at in 0u64..10_000, length in 1u32..8,
         ) {
             let ms = |m: u64| SimTime(m * 1_000_000);
-            let mut h = Hiccups::new(&[
+            let mut h: Hiccups<Packet> = Hiccups::new(&[
                 Hiccup::Hold {
                     at: ms(hold_at),
                     duration: SimDuration::from_millis(hold_len),
@@ -456,7 +474,7 @@ mod tests {
             for (k, gap) in gaps.iter().enumerate() {
                 now += gap;
                 if !released && ms(now) >= end {
-                    let (kept, x) = h.release_intercepted(end);
+                    let (kept, x) = h.release_intercepted(end, |_| {});
                     out.extend(kept.iter().map(|p| p.uid));
                     expired += x;
                     released = true;
@@ -471,7 +489,7 @@ mod tests {
                 }
             }
             if !released {
-                let (kept, x) = h.release_intercepted(end.max(ms(now + 1)));
+                let (kept, x) = h.release_intercepted(end.max(ms(now + 1)), |_| {});
                 out.extend(kept.iter().map(|p| p.uid));
                 expired += x;
             }

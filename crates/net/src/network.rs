@@ -5,7 +5,7 @@
 use crate::agent::Agent;
 use crate::config::{ChainConfig, HopRole, Medium, NodeConfig, NodeKind};
 use crate::link_receiver::LinkReceiver;
-use crate::packet::{LinkTag, Packet, PacketKind};
+use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef};
 use crate::port::{Channel, ChannelState, Port};
 use crate::tap::Taps;
 use engine::{
@@ -96,6 +96,8 @@ pub struct Network {
     flows: Vec<Flow>,
     queue: EventQueue<Event>,
     next_uid: u64,
+    /// The packets between two stages; queues, wires and hiccups hold handles on them.
+    pool: PacketPool,
     /// Base-station agents by node index, with their pending wake-up.
     agents: Vec<Option<AgentSlot>>,
     /// Split-connection proxies by node index, with their pending wake-up.
@@ -191,6 +193,7 @@ impl Network {
             flows: Vec::new(),
             queue,
             next_uid: 0,
+            pool: PacketPool::default(),
             agents: (0..n).map(|_| None).collect(),
             proxies: (0..n).map(|_| None).collect(),
             link_receivers: Vec::new(),
@@ -286,24 +289,30 @@ impl Network {
                 let p = &mut self.ports[port.index()];
                 let to = p.to;
                 // Frames on a wire arrive in the order they started (crate::port).
-                let Some((pkt, corrupted)) = p.wire.pop_front() else {
+                let Some((r, corrupted)) = p.wire.pop_front() else {
                     debug_assert!(false, "an arrival on an empty wire");
                     return;
                 };
                 if !corrupted {
                     // Most frames meet no link ARQ, proxy or agent: cheap checks first, so that
-                    // the packet is not moved through each of them.
-                    if pkt.link != LinkTag::None {
+                    // the packet stays in the pool.
+                    if self.pool[r].link != LinkTag::None {
+                        let pkt = self.pool.take(r);
                         if let Some(pkt) = self.link_intercept(now, port, pkt) {
-                            self.deliver(now, port, pkt);
+                            let r = self.pool.insert(pkt);
+                            self.deliver(now, port, r);
                         }
                     } else {
-                        self.deliver(now, port, pkt);
+                        self.deliver(now, port, r);
                     }
-                } else if pkt.dst == to && pkt.seg.is_data() {
-                    // The ELN oracle: the receiving host learns which segment the link corrupted
-                    // (Balakrishnan97 §2.6); receivers without ELN ignore it.
-                    self.flows[pkt.flow.index()].receiver.on_corrupted(&pkt.seg);
+                } else {
+                    let pkt = &self.pool[r];
+                    if pkt.dst == to && pkt.seg.is_data() {
+                        // The ELN oracle: the receiving host learns which segment the link
+                        // corrupted (Balakrishnan97 §2.6); receivers without ELN ignore it.
+                        self.flows[pkt.flow.index()].receiver.on_corrupted(&pkt.seg);
+                    }
+                    self.pool.release(r);
                 }
             }
             Event::SenderTimer { flow } => {
@@ -328,7 +337,8 @@ impl Network {
                 // Flush an IP-stage hold into the interface queue, the driver taking the first
                 // packet at once as a BSD `if_output` does; drop-tail for the rest (Ludwig2000
                 // §10.1, Fig 5-3).
-                for pkt in self.ports[port.index()].release_intercepted(now) {
+                let released = self.ports[port.index()].release_intercepted(now, &mut self.pool);
+                for pkt in released {
                     self.enqueue_and_start(now, port, pkt);
                 }
                 let ch = self.ports[port.index()].channel;
@@ -343,34 +353,41 @@ impl Network {
 
     /// An intact packet (link header handled) arrives through `port`: a proxy or an agent at
     /// the node it reaches may take it, else it is received there.
-    fn deliver(&mut self, now: SimTime, port: PortId, pkt: Packet) {
+    fn deliver(&mut self, now: SimTime, port: PortId, r: PacketRef) {
         let to = self.ports[port.index()].to;
-        if self.proxy_absorbs(now, to, &pkt) {
+        if self.proxy_absorbs(now, to, r) {
             return;
         }
-        if !self.agent_at(port, &pkt) {
-            self.receive(now, to, pkt);
-        } else if let Some(pkt) = self.agent_intercept(now, port, pkt) {
-            self.receive(now, to, pkt);
+        if !self.agent_at(port, &self.pool[r]) {
+            self.receive(now, to, r);
+        } else {
+            let pkt = self.pool.take(r);
+            if let Some(pkt) = self.agent_intercept(now, port, pkt) {
+                let r = self.pool.insert(pkt);
+                self.receive(now, to, r);
+            }
         }
     }
 
     /// A packet arrives intact at `node`: deliver it locally or forward it.
-    fn receive(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+    fn receive(&mut self, now: SimTime, node: NodeId, r: PacketRef) {
+        let pkt = &self.pool[r];
         if pkt.dst != node {
-            self.send_from(now, node, pkt);
+            self.send_from(now, node, r);
             return;
         }
         let f = pkt.flow.index();
         match pkt.kind() {
             PacketKind::Data => {
                 self.flows[f].receiver.on_segment(now, &pkt.seg);
+                self.pool.release(r);
                 self.pump_receiver(f, now);
             }
             PacketKind::Ack => {
                 let fl = &mut self.flows[f];
                 let (sender, sink) = fl.sender_and_sink();
                 sender.on_ack(now, &pkt.seg, sink);
+                self.pool.release(r);
                 self.pump_sender(f, now);
             }
         }
@@ -382,20 +399,20 @@ impl Network {
             let (sender, sink) = fl.sender_and_sink();
             let seg = sender.poll_transmit(now, sink);
             let Some(seg) = seg else { break };
-            let pkt = Packet {
+            let src = fl.src;
+            let r = self.pool.insert(Packet {
                 uid: self.next_uid,
                 flow: fl.id,
-                src: fl.src,
+                src,
                 dst: fl.dst,
                 seg,
                 link: LinkTag::None,
-            };
+            });
             self.next_uid += 1;
-            let seg = pkt.seg;
-            if !self.send_from(now, pkt.src, pkt) {
+            if let Some(dropped) = self.send_from(now, src, r) {
                 // ENOBUFS from the host's own interface queue (Ludwig2000 §2.3).
                 let (sender, sink) = self.flows[f].sender_and_sink();
-                sender.on_local_drop(now, &seg, sink);
+                sender.on_local_drop(now, &dropped.seg, sink);
             }
         }
         let fl = &mut self.flows[f];
@@ -411,16 +428,17 @@ impl Network {
     fn pump_receiver(&mut self, f: usize, now: SimTime) {
         while let Some(seg) = self.flows[f].receiver.poll_transmit(now) {
             let fl = &self.flows[f];
-            let pkt = Packet {
+            let src = fl.dst;
+            let r = self.pool.insert(Packet {
                 uid: self.next_uid,
                 flow: fl.id,
-                src: fl.dst,
+                src,
                 dst: fl.src,
                 seg,
                 link: LinkTag::None,
-            };
+            });
             self.next_uid += 1;
-            self.send_from(now, pkt.src, pkt);
+            self.send_from(now, src, r);
         }
         let fl = &mut self.flows[f];
         if let Some(t) = fl.receiver.poll_timeout() {
@@ -432,29 +450,38 @@ impl Network {
         }
     }
 
-    /// Hand `pkt` to the port `node` routes it through (IP output). `false` if the port's
-    /// queue dropped it and is the node's own interface queue: the local-drop signal
-    /// (Ludwig2000 §2.3).
-    fn send_from(&mut self, now: SimTime, node: NodeId, pkt: Packet) -> bool {
-        let Some(port) = self.routes[node.index()][pkt.dst.index()] else {
-            return true;
+    /// Hand the packet of `r` to the port `node` routes it through (IP output). The packet,
+    /// taken out of the pool, if the port's queue dropped it and is the node's own interface
+    /// queue: the local-drop signal (Ludwig2000 §2.3).
+    fn send_from(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> Option<Packet> {
+        let Some(port) = self.routes[node.index()][self.pool[r].dst.index()] else {
+            self.pool.release(r);
+            return None;
         };
         let p = &mut self.ports[port.index()];
-        let accepted = p.offer(now, pkt) || !p.cfg.host_queue;
+        let mut dropped = None;
+        if !p.offer(now, r, &mut self.pool) {
+            let pkt = self.pool.take(r);
+            if p.cfg.host_queue {
+                dropped = Some(pkt);
+            }
+        }
         let ch = p.channel;
         if self.channels[ch].state == ChannelState::Idle {
             self.start(now, ch);
         }
-        accepted
+        dropped
     }
 
-    /// Put `pkt` straight into `port`'s queue (below the IP-stage hiccups) and start its
-    /// channel if idle. `false` if the queue dropped it.
-    fn enqueue_and_start(&mut self, now: SimTime, port: PortId, pkt: Packet) -> bool {
+    /// Put the packet of `r` straight into `port`'s queue (below the IP-stage hiccups) and
+    /// start its channel if idle. `false` if the queue dropped it.
+    fn enqueue_and_start(&mut self, now: SimTime, port: PortId, r: PacketRef) -> bool {
         let p = &mut self.ports[port.index()];
-        let queued = p.enqueue(pkt);
+        let queued = p.enqueue(r);
         let ch = p.channel;
-        if queued && self.channels[ch].state == ChannelState::Idle {
+        if !queued {
+            self.pool.release(r);
+        } else if self.channels[ch].state == ChannelState::Idle {
             self.start(now, ch);
         }
         queued
@@ -464,21 +491,25 @@ impl Network {
     fn start(&mut self, now: SimTime, ch: usize) {
         let n = self.channels[ch].ports.len();
         for k in 0..n {
-            let idx = (self.channels[ch].next + k) % n;
+            // (next + k) mod n, without a division: next < n and k < n.
+            let mut idx = self.channels[ch].next + k;
+            if idx >= n {
+                idx -= n;
+            }
             let port = self.channels[ch].ports[idx];
-            let Some(pkt) = self.ports[port.index()].next_frame(now) else {
+            let Some(r) = self.ports[port.index()].next_frame(now) else {
                 continue;
             };
-            let pkt = self.agent_transmit(now, port, pkt);
+            self.agent_transmit(now, port, r);
             let p = &mut self.ports[port.index()];
+            let pkt = &self.pool[r];
             let wait = self.channels[ch].contention_wait();
-            let airtime = wait + p.airtime(&pkt);
-            let corrupted = p.transmit(&pkt, airtime);
-            self.taps.frame(now, port, &pkt, corrupted);
-            p.wire.push_back((pkt, corrupted));
+            let (airtime, corrupted) = p.transmit(pkt, wait);
+            self.taps.frame(now, port, pkt, corrupted);
+            p.wire.push_back((r, corrupted));
             let c = &mut self.channels[ch];
             c.state = ChannelState::Busy { port };
-            c.next = (idx + 1) % n;
+            c.next = if idx + 1 == n { 0 } else { idx + 1 };
             self.queue
                 .schedule(now + airtime, Event::TxDone { channel: ch as u32 });
             return;

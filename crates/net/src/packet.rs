@@ -100,3 +100,149 @@ impl Packet {
         }
     }
 }
+
+/// Something a port queues: a [`Packet`] itself, or a [`PacketRef`] to one in the network's
+/// [`PacketPool`]. Hiccups (crate::hiccup) only need to tell data from ACKs.
+pub(crate) trait Frame: Copy {
+    /// Data or pure ACK, as [`Packet::kind`].
+    fn kind(&self) -> PacketKind;
+}
+
+impl Frame for Packet {
+    fn kind(&self) -> PacketKind {
+        Packet::kind(self)
+    }
+}
+
+/// A handle on a packet in the network's [`PacketPool`]: what port queues, wires and hiccups
+/// move instead of the packet itself (a few bytes, not the whole header with its options).
+/// It remembers the packet's kind at insertion, which nothing changes while it waits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PacketRef {
+    slot: u32,
+    kind: PacketKind,
+}
+
+impl Frame for PacketRef {
+    fn kind(&self) -> PacketKind {
+        self.kind
+    }
+}
+
+/// The packets of a network that are between two stages (queued, held by a hiccup, on a
+/// wire, being handled by the loop), each in a slot reused once its packet has left. Slot
+/// reuse order has no effect on results: packets keep their uid, and every ordering in the
+/// network comes from the queues that hold the handles.
+#[derive(Debug, Default)]
+pub(crate) struct PacketPool {
+    slots: Vec<Packet>,
+    /// Slots free for reuse, the most recently freed last.
+    free: Vec<u32>,
+    /// Debug builds: which slots hold a live packet (catches a handle used after release).
+    #[cfg(debug_assertions)]
+    live: Vec<bool>,
+}
+
+impl PacketPool {
+    /// Store `pkt` and return its handle.
+    pub(crate) fn insert(&mut self, pkt: Packet) -> PacketRef {
+        let kind = pkt.kind();
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slots[s as usize] = pkt;
+                s
+            }
+            None => {
+                self.slots.push(pkt);
+                #[cfg(debug_assertions)]
+                self.live.push(false);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        #[cfg(debug_assertions)]
+        {
+            self.live[slot as usize] = true;
+        }
+        PacketRef { slot, kind }
+    }
+
+    /// Free the slot of `r` (its packet has left the network).
+    pub(crate) fn release(&mut self, r: PacketRef) {
+        #[cfg(debug_assertions)]
+        {
+            debug_assert!(self.live[r.slot as usize], "packet released twice");
+            self.live[r.slot as usize] = false;
+        }
+        self.free.push(r.slot);
+    }
+
+    /// The packet of `r`, its slot freed.
+    pub(crate) fn take(&mut self, r: PacketRef) -> Packet {
+        self.release(r);
+        self.slots[r.slot as usize]
+    }
+
+    /// Packets held (slots in use).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+impl std::ops::Index<PacketRef> for PacketPool {
+    type Output = Packet;
+    fn index(&self, r: PacketRef) -> &Packet {
+        #[cfg(debug_assertions)]
+        debug_assert!(self.live[r.slot as usize], "packet used after release");
+        &self.slots[r.slot as usize]
+    }
+}
+
+impl std::ops::IndexMut<PacketRef> for PacketPool {
+    fn index_mut(&mut self, r: PacketRef) -> &mut Packet {
+        #[cfg(debug_assertions)]
+        debug_assert!(self.live[r.slot as usize], "packet used after release");
+        &mut self.slots[r.slot as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{FlowId, NodeId};
+    use tcp::{SegOptions, Segment, SeqNum};
+
+    fn pkt(uid: u64, len: u32) -> Packet {
+        Packet {
+            uid,
+            flow: FlowId(0),
+            src: NodeId(0),
+            dst: NodeId(1),
+            seg: Segment {
+                seq: SeqNum(0),
+                ack: SeqNum(0),
+                len,
+                wnd: 0,
+                ack_flag: true,
+                opts: SegOptions::default(),
+            },
+            link: LinkTag::None,
+        }
+    }
+
+    #[test]
+    fn the_pool_reuses_freed_slots_and_keeps_packets_apart() {
+        let mut pool = PacketPool::default();
+        let a = pool.insert(pkt(1, 100));
+        let b = pool.insert(pkt(2, 0));
+        assert_eq!((a.kind(), b.kind()), (PacketKind::Data, PacketKind::Ack));
+        assert_eq!(pool.take(a).uid, 1);
+        let c = pool.insert(pkt(3, 100));
+        assert_eq!(pool.len(), 2);
+        assert_eq!((pool[b].uid, pool[c].uid), (2, 3));
+        pool[c].uid = 4;
+        pool.release(b);
+        assert_eq!(pool.take(c).uid, 4);
+        assert_eq!(pool.len(), 0);
+    }
+}

@@ -10,7 +10,7 @@
 use crate::config::{Contention, DirectionConfig, Exposure, HopRole};
 use crate::error_model::ErrorModel;
 use crate::hiccup::{Admit, Hiccups};
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{Packet, PacketKind, PacketPool, PacketRef};
 use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -62,14 +62,15 @@ pub struct Port {
     /// Index of the channel it transmits on.
     pub channel: usize,
     pub(crate) cfg: DirectionConfig,
-    pub(crate) queue: VecDeque<Packet>,
+    /// Handles on the queued packets (in the network's [`PacketPool`]).
+    pub(crate) queue: VecDeque<PacketRef>,
     /// Frames whose transmission started and that have not yet arrived at the far end, oldest
     /// first, each with whether it is corrupted. The delay is the same for every frame of a
     /// port and a port sends one frame at a time, so frames arrive in the order they started:
     /// the events of the loop name the port only, not the frame (no allocation per frame).
-    pub(crate) wire: VecDeque<(Packet, bool)>,
+    pub(crate) wire: VecDeque<(PacketRef, bool)>,
     pub(crate) error: ErrorModel,
-    pub(crate) hiccups: Hiccups,
+    pub(crate) hiccups: Hiccups<PacketRef>,
     /// Counters.
     pub stats: PortStats,
 }
@@ -103,8 +104,9 @@ impl Port {
         }
     }
 
-    /// Queue a packet; `false` if the queue was full and the packet was dropped.
-    pub(crate) fn enqueue(&mut self, pkt: Packet) -> bool {
+    /// Queue a packet; `false` if the queue was full and the packet was dropped (its slot is
+    /// left to the caller to free).
+    pub(crate) fn enqueue(&mut self, pkt: PacketRef) -> bool {
         if self.queue.len() >= self.cfg.queue_packets as usize {
             self.stats.queue_drops += 1;
             return false;
@@ -117,8 +119,9 @@ impl Port {
     /// A packet handed to this interface at `now` by its node (IP output): through the
     /// IP-stage hiccups, then into the drop-tail queue. `false` only if the queue dropped it
     /// (the local-drop signal a BSD host's TCP gets as ENOBUFS, Ludwig2000 §2.3); a packet a
-    /// hiccup holds counts as accepted.
-    pub(crate) fn offer(&mut self, now: SimTime, pkt: Packet) -> bool {
+    /// hiccup holds counts as accepted. A dropped `pkt` is left in `pool` for the caller; a
+    /// held-back packet released behind it and dropped is freed here.
+    pub(crate) fn offer(&mut self, now: SimTime, pkt: PacketRef, pool: &mut PacketPool) -> bool {
         if self.hiccups.ip_idle() {
             return self.enqueue(pkt);
         }
@@ -131,7 +134,11 @@ impl Port {
             Admit::Pass(pkt, released) => {
                 let queued = self.enqueue(pkt);
                 if let Some(held) = released {
-                    self.stats.reordered += u64::from(self.enqueue(held));
+                    let queued = self.enqueue(held);
+                    if !queued {
+                        pool.release(held);
+                    }
+                    self.stats.reordered += u64::from(queued);
                 }
                 queued
             }
@@ -139,16 +146,25 @@ impl Port {
     }
 
     /// At the end of a hold: what IP-stage holds intercepted and did not expire, to be flushed
-    /// into the queue at once (empty while another IP-stage hold is still active).
-    pub(crate) fn release_intercepted(&mut self, now: SimTime) -> Vec<Packet> {
-        let (kept, expired) = self.hiccups.release_intercepted(now);
+    /// into the queue at once (empty while another IP-stage hold is still active). Expired
+    /// packets leave `pool`.
+    pub(crate) fn release_intercepted(
+        &mut self,
+        now: SimTime,
+        pool: &mut PacketPool,
+    ) -> Vec<PacketRef> {
+        let (kept, expired) = self.hiccups.release_intercepted(now, |p| pool.release(p));
         self.stats.hiccup_expired += expired;
         kept
     }
 
     /// The next frame to start at `now`, if any: none during a hold; a packet held back by a
     /// reorder hiccup goes as soon as it is due.
-    pub(crate) fn next_frame(&mut self, now: SimTime) -> Option<Packet> {
+    pub(crate) fn next_frame(&mut self, now: SimTime) -> Option<PacketRef> {
+        // Most ports (and a port after its last reorder): the queue's order.
+        if self.hiccups.link_idle() {
+            return self.queue.pop_front();
+        }
         if self.hiccups.blocked(now) {
             return None;
         }
@@ -160,31 +176,39 @@ impl Port {
 
     /// Queue a local retransmission at the head, regardless of the capacity (a base-station
     /// agent's priority retransmission, Balakrishnan97 §2.8).
-    pub(crate) fn enqueue_front(&mut self, pkt: Packet) {
+    pub(crate) fn enqueue_front(&mut self, pkt: PacketRef) {
         self.queue.push_front(pkt);
         self.stats.max_queue = self.stats.max_queue.max(self.queue.len() as u32);
     }
 
     /// Queue a link ACK frame at the tail, or, if one is already waiting, update it in place:
     /// the newest status (cumulative part + bitmap) supersedes the older one. Returns `false`
-    /// only if a new frame was dropped because the queue was full.
-    pub(crate) fn enqueue_link_ack(&mut self, pkt: Packet) -> bool {
-        if let Some(waiting) = self.queue.iter_mut().find(|q| q.is_link_ack()) {
-            waiting.link = pkt.link;
+    /// only if a new frame was dropped because the queue was full. Either way `pkt` leaves
+    /// `pool` unless it was queued.
+    pub(crate) fn enqueue_link_ack(&mut self, pkt: PacketRef, pool: &mut PacketPool) -> bool {
+        if let Some(&waiting) = self.queue.iter().find(|&&q| pool[q].is_link_ack()) {
+            pool[waiting].link = pool.take(pkt).link;
             return true;
         }
-        self.enqueue(pkt)
+        let queued = self.enqueue(pkt);
+        if !queued {
+            pool.release(pkt);
+        }
+        queued
     }
 
-    /// Time the frame carrying `pkt` occupies the channel, contention excluded.
-    pub(crate) fn airtime(&self, pkt: &Packet) -> SimDuration {
-        let bits = u64::from(self.cfg.framing_bytes + pkt.ip_len()) * 8;
-        self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps)
-    }
-
-    /// Account for the start of a transmission and decide whether the frame will be corrupted.
-    pub(crate) fn transmit(&mut self, pkt: &Packet, airtime: SimDuration) -> bool {
+    /// Start the transmission of `pkt` after a contention wait of `wait`: its airtime (the
+    /// wait, the per-frame time and the bits at the port's rate), accounted for with the
+    /// frame, and whether the error model corrupts it.
+    pub(crate) fn transmit(&mut self, pkt: &Packet, wait: SimDuration) -> (SimDuration, bool) {
         let ip = u64::from(pkt.ip_len());
+        let bits = (ip + u64::from(self.cfg.framing_bytes)) * 8;
+        let airtime = wait + (self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps));
+        (airtime, self.account(pkt, ip, airtime))
+    }
+
+    /// Count a frame of `ip` bytes whose transmission starts and draw whether it is corrupted.
+    fn account(&mut self, pkt: &Packet, ip: u64, airtime: SimDuration) -> bool {
         self.stats.wire_bytes += ip + u64::from(self.cfg.framing_bytes);
         self.stats.busy_ns += airtime.as_nanos();
         let exposed = match self.cfg.exposure {

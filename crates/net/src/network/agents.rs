@@ -75,8 +75,9 @@ impl Network {
             };
             pkt.uid = self.next_uid;
             self.next_uid += 1;
+            let r = self.pool.insert(pkt);
             let p = &mut self.ports[port.index()];
-            p.enqueue_front(pkt);
+            p.enqueue_front(r);
             let ch = p.channel;
             if self.channels[ch].state == ChannelState::Idle {
                 self.start(now, ch);
@@ -88,9 +89,10 @@ impl Network {
     /// its data frames.
     pub(super) fn agent_sent(&mut self, now: SimTime, port: PortId) {
         let p = &self.ports[port.index()];
-        let Some((pkt, _)) = p.wire.back() else {
+        let Some(&(r, _)) = p.wire.back() else {
             return;
         };
+        let pkt = &self.pool[r];
         if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
             return;
         }

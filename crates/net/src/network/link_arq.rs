@@ -5,7 +5,7 @@
 use super::Network;
 use crate::config::HopRole;
 use crate::link_receiver::{LinkReceiver, LinkReceiverStats};
-use crate::packet::{LinkTag, Packet, PacketKind};
+use crate::packet::{LinkTag, Packet, PacketKind, PacketRef};
 use crate::port::ChannelState;
 use engine::{NodeId, PortId, SimTime};
 
@@ -28,15 +28,16 @@ impl Network {
         s
     }
 
-    /// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header.
-    pub(super) fn agent_transmit(&mut self, now: SimTime, port: PortId, pkt: Packet) -> Packet {
+    /// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header
+    /// (to the packet of `r`, in place).
+    pub(super) fn agent_transmit(&mut self, now: SimTime, port: PortId, r: PacketRef) {
         let p = &self.ports[port.index()];
+        let pkt = &self.pool[r];
         if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_link_ack() {
-            return pkt;
+            return;
         }
-        match self.agents[p.from.index()].as_mut() {
-            Some((agent, _)) => agent.on_transmit(now, pkt),
-            None => pkt,
+        if let Some((agent, _)) = self.agents[p.from.index()].as_mut() {
+            self.pool[r] = agent.on_transmit(now, *pkt);
         }
     }
 
@@ -84,8 +85,9 @@ impl Network {
                         link: LinkTag::Ack(ack),
                     };
                     self.next_uid += 1;
+                    let ack = self.pool.insert(ack);
                     let back = &mut self.ports[port.index() ^ 1];
-                    if back.enqueue_link_ack(ack) {
+                    if back.enqueue_link_ack(ack, &mut self.pool) {
                         let ch = back.channel;
                         if self.channels[ch].state == ChannelState::Idle {
                             self.start(now, ch);
@@ -94,7 +96,8 @@ impl Network {
                 }
                 for p in out.deliver {
                     if let Some(p) = self.agent_intercept(now, port, p) {
-                        self.receive(now, node, p);
+                        let r = self.pool.insert(p);
+                        self.receive(now, node, r);
                     }
                 }
                 None

@@ -3,7 +3,7 @@
 //! the network sends what each leg emits from that node. Kept apart from the loop.
 
 use super::{Event, Network};
-use crate::packet::{LinkTag, Packet, PacketKind};
+use crate::packet::{LinkTag, Packet, PacketKind, PacketRef};
 use crate::split::SplitProxy;
 use engine::{NodeId, SimTime};
 
@@ -25,8 +25,10 @@ impl Network {
     }
 
     /// An intact packet arrived at `node`: a proxy there absorbs its flow's data going to the
-    /// mobile and the mobile's ACKs. Returns whether it absorbed `pkt` (otherwise it passes on).
-    pub(super) fn proxy_absorbs(&mut self, now: SimTime, node: NodeId, pkt: &Packet) -> bool {
+    /// mobile and the mobile's ACKs. Returns whether it absorbed the packet of `r` (which then
+    /// leaves the pool; otherwise it passes on).
+    pub(super) fn proxy_absorbs(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> bool {
+        let pkt = &self.pool[r];
         if pkt.dst == node {
             return false;
         }
@@ -46,6 +48,7 @@ impl Network {
             }
             _ => return false,
         }
+        self.pool.release(r);
         self.pump_proxy(node, now);
         true
     }
@@ -76,19 +79,20 @@ impl Network {
                 },
             };
             let fl = &self.flows[flow.index()];
-            let pkt = Packet {
+            let r = self.pool.insert(Packet {
                 uid: self.next_uid,
                 flow,
                 src: node,
                 dst: if to_source { fl.src } else { fl.dst },
                 seg,
                 link: LinkTag::None,
-            };
+            });
             self.next_uid += 1;
-            let seg = pkt.seg;
-            if !self.send_from(now, node, pkt) && !to_source {
-                if let Some((proxy, _)) = self.proxies[node.index()].as_mut() {
-                    proxy.on_local_drop(now, &seg);
+            if let Some(dropped) = self.send_from(now, node, r) {
+                if !to_source {
+                    if let Some((proxy, _)) = self.proxies[node.index()].as_mut() {
+                        proxy.on_local_drop(now, &dropped.seg);
+                    }
                 }
             }
         }
