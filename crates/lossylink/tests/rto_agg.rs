@@ -52,11 +52,17 @@ fn rto_agg_k_is_checked() {
     let mut s = lossylink::Scenario::preset("hiccup").unwrap();
     s.set("scheme", "e2e+eifel").unwrap();
     let e = s.set("tcp.rto_agg_k", "0.1").unwrap_err().to_string();
-    assert!(e.starts_with("tcp.rto_agg_k: belongs to the RTO_AGG timer"), "{e}");
+    assert!(
+        e.starts_with("tcp.rto_agg_k: belongs to the RTO_AGG timer"),
+        "{e}"
+    );
     s.set("tcp.rto", "eifel-agg").unwrap();
     for bad in ["0", "1", "1.5", "0.0000001"] {
         let e = s.set("tcp.rto_agg_k", bad).unwrap_err().to_string();
-        assert!(e.starts_with("tcp.rto_agg_k: must be a number between 0 and 1"), "{e}");
+        assert!(
+            e.starts_with("tcp.rto_agg_k: must be a number between 0 and 1"),
+            "{e}"
+        );
     }
     s.set("tcp.rto_agg_k", "0.05").unwrap();
 }
