@@ -450,7 +450,7 @@ def _paper_names() -> list[str]:
     multiple=True,
     type=click.Choice(_paper_groups()),
     help="Run only these experiment groups (repeatable). balakrishnan97: table2, table3, "
-    "table4, peaks, burst, sweep; ludwig2000: s8, s8f, s11, lan.",
+    "table4, peaks, burst, sweep; ludwig2000: s8, s8f, s11, lan, late, pacer, agg.",
 )
 @click.option(
     "--workers",

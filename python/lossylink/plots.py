@@ -329,6 +329,7 @@ def _seq_panel(
     for label, kind, level in (
         ("local drops (ENOBUFS)", LOCAL_DROP, 1.15),
         ("spurious retransmission undone (Eifel)", "spurious-undo", 1.15),
+        ("late fast retransmit suppressed (Eifel)", "suppressed-fast-retransmit", 1.10),
     ):
         times = _kind_times(flow.events, kind)[0]
         if len(times):

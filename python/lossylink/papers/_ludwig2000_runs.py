@@ -9,9 +9,10 @@ scenario overrides and the checks mirror the Rust integration tests that already
 ``precise_rexmt.rs`` (S11). The runs have no random losses: every seed gives the same hiccup
 run, so one seed is the default.
 
-This module holds the experiments, traced runs and figures; the targets are in
-:mod:`lossylink.papers._ludwig2000_targets`, and :mod:`lossylink.papers.ludwig2000` is the
-catalogue that puts them together.
+This module holds the experiments and figures; the targets are in
+:mod:`lossylink.papers._ludwig2000_targets`, the Eifel refinements (late third DUPACK, burst
+pacer, RTO_AGG) in :mod:`lossylink.papers._ludwig2000_eifel`, and
+:mod:`lossylink.papers.ludwig2000` is the catalogue that puts them together.
 """
 
 from __future__ import annotations
@@ -193,9 +194,6 @@ GROUP_TITLES = {
     "s11": "S11: the precise retransmission timer (Figs 5-16, 5-17)",
     "lan": "Eifel against a delay spike on the LAN preset's wireless hop",
 }
-BY_ID = {e.id: e for e in EXPERIMENTS}
-TRACED_RUNS: dict[str, Experiment] = {e.id: e for e in EXPERIMENTS if e.traced}
-"""Every experiment with a figure or a trace-based target is also traced on the first seed."""
 
 FIGURES: tuple[Figure, ...] = (
     Figure("fig5-2", "Fig 5-2 (S8a): go-back-N after a spurious timeout", "seq", ("s8a",),

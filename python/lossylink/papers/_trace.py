@@ -22,6 +22,8 @@ class Win:
     ssthresh: int
     una: int
     nxt: int
+    rto: float = 0.0
+    """The retransmission timeout in seconds (0 when the trace has no ``rto_s``)."""
 
 
 @dataclass(frozen=True)
@@ -41,11 +43,13 @@ class SenderTrace:
             raise Unavailable(f"{run}: no sender trace")
         self.run = run
         w, e = trace["sender"], trace["events"]
+        times = np.asarray(w["time_s"])
+        rto = np.asarray(w["rto_s"]) if "rto_s" in w else np.zeros(len(times))
         self.win = [
-            Win(float(t), int(c), int(s), int(u), int(n))
-            for t, c, s, u, n in zip(
-                np.asarray(w["time_s"]), np.asarray(w["cwnd"]), np.asarray(w["ssthresh"]),
-                np.asarray(w["snd_una"]), np.asarray(w["snd_nxt"]), strict=True,
+            Win(float(t), int(c), int(s), int(u), int(n), float(r))
+            for t, c, s, u, n, r in zip(
+                times, np.asarray(w["cwnd"]), np.asarray(w["ssthresh"]),
+                np.asarray(w["snd_una"]), np.asarray(w["snd_nxt"]), rto, strict=True,
             )
         ]  # fmt: skip
         self.ev = [

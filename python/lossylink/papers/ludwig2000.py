@@ -5,33 +5,40 @@ dissertation, RWTH Aachen, 2000: the catalogue of the hiccup experiments of Chap
 
 - :data:`EXPERIMENTS`: the runs (the ``hiccup`` preset, and the ``lan`` preset for the LAN
   delay-spike check), with the overrides of the Rust tests ``hiccup_eifel.rs``,
-  ``outage_s8f.rs`` and ``precise_rexmt.rs``;
+  ``outage_s8f.rs``, ``precise_rexmt.rs`` and ``rto_agg.rs``, then the Eifel refinements
+  (the late third DUPACK, the burst pacer, RTO_AGG: spec §3.1.2, §3.4, §9 Q3);
 - :data:`FIGURES`: time-sequence plots in the dissertation's style and the S11 comparison;
 - :data:`TARGETS`: every check of those tests, with the dissertation's expected outcome, the
   accepted range (spec §8) and, where we knowingly differ, the anchor of the section of
   ``docs/ludwig2000.md`` that names the mechanism.
 
-The parts live in :mod:`lossylink.papers._ludwig2000_runs` and
-:mod:`lossylink.papers._ludwig2000_targets`.
+The parts live in :mod:`lossylink.papers._ludwig2000_runs`,
+:mod:`lossylink.papers._ludwig2000_targets`, :mod:`lossylink.papers._ludwig2000_eifel` and
+:mod:`lossylink.papers._ludwig2000_eifel_targets`.
 """
 
 from __future__ import annotations
 
-from lossylink.papers._base import Selection
-from lossylink.papers._ludwig2000_runs import (
-    BY_ID,
-    EXPERIMENTS,
-    FIGURE_GROUP,
-    FIGURES,
-    GROUP_TITLES,
-    GROUPS,
-    MSS,
-    RWND,
-    TRACED_RUNS,
-    Experiment,
-    Shade,
-)
-from lossylink.papers._ludwig2000_targets import DEVIATIONS, TABLE_GROUP, TARGET_TABLES, TARGETS
+from lossylink.papers import _ludwig2000_eifel as _eifel
+from lossylink.papers import _ludwig2000_eifel_targets as _eifel_targets
+from lossylink.papers import _ludwig2000_runs as _runs
+from lossylink.papers import _ludwig2000_targets as _targets
+from lossylink.papers._base import Figure, Selection, Target
+from lossylink.papers._ludwig2000_runs import MSS, RWND, Experiment, Shade
+
+EXPERIMENTS: tuple[Experiment, ...] = (*_runs.EXPERIMENTS, *_eifel.EXPERIMENTS)
+GROUPS = (*_runs.GROUPS, *_eifel.GROUPS)
+GROUP_TITLES = {**_runs.GROUP_TITLES, **_eifel.GROUP_TITLES}
+BY_ID = {e.id: e for e in EXPERIMENTS}
+TRACED_RUNS: dict[str, Experiment] = {e.id: e for e in EXPERIMENTS if e.traced}
+"""Every experiment with a figure or a trace-based target is also traced on the first seed."""
+FIGURES: tuple[Figure, ...] = (*_runs.FIGURES, *_eifel.FIGURES)
+FIGURE_GROUP = {**_runs.FIGURE_GROUP, **_eifel.FIGURE_GROUP}
+"""The group of a figure without traced runs, or whose runs span groups."""
+TARGETS: tuple[Target, ...] = (*_targets.TARGETS, *_eifel_targets.TARGETS)
+TARGET_TABLES = (*_targets.TARGET_TABLES, *_eifel_targets.TARGET_TABLES)
+TABLE_GROUP = {**_targets.TABLE_GROUP, **_eifel_targets.TABLE_GROUP}
+DEVIATIONS = _targets.DEVIATIONS
 
 PAPER = (
     "R. Ludwig: Eliminating Inefficient Cross-Layer Interactions in Wireless Networking. "
@@ -43,15 +50,18 @@ DOC = "docs/ludwig2000.md"
 PAPER_LABEL = "dissertation"
 """The column header of the dissertation's values in the target tables."""
 TRANSFER = "100KB"
-"""The hiccup preset's transfer (S8f: 40 KB; the LAN check: the lan preset's 8 MiB)."""
+"""The hiccup preset's transfer (S8f: 40 KB; RTO_AGG: 400 KB; the LAN check: the lan preset's
+8 MiB)."""
 DEFAULT_SEEDS = 1
 QUICK_SEEDS = 1
 """The hiccup runs have no random losses: every seed gives the same run."""
 
 __all__ = [
+    "BY_ID",
     "DEVIATIONS",
     "EXPERIMENTS",
     "FIGURES",
+    "FIGURE_GROUP",
     "GROUPS",
     "GROUP_TITLES",
     "MSS",
@@ -65,18 +75,18 @@ __all__ = [
 ]
 
 
+def _figure_in(fig: Figure, groups: set[str]) -> bool:
+    if fig.key in FIGURE_GROUP:
+        return FIGURE_GROUP[fig.key] in groups
+    return any(BY_ID[r].group in groups for r in fig.runs)
+
+
 def select(groups: set[str], figures: bool = True) -> Selection:
-    """The experiments, traced runs, targets and figures of ``groups``."""
-    experiments = tuple(e for e in EXPERIMENTS if e.group in groups)
-    figs = (
-        tuple(
-            f
-            for f in FIGURES
-            if FIGURE_GROUP.get(f.key) in groups or any(BY_ID[r].group in groups for r in f.runs)
-        )
-        if figures
-        else ()
-    )
+    """The experiments, traced runs, targets and figures of ``groups``, with the runs of other
+    groups that those targets and figures compare against (the burst pacer's S8e)."""
+    figs = tuple(f for f in FIGURES if _figure_in(f, groups)) if figures else ()
     targets = tuple(t for t in TARGETS if TABLE_GROUP[t.table] in groups)
+    needed = {r for t in targets for r in t.needs} | {r for f in figs for r in f.runs}
+    experiments = tuple(e for e in EXPERIMENTS if e.group in groups or e.id in needed)
     traced = tuple(e for e in experiments if e.traced)
     return Selection(experiments, traced, targets, figs)

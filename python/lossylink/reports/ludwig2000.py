@@ -1,11 +1,13 @@
 """The report sections of Ludwig (2000)'s hiccup experiments: one row per run with the counts
 that tell the story (timeouts, fast retransmits, retransmissions, Eifel's detections, local
 drops), and the figures: time-sequence plots in the dissertation's style (every segment and
-ACK, the hiccup shaded, timeouts, fast retransmits, local drops and undos marked) and the S11
-throughput comparison."""
+ACK, the hiccup shaded, timeouts, fast retransmits, local drops and undos marked), the S11
+throughput comparison, and the RTO of the Eifel timer against RTO_AGG (Fig 5-18, in
+:mod:`lossylink.reports._ludwig2000_rto`)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from lossylink.papers import ludwig2000 as l2k
@@ -28,7 +30,9 @@ COUNTS = (
 
 def describe(rep: Reproduction) -> str:
     """The header line on seeds and transfers."""
-    transfer = rep.transfer or "100 KB on the hiccup testbed (S8f: 40 KB; LAN: 8 MiB)"
+    transfer = rep.transfer or (
+        "100 KB on the hiccup testbed (S8f: 40 KB; RTO_AGG: 400 KB; LAN: 8 MiB)"
+    )
     return (
         f"seeds per experiment: {seed_text(rep)} (the hiccup runs have no random losses); "
         f"transfer: {transfer}; BSD TCP-Lite (tcp.profile = bsd), timestamps on."
@@ -83,6 +87,10 @@ def draw(rep: Reproduction, fig: Figure) -> Any:
 
     if fig.kind == "bars":
         return _s11_bars(rep, fig)
+    if fig.kind == "rto":
+        from lossylink.reports._ludwig2000_rto import rto_figure
+
+        return rto_figure(rep, fig)
     panels, spans = [], []
     for run_id in fig.runs:
         t = next((t for t in rep.traced if t.run.id == run_id), None)
@@ -90,11 +98,39 @@ def draw(rep: Reproduction, fig: Figure) -> Any:
             continue
         e = l2k.TRACED_RUNS[run_id]
         panels.append((f"{e.scenario}: {e.description}", t.result.trace))
+        if fig.kind == "pacer":
+            spans.append(_restore_span(run_id, t.result.trace))
+            continue
         s = e.shade
         spans.append(None if s is None else plots.Span(s.start, s.end, s.label))
     if not panels:
         return placeholder(fig, rep)
     return plots.seq_figure(panels, fig.title, xlim=fig.xlim, spans=spans, detail=True)
+
+
+def _restore_span(run_id: str, trace: Any) -> Any:
+    """The Eifel restore of an S8e run: the instant of the undo, or, with the burst pacer, the
+    stretch over which the restored window leaves (the undo to the last segment it paced)."""
+    from lossylink import plots
+    from lossylink.papers._base import Unavailable
+    from lossylink.papers._trace import SenderTrace
+
+    try:
+        tr = SenderTrace(run_id, trace)
+        undo = tr.first("spurious-undo").t
+    except Unavailable:
+        return None
+    sends = [e.t for e in tr.ev if e.t >= undo and e.kind == "send"]
+    if run_id == "s8e" or len(sends) < 2:
+        n = sum(1 for t in sends if t == undo)
+        return plots.Span(undo, undo, f"Eifel restore: {n} segments at once")
+    # The paced segments leave evenly; the first gap that differs ends the pacing.
+    gap, end = sends[1] - sends[0], sends[1]
+    for a, b in pairwise(sends[1:]):
+        if abs((b - a) - gap) > 1e-6:
+            break
+        end = b
+    return plots.Span(undo, end, f"restored window paced, {gap:.2f} s apart")
 
 
 S11_ARMS = (
