@@ -50,8 +50,8 @@ def _rust_const(path: Path, name: str) -> str:
     return re.sub(r"\s", "", m.group(1))
 
 
-def test_late_dupack_hiccups_are_those_of_hiccup_eifel_rs() -> None:
-    rs = RUST_TESTS / "hiccup_eifel.rs"
+def test_late_dupack_hiccups_are_those_of_late_dupack_rs() -> None:
+    rs = RUST_TESTS / "late_dupack.rs"
     assert re.sub(r"\s", "", LATE_FWD) == _rust_const(rs, "LATE_DUPACK_FWD")
     assert re.sub(r"\s", "", LATE_REV) == _rust_const(rs, "LATE_DUPACK_REV")
     for arm, policy in (("late-off", "off"), ("late-halve", "halve"), ("late-restore", "restore")):
