@@ -7,7 +7,6 @@ throughput comparison, and the RTO of the Eifel timer against RTO_AGG (Fig 5-18,
 
 from __future__ import annotations
 
-from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from lossylink.papers import ludwig2000 as l2k
@@ -124,13 +123,12 @@ def _restore_span(run_id: str, trace: Any) -> Any:
     if run_id == "s8e" or len(sends) < 2:
         n = sum(1 for t in sends if t == undo)
         return plots.Span(undo, undo, f"Eifel restore: {n} segments at once")
-    # The paced segments leave evenly; the first gap that differs ends the pacing.
-    gap, end = sends[1] - sends[0], sends[1]
-    for a, b in pairwise(sends[1:]):
-        if abs((b - a) - gap) > 1e-6:
-            break
-        end = b
-    return plots.Span(undo, end, f"restored window paced, {gap:.2f} s apart")
+    # The pacer releases the restored window over one smoothed RTT; the round trip of the
+    # segment the undo's ACK covers is a sample of it.
+    acked = tr.first("spurious-undo").seq
+    sent = [e.t for e in tr.ev if e.t < undo and e.kind == "send" and e.seq < acked]
+    rtt = undo - sent[-1] if sent else 0.0
+    return plots.Span(undo, undo + rtt, f"restored window released over {rtt:.1f} s (one RTT)")
 
 
 S11_ARMS = (

@@ -37,7 +37,7 @@ impl Sender {
                     let usable = self.parts.cc.cwnd().min(self.peer_window);
                     let burst = usable.saturating_sub(self.flight()) / self.cfg.mss;
                     let srtt = SimDuration(self.srtt_fine.unwrap_or(0));
-                    self.pacer = Pacer::over(now, srtt, burst);
+                    self.pacer = Pacer::over(now, srtt, burst, self.cfg.mss);
                 }
                 match u.cause {
                     RetransmitCause::Timeout => {

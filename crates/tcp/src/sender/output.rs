@@ -14,17 +14,12 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
-        if self.pacer.is_some_and(|p| !p.ready(now)) {
-            return None;
-        }
-        let seg = self.next_segment(now, trace);
-        if seg.is_some() {
-            if let Some(p) = self.pacer.as_mut() {
-                if !p.sent(now) {
-                    self.pacer = None;
-                }
+        if let Some(p) = self.pacer.as_mut() {
+            if !p.advance(now) {
+                self.pacer = None;
             }
         }
+        let seg = self.next_segment(now, trace);
         let blocked = seg.is_none() && self.peer_window_blocked();
         match (blocked, self.stall_since) {
             (true, None) => self.stall_since = Some(now),
@@ -61,7 +56,14 @@ impl Sender {
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
         let view = self.view();
-        let window = u64::from(self.parts.cc.cwnd().min(self.peer_window));
+        let withheld = self.pacer.map_or(0, |p| p.withheld());
+        let window = u64::from(
+            self.parts
+                .cc
+                .cwnd()
+                .min(self.peer_window)
+                .saturating_sub(withheld),
+        );
         let pipe = self.parts.recovery.pipe(view);
         let in_flight = pipe.unwrap_or(self.nxt - self.una);
         let budget = window.saturating_sub(in_flight);
