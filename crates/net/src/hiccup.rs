@@ -294,26 +294,10 @@ impl<F: Frame> Hiccups<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{LinkTag, Packet};
-    use engine::{FlowId, NodeId};
-    use tcp::{SegOptions, Segment, SeqNum};
+    use crate::packet::Packet;
 
     fn pkt(uid: u64, len: u32) -> Packet {
-        Packet {
-            uid,
-            flow: FlowId(0),
-            src: NodeId(0),
-            dst: NodeId(1),
-            seg: Segment {
-                seq: SeqNum(uid as u32 * 100),
-                ack: SeqNum(0),
-                len,
-                wnd: 8192,
-                ack_flag: true,
-                opts: SegOptions::default(),
-            },
-            link: LinkTag::None,
-        }
+        crate::packet::test_packet(uid, len)
     }
 
     fn t(s: u64) -> SimTime {

@@ -206,28 +206,35 @@ impl std::ops::IndexMut<PacketRef> for PacketPool {
     }
 }
 
+/// A packet of flow 0 from node 0 to node 1 with `len` payload bytes (an ACK if 0), for unit
+/// tests.
+#[cfg(test)]
+pub(crate) fn test_packet(uid: u64, len: u32) -> Packet {
+    use engine::{FlowId, NodeId};
+    use tcp::{SegOptions, Segment, SeqNum};
+    Packet {
+        uid,
+        flow: FlowId(0),
+        src: NodeId(0),
+        dst: NodeId(1),
+        seg: Segment {
+            seq: SeqNum(uid as u32 * 100),
+            ack: SeqNum(0),
+            len,
+            wnd: 8192,
+            ack_flag: true,
+            opts: SegOptions::default(),
+        },
+        link: LinkTag::None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::{FlowId, NodeId};
-    use tcp::{SegOptions, Segment, SeqNum};
 
     fn pkt(uid: u64, len: u32) -> Packet {
-        Packet {
-            uid,
-            flow: FlowId(0),
-            src: NodeId(0),
-            dst: NodeId(1),
-            seg: Segment {
-                seq: SeqNum(0),
-                ack: SeqNum(0),
-                len,
-                wnd: 0,
-                ack_flag: true,
-                opts: SegOptions::default(),
-            },
-            link: LinkTag::None,
-        }
+        test_packet(uid, len)
     }
 
     #[test]

@@ -28,8 +28,10 @@ fn sender(initial_cwnd_segments: u32, buffer: u32) -> Sender {
     sender_with(initial_cwnd_segments, SenderConfig::new(MSS, buffer))
 }
 
-fn sender_with(initial_cwnd_segments: u32, cfg: SenderConfig) -> Sender {
-    let parts = SenderParts {
+/// The parts of the BSD Reno sender of these scripts: Net/3 Reno, the 500 ms slow timer with
+/// a 100 ms phase, no Eifel.
+pub(crate) fn bsd_parts(initial_cwnd_segments: u32) -> SenderParts {
+    SenderParts {
         cc: Box::new(RenoCc::new(
             RenoFlavor::Net3 {
                 extra_mss_over_8: false,
@@ -46,7 +48,11 @@ fn sender_with(initial_cwnd_segments: u32, cfg: SenderConfig) -> Sender {
             initial_ticks: 12,
         })),
         eifel: None,
-    };
+    }
+}
+
+fn sender_with(initial_cwnd_segments: u32, cfg: SenderConfig) -> Sender {
+    let parts = bsd_parts(initial_cwnd_segments);
     let mut s = Sender::new(cfg, parts, SeqSpace { base: BASE }, 100 * u64::from(MSS));
     // A 10 ms handshake: one tick-count sample, RTO = 3 ticks.
     s.seed_rtt(ms(0), ms(10));

@@ -9,10 +9,8 @@
 //! a BSD sender fast-retransmits segment 1 a second time. Finally, at 1300 ms, the ACK for the
 //! timeout's retransmission acknowledges all eight, echoing its timestamp (not spurious).
 
-use crate::cc::{RenoCc, RenoFlavor};
-use crate::recovery::{Phase, RenoRecovery};
-use crate::rto::{BsdRto, BsdRtoConfig};
-use crate::script_tests::{ack, drain, ms, slow_clock, BASE, MSS};
+use crate::recovery::Phase;
+use crate::script_tests::{ack, bsd_parts, drain, ms, BASE, MSS};
 use crate::spurious::{Eifel, EifelResponse, LateDupack};
 use crate::{SegOptions, Segment, Sender, SenderConfig, SenderParts, SeqSpace, Timestamps};
 use engine::{SimDuration, VecSink};
@@ -22,22 +20,8 @@ const TS_TICK_MS: u64 = 10;
 
 fn sender(policy: LateDupack) -> Sender {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(
-            RenoFlavor::Net3 {
-                extra_mss_over_8: false,
-            },
-            MSS,
-            8 * MSS,
-            65535,
-        )),
-        recovery: Box::new(RenoRecovery::new(3)),
-        rto: Box::new(BsdRto::new(BsdRtoConfig {
-            clock: slow_clock(),
-            min_ticks: 2,
-            max_ticks: 128,
-            initial_ticks: 12,
-        })),
         eifel: Some(Eifel::new(EifelResponse::Dissertation).with_late_dupack(policy)),
+        ..bsd_parts(8)
     };
     let cfg = SenderConfig {
         timestamps: Some(SimDuration::from_millis(TS_TICK_MS)),
