@@ -450,7 +450,8 @@ def _paper_names() -> list[str]:
     multiple=True,
     type=click.Choice(_paper_groups()),
     help="Run only these experiment groups (repeatable). balakrishnan97: table2, table3, "
-    "table4, peaks, burst, sweep; ludwig2000: s8, s8f, s11, lan, late, pacer, agg.",
+    "table4, peaks, burst, sweep; ludwig2000: s8, s8f, s11, lan, late, pacer, agg, s12 "
+    "(a model, no runs), s13.",
 )
 @click.option(
     "--workers",
@@ -474,8 +475,11 @@ def reproduce_cmd(
     balakrishnan97  Balakrishnan et al. 1997: Tables 2-4, Figures 3-12, the burst and
                     error-rate experiments (10 seeds; 3 with --quick).
     ludwig2000      Ludwig's dissertation (2000), the hiccup experiments: S8a-S8e
-                    (Figs 5-2 to 5-6), S8f (Figs 4-3/4-4), S11 (Figs 5-16/5-17) and a
-                    delay spike on the LAN preset (1 seed: the runs have no random losses).
+                    (Figs 5-2 to 5-6), S8f (Figs 4-3/4-4), S11 (Figs 5-16/5-17), a
+                    delay spike on the LAN preset, the Eifel refinements (late DUPACK,
+                    burst pacer, RTO_AGG), intermittent connectivity on the WAN preset
+                    (S13) and the analytical cost model of Fig 5-7 (S12) (1 seed: the
+                    runs have no random losses).
 
     Writes into DIR: results.csv (one row per run), tables.md (the paper's values beside ours,
     mean and 95% CI), targets.json (every target with paper value, ours, tolerance and

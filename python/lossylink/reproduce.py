@@ -421,7 +421,8 @@ def ludwig2000(
     **kwargs: Any,
 ) -> pd.DataFrame:
     """Reproduce the hiccup experiments of Ludwig's dissertation (S8a-S8f, S11, the LAN delay
-    spike) and return ``results.csv`` as a DataFrame. Keyword arguments are those of
+    spike, the Eifel refinements, S13's intermittent connectivity; S12 is an analytical model
+    with no runs) and return ``results.csv`` as a DataFrame. Keyword arguments are those of
     :func:`reproduce`."""
     return reproduce(l2k.NAME, seeds=seeds, out=out, **kwargs).frame
 

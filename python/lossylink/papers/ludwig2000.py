@@ -1,43 +1,57 @@
 """Ludwig, "Eliminating Inefficient Cross-Layer Interactions in Wireless Networking", PhD
 dissertation, RWTH Aachen, 2000: the catalogue of the hiccup experiments of Chapters 4 and 5
-(spec ``shared/specs/ludwig2000.md`` §6 S8a-S8f and S11, §8 RT8-RT12 and RT30), run by
-``lossylink reproduce ludwig2000``.
+(spec ``shared/specs/ludwig2000.md`` §6 S8a-S8f, S11, S13, §8 RT8-RT12 and RT30), the
+cost model of Fig 5-7 (S12, RT13: analytical, not simulated), run by ``lossylink reproduce
+ludwig2000``.
 
 - :data:`EXPERIMENTS`: the runs (the ``hiccup`` preset, and the ``lan`` preset for the LAN
   delay-spike check), with the overrides of the Rust tests ``hiccup_eifel.rs``,
   ``outage_s8f.rs``, ``precise_rexmt.rs`` and ``rto_agg.rs``, then the Eifel refinements
-  (the late third DUPACK, the burst pacer, RTO_AGG: spec §3.1.2, §3.4, §9 Q3);
+  (the late third DUPACK, the burst pacer, RTO_AGG: spec §3.1.2, §3.4, §9 Q3), and S13,
+  intermittent connectivity on the ``wan`` preset (``intermittent_s13.rs``); S12 has no runs;
 - :data:`FIGURES`: time-sequence plots in the dissertation's style and the S11 comparison;
 - :data:`TARGETS`: every check of those tests, with the dissertation's expected outcome, the
   accepted range (spec §8) and, where we knowingly differ, the anchor of the section of
   ``docs/ludwig2000.md`` that names the mechanism.
 
 The parts live in :mod:`lossylink.papers._ludwig2000_runs`,
-:mod:`lossylink.papers._ludwig2000_targets`, :mod:`lossylink.papers._ludwig2000_eifel` and
-:mod:`lossylink.papers._ludwig2000_eifel_targets`.
+:mod:`lossylink.papers._ludwig2000_targets`, :mod:`lossylink.papers._ludwig2000_eifel`,
+:mod:`lossylink.papers._ludwig2000_eifel_targets`, :mod:`lossylink.papers._ludwig2000_more`,
+:mod:`lossylink.papers._ludwig2000_more_targets` and (the S12 model)
+:mod:`lossylink.papers._ludwig2000_squares`.
 """
 
 from __future__ import annotations
 
 from lossylink.papers import _ludwig2000_eifel as _eifel
 from lossylink.papers import _ludwig2000_eifel_targets as _eifel_targets
+from lossylink.papers import _ludwig2000_more as _more
+from lossylink.papers import _ludwig2000_more_targets as _more_targets
 from lossylink.papers import _ludwig2000_runs as _runs
 from lossylink.papers import _ludwig2000_targets as _targets
 from lossylink.papers._base import Figure, Selection, Target
 from lossylink.papers._ludwig2000_runs import MSS, RWND, Experiment, Shade
 
-EXPERIMENTS: tuple[Experiment, ...] = (*_runs.EXPERIMENTS, *_eifel.EXPERIMENTS)
-GROUPS = (*_runs.GROUPS, *_eifel.GROUPS)
-GROUP_TITLES = {**_runs.GROUP_TITLES, **_eifel.GROUP_TITLES}
+EXPERIMENTS: tuple[Experiment, ...] = (*_runs.EXPERIMENTS, *_eifel.EXPERIMENTS, *_more.EXPERIMENTS)
+GROUPS = (*_runs.GROUPS, *_eifel.GROUPS, *_more.GROUPS)
+GROUP_TITLES = {**_runs.GROUP_TITLES, **_eifel.GROUP_TITLES, **_more.GROUP_TITLES}
 BY_ID = {e.id: e for e in EXPERIMENTS}
 TRACED_RUNS: dict[str, Experiment] = {e.id: e for e in EXPERIMENTS if e.traced}
 """Every experiment with a figure or a trace-based target is also traced on the first seed."""
-FIGURES: tuple[Figure, ...] = (*_runs.FIGURES, *_eifel.FIGURES)
-FIGURE_GROUP = {**_runs.FIGURE_GROUP, **_eifel.FIGURE_GROUP}
+FIGURES: tuple[Figure, ...] = (*_runs.FIGURES, *_eifel.FIGURES, *_more.FIGURES)
+FIGURE_GROUP = {**_runs.FIGURE_GROUP, **_eifel.FIGURE_GROUP, **_more.FIGURE_GROUP}
 """The group of a figure without traced runs, or whose runs span groups."""
-TARGETS: tuple[Target, ...] = (*_targets.TARGETS, *_eifel_targets.TARGETS)
-TARGET_TABLES = (*_targets.TARGET_TABLES, *_eifel_targets.TARGET_TABLES)
-TABLE_GROUP = {**_targets.TABLE_GROUP, **_eifel_targets.TABLE_GROUP}
+TARGETS: tuple[Target, ...] = (*_targets.TARGETS, *_eifel_targets.TARGETS, *_more_targets.TARGETS)
+TARGET_TABLES = (
+    *_targets.TARGET_TABLES,
+    *_eifel_targets.TARGET_TABLES,
+    *_more_targets.TARGET_TABLES,
+)
+TABLE_GROUP = {
+    **_targets.TABLE_GROUP,
+    **_eifel_targets.TABLE_GROUP,
+    **_more_targets.TABLE_GROUP,
+}
 DEVIATIONS = _targets.DEVIATIONS
 
 PAPER = (
@@ -50,8 +64,8 @@ DOC = "docs/ludwig2000.md"
 PAPER_LABEL = "dissertation"
 """The column header of the dissertation's values in the target tables."""
 TRANSFER = "100KB"
-"""The hiccup preset's transfer (S8f: 40 KB; RTO_AGG: 400 KB; the LAN check: the lan preset's
-8 MiB)."""
+"""The hiccup preset's transfer (S8f: 40 KB; RTO_AGG: 400 KB; the LAN check and S13: the lan and
+wan presets' 8 MiB)."""
 DEFAULT_SEEDS = 1
 QUICK_SEEDS = 1
 """The hiccup runs have no random losses: every seed gives the same run."""

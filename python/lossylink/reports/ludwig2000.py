@@ -2,8 +2,9 @@
 that tell the story (timeouts, fast retransmits, retransmissions, Eifel's detections, local
 drops), and the figures: time-sequence plots in the dissertation's style (every segment and
 ACK, the hiccup shaded, timeouts, fast retransmits, local drops and undos marked), the S11
-throughput comparison, and the RTO of the Eifel timer against RTO_AGG (Fig 5-18, in
-:mod:`lossylink.reports._ludwig2000_rto`)."""
+throughput comparison, the RTO of the Eifel timer against RTO_AGG (Fig 5-18, in
+:mod:`lossylink.reports._ludwig2000_rto`), and S12's squares model (Fig 5-7, analytical) and
+S13's throughput by hold length (in :mod:`lossylink.reports._ludwig2000_more`)."""
 
 from __future__ import annotations
 
@@ -30,11 +31,13 @@ COUNTS = (
 def describe(rep: Reproduction) -> str:
     """The header line on seeds and transfers."""
     transfer = rep.transfer or (
-        "100 KB on the hiccup testbed (S8f: 40 KB; RTO_AGG: 400 KB; LAN: 8 MiB)"
+        "100 KB on the hiccup testbed (S8f: 40 KB; RTO_AGG: 400 KB; LAN, S13: 8 MiB)"
     )
+    model = any(v.target.id.startswith("s12.") for v in rep.verdicts)
     return (
         f"seeds per experiment: {seed_text(rep)} (the hiccup runs have no random losses); "
         f"transfer: {transfer}; BSD TCP-Lite (tcp.profile = bsd), timestamps on."
+        + (" S12 is an analytical model (Fig 5-7), not a simulation." if model else "")
     )
 
 
@@ -76,8 +79,12 @@ def experiment_table(rep: Reproduction) -> Grid:
 
 
 def sections(rep: Reproduction) -> list[tuple[str, str, list[Grid]]]:
-    """``(anchor, title, grids)`` of the sections before the targets."""
-    return [("runs", "Experiments", [experiment_table(rep)])]
+    """``(anchor, title, grids)`` of the sections before the targets: the runs (none with
+    ``--only s12``), then S12's model when it is selected."""
+    from lossylink.reports import _ludwig2000_more as more
+
+    runs = [("runs", "Experiments", [experiment_table(rep)])] if rep.outcomes else []
+    return [*runs, *more.sections(rep)]
 
 
 def draw(rep: Reproduction, fig: Figure) -> Any:
@@ -90,6 +97,14 @@ def draw(rep: Reproduction, fig: Figure) -> Any:
         from lossylink.reports._ludwig2000_rto import rto_figure
 
         return rto_figure(rep, fig)
+    if fig.kind == "squares":
+        from lossylink.reports._ludwig2000_more import squares_figure
+
+        return squares_figure(fig)
+    if fig.kind == "s13-bars":
+        from lossylink.reports._ludwig2000_more import hold_bars
+
+        return hold_bars(rep, fig)
     panels, spans = [], []
     for run_id in fig.runs:
         t = next((t for t in rep.traced if t.run.id == run_id), None)
