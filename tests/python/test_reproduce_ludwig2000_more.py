@@ -1,5 +1,6 @@
 """`lossylink reproduce ludwig2000 --only s12 --only s13`: the squares model of Fig 5-7 (an
-analytical computation, no runs) and intermittent connectivity on the wan preset."""
+analytical computation, no runs) and intermittent connectivity on the wan preset. S12's
+packet-level runs (RT14) are tested in test_reproduce_ludwig2000_s12.py."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from lossylink.papers import ludwig2000 as l2k
 from lossylink.papers._base import Target
 from lossylink.papers._ludwig2000_more import HOP, holds
 from lossylink.papers._ludwig2000_more_targets import S12_TABLE, S13_TABLE, TARGETS
+from lossylink.papers._ludwig2000_spurious_targets import DEVIATION
+from lossylink.papers._ludwig2000_spurious_targets import TABLE as PKT_TABLE
 from lossylink.reproduce import Outcome, Reproduction, evaluate, reproduce
 from lossylink.result import RunResult
 
@@ -122,10 +125,10 @@ def test_s13_is_the_scenario_of_intermittent_s13_rs() -> None:
     assert [int(a) for a in items] == list(range(5, 125, 10))
 
 
-def test_s12_has_no_runs_and_its_targets_say_so() -> None:
+def test_s12_model_reads_no_runs_and_its_targets_say_so() -> None:
     sel = l2k.select({"s12"})
-    assert sel.experiments == ()
-    assert [f.key for f in sel.figures] == ["fig5-7"]
+    assert {e.preset for e in sel.experiments} == {"wan"}  # only the packet-level runs
+    assert [f.key for f in sel.figures] == ["fig5-7", "s12-loss"]
     s12 = [t for t in TARGETS if t.table == S12_TABLE]
     assert len(s12) == 8
     for t in s12:
@@ -139,10 +142,13 @@ def test_s12_has_no_runs_and_its_targets_say_so() -> None:
 
 
 def test_every_new_target_passes(rep: Reproduction) -> None:
-    assert [v.target.id for v in rep.verdicts] == [t.id for t in TARGETS]
-    assert len(rep.verdicts) == 21
-    for v in rep.verdicts:
+    ours = [v for v in rep.verdicts if v.target.table != PKT_TABLE]
+    assert [v.target.id for v in ours] == [t.id for t in TARGETS]
+    assert len(ours) == 21
+    for v in ours:
         assert v.verdict == "pass", (v.target.id, v.ours, v.reason)
+    explained = [v.target.id for v in rep.verdicts if v.verdict != "pass"]
+    assert explained == ["s12.pkt.fr.full.eifel"]
 
 
 def test_s13_values_are_those_of_the_rust_test(rep: Reproduction) -> None:
@@ -157,7 +163,7 @@ def test_s13_values_are_those_of_the_rust_test(rep: Reproduction) -> None:
 
 def test_outputs_label_s12_as_a_model(rep: Reproduction) -> None:
     assert rep.out is not None
-    for key in ("fig5-7", "s13", "s13-holds"):
+    for key in ("fig5-7", "s12-loss", "s13", "s13-holds"):
         for fmt in ("png", "svg"):
             assert (rep.out / "figures" / f"{key}.{fmt}").stat().st_size > 1000, key
     text = (rep.out / "tables.md").read_text()
@@ -216,18 +222,22 @@ def test_reno_in_place_of_eifel_fails_s13() -> None:
 # -- CLI ---------------------------------------------------------------------------------------
 
 
-def test_cli_only_s12_writes_the_model_without_runs(
+def test_cli_only_s12_writes_the_model_and_the_packet_level_runs(
     cli_run: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
 ) -> None:
     out = tmp_path / "s12"
     proc = cli_run("reproduce", "ludwig2000", "--only", "s12", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert "ludwig2000: 0 runs" in proc.stdout
-    assert "8 pass" in proc.stdout
+    assert "ludwig2000: 18 runs" in proc.stdout
+    assert "fail" not in proc.stdout
     data = json.loads((out / "targets.json").read_text())
-    assert {t["table"] for t in data["targets"]} == {S12_TABLE}
+    assert {t["table"] for t in data["targets"]} == {S12_TABLE, PKT_TABLE}
+    assert data["summary"][S12_TABLE]["pass"] == 8
+    (dev,) = [t for t in data["targets"] if t["verdict"] == "explained"]
+    assert dev["explanation"]["doc"] == f"docs/ludwig2000.md#{DEVIATION}"
     assert (out / "figures" / "fig5-7.svg").exists()
-    assert not (out / "runs").exists()
+    assert (out / "figures" / "s12-loss.svg").exists()
+    assert (out / "runs" / "s12-full-pacer-fr" / "metrics.json").exists()
     help_text = cli_run("reproduce", "--help").stdout
     assert "s12" in help_text
     assert "s13" in help_text

@@ -2,7 +2,8 @@
 
 - S12 (group ``s12``), the cost of a spurious retransmission (§5.2.3, Fig 5-7): an analytical
   model, not a simulation, computed by :mod:`lossylink.papers._ludwig2000_squares`. It has no
-  runs; its targets (RT13) and the figure come from the model.
+  runs; its targets (RT13) and the figure come from the model. The group also holds the
+  packet-level version (RT14), :mod:`lossylink.papers._ludwig2000_spurious`.
 - S13 (group ``s13``), intermittent connectivity (§2.4.2, §4.1.4): "disconnections on the
   order of seconds without losing data", where the dissertation claims Eifel's gain of "several
   tens of percent". The dissertation gives no parameters; as
@@ -78,7 +79,8 @@ def _experiments() -> tuple[Experiment, ...]:
 EXPERIMENTS: tuple[Experiment, ...] = _experiments()
 GROUPS = ("s12", "s13")
 GROUP_TITLES = {
-    "s12": "S12: the cost of a spurious retransmission, the squares of Fig 5-7 (analytical)",
+    "s12": "S12: the cost of a spurious retransmission, the squares of Fig 5-7 (analytical) "
+    "and at the packet level",
     "s13": "S13: intermittent connectivity, Reno against Eifel",
 }
 FIGURES: tuple[Figure, ...] = (

@@ -155,3 +155,5 @@ def _s13() -> list[Target]:
 
 
 TARGETS: tuple[Target, ...] = (*_s12(), *_s13())
+S12_COUNT = len(_s12())
+"""The S12 model's targets come first (the packet-level ones follow them in the catalogue)."""

@@ -54,6 +54,11 @@ DEVIATIONS: dict[str, str] = {
         "the length of a drop cycle: 0.53 s on cycles of about 4 s (36 drops in 146 s) gives "
         "+15 %; with the Eifel estimator in both arms (our ablation) it gives +32 %"
     ),
+    "s12-restore-burst": (
+        "after a spurious fast retransmit with pipe ≈ W, Eifel's restore sends the returned "
+        "window at once into the 3-packet bottleneck queue, which drops a segment for real: a "
+        "fast retransmit and a timeout follow; the burst pacer avoids it (RT14 holds with it)"
+    ),
 }
 
 

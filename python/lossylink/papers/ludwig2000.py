@@ -1,14 +1,15 @@
 """Ludwig, "Eliminating Inefficient Cross-Layer Interactions in Wireless Networking", PhD
 dissertation, RWTH Aachen, 2000: the catalogue of the hiccup experiments of Chapters 4 and 5
 (spec ``shared/specs/ludwig2000.md`` §6 S8a-S8f, S11, S13, §8 RT8-RT12 and RT30), the
-cost model of Fig 5-7 (S12, RT13: analytical, not simulated), run by ``lossylink reproduce
-ludwig2000``.
+cost model of Fig 5-7 (S12, RT13: analytical) and its packet-level version (S12, RT14), run
+by ``lossylink reproduce ludwig2000``.
 
 - :data:`EXPERIMENTS`: the runs (the ``hiccup`` preset, and the ``lan`` preset for the LAN
   delay-spike check), with the overrides of the Rust tests ``hiccup_eifel.rs``,
   ``outage_s8f.rs``, ``precise_rexmt.rs`` and ``rto_agg.rs``, then the Eifel refinements
   (the late third DUPACK, the burst pacer, RTO_AGG: spec §3.1.2, §3.4, §9 Q3), and S13,
-  intermittent connectivity on the ``wan`` preset (``intermittent_s13.rs``); S12 has no runs;
+  intermittent connectivity on the ``wan`` preset (``intermittent_s13.rs``), and S12 at the
+  packet level on the ``wan`` preset (``spurious_cost_s12.rs``; the model itself has no runs);
 - :data:`FIGURES`: time-sequence plots in the dissertation's style and the S11 comparison;
 - :data:`TARGETS`: every check of those tests, with the dissertation's expected outcome, the
   accepted range (spec §8) and, where we knowingly differ, the anchor of the section of
@@ -17,8 +18,10 @@ ludwig2000``.
 The parts live in :mod:`lossylink.papers._ludwig2000_runs`,
 :mod:`lossylink.papers._ludwig2000_targets`, :mod:`lossylink.papers._ludwig2000_eifel`,
 :mod:`lossylink.papers._ludwig2000_eifel_targets`, :mod:`lossylink.papers._ludwig2000_more`,
-:mod:`lossylink.papers._ludwig2000_more_targets` and (the S12 model)
-:mod:`lossylink.papers._ludwig2000_squares`.
+:mod:`lossylink.papers._ludwig2000_more_targets`, (the S12 model)
+:mod:`lossylink.papers._ludwig2000_squares` and (S12 at the packet level)
+:mod:`lossylink.papers._ludwig2000_spurious` and
+:mod:`lossylink.papers._ludwig2000_spurious_targets`.
 """
 
 from __future__ import annotations
@@ -28,29 +31,56 @@ from lossylink.papers import _ludwig2000_eifel_targets as _eifel_targets
 from lossylink.papers import _ludwig2000_more as _more
 from lossylink.papers import _ludwig2000_more_targets as _more_targets
 from lossylink.papers import _ludwig2000_runs as _runs
+from lossylink.papers import _ludwig2000_spurious as _spurious
+from lossylink.papers import _ludwig2000_spurious_targets as _spurious_targets
 from lossylink.papers import _ludwig2000_targets as _targets
 from lossylink.papers._base import Figure, Selection, Target
 from lossylink.papers._ludwig2000_runs import MSS, RWND, Experiment, Shade
 
-EXPERIMENTS: tuple[Experiment, ...] = (*_runs.EXPERIMENTS, *_eifel.EXPERIMENTS, *_more.EXPERIMENTS)
+EXPERIMENTS: tuple[Experiment, ...] = (
+    *_runs.EXPERIMENTS,
+    *_eifel.EXPERIMENTS,
+    *_more.EXPERIMENTS,
+    *_spurious.EXPERIMENTS,
+)
 GROUPS = (*_runs.GROUPS, *_eifel.GROUPS, *_more.GROUPS)
 GROUP_TITLES = {**_runs.GROUP_TITLES, **_eifel.GROUP_TITLES, **_more.GROUP_TITLES}
 BY_ID = {e.id: e for e in EXPERIMENTS}
 TRACED_RUNS: dict[str, Experiment] = {e.id: e for e in EXPERIMENTS if e.traced}
 """Every experiment with a figure or a trace-based target is also traced on the first seed."""
-FIGURES: tuple[Figure, ...] = (*_runs.FIGURES, *_eifel.FIGURES, *_more.FIGURES)
-FIGURE_GROUP = {**_runs.FIGURE_GROUP, **_eifel.FIGURE_GROUP, **_more.FIGURE_GROUP}
+FIGURES: tuple[Figure, ...] = (
+    *_runs.FIGURES,
+    *_eifel.FIGURES,
+    *_more.FIGURES[:1],
+    *_spurious.FIGURES,
+    *_more.FIGURES[1:],
+)
+FIGURE_GROUP = {
+    **_runs.FIGURE_GROUP,
+    **_eifel.FIGURE_GROUP,
+    **_more.FIGURE_GROUP,
+    **_spurious.FIGURE_GROUP,
+}
 """The group of a figure without traced runs, or whose runs span groups."""
-TARGETS: tuple[Target, ...] = (*_targets.TARGETS, *_eifel_targets.TARGETS, *_more_targets.TARGETS)
+TARGETS: tuple[Target, ...] = (
+    *_targets.TARGETS,
+    *_eifel_targets.TARGETS,
+    *_more_targets.TARGETS[: _more_targets.S12_COUNT],
+    *_spurious_targets.TARGETS,
+    *_more_targets.TARGETS[_more_targets.S12_COUNT :],
+)
 TARGET_TABLES = (
     *_targets.TARGET_TABLES,
     *_eifel_targets.TARGET_TABLES,
-    *_more_targets.TARGET_TABLES,
+    *_more_targets.TARGET_TABLES[:1],
+    *_spurious_targets.TARGET_TABLES,
+    *_more_targets.TARGET_TABLES[1:],
 )
 TABLE_GROUP = {
     **_targets.TABLE_GROUP,
     **_eifel_targets.TABLE_GROUP,
     **_more_targets.TABLE_GROUP,
+    **_spurious_targets.TABLE_GROUP,
 }
 DEVIATIONS = _targets.DEVIATIONS
 

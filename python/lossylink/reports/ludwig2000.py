@@ -4,7 +4,8 @@ drops), and the figures: time-sequence plots in the dissertation's style (every 
 ACK, the hiccup shaded, timeouts, fast retransmits, local drops and undos marked), the S11
 throughput comparison, the RTO of the Eifel timer against RTO_AGG (Fig 5-18, in
 :mod:`lossylink.reports._ludwig2000_rto`), and S12's squares model (Fig 5-7, analytical) and
-S13's throughput by hold length (in :mod:`lossylink.reports._ludwig2000_more`)."""
+S13's throughput by hold length (in :mod:`lossylink.reports._ludwig2000_more`), and S12's
+packet-level loss bars (in :mod:`lossylink.reports._ludwig2000_spurious`)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ COUNTS = (
 def describe(rep: Reproduction) -> str:
     """The header line on seeds and transfers."""
     transfer = rep.transfer or (
-        "100 KB on the hiccup testbed (S8f: 40 KB; RTO_AGG: 400 KB; LAN, S13: 8 MiB)"
+        "100 KB on the hiccup testbed (S8f: 40 KB; RTO_AGG: 400 KB; LAN, S13: 8 MiB; "
+        "S12 packet level: 16 MiB)"
     )
     model = any(v.target.id.startswith("s12.") for v in rep.verdicts)
     return (
@@ -101,6 +103,10 @@ def draw(rep: Reproduction, fig: Figure) -> Any:
         from lossylink.reports._ludwig2000_more import squares_figure
 
         return squares_figure(fig)
+    if fig.kind == "s12-bars":
+        from lossylink.reports._ludwig2000_spurious import spurious_bars
+
+        return spurious_bars(rep, fig)
     if fig.kind == "s13-bars":
         from lossylink.reports._ludwig2000_more import hold_bars
 
