@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 # Small transfers keep each simulated run short; the numbers themselves are not under test here.
@@ -11,6 +13,27 @@ SMALL = {"transfer": "256KiB", "error_every": "64KiB", "buffer": "32KiB"}
 
 # The CLI in a fresh interpreter (same as the `lossylink` console script).
 CLI = [sys.executable, "-m", "lossylink"]
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository."""
+RUST_TESTS = ROOT / "crates/lossylink/tests"
+"""The Rust integration tests the paper catalogues mirror."""
+L2K_DOC = ROOT / "docs/ludwig2000.md"
+
+
+def rust_const(path: Path, name: str) -> str:
+    """The raw string of `const NAME: &str = r#"..."#;` in a Rust source file."""
+    m = re.search(rf'const {name}: &str = r#"(.*?)"#;', path.read_text())
+    assert m, (path, name)
+    return m.group(1)
+
+
+def l2k_target(tid: str) -> Any:
+    """The ludwig2000 catalogue's target with id ``tid``."""
+    from lossylink.papers import ludwig2000 as l2k
+
+    (t,) = [t for t in l2k.TARGETS if t.id == tid]
+    return t
 
 
 def without_wall(metrics: Mapping[str, Any]) -> dict[str, Any]:

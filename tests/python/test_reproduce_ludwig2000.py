@@ -27,10 +27,9 @@ from lossylink.report import paper_report
 from lossylink.reports.ludwig2000 import docs_table
 from lossylink.reproduce import Outcome, Reproduction, evaluate, ludwig2000, reproduce
 from lossylink.result import RunResult
+from support import L2K_DOC, RUST_TESTS, rust_const
 
-ROOT = Path(__file__).resolve().parents[2]
-RUST_TESTS = ROOT / "crates/lossylink/tests"
-DOC = ROOT / "docs/ludwig2000.md"
+DOC = L2K_DOC
 
 
 @pytest.fixture(scope="module")
@@ -68,12 +67,6 @@ def test_a_group_of_the_other_paper_is_rejected() -> None:
 # -- the catalogue mirrors the Rust tests ---------------------------------------------------------
 
 
-def _rust_const(path: Path, name: str) -> str:
-    m = re.search(rf'const {name}: &str = r#"(.*?)"#;', path.read_text())
-    assert m, (path, name)
-    return m.group(1)
-
-
 @pytest.mark.parametrize(
     ("ours", "name"),
     [
@@ -85,7 +78,7 @@ def _rust_const(path: Path, name: str) -> str:
     ],
 )
 def test_hiccups_are_those_of_hiccup_eifel_rs(ours: str, name: str) -> None:
-    rust = _rust_const(RUST_TESTS / "hiccup_eifel.rs", name)
+    rust = rust_const(RUST_TESTS / "hiccup_eifel.rs", name)
     assert re.sub(r"\s", "", ours) == re.sub(r"\s", "", rust)
 
 

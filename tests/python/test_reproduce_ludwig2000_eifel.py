@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from lossylink.papers import ludwig2000 as l2k
-from lossylink.papers._base import Target, Unavailable
+from lossylink.papers._base import Unavailable
 from lossylink.papers._ludwig2000_eifel import LATE_FWD, LATE_REV
 from lossylink.papers._ludwig2000_eifel_targets import TARGET_TABLES, TARGETS
 from lossylink.papers._ludwig2000_runs import REORDER_S8E
@@ -18,9 +18,8 @@ from lossylink.papers._trace import SenderTrace
 from lossylink.reports._ludwig2000_rto import rtt_samples
 from lossylink.reproduce import Outcome, Reproduction, TracedOutcome, evaluate, reproduce
 from lossylink.result import RunResult
+from support import RUST_TESTS, l2k_target, rust_const
 
-ROOT = Path(__file__).resolve().parents[2]
-RUST_TESTS = ROOT / "crates/lossylink/tests"
 NEW_GROUPS = ("late", "pacer", "agg")
 NEW_FIGURES = ("late-dupack", "s8e-pacer", "fig5-18")
 
@@ -30,9 +29,7 @@ def rep(tmp_path_factory: pytest.TempPathFactory) -> Reproduction:
     return reproduce("ludwig2000", groups=NEW_GROUPS, out=tmp_path_factory.mktemp("l2k-eifel"))
 
 
-def _target(tid: str) -> Target:
-    (t,) = [t for t in l2k.TARGETS if t.id == tid]
-    return t
+_target = l2k_target
 
 
 def _traced(rep: Reproduction, run: str, as_run: str | None = None) -> TracedOutcome:
@@ -45,9 +42,7 @@ def _traced(rep: Reproduction, run: str, as_run: str | None = None) -> TracedOut
 
 
 def _rust_const(path: Path, name: str) -> str:
-    m = re.search(rf'const {name}: &str = r#"(.*?)"#;', path.read_text())
-    assert m, (path, name)
-    return re.sub(r"\s", "", m.group(1))
+    return re.sub(r"\s", "", rust_const(path, name))
 
 
 def test_late_dupack_hiccups_are_those_of_late_dupack_rs() -> None:

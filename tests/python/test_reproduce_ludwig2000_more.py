@@ -17,17 +17,16 @@ import pytest
 from lossylink.errors import InvalidValueError
 from lossylink.papers import _ludwig2000_squares as squares
 from lossylink.papers import ludwig2000 as l2k
-from lossylink.papers._base import Target
 from lossylink.papers._ludwig2000_more import HOP, holds
 from lossylink.papers._ludwig2000_more_targets import S12_TABLE, S13_TABLE, TARGETS
 from lossylink.papers._ludwig2000_spurious_targets import DEVIATION
 from lossylink.papers._ludwig2000_spurious_targets import TABLE as PKT_TABLE
 from lossylink.reproduce import Outcome, Reproduction, evaluate, reproduce
 from lossylink.result import RunResult
+from support import L2K_DOC, RUST_TESTS, l2k_target
 
-ROOT = Path(__file__).resolve().parents[2]
-RUST_TEST = ROOT / "crates/lossylink/tests/intermittent_s13.rs"
-DOC = ROOT / "docs/ludwig2000.md"
+RUST_TEST = RUST_TESTS / "intermittent_s13.rs"
+DOC = L2K_DOC
 WINDOWS = (2.0, 8.0, 18.0, 26.0, 64.0, 1000.0, 142.47)
 
 
@@ -36,9 +35,7 @@ def rep(tmp_path_factory: pytest.TempPathFactory) -> Reproduction:
     return reproduce("ludwig2000", groups=["s12", "s13"], out=tmp_path_factory.mktemp("l2k-more"))
 
 
-def _target(tid: str) -> Target:
-    (t,) = [t for t in l2k.TARGETS if t.id == tid]
-    return t
+_target = l2k_target
 
 
 # -- the squares model ----------------------------------------------------------------------------

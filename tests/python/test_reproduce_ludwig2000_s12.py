@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import Path
 
 import pytest
 
@@ -16,10 +15,10 @@ from lossylink.papers._base import Unavailable
 from lossylink.papers._ludwig2000_spurious_targets import DEVIATION, TABLE, TARGETS
 from lossylink.papers._trace import SenderTrace
 from lossylink.reproduce import Reproduction, TracedOutcome, evaluate, reproduce
+from support import L2K_DOC, RUST_TESTS
 
-ROOT = Path(__file__).resolve().parents[2]
-RUST_TEST = ROOT / "crates/lossylink/tests/spurious_cost_s12.rs"
-DOC = ROOT / "docs/ludwig2000.md"
+RUST_TEST = RUST_TESTS / "spurious_cost_s12.rs"
+DOC = L2K_DOC
 
 
 @pytest.fixture(scope="module")

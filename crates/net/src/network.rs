@@ -473,9 +473,9 @@ impl Network {
         dropped
     }
 
-    /// Put the packet of `r` straight into `port`'s queue (below the IP-stage hiccups) and
-    /// start its channel if idle. `false` if the queue dropped it.
-    fn enqueue_and_start(&mut self, now: SimTime, port: PortId, r: PacketRef) -> bool {
+    /// Put the packet of `r` straight into `port`'s queue (below the IP-stage hiccups; a drop
+    /// there is counted by the port and reported to no one) and start its channel if idle.
+    fn enqueue_and_start(&mut self, now: SimTime, port: PortId, r: PacketRef) {
         let p = &mut self.ports[port.index()];
         let queued = p.enqueue(r);
         let ch = p.channel;
@@ -484,7 +484,6 @@ impl Network {
         } else if self.channels[ch].state == ChannelState::Idle {
             self.start(now, ch);
         }
-        queued
     }
 
     /// Start the next frame on an idle channel, serving its ports in turn.

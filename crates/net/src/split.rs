@@ -145,9 +145,10 @@ impl SplitProxy {
 
     /// The earliest timer of either leg.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        match (self.wired.poll_timeout(), self.wireless.poll_timeout()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        self.wired
+            .poll_timeout()
+            .into_iter()
+            .chain(self.wireless.poll_timeout())
+            .min()
     }
 }

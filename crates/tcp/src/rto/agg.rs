@@ -35,7 +35,6 @@ pub struct AggRtoConfig {
 #[derive(Clone, Debug)]
 pub struct AggRto {
     inner: EifelRto,
-    tick: u64,
     k: u64,
     /// AGG in millionths.
     agg: u64,
@@ -50,7 +49,6 @@ impl AggRto {
     pub fn new(cfg: AggRtoConfig) -> Self {
         AggRto {
             inner: EifelRto::new(cfg.eifel),
-            tick: cfg.eifel.granularity.as_nanos().max(1),
             k: cfg.k,
             agg: AGG_ONE,
             max_cwnd: 0,
@@ -88,8 +86,9 @@ impl RtoEstimator for AggRto {
     fn current(&self) -> SimDuration {
         let scaled = u128::from(self.inner.current().as_nanos()) * u128::from(self.agg)
             / u128::from(AGG_ONE);
-        let rounded = (scaled as u64).div_ceil(self.tick) * self.tick;
-        SimDuration(rounded.max(self.tick))
+        let tick = self.inner.tick();
+        let rounded = (scaled as u64).div_ceil(tick) * tick;
+        SimDuration(rounded.max(tick))
     }
 
     fn backoff_shift(&self) -> u32 {

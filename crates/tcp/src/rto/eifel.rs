@@ -78,7 +78,8 @@ impl EifelRto {
         }
     }
 
-    fn tick(&self) -> u64 {
+    /// The timer clock's tick in nanoseconds (at least 1).
+    pub(super) fn tick(&self) -> u64 {
         self.cfg.granularity.as_nanos().max(1)
     }
 }

@@ -29,10 +29,7 @@ impl Sender {
                 self.cfg.mss,
             );
             if let Some(u) = undo {
-                self.parts.cc.undo(u.cwnd, u.ssthresh);
-                self.parts.recovery.on_undo();
-                // Resume with the next unsent segment: no go-back-N.
-                self.nxt = self.max;
+                self.restore_window(u.cwnd, u.ssthresh);
                 if self.cfg.burst_pacer {
                     let usable = self.parts.cc.cwnd().min(self.peer_window);
                     let burst = usable.saturating_sub(self.flight()) / self.cfg.mss;
@@ -77,13 +74,19 @@ impl Sender {
             return false;
         };
         // Take back the fast recovery the part entered and its pending retransmission.
-        self.parts.recovery.on_undo();
-        self.parts.cc.undo(w.cwnd, w.ssthresh);
-        self.nxt = self.max;
+        self.restore_window(w.cwnd, w.ssthresh);
         self.stats.suppressed_fast_retransmits += 1;
         if trace.enabled() {
             trace.record(now, SenderEvent::SuppressedFastRetransmit { seq: self.una });
         }
         true
+    }
+
+    /// Set the window Eifel decided on, take back the recovery part's episode (`on_undo`) and
+    /// resume with the next unsent segment: no go-back-N (Ludwig2000 §3.1.2).
+    fn restore_window(&mut self, cwnd: u32, ssthresh: u32) {
+        self.parts.cc.undo(cwnd, ssthresh);
+        self.parts.recovery.on_undo();
+        self.nxt = self.max;
     }
 }

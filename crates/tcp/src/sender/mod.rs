@@ -235,10 +235,10 @@ impl Sender {
 
     /// The instant of the next timer expiry, if a timer runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        match (self.rexmt_at, self.pacer.map(|p| p.next())) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        self.rexmt_at
+            .into_iter()
+            .chain(self.pacer.map(|p| p.next()))
+            .min()
     }
 
     fn view(&self) -> SenderView {
