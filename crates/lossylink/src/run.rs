@@ -17,7 +17,7 @@ use net::agent::Agent;
 use net::config::HopRole;
 use net::link_receiver::LinkReceiver;
 use net::split::SplitProxy;
-use net::{Network, Outcome};
+use net::{keys, Network, Outcome};
 use tcp::cc::RenoCc;
 use tcp::recovery::{
     ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartRecovery,
@@ -62,7 +62,7 @@ pub struct RunResult {
 
 /// A tick clock with a phase drawn from the node's own stream.
 fn clock(seed: u64, node: NodeId, name: &str, period: SimDuration) -> TickClock {
-    let mut rng = RngStream::new(seed, &format!("node{}/{name}", node.0));
+    let mut rng = RngStream::new(seed, &keys::node_timer(node.0, name));
     TickClock {
         period,
         phase: SimDuration(rng.below(period.as_nanos().max(1))),
@@ -190,7 +190,7 @@ fn isns(seed: u64, key: &str) -> (SeqSpace, SeqNum) {
 /// split proxy's wired leg).
 fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
     let t = &b.tcp;
-    let (space, ack_base) = isns(seed, "flow0/isn");
+    let (space, ack_base) = isns(seed, &keys::flow_isn("flow0"));
     // The source's connection ends at the split proxy, if there is one.
     let (peer, def, rx, rx_buffer, rx_timers) = match &b.split {
         Some(s) => (
@@ -238,7 +238,7 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
 fn wireless_leg(b: &Built, s: &SplitSettings, seed: u64) -> (Sender, Receiver) {
     let t = &s.wireless_tcp;
     let def = s.wireless.def;
-    let (space, ack_base) = isns(seed, &format!("node{}/proxy-isn", s.node.0));
+    let (space, ack_base) = isns(seed, &keys::proxy_isn(s.node.0, "flow0"));
     let mut sender = make_sender(
         t,
         def,
@@ -302,7 +302,8 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     // The wall-time metric is the only clock read; it never influences the simulation.
     let wall = std::time::Instant::now();
     let b = scenario.build()?;
-    let mut network = Network::new(&b.chain, seed);
+    let mut network = Network::new(&b.chain.topology(), seed)
+        .map_err(|e| Error::invalid("routes", e.to_string()))?;
     let (sender, receiver) = endpoints(&b, seed);
     let flow = match &b.split {
         None => network.add_flow(b.src, b.dst, sender, receiver, opts.trace),
@@ -467,7 +468,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         }
         if has_agent {
             // The flow's data sequence space: the same named stream `endpoints` drew it from.
-            let (space, _) = isns(seed, "flow0/isn");
+            let (space, _) = isns(seed, &keys::flow_isn("flow0"));
             tables.push(base_station_table(
                 network.agent_trace().unwrap_or_default(),
                 space,

@@ -1,13 +1,15 @@
-//! The network: nodes on a chain, their ports and channels, the transport endpoints of each flow,
+//! The network: nodes and links of any topology, their ports and channels, the transport endpoints of each flow,
 //! and the event loop that moves packets between them. Only this loop schedules events
 //! (house rule 5); endpoints are polled for what they want to send and when they want to wake.
 
 use crate::agent::Agent;
-use crate::config::{ChainConfig, HopRole, Medium, NodeConfig, NodeKind};
+use crate::config::{HopRole, Medium, NodeConfig, NodeKind, TopologyConfig};
+use crate::keys;
 use crate::link_receiver::LinkReceiver;
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef};
 use crate::port::{Channel, ChannelState, Port};
 use crate::tap::Taps;
+use crate::topology::{route_table, RouteError};
 use engine::{
     EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
 };
@@ -87,7 +89,7 @@ pub enum Outcome {
 /// A base-station agent and its pending wake-up.
 type AgentSlot = (Box<dyn Agent>, Option<SimTime>);
 
-/// A chain network with its flows.
+/// A network with its flows.
 pub struct Network {
     nodes: Vec<NodeConfig>,
     routes: Vec<Vec<Option<PortId>>>,
@@ -109,19 +111,49 @@ pub struct Network {
 }
 
 impl Network {
-    /// Build the chain described by `cfg`; random streams derive from `seed`.
-    pub fn new(cfg: &ChainConfig, seed: u64) -> Self {
+    /// Build the topology described by `cfg`; random streams derive from `seed` and each
+    /// component's key (crate::keys). Fails only on route overrides that cannot be used.
+    pub fn new(cfg: &TopologyConfig, seed: u64) -> Result<Self, RouteError> {
+        let routes = route_table(cfg)?;
         let n = cfg.nodes.len();
-        let mut ports = Vec::with_capacity(2 * cfg.hops.len());
+        let mut ports = Vec::with_capacity(2 * cfg.links.len());
         let mut channels = Vec::new();
-        for (i, hop) in cfg.hops.iter().enumerate() {
+        // The channel each cell's links share, created with its first link.
+        let mut cell_of = vec![None; cfg.links.len()];
+        for (c, cell) in cfg.cells.iter().enumerate() {
+            for &l in &cell.links {
+                cell_of[l] = Some(c);
+            }
+        }
+        let mut cell_channel: Vec<Option<usize>> = vec![None; cfg.cells.len()];
+        for (i, link) in cfg.links.iter().enumerate() {
+            let hop = &link.hop;
             let hop_id = HopId(i as u32);
-            let (a, b) = (NodeId(i as u32), NodeId(i as u32 + 1));
+            let (a, b) = (link.a, link.b);
             let fwd = PortId(2 * i as u32);
             let rev = PortId(2 * i as u32 + 1);
-            let rng = |dir: &str| RngStream::new(seed, &format!("hop{i}/{dir}/errors"));
-            let (ch_f, ch_r) = match hop.medium {
-                Medium::FullDuplex => {
+            let rng = |dir: &str| RngStream::new(seed, &keys::link_errors(&link.key, dir));
+            let (ch_f, ch_r) = match (cell_of[i], hop.medium) {
+                (Some(c), _) => {
+                    let ch = match cell_channel[c] {
+                        Some(ch) => ch,
+                        None => {
+                            let cell = &cfg.cells[c];
+                            let crng = RngStream::new(seed, &keys::contention(&cell.key));
+                            channels.push(Channel {
+                                ports: Vec::new(),
+                                contention: Some((cell.contention, crng)),
+                                state: ChannelState::Idle,
+                                next: 0,
+                            });
+                            cell_channel[c] = Some(channels.len() - 1);
+                            channels.len() - 1
+                        }
+                    };
+                    channels[ch].ports.extend([fwd, rev]);
+                    (ch, ch)
+                }
+                (None, Medium::FullDuplex) => {
                     channels.push(Channel {
                         ports: vec![fwd],
                         contention: None,
@@ -136,8 +168,8 @@ impl Network {
                     });
                     (channels.len() - 2, channels.len() - 1)
                 }
-                Medium::HalfDuplex { contention } => {
-                    let crng = RngStream::new(seed, &format!("hop{i}/contention"));
+                (None, Medium::HalfDuplex { contention }) => {
+                    let crng = RngStream::new(seed, &keys::contention(&link.key));
                     channels.push(Channel {
                         ports: vec![fwd, rev],
                         contention: Some((contention, crng)),
@@ -148,7 +180,7 @@ impl Network {
                 }
             };
             ports.push(Port::new(
-                fwd,
+                (fwd, rev),
                 hop_id,
                 hop.role,
                 (a, b),
@@ -157,7 +189,7 @@ impl Network {
                 rng("forward"),
             ));
             ports.push(Port::new(
-                rev,
+                (rev, fwd),
                 hop_id,
                 hop.role,
                 (b, a),
@@ -166,18 +198,6 @@ impl Network {
                 rng("reverse"),
             ));
         }
-        // Static routes on a chain: right through the forward port, left through the reverse one.
-        let routes = (0..n)
-            .map(|at| {
-                (0..n)
-                    .map(|dst| match dst.cmp(&at) {
-                        std::cmp::Ordering::Greater => Some(PortId(2 * at as u32)),
-                        std::cmp::Ordering::Less => Some(PortId(2 * (at as u32 - 1) + 1)),
-                        std::cmp::Ordering::Equal => None,
-                    })
-                    .collect()
-            })
-            .collect();
         let mut queue = EventQueue::new();
         // Wake-ups at the end of each hold, in port order then time order (deterministic).
         for p in &ports {
@@ -185,7 +205,7 @@ impl Network {
                 queue.schedule(end, Event::HoldEnd { port: p.id });
             }
         }
-        Network {
+        Ok(Network {
             nodes: cfg.nodes.clone(),
             routes,
             ports,
@@ -198,7 +218,7 @@ impl Network {
             proxies: (0..n).map(|_| None).collect(),
             link_receivers: Vec::new(),
             taps: Taps::default(),
-        }
+        })
     }
 
     /// Add a flow from `src` to `dst` with ready-made endpoints; `trace` records the sender.
@@ -229,7 +249,7 @@ impl Network {
     pub fn nodes(&self) -> &[NodeConfig] {
         &self.nodes
     }
-    /// The ports (hop `i` forward is port `2i`, reverse `2i + 1`).
+    /// The ports (link `i` from `a` to `b` is port `2i`, from `b` to `a` port `2i + 1`).
     pub fn ports(&self) -> &[Port] {
         &self.ports
     }
