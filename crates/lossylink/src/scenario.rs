@@ -11,6 +11,9 @@ const PRESETS: &[(&str, &str)] = &[
     ("lan", include_str!("../presets/lan.toml")),
     ("wan", include_str!("../presets/wan.toml")),
     ("hiccup", include_str!("../presets/hiccup.toml")),
+    ("dumbbell", include_str!("../presets/dumbbell.toml")),
+    ("wlan", include_str!("../presets/wlan.toml")),
+    ("eln5", include_str!("../presets/eln5.toml")),
 ];
 
 /// A validated scenario.
@@ -354,7 +357,7 @@ mod tests {
         assert_eq!(s.doc.hops[0].queue, Some(20));
         s.set("tcp.profile", "modern").unwrap();
         s.set("transfer", "1MiB").unwrap();
-        assert_eq!(s.doc.flow.bytes, Size(1 << 20));
+        assert_eq!(s.doc.flow.as_ref().map(|f| f.bytes), Some(Size(1 << 20)));
         s.set("hops[1].forward.queue", "7").unwrap();
         assert_eq!(s.doc.hops[1].forward.queue, Some(7));
     }

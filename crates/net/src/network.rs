@@ -13,6 +13,7 @@ use crate::topology::{route_table, RouteError};
 use engine::{
     EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
 };
+use std::collections::BTreeMap;
 use tcp::{Receiver, Sender, SenderEvent};
 
 mod agents;
@@ -36,8 +37,14 @@ enum Event {
     HoldEnd { port: PortId },
     /// The base-station agent of a node asked to be woken.
     AgentTimer { node: NodeId },
-    /// The split-connection proxy of a node asked to be woken.
-    ProxyTimer { node: NodeId },
+    /// The split-connection proxy of a flow on a node asked to be woken.
+    ProxyTimer { node: NodeId, flow: FlowId },
+    /// A flow's application starts writing (flows that start after time zero).
+    FlowStart { flow: FlowId },
+    /// A long-lived flow's application stops writing.
+    FlowStop { flow: FlowId },
+    /// The goodput measurement window opens.
+    WindowStart,
 }
 
 /// A transport connection: a sender on `src`, a receiver on `dst`.
@@ -54,6 +61,17 @@ pub struct Flow {
     pub receiver: Receiver,
     sender_wake: Option<SimTime>,
     receiver_wake: Option<SimTime>,
+    /// When its application starts writing.
+    pub start: SimTime,
+    /// When a long-lived flow's application stops writing.
+    pub stop: Option<SimTime>,
+    /// Whether it has a finite number of bytes (a run completes when every finite flow has
+    /// delivered them; a long-lived flow runs until the end of the run).
+    pub finite: bool,
+    /// Bytes delivered in order when the measurement window opened (0 without a warm-up).
+    pub delivered_at_window_start: u64,
+    /// Bytes delivered in order when a long-lived flow stopped writing.
+    pub delivered_at_stop: Option<u64>,
     trace: Option<VecSink<SenderEvent>>,
     /// Where records go when tracing is off.
     null: NullSink,
@@ -102,8 +120,8 @@ pub struct Network {
     pool: PacketPool,
     /// Base-station agents by node index, with their pending wake-up.
     agents: Vec<Option<AgentSlot>>,
-    /// Split-connection proxies by node index, with their pending wake-up.
-    proxies: Vec<Option<proxy::ProxySlot>>,
+    /// Split-connection proxies by (node, flow), with their pending wake-up.
+    proxies: BTreeMap<(NodeId, FlowId), proxy::ProxySlot>,
     /// Link receivers of a link ARQ by node index (empty when none runs).
     link_receivers: Vec<Option<LinkReceiver>>,
     /// Optional recorders (crate::tap), off unless enabled.
@@ -215,7 +233,7 @@ impl Network {
             next_uid: 0,
             pool: PacketPool::default(),
             agents: (0..n).map(|_| None).collect(),
-            proxies: (0..n).map(|_| None).collect(),
+            proxies: BTreeMap::new(),
             link_receivers: Vec::new(),
             taps: Taps::default(),
         })
@@ -239,10 +257,31 @@ impl Network {
             receiver,
             sender_wake: None,
             receiver_wake: None,
+            start: SimTime::ZERO,
+            stop: None,
+            finite: true,
+            delivered_at_window_start: 0,
+            delivered_at_stop: None,
             trace: trace.then(VecSink::default),
             null: NullSink,
         });
         id
+    }
+
+    /// When `flow`'s application starts and (long-lived flows) stops writing, and whether it
+    /// has a finite number of bytes; a flow added without this starts at time zero, finite.
+    pub fn time_flow(&mut self, flow: FlowId, start: SimTime, stop: Option<SimTime>, finite: bool) {
+        let f = &mut self.flows[flow.index()];
+        f.start = start;
+        f.stop = stop;
+        f.finite = finite;
+    }
+
+    /// Open the goodput measurement window at `at` (each flow notes what it has delivered).
+    pub fn open_window_at(&mut self, at: SimTime) {
+        if at > SimTime::ZERO {
+            self.queue.schedule(at, Event::WindowStart);
+        }
     }
 
     /// The nodes.
@@ -271,15 +310,28 @@ impl Network {
     }
 
     /// Run until every flow has delivered all its data, or until `limit`.
+    /// A run with long-lived flows never completes: it ends at `limit`.
     pub fn run(&mut self, limit: SimTime) -> Outcome {
         for f in 0..self.flows.len() {
-            self.pump_sender(f, SimTime::ZERO);
+            let (start, stop, id) = (self.flows[f].start, self.flows[f].stop, self.flows[f].id);
+            // Flows that start at zero are pumped at once (no event: chain runs keep their
+            // event counts), later ones when their start event pops.
+            if start == SimTime::ZERO {
+                self.pump_sender(f, SimTime::ZERO);
+            } else {
+                self.queue.schedule(start, Event::FlowStart { flow: id });
+            }
+            if let Some(t) = stop {
+                self.queue.schedule(t, Event::FlowStop { flow: id });
+            }
         }
+        let all_finite = self.flows.iter().all(|f| f.finite);
         loop {
-            if self
-                .flows
-                .iter()
-                .all(|f| f.receiver.complete_at().is_some())
+            if all_finite
+                && self
+                    .flows
+                    .iter()
+                    .all(|f| f.receiver.complete_at().is_some())
             {
                 let end = self
                     .flows
@@ -367,7 +419,18 @@ impl Network {
                 }
             }
             Event::AgentTimer { node } => self.agent_timer(now, node),
-            Event::ProxyTimer { node } => self.proxy_timer(now, node),
+            Event::ProxyTimer { node, flow } => self.proxy_timer(now, node, flow),
+            Event::FlowStart { flow } => self.pump_sender(flow.index(), now),
+            Event::FlowStop { flow } => {
+                let f = &mut self.flows[flow.index()];
+                f.sender.close_after_sent();
+                f.delivered_at_stop = Some(f.receiver.delivered());
+            }
+            Event::WindowStart => {
+                for f in &mut self.flows {
+                    f.delivered_at_window_start = f.receiver.delivered();
+                }
+            }
         }
     }
 
