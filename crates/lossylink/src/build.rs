@@ -435,8 +435,8 @@ fn split_settings(
     let Some(node) = net
         .transit(src, dst)
         .into_iter()
-        .filter(|&n| net.is_base_station(n))
-        .last()
+        .rev()
+        .find(|&n| net.is_base_station(n))
     else {
         return Err(Error::invalid(
             "scheme",

@@ -101,7 +101,7 @@ impl FlowResults {
             .iter()
             .map(|p| {
                 let link = &b.net.topology.links[p.hop.index()];
-                let dir = if p.id.index() % 2 == 0 {
+                let dir = if p.id.index().is_multiple_of(2) {
                     "forward"
                 } else {
                     "reverse"
@@ -131,6 +131,7 @@ impl FlowResults {
                 ]
             })
             .collect();
+        let acc = network.packet_account();
         let aggregate = vec![
             ("flows", u(b.flows.len() as u64)),
             ("completed_flows", u(completed)),
@@ -141,6 +142,11 @@ impl FlowResults {
             ("jain_index", Value::Float(jain(&goodputs))),
             ("duration_s", Value::Float(run_s)),
             ("events", u(network.events_processed())),
+            ("packets_created", u(acc.created)),
+            ("packets_delivered", u(acc.delivered)),
+            ("packets_queue_dropped", u(acc.queue_drops)),
+            ("packets_corrupted", u(acc.corrupted)),
+            ("packets_in_flight", u(acc.in_flight)),
         ];
         FlowResults {
             flows,

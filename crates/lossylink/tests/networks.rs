@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Many nodes and many flows (issue: networks): the shipped topology presets run, flows share a
 //! bottleneck fairly, results are deterministic, a flow on a disjoint path leaves another flow's
 //! results unchanged, and bad topologies are one-line errors naming the field.
@@ -55,8 +56,16 @@ fn identical_flows_share_a_loss_free_dumbbell_fairly() {
     let total = num(&fr.aggregate, "aggregate_goodput_mbps");
     let g: Vec<f64> = fr.flows.iter().map(|f| num(f, "goodput_mbps")).collect();
     let t: Vec<f64> = fr.flows.iter().map(|f| num(f, "sender_timeouts")).collect();
-    let fr_: Vec<f64> = fr.flows.iter().map(|f| num(f, "sender_fast_retransmits")).collect();
-    assert!(j >= 0.95, "Jain {j}: {g:?} timeouts {t:?} fr {fr_:?} links {:?}", fr.links[0]);
+    let fr_: Vec<f64> = fr
+        .flows
+        .iter()
+        .map(|f| num(f, "sender_fast_retransmits"))
+        .collect();
+    assert!(
+        j >= 0.95,
+        "Jain {j}: {g:?} timeouts {t:?} fr {fr_:?} links {:?}",
+        fr.links[0]
+    );
     assert!(total > 9.0 && total <= 10.0, "aggregate {total}");
 }
 
@@ -136,5 +145,86 @@ fn bad_topologies_are_one_line_errors_naming_the_field() {
         let e = s.set(path, value).unwrap_err().to_string();
         assert!(e.contains(field), "{path} = {value}: {e}");
         assert!(!e.contains('\n'), "{e}");
+    }
+}
+
+mod conservation {
+    //! Conservation over random topologies and flow mixes (property test): every finite flow
+    //! delivers exactly its bytes, in order, and every packet the network created is delivered,
+    //! dropped by a queue, corrupted on a link, or still in flight at the end.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A random connected topology: a random tree over `n` nodes plus `extra` chords, hosts at
+    /// the leaves and routers inside; Bernoulli loss, small queues.
+    fn doc(
+        n: usize,
+        parents: &[usize],
+        extra: &[(usize, usize)],
+        p: &[u32],
+        q: &[u32],
+        flows: &[(usize, usize, u32, u8)],
+    ) -> String {
+        let mut t =
+            String::from("name = \"random\"\nscheme = \"e2e\"\n[run]\ntime_limit = \"3000s\"\n");
+        for i in 0..n {
+            t += &format!("[[nodes]]\nname = \"n{i}\"\nkind = \"host\"\n");
+        }
+        let mut links: Vec<(usize, usize)> = (1..n).map(|i| (parents[i - 1] % i, i)).collect();
+        for &(a, b) in extra {
+            let (a, b) = (a % n, b % n);
+            if a != b && !links.contains(&(a, b)) && !links.contains(&(b, a)) {
+                links.push((a, b));
+            }
+        }
+        for (k, (a, b)) in links.iter().enumerate() {
+            let loss = f64::from(p[k % p.len()]) / 1000.0;
+            t += &format!(
+                "[[links]]\nname = \"l{k}\"\nbetween = [\"n{a}\", \"n{b}\"]\nrole = \"wireless\"\nrate = \"{}Mbps\"\ndelay = \"{}ms\"\nqueue = {}\nerror = {{ model = \"bernoulli\", p = {loss} }}\n",
+                1 + k % 4,
+                1 + k % 7,
+                q[k % q.len()]
+            );
+        }
+        let schemes = ["e2e", "e2e-newreno", "e2e-ietf-sack", "e2e+modern"];
+        for (f, &(a, b, kib, s)) in flows.iter().enumerate() {
+            let (a, b) = (a % n, b % n);
+            let b = if a == b { (b + 1) % n } else { b };
+            t += &format!(
+                "[[flows]]\nname = \"f{f}\"\nfrom = \"n{a}\"\nto = \"n{b}\"\nbytes = \"{kib}KiB\"\nstart = \"{}ms\"\nscheme = \"{}\"\n",
+                f * 37,
+                schemes[usize::from(s) % schemes.len()]
+            );
+        }
+        t
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        #[test]
+        fn every_byte_and_every_packet_is_accounted_for(
+            n in 2usize..7,
+            parents in proptest::collection::vec(0usize..100, 6),
+            extra in proptest::collection::vec((0usize..7, 0usize..7), 0..3),
+            p in proptest::collection::vec(0u32..40, 1..4),
+            q in proptest::collection::vec(3u32..30, 1..4),
+            flows in proptest::collection::vec((0usize..7, 0usize..7, 4u32..200, 0u8..4), 1..5),
+            seed in 1u64..1000,
+        ) {
+            let text = doc(n, &parents, &extra, &p, &q, &flows);
+            let s = Scenario::from_toml_str(&text).expect("a valid random scenario");
+            let r = run(&s, seed, &RunOptions::default()).expect("every flow completes");
+            let fr = r.flows.expect("per-flow results");
+            for f in &fr.flows {
+                // Each finite flow delivered exactly its bytes (the receiver delivers in order
+                // and never twice: `delivered` counts the in-order prefix).
+                prop_assert_eq!(num(f, "delivered_bytes"), num(f, "bytes"), "{:?}", f);
+            }
+            let a = &fr.aggregate;
+            let parts = num(a, "packets_delivered") + num(a, "packets_queue_dropped")
+                + num(a, "packets_corrupted") + num(a, "packets_in_flight");
+            prop_assert_eq!(parts, num(a, "packets_created"), "{:?}", a);
+        }
     }
 }

@@ -21,6 +21,6 @@ pub mod topology;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
 pub use hiccup::{Hiccup, Stage as HiccupStage};
-pub use network::{Flow, Network, Outcome};
+pub use network::{Flow, Network, Outcome, PacketAccount};
 pub use packet::{LinkAck, LinkTag, Packet, PacketKind};
 pub use port::{Port, PortStats};

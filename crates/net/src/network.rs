@@ -126,6 +126,24 @@ pub struct Network {
     link_receivers: Vec<Option<LinkReceiver>>,
     /// Optional recorders (crate::tap), off unless enabled.
     taps: Taps,
+    /// Packets handed to a transport endpoint at their destination.
+    delivered: u64,
+}
+
+/// Where every packet the network created went (conservation: `created` = `delivered` +
+/// `queue_drops` + `corrupted` + `absorbed` + `in_flight`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacketAccount {
+    /// Packets created (by endpoints, proxies, agents and link receivers).
+    pub created: u64,
+    /// Packets delivered to an endpoint at their destination.
+    pub delivered: u64,
+    /// Packets a drop-tail queue dropped, on any port.
+    pub queue_drops: u64,
+    /// Frames an error model corrupted, on any port (dropped at the far end).
+    pub corrupted: u64,
+    /// Packets still in a queue, on a wire or held by a hiccup.
+    pub in_flight: u64,
 }
 
 impl Network {
@@ -236,6 +254,7 @@ impl Network {
             proxies: BTreeMap::new(),
             link_receivers: Vec::new(),
             taps: Taps::default(),
+            delivered: 0,
         })
     }
 
@@ -296,6 +315,24 @@ impl Network {
     pub fn flows(&self) -> &[Flow] {
         &self.flows
     }
+    /// Where every packet went so far (without agents, proxies and link ARQ, which absorb and
+    /// create packets of their own, the sum of the parts equals `created`).
+    pub fn packet_account(&self) -> PacketAccount {
+        let ports = &self.ports;
+        PacketAccount {
+            created: self.next_uid,
+            delivered: self.delivered,
+            queue_drops: ports.iter().map(|p| p.stats.queue_drops).sum(),
+            corrupted: ports
+                .iter()
+                .map(|p| {
+                    p.stats.corrupted_data + p.stats.corrupted_acks + p.stats.corrupted_link_acks
+                })
+                .sum(),
+            in_flight: self.pool.len() as u64,
+        }
+    }
+
     /// Events processed so far.
     pub fn events_processed(&self) -> u64 {
         self.queue.events_processed()
@@ -460,6 +497,7 @@ impl Network {
             return;
         }
         let f = pkt.flow.index();
+        self.delivered += 1;
         match pkt.kind() {
             PacketKind::Data => {
                 self.flows[f].receiver.on_segment(now, &pkt.seg);

@@ -54,7 +54,7 @@ fn adjacency(cfg: &TopologyConfig) -> Vec<Vec<(NodeId, PortId)>> {
 /// The node a port leads to.
 fn far_end(cfg: &TopologyConfig, port: PortId) -> NodeId {
     let l = &cfg.links[port.index() / 2];
-    if port.index() % 2 == 0 {
+    if port.index().is_multiple_of(2) {
         l.b
     } else {
         l.a
@@ -112,6 +112,8 @@ pub fn route_table(cfg: &TopologyConfig) -> Result<Vec<Vec<Option<PortId>>>, Rou
     Ok(table)
 }
 
+// The walk moves `at` from row to row, so the destination is an index, not an iterator.
+#[allow(clippy::needless_range_loop)]
 fn check_loops(cfg: &TopologyConfig, table: &[Vec<Option<PortId>>]) -> Result<(), RouteError> {
     let n = cfg.nodes.len();
     for from in 0..n {
@@ -192,14 +194,14 @@ mod tests {
     #[test]
     fn a_chain_routes_right_forward_and_left_reverse() {
         let t = route_table(&topo(4, &[(0, 1), (1, 2), (2, 3)])).unwrap();
-        for at in 0..4usize {
-            for dst in 0..4usize {
+        for (at, row) in t.iter().enumerate() {
+            for (dst, &got) in row.iter().enumerate() {
                 let want = match dst.cmp(&at) {
                     std::cmp::Ordering::Greater => Some(PortId(2 * at as u32)),
                     std::cmp::Ordering::Less => Some(PortId(2 * (at as u32 - 1) + 1)),
                     std::cmp::Ordering::Equal => None,
                 };
-                assert_eq!(t[at][dst], want, "{at} -> {dst}");
+                assert_eq!(got, want, "{at} -> {dst}");
             }
         }
     }

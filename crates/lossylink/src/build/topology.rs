@@ -42,7 +42,7 @@ impl Net {
     /// The node a port leads to.
     pub fn port_to(&self, port: PortId) -> NodeId {
         let l = &self.topology.links[port.index() / 2];
-        if port.index() % 2 == 0 {
+        if port.index().is_multiple_of(2) {
             l.b
         } else {
             l.a
@@ -54,7 +54,7 @@ impl Net {
         let h = &self.topology.links[port.index() / 2].hop;
         (
             h,
-            if port.index() % 2 == 0 {
+            if port.index().is_multiple_of(2) {
                 &h.forward
             } else {
                 &h.reverse
