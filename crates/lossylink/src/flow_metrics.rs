@@ -8,7 +8,8 @@ use crate::metrics::Value;
 use engine::SimTime;
 use net::Network;
 
-/// Per-flow and per-link results of one run, each a list of (key, value) pairs in column order.
+/// Per-flow and per-link results of one run (a flow's goodput is NaN when its window is empty:
+/// it completed before `run.warmup`; aggregates leave such flows out), each a list of (key, value) pairs in column order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowResults {
     /// One row per flow, in document order.
@@ -59,12 +60,15 @@ impl FlowResults {
                 .unwrap_or_else(|| f.receiver.delivered());
             let bytes = delivered_to.saturating_sub(f.delivered_at_window_start);
             let secs = to.saturating_since(from).as_secs_f64();
+            // A flow that ended before the window opened has no goodput to measure (NaN).
             let goodput = if secs > 0.0 {
                 bytes as f64 * 8.0 / secs / 1e6
             } else {
-                0.0
+                f64::NAN
             };
-            goodputs.push(goodput);
+            if goodput.is_finite() {
+                goodputs.push(goodput);
+            }
             flows.push(vec![
                 ("flow", Value::Str(plan.name.clone())),
                 ("scheme", Value::Str(plan.scheme_name.clone())),

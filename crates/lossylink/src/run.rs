@@ -361,7 +361,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         }
     }
     let limit = SimTime::ZERO + b.duration.unwrap_or(b.time_limit);
-    let end = match (network.run(limit), b.duration) {
+    let run_end = match (network.run(limit), b.duration) {
         (Outcome::Completed(t), _) => t,
         // A fixed-length run ends at its duration whatever the flows are doing.
         (Outcome::TimeLimit(_) | Outcome::Stalled(_), Some(d)) => SimTime::ZERO + d,
@@ -396,7 +396,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let plan = &b.flows[0];
     // A long-lived flow's "transfer" is what it delivered.
     let bytes = plan.bytes.unwrap_or_else(|| flow.receiver.delivered());
-    let end = flow.receiver.complete_at().unwrap_or(end);
+    let end = flow.receiver.complete_at().unwrap_or(run_end);
     let first = s.first_send.unwrap_or(SimTime::ZERO);
     let duration = end.saturating_since(first).as_secs_f64();
     // Ports carrying the flow's data, in path order.
@@ -509,7 +509,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         .map(|l| l.hop.name.clone())
         .collect();
     let capture = Capture::from_network(&network, &hop_names);
-    let per_flow = (!b.single).then(|| FlowResults::new(&network, &b, end));
+    let per_flow = (!b.single).then(|| FlowResults::new(&network, &b, run_end));
     Ok(RunResult {
         metrics,
         trace,

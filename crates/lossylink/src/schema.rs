@@ -349,6 +349,37 @@ pub enum ErrorDoc {
         /// Frames per burst (at least 1).
         length: u32,
     },
+    /// A two-state Gilbert–Elliott chain stepped per frame: give `p_gb` and `p_bb`, or
+    /// `mean_error_rate` and `mean_burst` (frames).
+    Gilbert {
+        /// P(Good → Bad) per frame.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        p_gb: Option<f64>,
+        /// P(Bad → Bad) per frame.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        p_bb: Option<f64>,
+        /// Long-run fraction of frames lost, in (0, 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mean_error_rate: Option<f64>,
+        /// Mean length of a loss burst in frames (≥ 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mean_burst: Option<f64>,
+        /// Loss probability of a frame in the Good state (0).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        loss_good: Option<f64>,
+        /// Loss probability of a frame in the Bad state (1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        loss_bad: Option<f64>,
+    },
+    /// Independent frame errors with rate `fer` for a frame of `reference` exposed bytes,
+    /// scaled to each frame's length through the equivalent bit-error rate.
+    Fer {
+        /// Frame-error rate at the reference length, in [0, 1).
+        fer: f64,
+        /// Exposed bytes of the reference frame (e.g. 1068B: a 1000-byte segment, TCP/IP and
+        /// MAC headers).
+        reference: Size,
+    },
 }
 
 /// A scheduled link impairment of one direction (Ludwig2000 §10.1, the `hiccup` tool).

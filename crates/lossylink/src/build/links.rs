@@ -73,6 +73,41 @@ pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig,
                 format!("{p} is outside [0, 1]"),
             ))
         }
+        ErrorDoc::Gilbert {
+            p_gb,
+            p_bb,
+            mean_error_rate,
+            mean_burst,
+            loss_good,
+            loss_bad,
+        } => gilbert(
+            field,
+            (*p_gb, *p_bb),
+            (*mean_error_rate, *mean_burst),
+            (*loss_good, *loss_bad),
+        )?,
+        ErrorDoc::Fer { fer, reference } => {
+            if !(fer.is_finite() && (0.0..1.0).contains(fer)) {
+                return Err(Error::invalid(
+                    format!("{field}.fer"),
+                    format!("{fer} is outside [0, 1)"),
+                ));
+            }
+            if reference.0 == 0 {
+                return Err(Error::invalid(
+                    format!("{field}.reference"),
+                    "must be at least 1 byte (the frame length the fer is given for)",
+                ));
+            }
+            if *fer == 0.0 {
+                ErrorModelConfig::None
+            } else {
+                ErrorModelConfig::Fer {
+                    fer: *fer,
+                    reference_bits: reference.0.saturating_mul(8),
+                }
+            }
+        }
     })
 }
 
@@ -232,4 +267,65 @@ pub(super) fn contention(c: Option<&ContentionDoc>) -> Contention {
             cw: c.cw,
         },
     }
+}
+
+type Pair = (Option<f64>, Option<f64>);
+
+/// A Gilbert–Elliott chain from either its transition probabilities or its mean error rate and
+/// mean burst length (eln-llelsn spec §5.2), with the loss probability of each state.
+fn gilbert(
+    field: &str,
+    (p_gb, p_bb): Pair,
+    (rate, burst): Pair,
+    (loss_good, loss_bad): Pair,
+) -> Result<ErrorModelConfig, Error> {
+    let prob = |name: &str, v: f64| -> Result<f64, Error> {
+        if v.is_finite() && (0.0..=1.0).contains(&v) {
+            Ok(v)
+        } else {
+            Err(Error::invalid(
+                format!("{field}.{name}"),
+                format!("{v} is outside [0, 1]"),
+            ))
+        }
+    };
+    let loss_good = prob("loss_good", loss_good.unwrap_or(0.0))?;
+    let loss_bad = prob("loss_bad", loss_bad.unwrap_or(1.0))?;
+    let (p_gb, p_bb) =
+        match (p_gb, p_bb, rate, burst) {
+            (Some(gb), Some(bb), None, None) => (prob("p_gb", gb)?, prob("p_bb", bb)?),
+            (None, None, Some(r), Some(b)) => {
+                if !(r.is_finite() && r > 0.0 && r < 1.0) {
+                    return Err(Error::invalid(
+                        format!("{field}.mean_error_rate"),
+                        format!("{r} is outside (0, 1)"),
+                    ));
+                }
+                if !(b.is_finite() && b >= 1.0) {
+                    return Err(Error::invalid(
+                        format!("{field}.mean_burst"),
+                        format!("{b} frames is below 1"),
+                    ));
+                }
+                match ErrorModelConfig::gilbert_from_rate(r, b) {
+                    ErrorModelConfig::Gilbert { p_gb, p_bb, .. } if p_gb <= 1.0 => (p_gb, p_bb),
+                    _ => {
+                        return Err(Error::invalid(
+                            format!("{field}.mean_error_rate"),
+                            format!("{r} with mean_burst {b} needs P(Good -> Bad) above 1"),
+                        ))
+                    }
+                }
+            }
+            _ => return Err(Error::invalid(
+                field,
+                "the gilbert model needs either p_gb and p_bb, or mean_error_rate and mean_burst",
+            )),
+        };
+    Ok(ErrorModelConfig::Gilbert {
+        p_gb,
+        p_bb,
+        loss_good,
+        loss_bad,
+    })
 }
