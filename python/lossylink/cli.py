@@ -18,7 +18,7 @@ import click
 
 from lossylink import __version__
 from lossylink.errors import LossylinkError
-from lossylink.render import make_console, run_table
+from lossylink.render import flows_table, make_console, run_table
 from lossylink.runner import run_seeds, schemes, seed_range
 from lossylink.scenario import Scenario
 from lossylink.sweeps.core import sweep
@@ -246,7 +246,11 @@ def run_cmd(
             click.echo(json.dumps(r.to_dict()))
         return
     console = make_console()
-    console.print(run_table(results))
+    per_flow = flows_table(results)
+    if per_flow is not None:
+        console.print(per_flow)
+    else:
+        console.print(run_table(results))
     if written:
         console.print(f"trace: wrote {len(written)} CSV files to {trace_csv}")
     if save is not None:

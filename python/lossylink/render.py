@@ -110,3 +110,45 @@ def _fmt(value: object, fmt: str) -> str:
         return format(value, fmt)
     except (TypeError, ValueError):
         return str(value)
+
+
+def flows_table(results: Sequence[RunResult]) -> Table | None:
+    """For a ``[[flows]]`` scenario: one row per flow (the mean over the seeds, with the 95 %
+    CI half-width of the goodput for more than one seed), then the aggregate goodput and Jain's
+    index. ``None`` for single-flow chain runs."""
+    if not results or results[0].flows is None:
+        return None
+    first = results[0].flows
+    title = f"{len(first)} flows · {len(results)} seed{'s' if len(results) != 1 else ''}"
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    for header in ("flow", "scheme", "path", "goodput Mb/s", "timeouts", "fast rexmits", "done s"):
+        table.add_column(
+            header, justify="left" if header in ("flow", "scheme", "path") else "right"
+        )
+
+    def mean(values: list[float]) -> float:
+        return sum(values) / len(values) if values else float("nan")
+
+    for i, f in enumerate(first):
+        rows = [r.flows[i] for r in results if r.flows is not None]
+        goodputs = [float(x["goodput_mbps"]) for x in rows]
+        g = _fmt(mean(goodputs), ".4g")
+        if len(goodputs) > 1:
+            g += " ±" + _fmt(summarize(goodputs).half_width, ".2g")
+        done = [float(x["completion_s"]) for x in rows]
+        table.add_row(
+            str(f["flow"]),
+            str(f["scheme"]),
+            f"{f['from']} → {f['to']}",
+            g,
+            _fmt(mean([float(x["sender_timeouts"]) for x in rows]), ".3g"),
+            _fmt(mean([float(x["sender_fast_retransmits"]) for x in rows]), ".3g"),
+            "–" if any(d != d for d in done) else _fmt(mean(done), ".2f"),
+        )
+    aggs = [r.aggregate for r in results if r.aggregate is not None]
+    total = mean([float(a["aggregate_goodput_mbps"]) for a in aggs])
+    jain = mean([float(a["jain_index"]) for a in aggs])
+    table.add_row("all", "", "", _fmt(total, ".4g"), "", "", "", style="bold", end_section=True)
+    table.caption = f"aggregate goodput {total:.4g} Mb/s · Jain's fairness index {jain:.3f}"
+    table.caption_justify = "left"
+    return table

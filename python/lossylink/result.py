@@ -41,7 +41,7 @@ class RunResult:
     (``None`` before). A saved run (:mod:`lossylink.saved`) records and restores both lists.
     """
 
-    __slots__ = ("metrics", "pcap", "trace", "trace_csv")
+    __slots__ = ("metrics", "network", "pcap", "trace", "trace_csv")
 
     if TYPE_CHECKING:
         # The metrics every run reports (the Rust facade may add more; all are attributes).
@@ -66,6 +66,7 @@ class RunResult:
         wall_s: float
 
     metrics: dict[str, MetricValue]
+    network: dict[str, Any] | None
     trace: Trace | None
     pcap: list[Path] | None
     trace_csv: list[Path] | None
@@ -76,10 +77,13 @@ class RunResult:
         trace: Trace | None = None,
         pcap: Iterable[str | os.PathLike[str]] | None = None,
         trace_csv: Iterable[str | os.PathLike[str]] | None = None,
+        network: Mapping[str, Any] | None = None,
     ) -> None:
         """Wrap a metrics mapping, an optional trace and the paths of written pcap and trace
-        CSV files."""
+        CSV files; ``network`` holds the per-flow and per-link results of a ``[[flows]]``
+        scenario (``flows``, ``links``, ``aggregate``)."""
         self.metrics = dict(metrics)
+        self.network = dict(network) if network is not None else None
         self.trace = trace
         self.pcap = _paths(pcap)
         self.trace_csv = _paths(trace_csv)
@@ -87,7 +91,25 @@ class RunResult:
     @classmethod
     def from_raw(cls, raw: RawRun) -> RunResult:
         """Wrap what the extension's ``run`` returns."""
-        return cls(raw["metrics"], raw["trace"], raw.get("pcap"))
+        network = None
+        if "flows" in raw:
+            network = {k: raw[k] for k in ("flows", "links", "aggregate")}  # type: ignore[literal-required]
+        return cls(raw["metrics"], raw["trace"], raw.get("pcap"), network=network)
+
+    @property
+    def flows(self) -> list[dict[str, MetricValue]] | None:
+        """One dict per flow of a ``[[flows]]`` scenario (``None`` for a single-flow chain)."""
+        return None if self.network is None else self.network["flows"]
+
+    @property
+    def links(self) -> list[dict[str, MetricValue]] | None:
+        """One dict per link direction of a ``[[flows]]`` scenario (``None`` otherwise)."""
+        return None if self.network is None else self.network["links"]
+
+    @property
+    def aggregate(self) -> dict[str, MetricValue] | None:
+        """Aggregate goodput, Jain's index, ... of a ``[[flows]]`` scenario (``None`` otherwise)."""
+        return None if self.network is None else self.network["aggregate"]
 
     def __getattr__(self, name: str) -> MetricValue:
         # Only called when normal lookup fails; guard the slots against recursion (pickling).
@@ -101,16 +123,16 @@ class RunResult:
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self.metrics))
 
-    def __getstate__(
-        self,
-    ) -> tuple[dict[str, MetricValue], Trace | None, list[Path] | None, list[Path] | None]:
-        return (self.metrics, self.trace, self.pcap, self.trace_csv)
+    def __getstate__(self) -> tuple[Any, ...]:
+        return (self.metrics, self.trace, self.pcap, self.trace_csv, self.network)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        # Shorter states come from versions without pcap files (2) or trace CSV files (3).
+        # Shorter states come from versions without pcap files (2), trace CSV files (3) or
+        # per-flow results (4).
         self.metrics, self.trace = state[0], state[1]
         self.pcap = state[2] if len(state) > 2 else None
         self.trace_csv = state[3] if len(state) > 3 else None
+        self.network = state[4] if len(state) > 4 else None
 
     def to_dict(self, *, trace: bool = False) -> dict[str, Any]:
         """The metrics as a JSON-ready dict (non-finite floats become ``None``).
@@ -118,6 +140,10 @@ class RunResult:
         With ``trace=True`` and a traced run, the trace is added under ``"trace"`` as lists.
         """
         out: dict[str, Any] = {k: _jsonable(v) for k, v in self.metrics.items()}
+        if self.network is not None:
+            out["flows"] = [{k: _jsonable(v) for k, v in f.items()} for f in self.network["flows"]]
+            out["links"] = [{k: _jsonable(v) for k, v in x.items()} for x in self.network["links"]]
+            out["aggregate"] = {k: _jsonable(v) for k, v in self.network["aggregate"].items()}
         if trace and self.trace is not None:
             out["trace"] = {
                 table: {col: _column_list(values) for col, values in cols.items()}
@@ -162,12 +188,21 @@ class RunResult:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RunResult):
             return NotImplemented
-        return self.metrics == other.metrics and _trace_equal(self.trace, other.trace)
+        return (
+            self.metrics == other.metrics
+            and _trace_equal(self.trace, other.trace)
+            and repr(self.network) == repr(other.network)
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         shown = [f"{k}={_short(self.metrics[k])}" for k in _REPR_KEYS if k in self.metrics]
+        if self.network is not None:
+            agg = self.network["aggregate"]
+            shown.append(f"flows={len(self.network['flows'])}")
+            shown.append(f"aggregate_goodput_mbps={_short(agg['aggregate_goodput_mbps'])}")
+            shown.append(f"jain_index={_short(agg['jain_index'])}")
         if self.trace is not None:
             tables = ", ".join(f"{name}[{_table_len(cols)}]" for name, cols in self.trace.items())
             shown.append(f"trace=<{tables}>")

@@ -1,8 +1,12 @@
 //! Compile a [`ScenarioDoc`] into validated network and TCP settings. All semantic checks live
 //! here, so a scenario that loads is a scenario that runs.
 
+mod links;
+mod topology;
 mod transport;
 
+pub(crate) use topology::Net;
+use topology::{network, node_id};
 use transport::tcp_settings;
 pub(crate) use transport::{DelackSettings, TcpSettings, TimerSettings};
 
@@ -12,28 +16,47 @@ use crate::schemes::{self, AgentKind, Resolved};
 use engine::{NodeId, SimDuration, SimTime};
 use net::agent::arq::{ArqConfig, Persistence};
 use net::agent::LinkTimerConfig;
-use net::config::{
-    ChainConfig, Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium,
-    NodeConfig, NodeKind,
-};
-use net::{ErrorModelConfig, HiccupStage};
+use net::config::HopRole;
 
 /// Everything a run needs besides the seed.
 pub(crate) struct Built {
-    pub chain: ChainConfig,
-    pub src: NodeId,
-    pub dst: NodeId,
-    pub bytes: u64,
-    pub tcp: TcpSettings,
-    pub scheme: Resolved,
+    /// The network and its routes.
+    pub net: Net,
+    /// The flows, in document order (`FlowId(i)` is `flows[i]`).
+    pub flows: Vec<FlowPlan>,
+    /// A chain document's single `[flow]`: results keep only the flat single-flow keys.
+    pub single: bool,
     pub time_limit: SimDuration,
-    /// Base-station nodes and the agent knobs, when the scheme runs an agent.
-    pub agent: Option<(Vec<NodeId>, LinkTimerConfig)>,
-    /// The split-connection proxy, when the scheme is a split scheme.
-    pub split: Option<SplitSettings>,
-    /// The link ARQ's knobs and the nodes across the wireless hops of the base stations (where
+    /// `run.duration`: the run ends then (long-lived flows).
+    pub duration: Option<SimDuration>,
+    /// `run.warmup`: start of the goodput window.
+    pub warmup: SimDuration,
+    /// The base-station agents: where each runs and which kind, with the agents' knobs.
+    pub agents: Vec<(NodeId, AgentKind)>,
+    pub ll: LinkTimerConfig,
+    /// The link ARQ's knobs and the nodes across the wireless links of its base stations (where
     /// link receivers run), for `ll-arq`.
     pub arq: Option<(ArqConfig, Vec<NodeId>)>,
+}
+
+/// One flow, ready to build endpoints for.
+pub(crate) struct FlowPlan {
+    /// Stem of its random-stream keys: `flow0` for a chain document's flow, `flow:<name>` else.
+    pub key: String,
+    /// Name in results.
+    pub name: String,
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// Bytes to transfer; `None` for a long-lived flow.
+    pub bytes: Option<u64>,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+    pub tcp: TcpSettings,
+    pub scheme: Resolved,
+    /// The scheme as written (with modifiers).
+    pub scheme_name: String,
+    /// The split-connection proxy, when the scheme is a split scheme.
+    pub split: Option<SplitSettings>,
 }
 
 /// A split-connection proxy: where it runs, its relay buffer and its wireless leg.
@@ -49,101 +72,338 @@ pub(crate) struct SplitSettings {
 }
 
 pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
-    let scheme = schemes::lookup(&doc.scheme)?;
-    if doc.nodes.len() < 2 {
-        return Err(Error::invalid(
-            "nodes",
-            "a scenario needs at least two nodes",
-        ));
+    let net = network(doc)?;
+    let run = run_settings(doc)?;
+    let single = doc.flow.is_some();
+    let specs = flow_specs(doc)?;
+    let mut flows = Vec::with_capacity(specs.len());
+    for (i, spec) in specs.iter().enumerate() {
+        flows.push(flow_plan(doc, &net, i, spec, &run)?);
     }
-    if doc.hops.len() + 1 != doc.nodes.len() {
-        return Err(Error::invalid(
-            "hops",
-            format!(
-                "a chain of {} nodes needs {} hops, found {}",
-                doc.nodes.len(),
-                doc.nodes.len() - 1,
-                doc.hops.len()
-            ),
-        ));
-    }
-    let mut nodes = Vec::with_capacity(doc.nodes.len());
-    for (i, n) in doc.nodes.iter().enumerate() {
-        if n.name.is_empty() {
-            return Err(Error::invalid(
-                format!("nodes[{i}].name"),
-                "must not be empty",
-            ));
+    let mut agents: Vec<(NodeId, AgentKind)> = Vec::new();
+    let mut owner: Vec<(NodeId, usize)> = Vec::new();
+    for (i, f) in flows.iter().enumerate() {
+        let kind = f.scheme.def.agent;
+        if matches!(kind, AgentKind::None | AgentKind::Split) {
+            continue;
         }
-        if doc.nodes[..i].iter().any(|m| m.name == n.name) {
-            return Err(Error::invalid(
-                format!("nodes[{i}].name"),
-                format!("'{}' is used twice; node names must be unique", n.name),
-            ));
+        let field = spec_field(single, i, "scheme");
+        let on_path: Vec<NodeId> = net
+            .transit(f.src, f.dst)
+            .into_iter()
+            .filter(|&n| net.is_base_station(n))
+            .collect();
+        if on_path.is_empty() {
+            return Err(Error::invalid(field, no_base_station(doc, &f.scheme_name)));
         }
-        let kind = match n.kind {
-            NodeKindDoc::Host => NodeKind::Host,
-            NodeKindDoc::Router => NodeKind::Router,
-            NodeKindDoc::BaseStation => NodeKind::BaseStation,
-        };
-        nodes.push(NodeConfig {
-            name: n.name.clone(),
-            kind,
-        });
+        for n in on_path {
+            match agents.iter().position(|&(m, _)| m == n) {
+                None => {
+                    agents.push((n, kind));
+                    owner.push((n, i));
+                }
+                Some(k) if agents[k].1 == kind => {}
+                Some(k) => {
+                    let other = owner[k].1;
+                    return Err(Error::invalid(
+                        field,
+                        format!(
+                            "'{}' needs a different base-station agent at '{}' than flows[{other}] ('{}'); one agent kind per base station",
+                            f.scheme_name,
+                            doc.nodes[n.index()].name,
+                            flows[other].scheme_name
+                        ),
+                    ));
+                }
+            }
+        }
     }
-    let host = |field: &str, name: &str| -> Result<NodeId, Error> {
-        let names = doc
-            .nodes
-            .iter()
-            .filter(|n| n.kind == NodeKindDoc::Host)
-            .map(|n| n.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        doc.nodes
-            .iter()
-            .position(|n| n.name == name && n.kind == NodeKindDoc::Host)
-            .map(|i| NodeId(i as u32))
-            .ok_or_else(|| {
-                Error::invalid(
-                    field,
-                    format!("'{name}' is not a host of this scenario (hosts: {names})"),
-                )
-            })
+    // A late-dupack rule or a burst pacer needs Eifel on some sender (a proxy's leg counts).
+    for f in &flows {
+        let eifel_somewhere = f.tcp.eifel.is_some()
+            || f.split
+                .as_ref()
+                .is_some_and(|s| s.wireless_tcp.eifel.is_some());
+        eifel_rules(doc, eifel_somewhere)?;
+    }
+    let arq = if agents.iter().any(|&(_, k)| k == AgentKind::Arq) {
+        Some((arq_settings(&doc.ll.arq)?, link_receivers(&net, &agents)))
+    } else {
+        None
     };
-    let src = host("flow.from", &doc.flow.from)?;
-    let dst = host("flow.to", &doc.flow.to)?;
-    if src == dst {
-        return Err(Error::invalid("flow.to", "must differ from flow.from"));
-    }
-    if doc.flow.bytes.0 == 0 {
-        return Err(Error::invalid("flow.bytes", "must be at least 1 byte"));
-    }
-    let hops = doc
-        .hops
-        .iter()
-        .enumerate()
-        .map(|(i, h)| hop(i, h))
-        .collect::<Result<Vec<_>, _>>()?;
-    let tcp = tcp_settings(&doc.tcp, scheme.mods)?;
+    let ll = if agents.is_empty() {
+        LinkTimerConfig::default()
+    } else {
+        ll_settings(&doc.ll)?
+    };
+    Ok(Built {
+        net,
+        flows,
+        single,
+        time_limit: run.time_limit,
+        duration: run.duration,
+        warmup: run.warmup,
+        agents,
+        ll,
+        arq,
+    })
+}
+
+/// The validated `[run]` section.
+struct RunSettings {
+    time_limit: SimDuration,
+    duration: Option<SimDuration>,
+    warmup: SimDuration,
+}
+
+fn run_settings(doc: &ScenarioDoc) -> Result<RunSettings, Error> {
     if doc.run.time_limit.0 == 0 {
         return Err(Error::invalid(
             "run.time_limit",
             "must be greater than zero",
         ));
     }
-    let agent = match scheme.def.agent {
-        AgentKind::None | AgentKind::Split => None,
-        _ => Some((base_stations(doc)?, ll_settings(&doc.ll)?)),
+    let duration = doc.run.duration.map(|d| SimDuration(d.0));
+    if let Some(d) = duration {
+        if d.as_nanos() == 0 {
+            return Err(Error::invalid("run.duration", "must be greater than zero"));
+        }
+        if d.as_nanos() > doc.run.time_limit.0 {
+            return Err(Error::invalid(
+                "run.duration",
+                "must not exceed run.time_limit (raise the limit too)",
+            ));
+        }
+    }
+    let warmup = SimDuration(doc.run.warmup.map_or(0, |w| w.0));
+    if let Some(d) = duration {
+        if warmup >= d {
+            return Err(Error::invalid("run.warmup", "must end before run.duration"));
+        }
+    }
+    Ok(RunSettings {
+        time_limit: SimDuration(doc.run.time_limit.0),
+        duration,
+        warmup,
+    })
+}
+
+/// A flow as written: `[flow]` of a chain document, or one of `[[flows]]`.
+struct Spec<'a> {
+    name: String,
+    from: &'a str,
+    to: &'a str,
+    scheme: &'a str,
+    bytes: Option<u64>,
+    start: u64,
+    stop: Option<u64>,
+    tcp: Option<&'a serde_json::Map<String, serde_json::Value>>,
+}
+
+fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
+    match (&doc.flow, doc.flows.is_empty()) {
+        (Some(_), false) => Err(Error::invalid(
+            "flows",
+            "give either one [flow] or a list of [[flows]], not both",
+        )),
+        (None, true) => Err(Error::invalid(
+            "flows",
+            "missing: a scenario needs a [flow] (from, to, bytes) or at least one [[flows]]",
+        )),
+        (Some(f), true) => Ok(vec![Spec {
+            name: "flow0".into(),
+            from: &f.from,
+            to: &f.to,
+            scheme: &doc.scheme,
+            bytes: Some(f.bytes.0),
+            start: 0,
+            stop: None,
+            tcp: None,
+        }]),
+        (None, false) => {
+            let mut out: Vec<Spec> = Vec::with_capacity(doc.flows.len());
+            for (i, f) in doc.flows.iter().enumerate() {
+                let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
+                if name.is_empty() || out.iter().any(|o| o.name == name) {
+                    return Err(Error::invalid(
+                        format!("flows[{i}].name"),
+                        format!("'{name}' is empty or used twice; flow names must be unique"),
+                    ));
+                }
+                out.push(Spec {
+                    name,
+                    from: &f.from,
+                    to: &f.to,
+                    scheme: f.scheme.as_deref().unwrap_or(&doc.scheme),
+                    bytes: f.bytes.map(|b| b.0),
+                    start: f.start.map_or(0, |s| s.0),
+                    stop: f.stop.map(|s| s.0),
+                    tcp: Some(&f.tcp),
+                });
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The field path of `key` of flow `i`: `flow.<key>` for a chain document's flow (and the
+/// document's `scheme`), `flows[i].<key>` else.
+fn spec_field(single: bool, i: usize, key: &str) -> String {
+    match (single, key) {
+        (true, "scheme") => "scheme".into(),
+        (true, _) => format!("flow.{key}"),
+        (false, _) => format!("flows[{i}].{key}"),
+    }
+}
+
+fn flow_plan(
+    doc: &ScenarioDoc,
+    net: &Net,
+    i: usize,
+    spec: &Spec<'_>,
+    run: &RunSettings,
+) -> Result<FlowPlan, Error> {
+    let single = doc.flow.is_some();
+    let field = |k: &str| spec_field(single, i, k);
+    let scheme = schemes::lookup(spec.scheme).map_err(|e| {
+        if single {
+            e
+        } else {
+            Error::invalid(field("scheme"), e.to_string())
+        }
+    })?;
+    let host = |k: &str, name: &str| -> Result<NodeId, Error> {
+        let id = node_id(doc, &field(k), name)?;
+        if doc.nodes[id.index()].kind != NodeKindDoc::Host {
+            let hosts: Vec<&str> = doc
+                .nodes
+                .iter()
+                .filter(|n| n.kind == NodeKindDoc::Host)
+                .map(|n| n.name.as_str())
+                .collect();
+            return Err(Error::invalid(
+                field(k),
+                format!(
+                    "'{name}' is not a host of this scenario (hosts: {})",
+                    hosts.join(", ")
+                ),
+            ));
+        }
+        Ok(id)
     };
+    let src = host("from", spec.from)?;
+    let dst = host("to", spec.to)?;
+    if src == dst {
+        return Err(Error::invalid(
+            field("to"),
+            "must differ from the flow's `from`",
+        ));
+    }
+    if net.path(src, dst).is_empty() || net.path(dst, src).is_empty() {
+        return Err(Error::invalid(
+            field("to"),
+            format!(
+                "no route between '{}' and '{}': the nodes are not connected",
+                spec.from, spec.to
+            ),
+        ));
+    }
+    match spec.bytes {
+        Some(0) => return Err(Error::invalid(field("bytes"), "must be at least 1 byte")),
+        None if run.duration.is_none() => {
+            return Err(Error::invalid(
+                field("bytes"),
+                "missing: a flow without bytes is long-lived and needs run.duration",
+            ))
+        }
+        _ => {}
+    }
+    let start = SimTime(spec.start);
+    if let Some(d) = run.duration {
+        if spec.start >= d.as_nanos() {
+            return Err(Error::invalid(
+                field("start"),
+                "must be before run.duration",
+            ));
+        }
+    }
+    let stop = match spec.stop {
+        None => None,
+        Some(_) if spec.bytes.is_some() => {
+            return Err(Error::invalid(
+                field("stop"),
+                "only a long-lived flow (no `bytes`) has a stop time",
+            ))
+        }
+        Some(t) if t <= spec.start => {
+            return Err(Error::invalid(
+                field("stop"),
+                "must be after the flow's start",
+            ))
+        }
+        Some(t) => Some(SimTime(t)),
+    };
+    let tcp_doc = match spec.tcp {
+        Some(over) if !over.is_empty() => flow_tcp(&doc.tcp, over, &field("tcp"))?,
+        _ => doc.tcp.clone(),
+    };
+    let tcp = tcp_settings(&tcp_doc, scheme.mods)?;
     let split = match scheme.def.agent {
-        AgentKind::Split => Some(split_settings(doc, scheme, src, dst)?),
+        AgentKind::Split => Some(split_settings(
+            doc,
+            net,
+            &tcp_doc,
+            scheme,
+            (src, dst),
+            spec.scheme,
+        )?),
         _ => None,
     };
-    // A late-dupack rule needs Eifel on some sender (the split proxy's leg counts).
-    let eifel_somewhere = tcp.eifel.is_some()
-        || split
-            .as_ref()
-            .is_some_and(|s| s.wireless_tcp.eifel.is_some());
+    Ok(FlowPlan {
+        key: if single {
+            "flow0".into()
+        } else {
+            format!("flow:{}", spec.name)
+        },
+        name: spec.name.clone(),
+        src,
+        dst,
+        bytes: spec.bytes,
+        start,
+        stop,
+        tcp,
+        scheme,
+        scheme_name: spec.scheme.to_string(),
+        split,
+    })
+}
+
+/// The document's `[tcp]` with a flow's overrides on top, validated like `[tcp]` itself.
+fn flow_tcp(
+    base: &TcpDoc,
+    over: &serde_json::Map<String, serde_json::Value>,
+    field: &str,
+) -> Result<TcpDoc, Error> {
+    let mut v = serde_json::to_value(base).map_err(|e| Error::invalid(field, e.to_string()))?;
+    if let Some(obj) = v.as_object_mut() {
+        for (k, x) in over {
+            obj.insert(k.clone(), x.clone());
+        }
+    }
+    serde_json::from_value(v).map_err(|e| Error::invalid(field, e.to_string()))
+}
+
+fn no_base_station(doc: &ScenarioDoc, scheme: &str) -> String {
+    if doc.nodes.iter().any(|n| n.kind == NodeKindDoc::BaseStation) {
+        format!("'{scheme}' runs an agent at the base station, but no base station lies on the flow's path")
+    } else {
+        format!(
+            "'{scheme}' runs an agent at the base station, but no node has kind = \"base-station\""
+        )
+    }
+}
+
+fn eifel_rules(doc: &ScenarioDoc, eifel_somewhere: bool) -> Result<(), Error> {
     if matches!(
         doc.tcp.eifel_late_dupack,
         Some(LateDupackDoc::Halve | LateDupackDoc::Restore)
@@ -160,67 +420,33 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
             "paces the burst after an Eifel restore, but Eifel is off; turn it on (tcp.eifel = \"dissertation\" or \"rfc4015\", or the +eifel modifier) or use \"off\"",
         ));
     }
-    let arq = match scheme.def.agent {
-        AgentKind::Arq => Some((arq_settings(&doc.ll.arq)?, link_receivers(doc))),
-        _ => None,
-    };
-    Ok(Built {
-        agent,
-        split,
-        arq,
-        chain: ChainConfig { nodes, hops },
-        src,
-        dst,
-        bytes: doc.flow.bytes.0,
-        tcp,
-        scheme,
-        time_limit: SimDuration(doc.run.time_limit.0),
-    })
-}
-
-fn base_stations(doc: &ScenarioDoc) -> Result<Vec<NodeId>, Error> {
-    let bs: Vec<NodeId> = (0..doc.nodes.len())
-        .filter(|&i| doc.nodes[i].kind == NodeKindDoc::BaseStation)
-        .map(|i| NodeId(i as u32))
-        .collect();
-    if bs.is_empty() {
-        return Err(Error::invalid(
-            "scheme",
-            format!(
-                "'{}' runs an agent at the base station, but no node has kind = \"base-station\"",
-                doc.scheme
-            ),
-        ));
-    }
-    Ok(bs)
+    Ok(())
 }
 
 fn split_settings(
     doc: &ScenarioDoc,
+    net: &Net,
+    tcp_doc: &TcpDoc,
     scheme: Resolved,
-    src: NodeId,
-    dst: NodeId,
+    (src, dst): (NodeId, NodeId),
+    scheme_name: &str,
 ) -> Result<SplitSettings, Error> {
-    let (lo, hi) = (src.0.min(dst.0), src.0.max(dst.0));
     // The base station nearest to the receiver: the one in front of its wireless hop.
-    let mut on_path: Vec<NodeId> = base_stations(doc)?
+    let Some(node) = net
+        .transit(src, dst)
         .into_iter()
-        .filter(|n| lo < n.0 && n.0 < hi)
-        .collect();
-    if src > dst {
-        on_path.reverse();
-    }
-    let Some(&node) = on_path.last() else {
+        .rev()
+        .find(|&n| net.is_base_station(n))
+    else {
         return Err(Error::invalid(
             "scheme",
             format!(
-                "'{}' splits the connection at a base station, but none lies between flow.from and flow.to",
-                doc.scheme
+                "'{scheme_name}' splits the connection at a base station, but none lies between flow.from and flow.to",
             ),
         ));
     };
     let buffer = doc.split.buffer.map_or(65536, |b| b.0);
-    let mss = u64::from(doc.tcp.mss);
+    let mss = u64::from(tcp_doc.mss);
     if buffer < 2 * mss || buffer > 1 << 30 {
         return Err(Error::invalid(
             "split.buffer",
@@ -249,7 +475,7 @@ fn split_settings(
             Resolved { def: r.def, mods }
         }
     };
-    let wireless_tcp = tcp_settings(&doc.tcp, wireless.mods)?;
+    let wireless_tcp = tcp_settings(tcp_doc, wireless.mods)?;
     Ok(SplitSettings {
         node,
         buffer: buffer as u32,
@@ -309,262 +535,20 @@ fn arq_settings(d: &ArqDoc) -> Result<ArqConfig, Error> {
     })
 }
 
-/// The nodes across the wireless hops of the base stations.
-fn link_receivers(doc: &ScenarioDoc) -> Vec<NodeId> {
-    let bs = |i: usize| doc.nodes[i].kind == NodeKindDoc::BaseStation;
+/// The nodes across the wireless links of the base stations that run the link ARQ.
+fn link_receivers(net: &Net, agents: &[(NodeId, AgentKind)]) -> Vec<NodeId> {
+    let arq = |n: NodeId| agents.iter().any(|&(m, k)| m == n && k == AgentKind::Arq);
     let mut out = Vec::new();
-    for (i, h) in doc.hops.iter().enumerate() {
-        if h.role != RoleDoc::Wireless {
+    for l in &net.topology.links {
+        if l.hop.role != HopRole::Wireless {
             continue;
         }
-        if bs(i) {
-            out.push(NodeId(i as u32 + 1));
+        if arq(l.a) && !out.contains(&l.b) {
+            out.push(l.b);
         }
-        if bs(i + 1) {
-            out.push(NodeId(i as u32));
+        if arq(l.b) && !out.contains(&l.a) {
+            out.push(l.a);
         }
     }
     out
-}
-
-fn per_frame(p: &PerFrameDoc) -> SimDuration {
-    match p {
-        PerFrameDoc::Total(d) => SimDuration(d.0),
-        PerFrameDoc::Parts(parts) => {
-            SimDuration(parts.values().map(|d| d.0).fold(0u64, u64::saturating_add))
-        }
-    }
-}
-
-fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig, Error> {
-    Ok(match e {
-        ErrorDoc::None => ErrorModelConfig::None,
-        ErrorDoc::Exponential { every, ber } => match (every, ber) {
-            (Some(_), Some(_)) => {
-                return Err(Error::invalid(
-                    field,
-                    "give either `every` or `ber`, not both",
-                ))
-            }
-            (None, None) => {
-                return Err(Error::invalid(
-                    field,
-                    "the exponential model needs `every` (bytes between errors) or `ber`",
-                ))
-            }
-            (Some(every), None) if every.0 == 0 => ErrorModelConfig::None,
-            (Some(every), None) => ErrorModelConfig::Exponential {
-                mean_gap_bits: every.0 as f64 * 8.0,
-            },
-            (None, Some(ber)) if *ber == 0.0 => ErrorModelConfig::None,
-            (None, Some(ber)) if ber.is_finite() && *ber > 0.0 && *ber < 1.0 => {
-                ErrorModelConfig::Exponential {
-                    mean_gap_bits: 1.0 / ber,
-                }
-            }
-            (None, Some(ber)) => {
-                return Err(Error::invalid(
-                    format!("{field}.ber"),
-                    format!("{ber} is outside [0, 1)"),
-                ))
-            }
-        },
-        ErrorDoc::Bernoulli { p } if p.is_finite() && (0.0..=1.0).contains(p) => {
-            if *p == 0.0 {
-                ErrorModelConfig::None
-            } else {
-                ErrorModelConfig::Bernoulli { p: *p }
-            }
-        }
-        ErrorDoc::Burst { length: 0, .. } => {
-            return Err(Error::invalid(
-                format!("{field}.length"),
-                "a burst is at least 1 frame",
-            ))
-        }
-        ErrorDoc::Burst { every, .. } if every.0 == 0 => ErrorModelConfig::None,
-        ErrorDoc::Burst { every, length } => ErrorModelConfig::Burst {
-            mean_gap_bits: every.0 as f64 * 8.0,
-            length: *length,
-        },
-        ErrorDoc::Bernoulli { p } => {
-            return Err(Error::invalid(
-                format!("{field}.p"),
-                format!("{p} is outside [0, 1]"),
-            ))
-        }
-    })
-}
-
-fn direction(field: &str, h: &HopDoc, d: &DirectionDoc) -> Result<DirectionConfig, Error> {
-    let rate = d.rate.or(h.rate).ok_or_else(|| {
-        Error::invalid(
-            format!("{field}.rate"),
-            "missing: give `rate` on the hop or on this direction (e.g. \"2Mbps\")",
-        )
-    })?;
-    if rate.0 == 0 {
-        return Err(Error::invalid(
-            format!("{field}.rate"),
-            "must be greater than zero",
-        ));
-    }
-    let queue = d.queue.or(h.queue).unwrap_or(50);
-    if queue == 0 {
-        return Err(Error::invalid(
-            format!("{field}.queue"),
-            "must be at least 1 packet",
-        ));
-    }
-    let exposure = match d.exposure.or(h.exposure).unwrap_or(ExposureDoc::Frame) {
-        ExposureDoc::Payload => Exposure::Payload,
-        ExposureDoc::Ip => Exposure::Ip,
-        ExposureDoc::Frame => Exposure::Frame,
-    };
-    let error = match d.error.as_ref().or(h.error.as_ref()) {
-        Some(e) => error_model(&format!("{field}.error"), e)?,
-        None => ErrorModelConfig::None,
-    };
-    Ok(DirectionConfig {
-        rate_bps: rate.0,
-        delay: SimDuration(d.delay.or(h.delay).map_or(0, |x| x.0)),
-        queue_packets: queue,
-        host_queue: d.host_queue.or(h.host_queue).unwrap_or(true),
-        framing_bytes: d.framing.or(h.framing).unwrap_or(0),
-        per_frame: d
-            .per_frame
-            .as_ref()
-            .or(h.per_frame.as_ref())
-            .map_or(SimDuration::ZERO, per_frame),
-        exposure,
-        error,
-        hiccups: hiccups(field, &d.hiccups)?,
-    })
-}
-
-/// Validate the hiccups of one direction (Ludwig2000 §10.1).
-fn hiccups(field: &str, list: &[HiccupDoc]) -> Result<Vec<Hiccup>, Error> {
-    list.iter()
-        .enumerate()
-        .map(|(k, h)| match *h {
-            HiccupDoc::Hold {
-                at,
-                duration,
-                stage,
-                expire,
-            } => {
-                match (stage, expire) {
-                    (StageDoc::Link, Some(_)) => {
-                        return Err(Error::invalid(
-                            format!("{field}.hiccups[{k}].expire"),
-                            "only an IP-stage hold can expire packets: add stage = \"ip\"",
-                        ))
-                    }
-                    (_, Some(x)) if x.0 == 0 => {
-                        return Err(Error::invalid(
-                            format!("{field}.hiccups[{k}].expire"),
-                            "must be greater than zero (leave it out to keep every packet)",
-                        ))
-                    }
-                    _ => {}
-                }
-                if duration.0 == 0 {
-                    return Err(Error::invalid(
-                        format!("{field}.hiccups[{k}].duration"),
-                        "must be greater than zero",
-                    ));
-                }
-                if at.0.checked_add(duration.0).is_none() {
-                    return Err(Error::invalid(
-                        format!("{field}.hiccups[{k}].duration"),
-                        "at + duration is beyond the end of simulated time",
-                    ));
-                }
-                Ok(Hiccup::Hold {
-                    at: SimTime(at.0),
-                    duration: SimDuration(duration.0),
-                    stage: hiccup_stage(stage),
-                    expire: expire.map(|x| SimDuration(x.0)),
-                })
-            }
-            HiccupDoc::Reorder { at, length, stage } => {
-                if length == 0 {
-                    return Err(Error::invalid(
-                        format!("{field}.hiccups[{k}].length"),
-                        "must be at least 1 packet",
-                    ));
-                }
-                Ok(Hiccup::Reorder {
-                    at: SimTime(at.0),
-                    length,
-                    stage: hiccup_stage(stage),
-                })
-            }
-        })
-        .collect()
-}
-
-fn hiccup_stage(s: StageDoc) -> HiccupStage {
-    match s {
-        StageDoc::Link => HiccupStage::Link,
-        StageDoc::Ip => HiccupStage::Ip,
-    }
-}
-
-fn hop(i: usize, h: &HopDoc) -> Result<HopConfig, Error> {
-    let field = format!("hops[{i}]");
-    let medium = match (h.medium, &h.contention) {
-        (MediumDoc::FullDuplex, None) => Medium::FullDuplex,
-        (MediumDoc::FullDuplex, Some(_)) => {
-            return Err(Error::invalid(
-                format!("{field}.contention"),
-                "only a half-duplex medium has contention",
-            ))
-        }
-        (MediumDoc::HalfDuplex, c) => Medium::HalfDuplex {
-            contention: match c {
-                None => Contention::Fixed(SimDuration::ZERO),
-                Some(c) if c.draw == DrawDoc::Mean => {
-                    Contention::Fixed(SimDuration(c.slot.0.saturating_mul(u64::from(c.cw)) / 2))
-                }
-                Some(c) => Contention::Uniform {
-                    slot: SimDuration(c.slot.0),
-                    cw: c.cw,
-                },
-            },
-        },
-    };
-    Ok(HopConfig {
-        name: h.name.clone(),
-        role: match h.role {
-            RoleDoc::Wired => HopRole::Wired,
-            RoleDoc::Wireless => HopRole::Wireless,
-        },
-        medium,
-        forward: direction(&format!("{field}.forward"), h, &h.forward)?,
-        reverse: direction(&format!("{field}.reverse"), h, &h.reverse)?,
-    })
-}
-
-/// Idle round trip of a 40-byte packet from `src` to `dst` and back (no queueing), used to seed
-/// the RTT estimator as the SYN exchange would.
-pub(crate) fn idle_rtt(chain: &ChainConfig, src: NodeId, dst: NodeId) -> SimDuration {
-    let (lo, hi) = (src.index().min(dst.index()), src.index().max(dst.index()));
-    let frame = |d: &DirectionConfig, m: &Medium| {
-        let wait = match m {
-            Medium::HalfDuplex {
-                contention: Contention::Fixed(w),
-            } => *w,
-            Medium::HalfDuplex {
-                contention: Contention::Uniform { slot, cw },
-            } => slot.saturating_mul(u64::from(*cw) / 2),
-            Medium::FullDuplex => SimDuration::ZERO,
-        };
-        wait + d.per_frame
-            + SimDuration::for_bits(u64::from(40 + d.framing_bytes) * 8, d.rate_bps)
-            + d.delay
-    };
-    chain.hops[lo..hi].iter().fold(SimDuration::ZERO, |acc, h| {
-        acc + frame(&h.forward, &h.medium) + frame(&h.reverse, &h.medium)
-    })
 }

@@ -14,6 +14,7 @@
 mod build;
 mod capture;
 mod error;
+mod flow_metrics;
 mod metrics;
 pub mod pcap;
 mod run;
@@ -25,6 +26,7 @@ pub mod units;
 
 pub use capture::{Capture, CapturePort};
 pub use error::{Error, ErrorKind};
+pub use flow_metrics::{jain, FlowResults};
 pub use metrics::{Metrics, Value};
 pub use run::{run, RunOptions, RunResult};
 pub use scenario::Scenario;

@@ -1,8 +1,9 @@
 //! Build a network from a scenario and a seed, run it, and compute the metrics.
 
-use crate::build::{idle_rtt, Built, DelackSettings, SplitSettings, TcpSettings, TimerSettings};
+use crate::build::{DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings};
 use crate::capture::Capture;
 use crate::error::Error;
+use crate::flow_metrics::FlowResults;
 use crate::metrics::Metrics;
 use crate::scenario::Scenario;
 use crate::schema::ErrorDoc;
@@ -17,7 +18,7 @@ use net::agent::Agent;
 use net::config::HopRole;
 use net::link_receiver::LinkReceiver;
 use net::split::SplitProxy;
-use net::{Network, Outcome};
+use net::{keys, Network, Outcome};
 use tcp::cc::RenoCc;
 use tcp::recovery::{
     ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartRecovery,
@@ -58,11 +59,14 @@ pub struct RunResult {
     pub trace: Option<Trace>,
     /// The frames on every link, if asked for (`RunOptions::pcap`).
     pub capture: Option<Capture>,
+    /// Per-flow and per-link results with aggregates, for `[[flows]]` documents (a chain
+    /// document's flat metrics are its one flow's).
+    pub flows: Option<FlowResults>,
 }
 
 /// A tick clock with a phase drawn from the node's own stream.
 fn clock(seed: u64, node: NodeId, name: &str, period: SimDuration) -> TickClock {
-    let mut rng = RngStream::new(seed, &format!("node{}/{name}", node.0));
+    let mut rng = RngStream::new(seed, &keys::node_timer(node.0, name));
     TickClock {
         period,
         phase: SimDuration(rng.below(period.as_nanos().max(1))),
@@ -186,13 +190,18 @@ fn isns(seed: u64, key: &str) -> (SeqSpace, SeqNum) {
     (SeqSpace { base: data_base }, ack_base)
 }
 
+/// Bytes a long-lived flow's endpoints are built for: more than any run can move (2^60 bytes
+/// take three years at 100 Gb/s), so the flow never completes and runs until the end.
+const LONG_LIVED_BYTES: u64 = 1 << 60;
+
 /// The source's sender and the receiver at the far end of its connection (the mobile, or the
 /// split proxy's wired leg).
-fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
-    let t = &b.tcp;
-    let (space, ack_base) = isns(seed, "flow0/isn");
+fn endpoints(f: &FlowPlan, net: &Net, seed: u64) -> (Sender, Receiver) {
+    let t = &f.tcp;
+    let bytes = f.bytes.unwrap_or(LONG_LIVED_BYTES);
+    let (space, ack_base) = isns(seed, &keys::flow_isn(&f.key));
     // The source's connection ends at the split proxy, if there is one.
-    let (peer, def, rx, rx_buffer, rx_timers) = match &b.split {
+    let (peer, def, rx, rx_buffer, rx_timers) = match &f.split {
         Some(s) => (
             s.node,
             schemes::reno(),
@@ -200,23 +209,23 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
             s.buffer,
             "proxy-",
         ),
-        None => (b.dst, b.scheme.def, b.scheme.def.receiver, t.buffer, ""),
+        None => (f.dst, f.scheme.def, f.scheme.def.receiver, t.buffer, ""),
     };
     let mut sender = make_sender(
         t,
         def,
         seed,
         Place {
-            node: b.src,
+            node: f.src,
             timers: "",
         },
-        (space, b.bytes),
+        (space, bytes),
         (t.buffer, t.buffer),
     );
     sender.set_peer_seq(ack_base);
     if t.handshake_rtt {
-        let rtt = idle_rtt(&b.chain, b.src, peer);
-        sender.seed_rtt(SimTime::ZERO, SimTime::ZERO + rtt);
+        let rtt = net.idle_rtt(f.src, peer);
+        sender.seed_rtt(f.start, f.start + rtt);
     }
     let receiver = make_receiver(
         t,
@@ -226,7 +235,7 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
             node: peer,
             timers: rx_timers,
         },
-        (space, b.bytes),
+        (space, bytes),
         ack_base,
         rx_buffer,
     );
@@ -235,10 +244,11 @@ fn endpoints(b: &Built, seed: u64) -> (Sender, Receiver) {
 
 /// The split proxy's wireless-leg sender and the mobile's receiver, in their own sequence
 /// space (stream `node{n}/proxy-isn`).
-fn wireless_leg(b: &Built, s: &SplitSettings, seed: u64) -> (Sender, Receiver) {
+fn wireless_leg(f: &FlowPlan, s: &SplitSettings, net: &Net, seed: u64) -> (Sender, Receiver) {
     let t = &s.wireless_tcp;
     let def = s.wireless.def;
-    let (space, ack_base) = isns(seed, &format!("node{}/proxy-isn", s.node.0));
+    let bytes = f.bytes.unwrap_or(LONG_LIVED_BYTES);
+    let (space, ack_base) = isns(seed, &keys::proxy_isn(s.node.0, &f.key));
     let mut sender = make_sender(
         t,
         def,
@@ -247,23 +257,23 @@ fn wireless_leg(b: &Built, s: &SplitSettings, seed: u64) -> (Sender, Receiver) {
             node: s.node,
             timers: "proxy-",
         },
-        (space, b.bytes),
+        (space, bytes),
         (s.buffer, t.buffer),
     );
     sender.set_peer_seq(ack_base);
     if t.handshake_rtt {
-        let rtt = idle_rtt(&b.chain, s.node, b.dst);
-        sender.seed_rtt(SimTime::ZERO, SimTime::ZERO + rtt);
+        let rtt = net.idle_rtt(s.node, f.dst);
+        sender.seed_rtt(f.start, f.start + rtt);
     }
     let receiver = make_receiver(
         t,
         def.receiver,
         seed,
         Place {
-            node: b.dst,
+            node: f.dst,
             timers: "",
         },
-        (space, b.bytes),
+        (space, bytes),
         ack_base,
         t.buffer,
     );
@@ -275,6 +285,7 @@ fn error_every(s: &Scenario) -> u64 {
         .doc
         .hops
         .iter()
+        .chain(&s.doc.links)
         .find(|h| h.role == crate::schema::RoleDoc::Wireless)
     else {
         return 0;
@@ -302,20 +313,24 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     // The wall-time metric is the only clock read; it never influences the simulation.
     let wall = std::time::Instant::now();
     let b = scenario.build()?;
-    let mut network = Network::new(&b.chain, seed);
-    let (sender, receiver) = endpoints(&b, seed);
-    let flow = match &b.split {
-        None => network.add_flow(b.src, b.dst, sender, receiver, opts.trace),
-        Some(s) => {
-            let (wl_sender, mobile) = wireless_leg(&b, s, seed);
-            let flow = network.add_flow(b.src, b.dst, sender, mobile, opts.trace);
-            let wired = receiver.reading_on_demand();
-            let proxy = SplitProxy::new(flow, wired, wl_sender, u64::from(s.buffer), opts.trace);
-            network.set_proxy(s.node, proxy);
-            flow
-        }
-    };
-    debug_assert_eq!(flow.index(), 0);
+    let mut network =
+        Network::new(&b.net.topology, seed).map_err(|e| Error::invalid("routes", e.to_string()))?;
+    for f in &b.flows {
+        let (sender, receiver) = endpoints(f, &b.net, seed);
+        let id = match &f.split {
+            None => network.add_flow(f.src, f.dst, sender, receiver, opts.trace),
+            Some(s) => {
+                let (wl_sender, mobile) = wireless_leg(f, s, &b.net, seed);
+                let id = network.add_flow(f.src, f.dst, sender, mobile, opts.trace);
+                let wired = receiver.reading_on_demand();
+                let proxy = SplitProxy::new(id, wired, wl_sender, u64::from(s.buffer), opts.trace);
+                network.set_proxy(s.node, proxy);
+                id
+            }
+        };
+        network.time_flow(id, f.start, f.stop, f.bytes.is_some());
+    }
+    network.open_window_at(SimTime::ZERO + b.warmup);
     if opts.trace {
         network.enable_agent_trace();
     }
@@ -323,40 +338,52 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         network.enable_frame_tap();
     }
     let mut has_agent = false;
-    if let Some((nodes, cfg)) = &b.agent {
-        for &n in nodes {
-            let agent: Box<dyn Agent> = match b.scheme.def.agent {
-                AgentKind::None | AgentKind::Split => continue,
-                AgentKind::Ll => Box::new(LinkLayer::new(Mode::Plain, *cfg)),
-                AgentKind::Snoop => Box::new(LinkLayer::new(Mode::Snoop, *cfg)),
-                AgentKind::Smart => Box::new(SmartLinkLayer::new(false, *cfg)),
-                AgentKind::SmartTcpAware => Box::new(SmartLinkLayer::new(true, *cfg)),
-                AgentKind::ElnBs => Box::new(ElnMarker::new()),
-                AgentKind::Arq => match &b.arq {
-                    Some((arq, _)) => Box::new(LinkArq::new(*arq)),
-                    None => continue,
-                },
-            };
-            network.set_agent(n, agent);
-            has_agent = true;
-        }
+    for &(n, kind) in &b.agents {
+        let cfg = b.ll;
+        let agent: Box<dyn Agent> = match kind {
+            AgentKind::None | AgentKind::Split => continue,
+            AgentKind::Ll => Box::new(LinkLayer::new(Mode::Plain, cfg)),
+            AgentKind::Snoop => Box::new(LinkLayer::new(Mode::Snoop, cfg)),
+            AgentKind::Smart => Box::new(SmartLinkLayer::new(false, cfg)),
+            AgentKind::SmartTcpAware => Box::new(SmartLinkLayer::new(true, cfg)),
+            AgentKind::ElnBs => Box::new(ElnMarker::new()),
+            AgentKind::Arq => match &b.arq {
+                Some((arq, _)) => Box::new(LinkArq::new(*arq)),
+                None => continue,
+            },
+        };
+        network.set_agent(n, agent);
+        has_agent = true;
     }
     if let Some((arq, receivers)) = &b.arq {
         for &n in receivers {
             network.set_link_receiver(n, LinkReceiver::new(arq.in_order, arq.ack_bytes));
         }
     }
-    let limit = SimTime::ZERO + b.time_limit;
-    let end = match network.run(limit) {
-        Outcome::Completed(t) => t,
-        Outcome::TimeLimit(_) | Outcome::Stalled(_) => {
-            let f = &network.flows()[0];
+    let limit = SimTime::ZERO + b.duration.unwrap_or(b.time_limit);
+    let run_end = match (network.run(limit), b.duration) {
+        (Outcome::Completed(t), _) => t,
+        // A fixed-length run ends at its duration whatever the flows are doing.
+        (Outcome::TimeLimit(_) | Outcome::Stalled(_), Some(d)) => SimTime::ZERO + d,
+        (Outcome::TimeLimit(_) | Outcome::Stalled(_), None) => {
+            let (i, f) = network
+                .flows()
+                .iter()
+                .enumerate()
+                .find(|(_, f)| f.receiver.complete_at().is_none())
+                .unwrap_or((0, &network.flows()[0]));
+            let total = b.flows[i].bytes.unwrap_or(0);
+            let which = if b.single {
+                "transfer".to_string()
+            } else {
+                format!("flow '{}'", b.flows[i].name)
+            };
             return Err(Error::Simulation {
                 message: format!(
-                    "seed {seed}: transfer not complete within run.time_limit ({}): {} of {} bytes delivered",
+                    "seed {seed}: {which} not complete within run.time_limit ({}): {} of {} bytes delivered",
                     crate::units::format_duration(b.time_limit.as_nanos()),
                     f.receiver.delivered(),
-                    b.bytes
+                    total
                 ),
             });
         }
@@ -366,20 +393,19 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let agents = network.agent_stats();
     let proxy = network.proxies().next().map(|(_, p)| p);
     let link_rx = network.link_receiver_stats();
+    let plan = &b.flows[0];
+    // A long-lived flow's "transfer" is what it delivered.
+    let bytes = plan.bytes.unwrap_or_else(|| flow.receiver.delivered());
+    let end = flow.receiver.complete_at().unwrap_or(run_end);
     let first = s.first_send.unwrap_or(SimTime::ZERO);
-    let duration = (end - first).as_secs_f64();
-    // Ports carrying data on the path, in path order (the flow goes left to right or right to left).
-    let (lo, hi) = (
-        b.src.index().min(b.dst.index()),
-        b.src.index().max(b.dst.index()),
-    );
-    let forward = b.src < b.dst;
-    let data_port = |hop: usize| &network.ports()[2 * hop + usize::from(!forward)];
-    let mut path: Vec<usize> = (lo..hi).collect();
-    if !forward {
-        path.reverse();
-    }
-    let first_of = |role: HopRole| path.iter().map(|&h| data_port(h)).find(|p| p.role == role);
+    let duration = end.saturating_since(first).as_secs_f64();
+    // Ports carrying the flow's data, in path order.
+    let path = b.net.path(plan.src, plan.dst);
+    let first_of = |role: HopRole| {
+        path.iter()
+            .map(|p| &network.ports()[p.index()])
+            .find(|p| p.role == role)
+    };
     let wired = first_of(HopRole::Wired).map_or(0, |p| p.stats.data_payload_bytes);
     let wireless_port = first_of(HopRole::Wireless);
     let wireless = wireless_port.map_or(0, |p| p.stats.data_payload_bytes);
@@ -390,19 +416,19 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         .map(|p| p.stats.corrupted_data)
         .sum();
     let metrics = Metrics {
-        scheme: scenario.doc.scheme.clone(),
+        scheme: plan.scheme_name.clone(),
         preset: scenario.doc.name.clone(),
         seed,
         error_every_bytes: error_every(scenario),
-        buffer_bytes: u64::from(b.tcp.buffer),
-        transfer_bytes: b.bytes,
+        buffer_bytes: u64::from(plan.tcp.buffer),
+        transfer_bytes: bytes,
         throughput_mbps: if duration > 0.0 {
-            b.bytes as f64 * 8.0 / duration / 1e6
+            bytes as f64 * 8.0 / duration / 1e6
         } else {
             0.0
         },
-        wired_goodput_pct: pct(b.bytes, wired),
-        wireless_goodput_pct: pct(b.bytes, wireless),
+        wired_goodput_pct: pct(bytes, wired),
+        wireless_goodput_pct: pct(bytes, wireless),
         completion_s: end.as_secs_f64(),
         sender_timeouts: s.timeouts,
         sender_fast_retransmits: s.fast_retransmits,
@@ -467,7 +493,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         }
         if has_agent {
             // The flow's data sequence space: the same named stream `endpoints` drew it from.
-            let (space, _) = isns(seed, "flow0/isn");
+            let (space, _) = isns(seed, &keys::flow_isn(&plan.key));
             tables.push(base_station_table(
                 network.agent_trace().unwrap_or_default(),
                 space,
@@ -475,11 +501,19 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         }
         Trace { tables }
     });
-    let hop_names: Vec<String> = b.chain.hops.iter().map(|h| h.name.clone()).collect();
+    let hop_names: Vec<String> = b
+        .net
+        .topology
+        .links
+        .iter()
+        .map(|l| l.hop.name.clone())
+        .collect();
     let capture = Capture::from_network(&network, &hop_names);
+    let per_flow = (!b.single).then(|| FlowResults::new(&network, &b, run_end));
     Ok(RunResult {
         metrics,
         trace,
         capture,
+        flows: per_flow,
     })
 }

@@ -11,6 +11,9 @@ const PRESETS: &[(&str, &str)] = &[
     ("lan", include_str!("../presets/lan.toml")),
     ("wan", include_str!("../presets/wan.toml")),
     ("hiccup", include_str!("../presets/hiccup.toml")),
+    ("dumbbell", include_str!("../presets/dumbbell.toml")),
+    ("wlan", include_str!("../presets/wlan.toml")),
+    ("eln5", include_str!("../presets/eln5.toml")),
 ];
 
 /// A validated scenario.
@@ -192,6 +195,15 @@ impl Scenario {
                 crate::schemes::lookup(value.trim())?;
                 doc.scheme = value.trim().to_string();
             }
+            "transfer" if !doc.flows.is_empty() => {
+                // Every flow of a [[flows]] document transfers that many bytes (a long-lived
+                // flow becomes a finite one).
+                let bytes = parse_size(value).map_err(|m| classify("transfer".into(), m))?;
+                for f in &mut doc.flows {
+                    f.bytes = Some(Size(bytes));
+                    f.stop = None;
+                }
+            }
             alias @ ("buffer" | "transfer" | "mss" | "profile" | "time_limit") => {
                 let path = match alias {
                     "buffer" => "tcp.buffer",
@@ -213,10 +225,15 @@ impl Scenario {
 
 fn set_wireless_error(doc: &mut ScenarioDoc, e: ErrorDoc) -> Result<(), Error> {
     let mut any = false;
-    for hop in doc.hops.iter_mut().filter(|h| h.role == RoleDoc::Wireless) {
+    let links = doc.hops.iter_mut().chain(doc.links.iter_mut());
+    for hop in links.filter(|h| h.role == RoleDoc::Wireless) {
         hop.error = Some(e.clone());
         hop.forward.error = None;
         hop.reverse.error = None;
+        any = true;
+    }
+    for cell in &mut doc.cells {
+        cell.error = Some(e.clone());
         any = true;
     }
     if any {
@@ -224,7 +241,7 @@ fn set_wireless_error(doc: &mut ScenarioDoc, e: ErrorDoc) -> Result<(), Error> {
     } else {
         Err(Error::invalid(
             "hops",
-            "the scenario has no hop with role = \"wireless\" to put errors on",
+            "the scenario has no hop, link or cell with role = \"wireless\" to put errors on",
         ))
     }
 }
@@ -354,7 +371,7 @@ mod tests {
         assert_eq!(s.doc.hops[0].queue, Some(20));
         s.set("tcp.profile", "modern").unwrap();
         s.set("transfer", "1MiB").unwrap();
-        assert_eq!(s.doc.flow.bytes, Size(1 << 20));
+        assert_eq!(s.doc.flow.as_ref().map(|f| f.bytes), Some(Size(1 << 20)));
         s.set("hops[1].forward.queue", "7").unwrap();
         assert_eq!(s.doc.hops[1].forward.queue, Some(7));
     }

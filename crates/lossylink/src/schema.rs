@@ -21,15 +21,31 @@ pub struct ScenarioDoc {
     /// Registered scheme name (`lossylink schemes`).
     #[serde(default = "default_scheme")]
     pub scheme: String,
-    /// The transfer.
-    pub flow: FlowDoc,
+    /// The transfer of a chain document (`[flow]`); documents with `[[flows]]` leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow: Option<FlowDoc>,
+    /// Any number of flows, each with its own ends, scheme, TCP overrides, start and workload
+    /// (instead of `[flow]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<FlowSpecDoc>,
     /// TCP settings.
     #[serde(default)]
     pub tcp: TcpDoc,
-    /// Nodes in chain order.
+    /// Nodes (in chain order for a chain document).
     pub nodes: Vec<NodeDoc>,
-    /// Hops: `hops[i]` joins `nodes[i]` and `nodes[i+1]`.
+    /// Hops of a chain document: `hops[i]` joins `nodes[i]` and `nodes[i+1]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hops: Vec<HopDoc>,
+    /// Point-to-point links of a topology document, each with `between = [a, b]` (instead of
+    /// `hops`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<HopDoc>,
+    /// Cells: one shared channel joining an access point and its stations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<CellDoc>,
+    /// Static routes that override the shortest paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<RouteDoc>,
     /// Base-station link-layer agent knobs (used by the `ll*` schemes).
     #[serde(default, skip_serializing_if = "LlDoc::is_default")]
     pub ll: LlDoc,
@@ -134,6 +150,83 @@ pub struct FlowDoc {
     pub to: String,
     /// Bytes to transfer.
     pub bytes: Size,
+}
+
+/// One flow of a `[[flows]]` document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpecDoc {
+    /// Name, unique among the flows (`flow{i}` when left out); names its random streams.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Sending host.
+    pub from: String,
+    /// Receiving host.
+    pub to: String,
+    /// Registered scheme of this flow (the document's `scheme` when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<String>,
+    /// Bytes to transfer; left out, the flow always has data (long-lived, until `stop` or
+    /// the end of the run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<Size>,
+    /// When the flow's application starts writing (0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Dur>,
+    /// When a long-lived flow's application stops writing (data in flight still drains).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Dur>,
+    /// Overrides of the document's `[tcp]` section for this flow (same keys).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub tcp: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A cell: one shared channel joining an access point and its stations. Each station gets a
+/// link to the access point with the cell's settings (rate, delay, queue, errors, ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellDoc {
+    /// Name.
+    pub name: String,
+    /// The access point (a base station or router node).
+    pub access_point: String,
+    /// The member stations.
+    pub stations: Vec<String>,
+    /// Channel-access contention before each frame (none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionDoc>,
+    /// Bit rate.
+    pub rate: Rate,
+    /// Propagation delay (0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<Dur>,
+    /// Queue capacity in packets of each member's interface (50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<u32>,
+    /// Framing bytes per frame (0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framing: Option<u32>,
+    /// Fixed per-frame airtime (0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_frame: Option<PerFrameDoc>,
+    /// Error exposure (frame).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposure: Option<ExposureDoc>,
+    /// Error model of every member's both directions, each with its own stream (none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorDoc>,
+}
+
+/// A static route: at node `at`, packets for `to` go to the neighbour `via`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteDoc {
+    /// The node whose table changes.
+    pub at: String,
+    /// The destination.
+    pub to: String,
+    /// The neighbour to forward to.
+    pub via: String,
 }
 
 /// Node roles.
@@ -256,6 +349,37 @@ pub enum ErrorDoc {
         /// Frames per burst (at least 1).
         length: u32,
     },
+    /// A two-state Gilbert–Elliott chain stepped per frame: give `p_gb` and `p_bb`, or
+    /// `mean_error_rate` and `mean_burst` (frames).
+    Gilbert {
+        /// P(Good → Bad) per frame.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        p_gb: Option<f64>,
+        /// P(Bad → Bad) per frame.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        p_bb: Option<f64>,
+        /// Long-run fraction of frames lost, in (0, 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mean_error_rate: Option<f64>,
+        /// Mean length of a loss burst in frames (≥ 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mean_burst: Option<f64>,
+        /// Loss probability of a frame in the Good state (0).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        loss_good: Option<f64>,
+        /// Loss probability of a frame in the Bad state (1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        loss_bad: Option<f64>,
+    },
+    /// Independent frame errors with rate `fer` for a frame of `reference` exposed bytes,
+    /// scaled to each frame's length through the equivalent bit-error rate.
+    Fer {
+        /// Frame-error rate at the reference length, in [0, 1).
+        fer: f64,
+        /// Exposed bytes of the reference frame (e.g. 1068B: a 1000-byte segment, TCP/IP and
+        /// MAC headers).
+        reference: Size,
+    },
 }
 
 /// A scheduled link impairment of one direction (Ludwig2000 §10.1, the `hiccup` tool).
@@ -343,12 +467,17 @@ pub struct DirectionDoc {
     pub hiccups: Vec<HiccupDoc>,
 }
 
-/// A hop. Hop-level settings apply to both directions unless a direction overrides them.
+/// A hop of a chain or a link of a topology. Hop-level settings apply to both directions unless
+/// a direction overrides them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HopDoc {
     /// Name.
     pub name: String,
+    /// The two nodes a link joins (`[[links]]` only; a chain's hops join neighbours in order).
+    /// `forward` is the direction from the first to the second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between: Option<[String; 2]>,
     /// Wired or wireless.
     pub role: RoleDoc,
     /// Channel sharing.
@@ -398,6 +527,13 @@ pub struct RunDoc {
     /// Simulated-time limit; a transfer not finished by then is an error.
     #[serde(default = "default_time_limit")]
     pub time_limit: Dur,
+    /// Fixed length of the run: it ends then whatever the flows are doing (long-lived flows
+    /// need it); finite flows not complete by then report what they delivered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<Dur>,
+    /// Start of the goodput measurement window (0): bytes delivered before it are left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup: Option<Dur>,
 }
 
 fn default_time_limit() -> Dur {
@@ -408,6 +544,8 @@ impl Default for RunDoc {
     fn default() -> Self {
         RunDoc {
             time_limit: default_time_limit(),
+            duration: None,
+            warmup: None,
         }
     }
 }

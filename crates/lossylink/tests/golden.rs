@@ -398,6 +398,59 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
+    (
+        "reno-lan-gilbert",
+        "Gilbert-Elliott channel per frame (mean error rate 1 %, mean burst 4.07 frames)",
+        "lan",
+        &[(
+            "hops.1.error",
+            "{ model = \"gilbert\", mean_error_rate = 0.01, mean_burst = 4.0701 }",
+        )],
+    ),
+    (
+        "reno-lan-fer",
+        "frame-error rate 5 % at 1476 bytes, scaled by length (ACKs hit less)",
+        "lan",
+        &[(
+            "hops.1.error",
+            "{ model = \"fer\", fer = 0.05, reference = \"1476B\" }",
+        )],
+    ),
+    (
+        "dumbbell-4-flows",
+        "four long-lived flows staggered over a wired bottleneck, goodput window after warm-up",
+        "dumbbell",
+        &[("run.duration", "20s"), ("run.warmup", "5s")],
+    ),
+    (
+        "wlan-cell-4-stations",
+        "a cell of four stations sharing one channel with uniform backoff",
+        "wlan",
+        &[("run.duration", "10s"), ("run.warmup", "2s")],
+    ),
+    (
+        "eln5-split-per-flow",
+        "three flows split at one base station, one proxy per (node, flow)",
+        "eln5",
+        &[
+            ("scheme", "split"),
+            ("run.duration", "20s"),
+            ("links.1.forward.error", "{ model = \"bernoulli\", p = 0.02 }"),
+        ],
+    ),
+    (
+        "eln5-snoop-finite-flows",
+        "snoop at a base station shared by three finite flows with different schemes and starts",
+        "eln5",
+        &[
+            ("scheme", "ll-tcp-aware"),
+            ("transfer", "200KiB"),
+            ("run.duration", "60s"),
+            ("run.warmup", "0s"),
+            ("flows.1.start", "2s"),
+            ("links.2.error", "{ model = \"exponential\", every = \"32KiB\" }"),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay
@@ -457,9 +510,8 @@ const FIELDS: &[&str] = &[
 ];
 
 fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
-    let m = run(&scenario(preset, overrides), 1, &RunOptions::default())
-        .expect("run")
-        .metrics;
+    let r = run(&scenario(preset, overrides), 1, &RunOptions::default()).expect("run");
+    let m = r.metrics;
     let pairs: Map<String, Value> = m
         .to_pairs()
         .into_iter()
@@ -483,7 +535,30 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
             (k.to_string(), v)
         })
         .collect();
-    Value::Object(pairs)
+    let mut out = Value::Object(pairs);
+    // [[flows]] documents: each flow's goodput and counters, and the aggregates.
+    if let Some(fr) = r.flows {
+        let j = |pairs: Vec<(&'static str, lossylink::Value)>| -> Value {
+            Value::Object(
+                pairs
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let v = match v {
+                            lossylink::Value::Int(i) => json!(i),
+                            lossylink::Value::Float(f) if f.is_nan() => Value::Null,
+                            lossylink::Value::Float(f) => json!(f),
+                            lossylink::Value::Str(s) => json!(s),
+                            lossylink::Value::Bool(b) => json!(b),
+                        };
+                        (k.to_string(), v)
+                    })
+                    .collect(),
+            )
+        };
+        out["flows"] = Value::Array(fr.flows.into_iter().map(j).collect());
+        out["aggregate"] = j(fr.aggregate);
+    }
+    out
 }
 
 #[test]

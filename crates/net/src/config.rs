@@ -3,7 +3,7 @@
 
 use crate::error_model::ErrorModelConfig;
 pub use crate::hiccup::Hiccup;
-use engine::SimDuration;
+use engine::{NodeId, SimDuration};
 
 /// What a node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,11 +113,91 @@ pub struct HopConfig {
     pub reverse: DirectionConfig,
 }
 
-/// A chain topology: `hops[i]` connects `nodes[i]` and `nodes[i + 1]`.
+/// A chain topology: `hops[i]` connects `nodes[i]` and `nodes[i + 1]`. Shorthand for the
+/// [`TopologyConfig`] it lowers into ([`ChainConfig::topology`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChainConfig {
     /// Nodes in chain order.
     pub nodes: Vec<NodeConfig>,
     /// Hops, one fewer than nodes.
     pub hops: Vec<HopConfig>,
+}
+
+impl ChainConfig {
+    /// The general topology of this chain: link `i` is hop `i` from node `i` to node `i + 1`,
+    /// named in random-stream keys `hop{i}` as before (so every chain keeps its channels).
+    pub fn topology(&self) -> TopologyConfig {
+        TopologyConfig {
+            nodes: self.nodes.clone(),
+            links: self
+                .hops
+                .iter()
+                .enumerate()
+                .map(|(i, h)| LinkConfig {
+                    a: NodeId(i as u32),
+                    b: NodeId(i as u32 + 1),
+                    key: format!("hop{i}"),
+                    hop: h.clone(),
+                })
+                .collect(),
+            cells: Vec::new(),
+            routes: Vec::new(),
+        }
+    }
+}
+
+/// A link between two nodes of a topology: a hop's settings with its two ends. `forward` is
+/// the direction from `a` to `b`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkConfig {
+    /// One end.
+    pub a: NodeId,
+    /// The other end.
+    pub b: NodeId,
+    /// The stem of its random-stream keys (`hop{i}` for a chain's hops, `link:<name>` else).
+    pub key: String,
+    /// Rates, delays, queues, channels and the medium of both directions.
+    pub hop: HopConfig,
+}
+
+/// A cell: one shared channel joining an access point and its stations (one frame on the air
+/// at a time, members served in turn). Each station has a link to the access point (indices
+/// into [`TopologyConfig::links`]); the cell makes them share one channel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellConfig {
+    /// Name.
+    pub name: String,
+    /// The access point.
+    pub access_point: NodeId,
+    /// The links between the access point and each station, in member order.
+    pub links: Vec<usize>,
+    /// Channel-access wait before each frame.
+    pub contention: Contention,
+    /// The stem of its random-stream keys (`cell:<name>`).
+    pub key: String,
+}
+
+/// A static route that overrides the computed one: at `at`, packets for `dst` leave towards the
+/// neighbour `via`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteOverride {
+    /// The node whose table changes.
+    pub at: NodeId,
+    /// The destination.
+    pub dst: NodeId,
+    /// The neighbour to forward to.
+    pub via: NodeId,
+}
+
+/// Any topology: nodes, point-to-point links, cells and route overrides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TopologyConfig {
+    /// The nodes; `NodeId(i)` is `nodes[i]`.
+    pub nodes: Vec<NodeConfig>,
+    /// The links; link `i` has ports `2i` (a to b) and `2i + 1` (b to a).
+    pub links: Vec<LinkConfig>,
+    /// Cells sharing one channel among several links.
+    pub cells: Vec<CellConfig>,
+    /// Explicit routes, applied over the computed shortest paths.
+    pub routes: Vec<RouteOverride>,
 }

@@ -13,6 +13,16 @@
 //!   clock of exposed bits in this direction); the frame hit by a burst start and the next
 //!   `length - 1` frames of this direction are corrupted. Error positions that fall inside a burst
 //!   are absorbed by it.
+//! - [`ErrorModel::Gilbert`]: a two-state Gilbert–Elliott chain stepped once per frame of this
+//!   direction (eln-llelsn spec §5.2 [DERIVED], §5.4.3: "state transitions occur per frame
+//!   transmission"); a frame is lost with the loss probability of the state the step lands in
+//!   (1 in Bad, 0 in Good by default). The first state is drawn from the stationary
+//!   distribution. With `p_BG = 1/B` and `p_GB = ε·p_BG/(1 − ε)` the chain has mean error rate
+//!   ε and mean burst length B exactly (Buchholcz et al., Table 1).
+//! - [`ErrorModel::Fer`]: a frame-error rate given at a reference frame length, turned into the
+//!   bit-error rate `BER = 1 − (1 − FER)^(1/L_ref)` and applied to each frame by its exposed
+//!   length, `P = 1 − (1 − BER)^L` (eln-llelsn spec §5.4.3: "data packets are more prone to be
+//!   lost than ACKs due to the longer length"); independent draws per frame.
 
 use engine::RngStream;
 
@@ -39,6 +49,38 @@ pub enum ErrorModelConfig {
         /// Frames per burst.
         length: u32,
     },
+    /// A Gilbert–Elliott chain stepped per frame (all probabilities in [0, 1]).
+    Gilbert {
+        /// P(Good → Bad) per frame.
+        p_gb: f64,
+        /// P(Bad → Bad) per frame.
+        p_bb: f64,
+        /// Loss probability of a frame in the Good state.
+        loss_good: f64,
+        /// Loss probability of a frame in the Bad state.
+        loss_bad: f64,
+    },
+    /// Independent per-frame loss scaled by length: `fer` at `reference_bits` exposed bits.
+    Fer {
+        /// Frame-error rate at the reference length, in [0, 1).
+        fer: f64,
+        /// The reference frame length in exposed bits (> 0).
+        reference_bits: u64,
+    },
+}
+
+impl ErrorModelConfig {
+    /// A Gilbert–Elliott chain with mean error rate `rate` in (0, 1) and mean burst length
+    /// `burst` ≥ 1 frames, lossless Good and lossy Bad state (eln-llelsn spec §5.2).
+    pub fn gilbert_from_rate(rate: f64, burst: f64) -> Self {
+        let p_bg = 1.0 / burst;
+        ErrorModelConfig::Gilbert {
+            p_gb: rate * p_bg / (1.0 - rate),
+            p_bb: 1.0 - p_bg,
+            loss_good: 0.0,
+            loss_bad: 1.0,
+        }
+    }
 }
 
 /// A running error model.
@@ -79,6 +121,28 @@ pub enum ErrorModel {
         /// The stream the draws come from.
         rng: RngStream,
     },
+    /// Gilbert–Elliott chain.
+    Gilbert {
+        /// P(Good → Bad).
+        p_gb: f64,
+        /// P(Bad → Bad).
+        p_bb: f64,
+        /// Loss probability in Good.
+        loss_good: f64,
+        /// Loss probability in Bad.
+        loss_bad: f64,
+        /// Whether the chain is in the Bad state.
+        bad: bool,
+        /// The stream of the transitions and the losses.
+        rng: RngStream,
+    },
+    /// Length-scaled frame errors.
+    Fer {
+        /// ln(1 − BER): a frame of L bits survives with probability exp(L · ln(1 − BER)).
+        ln_survive_bit: f64,
+        /// The stream the draws come from.
+        rng: RngStream,
+    },
 }
 
 fn gap(rng: &mut RngStream, mean: f64) -> u64 {
@@ -106,6 +170,33 @@ impl ErrorModel {
                 }
             }
             ErrorModelConfig::Bernoulli { p } => ErrorModel::Bernoulli { p, rng },
+            ErrorModelConfig::Gilbert {
+                p_gb,
+                p_bb,
+                loss_good,
+                loss_bad,
+            } => {
+                // The first state from the stationary distribution π_B = p_GB / (p_GB + p_BG).
+                let denom = p_gb + (1.0 - p_bb);
+                let pi_bad = if denom > 0.0 { p_gb / denom } else { 0.0 };
+                let bad = rng.bernoulli(pi_bad);
+                ErrorModel::Gilbert {
+                    p_gb,
+                    p_bb,
+                    loss_good,
+                    loss_bad,
+                    bad,
+                    rng,
+                }
+            }
+            ErrorModelConfig::Fer {
+                fer,
+                reference_bits,
+            } => ErrorModel::Fer {
+                // ln(1 − BER) = ln(1 − FER) / L_ref.
+                ln_survive_bit: libm::log1p(-fer) / reference_bits.max(1) as f64,
+                rng,
+            },
             ErrorModelConfig::Burst {
                 mean_gap_bits,
                 length,
@@ -142,6 +233,24 @@ impl ErrorModel {
                 hit
             }
             ErrorModel::Bernoulli { p, rng } => rng.bernoulli(*p),
+            ErrorModel::Gilbert {
+                p_gb,
+                p_bb,
+                loss_good,
+                loss_bad,
+                bad,
+                rng,
+            } => {
+                *bad = rng.bernoulli(if *bad { *p_bb } else { *p_gb });
+                rng.bernoulli(if *bad { *loss_bad } else { *loss_good })
+            }
+            ErrorModel::Fer {
+                ln_survive_bit,
+                rng,
+            } => {
+                let survive = libm::exp(*ln_survive_bit * bits as f64);
+                rng.bernoulli(1.0 - survive)
+            }
             ErrorModel::Burst {
                 mean_gap_bits,
                 length,
@@ -186,6 +295,20 @@ impl ErrorModel {
                 let k = f64::from(length);
                 k * q / (1.0 + (k - 1.0) * q)
             }
+            ErrorModelConfig::Gilbert {
+                p_gb,
+                p_bb,
+                loss_good,
+                loss_bad,
+            } => {
+                let denom = p_gb + (1.0 - p_bb);
+                let pi_bad = if denom > 0.0 { p_gb / denom } else { 0.0 };
+                pi_bad * loss_bad + (1.0 - pi_bad) * loss_good
+            }
+            ErrorModelConfig::Fer {
+                fer,
+                reference_bits,
+            } => 1.0 - (1.0 - fer).powf(bits as f64 / reference_bits.max(1) as f64),
         }
     }
 }
@@ -278,6 +401,53 @@ mod tests {
             let got = rate(ErrorModelConfig::Bernoulli { p }, 100, n, seed);
             let tol = 5.0 * (p * (1.0 - p) / f64::from(n)).sqrt() + 1e-4;
             prop_assert!((got - p).abs() <= tol);
+        }
+    }
+
+    #[test]
+    fn gilbert_matches_its_rate_and_mean_burst_length() {
+        // Buchholcz et al. Table 1, model 2: ε = 0.01, B = 4.0701.
+        let cfg = ErrorModelConfig::gilbert_from_rate(0.01, 4.0701);
+        let mut m = ErrorModel::new(cfg, RngStream::new(5, "test/gilbert"));
+        let n = 2_000_000;
+        let lost: Vec<bool> = (0..n).map(|_| m.frame(8000)).collect();
+        let rate = lost.iter().filter(|&&l| l).count() as f64 / n as f64;
+        let mut bursts = Vec::new();
+        let mut run = 0u32;
+        for &l in &lost {
+            if l {
+                run += 1;
+            } else if run > 0 {
+                bursts.push(run);
+                run = 0;
+            }
+        }
+        let mean = f64::from(bursts.iter().sum::<u32>()) / bursts.len() as f64;
+        // About 4900 bursts: the rate is within 5 % and the mean burst within 5 % (its
+        // standard error is sqrt(B(B-1))/sqrt(4900) = 0.05, 1.2 %).
+        assert!((rate - 0.01).abs() < 0.0005, "{rate}");
+        assert!((mean - 4.0701).abs() < 0.2, "{mean}");
+        assert!((ErrorModel::frame_error_probability(cfg, 1) - 0.01).abs() < 1e-12);
+    }
+
+    #[test]
+    fn fer_is_scaled_by_frame_length() {
+        // FER 9 % at 8544 bits (spec §5.4.3): ACK frames of 68 bytes 0.60 %, MAC ACKs of 14
+        // bytes 0.12 %.
+        let cfg = ErrorModelConfig::Fer {
+            fer: 0.09,
+            reference_bits: 8544,
+        };
+        let p = |bits| ErrorModel::frame_error_probability(cfg, bits);
+        assert!((p(8544) - 0.09).abs() < 1e-12);
+        assert!((p(68 * 8) - 0.0060).abs() < 0.0001, "{}", p(68 * 8));
+        assert!((p(14 * 8) - 0.0012).abs() < 0.0001, "{}", p(14 * 8));
+        for bits in [8544, 544] {
+            let r = rate(cfg, bits, 400_000, 9);
+            assert!(
+                (r - p(bits)).abs() < 4.0 * (p(bits) / 400_000.0).sqrt(),
+                "{bits}: {r}"
+            );
         }
     }
 }

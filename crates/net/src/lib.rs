@@ -8,6 +8,7 @@ pub mod agent;
 pub mod config;
 mod error_model;
 mod hiccup;
+pub mod keys;
 pub mod link_receiver;
 mod network;
 mod packet;
@@ -16,9 +17,10 @@ pub mod split;
 #[cfg(test)]
 mod split_tests;
 pub mod tap;
+pub mod topology;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
 pub use hiccup::{Hiccup, Stage as HiccupStage};
-pub use network::{Flow, Network, Outcome};
+pub use network::{Flow, Network, Outcome, PacketAccount};
 pub use packet::{LinkAck, LinkTag, Packet, PacketKind};
 pub use port::{Port, PortStats};

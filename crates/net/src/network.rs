@@ -1,16 +1,19 @@
-//! The network: nodes on a chain, their ports and channels, the transport endpoints of each flow,
+//! The network: nodes and links of any topology, their ports and channels, the transport endpoints of each flow,
 //! and the event loop that moves packets between them. Only this loop schedules events
 //! (house rule 5); endpoints are polled for what they want to send and when they want to wake.
 
 use crate::agent::Agent;
-use crate::config::{ChainConfig, HopRole, Medium, NodeConfig, NodeKind};
+use crate::config::{HopRole, Medium, NodeConfig, NodeKind, TopologyConfig};
+use crate::keys;
 use crate::link_receiver::LinkReceiver;
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef};
 use crate::port::{Channel, ChannelState, Port};
 use crate::tap::Taps;
+use crate::topology::{route_table, RouteError};
 use engine::{
     EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
 };
+use std::collections::BTreeMap;
 use tcp::{Receiver, Sender, SenderEvent};
 
 mod agents;
@@ -34,8 +37,14 @@ enum Event {
     HoldEnd { port: PortId },
     /// The base-station agent of a node asked to be woken.
     AgentTimer { node: NodeId },
-    /// The split-connection proxy of a node asked to be woken.
-    ProxyTimer { node: NodeId },
+    /// The split-connection proxy of a flow on a node asked to be woken.
+    ProxyTimer { node: NodeId, flow: FlowId },
+    /// A flow's application starts writing (flows that start after time zero).
+    FlowStart { flow: FlowId },
+    /// A long-lived flow's application stops writing.
+    FlowStop { flow: FlowId },
+    /// The goodput measurement window opens.
+    WindowStart,
 }
 
 /// A transport connection: a sender on `src`, a receiver on `dst`.
@@ -52,6 +61,17 @@ pub struct Flow {
     pub receiver: Receiver,
     sender_wake: Option<SimTime>,
     receiver_wake: Option<SimTime>,
+    /// When its application starts writing.
+    pub start: SimTime,
+    /// When a long-lived flow's application stops writing.
+    pub stop: Option<SimTime>,
+    /// Whether it has a finite number of bytes (a run completes when every finite flow has
+    /// delivered them; a long-lived flow runs until the end of the run).
+    pub finite: bool,
+    /// Bytes delivered in order when the measurement window opened (0 without a warm-up).
+    pub delivered_at_window_start: u64,
+    /// Bytes delivered in order when a long-lived flow stopped writing.
+    pub delivered_at_stop: Option<u64>,
     trace: Option<VecSink<SenderEvent>>,
     /// Where records go when tracing is off.
     null: NullSink,
@@ -87,7 +107,7 @@ pub enum Outcome {
 /// A base-station agent and its pending wake-up.
 type AgentSlot = (Box<dyn Agent>, Option<SimTime>);
 
-/// A chain network with its flows.
+/// A network with its flows.
 pub struct Network {
     nodes: Vec<NodeConfig>,
     routes: Vec<Vec<Option<PortId>>>,
@@ -100,28 +120,76 @@ pub struct Network {
     pool: PacketPool,
     /// Base-station agents by node index, with their pending wake-up.
     agents: Vec<Option<AgentSlot>>,
-    /// Split-connection proxies by node index, with their pending wake-up.
-    proxies: Vec<Option<proxy::ProxySlot>>,
+    /// Split-connection proxies by (node, flow), with their pending wake-up.
+    proxies: BTreeMap<(NodeId, FlowId), proxy::ProxySlot>,
     /// Link receivers of a link ARQ by node index (empty when none runs).
     link_receivers: Vec<Option<LinkReceiver>>,
     /// Optional recorders (crate::tap), off unless enabled.
     taps: Taps,
+    /// Packets handed to a transport endpoint at their destination.
+    delivered: u64,
+}
+
+/// Where every packet the network created went (conservation: `created` = `delivered` +
+/// `queue_drops` + `corrupted` + `absorbed` + `in_flight`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacketAccount {
+    /// Packets created (by endpoints, proxies, agents and link receivers).
+    pub created: u64,
+    /// Packets delivered to an endpoint at their destination.
+    pub delivered: u64,
+    /// Packets a drop-tail queue dropped, on any port.
+    pub queue_drops: u64,
+    /// Frames an error model corrupted, on any port (dropped at the far end).
+    pub corrupted: u64,
+    /// Packets still in a queue, on a wire or held by a hiccup.
+    pub in_flight: u64,
 }
 
 impl Network {
-    /// Build the chain described by `cfg`; random streams derive from `seed`.
-    pub fn new(cfg: &ChainConfig, seed: u64) -> Self {
+    /// Build the topology described by `cfg`; random streams derive from `seed` and each
+    /// component's key (crate::keys). Fails only on route overrides that cannot be used.
+    pub fn new(cfg: &TopologyConfig, seed: u64) -> Result<Self, RouteError> {
+        let routes = route_table(cfg)?;
         let n = cfg.nodes.len();
-        let mut ports = Vec::with_capacity(2 * cfg.hops.len());
+        let mut ports = Vec::with_capacity(2 * cfg.links.len());
         let mut channels = Vec::new();
-        for (i, hop) in cfg.hops.iter().enumerate() {
+        // The channel each cell's links share, created with its first link.
+        let mut cell_of = vec![None; cfg.links.len()];
+        for (c, cell) in cfg.cells.iter().enumerate() {
+            for &l in &cell.links {
+                cell_of[l] = Some(c);
+            }
+        }
+        let mut cell_channel: Vec<Option<usize>> = vec![None; cfg.cells.len()];
+        for (i, link) in cfg.links.iter().enumerate() {
+            let hop = &link.hop;
             let hop_id = HopId(i as u32);
-            let (a, b) = (NodeId(i as u32), NodeId(i as u32 + 1));
+            let (a, b) = (link.a, link.b);
             let fwd = PortId(2 * i as u32);
             let rev = PortId(2 * i as u32 + 1);
-            let rng = |dir: &str| RngStream::new(seed, &format!("hop{i}/{dir}/errors"));
-            let (ch_f, ch_r) = match hop.medium {
-                Medium::FullDuplex => {
+            let rng = |dir: &str| RngStream::new(seed, &keys::link_errors(&link.key, dir));
+            let (ch_f, ch_r) = match (cell_of[i], hop.medium) {
+                (Some(c), _) => {
+                    let ch = match cell_channel[c] {
+                        Some(ch) => ch,
+                        None => {
+                            let cell = &cfg.cells[c];
+                            let crng = RngStream::new(seed, &keys::contention(&cell.key));
+                            channels.push(Channel {
+                                ports: Vec::new(),
+                                contention: Some((cell.contention, crng)),
+                                state: ChannelState::Idle,
+                                next: 0,
+                            });
+                            cell_channel[c] = Some(channels.len() - 1);
+                            channels.len() - 1
+                        }
+                    };
+                    channels[ch].ports.extend([fwd, rev]);
+                    (ch, ch)
+                }
+                (None, Medium::FullDuplex) => {
                     channels.push(Channel {
                         ports: vec![fwd],
                         contention: None,
@@ -136,8 +204,8 @@ impl Network {
                     });
                     (channels.len() - 2, channels.len() - 1)
                 }
-                Medium::HalfDuplex { contention } => {
-                    let crng = RngStream::new(seed, &format!("hop{i}/contention"));
+                (None, Medium::HalfDuplex { contention }) => {
+                    let crng = RngStream::new(seed, &keys::contention(&link.key));
                     channels.push(Channel {
                         ports: vec![fwd, rev],
                         contention: Some((contention, crng)),
@@ -148,7 +216,7 @@ impl Network {
                 }
             };
             ports.push(Port::new(
-                fwd,
+                (fwd, rev),
                 hop_id,
                 hop.role,
                 (a, b),
@@ -157,7 +225,7 @@ impl Network {
                 rng("forward"),
             ));
             ports.push(Port::new(
-                rev,
+                (rev, fwd),
                 hop_id,
                 hop.role,
                 (b, a),
@@ -166,18 +234,6 @@ impl Network {
                 rng("reverse"),
             ));
         }
-        // Static routes on a chain: right through the forward port, left through the reverse one.
-        let routes = (0..n)
-            .map(|at| {
-                (0..n)
-                    .map(|dst| match dst.cmp(&at) {
-                        std::cmp::Ordering::Greater => Some(PortId(2 * at as u32)),
-                        std::cmp::Ordering::Less => Some(PortId(2 * (at as u32 - 1) + 1)),
-                        std::cmp::Ordering::Equal => None,
-                    })
-                    .collect()
-            })
-            .collect();
         let mut queue = EventQueue::new();
         // Wake-ups at the end of each hold, in port order then time order (deterministic).
         for p in &ports {
@@ -185,7 +241,7 @@ impl Network {
                 queue.schedule(end, Event::HoldEnd { port: p.id });
             }
         }
-        Network {
+        Ok(Network {
             nodes: cfg.nodes.clone(),
             routes,
             ports,
@@ -195,10 +251,11 @@ impl Network {
             next_uid: 0,
             pool: PacketPool::default(),
             agents: (0..n).map(|_| None).collect(),
-            proxies: (0..n).map(|_| None).collect(),
+            proxies: BTreeMap::new(),
             link_receivers: Vec::new(),
             taps: Taps::default(),
-        }
+            delivered: 0,
+        })
     }
 
     /// Add a flow from `src` to `dst` with ready-made endpoints; `trace` records the sender.
@@ -219,17 +276,38 @@ impl Network {
             receiver,
             sender_wake: None,
             receiver_wake: None,
+            start: SimTime::ZERO,
+            stop: None,
+            finite: true,
+            delivered_at_window_start: 0,
+            delivered_at_stop: None,
             trace: trace.then(VecSink::default),
             null: NullSink,
         });
         id
     }
 
+    /// When `flow`'s application starts and (long-lived flows) stops writing, and whether it
+    /// has a finite number of bytes; a flow added without this starts at time zero, finite.
+    pub fn time_flow(&mut self, flow: FlowId, start: SimTime, stop: Option<SimTime>, finite: bool) {
+        let f = &mut self.flows[flow.index()];
+        f.start = start;
+        f.stop = stop;
+        f.finite = finite;
+    }
+
+    /// Open the goodput measurement window at `at` (each flow notes what it has delivered).
+    pub fn open_window_at(&mut self, at: SimTime) {
+        if at > SimTime::ZERO {
+            self.queue.schedule(at, Event::WindowStart);
+        }
+    }
+
     /// The nodes.
     pub fn nodes(&self) -> &[NodeConfig] {
         &self.nodes
     }
-    /// The ports (hop `i` forward is port `2i`, reverse `2i + 1`).
+    /// The ports (link `i` from `a` to `b` is port `2i`, from `b` to `a` port `2i + 1`).
     pub fn ports(&self) -> &[Port] {
         &self.ports
     }
@@ -237,6 +315,24 @@ impl Network {
     pub fn flows(&self) -> &[Flow] {
         &self.flows
     }
+    /// Where every packet went so far (without agents, proxies and link ARQ, which absorb and
+    /// create packets of their own, the sum of the parts equals `created`).
+    pub fn packet_account(&self) -> PacketAccount {
+        let ports = &self.ports;
+        PacketAccount {
+            created: self.next_uid,
+            delivered: self.delivered,
+            queue_drops: ports.iter().map(|p| p.stats.queue_drops).sum(),
+            corrupted: ports
+                .iter()
+                .map(|p| {
+                    p.stats.corrupted_data + p.stats.corrupted_acks + p.stats.corrupted_link_acks
+                })
+                .sum(),
+            in_flight: self.pool.len() as u64,
+        }
+    }
+
     /// Events processed so far.
     pub fn events_processed(&self) -> u64 {
         self.queue.events_processed()
@@ -251,15 +347,28 @@ impl Network {
     }
 
     /// Run until every flow has delivered all its data, or until `limit`.
+    /// A run with long-lived flows never completes: it ends at `limit`.
     pub fn run(&mut self, limit: SimTime) -> Outcome {
         for f in 0..self.flows.len() {
-            self.pump_sender(f, SimTime::ZERO);
+            let (start, stop, id) = (self.flows[f].start, self.flows[f].stop, self.flows[f].id);
+            // Flows that start at zero are pumped at once (no event: chain runs keep their
+            // event counts), later ones when their start event pops.
+            if start == SimTime::ZERO {
+                self.pump_sender(f, SimTime::ZERO);
+            } else {
+                self.queue.schedule(start, Event::FlowStart { flow: id });
+            }
+            if let Some(t) = stop {
+                self.queue.schedule(t, Event::FlowStop { flow: id });
+            }
         }
+        let all_finite = self.flows.iter().all(|f| f.finite);
         loop {
-            if self
-                .flows
-                .iter()
-                .all(|f| f.receiver.complete_at().is_some())
+            if all_finite
+                && self
+                    .flows
+                    .iter()
+                    .all(|f| f.receiver.complete_at().is_some())
             {
                 let end = self
                     .flows
@@ -347,7 +456,18 @@ impl Network {
                 }
             }
             Event::AgentTimer { node } => self.agent_timer(now, node),
-            Event::ProxyTimer { node } => self.proxy_timer(now, node),
+            Event::ProxyTimer { node, flow } => self.proxy_timer(now, node, flow),
+            Event::FlowStart { flow } => self.pump_sender(flow.index(), now),
+            Event::FlowStop { flow } => {
+                let f = &mut self.flows[flow.index()];
+                f.sender.close_after_sent();
+                f.delivered_at_stop = Some(f.receiver.delivered());
+            }
+            Event::WindowStart => {
+                for f in &mut self.flows {
+                    f.delivered_at_window_start = f.receiver.delivered();
+                }
+            }
         }
     }
 
@@ -377,6 +497,7 @@ impl Network {
             return;
         }
         let f = pkt.flow.index();
+        self.delivered += 1;
         match pkt.kind() {
             PacketKind::Data => {
                 self.flows[f].receiver.on_segment(now, &pkt.seg);

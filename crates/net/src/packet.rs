@@ -183,7 +183,6 @@ impl PacketPool {
     }
 
     /// Packets held (slots in use).
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.slots.len() - self.free.len()
     }

@@ -51,6 +51,8 @@ pub struct PortStats {
 pub struct Port {
     /// This port's id.
     pub id: PortId,
+    /// The other direction of the same link (where link-level answers go back).
+    pub peer: PortId,
     /// The hop it belongs to.
     pub hop: HopId,
     /// Role of the hop.
@@ -77,7 +79,7 @@ pub struct Port {
 
 impl Port {
     pub(crate) fn new(
-        id: PortId,
+        (id, peer): (PortId, PortId),
         hop: HopId,
         role: HopRole,
         (from, to): (NodeId, NodeId),
@@ -90,6 +92,7 @@ impl Port {
         let error = ErrorModel::new(cfg.error, rng);
         Port {
             id,
+            peer,
             hop,
             role,
             from,

@@ -10,7 +10,8 @@ use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 use std::path::PathBuf;
 
-/// `{"metrics": {...}, "trace": None | {table: {column: array}}, "pcap": None | [path]}`.
+/// `{"metrics": {...}, "trace": None | {table: {column: array}}, "pcap": None | [path]}`, plus
+/// `"flows"`, `"links"` (lists of dicts) and `"aggregate"` for `[[flows]]` documents.
 pub(crate) fn result_to_dict(
     py: Python<'_>,
     result: RunResult,
@@ -18,6 +19,19 @@ pub(crate) fn result_to_dict(
 ) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("metrics", metrics_to_dict(py, &result.metrics)?)?;
+    // `[[flows]]` documents only: chain documents' results keep their keys.
+    if let Some(fr) = result.flows {
+        let rows = |rows: Vec<Vec<(&'static str, Value)>>| -> PyResult<Bound<'_, PyList>> {
+            let list = PyList::empty(py);
+            for row in rows {
+                list.append(pairs_to_dict(py, row)?)?;
+            }
+            Ok(list)
+        };
+        out.set_item("flows", rows(fr.flows)?)?;
+        out.set_item("links", rows(fr.links)?)?;
+        out.set_item("aggregate", pairs_to_dict(py, fr.aggregate)?)?;
+    }
     match result.trace {
         Some(trace) => out.set_item("trace", trace_to_dict(py, trace)?)?,
         None => out.set_item("trace", py.None())?,
@@ -34,8 +48,16 @@ pub(crate) fn result_to_dict(
 
 /// The metrics as a `dict` whose key order is the facade's (`to_pairs` order).
 fn metrics_to_dict<'py>(py: Python<'py>, metrics: &Metrics) -> PyResult<Bound<'py, PyDict>> {
+    pairs_to_dict(py, metrics.to_pairs())
+}
+
+/// Ordered (key, value) pairs as a `dict`.
+fn pairs_to_dict<'py>(
+    py: Python<'py>,
+    pairs: Vec<(&'static str, Value)>,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    for (key, value) in metrics.to_pairs() {
+    for (key, value) in pairs {
         out.set_item(key, value_to_py(py, value)?)?;
     }
     Ok(out)

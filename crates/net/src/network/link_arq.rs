@@ -44,8 +44,8 @@ impl Network {
     /// An intact frame arrived through `port`: a link ACK goes to the agent of the node that
     /// sent the data (its retransmissions to the head of the queue), a link data frame to the
     /// link receiver here (which releases packets to `receive` and queues a link ACK on the
-    /// reverse direction of the same hop, port `2i + 1` for `2i` and vice versa, updating one
-    /// already waiting there). Returns any other packet untouched.
+    /// reverse direction of the same link, the port's `peer`, updating one already waiting
+    /// there). Returns any other packet untouched.
     pub(super) fn link_intercept(
         &mut self,
         now: SimTime,
@@ -86,7 +86,8 @@ impl Network {
                     };
                     self.next_uid += 1;
                     let ack = self.pool.insert(ack);
-                    let back = &mut self.ports[port.index() ^ 1];
+                    let peer = self.ports[port.index()].peer;
+                    let back = &mut self.ports[peer.index()];
                     if back.enqueue_link_ack(ack, &mut self.pool) {
                         let ch = back.channel;
                         if self.channels[ch].state == ChannelState::Idle {

@@ -1,27 +1,24 @@
-//! Where the event loop drives split-connection proxies (crate::split): a proxy at a node takes
-//! its flow's data from the fixed host and the mobile's ACKs out of the forwarding path, and
+//! Where the event loop drives split-connection proxies (crate::split), one per (node, flow): a
+//! proxy at a node takes its flow's data from the fixed host and the mobile's ACKs out of the forwarding path, and
 //! the network sends what each leg emits from that node. Kept apart from the loop.
 
 use super::{Event, Network};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketRef};
 use crate::split::SplitProxy;
-use engine::{NodeId, SimTime};
+use engine::{FlowId, NodeId, SimTime};
 
 /// A proxy and its pending wake-up.
 pub(super) type ProxySlot = (SplitProxy, Option<SimTime>);
 
 impl Network {
-    /// Run `proxy` on `node` (replacing any proxy there).
+    /// Run `proxy` on `node` for its flow (replacing any proxy of that flow there).
     pub fn set_proxy(&mut self, node: NodeId, proxy: SplitProxy) {
-        self.proxies[node.index()] = Some((proxy, None));
+        self.proxies.insert((node, proxy.flow()), (proxy, None));
     }
 
-    /// The proxies, with their nodes.
+    /// The proxies, with their nodes, in (node, flow) order.
     pub fn proxies(&self) -> impl Iterator<Item = (NodeId, &SplitProxy)> {
-        self.proxies
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| p.as_ref().map(|(p, _)| (NodeId(i as u32), p)))
+        self.proxies.iter().map(|(&(n, _), (p, _))| (n, p))
     }
 
     /// An intact packet arrived at `node`: a proxy there absorbs its flow's data going to the
@@ -29,15 +26,13 @@ impl Network {
     /// leaves the pool; otherwise it passes on).
     pub(super) fn proxy_absorbs(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> bool {
         let pkt = &self.pool[r];
-        if pkt.dst == node {
+        if pkt.dst == node || self.proxies.is_empty() {
             return false;
         }
-        let Some((proxy, _)) = self.proxies[node.index()].as_mut() else {
+        let Some((proxy, _)) = self.proxies.get_mut(&(node, pkt.flow)) else {
             return false;
         };
-        if proxy.flow() != pkt.flow {
-            return false;
-        }
+        let flow = pkt.flow;
         let fl = &self.flows[pkt.flow.index()];
         match pkt.kind() {
             PacketKind::Data if pkt.src == fl.src && pkt.dst == fl.dst => {
@@ -49,28 +44,27 @@ impl Network {
             _ => return false,
         }
         self.pool.release(r);
-        self.pump_proxy(node, now);
+        self.pump_proxy(node, flow, now);
         true
     }
 
-    pub(super) fn proxy_timer(&mut self, now: SimTime, node: NodeId) {
-        let Some((proxy, wake)) = self.proxies[node.index()].as_mut() else {
+    pub(super) fn proxy_timer(&mut self, now: SimTime, node: NodeId, flow: FlowId) {
+        let Some((proxy, wake)) = self.proxies.get_mut(&(node, flow)) else {
             return;
         };
         if *wake == Some(now) {
             *wake = None;
         }
         proxy.on_timeout(now);
-        self.pump_proxy(node, now);
+        self.pump_proxy(node, flow, now);
     }
 
     /// Send what both legs want to send, then schedule the proxy's next wake-up.
-    fn pump_proxy(&mut self, node: NodeId, now: SimTime) {
+    fn pump_proxy(&mut self, node: NodeId, flow: FlowId, now: SimTime) {
         loop {
-            let Some((proxy, _)) = self.proxies[node.index()].as_mut() else {
+            let Some((proxy, _)) = self.proxies.get_mut(&(node, flow)) else {
                 return;
             };
-            let flow = proxy.flow();
             let (to_source, seg) = match proxy.poll_wired(now) {
                 Some(seg) => (true, seg),
                 None => match proxy.poll_wireless(now) {
@@ -90,19 +84,20 @@ impl Network {
             self.next_uid += 1;
             if let Some(dropped) = self.send_from(now, node, r) {
                 if !to_source {
-                    if let Some((proxy, _)) = self.proxies[node.index()].as_mut() {
+                    if let Some((proxy, _)) = self.proxies.get_mut(&(node, flow)) {
                         proxy.on_local_drop(now, &dropped.seg);
                     }
                 }
             }
         }
-        let Some((proxy, wake)) = self.proxies[node.index()].as_mut() else {
+        let Some((proxy, wake)) = self.proxies.get_mut(&(node, flow)) else {
             return;
         };
         if let Some(t) = proxy.poll_timeout() {
             if wake.is_none_or(|w| t < w) {
                 *wake = Some(t);
-                self.queue.schedule(t.max(now), Event::ProxyTimer { node });
+                self.queue
+                    .schedule(t.max(now), Event::ProxyTimer { node, flow });
             }
         }
     }

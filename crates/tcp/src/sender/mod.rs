@@ -193,6 +193,13 @@ impl Sender {
         self.written = self.written.max(written.min(self.total));
     }
 
+    /// The application closes the stream after what has been sent so far (a long-lived flow's
+    /// stop time): no new data follows, what is in flight is still delivered and repaired.
+    pub fn close_after_sent(&mut self) {
+        self.total = self.total.min(self.max.max(self.una));
+        self.written = self.written.min(self.total);
+    }
+
     /// Bytes the application has written so far (the transfer size for a bulk sender).
     pub fn app_limit(&self) -> u64 {
         self.written

@@ -1,0 +1,331 @@
+//! Links of a scenario: the settings of a hop or link and of each of its directions (rate,
+//! delay, queue, framing, error model, hiccups), validated into [`net::config`] types.
+
+use crate::error::Error;
+use crate::schema::*;
+use engine::{SimDuration, SimTime};
+use net::config::{Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium};
+use net::{ErrorModelConfig, HiccupStage};
+
+pub(super) fn per_frame(p: &PerFrameDoc) -> SimDuration {
+    match p {
+        PerFrameDoc::Total(d) => SimDuration(d.0),
+        PerFrameDoc::Parts(parts) => {
+            SimDuration(parts.values().map(|d| d.0).fold(0u64, u64::saturating_add))
+        }
+    }
+}
+
+pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig, Error> {
+    Ok(match e {
+        ErrorDoc::None => ErrorModelConfig::None,
+        ErrorDoc::Exponential { every, ber } => match (every, ber) {
+            (Some(_), Some(_)) => {
+                return Err(Error::invalid(
+                    field,
+                    "give either `every` or `ber`, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(Error::invalid(
+                    field,
+                    "the exponential model needs `every` (bytes between errors) or `ber`",
+                ))
+            }
+            (Some(every), None) if every.0 == 0 => ErrorModelConfig::None,
+            (Some(every), None) => ErrorModelConfig::Exponential {
+                mean_gap_bits: every.0 as f64 * 8.0,
+            },
+            (None, Some(ber)) if *ber == 0.0 => ErrorModelConfig::None,
+            (None, Some(ber)) if ber.is_finite() && *ber > 0.0 && *ber < 1.0 => {
+                ErrorModelConfig::Exponential {
+                    mean_gap_bits: 1.0 / ber,
+                }
+            }
+            (None, Some(ber)) => {
+                return Err(Error::invalid(
+                    format!("{field}.ber"),
+                    format!("{ber} is outside [0, 1)"),
+                ))
+            }
+        },
+        ErrorDoc::Bernoulli { p } if p.is_finite() && (0.0..=1.0).contains(p) => {
+            if *p == 0.0 {
+                ErrorModelConfig::None
+            } else {
+                ErrorModelConfig::Bernoulli { p: *p }
+            }
+        }
+        ErrorDoc::Burst { length: 0, .. } => {
+            return Err(Error::invalid(
+                format!("{field}.length"),
+                "a burst is at least 1 frame",
+            ))
+        }
+        ErrorDoc::Burst { every, .. } if every.0 == 0 => ErrorModelConfig::None,
+        ErrorDoc::Burst { every, length } => ErrorModelConfig::Burst {
+            mean_gap_bits: every.0 as f64 * 8.0,
+            length: *length,
+        },
+        ErrorDoc::Bernoulli { p } => {
+            return Err(Error::invalid(
+                format!("{field}.p"),
+                format!("{p} is outside [0, 1]"),
+            ))
+        }
+        ErrorDoc::Gilbert {
+            p_gb,
+            p_bb,
+            mean_error_rate,
+            mean_burst,
+            loss_good,
+            loss_bad,
+        } => gilbert(
+            field,
+            (*p_gb, *p_bb),
+            (*mean_error_rate, *mean_burst),
+            (*loss_good, *loss_bad),
+        )?,
+        ErrorDoc::Fer { fer, reference } => {
+            if !(fer.is_finite() && (0.0..1.0).contains(fer)) {
+                return Err(Error::invalid(
+                    format!("{field}.fer"),
+                    format!("{fer} is outside [0, 1)"),
+                ));
+            }
+            if reference.0 == 0 {
+                return Err(Error::invalid(
+                    format!("{field}.reference"),
+                    "must be at least 1 byte (the frame length the fer is given for)",
+                ));
+            }
+            if *fer == 0.0 {
+                ErrorModelConfig::None
+            } else {
+                ErrorModelConfig::Fer {
+                    fer: *fer,
+                    reference_bits: reference.0.saturating_mul(8),
+                }
+            }
+        }
+    })
+}
+
+pub(super) fn direction(
+    field: &str,
+    h: &HopDoc,
+    d: &DirectionDoc,
+) -> Result<DirectionConfig, Error> {
+    let rate = d.rate.or(h.rate).ok_or_else(|| {
+        Error::invalid(
+            format!("{field}.rate"),
+            "missing: give `rate` on the hop or on this direction (e.g. \"2Mbps\")",
+        )
+    })?;
+    if rate.0 == 0 {
+        return Err(Error::invalid(
+            format!("{field}.rate"),
+            "must be greater than zero",
+        ));
+    }
+    let queue = d.queue.or(h.queue).unwrap_or(50);
+    if queue == 0 {
+        return Err(Error::invalid(
+            format!("{field}.queue"),
+            "must be at least 1 packet",
+        ));
+    }
+    let exposure = match d.exposure.or(h.exposure).unwrap_or(ExposureDoc::Frame) {
+        ExposureDoc::Payload => Exposure::Payload,
+        ExposureDoc::Ip => Exposure::Ip,
+        ExposureDoc::Frame => Exposure::Frame,
+    };
+    let error = match d.error.as_ref().or(h.error.as_ref()) {
+        Some(e) => error_model(&format!("{field}.error"), e)?,
+        None => ErrorModelConfig::None,
+    };
+    Ok(DirectionConfig {
+        rate_bps: rate.0,
+        delay: SimDuration(d.delay.or(h.delay).map_or(0, |x| x.0)),
+        queue_packets: queue,
+        host_queue: d.host_queue.or(h.host_queue).unwrap_or(true),
+        framing_bytes: d.framing.or(h.framing).unwrap_or(0),
+        per_frame: d
+            .per_frame
+            .as_ref()
+            .or(h.per_frame.as_ref())
+            .map_or(SimDuration::ZERO, per_frame),
+        exposure,
+        error,
+        hiccups: hiccups(field, &d.hiccups)?,
+    })
+}
+
+/// Validate the hiccups of one direction (Ludwig2000 §10.1).
+fn hiccups(field: &str, list: &[HiccupDoc]) -> Result<Vec<Hiccup>, Error> {
+    list.iter()
+        .enumerate()
+        .map(|(k, h)| match *h {
+            HiccupDoc::Hold {
+                at,
+                duration,
+                stage,
+                expire,
+            } => {
+                match (stage, expire) {
+                    (StageDoc::Link, Some(_)) => {
+                        return Err(Error::invalid(
+                            format!("{field}.hiccups[{k}].expire"),
+                            "only an IP-stage hold can expire packets: add stage = \"ip\"",
+                        ))
+                    }
+                    (_, Some(x)) if x.0 == 0 => {
+                        return Err(Error::invalid(
+                            format!("{field}.hiccups[{k}].expire"),
+                            "must be greater than zero (leave it out to keep every packet)",
+                        ))
+                    }
+                    _ => {}
+                }
+                if duration.0 == 0 {
+                    return Err(Error::invalid(
+                        format!("{field}.hiccups[{k}].duration"),
+                        "must be greater than zero",
+                    ));
+                }
+                if at.0.checked_add(duration.0).is_none() {
+                    return Err(Error::invalid(
+                        format!("{field}.hiccups[{k}].duration"),
+                        "at + duration is beyond the end of simulated time",
+                    ));
+                }
+                Ok(Hiccup::Hold {
+                    at: SimTime(at.0),
+                    duration: SimDuration(duration.0),
+                    stage: hiccup_stage(stage),
+                    expire: expire.map(|x| SimDuration(x.0)),
+                })
+            }
+            HiccupDoc::Reorder { at, length, stage } => {
+                if length == 0 {
+                    return Err(Error::invalid(
+                        format!("{field}.hiccups[{k}].length"),
+                        "must be at least 1 packet",
+                    ));
+                }
+                Ok(Hiccup::Reorder {
+                    at: SimTime(at.0),
+                    length,
+                    stage: hiccup_stage(stage),
+                })
+            }
+        })
+        .collect()
+}
+
+fn hiccup_stage(s: StageDoc) -> HiccupStage {
+    match s {
+        StageDoc::Link => HiccupStage::Link,
+        StageDoc::Ip => HiccupStage::Ip,
+    }
+}
+
+pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
+    let medium = match (h.medium, &h.contention) {
+        (MediumDoc::FullDuplex, None) => Medium::FullDuplex,
+        (MediumDoc::FullDuplex, Some(_)) => {
+            return Err(Error::invalid(
+                format!("{field}.contention"),
+                "only a half-duplex medium has contention",
+            ))
+        }
+        (MediumDoc::HalfDuplex, c) => Medium::HalfDuplex {
+            contention: contention(c.as_ref()),
+        },
+    };
+    Ok(HopConfig {
+        name: h.name.clone(),
+        role: match h.role {
+            RoleDoc::Wired => HopRole::Wired,
+            RoleDoc::Wireless => HopRole::Wireless,
+        },
+        medium,
+        forward: direction(&format!("{field}.forward"), h, &h.forward)?,
+        reverse: direction(&format!("{field}.reverse"), h, &h.reverse)?,
+    })
+}
+
+/// The channel-access wait of a shared medium (none when not given).
+pub(super) fn contention(c: Option<&ContentionDoc>) -> Contention {
+    match c {
+        None => Contention::Fixed(SimDuration::ZERO),
+        Some(c) if c.draw == DrawDoc::Mean => {
+            Contention::Fixed(SimDuration(c.slot.0.saturating_mul(u64::from(c.cw)) / 2))
+        }
+        Some(c) => Contention::Uniform {
+            slot: SimDuration(c.slot.0),
+            cw: c.cw,
+        },
+    }
+}
+
+type Pair = (Option<f64>, Option<f64>);
+
+/// A Gilbert–Elliott chain from either its transition probabilities or its mean error rate and
+/// mean burst length (eln-llelsn spec §5.2), with the loss probability of each state.
+fn gilbert(
+    field: &str,
+    (p_gb, p_bb): Pair,
+    (rate, burst): Pair,
+    (loss_good, loss_bad): Pair,
+) -> Result<ErrorModelConfig, Error> {
+    let prob = |name: &str, v: f64| -> Result<f64, Error> {
+        if v.is_finite() && (0.0..=1.0).contains(&v) {
+            Ok(v)
+        } else {
+            Err(Error::invalid(
+                format!("{field}.{name}"),
+                format!("{v} is outside [0, 1]"),
+            ))
+        }
+    };
+    let loss_good = prob("loss_good", loss_good.unwrap_or(0.0))?;
+    let loss_bad = prob("loss_bad", loss_bad.unwrap_or(1.0))?;
+    let (p_gb, p_bb) =
+        match (p_gb, p_bb, rate, burst) {
+            (Some(gb), Some(bb), None, None) => (prob("p_gb", gb)?, prob("p_bb", bb)?),
+            (None, None, Some(r), Some(b)) => {
+                if !(r.is_finite() && r > 0.0 && r < 1.0) {
+                    return Err(Error::invalid(
+                        format!("{field}.mean_error_rate"),
+                        format!("{r} is outside (0, 1)"),
+                    ));
+                }
+                if !(b.is_finite() && b >= 1.0) {
+                    return Err(Error::invalid(
+                        format!("{field}.mean_burst"),
+                        format!("{b} frames is below 1"),
+                    ));
+                }
+                match ErrorModelConfig::gilbert_from_rate(r, b) {
+                    ErrorModelConfig::Gilbert { p_gb, p_bb, .. } if p_gb <= 1.0 => (p_gb, p_bb),
+                    _ => {
+                        return Err(Error::invalid(
+                            format!("{field}.mean_error_rate"),
+                            format!("{r} with mean_burst {b} needs P(Good -> Bad) above 1"),
+                        ))
+                    }
+                }
+            }
+            _ => return Err(Error::invalid(
+                field,
+                "the gilbert model needs either p_gb and p_bb, or mean_error_rate and mean_burst",
+            )),
+        };
+    Ok(ErrorModelConfig::Gilbert {
+        p_gb,
+        p_bb,
+        loss_good,
+        loss_bad,
+    })
+}

@@ -1,0 +1,358 @@
+//! The network of a scenario: its nodes, and either a chain of hops (`[[hops]]`, the shorthand
+//! every preset uses) or links between named nodes (`[[links]]`) and cells (`[[cells]]`), plus
+//! route overrides (`[[routes]]`), validated into a [`TopologyConfig`] with its route table.
+
+use super::links::{contention, hop};
+use crate::error::Error;
+use crate::schema::*;
+use engine::{NodeId, PortId, SimDuration};
+use net::config::{
+    CellConfig, ChainConfig, Contention, DirectionConfig, HopConfig, LinkConfig, Medium,
+    NodeConfig, NodeKind, RouteOverride, TopologyConfig,
+};
+use net::topology::route_table;
+
+/// A validated topology and its routes.
+pub(crate) struct Net {
+    /// Nodes, links, cells and overrides.
+    pub topology: TopologyConfig,
+    /// `routes[at][dst]`: the port `at` sends packets for `dst` through.
+    pub routes: Vec<Vec<Option<PortId>>>,
+}
+
+impl Net {
+    /// The ports a packet from `src` to `dst` leaves through, in order (empty if unreachable).
+    pub fn path(&self, src: NodeId, dst: NodeId) -> Vec<PortId> {
+        let mut out = Vec::new();
+        let mut at = src;
+        while at != dst {
+            let Some(port) = self.routes[at.index()][dst.index()] else {
+                return Vec::new();
+            };
+            out.push(port);
+            at = self.port_to(port);
+            // Routes were checked for loops; a path never visits more nodes than there are.
+            if out.len() > self.topology.nodes.len() {
+                return Vec::new();
+            }
+        }
+        out
+    }
+
+    /// The node a port leads to.
+    pub fn port_to(&self, port: PortId) -> NodeId {
+        let l = &self.topology.links[port.index() / 2];
+        if port.index().is_multiple_of(2) {
+            l.b
+        } else {
+            l.a
+        }
+    }
+
+    /// The link of a port and its direction's settings.
+    pub fn direction(&self, port: PortId) -> (&HopConfig, &DirectionConfig) {
+        let h = &self.topology.links[port.index() / 2].hop;
+        (
+            h,
+            if port.index().is_multiple_of(2) {
+                &h.forward
+            } else {
+                &h.reverse
+            },
+        )
+    }
+
+    /// The mean channel-access wait before a frame on `port`'s channel.
+    fn wait(&self, port: PortId) -> SimDuration {
+        let link = port.index() / 2;
+        let c = match self.topology.cells.iter().find(|c| c.links.contains(&link)) {
+            Some(cell) => cell.contention,
+            None => match self.topology.links[link].hop.medium {
+                Medium::FullDuplex => return SimDuration::ZERO,
+                Medium::HalfDuplex { contention } => contention,
+            },
+        };
+        match c {
+            Contention::Fixed(w) => w,
+            Contention::Uniform { slot, cw } => slot.saturating_mul(u64::from(cw) / 2),
+        }
+    }
+
+    /// Idle round trip of a 40-byte packet from `src` to `dst` and back (no queueing), used to
+    /// seed the RTT estimator as the SYN exchange would.
+    pub fn idle_rtt(&self, src: NodeId, dst: NodeId) -> SimDuration {
+        let frame = |p: PortId| {
+            let (_, d) = self.direction(p);
+            self.wait(p)
+                + d.per_frame
+                + SimDuration::for_bits(u64::from(40 + d.framing_bytes) * 8, d.rate_bps)
+                + d.delay
+        };
+        let there = self.path(src, dst).into_iter().map(frame);
+        let back = self.path(dst, src).into_iter().map(frame);
+        there.chain(back).fold(SimDuration::ZERO, |a, b| a + b)
+    }
+
+    /// Whether `node` is a base station.
+    pub fn is_base_station(&self, node: NodeId) -> bool {
+        self.topology.nodes[node.index()].kind == NodeKind::BaseStation
+    }
+
+    /// The nodes strictly between `src` and `dst` on the path, in order.
+    pub fn transit(&self, src: NodeId, dst: NodeId) -> Vec<NodeId> {
+        let path = self.path(src, dst);
+        let n = path.len().saturating_sub(1);
+        path.into_iter().take(n).map(|p| self.port_to(p)).collect()
+    }
+}
+
+/// The id of the node called `name`, or an error at `field` listing the names.
+pub(crate) fn node_id(doc: &ScenarioDoc, field: &str, name: &str) -> Result<NodeId, Error> {
+    doc.nodes
+        .iter()
+        .position(|n| n.name == name)
+        .map(|i| NodeId(i as u32))
+        .ok_or_else(|| {
+            let names: Vec<&str> = doc.nodes.iter().map(|n| n.name.as_str()).collect();
+            Error::invalid(
+                field,
+                format!(
+                    "'{name}' is not a node of this scenario (nodes: {})",
+                    names.join(", ")
+                ),
+            )
+        })
+}
+
+fn nodes(doc: &ScenarioDoc) -> Result<Vec<NodeConfig>, Error> {
+    if doc.nodes.len() < 2 {
+        return Err(Error::invalid(
+            "nodes",
+            "a scenario needs at least two nodes",
+        ));
+    }
+    let mut nodes = Vec::with_capacity(doc.nodes.len());
+    for (i, n) in doc.nodes.iter().enumerate() {
+        if n.name.is_empty() {
+            return Err(Error::invalid(
+                format!("nodes[{i}].name"),
+                "must not be empty",
+            ));
+        }
+        if doc.nodes[..i].iter().any(|m| m.name == n.name) {
+            return Err(Error::invalid(
+                format!("nodes[{i}].name"),
+                format!("'{}' is used twice; node names must be unique", n.name),
+            ));
+        }
+        let kind = match n.kind {
+            NodeKindDoc::Host => NodeKind::Host,
+            NodeKindDoc::Router => NodeKind::Router,
+            NodeKindDoc::BaseStation => NodeKind::BaseStation,
+        };
+        nodes.push(NodeConfig {
+            name: n.name.clone(),
+            kind,
+        });
+    }
+    Ok(nodes)
+}
+
+fn chain(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, Error> {
+    if doc.hops.len() + 1 != doc.nodes.len() {
+        return Err(Error::invalid(
+            "hops",
+            format!(
+                "a chain of {} nodes needs {} hops, found {}",
+                doc.nodes.len(),
+                doc.nodes.len() - 1,
+                doc.hops.len()
+            ),
+        ));
+    }
+    let hops = doc
+        .hops
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            if h.between.is_some() {
+                return Err(Error::invalid(
+                    format!("hops[{i}].between"),
+                    "a chain's hops join neighbours in order; use [[links]] to name the ends",
+                ));
+            }
+            hop(&format!("hops[{i}]"), h)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ChainConfig { nodes, hops }.topology())
+}
+
+fn non_empty(field: String, name: &str) -> Result<(), Error> {
+    if name.is_empty() {
+        return Err(Error::invalid(field, "must not be empty"));
+    }
+    Ok(())
+}
+
+fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, Error> {
+    let mut links = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    for (i, l) in doc.links.iter().enumerate() {
+        let field = format!("links[{i}]");
+        non_empty(format!("{field}.name"), &l.name)?;
+        if names.contains(&l.name.as_str()) {
+            return Err(Error::invalid(
+                format!("{field}.name"),
+                format!(
+                    "'{}' is used twice; link and cell names must be unique",
+                    l.name
+                ),
+            ));
+        }
+        names.push(&l.name);
+        let Some([a, b]) = &l.between else {
+            return Err(Error::invalid(
+                format!("{field}.between"),
+                "missing: name the two nodes the link joins, e.g. between = [\"router\", \"ap\"]",
+            ));
+        };
+        let a = node_id(doc, &format!("{field}.between[0]"), a)?;
+        let b = node_id(doc, &format!("{field}.between[1]"), b)?;
+        if a == b {
+            return Err(Error::invalid(
+                format!("{field}.between"),
+                "a link joins two different nodes",
+            ));
+        }
+        links.push(LinkConfig {
+            a,
+            b,
+            key: format!("link:{}", l.name),
+            hop: hop(&field, l)?,
+        });
+    }
+    let mut cells = Vec::new();
+    for (c, cell) in doc.cells.iter().enumerate() {
+        let field = format!("cells[{c}]");
+        non_empty(format!("{field}.name"), &cell.name)?;
+        if names.contains(&cell.name.as_str()) {
+            return Err(Error::invalid(
+                format!("{field}.name"),
+                format!(
+                    "'{}' is used twice; link and cell names must be unique",
+                    cell.name
+                ),
+            ));
+        }
+        names.push(&cell.name);
+        let ap = node_id(doc, &format!("{field}.access_point"), &cell.access_point)?;
+        if cell.stations.is_empty() {
+            return Err(Error::invalid(
+                format!("{field}.stations"),
+                "a cell needs at least one station besides its access point",
+            ));
+        }
+        // Each member's link carries the cell's settings in both directions.
+        let hop_doc = HopDoc {
+            name: cell.name.clone(),
+            between: None,
+            role: RoleDoc::Wireless,
+            medium: MediumDoc::FullDuplex,
+            contention: None,
+            rate: Some(cell.rate),
+            delay: cell.delay,
+            queue: cell.queue,
+            host_queue: None,
+            framing: cell.framing,
+            per_frame: cell.per_frame.clone(),
+            exposure: cell.exposure,
+            error: cell.error.clone(),
+            forward: DirectionDoc::default(),
+            reverse: DirectionDoc::default(),
+        };
+        let mut members = Vec::new();
+        for (k, st) in cell.stations.iter().enumerate() {
+            let sf = format!("{field}.stations[{k}]");
+            let s = node_id(doc, &sf, st)?;
+            if s == ap || cell.stations[..k].contains(st) {
+                return Err(Error::invalid(
+                    sf,
+                    format!("'{st}' is the access point or listed twice"),
+                ));
+            }
+            members.push(links.len());
+            links.push(LinkConfig {
+                a: ap,
+                b: s,
+                key: format!("cell:{}/{st}", cell.name),
+                hop: HopConfig {
+                    name: format!("{}/{st}", cell.name),
+                    ..hop(&field, &hop_doc)?
+                },
+            });
+        }
+        cells.push(CellConfig {
+            name: cell.name.clone(),
+            access_point: ap,
+            links: members,
+            contention: contention(cell.contention.as_ref()),
+            key: format!("cell:{}", cell.name),
+        });
+    }
+    if links.is_empty() {
+        return Err(Error::invalid(
+            "links",
+            "a topology document needs at least one link or cell",
+        ));
+    }
+    let routes = doc
+        .routes
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            Ok(RouteOverride {
+                at: node_id(doc, &format!("routes[{i}].at"), &r.at)?,
+                dst: node_id(doc, &format!("routes[{i}].to"), &r.to)?,
+                via: node_id(doc, &format!("routes[{i}].via"), &r.via)?,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Ok(TopologyConfig {
+        nodes,
+        links,
+        cells,
+        routes,
+    })
+}
+
+/// The scenario's network: a chain (`hops`) or a topology (`links`, `cells`), never both.
+pub(crate) fn network(doc: &ScenarioDoc) -> Result<Net, Error> {
+    let nodes = nodes(doc)?;
+    let general_form = !doc.links.is_empty() || !doc.cells.is_empty();
+    let topology = match (general_form, doc.hops.is_empty()) {
+        (true, false) => {
+            return Err(Error::invalid(
+                "hops",
+                "give either a chain ([[hops]]) or a topology ([[links]], [[cells]]), not both",
+            ))
+        }
+        (true, true) => general(doc, nodes)?,
+        (false, _) => {
+            if !doc.routes.is_empty() {
+                return Err(Error::invalid(
+                    "routes",
+                    "a chain's routes are fixed; route overrides need a topology ([[links]])",
+                ));
+            }
+            chain(doc, nodes)?
+        }
+    };
+    let routes = route_table(&topology).map_err(|e| {
+        let text = e.to_string();
+        match text.split_once(": ") {
+            Some((field, msg)) => Error::invalid(field, msg),
+            None => Error::invalid("routes", text),
+        }
+    })?;
+    Ok(Net { topology, routes })
+}

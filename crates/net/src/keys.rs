@@ -1,0 +1,52 @@
+//! The one place that makes random-stream keys (DESIGN.md, "Determinism": streams are named by
+//! what they belong to, house rule 2). A component's key never depends on creation order, so
+//! adding a flow or a link leaves every other component's draws unchanged. The stems are the
+//! components' own: `hop{i}` for the hops of a chain document (today's keys, so every chain
+//! keeps its numbers), `link:<name>` and `cell:<name>` for the links and cells of a topology
+//! document, `flow0` for a chain document's flow and `flow:<name>` for named flows.
+
+/// The error process of one direction (`forward` or `reverse`) of a link.
+pub fn link_errors(link: &str, dir: &str) -> String {
+    format!("{link}/{dir}/errors")
+}
+
+/// The random backoff of a shared medium (a half-duplex hop or a cell).
+pub fn contention(medium: &str) -> String {
+    format!("{medium}/contention")
+}
+
+/// The initial sequence numbers of a flow's connection.
+pub fn flow_isn(flow: &str) -> String {
+    format!("{flow}/isn")
+}
+
+/// The phase of a host's BSD timer (`slow-timer`, `fast-timer`; `proxy-` prefixed for a split
+/// proxy's stack on that node), per host and shared by every connection of the host.
+pub fn node_timer(node: u32, timer: &str) -> String {
+    format!("node{node}/{timer}")
+}
+
+/// The initial sequence numbers of the wireless leg of the split proxy on `node` for `flow`:
+/// `node{n}/proxy-isn` for a chain document's flow (`flow0`), `node{n}/proxy-isn/<flow>` else.
+pub fn proxy_isn(node: u32, flow: &str) -> String {
+    if flow == "flow0" {
+        format!("node{node}/proxy-isn")
+    } else {
+        format!("node{node}/proxy-isn/{flow}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chain_documents_keep_their_keys() {
+        assert_eq!(link_errors("hop1", "forward"), "hop1/forward/errors");
+        assert_eq!(contention("hop2"), "hop2/contention");
+        assert_eq!(flow_isn("flow0"), "flow0/isn");
+        assert_eq!(node_timer(3, "proxy-slow-timer"), "node3/proxy-slow-timer");
+        assert_eq!(proxy_isn(2, "flow0"), "node2/proxy-isn");
+        assert_eq!(proxy_isn(2, "flow:b"), "node2/proxy-isn/flow:b");
+    }
+}
