@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Ludwig2000 S6 and S7 (spec §6, §8 RT22-RT28) on the synthetic block-erasure traces: the
 //! calibration of the generator (RT28) and what ReTracer makes of the traces. The dissertation's
 //! traces are not available; the targets that depend on them are graded on the calibrated

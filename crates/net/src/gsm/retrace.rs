@@ -140,7 +140,7 @@ pub fn retrace_rlp(
     frame_bytes: u32,
     overhead: u32,
 ) -> Result<RlpRetrace, RetraceError> {
-    if frame_bytes == 0 || frame_bytes % BLOCK_BYTES != 0 || frame_bytes <= overhead {
+    if frame_bytes == 0 || !frame_bytes.is_multiple_of(BLOCK_BYTES) || frame_bytes <= overhead {
         return Err(RetraceError::Frame(frame_bytes));
     }
     let n = (frame_bytes / BLOCK_BYTES) as usize;
