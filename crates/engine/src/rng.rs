@@ -77,6 +77,22 @@ impl RngStream {
         -mean * libm::log(self.unit_open0())
     }
 
+    /// A geometrically distributed whole number `k ≥ 1` with the given mean `m ≥ 1`
+    /// (P(k) = (1 - 1/m)^(k-1) / m, the number of trials up to the first success), by inverse
+    /// transform: `ceil(ln U / ln(1 - 1/m))`, at least 1.
+    pub fn geometric(&mut self, mean: f64) -> u64 {
+        let q = 1.0 - 1.0 / mean.max(1.0);
+        if q <= 0.0 {
+            return 1;
+        }
+        let k = libm::ceil(libm::log(self.unit_open0()) / libm::log(q));
+        if k >= u64::MAX as f64 {
+            u64::MAX
+        } else {
+            (k as u64).max(1)
+        }
+    }
+
     /// `true` with probability `p` (clamped to [0, 1] by the comparison itself).
     pub fn bernoulli(&mut self, p: f64) -> bool {
         // unit_open0 is in (0, 1]; p = 1 always succeeds, p = 0 never does.
@@ -162,5 +178,20 @@ mod tests {
             let mut r = RngStream::new(seed, "unit");
             for _ in 0..64 { let u = r.unit_open0(); prop_assert!(u > 0.0 && u <= 1.0); }
         }
+    }
+    #[test]
+    fn geometric_has_its_mean_and_support() {
+        let mut r = RngStream::new(3, "geometric");
+        let n = 200_000;
+        let mut sum = 0u64;
+        for _ in 0..n {
+            let k = r.geometric(4.0);
+            assert!(k >= 1);
+            sum += k;
+        }
+        // Variance (1 - p)/p^2 = 12: the standard error of the mean is 0.0077.
+        let mean = sum as f64 / n as f64;
+        assert!((mean - 4.0).abs() < 0.04, "{mean}");
+        assert_eq!(r.geometric(1.0), 1);
     }
 }

@@ -7,6 +7,7 @@
 pub mod agent;
 pub mod config;
 mod error_model;
+pub mod gsm;
 mod hiccup;
 pub mod keys;
 pub mod link_receiver;

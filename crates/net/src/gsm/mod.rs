@@ -1,0 +1,8 @@
+//! The GSM circuit-switched data world of Ludwig (2000), Ch. 2-4: the block-erasure channel
+//! below RLP ([`erasure`]) and ReTracer's best-case analysis of it ([`retrace`]).
+
+pub mod erasure;
+pub mod retrace;
+
+pub use erasure::{BlockTrace, BurstMix, MinuteBler, Profile, TraceError};
+pub use retrace::{retrace_e2e, retrace_rlp, E2eRetrace, Packing, RetraceError, RlpRetrace};
