@@ -7,6 +7,8 @@ import math
 
 from click.testing import CliRunner
 
+import pytest
+
 import lossylink as ll
 from lossylink.cli import cli
 
@@ -14,20 +16,23 @@ from lossylink.cli import cli
 def test_a_flows_scenario_has_per_flow_results_and_aggregates() -> None:
     s = ll.Scenario.preset("wlan").set("run.warmup", "1s").set("run.duration", "5s")
     r = ll.run(s, seed=1)
-    assert r.flows is not None and len(r.flows) == 4
+    assert r.flows is not None
+    assert len(r.flows) == 4
     assert {f["flow"] for f in r.flows} == {"sta1", "sta2", "sta3", "sta4"}
     assert r.aggregate is not None
     total = sum(f["goodput_mbps"] for f in r.flows)
     assert math.isclose(r.aggregate["aggregate_goodput_mbps"], total)
     assert 0.25 <= r.aggregate["jain_index"] <= 1.0
-    assert r.links is not None and all(0 <= x["utilisation"] <= 1 for x in r.links)
+    assert r.links is not None
+    assert all(0 <= x["utilisation"] <= 1 for x in r.links)
     d = r.to_dict()
     assert [f["flow"] for f in d["flows"]] == ["sta1", "sta2", "sta3", "sta4"]
 
 
 def test_chain_runs_keep_their_flat_keys_only() -> None:
     r = ll.run(ll.Scenario.preset("lan").set("transfer", "256KiB"), seed=1)
-    assert r.flows is None and r.aggregate is None
+    assert r.flows is None
+    assert r.aggregate is None
     assert "flows" not in r.to_dict()
 
 
@@ -36,11 +41,13 @@ def test_cli_prints_a_per_flow_table_and_json_carries_the_lists() -> None:
     args = ["run", "--preset", "eln5", "--set", "run.warmup=1s", "--set", "run.duration=5s"]
     out = runner.invoke(cli, args)
     assert out.exit_code == 0, out.output
-    assert "ftp-m1" in out.output and "Jain" in out.output
+    assert "ftp-m1" in out.output
+    assert "Jain" in out.output
     out = runner.invoke(cli, [*args, "--json"])
     assert out.exit_code == 0, out.output
     obj = json.loads(out.output.strip().splitlines()[0])
-    assert len(obj["flows"]) == 3 and "jain_index" in obj["aggregate"]
+    assert len(obj["flows"]) == 3
+    assert "jain_index" in obj["aggregate"]
 
 
 def test_sweep_rows_carry_per_flow_and_aggregate_columns() -> None:
@@ -60,9 +67,7 @@ def test_bad_flows_are_one_line_errors() -> None:
         ("routes", '[{at = "bs", to = "m1", via = "m2"}]', "loop"),
         ("routes", '[{at = "m1", to = "m2", via = "m3"}]', "routes[0].via"),
     ]:
-        try:
+        with pytest.raises(ll.errors.LossylinkError) as info:
             s.set(key, value)
-        except ll.errors.LossylinkError as exc:
-            assert field in str(exc) and "\n" not in str(exc)
-        else:
-            raise AssertionError(f"{key}={value} was accepted")
+        assert field in str(info.value)
+        assert "\n" not in str(info.value)
