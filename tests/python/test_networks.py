@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import math
 
-from click.testing import CliRunner
-
 import pytest
+from click.testing import CliRunner
 
 import lossylink as ll
 from lossylink.cli import cli
