@@ -27,7 +27,7 @@ impl Network {
     /// packets no agent sees are not moved through it.
     pub(super) fn agent_at(&self, port: PortId, pkt: &Packet) -> bool {
         let node = self.ports[port.index()].to;
-        pkt.dst != node && self.agents[node.index()].is_some()
+        pkt.dst != node && !pkt.is_udp() && self.agents[node.index()].is_some()
     }
 
     /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
@@ -90,7 +90,7 @@ impl Network {
             return;
         };
         let pkt = &self.pool[r];
-        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
+        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_udp() {
             return;
         }
         if let Some((agent, _)) = self.agents[p.from.index()].as_mut() {

@@ -32,7 +32,11 @@ impl Network {
     pub(super) fn agent_transmit(&mut self, now: SimTime, port: PortId, r: PacketRef) {
         let p = &self.ports[port.index()];
         let pkt = &self.pool[r];
-        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_link_ack() {
+        if p.role != HopRole::Wireless
+            || pkt.kind() != PacketKind::Data
+            || pkt.is_link_ack()
+            || pkt.is_udp()
+        {
             return;
         }
         if let Some((agent, _)) = self.agents[p.from.index()].as_mut() {
@@ -82,6 +86,7 @@ impl Network {
                             ..pkt.seg
                         },
                         link: LinkTag::Ack(ack),
+                        proto: pkt.proto,
                     };
                     self.next_uid += 1;
                     let ack = self.pool.insert(ack);
