@@ -31,6 +31,34 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+    // Ten long-lived flows over the dumbbell's bottleneck for 200 simulated seconds (the
+    // networks issue's multi-flow figure; background traffic is not modelled yet).
+    let mut g = c.benchmark_group("dumbbell_200s");
+    g.sample_size(10);
+    let s = dumbbell(10);
+    g.bench_function("10_flows", |b| {
+        b.iter(|| run(&s, 1, &RunOptions::default()).expect("run"))
+    });
+    g.finish();
+}
+
+/// The dumbbell preset with `n` long-lived flows from s1 to d1 (started 10 ms apart) for 200 s.
+fn dumbbell(n: usize) -> Scenario {
+    let mut s = Scenario::preset("dumbbell").expect("preset");
+    s.set("run.duration", "200s").expect("duration");
+    let flows: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                "{{ name = \"f{i}\", from = \"s{}\", to = \"d{}\", start = \"{}ms\" }}",
+                i % 4 + 1,
+                i % 4 + 1,
+                10 * i
+            )
+        })
+        .collect();
+    s.set("flows", &format!("[{}]", flows.join(", ")))
+        .expect("flows");
+    s
 }
 
 /// Events per second over 200 seeds of the reference run, measured outside criterion.
@@ -52,6 +80,18 @@ fn summary() {
         wall / n as f64 * 1e3,
         events as f64 / n as f64,
         n
+    );
+    let s = dumbbell(10);
+    let start = Instant::now();
+    let events = run(&s, 1, &RunOptions::default())
+        .expect("run")
+        .metrics
+        .events;
+    let wall = start.elapsed().as_secs_f64();
+    println!(
+        "dumbbell, 10 long-lived flows, 200 s: {:.1} M events/s, {:.1} ms per run, {events} events (one core)",
+        events as f64 / wall / 1e6,
+        wall * 1e3
     );
 }
 

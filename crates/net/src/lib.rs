@@ -11,6 +11,7 @@ pub mod gsm;
 mod hiccup;
 pub mod keys;
 pub mod link_receiver;
+mod medium;
 mod network;
 mod packet;
 mod port;

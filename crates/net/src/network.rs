@@ -3,15 +3,18 @@
 //! (house rule 5); endpoints are polled for what they want to send and when they want to wake.
 
 use crate::agent::Agent;
-use crate::config::{HopRole, Medium, NodeConfig, NodeKind, TopologyConfig};
+use crate::config::{self, HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
 use crate::link_receiver::LinkReceiver;
+use crate::medium::shared::Shared;
+use crate::medium::{Air, Medium};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef};
-use crate::port::{Channel, ChannelState, Port};
+use crate::port::Port;
 use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
 use engine::{
-    EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
+    EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimDuration, SimTime,
+    TraceSink, VecSink,
 };
 use std::collections::BTreeMap;
 use tcp::{Receiver, Sender, SenderEvent};
@@ -25,15 +28,16 @@ mod taps;
 /// them on every push and pop.
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    /// The frame on a channel has been sent completely.
-    TxDone { channel: u32 },
+    /// A wake-up a medium asked for (crate::medium): for a shared channel, the frame on the
+    /// air has been sent.
+    Mac { medium: u32, tag: u32 },
     /// The oldest frame on a port's wire reaches the far end.
     Arrive { port: PortId },
     /// The sender of a flow asked to be woken.
     SenderTimer { flow: FlowId },
     /// The receiver of a flow asked to be woken.
     ReceiverTimer { flow: FlowId },
-    /// A hold hiccup of a port ended: its channel may transmit again (Ludwig2000 §10.1).
+    /// A hold hiccup of a port ended: its medium may transmit again (Ludwig2000 §10.1).
     HoldEnd { port: PortId },
     /// The base-station agent of a node asked to be woken.
     AgentTimer { node: NodeId },
@@ -112,7 +116,10 @@ pub struct Network {
     nodes: Vec<NodeConfig>,
     routes: Vec<Vec<Option<PortId>>>,
     ports: Vec<Port>,
-    channels: Vec<Channel>,
+    /// The media, each taken out (`None`) while the network calls into it.
+    media: Vec<Option<Box<dyn Medium>>>,
+    /// The frame a medium took from a port and has not yet put on the air.
+    staged: Option<PacketRef>,
     flows: Vec<Flow>,
     queue: EventQueue<Event>,
     next_uid: u64,
@@ -153,15 +160,15 @@ impl Network {
         let routes = route_table(cfg)?;
         let n = cfg.nodes.len();
         let mut ports = Vec::with_capacity(2 * cfg.links.len());
-        let mut channels = Vec::new();
-        // The channel each cell's links share, created with its first link.
+        let mut media: Vec<Shared> = Vec::new();
+        // The medium each cell's links share, created with its first link.
         let mut cell_of = vec![None; cfg.links.len()];
         for (c, cell) in cfg.cells.iter().enumerate() {
             for &l in &cell.links {
                 cell_of[l] = Some(c);
             }
         }
-        let mut cell_channel: Vec<Option<usize>> = vec![None; cfg.cells.len()];
+        let mut cell_medium: Vec<Option<usize>> = vec![None; cfg.cells.len()];
         for (i, link) in cfg.links.iter().enumerate() {
             let hop = &link.hop;
             let hop_id = HopId(i as u32);
@@ -169,50 +176,31 @@ impl Network {
             let fwd = PortId(2 * i as u32);
             let rev = PortId(2 * i as u32 + 1);
             let rng = |dir: &str| RngStream::new(seed, &keys::link_errors(&link.key, dir));
-            let (ch_f, ch_r) = match (cell_of[i], hop.medium) {
+            let (m_f, m_r) = match (cell_of[i], hop.medium) {
                 (Some(c), _) => {
-                    let ch = match cell_channel[c] {
-                        Some(ch) => ch,
+                    let m = match cell_medium[c] {
+                        Some(m) => m,
                         None => {
                             let cell = &cfg.cells[c];
                             let crng = RngStream::new(seed, &keys::contention(&cell.key));
-                            channels.push(Channel {
-                                ports: Vec::new(),
-                                contention: Some((cell.contention, crng)),
-                                state: ChannelState::Idle,
-                                next: 0,
-                            });
-                            cell_channel[c] = Some(channels.len() - 1);
-                            channels.len() - 1
+                            media.push(Shared::new(Vec::new(), Some((cell.contention, crng))));
+                            cell_medium[c] = Some(media.len() - 1);
+                            media.len() - 1
                         }
                     };
-                    channels[ch].ports.extend([fwd, rev]);
-                    (ch, ch)
+                    media[m].add_port(fwd);
+                    media[m].add_port(rev);
+                    (m, m)
                 }
-                (None, Medium::FullDuplex) => {
-                    channels.push(Channel {
-                        ports: vec![fwd],
-                        contention: None,
-                        state: ChannelState::Idle,
-                        next: 0,
-                    });
-                    channels.push(Channel {
-                        ports: vec![rev],
-                        contention: None,
-                        state: ChannelState::Idle,
-                        next: 0,
-                    });
-                    (channels.len() - 2, channels.len() - 1)
+                (None, config::Medium::FullDuplex) => {
+                    media.push(Shared::new(vec![fwd], None));
+                    media.push(Shared::new(vec![rev], None));
+                    (media.len() - 2, media.len() - 1)
                 }
-                (None, Medium::HalfDuplex { contention }) => {
+                (None, config::Medium::HalfDuplex { contention }) => {
                     let crng = RngStream::new(seed, &keys::contention(&link.key));
-                    channels.push(Channel {
-                        ports: vec![fwd, rev],
-                        contention: Some((contention, crng)),
-                        state: ChannelState::Idle,
-                        next: 0,
-                    });
-                    (channels.len() - 1, channels.len() - 1)
+                    media.push(Shared::new(vec![fwd, rev], Some((contention, crng))));
+                    (media.len() - 1, media.len() - 1)
                 }
             };
             ports.push(Port::new(
@@ -220,7 +208,7 @@ impl Network {
                 hop_id,
                 hop.role,
                 (a, b),
-                ch_f,
+                m_f,
                 hop.forward.clone(),
                 rng("forward"),
             ));
@@ -229,7 +217,7 @@ impl Network {
                 hop_id,
                 hop.role,
                 (b, a),
-                ch_r,
+                m_r,
                 hop.reverse.clone(),
                 rng("reverse"),
             ));
@@ -245,7 +233,11 @@ impl Network {
             nodes: cfg.nodes.clone(),
             routes,
             ports,
-            channels,
+            media: media
+                .into_iter()
+                .map(|m| Some(Box::new(m) as Box<dyn Medium>))
+                .collect(),
+            staged: None,
             flows: Vec::new(),
             queue,
             next_uid: 0,
@@ -393,7 +385,7 @@ impl Network {
 
     fn handle(&mut self, now: SimTime, ev: Event) {
         match ev {
-            Event::TxDone { channel } => self.tx_done(now, channel as usize),
+            Event::Mac { medium, tag } => self.mac(now, medium as usize, tag),
             Event::Arrive { port } => {
                 let p = &mut self.ports[port.index()];
                 let to = p.to;
@@ -450,10 +442,7 @@ impl Network {
                 for pkt in released {
                     self.enqueue_and_start(now, port, pkt);
                 }
-                let ch = self.ports[port.index()].channel;
-                if self.channels[ch].state == ChannelState::Idle {
-                    self.start(now, ch);
-                }
+                self.kick(now, self.ports[port.index()].medium);
             }
             Event::AgentTimer { node } => self.agent_timer(now, node),
             Event::ProxyTimer { node, flow } => self.proxy_timer(now, node, flow),
@@ -587,10 +576,8 @@ impl Network {
                 dropped = Some(pkt);
             }
         }
-        let ch = p.channel;
-        if self.channels[ch].state == ChannelState::Idle {
-            self.start(now, ch);
-        }
+        let m = p.medium;
+        self.kick(now, m);
         dropped
     }
 
@@ -599,51 +586,92 @@ impl Network {
     fn enqueue_and_start(&mut self, now: SimTime, port: PortId, r: PacketRef) {
         let p = &mut self.ports[port.index()];
         let queued = p.enqueue(r);
-        let ch = p.channel;
+        let m = p.medium;
         if !queued {
             self.pool.release(r);
-        } else if self.channels[ch].state == ChannelState::Idle {
-            self.start(now, ch);
+        } else {
+            self.kick(now, m);
         }
     }
 
-    /// Start the next frame on an idle channel, serving its ports in turn.
-    fn start(&mut self, now: SimTime, ch: usize) {
-        let n = self.channels[ch].ports.len();
-        for k in 0..n {
-            // (next + k) mod n, without a division: next < n and k < n.
-            let mut idx = self.channels[ch].next + k;
-            if idx >= n {
-                idx -= n;
-            }
-            let port = self.channels[ch].ports[idx];
-            let Some(r) = self.ports[port.index()].next_frame(now) else {
-                continue;
-            };
-            self.agent_transmit(now, port, r);
-            let p = &mut self.ports[port.index()];
-            let pkt = &self.pool[r];
-            let wait = self.channels[ch].contention_wait();
-            let (airtime, corrupted) = p.transmit(pkt, wait);
-            self.taps.frame(now, port, pkt, corrupted);
-            p.wire.push_back((r, corrupted));
-            let c = &mut self.channels[ch];
-            c.state = ChannelState::Busy { port };
-            c.next = if idx + 1 == n { 0 } else { idx + 1 };
-            self.queue
-                .schedule(now + airtime, Event::TxDone { channel: ch as u32 });
+    /// Offer medium `m` its ports' frames (crate::medium), unless it is busy.
+    pub(crate) fn kick(&mut self, now: SimTime, m: usize) {
+        let Some(mut medium) = self.media[m].take() else {
+            // The medium is being called already; it looks at its ports before it returns.
             return;
+        };
+        if !medium.is_busy() {
+            medium.on_ready(
+                now,
+                &mut AirOf {
+                    net: self,
+                    medium: m,
+                },
+            );
+        }
+        self.media[m] = Some(medium);
+    }
+
+    /// A wake-up of medium `m` is due.
+    fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
+        let Some(mut medium) = self.media[m].take() else {
+            debug_assert!(false, "a medium woken while it is being called");
+            return;
+        };
+        medium.on_wake(
+            now,
+            tag,
+            &mut AirOf {
+                net: self,
+                medium: m,
+            },
+        );
+        self.media[m] = Some(medium);
+    }
+}
+
+/// The network as medium `medium` sees it (crate::medium::Air).
+struct AirOf<'a> {
+    net: &'a mut Network,
+    medium: usize,
+}
+
+impl Air for AirOf<'_> {
+    fn take(&mut self, now: SimTime, port: PortId) -> bool {
+        let net = &mut *self.net;
+        match net.ports[port.index()].next_frame(now) {
+            Some(r) => {
+                net.staged = Some(r);
+                true
+            }
+            None => false,
         }
     }
 
-    fn tx_done(&mut self, now: SimTime, ch: usize) {
-        if let ChannelState::Busy { port } =
-            std::mem::replace(&mut self.channels[ch].state, ChannelState::Idle)
-        {
-            self.agent_sent(now, port);
-            let delay = self.ports[port.index()].delay();
-            self.queue.schedule(now + delay, Event::Arrive { port });
-        }
-        self.start(now, ch);
+    fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration {
+        let net = &mut *self.net;
+        let Some(r) = net.staged.take() else {
+            debug_assert!(false, "transmit without a frame taken");
+            return SimDuration::ZERO;
+        };
+        net.agent_transmit(now, port, r);
+        let p = &mut net.ports[port.index()];
+        let pkt = &net.pool[r];
+        let (airtime, corrupted) = p.transmit(pkt, wait);
+        net.taps.frame(now, port, pkt, corrupted);
+        p.wire.push_back((r, corrupted));
+        airtime
+    }
+
+    fn wake(&mut self, at: SimTime, tag: u32) {
+        let medium = self.medium as u32;
+        self.net.queue.schedule(at, Event::Mac { medium, tag });
+    }
+
+    fn sent(&mut self, now: SimTime, port: PortId) {
+        let net = &mut *self.net;
+        net.agent_sent(now, port);
+        let delay = net.ports[port.index()].delay();
+        net.queue.schedule(now + delay, Event::Arrive { port });
     }
 }

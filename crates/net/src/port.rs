@@ -1,13 +1,12 @@
-//! Ports and channels: how frames occupy a link.
+//! Ports: one direction of a link, a drop-tail queue, a propagation delay, an error model and
+//! counters. A port transmits on a medium (crate::medium), which decides when: a full-duplex
+//! link has one medium per port, a half-duplex hop one shared by both ports, a cell one shared
+//! by all its links' ports.
 //!
-//! A *port* is one direction of a hop: a drop-tail queue, a propagation delay, an error model
-//! and counters. A *channel* is what a port transmits on: a full-duplex hop has one channel per
-//! port, a half-duplex medium has one channel shared by both ports, so data frames and ACK frames
-//! take turns (Balakrishnan97 §3.1, WaveLAN "shared-medium wireless LAN").
-//!
-//! Airtime of a frame = contention wait + per-frame fixed time + (framing + IP bytes)·8 / rate.
+//! Airtime of a frame = the medium's access wait + per-frame fixed time + (framing + IP
+//! bytes)·8 / rate.
 
-use crate::config::{Contention, DirectionConfig, Exposure, HopRole};
+use crate::config::{DirectionConfig, Exposure, HopRole};
 use crate::error_model::ErrorModel;
 use crate::hiccup::{Admit, Hiccups};
 use crate::packet::{Packet, PacketKind, PacketPool, PacketRef};
@@ -61,8 +60,8 @@ pub struct Port {
     pub from: NodeId,
     /// Receiving node.
     pub to: NodeId,
-    /// Index of the channel it transmits on.
-    pub channel: usize,
+    /// Index of the medium it transmits on (crate::medium).
+    pub medium: usize,
     pub(crate) cfg: DirectionConfig,
     /// Handles on the queued packets (in the network's [`PacketPool`]).
     pub(crate) queue: VecDeque<PacketRef>,
@@ -83,7 +82,7 @@ impl Port {
         hop: HopId,
         role: HopRole,
         (from, to): (NodeId, NodeId),
-        channel: usize,
+        medium: usize,
         cfg: DirectionConfig,
         rng: RngStream,
     ) -> Self {
@@ -97,7 +96,7 @@ impl Port {
             role,
             from,
             to,
-            channel,
+            medium,
             cfg,
             queue,
             wire: VecDeque::new(),
@@ -242,36 +241,5 @@ impl Port {
     /// Propagation delay to the far end.
     pub(crate) fn delay(&self) -> SimDuration {
         self.cfg.delay
-    }
-}
-
-/// What a channel is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ChannelState {
-    /// Nothing on the air.
-    Idle,
-    /// A frame of `port` is on the air (the newest frame of its `wire`).
-    Busy { port: PortId },
-}
-
-/// A transmission channel shared by one or two ports.
-pub(crate) struct Channel {
-    pub ports: Vec<PortId>,
-    pub contention: Option<(Contention, RngStream)>,
-    pub state: ChannelState,
-    /// Index into `ports` of the port to serve first next time (round robin).
-    pub next: usize,
-}
-
-impl Channel {
-    /// The contention wait before the next frame.
-    pub fn contention_wait(&mut self) -> SimDuration {
-        match &mut self.contention {
-            None => SimDuration::ZERO,
-            Some((Contention::Fixed(d), _)) => *d,
-            Some((Contention::Uniform { slot, cw }, rng)) => {
-                slot.saturating_mul(rng.below(u64::from(*cw) + 1))
-            }
-        }
     }
 }

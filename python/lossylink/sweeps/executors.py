@@ -34,6 +34,27 @@ CONNECT_TIMEOUT_S = 20
 """How long the dask executor tries to reach a scheduler given by address."""
 
 
+# Per-flow columns of a [[flows]] scenario: these keys of each flow, as `flow.<name>.<key>`.
+FLOW_COLUMNS = (
+    "goodput_mbps",
+    "delivered_bytes",
+    "completion_s",
+    "sender_timeouts",
+    "sender_fast_retransmits",
+    "sender_retransmitted_segments",
+)
+
+
+def network_columns(raw: Any) -> dict[str, Any]:
+    """The per-flow and aggregate results of a ``[[flows]]`` run as flat columns:
+    ``agg.<key>`` for each aggregate, ``flow.<name>.<key>`` for :data:`FLOW_COLUMNS`."""
+    out: dict[str, Any] = {f"agg.{k}": v for k, v in raw["aggregate"].items()}
+    for f in raw["flows"]:
+        for key in FLOW_COLUMNS:
+            out[f"flow.{f['flow']}.{key}"] = f[key]
+    return out
+
+
 def run_batch(tasks: Sequence[Task]) -> list[Outcome]:
     """Run a batch of tasks in this process; a failing run becomes an error outcome.
 
@@ -49,7 +70,10 @@ def run_batch(tasks: Sequence[Task]) -> list[Outcome]:
             scenario = parsed.get(scenario_json)
             if scenario is None:
                 scenario = parsed[scenario_json] = _core.Scenario.from_json(scenario_json)
-            metrics = _core.run(scenario, seed, False)["metrics"]
+            raw = _core.run(scenario, seed, False)
+            metrics = raw["metrics"]
+            if "flows" in raw:
+                metrics.update(network_columns(raw))
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # also pyo3's PanicException: report it, keep the rest

@@ -5,7 +5,6 @@ use super::{Event, Network};
 use crate::agent::{Agent, AgentStats, Verdict};
 use crate::config::HopRole;
 use crate::packet::{Packet, PacketKind};
-use crate::port::ChannelState;
 use engine::{NodeId, PortId, SimTime};
 
 impl Network {
@@ -78,10 +77,8 @@ impl Network {
             let r = self.pool.insert(pkt);
             let p = &mut self.ports[port.index()];
             p.enqueue_front(r);
-            let ch = p.channel;
-            if self.channels[ch].state == ChannelState::Idle {
-                self.start(now, ch);
-            }
+            let m = p.medium;
+            self.kick(now, m);
         }
     }
 

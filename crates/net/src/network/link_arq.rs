@@ -6,7 +6,6 @@ use super::Network;
 use crate::config::HopRole;
 use crate::link_receiver::{LinkReceiver, LinkReceiverStats};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketRef};
-use crate::port::ChannelState;
 use engine::{NodeId, PortId, SimTime};
 
 impl Network {
@@ -89,10 +88,8 @@ impl Network {
                     let peer = self.ports[port.index()].peer;
                     let back = &mut self.ports[peer.index()];
                     if back.enqueue_link_ack(ack, &mut self.pool) {
-                        let ch = back.channel;
-                        if self.channels[ch].state == ChannelState::Idle {
-                            self.start(now, ch);
-                        }
+                        let m = back.medium;
+                        self.kick(now, m);
                     }
                 }
                 for p in out.deliver {

@@ -1,0 +1,48 @@
+//! Media: who transmits next on a channel (DESIGN.md, "Where the network is going": a medium
+//! decides who transmits next behind one trait, so a new medium is one module).
+//!
+//! A medium is sans-IO like the endpoints: it never touches queues, packets or the event queue.
+//! The network tells it that one of its ports may have a frame ([`Medium::on_ready`]) and when a
+//! wake-up it asked for is due ([`Medium::on_wake`]); the medium answers through [`Air`], the
+//! network's side: take a port's next frame, put it on the air after an access wait, ask to be
+//! woken, and hand a finished frame to the link. Only the network schedules events (house rule
+//! 5): `Air::wake` becomes an `Event::Mac` for this medium.
+//!
+//! - [`shared::Shared`]: one frame on the air at a time among its ports, served in turn, with an
+//!   optional access wait drawn per frame. With one port it is one direction of a full-duplex
+//!   link; with two, Balakrishnan97's half-duplex WaveLAN hop; with the 2N ports of a cell's
+//!   links, a shared channel without collisions.
+//!
+//! An 802.11 DCF cell (per-station backoff frozen while the medium is busy, collisions, MAC ACKs
+//! and retries) or a GSM block channel is another implementation of the same trait: it keeps
+//! its stations' state, asks for wake-ups at slot or block boundaries, takes frames only when a
+//! station wins the medium, and reports each frame's end.
+
+pub(crate) mod shared;
+
+use engine::{PortId, SimDuration, SimTime};
+
+/// The network's side of a medium: what a medium may ask for.
+pub(crate) trait Air {
+    /// Take the next frame of `port` at `now` (through its queue and hiccups), to be put on the
+    /// air by [`Air::transmit`]; `false` if the port has nothing to send now.
+    fn take(&mut self, now: SimTime, port: PortId) -> bool;
+    /// Put the frame just taken from `port` on the air after an access wait of `wait`: returns
+    /// its airtime (the wait included).
+    fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration;
+    /// Wake the medium at `at` with `tag` ([`Medium::on_wake`]).
+    fn wake(&mut self, at: SimTime, tag: u32);
+    /// The frame of `port` on the air has been sent completely: it propagates to the far end.
+    fn sent(&mut self, now: SimTime, port: PortId);
+}
+
+/// A medium: decides which of its ports transmits when.
+pub(crate) trait Medium {
+    /// One of the medium's ports may have a frame to send (a packet was queued, a hold ended, a
+    /// local retransmission was put at the head).
+    fn on_ready(&mut self, now: SimTime, air: &mut dyn Air);
+    /// A wake-up asked for with [`Air::wake`] is due.
+    fn on_wake(&mut self, now: SimTime, tag: u32, air: &mut dyn Air);
+    /// Whether a frame is on the air (the network then need not offer it frames).
+    fn is_busy(&self) -> bool;
+}

@@ -1,0 +1,187 @@
+//! A shared channel: one frame on the air at a time among its ports, served in turn
+//! (Balakrishnan97 §3.1: WaveLAN is a "shared-medium wireless LAN", data and ACK frames take
+//! turns). Before each frame the medium waits a fixed or a uniformly drawn number of slots
+//! (`Contention`), from its own random stream. One port: a direction of a full-duplex link; two:
+//! a half-duplex hop; the ports of several links: a cell without collisions.
+//!
+//! Airtime of a frame = access wait + per-frame fixed time + (framing + IP bytes)·8 / rate; the
+//! port computes all but the wait.
+
+use super::{Air, Medium};
+use crate::config::Contention;
+use engine::{PortId, RngStream, SimDuration, SimTime};
+
+/// The one wake-up tag of a shared channel: the frame on the air has been sent.
+const TX_END: u32 = 0;
+
+/// What the channel is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Nothing on the air.
+    Idle,
+    /// A frame of `port` is on the air.
+    Busy { port: PortId },
+}
+
+/// A shared channel.
+pub(crate) struct Shared {
+    ports: Vec<PortId>,
+    contention: Option<(Contention, RngStream)>,
+    state: State,
+    /// Index into `ports` of the port to serve first next time (round robin).
+    next: usize,
+}
+
+impl Shared {
+    /// A channel for `ports`, with an access wait drawn from `rng` if `contention` is given.
+    pub(crate) fn new(ports: Vec<PortId>, contention: Option<(Contention, RngStream)>) -> Self {
+        Shared {
+            ports,
+            contention,
+            state: State::Idle,
+            next: 0,
+        }
+    }
+
+    /// Add a port (the links of a cell join one after the other).
+    pub(crate) fn add_port(&mut self, port: PortId) {
+        self.ports.push(port);
+    }
+
+    /// The access wait before the next frame.
+    fn wait(&mut self) -> SimDuration {
+        match &mut self.contention {
+            None => SimDuration::ZERO,
+            Some((Contention::Fixed(d), _)) => *d,
+            Some((Contention::Uniform { slot, cw }, rng)) => {
+                slot.saturating_mul(rng.below(u64::from(*cw) + 1))
+            }
+        }
+    }
+}
+
+impl Medium for Shared {
+    fn on_ready(&mut self, now: SimTime, air: &mut dyn Air) {
+        if self.state != State::Idle {
+            return;
+        }
+        let n = self.ports.len();
+        for k in 0..n {
+            // (next + k) mod n, without a division: next < n and k < n.
+            let mut idx = self.next + k;
+            if idx >= n {
+                idx -= n;
+            }
+            let port = self.ports[idx];
+            if !air.take(now, port) {
+                continue;
+            }
+            let wait = self.wait();
+            let airtime = air.transmit(now, port, wait);
+            self.state = State::Busy { port };
+            self.next = if idx + 1 == n { 0 } else { idx + 1 };
+            air.wake(now + airtime, TX_END);
+            return;
+        }
+    }
+
+    fn on_wake(&mut self, now: SimTime, _tag: u32, air: &mut dyn Air) {
+        if let State::Busy { port } = std::mem::replace(&mut self.state, State::Idle) {
+            air.sent(now, port);
+        }
+        self.on_ready(now, air);
+    }
+
+    fn is_busy(&self) -> bool {
+        self.state != State::Idle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake network: ports with a number of frames waiting, a fixed airtime, and a log.
+    struct FakeAir {
+        waiting: Vec<u32>,
+        log: Vec<String>,
+    }
+
+    impl Air for FakeAir {
+        fn take(&mut self, _now: SimTime, port: PortId) -> bool {
+            let w = &mut self.waiting[port.index()];
+            if *w == 0 {
+                return false;
+            }
+            *w -= 1;
+            true
+        }
+        fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration {
+            self.log.push(format!(
+                "{} tx {port} wait {}",
+                now.as_nanos(),
+                wait.as_nanos()
+            ));
+            wait + SimDuration(100)
+        }
+        fn wake(&mut self, at: SimTime, tag: u32) {
+            self.log.push(format!("wake {} tag {tag}", at.as_nanos()));
+        }
+        fn sent(&mut self, now: SimTime, port: PortId) {
+            self.log.push(format!("{} sent {port}", now.as_nanos()));
+        }
+    }
+
+    #[test]
+    fn ports_take_turns_and_one_frame_is_on_the_air() {
+        let mut m = Shared::new(
+            vec![PortId(0), PortId(1)],
+            Some((Contention::Fixed(SimDuration(10)), RngStream::new(1, "t"))),
+        );
+        let mut air = FakeAir {
+            waiting: vec![2, 1],
+            log: Vec::new(),
+        };
+        m.on_ready(SimTime(0), &mut air);
+        assert!(m.is_busy());
+        // A second offer while busy does nothing.
+        m.on_ready(SimTime(5), &mut air);
+        m.on_wake(SimTime(110), TX_END, &mut air);
+        m.on_wake(SimTime(220), TX_END, &mut air);
+        m.on_wake(SimTime(330), TX_END, &mut air);
+        assert!(!m.is_busy());
+        assert_eq!(
+            air.log,
+            [
+                "0 tx port0 wait 10",
+                "wake 110 tag 0",
+                "110 sent port0",
+                "110 tx port1 wait 10",
+                "wake 220 tag 0",
+                "220 sent port1",
+                "220 tx port0 wait 10",
+                "wake 330 tag 0",
+                "330 sent port0",
+            ]
+        );
+    }
+
+    #[test]
+    fn uniform_waits_are_whole_slots_within_the_window() {
+        let mut m = Shared::new(
+            vec![PortId(0)],
+            Some((
+                Contention::Uniform {
+                    slot: SimDuration(20),
+                    cw: 31,
+                },
+                RngStream::new(3, "t"),
+            )),
+        );
+        for _ in 0..200 {
+            let w = m.wait().as_nanos();
+            assert_eq!(w % 20, 0);
+            assert!(w <= 31 * 20);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+"""Many flows from Python and the CLI: per-flow results, the JSON keys, sweep columns."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+import lossylink as ll
+from lossylink.cli import cli
+
+
+def test_a_flows_scenario_has_per_flow_results_and_aggregates() -> None:
+    s = ll.Scenario.preset("wlan").set("run.warmup", "1s").set("run.duration", "5s")
+    r = ll.run(s, seed=1)
+    assert r.flows is not None
+    assert len(r.flows) == 4
+    assert {f["flow"] for f in r.flows} == {"sta1", "sta2", "sta3", "sta4"}
+    assert r.aggregate is not None
+    total = sum(f["goodput_mbps"] for f in r.flows)
+    assert math.isclose(r.aggregate["aggregate_goodput_mbps"], total)
+    assert 0.25 <= r.aggregate["jain_index"] <= 1.0
+    assert r.links is not None
+    assert all(0 <= x["utilisation"] <= 1 for x in r.links)
+    d = r.to_dict()
+    assert [f["flow"] for f in d["flows"]] == ["sta1", "sta2", "sta3", "sta4"]
+
+
+def test_chain_runs_keep_their_flat_keys_only() -> None:
+    r = ll.run(ll.Scenario.preset("lan").set("transfer", "256KiB"), seed=1)
+    assert r.flows is None
+    assert r.aggregate is None
+    assert "flows" not in r.to_dict()
+
+
+def test_cli_prints_a_per_flow_table_and_json_carries_the_lists() -> None:
+    runner = CliRunner()
+    args = ["run", "--preset", "eln5", "--set", "run.warmup=1s", "--set", "run.duration=5s"]
+    out = runner.invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    assert "ftp-m1" in out.output
+    assert "Jain" in out.output
+    out = runner.invoke(cli, [*args, "--json"])
+    assert out.exit_code == 0, out.output
+    obj = json.loads(out.output.strip().splitlines()[0])
+    assert len(obj["flows"]) == 3
+    assert "jain_index" in obj["aggregate"]
+
+
+def test_sweep_rows_carry_per_flow_and_aggregate_columns() -> None:
+    base = ll.Scenario.preset("eln5").set("run.warmup", "1s").set("run.duration", "5s")
+    res = ll.sweep(base, grid={"flows.0.scheme": ["e2e", "e2e-newreno"]}, seeds=[1], progress=False)
+    frame = res.frame()
+    assert "agg.jain_index" in frame.columns
+    assert "flow.ftp-m1.goodput_mbps" in frame.columns
+    assert len(frame) == 2
+
+
+def test_bad_flows_are_one_line_errors() -> None:
+    s = ll.Scenario.preset("eln5")
+    for key, value, field in [
+        ("flows.0.to", "nowhere", "flows[0].to"),
+        ("flows.0.bytes", "0", "flows[0].bytes"),
+        ("routes", '[{at = "bs", to = "m1", via = "m2"}]', "loop"),
+        ("routes", '[{at = "m1", to = "m2", via = "m3"}]', "routes[0].via"),
+    ]:
+        with pytest.raises(ll.errors.LossylinkError) as info:
+            s.set(key, value)
+        assert field in str(info.value)
+        assert "\n" not in str(info.value)
