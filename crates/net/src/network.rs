@@ -7,7 +7,7 @@ use crate::config::{self, HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
 use crate::link_receiver::LinkReceiver;
 use crate::medium::shared::Shared;
-use crate::medium::{Air, Medium};
+use crate::medium::{Air, AnyMedium};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
@@ -133,15 +133,15 @@ pub enum Outcome {
 }
 
 /// A base-station agent and its pending wake-up.
-type AgentSlot = (Box<dyn Agent>, Option<SimTime>);
+pub(crate) type AgentSlot = (Box<dyn Agent>, Option<SimTime>);
 
 /// A network with its flows.
 pub struct Network {
     nodes: Vec<NodeConfig>,
     routes: Vec<Vec<Option<PortId>>>,
     ports: Vec<Port>,
-    /// The media, each taken out (`None`) while the network calls into it.
-    media: Vec<Option<Box<dyn Medium>>>,
+    /// The media (crate::medium).
+    media: Vec<AnyMedium>,
     /// The frame a medium took from a port and has not yet put on the air.
     staged: Option<PacketRef>,
     flows: Vec<Flow>,
@@ -259,10 +259,7 @@ impl Network {
             nodes: cfg.nodes.clone(),
             routes,
             ports,
-            media: media
-                .into_iter()
-                .map(|m| Some(Box::new(m) as Box<dyn Medium>))
-                .collect(),
+            media: media.into_iter().map(AnyMedium::Shared).collect(),
             staged: None,
             flows: Vec::new(),
             queue,
@@ -702,83 +699,92 @@ impl Network {
     }
 
     /// Offer medium `m` its ports' frames (crate::medium), unless it is busy.
+    #[inline]
     pub(crate) fn kick(&mut self, now: SimTime, m: usize) {
-        let Some(mut medium) = self.media[m].take() else {
-            // The medium is being called already; it looks at its ports before it returns.
-            return;
-        };
-        if !medium.is_busy() {
-            medium.on_ready(
-                now,
-                &mut AirOf {
-                    net: self,
-                    medium: m,
-                },
-            );
+        // Most offers find the medium busy: a field check.
+        if !self.media[m].is_busy() {
+            let (medium, mut air) = self.air(m);
+            medium.on_ready(now, &mut air);
         }
-        self.media[m] = Some(medium);
     }
 
     /// A wake-up of medium `m` is due.
     fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
-        let Some(mut medium) = self.media[m].take() else {
-            debug_assert!(false, "a medium woken while it is being called");
-            return;
-        };
-        medium.on_wake(
-            now,
-            tag,
-            &mut AirOf {
-                net: self,
+        let (medium, mut air) = self.air(m);
+        medium.on_wake(now, tag, &mut air);
+    }
+
+    /// Medium `m` and the rest of the network as it sees it: disjoint borrows, so the medium
+    /// can never be re-entered while it runs.
+    fn air(&mut self, m: usize) -> (&mut AnyMedium, AirOf<'_>) {
+        let Network {
+            media,
+            ports,
+            pool,
+            agents,
+            taps,
+            queue,
+            staged,
+            ..
+        } = self;
+        (
+            &mut media[m],
+            AirOf {
+                ports,
+                pool,
+                agents,
+                taps,
+                queue,
+                staged,
                 medium: m,
             },
-        );
-        self.media[m] = Some(medium);
+        )
     }
 }
 
-/// The network as medium `medium` sees it (crate::medium::Air).
+/// The network as medium `medium` sees it (crate::medium::Air): every part of it but the media.
 struct AirOf<'a> {
-    net: &'a mut Network,
+    ports: &'a mut [Port],
+    pool: &'a mut PacketPool,
+    agents: &'a mut [Option<AgentSlot>],
+    taps: &'a mut Taps,
+    queue: &'a mut EventQueue<Event>,
+    staged: &'a mut Option<PacketRef>,
     medium: usize,
 }
 
 impl Air for AirOf<'_> {
+    #[inline]
     fn take(&mut self, now: SimTime, port: PortId) -> bool {
-        let net = &mut *self.net;
-        match net.ports[port.index()].next_frame(now) {
-            Some(r) => {
-                net.staged = Some(r);
-                true
-            }
-            None => false,
-        }
+        *self.staged = self.ports[port.index()].next_frame(now);
+        self.staged.is_some()
     }
 
+    #[inline]
     fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration {
-        let net = &mut *self.net;
-        let Some(r) = net.staged.take() else {
+        let Some(r) = self.staged.take() else {
             debug_assert!(false, "transmit without a frame taken");
             return SimDuration::ZERO;
         };
-        net.agent_transmit(now, port, r);
-        let p = &mut net.ports[port.index()];
-        let pkt = &net.pool[r];
+        agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
+        let p = &mut self.ports[port.index()];
+        let pkt = &self.pool[r];
         let (airtime, corrupted) = p.transmit(pkt, wait);
-        net.taps.frame(now, port, pkt, corrupted);
+        self.taps.frame(now, port, pkt, corrupted);
         p.wire.push_back((r, corrupted));
         airtime
     }
 
+    #[inline]
     fn wake(&mut self, at: SimTime, tag: u32) {
         let medium = self.medium as u32;
-        self.net.queue.schedule(at, Event::Mac { medium, tag });
+        self.queue.schedule(at, Event::Mac { medium, tag });
     }
 
+    #[inline]
     fn sent(&mut self, now: SimTime, port: PortId) {
-        let net = &mut *self.net;
-        net.agent_sent(now, port);
-        let delay = net.ports[port.index()].delay();
-        net.queue.schedule(now + delay, Event::Arrive { port });
+        agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);
+        let delay = self.ports[port.index()].delay();
+        self.queue.schedule(now + delay, Event::Arrive { port });
     }
 }

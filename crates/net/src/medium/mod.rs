@@ -21,6 +21,7 @@
 pub(crate) mod shared;
 
 use engine::{PortId, SimDuration, SimTime};
+use shared::Shared;
 
 /// The network's side of a medium: what a medium may ask for.
 pub(crate) trait Air {
@@ -36,13 +37,47 @@ pub(crate) trait Air {
     fn sent(&mut self, now: SimTime, port: PortId);
 }
 
-/// A medium: decides which of its ports transmits when.
+/// A medium: decides which of its ports transmits when. Generic over the [`Air`] it is given,
+/// so that the network's calls are static and inlined (the event loop's hot path).
 pub(crate) trait Medium {
     /// One of the medium's ports may have a frame to send (a packet was queued, a hold ended, a
     /// local retransmission was put at the head).
-    fn on_ready(&mut self, now: SimTime, air: &mut dyn Air);
+    fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A);
     /// A wake-up asked for with [`Air::wake`] is due.
-    fn on_wake(&mut self, now: SimTime, tag: u32, air: &mut dyn Air);
+    fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A);
     /// Whether a frame is on the air (the network then need not offer it frames).
     fn is_busy(&self) -> bool;
+}
+
+/// Every medium the network can hold, dispatched statically (a new medium is its module and a
+/// variant here).
+pub(crate) enum AnyMedium {
+    /// [`Shared`].
+    Shared(Shared),
+}
+
+impl AnyMedium {
+    /// Whether a frame is on the air.
+    #[inline]
+    pub(crate) fn is_busy(&self) -> bool {
+        match self {
+            AnyMedium::Shared(m) => m.is_busy(),
+        }
+    }
+
+    /// [`Medium::on_ready`].
+    #[inline]
+    pub(crate) fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
+        match self {
+            AnyMedium::Shared(m) => m.on_ready(now, air),
+        }
+    }
+
+    /// [`Medium::on_wake`].
+    #[inline]
+    pub(crate) fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A) {
+        match self {
+            AnyMedium::Shared(m) => m.on_wake(now, tag, air),
+        }
+    }
 }

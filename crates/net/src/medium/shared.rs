@@ -61,11 +61,23 @@ impl Shared {
 }
 
 impl Medium for Shared {
-    fn on_ready(&mut self, now: SimTime, air: &mut dyn Air) {
+    #[inline]
+    fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
         if self.state != State::Idle {
             return;
         }
         let n = self.ports.len();
+        if n == 1 {
+            // One direction of a full-duplex link: no turns to take.
+            let port = self.ports[0];
+            if air.take(now, port) {
+                let wait = self.wait();
+                let airtime = air.transmit(now, port, wait);
+                self.state = State::Busy { port };
+                air.wake(now + airtime, TX_END);
+            }
+            return;
+        }
         for k in 0..n {
             // (next + k) mod n, without a division: next < n and k < n.
             let mut idx = self.next + k;
@@ -85,13 +97,15 @@ impl Medium for Shared {
         }
     }
 
-    fn on_wake(&mut self, now: SimTime, _tag: u32, air: &mut dyn Air) {
+    #[inline]
+    fn on_wake<A: Air>(&mut self, now: SimTime, _tag: u32, air: &mut A) {
         if let State::Busy { port } = std::mem::replace(&mut self.state, State::Idle) {
             air.sent(now, port);
         }
         self.on_ready(now, air);
     }
 
+    #[inline]
     fn is_busy(&self) -> bool {
         self.state != State::Idle
     }

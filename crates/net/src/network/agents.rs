@@ -1,10 +1,13 @@
 //! Base-station agents (crate::agent): where the event loop hands packets to them and applies
 //! their answers. Kept apart from the loop.
 
-use super::{Event, Network};
+use super::{AgentSlot, Event, Network};
 use crate::agent::{Agent, AgentStats, Verdict};
 use crate::config::HopRole;
 use crate::packet::{Packet, PacketKind};
+use crate::packet::{PacketPool, PacketRef};
+use crate::port::Port;
+use engine::EventQueue;
 use engine::{NodeId, PortId, SimTime};
 
 impl Network {
@@ -82,23 +85,6 @@ impl Network {
         }
     }
 
-    /// A frame left `port` (the newest on its wire): tell the agent of the sending node about
-    /// its data frames.
-    pub(super) fn agent_sent(&mut self, now: SimTime, port: PortId) {
-        let p = &self.ports[port.index()];
-        let Some(&(r, _)) = p.wire.back() else {
-            return;
-        };
-        let pkt = &self.pool[r];
-        if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_udp() {
-            return;
-        }
-        if let Some((agent, _)) = self.agents[p.from.index()].as_mut() {
-            agent.on_sent(now, pkt);
-            self.pump_agent(p.from, now);
-        }
-    }
-
     pub(super) fn agent_timer(&mut self, now: SimTime, node: NodeId) {
         let Some((agent, wake)) = self.agents[node.index()].as_mut() else {
             return;
@@ -117,14 +103,72 @@ impl Network {
 
     /// Schedule the agent's wake-up if it wants one earlier than the one pending.
     pub(super) fn pump_agent(&mut self, node: NodeId, now: SimTime) {
-        let Some((agent, wake)) = self.agents[node.index()].as_mut() else {
-            return;
-        };
-        if let Some(t) = agent.poll_timeout() {
-            if wake.is_none_or(|w| t < w) {
-                *wake = Some(t);
-                self.queue.schedule(t.max(now), Event::AgentTimer { node });
-            }
+        pump_agent(&mut self.agents, &mut self.queue, node, now);
+    }
+}
+
+/// Schedule the wake-up of the agent on `node` if it wants one earlier than the one pending.
+pub(super) fn pump_agent(
+    agents: &mut [Option<AgentSlot>],
+    queue: &mut EventQueue<Event>,
+    node: NodeId,
+    now: SimTime,
+) {
+    let Some((agent, wake)) = agents[node.index()].as_mut() else {
+        return;
+    };
+    if let Some(t) = agent.poll_timeout() {
+        if wake.is_none_or(|w| t < w) {
+            *wake = Some(t);
+            queue.schedule(t.max(now), Event::AgentTimer { node });
         }
+    }
+}
+
+/// A frame left `port` (the newest on its wire): tell the agent of the sending node about its
+/// data frames (the agents time link round trips from it).
+pub(super) fn agent_sent(
+    ports: &[Port],
+    pool: &PacketPool,
+    agents: &mut [Option<AgentSlot>],
+    queue: &mut EventQueue<Event>,
+    now: SimTime,
+    port: PortId,
+) {
+    let p = &ports[port.index()];
+    let Some(&(r, _)) = p.wire.back() else {
+        return;
+    };
+    let pkt = &pool[r];
+    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_udp() {
+        return;
+    }
+    if let Some((agent, _)) = agents[p.from.index()].as_mut() {
+        agent.on_sent(now, pkt);
+        pump_agent(agents, queue, p.from, now);
+    }
+}
+
+/// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header (to
+/// the packet of `r`, in place; the link ARQ, crate::agent::arq).
+pub(super) fn agent_transmit(
+    ports: &[Port],
+    pool: &mut PacketPool,
+    agents: &mut [Option<AgentSlot>],
+    now: SimTime,
+    port: PortId,
+    r: PacketRef,
+) {
+    let p = &ports[port.index()];
+    let pkt = &pool[r];
+    if p.role != HopRole::Wireless
+        || pkt.kind() != PacketKind::Data
+        || pkt.is_link_ack()
+        || pkt.is_udp()
+    {
+        return;
+    }
+    if let Some((agent, _)) = agents[p.from.index()].as_mut() {
+        pool[r] = agent.on_transmit(now, *pkt);
     }
 }

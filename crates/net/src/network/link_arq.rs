@@ -3,9 +3,8 @@
 //! the sending node's agent. Kept apart from the loop.
 
 use super::Network;
-use crate::config::HopRole;
 use crate::link_receiver::{LinkReceiver, LinkReceiverStats};
-use crate::packet::{LinkTag, Packet, PacketKind, PacketRef};
+use crate::packet::{LinkTag, Packet};
 use engine::{NodeId, PortId, SimTime};
 
 impl Network {
@@ -25,23 +24,6 @@ impl Network {
             s.add(&r.stats());
         }
         s
-    }
-
-    /// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header
-    /// (to the packet of `r`, in place).
-    pub(super) fn agent_transmit(&mut self, now: SimTime, port: PortId, r: PacketRef) {
-        let p = &self.ports[port.index()];
-        let pkt = &self.pool[r];
-        if p.role != HopRole::Wireless
-            || pkt.kind() != PacketKind::Data
-            || pkt.is_link_ack()
-            || pkt.is_udp()
-        {
-            return;
-        }
-        if let Some((agent, _)) = self.agents[p.from.index()].as_mut() {
-            self.pool[r] = agent.on_transmit(now, *pkt);
-        }
     }
 
     /// An intact frame arrived through `port`: a link ACK goes to the agent of the node that
