@@ -214,11 +214,12 @@ mod tests {
             .enumerate()
             .map(|(i, &v)| {
                 let f = 1.0 - (xm / v).powf(a);
-                (f - i as f64 / n as f64).abs().max((f - (i + 1) as f64 / n as f64).abs())
+                (f - i as f64 / n as f64)
+                    .abs()
+                    .max((f - (i + 1) as f64 / n as f64).abs())
             })
             .fold(0.0, f64::max);
         assert!(d < 0.0115, "KS distance {d}");
         assert!(x[0] >= xm);
     }
-
 }

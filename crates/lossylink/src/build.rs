@@ -338,6 +338,12 @@ fn flow_plan(
         None => None,
         Some(u) => Some(udp_source(u, spec, &field)?),
     };
+    if udp.is_some() && run.duration.is_none() {
+        return Err(Error::invalid(
+            field("udp"),
+            "a UDP source sends until the end of the run: set run.duration",
+        ));
+    }
     match spec.bytes {
         Some(0) => return Err(Error::invalid(field("bytes"), "must be at least 1 byte")),
         None if run.duration.is_none() && udp.is_none() => {
@@ -442,7 +448,10 @@ fn udp_source(
     };
     let rate = |r: &crate::units::Rate| -> Result<u64, Error> {
         if r.0 == 0 {
-            return Err(Error::invalid(field("udp.rate"), "must be greater than zero"));
+            return Err(Error::invalid(
+                field("udp.rate"),
+                "must be greater than zero",
+            ));
         }
         Ok(r.0)
     };
@@ -461,7 +470,9 @@ fn udp_source(
             if !(shape.is_finite() && *shape > 1.0) {
                 return Err(Error::invalid(
                     field("udp.shape"),
-                    format!("{shape} must exceed 1 (the mean of a Pareto period is finite only then)"),
+                    format!(
+                        "{shape} must exceed 1 (the mean of a Pareto period is finite only then)"
+                    ),
                 ));
             }
             for (k, d) in [("on", on), ("off", off)] {

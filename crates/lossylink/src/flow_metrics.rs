@@ -62,8 +62,14 @@ impl FlowResults {
                 flows.push(vec![
                     ("flow", Value::Str(plan.name.clone())),
                     ("scheme", Value::Str(plan.scheme_name.clone())),
-                    ("from", Value::Str(network.nodes()[plan.src.index()].name.clone())),
-                    ("to", Value::Str(network.nodes()[plan.dst.index()].name.clone())),
+                    (
+                        "from",
+                        Value::Str(network.nodes()[plan.src.index()].name.clone()),
+                    ),
+                    (
+                        "to",
+                        Value::Str(network.nodes()[plan.dst.index()].name.clone()),
+                    ),
                     ("start_s", Value::Float(plan.start.as_secs_f64())),
                     ("bytes", u(0)),
                     ("delivered_bytes", u(src.delivered_bytes)),

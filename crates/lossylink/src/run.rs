@@ -402,7 +402,10 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let link_rx = network.link_receiver_stats();
     // The flat metrics are the first TCP flow's.
     let Some(plan) = b.tcp_flows().next() else {
-        return Err(Error::invalid("flows", "a scenario needs at least one TCP flow"));
+        return Err(Error::invalid(
+            "flows",
+            "a scenario needs at least one TCP flow",
+        ));
     };
     // A long-lived flow's "transfer" is what it delivered.
     let bytes = plan.bytes.unwrap_or_else(|| flow.receiver.delivered());

@@ -371,7 +371,10 @@ impl Network {
             corrupted: ports
                 .iter()
                 .map(|p| {
-                    p.stats.corrupted_data + p.stats.corrupted_acks + p.stats.corrupted_link_acks
+                    p.stats.corrupted_data
+                        + p.stats.corrupted_acks
+                        + p.stats.corrupted_link_acks
+                        + p.stats.corrupted_udp
                 })
                 .sum(),
             in_flight: self.pool.len() as u64,
@@ -410,10 +413,16 @@ impl Network {
         for u in 0..self.udp.len() {
             let at = self.udp[u].source.next_departure();
             if self.udp[u].stop.is_none_or(|stop| at < stop) {
-                self.queue.schedule(at, Event::UdpSend { flow: FlowId(u as u32) });
+                self.queue.schedule(
+                    at,
+                    Event::UdpSend {
+                        flow: FlowId(u as u32),
+                    },
+                );
             }
         }
-        let all_finite = self.flows.iter().all(|f| f.finite);
+        // UDP sources run to the limit too (they are long-lived).
+        let all_finite = self.flows.iter().all(|f| f.finite) && self.udp.is_empty();
         loop {
             if all_finite
                 && self
