@@ -31,8 +31,8 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
-    // Ten long-lived flows over the dumbbell's bottleneck for 200 simulated seconds (the
-    // networks issue's multi-flow figure; background traffic is not modelled yet).
+    // Ten long-lived flows and a Pareto ON/OFF UDP background over the dumbbell's bottleneck
+    // for 200 simulated seconds (the networks issue's multi-flow figure).
     let mut g = c.benchmark_group("dumbbell_200s");
     g.sample_size(10);
     let s = dumbbell(10);
@@ -42,7 +42,8 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// The dumbbell preset with `n` long-lived flows from s1 to d1 (started 10 ms apart) for 200 s.
+/// The dumbbell preset with `n` long-lived TCP flows (started 10 ms apart) and a Pareto ON/OFF
+/// UDP source of 4 Mb/s mean (10 Mb/s ON, 200 ms ON, 300 ms OFF, shape 1.5) for 200 s.
 fn dumbbell(n: usize) -> Scenario {
     let mut s = Scenario::preset("dumbbell").expect("preset");
     s.set("run.duration", "200s").expect("duration");
@@ -89,7 +90,7 @@ fn summary() {
         .events;
     let wall = start.elapsed().as_secs_f64();
     println!(
-        "dumbbell, 10 long-lived flows, 200 s: {:.1} M events/s, {:.1} ms per run, {events} events (one core)",
+        "dumbbell, 10 long-lived flows and Pareto background, 200 s: {:.1} M events/s, {:.1} ms per run, {events} events (one core)",
         events as f64 / wall / 1e6,
         wall * 1e3
     );

@@ -17,6 +17,7 @@ use engine::{NodeId, SimDuration, SimTime};
 use net::agent::arq::{ArqConfig, Persistence};
 use net::agent::LinkTimerConfig;
 use net::config::HopRole;
+use net::traffic::UdpSourceConfig;
 
 /// Everything a run needs besides the seed.
 pub(crate) struct Built {
@@ -39,6 +40,13 @@ pub(crate) struct Built {
     pub arq: Option<(ArqConfig, Vec<NodeId>)>,
 }
 
+impl Built {
+    /// The TCP flows, in document order (their network ids are 0, 1, ...).
+    pub fn tcp_flows(&self) -> impl Iterator<Item = &FlowPlan> {
+        self.flows.iter().filter(|f| f.udp.is_none())
+    }
+}
+
 /// One flow, ready to build endpoints for.
 pub(crate) struct FlowPlan {
     /// Stem of its random-stream keys: `flow0` for a chain document's flow, `flow:<name>` else.
@@ -57,6 +65,8 @@ pub(crate) struct FlowPlan {
     pub scheme_name: String,
     /// The split-connection proxy, when the scheme is a split scheme.
     pub split: Option<SplitSettings>,
+    /// A UDP background source instead of a TCP connection (its `tcp` and `scheme` unused).
+    pub udp: Option<UdpSourceConfig>,
 }
 
 /// A split-connection proxy: where it runs, its relay buffer and its wireless leg.
@@ -80,9 +90,18 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
     for (i, spec) in specs.iter().enumerate() {
         flows.push(flow_plan(doc, &net, i, spec, &run)?);
     }
+    if !flows.iter().any(|f| f.udp.is_none()) {
+        return Err(Error::invalid(
+            "flows",
+            "every flow is a UDP source; a scenario needs at least one TCP flow",
+        ));
+    }
     let mut agents: Vec<(NodeId, AgentKind)> = Vec::new();
     let mut owner: Vec<(NodeId, usize)> = Vec::new();
     for (i, f) in flows.iter().enumerate() {
+        if f.udp.is_some() {
+            continue;
+        }
         let kind = f.scheme.def.agent;
         if matches!(kind, AgentKind::None | AgentKind::Split) {
             continue;
@@ -119,7 +138,7 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         }
     }
     // A late-dupack rule or a burst pacer needs Eifel on some sender (a proxy's leg counts).
-    for f in &flows {
+    for f in flows.iter().filter(|f| f.udp.is_none()) {
         let eifel_somewhere = f.tcp.eifel.is_some()
             || f.split
                 .as_ref()
@@ -198,6 +217,9 @@ struct Spec<'a> {
     start: u64,
     stop: Option<u64>,
     tcp: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    udp: Option<&'a UdpDoc>,
+    /// Whether the flow names its own scheme.
+    own_scheme: bool,
 }
 
 fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
@@ -219,6 +241,8 @@ fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
             start: 0,
             stop: None,
             tcp: None,
+            udp: None,
+            own_scheme: false,
         }]),
         (None, false) => {
             let mut out: Vec<Spec> = Vec::with_capacity(doc.flows.len());
@@ -239,6 +263,8 @@ fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
                     start: f.start.map_or(0, |s| s.0),
                     stop: f.stop.map(|s| s.0),
                     tcp: Some(&f.tcp),
+                    udp: f.udp.as_ref(),
+                    own_scheme: f.scheme.is_some(),
                 });
             }
             Ok(out)
@@ -308,9 +334,19 @@ fn flow_plan(
             ),
         ));
     }
+    let udp = match spec.udp {
+        None => None,
+        Some(u) => Some(udp_source(u, spec, &field)?),
+    };
+    if udp.is_some() && run.duration.is_none() {
+        return Err(Error::invalid(
+            field("udp"),
+            "a UDP source sends until the end of the run: set run.duration",
+        ));
+    }
     match spec.bytes {
         Some(0) => return Err(Error::invalid(field("bytes"), "must be at least 1 byte")),
-        None if run.duration.is_none() => {
+        None if run.duration.is_none() && udp.is_none() => {
             return Err(Error::invalid(
                 field("bytes"),
                 "missing: a flow without bytes is long-lived and needs run.duration",
@@ -329,7 +365,7 @@ fn flow_plan(
     }
     let stop = match spec.stop {
         None => None,
-        Some(_) if spec.bytes.is_some() => {
+        Some(_) if spec.bytes.is_some() && udp.is_none() => {
             return Err(Error::invalid(
                 field("stop"),
                 "only a long-lived flow (no `bytes`) has a stop time",
@@ -373,8 +409,88 @@ fn flow_plan(
         stop,
         tcp,
         scheme,
-        scheme_name: spec.scheme.to_string(),
+        scheme_name: match spec.udp {
+            Some(UdpDoc::Cbr { .. }) => "udp-cbr".into(),
+            Some(UdpDoc::Pareto { .. }) => "udp-pareto".into(),
+            None => spec.scheme.to_string(),
+        },
         split,
+        udp,
+    })
+}
+
+/// A flow's UDP source, validated; a UDP flow has no `bytes`, `scheme` or `tcp` of its own.
+fn udp_source(
+    u: &UdpDoc,
+    spec: &Spec<'_>,
+    field: &dyn Fn(&str) -> String,
+) -> Result<UdpSourceConfig, Error> {
+    if spec.bytes.is_some() {
+        return Err(Error::invalid(
+            field("bytes"),
+            "a UDP source sends until `stop` or the end of the run; leave `bytes` out",
+        ));
+    }
+    if spec.own_scheme || spec.tcp.is_some_and(|t| !t.is_empty()) {
+        return Err(Error::invalid(
+            field("udp"),
+            "a UDP source has no TCP scheme or [tcp] settings; leave `scheme` and `tcp` out",
+        ));
+    }
+    let size = |s: &crate::units::Size| -> Result<u32, Error> {
+        match u32::try_from(s.0) {
+            Ok(v) if (1..=65507).contains(&v) => Ok(v),
+            _ => Err(Error::invalid(
+                field("udp.size"),
+                format!("{} bytes is outside 1..=65507 (a UDP payload)", s.0),
+            )),
+        }
+    };
+    let rate = |r: &crate::units::Rate| -> Result<u64, Error> {
+        if r.0 == 0 {
+            return Err(Error::invalid(
+                field("udp.rate"),
+                "must be greater than zero",
+            ));
+        }
+        Ok(r.0)
+    };
+    Ok(match u {
+        UdpDoc::Cbr { rate: r, size: s } => UdpSourceConfig::Cbr {
+            rate_bps: rate(r)?,
+            size: size(s)?,
+        },
+        UdpDoc::Pareto {
+            rate: r,
+            on,
+            off,
+            shape,
+            size: s,
+        } => {
+            if !(shape.is_finite() && *shape > 1.0) {
+                return Err(Error::invalid(
+                    field("udp.shape"),
+                    format!(
+                        "{shape} must exceed 1 (the mean of a Pareto period is finite only then)"
+                    ),
+                ));
+            }
+            for (k, d) in [("on", on), ("off", off)] {
+                if d.0 == 0 {
+                    return Err(Error::invalid(
+                        field(&format!("udp.{k}")),
+                        "must be greater than zero",
+                    ));
+                }
+            }
+            UdpSourceConfig::Pareto {
+                rate_bps: rate(r)?,
+                mean_on: SimDuration(on.0),
+                mean_off: SimDuration(off.0),
+                shape: *shape,
+                size: size(s)?,
+            }
+        }
     })
 }
 

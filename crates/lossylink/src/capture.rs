@@ -15,7 +15,7 @@
 //!   TCP checksum that does not verify, as the paper's error generator did (Balakrishnan97 §3.5).
 
 use crate::error::Error;
-use crate::pcap::{encode_headers, FrameMeta, PcapWriter};
+use crate::pcap::{encode_headers, encode_udp_headers, FrameMeta, PcapWriter};
 use engine::{NodeId, PortId};
 use net::tap::TappedFrame;
 use net::Network;
@@ -27,6 +27,10 @@ use std::path::{Path, PathBuf};
 pub const SENDER_PORT_BASE: u16 = 49152;
 /// TCP port of every receiver.
 pub const RECEIVER_PORT: u16 = 50001;
+/// UDP source port of UDP flow 0 (flow i uses `UDP_PORT_BASE + i`).
+pub const UDP_PORT_BASE: u16 = 40000;
+/// UDP destination port of every UDP flow (the discard service, RFC 863).
+pub const UDP_SINK_PORT: u16 = 9;
 /// TTL of a datagram leaving its originating host.
 pub const INITIAL_TTL: u8 = 64;
 
@@ -116,12 +120,17 @@ impl Capture {
     fn meta(&self, frame: &TappedFrame) -> FrameMeta {
         let p = &self.ports[frame.port.index()];
         let pkt = &frame.pkt;
-        let sender = self.flow_senders.get(pkt.flow.index()).copied();
-        let sport = SENDER_PORT_BASE.wrapping_add(pkt.flow.0 as u16);
-        let ports = if sender == Some(pkt.src) {
-            (sport, RECEIVER_PORT)
+        let ports = if pkt.is_udp() {
+            // UDP flows have their own ids: ports from UDP_PORT_BASE up, to the discard port.
+            (UDP_PORT_BASE.wrapping_add(pkt.flow.0 as u16), UDP_SINK_PORT)
         } else {
-            (RECEIVER_PORT, sport)
+            let sender = self.flow_senders.get(pkt.flow.index()).copied();
+            let sport = SENDER_PORT_BASE.wrapping_add(pkt.flow.0 as u16);
+            if sender == Some(pkt.src) {
+                (sport, RECEIVER_PORT)
+            } else {
+                (RECEIVER_PORT, sport)
+            }
         };
         let routers = p.from.0.abs_diff(pkt.src.0);
         FrameMeta {
@@ -153,10 +162,15 @@ impl Capture {
         name: &str,
     ) -> Result<(), Error> {
         for f in self.frames.iter().filter(|f| f.port == port) {
-            let headers =
-                encode_headers(&f.pkt.seg, &self.meta(f)).map_err(|message| Error::Simulation {
-                    message: format!("pcap {name}: {message}"),
-                })?;
+            let meta = self.meta(f);
+            let headers = if f.pkt.is_udp() {
+                encode_udp_headers(f.pkt.seg.len, &meta)
+            } else {
+                encode_headers(&f.pkt.seg, &meta)
+            }
+            .map_err(|message| Error::Simulation {
+                message: format!("pcap {name}: {message}"),
+            })?;
             w.frame(f.start.as_nanos(), &headers, f.pkt.seg.len)
                 .map_err(|e| Error::Io {
                     path: name.to_string(),

@@ -9,7 +9,9 @@ use engine::SimTime;
 use net::Network;
 
 /// Per-flow and per-link results of one run (a flow's goodput is NaN when its window is empty:
-/// it completed before `run.warmup`; aggregates leave such flows out), each a list of (key, value) pairs in column order.
+/// it completed before `run.warmup`; aggregates leave such flows out). UDP background flows
+/// have rows too (goodput at the sink, datagrams sent as `sender_segments`), but the aggregate
+/// goodput and Jain's index are the TCP flows'., each a list of (key, value) pairs in column order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowResults {
     /// One row per flow, in document order.
@@ -43,13 +45,51 @@ impl FlowResults {
         let mut goodputs = Vec::with_capacity(b.flows.len());
         let mut flows = Vec::with_capacity(b.flows.len());
         let mut completed = 0u64;
-        for (f, plan) in network.flows().iter().zip(&b.flows) {
+        let (mut tcp, mut udp) = (network.flows().iter(), network.udp_flows().iter());
+        for plan in &b.flows {
+            let from = window_open.max(plan.start);
+            if plan.udp.is_some() {
+                let Some(src) = udp.next() else { continue };
+                // A background source: goodput over its window, datagrams sent and lost.
+                let to = plan.stop.map_or(end, |s| s.min(end));
+                let secs = to.saturating_since(from).as_secs_f64();
+                let bytes = src.delivered_bytes - src.delivered_at_window_start;
+                let goodput = if secs > 0.0 {
+                    bytes as f64 * 8.0 / secs / 1e6
+                } else {
+                    f64::NAN
+                };
+                flows.push(vec![
+                    ("flow", Value::Str(plan.name.clone())),
+                    ("scheme", Value::Str(plan.scheme_name.clone())),
+                    (
+                        "from",
+                        Value::Str(network.nodes()[plan.src.index()].name.clone()),
+                    ),
+                    (
+                        "to",
+                        Value::Str(network.nodes()[plan.dst.index()].name.clone()),
+                    ),
+                    ("start_s", Value::Float(plan.start.as_secs_f64())),
+                    ("bytes", u(0)),
+                    ("delivered_bytes", u(src.delivered_bytes)),
+                    ("goodput_mbps", Value::Float(goodput)),
+                    ("completion_s", Value::Float(f64::NAN)),
+                    ("sender_segments", u(src.sent)),
+                    ("sender_retransmitted_segments", u(0)),
+                    ("sender_timeouts", u(0)),
+                    ("sender_fast_retransmits", u(0)),
+                    ("sender_spurious_timeouts", u(0)),
+                    ("sender_spurious_fast_retransmits", u(0)),
+                ]);
+                continue;
+            }
+            let Some(f) = tcp.next() else { continue };
             let s = f.sender.stats();
             let done = f.receiver.complete_at();
             completed += u64::from(done.is_some() && plan.bytes.is_some());
             // The window: from the later of the warm-up and the flow's start to the earliest of
             // its completion, its stop and the end of the run.
-            let from = window_open.max(plan.start);
             let to = [done, plan.stop, Some(end)]
                 .into_iter()
                 .flatten()
@@ -132,6 +172,8 @@ impl FlowResults {
                     ("max_queue", u(u64::from(p.stats.max_queue))),
                     ("corrupted_data", u(p.stats.corrupted_data)),
                     ("corrupted_acks", u(p.stats.corrupted_acks)),
+                    ("udp_frames", u(p.stats.udp_frames)),
+                    ("corrupted_udp", u(p.stats.corrupted_udp)),
                 ]
             })
             .collect();

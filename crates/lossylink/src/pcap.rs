@@ -41,7 +41,7 @@ pub struct FrameMeta {
     pub mac: ([u8; 6], [u8; 6]),
     /// IPv4 source and destination (the end hosts).
     pub ip: ([u8; 4], [u8; 4]),
-    /// TCP source and destination ports.
+    /// TCP or UDP source and destination ports.
     pub ports: (u16, u16),
     /// IPv4 identification.
     pub ip_id: u16,
@@ -171,6 +171,51 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
         };
     }
     f[tcp_start + 16..tcp_start + 18].copy_from_slice(&sum.to_be_bytes());
+    Ok(f)
+}
+
+/// The Ethernet, IPv4 and UDP headers of a datagram of `payload` zero bytes (RFC 768; the
+/// checksum over the pseudo-header, the header and the zero payload, deliberately wrong for a
+/// corrupted frame as for TCP).
+pub fn encode_udp_headers(payload: u32, m: &FrameMeta) -> Result<Vec<u8>, String> {
+    let udp_len = u16::try_from(8 + payload)
+        .map_err(|_| format!("a {payload}-byte UDP payload exceeds 65507"))?;
+    let ip_len = u16::try_from(28 + payload)
+        .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", 28 + payload))?;
+    let mut f = Vec::with_capacity(ETHERNET_HEADER + 28);
+    f.extend_from_slice(&m.mac.1);
+    f.extend_from_slice(&m.mac.0);
+    f.extend_from_slice(&0x0800u16.to_be_bytes());
+    let ip_start = f.len();
+    f.extend_from_slice(&[0x45, 0]);
+    f.extend_from_slice(&ip_len.to_be_bytes());
+    f.extend_from_slice(&m.ip_id.to_be_bytes());
+    f.extend_from_slice(&0x4000u16.to_be_bytes());
+    f.extend_from_slice(&[m.ttl, 17, 0, 0]);
+    f.extend_from_slice(&m.ip.0);
+    f.extend_from_slice(&m.ip.1);
+    let ip_sum = internet_checksum(&f[ip_start..]);
+    f[ip_start + 10..ip_start + 12].copy_from_slice(&ip_sum.to_be_bytes());
+    let udp_start = f.len();
+    f.extend_from_slice(&m.ports.0.to_be_bytes());
+    f.extend_from_slice(&m.ports.1.to_be_bytes());
+    f.extend_from_slice(&udp_len.to_be_bytes());
+    f.extend_from_slice(&[0, 0]);
+    let mut c = Csum::default();
+    c.add(&m.ip.0);
+    c.add(&m.ip.1);
+    c.add(&[0, 17]);
+    c.add(&udp_len.to_be_bytes());
+    c.add(&f[udp_start..]);
+    let mut sum = c.finish();
+    // 0 means "no checksum" in UDP: send it as 0xffff (RFC 768).
+    if sum == 0 {
+        sum = 0xffff;
+    }
+    if m.bad_checksum {
+        sum = if sum == 0xffff { 0x5555 } else { !sum };
+    }
+    f[udp_start + 6..udp_start + 8].copy_from_slice(&sum.to_be_bytes());
     Ok(f)
 }
 

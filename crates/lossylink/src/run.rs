@@ -18,6 +18,7 @@ use net::agent::Agent;
 use net::config::HopRole;
 use net::link_receiver::LinkReceiver;
 use net::split::SplitProxy;
+use net::traffic::UdpSource;
 use net::{keys, Network, Outcome};
 use tcp::cc::RenoCc;
 use tcp::recovery::{
@@ -316,6 +317,12 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let mut network =
         Network::new(&b.net.topology, seed).map_err(|e| Error::invalid("routes", e.to_string()))?;
     for f in &b.flows {
+        if let Some(cfg) = f.udp {
+            let rng = RngStream::new(seed, &keys::udp_source(&f.key));
+            let source = UdpSource::new(cfg, f.start, rng);
+            network.add_udp_flow(f.src, f.dst, source, f.stop);
+            continue;
+        }
         let (sender, receiver) = endpoints(f, &b.net, seed);
         let id = match &f.split {
             None => network.add_flow(f.src, f.dst, sender, receiver, opts.trace),
@@ -372,11 +379,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
                 .enumerate()
                 .find(|(_, f)| f.receiver.complete_at().is_none())
                 .unwrap_or((0, &network.flows()[0]));
-            let total = b.flows[i].bytes.unwrap_or(0);
-            let which = if b.single {
-                "transfer".to_string()
-            } else {
-                format!("flow '{}'", b.flows[i].name)
+            let plan = b.tcp_flows().nth(i);
+            let total = plan.and_then(|p| p.bytes).unwrap_or(0);
+            let which = match plan {
+                Some(p) if !b.single => format!("flow '{}'", p.name),
+                _ => "transfer".to_string(),
             };
             return Err(Error::Simulation {
                 message: format!(
@@ -393,7 +400,13 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let agents = network.agent_stats();
     let proxy = network.proxies().next().map(|(_, p)| p);
     let link_rx = network.link_receiver_stats();
-    let plan = &b.flows[0];
+    // The flat metrics are the first TCP flow's.
+    let Some(plan) = b.tcp_flows().next() else {
+        return Err(Error::invalid(
+            "flows",
+            "a scenario needs at least one TCP flow",
+        ));
+    };
     // A long-lived flow's "transfer" is what it delivered.
     let bytes = plan.bytes.unwrap_or_else(|| flow.receiver.delivered());
     let end = flow.receiver.complete_at().unwrap_or(run_end);

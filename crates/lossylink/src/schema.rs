@@ -179,6 +179,35 @@ pub struct FlowSpecDoc {
     /// Overrides of the document's `[tcp]` section for this flow (same keys).
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub tcp: serde_json::Map<String, serde_json::Value>,
+    /// A UDP background source instead of a TCP connection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub udp: Option<UdpDoc>,
+}
+
+/// A UDP background source (crate `net::traffic`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum UdpDoc {
+    /// Constant bit rate.
+    Cbr {
+        /// Payload bit rate.
+        rate: Rate,
+        /// Payload bytes per datagram.
+        size: Size,
+    },
+    /// Pareto ON/OFF (ns-2 `Application/Traffic/Pareto`): mean rate ≈ rate·on/(on + off).
+    Pareto {
+        /// Bit rate during ON periods.
+        rate: Rate,
+        /// Mean ON period.
+        on: Dur,
+        /// Mean OFF period.
+        off: Dur,
+        /// Shape of both periods' Pareto distributions (> 1).
+        shape: f64,
+        /// Payload bytes per datagram.
+        size: Size,
+    },
 }
 
 /// A cell: one shared channel joining an access point and its stations. Each station gets a

@@ -439,6 +439,29 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "dumbbell-pareto-background",
+        "two TCP flows and a Pareto ON/OFF UDP source (mean 8 Mb/s) on a 10 Mb/s bottleneck",
+        "dumbbell",
+        &[
+            ("run.duration", "20s"),
+            ("run.warmup", "5s"),
+            (
+                "flows",
+                "[{ name = \"f1\", from = \"s1\", to = \"d1\" }, { name = \"f2\", from = \"s2\", to = \"d2\" }, { name = \"bg\", from = \"s3\", to = \"d3\", udp = { model = \"pareto\", rate = \"10Mbps\", on = \"400ms\", off = \"100ms\", shape = 2.0, size = \"1000B\" } }]",
+            ),
+        ],
+    ),
+    (
+        "eln5-cbr-probe",
+        "a constant-bit-rate UDP probe beside three TCP downloads",
+        "eln5",
+        &[
+            ("run.duration", "20s"),
+            ("flows.2.name", "probe"),
+            ("flows.2.udp", "{ model = \"cbr\", rate = \"200kbps\", size = \"500B\" }"),
+        ],
+    ),
+    (
         "eln5-snoop-finite-flows",
         "snoop at a base station shared by three finite flows with different schemes and starts",
         "eln5",

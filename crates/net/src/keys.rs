@@ -20,6 +20,11 @@ pub fn flow_isn(flow: &str) -> String {
     format!("{flow}/isn")
 }
 
+/// The draws (ON and OFF periods) of a flow's UDP source.
+pub fn udp_source(flow: &str) -> String {
+    format!("{flow}/source")
+}
+
 /// The phase of a host's BSD timer (`slow-timer`, `fast-timer`; `proxy-` prefixed for a split
 /// proxy's stack on that node), per host and shared by every connection of the host.
 pub fn node_timer(node: u32, timer: &str) -> String {

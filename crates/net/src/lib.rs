@@ -20,9 +20,10 @@ pub mod split;
 mod split_tests;
 pub mod tap;
 pub mod topology;
+pub mod traffic;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
 pub use hiccup::{Hiccup, Stage as HiccupStage};
-pub use network::{Flow, Network, Outcome, PacketAccount};
-pub use packet::{LinkAck, LinkTag, Packet, PacketKind};
+pub use network::{Flow, Network, Outcome, PacketAccount, UdpFlow};
+pub use packet::{LinkAck, LinkTag, Packet, PacketKind, Proto};
 pub use port::{Port, PortStats};

@@ -8,10 +8,11 @@ use crate::keys;
 use crate::link_receiver::LinkReceiver;
 use crate::medium::shared::Shared;
 use crate::medium::{Air, AnyMedium};
-use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef};
+use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
+use crate::traffic::UdpSource;
 use engine::{
     EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimDuration, SimTime,
     TraceSink, VecSink,
@@ -49,6 +50,29 @@ enum Event {
     FlowStop { flow: FlowId },
     /// The goodput measurement window opens.
     WindowStart,
+    /// A UDP source's next datagram leaves.
+    UdpSend { flow: FlowId },
+}
+
+/// A UDP background flow: a source on `src`, a counting sink on `dst` (crate::traffic).
+pub struct UdpFlow {
+    /// Its id, in the UDP flows' own id space.
+    pub id: FlowId,
+    /// Node of the source.
+    pub src: NodeId,
+    /// Node of the sink.
+    pub dst: NodeId,
+    source: UdpSource,
+    /// When the source stops (none: at the end of the run).
+    pub stop: Option<SimTime>,
+    /// Datagrams sent.
+    pub sent: u64,
+    /// Datagrams received at the sink.
+    pub delivered: u64,
+    /// Payload bytes received at the sink.
+    pub delivered_bytes: u64,
+    /// `delivered_bytes` when the measurement window opened.
+    pub delivered_at_window_start: u64,
 }
 
 /// A transport connection: a sender on `src`, a receiver on `dst`.
@@ -135,6 +159,8 @@ pub struct Network {
     taps: Taps,
     /// Packets handed to a transport endpoint at their destination.
     delivered: u64,
+    /// UDP background flows (their own id space: a packet's `flow` with `Proto::Udp`).
+    udp: Vec<UdpFlow>,
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
@@ -244,6 +270,7 @@ impl Network {
             link_receivers: Vec::new(),
             taps: Taps::default(),
             delivered: 0,
+            udp: Vec::new(),
         })
     }
 
@@ -285,6 +312,35 @@ impl Network {
         f.finite = finite;
     }
 
+    /// Add a UDP source from `src` to `dst`, its first datagram at `start`, sending until
+    /// `stop` (or the end of the run).
+    pub fn add_udp_flow(
+        &mut self,
+        src: NodeId,
+        dst: NodeId,
+        source: UdpSource,
+        stop: Option<SimTime>,
+    ) -> FlowId {
+        let id = FlowId(self.udp.len() as u32);
+        self.udp.push(UdpFlow {
+            id,
+            src,
+            dst,
+            source,
+            stop,
+            sent: 0,
+            delivered: 0,
+            delivered_bytes: 0,
+            delivered_at_window_start: 0,
+        });
+        id
+    }
+
+    /// The UDP background flows.
+    pub fn udp_flows(&self) -> &[UdpFlow] {
+        &self.udp
+    }
+
     /// Open the goodput measurement window at `at` (each flow notes what it has delivered).
     pub fn open_window_at(&mut self, at: SimTime) {
         if at > SimTime::ZERO {
@@ -315,7 +371,10 @@ impl Network {
             corrupted: ports
                 .iter()
                 .map(|p| {
-                    p.stats.corrupted_data + p.stats.corrupted_acks + p.stats.corrupted_link_acks
+                    p.stats.corrupted_data
+                        + p.stats.corrupted_acks
+                        + p.stats.corrupted_link_acks
+                        + p.stats.corrupted_udp
                 })
                 .sum(),
             in_flight: self.pool.len() as u64,
@@ -351,7 +410,19 @@ impl Network {
                 self.queue.schedule(t, Event::FlowStop { flow: id });
             }
         }
-        let all_finite = self.flows.iter().all(|f| f.finite);
+        for u in 0..self.udp.len() {
+            let at = self.udp[u].source.next_departure();
+            if self.udp[u].stop.is_none_or(|stop| at < stop) {
+                self.queue.schedule(
+                    at,
+                    Event::UdpSend {
+                        flow: FlowId(u as u32),
+                    },
+                );
+            }
+        }
+        // UDP sources run to the limit too (they are long-lived).
+        let all_finite = self.flows.iter().all(|f| f.finite) && self.udp.is_empty();
         loop {
             if all_finite
                 && self
@@ -405,7 +476,7 @@ impl Network {
                     }
                 } else {
                     let pkt = &self.pool[r];
-                    if pkt.dst == to && pkt.seg.is_data() {
+                    if pkt.dst == to && pkt.seg.is_data() && !pkt.is_udp() {
                         // The ELN oracle: the receiving host learns which segment the link
                         // corrupted (Balakrishnan97 §2.6); receivers without ELN ignore it.
                         self.flows[pkt.flow.index()].receiver.on_corrupted(&pkt.seg);
@@ -453,7 +524,11 @@ impl Network {
                 for f in &mut self.flows {
                     f.delivered_at_window_start = f.receiver.delivered();
                 }
+                for u in &mut self.udp {
+                    u.delivered_at_window_start = u.delivered_bytes;
+                }
             }
+            Event::UdpSend { flow } => self.udp_send(now, flow),
         }
     }
 
@@ -484,6 +559,13 @@ impl Network {
         }
         let f = pkt.flow.index();
         self.delivered += 1;
+        if pkt.is_udp() {
+            let u = &mut self.udp[f];
+            u.delivered += 1;
+            u.delivered_bytes += u64::from(pkt.seg.len);
+            self.pool.release(r);
+            return;
+        }
         match pkt.kind() {
             PacketKind::Data => {
                 self.flows[f].receiver.on_segment(now, &pkt.seg);
@@ -514,6 +596,7 @@ impl Network {
                 dst: fl.dst,
                 seg,
                 link: LinkTag::None,
+                proto: Proto::Tcp,
             });
             self.next_uid += 1;
             if let Some(dropped) = self.send_from(now, src, r) {
@@ -543,6 +626,7 @@ impl Network {
                 dst: fl.src,
                 seg,
                 link: LinkTag::None,
+                proto: Proto::Tcp,
             });
             self.next_uid += 1;
             self.send_from(now, src, r);
@@ -589,6 +673,38 @@ impl Network {
         } else {
             self.kick(now, m);
         }
+    }
+
+    /// A UDP source's datagram leaves its host; the next is scheduled (until the source stops).
+    fn udp_send(&mut self, now: SimTime, flow: FlowId) {
+        let u = &mut self.udp[flow.index()];
+        u.sent += 1;
+        let (src, dst) = (u.src, u.dst);
+        let seg = tcp::Segment {
+            seq: tcp::SeqNum(0),
+            ack: tcp::SeqNum(0),
+            len: u.source.config().size(),
+            wnd: 0,
+            ack_flag: false,
+            opts: tcp::SegOptions::default(),
+        };
+        let next = u.source.next_departure();
+        if u.stop.is_none_or(|stop| next < stop) {
+            self.queue.schedule(next, Event::UdpSend { flow });
+        }
+        let r = self.pool.insert(Packet {
+            uid: self.next_uid,
+            flow,
+            src,
+            dst,
+            seg,
+            link: LinkTag::None,
+            proto: Proto::Udp,
+        });
+        self.next_uid += 1;
+        // A datagram the host's own queue drops is only counted there (UDP has no ENOBUFS
+        // reaction).
+        self.send_from(now, src, r);
     }
 
     /// Offer medium `m` its ports' frames (crate::medium), unless it is busy.

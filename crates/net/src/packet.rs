@@ -18,6 +18,19 @@ pub struct Packet {
     pub seg: Segment,
     /// The link-layer header a link ARQ adds on the wireless hop ([`LinkTag::None`] elsewhere).
     pub link: LinkTag,
+    /// What the IP datagram carries.
+    pub proto: Proto,
+}
+
+/// The transport protocol of a packet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Proto {
+    /// A TCP segment (`seg` is the whole segment).
+    #[default]
+    Tcp,
+    /// A UDP datagram of a background source: `seg.len` payload bytes, the rest of `seg` unused.
+    /// It loads queues and links but is no TCP: agents, proxies and the ELN oracle ignore it.
+    Udp,
 }
 
 /// Link-layer header of a frame on a wireless hop run by a link ARQ (`crate::agent::arq`).
@@ -94,10 +107,16 @@ impl Packet {
     /// Size of the IP datagram in bytes.
     /// For a link ACK frame: its link-layer payload bytes.
     pub fn ip_len(&self) -> u32 {
-        match self.link {
-            LinkTag::Ack(a) => a.bytes,
-            _ => self.seg.ip_len(),
+        match (self.link, self.proto) {
+            (LinkTag::Ack(a), _) => a.bytes,
+            // IPv4 20 + UDP 8 bytes of header.
+            (_, Proto::Udp) => 28 + self.seg.len,
+            (_, Proto::Tcp) => self.seg.ip_len(),
         }
+    }
+    /// Whether this is a UDP datagram.
+    pub fn is_udp(&self) -> bool {
+        self.proto == Proto::Udp
     }
 }
 
@@ -225,6 +244,7 @@ pub(crate) fn test_packet(uid: u64, len: u32) -> Packet {
             opts: SegOptions::default(),
         },
         link: LinkTag::None,
+        proto: Proto::Tcp,
     }
 }
 

@@ -44,6 +44,12 @@ pub struct PortStats {
     pub link_ack_frames: u64,
     /// Link-level ACK frames corrupted by the error model; not in `corrupted_acks`.
     pub corrupted_link_acks: u64,
+    /// UDP datagrams whose transmission started (background traffic; not in the TCP counts).
+    pub udp_frames: u64,
+    /// Payload bytes of those datagrams.
+    pub udp_payload_bytes: u64,
+    /// UDP datagrams corrupted by the error model.
+    pub corrupted_udp: u64,
 }
 
 /// One direction of a hop.
@@ -222,6 +228,12 @@ impl Port {
         if pkt.is_link_ack() {
             self.stats.link_ack_frames += 1;
             self.stats.corrupted_link_acks += u64::from(corrupted);
+            return corrupted;
+        }
+        if pkt.is_udp() {
+            self.stats.udp_frames += 1;
+            self.stats.udp_payload_bytes += u64::from(pkt.seg.len);
+            self.stats.corrupted_udp += u64::from(corrupted);
             return corrupted;
         }
         match pkt.kind() {

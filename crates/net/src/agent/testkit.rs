@@ -35,6 +35,7 @@ pub fn data(i: u32) -> Packet {
             opts: SegOptions::default(),
         },
         link: LinkTag::None,
+        proto: crate::packet::Proto::Tcp,
     }
 }
 /// A pure ACK asking for segment `i`.
@@ -53,6 +54,7 @@ pub fn ack(i: u32) -> Packet {
             opts: SegOptions::default(),
         },
         link: LinkTag::None,
+        proto: crate::packet::Proto::Tcp,
     }
 }
 /// A pure ACK asking for segment `i`, triggered by segment `t` (SMART).

@@ -30,7 +30,7 @@ impl Network {
     /// packets no agent sees are not moved through it.
     pub(super) fn agent_at(&self, port: PortId, pkt: &Packet) -> bool {
         let node = self.ports[port.index()].to;
-        pkt.dst != node && self.agents[node.index()].is_some()
+        pkt.dst != node && !pkt.is_udp() && self.agents[node.index()].is_some()
     }
 
     /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
@@ -140,7 +140,7 @@ pub(super) fn agent_sent(
         return;
     };
     let pkt = &pool[r];
-    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
+    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_udp() {
         return;
     }
     if let Some((agent, _)) = agents[p.from.index()].as_mut() {
@@ -161,7 +161,11 @@ pub(super) fn agent_transmit(
 ) {
     let p = &ports[port.index()];
     let pkt = &pool[r];
-    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_link_ack() {
+    if p.role != HopRole::Wireless
+        || pkt.kind() != PacketKind::Data
+        || pkt.is_link_ack()
+        || pkt.is_udp()
+    {
         return;
     }
     if let Some((agent, _)) = agents[p.from.index()].as_mut() {

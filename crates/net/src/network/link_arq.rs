@@ -68,6 +68,7 @@ impl Network {
                             ..pkt.seg
                         },
                         link: LinkTag::Ack(ack),
+                        proto: pkt.proto,
                     };
                     self.next_uid += 1;
                     let ack = self.pool.insert(ack);

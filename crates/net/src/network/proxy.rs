@@ -3,7 +3,7 @@
 //! the network sends what each leg emits from that node. Kept apart from the loop.
 
 use super::{Event, Network};
-use crate::packet::{LinkTag, Packet, PacketKind, PacketRef};
+use crate::packet::{LinkTag, Packet, PacketKind, PacketRef, Proto};
 use crate::split::SplitProxy;
 use engine::{FlowId, NodeId, SimTime};
 
@@ -26,7 +26,7 @@ impl Network {
     /// leaves the pool; otherwise it passes on).
     pub(super) fn proxy_absorbs(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> bool {
         let pkt = &self.pool[r];
-        if pkt.dst == node || self.proxies.is_empty() {
+        if pkt.dst == node || self.proxies.is_empty() || pkt.is_udp() {
             return false;
         }
         let Some((proxy, _)) = self.proxies.get_mut(&(node, pkt.flow)) else {
@@ -80,6 +80,7 @@ impl Network {
                 dst: if to_source { fl.src } else { fl.dst },
                 seg,
                 link: LinkTag::None,
+                proto: Proto::Tcp,
             });
             self.next_uid += 1;
             if let Some(dropped) = self.send_from(now, node, r) {
