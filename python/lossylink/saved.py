@@ -3,7 +3,8 @@ one directory that :func:`load_run` (and ``lossylink plot``) read back.
 
 Layout of a saved run directory::
 
-    metrics.json          the metrics, keys in the facade's order
+    metrics.json          the metrics, keys in the facade's order (a [[flows]] scenario's run
+                          adds "flows", "links" and "aggregate")
     scenario.toml         the scenario that was run (when known)
     trace/<table>.parquet one file per trace table (or .csv)
     outputs.json          the files the run wrote elsewhere (when any): {"pcap": [...],
@@ -85,7 +86,14 @@ def load_run(directory: str | os.PathLike[str]) -> RunResult:
         raise LossylinkIOError(f"{d}: not a saved run (no {METRICS_FILE})") from None
     except (OSError, ValueError) as exc:
         raise LossylinkIOError(f"cannot read {d / METRICS_FILE}: {exc}") from None
-    metrics = {k: (float("nan") if v is None else v) for k, v in metrics.items()}
+    network = None
+    if "flows" in metrics:
+        network = {
+            "flows": [_nan(row) for row in metrics.pop("flows")],
+            "links": [_nan(row) for row in metrics.pop("links", [])],
+            "aggregate": _nan(metrics.pop("aggregate", {})),
+        }
+    metrics = _nan(metrics)
     outputs = _read_outputs(d)
     trace: dict[str, dict[str, Any]] | None = None
     tdir = d / TRACE_DIR
@@ -96,7 +104,12 @@ def load_run(directory: str | os.PathLike[str]) -> RunResult:
                 trace[path.stem] = _read_parquet(path)
             elif path.suffix == ".csv":
                 trace[path.stem] = _read_csv(path)
-    return RunResult(metrics, trace, outputs.get("pcap"), outputs.get("trace_csv"))
+    return RunResult(metrics, trace, outputs.get("pcap"), outputs.get("trace_csv"), network=network)
+
+
+def _nan(row: dict[str, Any]) -> dict[str, Any]:
+    """JSON's null back to NaN (non-finite floats are written as null)."""
+    return {k: (float("nan") if v is None else v) for k, v in row.items()}
 
 
 def _write_outputs(out: Path, result: RunResult) -> None:

@@ -70,3 +70,27 @@ def test_bad_flows_are_one_line_errors() -> None:
             s.set(key, value)
         assert field in str(info.value)
         assert "\n" not in str(info.value)
+
+
+def test_a_saved_multi_flow_run_keeps_its_flows(tmp_path) -> None:
+    from lossylink.saved import load_run, save_run
+
+    s = ll.Scenario.preset("eln5").set("run.warmup", "1s").set("run.duration", "3s")
+    r = ll.run(s, seed=2, trace=True)
+    save_run(r, tmp_path / "run", scenario=s)
+    back = load_run(tmp_path / "run")
+    assert back.flows is not None
+    assert [f["flow"] for f in back.flows] == [f["flow"] for f in r.flows or []]
+    assert back.aggregate == r.aggregate
+    assert back.trace is not None
+    assert "flow" in back.trace["sender"]
+
+
+def test_a_udp_background_flow_reports_its_goodput() -> None:
+    s = ll.Scenario.preset("eln5").set("run.warmup", "1s").set("run.duration", "5s")
+    s.set("flows.2.udp", '{ model = "cbr", rate = "400kbps", size = "500B" }')
+    r = ll.run(s, seed=1)
+    assert r.flows is not None
+    probe = r.flows[2]
+    assert probe["scheme"] == "udp-cbr"
+    assert abs(probe["goodput_mbps"] - 0.4) < 0.05

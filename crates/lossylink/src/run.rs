@@ -8,7 +8,7 @@ use crate::metrics::Metrics;
 use crate::scenario::Scenario;
 use crate::schema::ErrorDoc;
 use crate::schemes::{self, AgentKind, ReceiverOptions, RecoveryKind, SchemeDef};
-use crate::trace::{base_station_table, sender_tables, Trace};
+use crate::trace::{base_station_table, merge_flow_tables, sender_tables, Trace};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::agent::arq::LinkArq;
 use net::agent::eln_bs::ElnMarker;
@@ -496,10 +496,20 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         sender_suppressed_fast_retransmits: s.suppressed_fast_retransmits,
     };
     let trace = opts.trace.then(|| {
-        let mut tables = flow
-            .sender_trace()
-            .map(|t| sender_tables(&t.records, ""))
-            .unwrap_or_default();
+        let mut tables = if b.single {
+            flow.sender_trace()
+                .map(|t| sender_tables(&t.records, ""))
+                .unwrap_or_default()
+        } else {
+            // Every TCP flow's sender, one table each kind with a `flow` column.
+            let mut all = Vec::new();
+            for (f, p) in network.flows().iter().zip(b.tcp_flows()) {
+                if let Some(t) = f.sender_trace() {
+                    merge_flow_tables(&mut all, &p.name, sender_tables(&t.records, ""));
+                }
+            }
+            all
+        };
         // The wireless leg of a split connection: `sender_wireless` / `events_wireless`.
         if let Some(t) = proxy.and_then(|p| p.wireless_trace()) {
             tables.extend(sender_tables(&t.records, "_wireless"));

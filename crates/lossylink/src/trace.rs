@@ -32,6 +32,50 @@ pub struct Trace {
     pub tables: Vec<TraceTable>,
 }
 
+impl Column {
+    fn len(&self) -> usize {
+        match self {
+            Column::F64(v) => v.len(),
+            Column::I64(v) => v.len(),
+            Column::Str(v) => v.len(),
+        }
+    }
+
+    /// Append `other`'s values (same kind; a different kind is left out, which the tables built
+    /// here never produce).
+    fn extend(&mut self, other: Column) {
+        match (self, other) {
+            (Column::F64(a), Column::F64(b)) => a.extend(b),
+            (Column::I64(a), Column::I64(b)) => a.extend(b),
+            (Column::Str(a), Column::Str(b)) => a.extend(b),
+            _ => debug_assert!(false, "columns of different kinds"),
+        }
+    }
+}
+
+/// The tables of one flow of a multi-flow run, merged into `into` by table name with a leading
+/// `flow` column naming the flow (rows stay in flow order, then time order within a flow).
+pub(crate) fn merge_flow_tables(into: &mut Vec<TraceTable>, flow: &str, tables: Vec<TraceTable>) {
+    for mut t in tables {
+        let rows = t.columns.first().map_or(0, |(_, c)| c.len());
+        t.columns.insert(
+            0,
+            (
+                "flow".to_string(),
+                Column::Str(vec![flow.to_string(); rows]),
+            ),
+        );
+        match into.iter_mut().find(|x| x.name == t.name) {
+            None => into.push(t),
+            Some(x) => {
+                for ((_, a), (_, b)) in x.columns.iter_mut().zip(t.columns) {
+                    a.extend(b);
+                }
+            }
+        }
+    }
+}
+
 fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::Open => "open",

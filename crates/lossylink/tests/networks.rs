@@ -311,3 +311,33 @@ udp = { model = "cbr", rate = "1Mbps", size = "1000B" }
     assert_eq!(num(cbr, "sender_segments"), 63.0);
     assert_eq!(num(cbr, "delivered_bytes"), 62_000.0);
 }
+
+/// A traced multi-flow run has one sender table and one events table with a `flow` column
+/// naming each row's flow; every TCP flow appears.
+#[test]
+fn multi_flow_traces_carry_a_flow_column() {
+    let mut s = Scenario::preset("eln5").unwrap();
+    s.set("run.warmup", "1s").unwrap();
+    s.set("run.duration", "5s").unwrap();
+    let r = run(&s, 1, &RunOptions::traced()).unwrap();
+    let trace = r.trace.unwrap();
+    for name in ["sender", "events"] {
+        let t = trace.tables.iter().find(|t| t.name == name).unwrap();
+        assert_eq!(t.columns[0].0, "flow");
+        let lossylink::Column::Str(flows) = &t.columns[0].1 else {
+            panic!("flow column")
+        };
+        for f in ["ftp-m1", "ftp-m2", "ftp-m3"] {
+            assert!(flows.iter().any(|x| x == f), "{name}: {f}");
+        }
+        let rows = flows.len();
+        for (col, c) in &t.columns {
+            let n = match c {
+                lossylink::Column::F64(v) => v.len(),
+                lossylink::Column::I64(v) => v.len(),
+                lossylink::Column::Str(v) => v.len(),
+            };
+            assert_eq!(n, rows, "{name}.{col}");
+        }
+    }
+}
