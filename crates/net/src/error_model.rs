@@ -23,11 +23,17 @@
 //!   bit-error rate `BER = 1 − (1 − FER)^(1/L_ref)` and applied to each frame by its exposed
 //!   length, `P = 1 − (1 − BER)^L` (eln-llelsn spec §5.4.3: "data packets are more prone to be
 //!   lost than ACKs due to the longer length"); independent draws per frame.
+//! - [`ErrorModel::Trace`]: a recorded erasure trace (the `block_trace` format of
+//!   `crate::gsm::erasure`: one `0` or `1` per line). Per frame: each frame of the direction takes
+//!   the next entry, `1` loses it. Per time slot of length `slot`: a frame is lost if any slot its
+//!   transmission overlaps is erased (the time the frame is on the air, from its start). Past the
+//!   end the trace repeats, or is clean if it does not loop.
 
-use engine::RngStream;
+use engine::{RngStream, SimDuration, SimTime};
+use std::sync::Arc;
 
 /// Validated configuration of an error model.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ErrorModelConfig {
     /// No errors.
     None,
@@ -66,6 +72,15 @@ pub enum ErrorModelConfig {
         fer: f64,
         /// The reference frame length in exposed bits (> 0).
         reference_bits: u64,
+    },
+    /// A recorded erasure trace, per frame (`slot` = `None`) or per time slot.
+    Trace {
+        /// The entries, `true` = erased (at least one).
+        erased: Arc<[bool]>,
+        /// Per time slot of this length (> 0), or per frame.
+        slot: Option<SimDuration>,
+        /// Whether the trace repeats past its end (else the channel is clean there).
+        looped: bool,
     },
 }
 
@@ -136,6 +151,17 @@ pub enum ErrorModel {
         /// The stream of the transitions and the losses.
         rng: RngStream,
     },
+    /// A recorded erasure trace.
+    Trace {
+        /// The entries, `true` = erased.
+        erased: Arc<[bool]>,
+        /// Per time slot of this length, or per frame.
+        slot: Option<SimDuration>,
+        /// Whether the trace repeats.
+        looped: bool,
+        /// Per frame: the index of the next frame's entry.
+        next: u64,
+    },
     /// Length-scaled frame errors.
     Fer {
         /// ln(1 − BER): a frame of L bits survives with probability exp(L · ln(1 − BER)).
@@ -189,6 +215,16 @@ impl ErrorModel {
                     rng,
                 }
             }
+            ErrorModelConfig::Trace {
+                erased,
+                slot,
+                looped,
+            } => ErrorModel::Trace {
+                erased,
+                slot,
+                looped,
+                next: 0,
+            },
             ErrorModelConfig::Fer {
                 fer,
                 reference_bits,
@@ -214,10 +250,47 @@ impl ErrorModel {
         }
     }
 
+    /// A frame exposing `bits` bits to the channel, on the air from `start` for `airtime`: is
+    /// it corrupted? (Only a per-slot trace looks at the time.)
+    pub fn frame_at(&mut self, start: SimTime, airtime: SimDuration, bits: u64) -> bool {
+        if let ErrorModel::Trace {
+            erased,
+            slot: Some(slot),
+            looped,
+            ..
+        } = self
+        {
+            let s = slot.as_nanos().max(1);
+            let first = start.as_nanos() / s;
+            // The last nanosecond on the air; a zero-length frame occupies its start's slot.
+            let last = (start.as_nanos() + airtime.as_nanos().max(1) - 1) / s;
+            let n = erased.len() as u64;
+            return (first..=last).any(|k| {
+                if *looped || k < n {
+                    erased[(k % n) as usize]
+                } else {
+                    false
+                }
+            });
+        }
+        self.frame(bits)
+    }
+
     /// A frame exposing `bits` bits to the channel: is it corrupted?
     pub fn frame(&mut self, bits: u64) -> bool {
         match self {
             ErrorModel::None => false,
+            ErrorModel::Trace {
+                erased,
+                looped,
+                next,
+                ..
+            } => {
+                let n = erased.len() as u64;
+                let k = *next;
+                *next += 1;
+                (*looped || k < n) && erased[(k % n) as usize]
+            }
             ErrorModel::Exponential {
                 mean_gap_bits,
                 position,
@@ -309,6 +382,11 @@ impl ErrorModel {
                 fer,
                 reference_bits,
             } => 1.0 - (1.0 - fer).powf(bits as f64 / reference_bits.max(1) as f64),
+            // A looping per-frame trace loses its erased fraction; a slot trace depends on the
+            // frames' timing (this is the fraction of erased slots).
+            ErrorModelConfig::Trace { erased, .. } => {
+                erased.iter().filter(|&&e| e).count() as f64 / erased.len().max(1) as f64
+            }
         }
     }
 }
@@ -449,5 +527,50 @@ mod tests {
                 "{bits}: {r}"
             );
         }
+    }
+
+    #[test]
+    fn a_frame_trace_loses_exactly_its_erased_entries_and_loops() {
+        let cfg = ErrorModelConfig::Trace {
+            erased: vec![false, true, false, true, true].into(),
+            slot: None,
+            looped: true,
+        };
+        let mut m = ErrorModel::new(cfg.clone(), RngStream::new(1, "t"));
+        let got: Vec<bool> = (0..7).map(|_| m.frame(8000)).collect();
+        assert_eq!(got, [false, true, false, true, true, false, true]);
+        let ErrorModelConfig::Trace { erased, slot, .. } = cfg else {
+            unreachable!()
+        };
+        let mut once = ErrorModel::new(
+            ErrorModelConfig::Trace {
+                erased,
+                slot,
+                looped: false,
+            },
+            RngStream::new(1, "t"),
+        );
+        let got: Vec<bool> = (0..7).map(|_| once.frame(8000)).collect();
+        assert_eq!(got, [false, true, false, true, true, false, false]);
+    }
+
+    #[test]
+    fn a_slot_trace_loses_frames_that_overlap_an_erased_slot() {
+        // 20 ms slots: slot 1 (20-40 ms) erased.
+        let mut m = ErrorModel::new(
+            ErrorModelConfig::Trace {
+                erased: vec![false, true, false].into(),
+                slot: Some(SimDuration::from_millis(20)),
+                looped: false,
+            },
+            RngStream::new(1, "t"),
+        );
+        let ms = SimDuration::from_millis;
+        let at = |t: u64| SimTime::ZERO + ms(t);
+        assert!(!m.frame_at(at(0), ms(20), 8000)); // 0-20 ms exactly: slot 0 only
+        assert!(m.frame_at(at(15), ms(6), 8000)); // 15-21 ms reaches slot 1
+        assert!(m.frame_at(at(39), ms(1), 8000)); // inside slot 1
+        assert!(!m.frame_at(at(40), ms(19), 8000)); // slot 2
+        assert!(!m.frame_at(at(100), ms(5), 8000)); // past the end, not looping
     }
 }
