@@ -352,8 +352,8 @@ impl ErrorModel {
     }
 
     /// The long-run probability that a frame of `bits` bits is corrupted (closed form).
-    pub fn frame_error_probability(cfg: ErrorModelConfig, bits: u64) -> f64 {
-        match cfg {
+    pub fn frame_error_probability(cfg: &ErrorModelConfig, bits: u64) -> f64 {
+        match *cfg {
             ErrorModelConfig::None => 0.0,
             ErrorModelConfig::Exponential { mean_gap_bits } => {
                 1.0 - (-(bits as f64) / mean_gap_bits).exp()
@@ -384,7 +384,7 @@ impl ErrorModel {
             } => 1.0 - (1.0 - fer).powf(bits as f64 / reference_bits.max(1) as f64),
             // A looping per-frame trace loses its erased fraction; a slot trace depends on the
             // frames' timing (this is the fraction of erased slots).
-            ErrorModelConfig::Trace { erased, .. } => {
+            ErrorModelConfig::Trace { ref erased, .. } => {
                 erased.iter().filter(|&&e| e).count() as f64 / erased.len().max(1) as f64
             }
         }
@@ -407,7 +407,7 @@ mod tests {
         let cfg = ErrorModelConfig::Exponential {
             mean_gap_bits: 65536.0 * 8.0,
         };
-        let expected = ErrorModel::frame_error_probability(cfg, 1476 * 8);
+        let expected = ErrorModel::frame_error_probability(&cfg, 1476 * 8);
         assert!((expected - 0.0223).abs() < 0.0005, "{expected}");
         let got = rate(cfg, 1476 * 8, 400_000, 1);
         assert!(
@@ -436,7 +436,7 @@ mod tests {
                 mean_gap_bits: 65536.0 * 8.0,
                 length: k,
             };
-            let mut m = ErrorModel::new(cfg, RngStream::new(7, "test/burst"));
+            let mut m = ErrorModel::new(cfg.clone(), RngStream::new(7, "test/burst"));
             let hits: Vec<bool> = (0..200_000).map(|_| m.frame(1476 * 8)).collect();
             // Every run of corrupted frames is a multiple of k long (back-to-back bursts merge).
             let mut run = 0u32;
@@ -449,7 +449,7 @@ mod tests {
                 }
             }
             let rate = hits.iter().filter(|&&h| h).count() as f64 / hits.len() as f64;
-            let want = ErrorModel::frame_error_probability(cfg, 1476 * 8);
+            let want = ErrorModel::frame_error_probability(&cfg, 1476 * 8);
             assert!(
                 (rate - want).abs() < 0.1 * want,
                 "k = {k}: {rate} vs {want}"
@@ -465,7 +465,7 @@ mod tests {
         ) {
             let cfg = ErrorModelConfig::Exponential { mean_gap_bits: f64::from(every_bytes) * 8.0 };
             let bits = u64::from(frame_bytes) * 8;
-            let p = ErrorModel::frame_error_probability(cfg, bits);
+            let p = ErrorModel::frame_error_probability(&cfg, bits);
             let n = 60_000u32;
             let got = rate(cfg, bits, n, seed);
             // 5 standard errors of a binomial proportion, plus discretisation slack.
@@ -486,7 +486,7 @@ mod tests {
     fn gilbert_matches_its_rate_and_mean_burst_length() {
         // Buchholcz et al. Table 1, model 2: ε = 0.01, B = 4.0701.
         let cfg = ErrorModelConfig::gilbert_from_rate(0.01, 4.0701);
-        let mut m = ErrorModel::new(cfg, RngStream::new(5, "test/gilbert"));
+        let mut m = ErrorModel::new(cfg.clone(), RngStream::new(5, "test/gilbert"));
         let n = 2_000_000;
         let lost: Vec<bool> = (0..n).map(|_| m.frame(8000)).collect();
         let rate = lost.iter().filter(|&&l| l).count() as f64 / n as f64;
@@ -505,7 +505,7 @@ mod tests {
         // standard error is sqrt(B(B-1))/sqrt(4900) = 0.05, 1.2 %).
         assert!((rate - 0.01).abs() < 0.0005, "{rate}");
         assert!((mean - 4.0701).abs() < 0.2, "{mean}");
-        assert!((ErrorModel::frame_error_probability(cfg, 1) - 0.01).abs() < 1e-12);
+        assert!((ErrorModel::frame_error_probability(&cfg, 1) - 0.01).abs() < 1e-12);
     }
 
     #[test]
@@ -516,12 +516,12 @@ mod tests {
             fer: 0.09,
             reference_bits: 8544,
         };
-        let p = |bits| ErrorModel::frame_error_probability(cfg, bits);
+        let p = |bits| ErrorModel::frame_error_probability(&cfg, bits);
         assert!((p(8544) - 0.09).abs() < 1e-12);
         assert!((p(68 * 8) - 0.0060).abs() < 0.0001, "{}", p(68 * 8));
         assert!((p(14 * 8) - 0.0012).abs() < 0.0001, "{}", p(14 * 8));
         for bits in [8544, 544] {
-            let r = rate(cfg, bits, 400_000, 9);
+            let r = rate(cfg.clone(), bits, 400_000, 9);
             assert!(
                 (r - p(bits)).abs() < 4.0 * (p(bits) / 400_000.0).sqrt(),
                 "{bits}: {r}"
