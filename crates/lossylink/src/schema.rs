@@ -400,6 +400,18 @@ pub enum ErrorDoc {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         loss_bad: Option<f64>,
     },
+    /// A recorded erasure trace: a file of `0`/`1` lines (`#` comments), one per frame, or one
+    /// per time slot of length `slot`.
+    Trace {
+        /// Path of the trace file (relative to the working directory).
+        file: String,
+        /// Per time slot of this length instead of per frame.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        slot: Option<Dur>,
+        /// Repeat the trace past its end (true) or leave the channel clean there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        repeat: Option<bool>,
+    },
     /// Independent frame errors with rate `fer` for a frame of `reference` exposed bytes,
     /// scaled to each frame's length through the equivalent bit-error rate.
     Fer {

@@ -417,6 +417,24 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         )],
     ),
     (
+        "reno-lan-trace",
+        "a recorded per-frame erasure trace on both directions of the wireless hop (repeating)",
+        "lan",
+        &[(
+            "hops.1.error",
+            "{ model = \"trace\", file = \"tests/data/erasures-frame.txt\" }",
+        )],
+    ),
+    (
+        "reno-wan-slot-trace",
+        "a per-time-slot erasure trace (20 ms slots) on the wireless hop's data direction",
+        "wan",
+        &[(
+            "hops.2.forward.error",
+            "{ model = \"trace\", file = \"tests/data/erasures-slot.txt\", slot = \"20ms\" }",
+        )],
+    ),
+    (
         "dumbbell-4-flows",
         "four long-lived flows staggered over a wired bottleneck, goodput window after warm-up",
         "dumbbell",

@@ -23,11 +23,17 @@
 //!   bit-error rate `BER = 1 − (1 − FER)^(1/L_ref)` and applied to each frame by its exposed
 //!   length, `P = 1 − (1 − BER)^L` (eln-llelsn spec §5.4.3: "data packets are more prone to be
 //!   lost than ACKs due to the longer length"); independent draws per frame.
+//! - [`ErrorModel::Trace`]: a recorded erasure trace (the `block_trace` format of
+//!   `crate::gsm::erasure`: one `0` or `1` per line). Per frame: each frame of the direction takes
+//!   the next entry, `1` loses it. Per time slot of length `slot`: a frame is lost if any slot its
+//!   transmission overlaps is erased (the time the frame is on the air, from its start). Past the
+//!   end the trace repeats, or is clean if it does not loop.
 
-use engine::RngStream;
+use engine::{RngStream, SimDuration, SimTime};
+use std::sync::Arc;
 
 /// Validated configuration of an error model.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ErrorModelConfig {
     /// No errors.
     None,
@@ -66,6 +72,15 @@ pub enum ErrorModelConfig {
         fer: f64,
         /// The reference frame length in exposed bits (> 0).
         reference_bits: u64,
+    },
+    /// A recorded erasure trace, per frame (`slot` = `None`) or per time slot.
+    Trace {
+        /// The entries, `true` = erased (at least one).
+        erased: Arc<[bool]>,
+        /// Per time slot of this length (> 0), or per frame.
+        slot: Option<SimDuration>,
+        /// Whether the trace repeats past its end (else the channel is clean there).
+        looped: bool,
     },
 }
 
@@ -136,6 +151,17 @@ pub enum ErrorModel {
         /// The stream of the transitions and the losses.
         rng: RngStream,
     },
+    /// A recorded erasure trace.
+    Trace {
+        /// The entries, `true` = erased.
+        erased: Arc<[bool]>,
+        /// Per time slot of this length, or per frame.
+        slot: Option<SimDuration>,
+        /// Whether the trace repeats.
+        looped: bool,
+        /// Per frame: the index of the next frame's entry.
+        next: u64,
+    },
     /// Length-scaled frame errors.
     Fer {
         /// ln(1 − BER): a frame of L bits survives with probability exp(L · ln(1 − BER)).
@@ -189,6 +215,16 @@ impl ErrorModel {
                     rng,
                 }
             }
+            ErrorModelConfig::Trace {
+                erased,
+                slot,
+                looped,
+            } => ErrorModel::Trace {
+                erased,
+                slot,
+                looped,
+                next: 0,
+            },
             ErrorModelConfig::Fer {
                 fer,
                 reference_bits,
@@ -214,10 +250,47 @@ impl ErrorModel {
         }
     }
 
+    /// A frame exposing `bits` bits to the channel, on the air from `start` for `airtime`: is
+    /// it corrupted? (Only a per-slot trace looks at the time.)
+    pub fn frame_at(&mut self, start: SimTime, airtime: SimDuration, bits: u64) -> bool {
+        if let ErrorModel::Trace {
+            erased,
+            slot: Some(slot),
+            looped,
+            ..
+        } = self
+        {
+            let s = slot.as_nanos().max(1);
+            let first = start.as_nanos() / s;
+            // The last nanosecond on the air; a zero-length frame occupies its start's slot.
+            let last = (start.as_nanos() + airtime.as_nanos().max(1) - 1) / s;
+            let n = erased.len() as u64;
+            return (first..=last).any(|k| {
+                if *looped || k < n {
+                    erased[(k % n) as usize]
+                } else {
+                    false
+                }
+            });
+        }
+        self.frame(bits)
+    }
+
     /// A frame exposing `bits` bits to the channel: is it corrupted?
     pub fn frame(&mut self, bits: u64) -> bool {
         match self {
             ErrorModel::None => false,
+            ErrorModel::Trace {
+                erased,
+                looped,
+                next,
+                ..
+            } => {
+                let n = erased.len() as u64;
+                let k = *next;
+                *next += 1;
+                (*looped || k < n) && erased[(k % n) as usize]
+            }
             ErrorModel::Exponential {
                 mean_gap_bits,
                 position,
@@ -279,8 +352,8 @@ impl ErrorModel {
     }
 
     /// The long-run probability that a frame of `bits` bits is corrupted (closed form).
-    pub fn frame_error_probability(cfg: ErrorModelConfig, bits: u64) -> f64 {
-        match cfg {
+    pub fn frame_error_probability(cfg: &ErrorModelConfig, bits: u64) -> f64 {
+        match *cfg {
             ErrorModelConfig::None => 0.0,
             ErrorModelConfig::Exponential { mean_gap_bits } => {
                 1.0 - (-(bits as f64) / mean_gap_bits).exp()
@@ -309,6 +382,11 @@ impl ErrorModel {
                 fer,
                 reference_bits,
             } => 1.0 - (1.0 - fer).powf(bits as f64 / reference_bits.max(1) as f64),
+            // A looping per-frame trace loses its erased fraction; a slot trace depends on the
+            // frames' timing (this is the fraction of erased slots).
+            ErrorModelConfig::Trace { ref erased, .. } => {
+                erased.iter().filter(|&&e| e).count() as f64 / erased.len().max(1) as f64
+            }
         }
     }
 }
@@ -329,7 +407,7 @@ mod tests {
         let cfg = ErrorModelConfig::Exponential {
             mean_gap_bits: 65536.0 * 8.0,
         };
-        let expected = ErrorModel::frame_error_probability(cfg, 1476 * 8);
+        let expected = ErrorModel::frame_error_probability(&cfg, 1476 * 8);
         assert!((expected - 0.0223).abs() < 0.0005, "{expected}");
         let got = rate(cfg, 1476 * 8, 400_000, 1);
         assert!(
@@ -358,7 +436,7 @@ mod tests {
                 mean_gap_bits: 65536.0 * 8.0,
                 length: k,
             };
-            let mut m = ErrorModel::new(cfg, RngStream::new(7, "test/burst"));
+            let mut m = ErrorModel::new(cfg.clone(), RngStream::new(7, "test/burst"));
             let hits: Vec<bool> = (0..200_000).map(|_| m.frame(1476 * 8)).collect();
             // Every run of corrupted frames is a multiple of k long (back-to-back bursts merge).
             let mut run = 0u32;
@@ -371,7 +449,7 @@ mod tests {
                 }
             }
             let rate = hits.iter().filter(|&&h| h).count() as f64 / hits.len() as f64;
-            let want = ErrorModel::frame_error_probability(cfg, 1476 * 8);
+            let want = ErrorModel::frame_error_probability(&cfg, 1476 * 8);
             assert!(
                 (rate - want).abs() < 0.1 * want,
                 "k = {k}: {rate} vs {want}"
@@ -387,7 +465,7 @@ mod tests {
         ) {
             let cfg = ErrorModelConfig::Exponential { mean_gap_bits: f64::from(every_bytes) * 8.0 };
             let bits = u64::from(frame_bytes) * 8;
-            let p = ErrorModel::frame_error_probability(cfg, bits);
+            let p = ErrorModel::frame_error_probability(&cfg, bits);
             let n = 60_000u32;
             let got = rate(cfg, bits, n, seed);
             // 5 standard errors of a binomial proportion, plus discretisation slack.
@@ -408,7 +486,7 @@ mod tests {
     fn gilbert_matches_its_rate_and_mean_burst_length() {
         // Buchholcz et al. Table 1, model 2: ε = 0.01, B = 4.0701.
         let cfg = ErrorModelConfig::gilbert_from_rate(0.01, 4.0701);
-        let mut m = ErrorModel::new(cfg, RngStream::new(5, "test/gilbert"));
+        let mut m = ErrorModel::new(cfg.clone(), RngStream::new(5, "test/gilbert"));
         let n = 2_000_000;
         let lost: Vec<bool> = (0..n).map(|_| m.frame(8000)).collect();
         let rate = lost.iter().filter(|&&l| l).count() as f64 / n as f64;
@@ -427,7 +505,7 @@ mod tests {
         // standard error is sqrt(B(B-1))/sqrt(4900) = 0.05, 1.2 %).
         assert!((rate - 0.01).abs() < 0.0005, "{rate}");
         assert!((mean - 4.0701).abs() < 0.2, "{mean}");
-        assert!((ErrorModel::frame_error_probability(cfg, 1) - 0.01).abs() < 1e-12);
+        assert!((ErrorModel::frame_error_probability(&cfg, 1) - 0.01).abs() < 1e-12);
     }
 
     #[test]
@@ -438,16 +516,61 @@ mod tests {
             fer: 0.09,
             reference_bits: 8544,
         };
-        let p = |bits| ErrorModel::frame_error_probability(cfg, bits);
+        let p = |bits| ErrorModel::frame_error_probability(&cfg, bits);
         assert!((p(8544) - 0.09).abs() < 1e-12);
         assert!((p(68 * 8) - 0.0060).abs() < 0.0001, "{}", p(68 * 8));
         assert!((p(14 * 8) - 0.0012).abs() < 0.0001, "{}", p(14 * 8));
         for bits in [8544, 544] {
-            let r = rate(cfg, bits, 400_000, 9);
+            let r = rate(cfg.clone(), bits, 400_000, 9);
             assert!(
                 (r - p(bits)).abs() < 4.0 * (p(bits) / 400_000.0).sqrt(),
                 "{bits}: {r}"
             );
         }
+    }
+
+    #[test]
+    fn a_frame_trace_loses_exactly_its_erased_entries_and_loops() {
+        let cfg = ErrorModelConfig::Trace {
+            erased: vec![false, true, false, true, true].into(),
+            slot: None,
+            looped: true,
+        };
+        let mut m = ErrorModel::new(cfg.clone(), RngStream::new(1, "t"));
+        let got: Vec<bool> = (0..7).map(|_| m.frame(8000)).collect();
+        assert_eq!(got, [false, true, false, true, true, false, true]);
+        let ErrorModelConfig::Trace { erased, slot, .. } = cfg else {
+            unreachable!()
+        };
+        let mut once = ErrorModel::new(
+            ErrorModelConfig::Trace {
+                erased,
+                slot,
+                looped: false,
+            },
+            RngStream::new(1, "t"),
+        );
+        let got: Vec<bool> = (0..7).map(|_| once.frame(8000)).collect();
+        assert_eq!(got, [false, true, false, true, true, false, false]);
+    }
+
+    #[test]
+    fn a_slot_trace_loses_frames_that_overlap_an_erased_slot() {
+        // 20 ms slots: slot 1 (20-40 ms) erased.
+        let mut m = ErrorModel::new(
+            ErrorModelConfig::Trace {
+                erased: vec![false, true, false].into(),
+                slot: Some(SimDuration::from_millis(20)),
+                looped: false,
+            },
+            RngStream::new(1, "t"),
+        );
+        let ms = SimDuration::from_millis;
+        let at = |t: u64| SimTime::ZERO + ms(t);
+        assert!(!m.frame_at(at(0), ms(20), 8000)); // 0-20 ms exactly: slot 0 only
+        assert!(m.frame_at(at(15), ms(6), 8000)); // 15-21 ms reaches slot 1
+        assert!(m.frame_at(at(39), ms(1), 8000)); // inside slot 1
+        assert!(!m.frame_at(at(40), ms(19), 8000)); // slot 2
+        assert!(!m.frame_at(at(100), ms(5), 8000)); // past the end, not looping
     }
 }

@@ -778,7 +778,7 @@ impl Air for AirOf<'_> {
         agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[r];
-        let (airtime, corrupted) = p.transmit(pkt, wait);
+        let (airtime, corrupted) = p.transmit(now, pkt, wait);
         self.taps.frame(now, port, pkt, corrupted);
         p.wire.push_back((r, corrupted));
         airtime

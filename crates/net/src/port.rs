@@ -94,7 +94,7 @@ impl Port {
     ) -> Self {
         let hiccups = Hiccups::new(&cfg.hiccups);
         let queue = VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize);
-        let error = ErrorModel::new(cfg.error, rng);
+        let error = ErrorModel::new(cfg.error.clone(), rng);
         Port {
             id,
             peer,
@@ -208,15 +208,31 @@ impl Port {
     /// Start the transmission of `pkt` after a contention wait of `wait`: its airtime (the
     /// wait, the per-frame time and the bits at the port's rate), accounted for with the
     /// frame, and whether the error model corrupts it.
-    pub(crate) fn transmit(&mut self, pkt: &Packet, wait: SimDuration) -> (SimDuration, bool) {
+    pub(crate) fn transmit(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        wait: SimDuration,
+    ) -> (SimDuration, bool) {
         let ip = u64::from(pkt.ip_len());
         let bits = (ip + u64::from(self.cfg.framing_bytes)) * 8;
-        let airtime = wait + (self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps));
-        (airtime, self.account(pkt, ip, airtime))
+        let on_air = self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps);
+        let airtime = wait + on_air;
+        (
+            airtime,
+            self.account(pkt, ip, (now + wait, on_air), airtime),
+        )
     }
 
-    /// Count a frame of `ip` bytes whose transmission starts and draw whether it is corrupted.
-    fn account(&mut self, pkt: &Packet, ip: u64, airtime: SimDuration) -> bool {
+    /// Count a frame of `ip` bytes on the air over `(start, length)` (its access wait before
+    /// it, `airtime` with the wait) and draw whether it is corrupted.
+    fn account(
+        &mut self,
+        pkt: &Packet,
+        ip: u64,
+        (start, on_air): (SimTime, SimDuration),
+        airtime: SimDuration,
+    ) -> bool {
         self.stats.wire_bytes += ip + u64::from(self.cfg.framing_bytes);
         self.stats.busy_ns += airtime.as_nanos();
         let exposed = match self.cfg.exposure {
@@ -224,7 +240,7 @@ impl Port {
             Exposure::Ip => ip,
             Exposure::Frame => ip + u64::from(self.cfg.framing_bytes),
         };
-        let corrupted = self.error.frame(exposed * 8);
+        let corrupted = self.error.frame_at(start, on_air, exposed * 8);
         if pkt.is_link_ack() {
             self.stats.link_ack_frames += 1;
             self.stats.corrupted_link_acks += u64::from(corrupted);

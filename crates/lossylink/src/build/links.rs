@@ -86,6 +86,27 @@ pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig,
             (*mean_error_rate, *mean_burst),
             (*loss_good, *loss_bad),
         )?,
+        ErrorDoc::Trace { file, slot, repeat } => {
+            let text = std::fs::read_to_string(file).map_err(|e| {
+                Error::invalid(
+                    format!("{field}.file"),
+                    format!("cannot read '{file}': {e}"),
+                )
+            })?;
+            let trace = net::gsm::BlockTrace::parse(&text)
+                .map_err(|e| Error::invalid(format!("{field}.file"), format!("{file}: {e}")))?;
+            if slot.is_some_and(|s| s.0 == 0) {
+                return Err(Error::invalid(
+                    format!("{field}.slot"),
+                    "must be greater than zero (leave it out for one entry per frame)",
+                ));
+            }
+            ErrorModelConfig::Trace {
+                erased: trace.erased().into(),
+                slot: slot.map(|s| SimDuration(s.0)),
+                looped: repeat.unwrap_or(true),
+            }
+        }
         ErrorDoc::Fer { fer, reference } => {
             if !(fer.is_finite() && (0.0..1.0).contains(fer)) {
                 return Err(Error::invalid(
