@@ -25,7 +25,8 @@ IN_VENV := VIRTUAL_ENV=$(VENV_ABS) PATH=$(VENV_ABS)/bin:$$PATH PIP_QUIET=1
 # Pinned tool and runtime versions for development. Keep the test tools in step with the
 # `dev` extra in pyproject.toml (tests/python/test_packaging.py checks this). pyarrow, dask and
 # distributed are pinned exactly because they decide the bytes of sweep results (Parquet).
-# dpkt is the independent pcap reader of tests/python/test_pcap.py.
+# dpkt is the independent pcap reader of tests/python/test_pcap.py. nbclient and ipykernel run
+# the notebook of tests/python/test_notebook.py (figures inline, short reprs).
 PIP_PINS := \
 	maturin==1.16.0 \
 	pytest==9.2.0 \
@@ -39,7 +40,9 @@ PIP_PINS := \
 	pyarrow==26.0.1 \
 	dask==2026.8.0 \
 	distributed==2026.8.0 \
-	dpkt==1.9.8
+	dpkt==1.9.8 \
+	nbclient==0.11.0 \
+	ipykernel==7.4.0
 
 .PHONY: help venv develop tools demo reproduce test test-rust test-python bench bench-sweep lint fmt \
 	clean

@@ -246,7 +246,14 @@ def run_cmd(
             click.echo(json.dumps(r.to_dict()))
         return
     console = make_console()
-    console.print(run_table(results))
+    label = scenario.scheme
+    eifel_on = "+eifel" in label or (scenario.to_dict().get("tcp") or {}).get("eifel") not in (
+        None,
+        "off",
+    )
+    if eifel_on and "+eifel" not in label:
+        label += "+eifel"  # --eifel / tcp.eifel: the same scheme as --scheme NAME+eifel
+    console.print(run_table(results, width=console.width, scheme=label, eifel=eifel_on))
     if written:
         console.print(f"trace: wrote {len(written)} CSV files to {trace_csv}")
     if save is not None:
@@ -383,7 +390,7 @@ def sweep_cmd(
         progress=progress,
     )
     console = make_console()
-    console.print(summary_table(result.summary, result.grid.keys))
+    console.print(summary_table(result.summary, result.grid.keys, width=console.width))
     wall = time.perf_counter() - started
     rate = f" ({result.executed / wall:.1f} runs/s)" if result.executed else ""
     console.print(

@@ -161,10 +161,10 @@ def draw_figures(
 
 def placeholder(fig: Figure, rep: Reproduction) -> Any:
     """A figure that says why it could not be drawn (its traced runs are not available)."""
-    import matplotlib.pyplot as plt
+    from lossylink.plots import subplots
 
     reasons = sorted({t.reason for t in rep.traced if t.run.id in fig.runs and t.reason})
-    f, ax = plt.subplots(figsize=(7.5, 2.0))
+    f, ax = subplots(figsize=(7.5, 2.0))
     ax.axis("off")
     ax.set_title(fig.title, fontsize=10)
     ax.text(0.5, 0.5, f"{NA}: " + ("; ".join(reasons) or "not traced"), ha="center", va="center",
