@@ -153,4 +153,4 @@ def _sweep_counts(result: SweepResult) -> str:
 
 def _axes(result: SweepResult) -> str:
     axes = [f"{k}[{len(v)}]" for k, v in result.grid.axes]
-    return " × ".join(axes) or "base"
+    return " x ".join(axes) or "base"
