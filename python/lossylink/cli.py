@@ -50,6 +50,10 @@ class _Group(click.Group):
     ) -> Any:
         try:
             rv = super().main(args, prog_name or PROG, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # Bare `lossylink` or `lossylink preset`: the help, as --help prints it.
+            click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
+            sys.exit(0)
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
             _fail(exc.format_message() + hint)
