@@ -448,10 +448,13 @@ def cwnd_figure(
     return fig
 
 
+# Segments resent, by trigger: these count retransmitted segments, where the seq plot's "fast
+# retransmissions" and "coarse timeouts" rows count the triggering events (one timeout may be
+# followed by several go-back-N retransmissions), hence the different names.
 REPAIR_ROWS = (
-    "sender: fast retransmit / recovery",
-    "sender: after a coarse timeout",
-    "base station: local retransmission",
+    "sender: segments resent in fast recovery",
+    "sender: segments resent after a timeout",
+    "base station: local retransmissions",
 )
 
 
