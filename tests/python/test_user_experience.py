@@ -261,3 +261,30 @@ def test_sweep_repr_is_short(tmp_path: Path) -> None:
     s = ll.Scenario.preset("wan")
     assert len(repr(s)) < reprs.LIMIT
     assert len(s._repr_html_()) < reprs.LIMIT
+
+
+# -- docs/sweeps.md's example runs as written ---------------------------------------------------
+
+
+def test_sweeps_doc_example_runs_as_a_script(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "sweeps.md").read_text()
+    example = re.search(r"```python\n(.*?)```", doc, flags=re.DOTALL)
+    assert example is not None
+    script = tmp_path / "sweep_example.py"
+    script.write_text(example.group(1))
+    out = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Traceback" not in out.stderr
+    assert (tmp_path / "results.parquet").exists()
+    assert (tmp_path / "results.summary.csv").exists()
+    assert "[]" in out.stdout  # no failures
