@@ -288,3 +288,23 @@ def test_sweeps_doc_example_runs_as_a_script(tmp_path: Path) -> None:
     assert (tmp_path / "results.parquet").exists()
     assert (tmp_path / "results.summary.csv").exists()
     assert "[]" in out.stdout  # no failures
+
+
+def test_every_tcp_key_is_documented() -> None:
+    root = Path(__file__).resolve().parents[2]
+    source = (root / "crates" / "lossylink" / "src" / "schema" / "tcp.rs").read_text()
+    body = source[source.index("pub struct TcpDoc") :]
+    body = body[: body.index("\n}\n")]
+    keys = re.findall(r"^\s+pub (\w+):", body, flags=re.MULTILINE)
+    assert "sack_sender" in keys
+    doc = (root / "docs" / "scenarios.md").read_text()
+    missing = [k for k in keys if f"`{k}`" not in doc and f"`{k} " not in doc]
+    assert not missing, missing
+
+
+def test_make_demo_says_what_it_is_doing() -> None:
+    text = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    for target in ("develop:", "demo:"):
+        recipe = text[text.index(f"\n{target}") :].split("\n\n")[0]
+        assert "@echo" in recipe, target
+    assert "about 20 s" not in text
