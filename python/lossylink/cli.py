@@ -541,9 +541,11 @@ def reproduce_cmd(
     for v in rep.verdicts:
         counts[v.verdict] = counts.get(v.verdict, 0) + 1
     stdout = make_console()
+    from lossylink.report import plural, run_summary
+
     stdout.print(
-        f"{paper}: {len(rep.frame)} runs, {len(rep.seeds)} seeds, {rep.wall_s:.1f} s on "
-        f"{rep.workers} threads; targets: "
+        f"{paper}: {run_summary(rep)} (+{rep.write_s:.1f} s writing), "
+        f"{plural(len(rep.seeds), 'seed')}; targets: "
         + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
     )
     stdout.print(f"wrote {out}/results.csv, tables.md, targets.json, figures/, report.html")

@@ -308,3 +308,45 @@ def test_make_demo_says_what_it_is_doing() -> None:
         recipe = text[text.index(f"\n{target}") :].split("\n\n")[0]
         assert "@echo" in recipe, target
     assert "about 20 s" not in text
+
+
+# -- the reproduction's header and console line agree -----------------------------------------
+
+
+def test_report_header_is_consistent(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "r"
+    cmd = [sys.executable, "-m", "lossylink", "reproduce", "balakrishnan97", "--quick"]
+    cmd += ["--seeds", "1", "--transfer", "256KiB", "--only", "table3", "--out", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    html = (out / "report.html").read_text()
+    tables = (out / "tables.md").read_text()
+    # QUICK RUN names what it shortened; the transfer line says the same size.
+    assert "QUICK RUN: fewer seeds (1) and shorter transfers (256KiB)" in tables
+    assert "transfer: 256KiB" in tables
+    assert "1 (seed 1)" in tables
+    assert "1 seeds" not in tables + proc.stdout
+    # One wall time and one run count, in the report and on the console.
+    summary = re.search(r"(\d+ runs?, [\d.]+ s of simulation on \d+ threads?)", proc.stdout)
+    assert summary is not None, proc.stdout
+    assert summary.group(1) in html
+    # The progress bar's total is the run count.
+    runs = int(summary.group(1).split()[0])
+    assert re.search(rf"\b{runs}/{runs}\b", proc.stderr), proc.stderr[-500:]
+    # "see docs/...#anchor" notes are links.
+    notes = re.findall(r"see (<a href='[^']+'>|docs/)", html)
+    assert all(n.startswith("<a href=") for n in notes), notes
+
+
+def test_doc_notes_link_to_the_docs(tmp_path: Path) -> None:
+    from lossylink.report import _linked, doc_link
+
+    note = doc_link("docs/calibration.md", "some-anchor", tmp_path / "out")
+    m = re.fullmatch(r"see \[docs/calibration\.md#some-anchor\]\(([^)#]+)#some-anchor\)", note)
+    assert m is not None, note
+    assert ((tmp_path / "out") / m.group(1)).resolve().is_file()
+    assert _linked(note).startswith("see <a href='")
+    assert doc_link("docs/calibration.md", "a", None) == "see docs/calibration.md#a"
