@@ -2,7 +2,7 @@
 # the only things assumed are rustup's cargo and python3 (>= 3.11) with pip. As root on
 # Debian/Ubuntu, `make test` also installs tshark and tcptrace for the pcap tests (`make tools`).
 #
-#   make demo     build the extension, run the paper comparison (about 20 s)
+#   make demo     build the extension (minutes on a fresh clone), run the paper comparison (~1 s)
 #   make reproduce  every experiment of Balakrishnan et al. 1997 (--quick) and Ludwig 2000 into out/
 #   make test     Rust tests, then the Python tests against a fresh release build
 #   make tools    apt-get install tshark, mergecap, tcptrace if missing (as root; part of make test)
@@ -25,7 +25,8 @@ IN_VENV := VIRTUAL_ENV=$(VENV_ABS) PATH=$(VENV_ABS)/bin:$$PATH PIP_QUIET=1
 # Pinned tool and runtime versions for development. Keep the test tools in step with the
 # `dev` extra in pyproject.toml (tests/python/test_packaging.py checks this). pyarrow, dask and
 # distributed are pinned exactly because they decide the bytes of sweep results (Parquet).
-# dpkt is the independent pcap reader of tests/python/test_pcap.py.
+# dpkt is the independent pcap reader of tests/python/test_pcap.py. nbclient and ipykernel run
+# the notebook of tests/python/test_notebook.py (figures inline, short reprs).
 PIP_PINS := \
 	maturin==1.16.0 \
 	pytest==9.2.0 \
@@ -39,7 +40,9 @@ PIP_PINS := \
 	pyarrow==26.0.1 \
 	dask==2026.8.0 \
 	distributed==2026.8.0 \
-	dpkt==1.9.8
+	dpkt==1.9.8 \
+	nbclient==0.11.0 \
+	ipykernel==7.4.0
 
 .PHONY: help venv develop tools demo reproduce test test-rust test-python bench bench-sweep lint fmt \
 	clean
@@ -55,6 +58,7 @@ $(PY):
 
 # (Re)install the pins when they change, so an existing virtualenv picks up new ones.
 $(PINS_STAMP): Makefile | $(PY)
+	@echo "installing the pinned Python tools into $(VENV) (once; quiet)..."
 	$(PY) -m pip install --quiet $(PIP_PINS)
 	touch $@
 
@@ -62,6 +66,7 @@ venv: $(PINS_STAMP)
 
 ## Build the extension in release mode and install it (editable) into the virtualenv.
 develop: $(PINS_STAMP)
+	@echo "building the Rust extension in release mode (a few minutes on a fresh clone, seconds after)..."
 	$(IN_VENV) maturin develop --release --quiet
 
 ## The programs tests/python/test_pcap.py reads pcap files with (tshark, mergecap, tcptrace),
@@ -73,6 +78,7 @@ $(TOOLS_STAMP): .ci/install-tools
 tools: $(TOOLS_STAMP)
 
 demo: develop
+	@echo "running the demo: Table 3 of Balakrishnan et al. 1997, 10 seeds per row..."
 	$(PY) -m lossylink.demo
 
 reproduce: develop

@@ -50,6 +50,10 @@ class _Group(click.Group):
     ) -> Any:
         try:
             rv = super().main(args, prog_name or PROG, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # Bare `lossylink` or `lossylink preset`: the help, as --help prints it.
+            click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
+            sys.exit(0)
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
             _fail(exc.format_message() + hint)
@@ -181,7 +185,8 @@ def _parse_assignment(
     type=click.Path(file_okay=False, path_type=Path),
     metavar="DIR",
     help="Trace the runs and save each (metrics.json, scenario.toml, trace tables) into DIR "
-    "(DIR/seed<S> for several seeds), for `lossylink plot`.",
+    "(DIR/seed<S> for several seeds), for `lossylink plot`. A run saved there before is "
+    "replaced (its files removed; other files are left alone).",
 )
 @click.option(
     "--trace-format",
@@ -235,8 +240,9 @@ def run_cmd(
     results = run_seeds(scenario, seed_range(seeds, seed), trace=traced, pcap=pcap)
     written = [p for r in results for p in r.write_trace_csv(trace_csv)] if trace_csv else []
     if save is not None:
-        from lossylink.saved import save_run
+        from lossylink.saved import clear_saved_runs, save_run
 
+        clear_saved_runs(save)  # an earlier run saved here is replaced, never mixed in
         for r in results:
             target = save if len(results) == 1 else save / f"seed{r.metrics.get('seed', 0)}"
             save_run(r, target, scenario=scenario, trace_format=trace_format)
@@ -250,7 +256,14 @@ def run_cmd(
     if per_flow is not None:
         console.print(per_flow)
     else:
-        console.print(run_table(results))
+        label = scenario.scheme
+        eifel_on = "+eifel" in label or (scenario.to_dict().get("tcp") or {}).get("eifel") not in (
+            None,
+            "off",
+        )
+        if eifel_on and "+eifel" not in label:
+            label += "+eifel"  # --eifel / tcp.eifel: the same scheme as --scheme NAME+eifel
+        console.print(run_table(results, width=console.width, scheme=label, eifel=eifel_on))
     if written:
         console.print(f"trace: wrote {len(written)} CSV files to {trace_csv}")
     if save is not None:
@@ -387,7 +400,7 @@ def sweep_cmd(
         progress=progress,
     )
     console = make_console()
-    console.print(summary_table(result.summary, result.grid.keys))
+    console.print(summary_table(result.summary, result.grid.keys, width=console.width))
     wall = time.perf_counter() - started
     rate = f" ({result.executed / wall:.1f} runs/s)" if result.executed else ""
     console.print(
@@ -532,22 +545,25 @@ def reproduce_cmd(
     for v in rep.verdicts:
         counts[v.verdict] = counts.get(v.verdict, 0) + 1
     stdout = make_console()
+    from lossylink.report import plural, run_summary
+
     stdout.print(
-        f"{paper}: {len(rep.frame)} runs, {len(rep.seeds)} seeds, {rep.wall_s:.1f} s on "
-        f"{rep.workers} threads; targets: "
+        f"{paper}: {run_summary(rep)} (+{rep.write_s:.1f} s writing), "
+        f"{plural(len(rep.seeds), 'seed')}; targets: "
         + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
     )
     stdout.print(f"wrote {out}/results.csv, tables.md, targets.json, figures/, report.html")
 
 
-@cli.command("plot", short_help="Draw a figure from a saved run or a results.csv.")
+@cli.command("plot", short_help="Draw a figure from a saved run, a results.csv or a sweep.")
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
 @click.option(
     "--kind",
     type=click.Choice(["seq", "cwnd", "timeline", "bars", "sweep", "burst"]),
     required=True,
     help="seq, cwnd, timeline: from a saved run (`run --save`, `reproduce` runs/*); "
-    "bars, sweep, burst: from a reproduction's results.csv.",
+    "bars, sweep, burst: from a balakrishnan97 reproduction's results.csv; "
+    "sweep: also from a `lossylink sweep` results file (.parquet).",
 )
 @click.option(
     "--out",
@@ -565,30 +581,39 @@ def reproduce_cmd(
     help="For --kind bars: which table's schemes.",
 )
 @click.option("--reference", type=int, metavar="BYTES", help="For --kind cwnd: a dashed line.")
-def plot_cmd(source: Path, kind: str, out_file: Path, table: str, reference: int | None) -> None:
-    """Draw a figure from SOURCE: a saved run directory or a results.csv."""
+@click.option(
+    "--metric",
+    default="throughput_mbps",
+    show_default=True,
+    metavar="NAME",
+    help="For --kind sweep on a .parquet: the metric on the y axis.",
+)
+@click.option(
+    "--x", "x_axis", metavar="AXIS", help="For --kind sweep on a .parquet: the grid axis on x "
+    "[the one with the most values]."
+)  # fmt: skip
+@click.option(
+    "--by", metavar="AXIS", help="For --kind sweep on a .parquet: one line per value of this "
+    "grid axis [every other axis that varies]."
+)  # fmt: skip
+def plot_cmd(
+    source: Path,
+    kind: str,
+    out_file: Path,
+    table: str,
+    reference: int | None,
+    metric: str,
+    x_axis: str | None,
+    by: str | None,
+) -> None:
+    """Draw a figure from SOURCE: a saved run directory, a results.csv or a sweep's .parquet."""
     from lossylink import plots
+    from lossylink.figures import figure_for
 
     fmt = out_file.suffix.lower().lstrip(".")
     if fmt not in plots.FORMATS:
         raise click.BadParameter("the file must end in .png or .svg", param_hint="--out")
-    if kind in plots.KINDS:
-        from lossylink.saved import load_run
-
-        r = load_run(source)
-        if r.trace is None:
-            raise click.UsageError(f"{source}: the saved run has no trace")
-        m = r.metrics
-        label = f"{m.get('scheme', '?')}, {m.get('preset', '?')}, seed {m.get('seed', '?')}"
-        panels = [(label, r.trace)]
-        if kind == "seq":
-            fig = plots.seq_figure(panels)
-        elif kind == "cwnd":
-            fig = plots.cwnd_figure(panels, reference_bytes=reference)
-        else:
-            fig = plots.timeline_figure(panels)
-    else:
-        fig = plots.results_figure(source, kind, table)
+    fig = figure_for(source, kind, table=table, reference=reference, metric=metric, x=x_axis, by=by)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     plots.save_figure(fig, out_file.with_suffix(""), formats=[fmt])
     click.echo(f"wrote {out_file}")

@@ -1,4 +1,9 @@
-"""Plots (matplotlib, Agg backend), in the style of the paper's figures.
+"""Plots (matplotlib), in the style of the paper's figures.
+
+The figures are :class:`matplotlib.figure.Figure` objects made without pyplot, so importing
+this module never changes the matplotlib backend of the process (a notebook keeps its inline
+backend) and no figure stays open in pyplot's registry. In Jupyter a figure shows itself inline
+(:meth:`LossylinkFigure._repr_png_`); elsewhere write it with :func:`save_figure`.
 
 - :func:`bar_chart`: absolute throughput and % of the maximum on twin axes, goodputs annotated
   (Figures 3, 6, 9; requirement P1).
@@ -26,17 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
 
 Trace = Mapping[str, Mapping[str, Any]]
 
@@ -44,6 +44,30 @@ FORMATS = ("png", "svg")
 COLORS = {"lan": "#1f4e9c", "wan": "#c0392b"}
 KINDS = ("seq", "cwnd", "timeline")
 """Figure kinds drawn from one saved (traced) run."""
+
+
+class LossylinkFigure(Figure):
+    """A matplotlib figure that Jupyter displays inline as PNG without pyplot."""
+
+    def _repr_png_(self) -> bytes:
+        import io
+
+        buf = io.BytesIO()
+        self.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+        return buf.getvalue()
+
+
+def new_figure(figsize: tuple[float, float]) -> Figure:
+    """An empty figure outside pyplot (no backend switch, nothing left open)."""
+    return LossylinkFigure(figsize=figsize)
+
+
+def subplots(
+    nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **kwargs: Any
+) -> tuple[Figure, Any]:
+    """``pyplot.subplots`` without pyplot: a :func:`new_figure` and its axes."""
+    fig = new_figure(figsize)
+    return fig, fig.subplots(nrows, ncols, **kwargs)
 
 
 def save_figure(
@@ -57,7 +81,6 @@ def save_figure(
         path = stem.with_name(f"{stem.name}.{fmt}")
         fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata=_metadata(fmt))
         paths.append(path)
-    plt.close(fig)
     return paths
 
 
@@ -94,7 +117,7 @@ def bar_chart(
 
     ``bars`` maps ``(scheme, testbed)`` to a :class:`Bar`; missing entries show "n/a".
     """
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(schemes) + 2), 4.4))
+    fig, ax = subplots(figsize=(max(6.0, 1.6 * len(schemes) + 2), 4.4))
     ax2 = ax.twinx()
     n = len(testbeds)
     group = 1.0
@@ -162,7 +185,7 @@ def comparison_bars(
 ) -> Figure:
     """One bar per ``(label, value, annotation)``, the annotation printed above it; ``notes``
     go under the axis (the paper's value, what the bars are)."""
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(bars) + 2), 3.8))
+    fig, ax = subplots(figsize=(max(5.0, 1.3 * len(bars) + 2), 3.8))
     xs = np.arange(len(bars))
     values = [v for _, v, _ in bars]
     ax.bar(xs, values, 0.6, color=[f"C{i // 2}" for i in range(len(bars))])
@@ -375,7 +398,7 @@ def seq_figure(
         for f in flows(tr)
     ] or [("no trace", Flow("", None, None), {}, None)]
     height = 3.4 if not detail else 3.8
-    fig, axes = plt.subplots(len(items), 1, figsize=(7.5, height * len(items)), squeeze=False)
+    fig, axes = subplots(len(items), 1, figsize=(7.5, height * len(items)), squeeze=False)
     for ax, (label, flow, tr, span) in zip(axes[:, 0], items, strict=True):
         senders = flows(tr)
         name = label if len(senders) <= 1 else f"{label}: {flow.label}"
@@ -396,7 +419,7 @@ def cwnd_figure(
     items = [(label, f, tr) for label, tr in panels for f in flows(tr)] or [
         ("no trace", Flow("", None, None), {})
     ]
-    fig, axes = plt.subplots(len(items), 1, figsize=(7.5, 3.0 * len(items)), squeeze=False)
+    fig, axes = subplots(len(items), 1, figsize=(7.5, 3.0 * len(items)), squeeze=False)
     for ax, (label, flow, tr) in zip(axes[:, 0], items, strict=True):
         name = label if len(flows(tr)) <= 1 else f"{label}: {flow.label}"
         if flow.sender is not None and len(flow.sender.get("time_s", ())):
@@ -425,10 +448,13 @@ def cwnd_figure(
     return fig
 
 
+# Segments resent, by trigger: these count retransmitted segments, where the seq plot's "fast
+# retransmissions" and "coarse timeouts" rows count the triggering events (one timeout may be
+# followed by several go-back-N retransmissions), hence the different names.
 REPAIR_ROWS = (
-    "sender: fast retransmit / recovery",
-    "sender: after a coarse timeout",
-    "base station: local retransmission",
+    "sender: segments resent in fast recovery",
+    "sender: segments resent after a timeout",
+    "base station: local retransmissions",
 )
 
 
@@ -462,7 +488,7 @@ def repairs(trace: Trace) -> dict[str, np.ndarray]:
 
 def timeline_figure(panels: Sequence[tuple[str, Trace]], title: str = "") -> Figure:
     """Per run: one row of markers per repair kind (:data:`REPAIR_ROWS`) against time."""
-    fig, axes = plt.subplots(
+    fig, axes = subplots(
         len(panels) or 1, 1, figsize=(7.5, 1.2 + 0.9 * max(1, len(panels))), squeeze=False
     )
     for ax, (label, tr) in zip(axes[:, 0], panels, strict=False):
@@ -485,7 +511,7 @@ def timeline_figure(panels: Sequence[tuple[str, Trace]], title: str = "") -> Fig
 
 
 def _line_figure(frame: pd.DataFrame, x: str, title: str, xlabel: str, log: bool) -> Figure:
-    fig, ax = plt.subplots(figsize=(6.5, 4.0))
+    fig, ax = subplots(figsize=(6.5, 4.0))
     if len(frame):
         for i, (scheme, sub) in enumerate(frame.groupby("scheme", sort=False)):
             sub = sub.sort_values(x)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,30 +16,36 @@ from lossylink.stats import summarize
 
 @dataclass(frozen=True)
 class Column:
-    """One displayed metric: its key, header and number format."""
+    """One displayed metric: its key, header, whether it counts events, and its priority
+    (higher stays longer on a narrow terminal, :mod:`lossylink.tables`)."""
 
     key: str
     header: str
-    fmt: str
+    count: bool
+    priority: int
 
 
 # The headline metrics shown per seed (all metrics are in `--json`); absent keys are skipped.
 RUN_COLUMNS = (
-    Column("throughput_mbps", "Mb/s", ".4g"),
-    Column("wired_goodput_pct", "wired\ngoodput %", ".1f"),
-    Column("wireless_goodput_pct", "wireless\ngoodput %", ".1f"),
-    Column("completion_s", "time\ns", ".2f"),
-    Column("sender_timeouts", "time-\nouts", "d"),
-    Column("sender_fast_retransmits", "fast\nrexmits", "d"),
-    Column("local_retransmissions", "local\nrexmits", "d"),
-    Column("bs_queue_drops", "BS queue\ndrops", "d"),
+    Column("throughput_mbps", "Mb/s", False, 90),
+    Column("wired_goodput_pct", "wired\ngoodput %", False, 30),
+    Column("wireless_goodput_pct", "wireless\ngoodput %", False, 50),
+    Column("completion_s", "time\ns", False, 80),
+    Column("sender_timeouts", "time-\nouts", True, 70),
+    Column("sender_spurious_timeouts", "spurious\ntimeouts", True, 65),
+    Column("sender_fast_retransmits", "fast\nrexmits", True, 60),
+    Column("wireless_timeouts", "wireless\nleg t/o", True, 68),
+    Column("wireless_fast_retransmits", "wireless\nleg fast", True, 58),
+    Column("local_retransmissions", "local\nrexmits", True, 40),
+    Column("bs_queue_drops", "BS queue\ndrops", True, 20),
 )
 
 
 def make_console(*, stderr: bool = False) -> Console:
     """A console that does not wrap tables when writing to a pipe or file."""
     console = Console(highlight=False, stderr=stderr)
-    if not console.is_terminal:
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
+        # A pipe or file has no width: use 120 unless COLUMNS says otherwise.
         console.width = max(console.width, 120)
     return console
 
@@ -53,10 +60,11 @@ def size_text(nbytes: object) -> str:
     return f"{nbytes} B"
 
 
-def run_title(first: RunResult) -> str:
-    """A one-line description of the scenario behind a run (from its metrics)."""
+def run_title(first: RunResult, scheme: str | None = None) -> str:
+    """A one-line description of the scenario behind a run (from its metrics); ``scheme``
+    replaces the metrics' scheme name (e.g. ``e2e+eifel`` for a run with ``--eifel``)."""
     m = first.metrics
-    parts = [str(m.get("preset", "?")), f"scheme {m.get('scheme', '?')}"]
+    parts = [str(m.get("preset", "?")), f"scheme {scheme or m.get('scheme', '?')}"]
     if "error_every_bytes" in m:
         every = m["error_every_bytes"]
         parts.append("no errors" if every == 0 else f"1 error / {size_text(every)}")
@@ -67,40 +75,69 @@ def run_title(first: RunResult) -> str:
     return " · ".join(parts)
 
 
-def run_table(results: Sequence[RunResult]) -> Table:
-    """One row per seed; for more than one seed, then the mean and the 95 % CI half-width."""
+def run_table(
+    results: Sequence[RunResult],
+    *,
+    width: int = 120,
+    scheme: str | None = None,
+    eifel: bool = False,
+) -> Table:
+    """One row per seed; for more than one seed, then the mean and the 95 % CI half-width.
+
+    The table fits ``width`` columns (:func:`lossylink.tables.fit_table`). ``eifel`` adds the
+    spurious-timeout column; split-connection runs get the wireless leg's timeouts and fast
+    retransmits beside the fixed host's.
+    """
+    from lossylink.tables import TableColumn, decimals, fit_table, number
+
     if not results:
         raise ValueError("no results to show")
-    columns = [c for c in RUN_COLUMNS if c.key in results[0].metrics and _applies(c, results)]
-    table = Table(title=run_title(results[0]), box=box.SIMPLE_HEAD, title_justify="left")
-    table.add_column("seed", justify="right")
+    columns = [
+        c for c in RUN_COLUMNS if c.key in results[0].metrics and _applies(c, results, eifel)
+    ]
+    several = len(results) > 1
+    table_columns = [TableColumn("seed", [str(r.metrics.get("seed", "")) for r in results], 100)]
+    if several:
+        table_columns[0].cells += ["mean", "95% CI"]
     for col in columns:
-        table.add_column(col.header, justify="right")
-    for i, r in enumerate(results):
-        cells = [_fmt(r.metrics.get(c.key), c.fmt) for c in columns]
-        table.add_row(str(r.metrics.get("seed", "")), *cells, end_section=i == len(results) - 1)
-    if len(results) > 1:
-        summaries = [summarize([float(r.metrics[c.key]) for r in results]) for c in columns]
-        means = [_fmt(s.mean, _float_fmt(c.fmt)) for s, c in zip(summaries, columns, strict=True)]
-        table.add_row("mean", *means, style="bold")
-        cis = [
-            "±" + _fmt(s.half_width, _float_fmt(c.fmt))
-            for s, c in zip(summaries, columns, strict=True)
-        ]
-        table.add_row("95% CI", *cis, style="dim")
-    return table
+        values = [_float(r.metrics.get(col.key)) for r in results]
+        summary = summarize([v for v in values if v is not None]) if several else None
+        shown = [*values, *((summary.mean, summary.half_width) if summary else ())]
+        # Counts: whole numbers per seed, one decimal for their mean and CI.
+        places = 1 if col.count else decimals(shown)
+        cells = [number(v, 0 if col.count else places) for v in values]
+        if summary is not None:
+            cells.append(number(summary.mean, places))
+            half = summary.half_width
+            cells.append("–" if half is None else "±" + number(half, places))
+        table_columns.append(TableColumn(col.header, cells, col.priority))
+    styles = [None] * len(results) + (["bold", "dim"] if several else [])
+    return fit_table(
+        table_columns,
+        width=width,
+        title=run_title(results[0], scheme),
+        row_styles=styles,
+        sections=[len(results) - 1] if several else [],
+    )
 
 
-def _applies(col: Column, results: Sequence[RunResult]) -> bool:
+def _float(value: object) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _applies(col: Column, results: Sequence[RunResult], eifel: bool) -> bool:
     """Whether a column means something for these runs: the wireless goodput only where a
-    wireless hop carried data (the hiccup testbed has none)."""
+    wireless hop carried data (the hiccup testbed has none), the wireless leg's counts only
+    for split connections, the spurious timeouts only with Eifel on (or any counted)."""
     if col.key == "wireless_goodput_pct":
         return any(r.metrics.get("wireless_data_frames", 1) != 0 for r in results)
+    if col.key in ("wireless_timeouts", "wireless_fast_retransmits"):
+        return any(r.metrics.get("wireless_bytes_sent", 0) for r in results)
+    if col.key == "sender_spurious_timeouts":
+        return eifel or any(r.metrics.get(col.key, 0) for r in results)
     return True
-
-
-def _float_fmt(fmt: str) -> str:
-    return ".1f" if fmt == "d" else fmt
 
 
 def _fmt(value: object, fmt: str) -> str:

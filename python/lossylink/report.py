@@ -13,6 +13,8 @@ import html
 import importlib
 import json
 import math
+import os
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -63,6 +65,9 @@ class Grid:
         )
 
 
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+
 def _td(cell: str) -> str:
     if cell in ("pass", "explained", "fail"):
         cls = f" class='v-{cell}'"
@@ -70,7 +75,34 @@ def _td(cell: str) -> str:
         cls = " class='v-na'"
     else:
         cls = ""
-    return f"<td{cls}>{html.escape(cell)}</td>"
+    return f"<td{cls}>{_linked(cell)}</td>"
+
+
+def _linked(text: str) -> str:
+    """``text`` escaped for HTML, its Markdown links ``[label](href)`` as ``<a>`` elements."""
+    out, at = [], 0
+    for m in _LINK.finditer(text):
+        out.append(html.escape(text[at : m.start()]))
+        label, href = html.escape(m.group(1)), html.escape(m.group(2), quote=True)
+        out.append(f"<a href='{href}'>{label}</a>")
+        at = m.end()
+    out.append(html.escape(text[at:]))
+    return "".join(out)
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+"""The repository's docs/ (present in a source checkout, absent from an installed wheel)."""
+
+
+def doc_link(doc: str, anchor: str, out: Path | None) -> str:
+    """``see docs/x.md#anchor``, as a Markdown link relative to ``out`` (where report.html and
+    tables.md are written) when the documentation is there to link to."""
+    text = f"{doc}#{anchor}"
+    target = DOCS.parent / doc
+    if out is None or not target.is_file():
+        return f"see {text}"
+    href = Path(os.path.relpath(target, out.resolve())).as_posix()
+    return f"see [{text}]({href}#{anchor})"
 
 
 def paper_report(name: str) -> ModuleType:
@@ -105,7 +137,7 @@ def target_tables(rep: Reproduction) -> list[Grid]:
             t = v.target
             why = v.reason
             if t.deviation and v.verdict == "explained":
-                why = f"see {cat.DOC}#{t.deviation}"
+                why = doc_link(cat.DOC, t.deviation, rep.out)
             rows.append(
                 [
                     t.description,
@@ -161,10 +193,10 @@ def draw_figures(
 
 def placeholder(fig: Figure, rep: Reproduction) -> Any:
     """A figure that says why it could not be drawn (its traced runs are not available)."""
-    import matplotlib.pyplot as plt
+    from lossylink.plots import subplots
 
     reasons = sorted({t.reason for t in rep.traced if t.run.id in fig.runs and t.reason})
-    f, ax = plt.subplots(figsize=(7.5, 2.0))
+    f, ax = subplots(figsize=(7.5, 2.0))
     ax.axis("off")
     ax.set_title(fig.title, fontsize=10)
     ax.text(0.5, 0.5, f"{NA}: " + ("; ".join(reasons) or "not traced"), ha="center", va="center",
@@ -176,9 +208,16 @@ def placeholder(fig: Figure, rep: Reproduction) -> Any:
 
 
 def seed_text(rep: Reproduction) -> str:
-    """The seeds of a reproduction, for its header."""
+    """The seeds of a reproduction, for its header: ``3 (seeds 1..3)``, ``1 (seed 1)``."""
     seeds = rep.seeds
-    return f"{len(seeds)} (seeds {seeds[0]}..{seeds[-1]})" if len(seeds) > 1 else str(seeds)
+    if len(seeds) == 1:
+        return f"1 (seed {seeds[0]})"
+    return f"{len(seeds)} (seeds {seeds[0]}..{seeds[-1]})"
+
+
+def plural(n: int, word: str) -> str:
+    """``1 seed``, ``3 seeds``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _header(rep: Reproduction) -> list[str]:
@@ -187,15 +226,33 @@ def _header(rep: Reproduction) -> list[str]:
         f"lossylink {__version__}; " + paper_report(rep.paper).describe(rep),
         "Ours: mean ± half-width of the 95% confidence interval (Student t) over seeds.",
     ]
-    if rep.quick:
+    if rep.quick or rep.transfer:
+        what = []
+        if rep.quick:
+            what.append(f"fewer seeds ({len(rep.seeds)})")
+        if rep.transfer:
+            what.append(f"shorter transfers ({rep.transfer})")
         lines.append(
-            "QUICK RUN: fewer seeds and shorter transfers than the paper; the verdicts are "
+            f"QUICK RUN: {' and '.join(what)} than the full reproduction; the verdicts are "
             "indicative only."
         )
     missing = sorted({o.reason for o in rep.outcomes if not o.available})
     if missing:
         lines.append("Not available in this build: " + "; ".join(missing) + ".")
     return lines
+
+
+def run_summary(rep: Reproduction) -> str:
+    """``219 result rows from 206 runs, 1.2 s of simulation on 2 threads``: the numbers the
+    console prints too (the progress bar counts the runs; identical scenarios run once and fill
+    several rows)."""
+    rows = len(rep.frame)
+    runs = rep.runs if rep.runs else rows
+    shared = f"{plural(rows, 'result row')} from " if rows != runs else ""
+    return (
+        f"{shared}{plural(runs, 'run')}, {rep.wall_s:.1f} s of simulation on "
+        f"{plural(rep.workers, 'thread')}"
+    )
 
 
 def tables_markdown(rep: Reproduction) -> str:
@@ -254,10 +311,7 @@ def report_html(rep: Reproduction, figures: Sequence[Figure], drawn: dict[str, l
     summary = ", ".join(f"{counts[k]} {k}" for k in VERDICT_ORDER if counts[k])
     body = [f"<h1>Reproduction of {esc(name)}</h1>"]
     body += [f"<p>{esc(x)}</p>" for x in _header(rep)]
-    body.append(
-        f"<p>Targets: {esc(summary)}. Simulation wall time {rep.wall_s:.1f} s "
-        f"on {rep.workers} threads.</p>"
-    )
+    body.append(f"<p>Targets: {esc(summary)}. {esc(run_summary(rep))}.</p>")
     for anchor, title, grids in paper_report(rep.paper).sections(rep):
         body.append(f"<h2 id='{anchor}'>{esc(title)}</h2>")
         body += [g.html() for g in grids]

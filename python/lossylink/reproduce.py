@@ -137,8 +137,13 @@ class Reproduction:
     verdicts: list[Verdict]
     frame: pd.DataFrame
     wall_s: float
+    """Seconds running the simulations (what report.html and the console both print)."""
     workers: int
     out: Path | None = None
+    runs: int = 0
+    """Simulations run: identical scenarios run once and fill several rows of ``frame``."""
+    write_s: float = 0.0
+    """Seconds writing the files (figures, report) after the runs."""
     files: list[Path] = field(default_factory=list)
 
     def outcome(self, exp_id: str) -> Outcome:
@@ -371,13 +376,20 @@ def reproduce(
     sel: base.Selection = cat.select(wanted, figures)
 
     start = time.perf_counter()
+    counted: list[int] = [0]
+
+    def counting(done: int, total: int) -> None:
+        counted[0] = total
+        if progress:
+            progress(done, total)
+
     outcomes, traced, n_workers = run_catalogue(
         sel.experiments,
         sel.traced_runs,
         seed_list,
         transfer=transfer,
         workers=workers,
-        progress=progress,
+        progress=counting,
     )
     verdicts = evaluate(sel.targets, outcomes, traced)
     frame = results_frame(outcomes)
@@ -392,13 +404,15 @@ def reproduce(
         frame=frame,
         wall_s=time.perf_counter() - start,
         workers=n_workers,
+        runs=counted[0],
     )
     if out is not None:
         from lossylink import report
 
         rep.out = Path(out)
+        written = time.perf_counter()
         rep.files = report.write_all(rep, rep.out, figures=sel.figures)
-        rep.wall_s = time.perf_counter() - start
+        rep.write_s = time.perf_counter() - written
     return rep
 
 

@@ -206,7 +206,13 @@ class RunResult:
         if self.trace is not None:
             tables = ", ".join(f"{name}[{_table_len(cols)}]" for name, cols in self.trace.items())
             shown.append(f"trace=<{tables}>")
-        return f"RunResult({', '.join(shown)})"
+        text = f"RunResult({', '.join(shown)})"
+        return text if len(text) <= 2000 else text[:1999] + "…"
+
+    def _repr_html_(self) -> str:
+        from lossylink.reprs import run_html
+
+        return run_html(self)
 
 
 def results_frame(results: Iterable[RunResult]) -> pd.DataFrame:

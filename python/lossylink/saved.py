@@ -10,6 +10,11 @@ Layout of a saved run directory::
     outputs.json          the files the run wrote elsewhere (when any): {"pcap": [...],
                           "trace_csv": [...]}, paths relative to this directory, "/"-separated
 
+Saving into a directory that already holds a saved run replaces that run: :func:`save_run`
+first removes the files listed above (and nothing else), and :func:`clear_saved_runs` also
+removes earlier runs saved per seed in ``seed<S>/`` subdirectories, so that ``lossylink plot``
+never draws a stale run.
+
 :func:`load_run` gives those paths back relative to the directory it was given (absolute paths,
 stored where no relative path exists, stay absolute). A saved run moved together with its pcap
 and CSV files keeps pointing at them.
@@ -52,6 +57,7 @@ def save_run(
         )
     out = Path(directory)
     try:
+        _clear_run(out)
         out.mkdir(parents=True, exist_ok=True)
         (out / METRICS_FILE).write_text(
             json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8"
@@ -62,9 +68,6 @@ def save_run(
         if result.trace is not None:
             tdir = out / TRACE_DIR
             tdir.mkdir(exist_ok=True)
-            for old in tdir.iterdir():
-                if old.suffix in (".parquet", ".csv"):
-                    old.unlink()
             for table, columns in result.trace.items():
                 if trace_format == "parquet":
                     _write_parquet(tdir / f"{table}.parquet", columns)
@@ -75,6 +78,39 @@ def save_run(
             f"cannot write {exc.filename or out}: {exc.strerror or exc}"
         ) from None
     return out
+
+
+def clear_saved_runs(directory: str | os.PathLike[str]) -> None:
+    """Remove the saved run in ``directory`` and those in its ``seed<S>`` subdirectories (only
+    the files :func:`save_run` writes; other files stay, and so do directories holding them)."""
+    d = Path(directory)
+    if not d.is_dir():
+        return
+    try:
+        _clear_run(d)
+        for sub in sorted(d.glob("seed*")):
+            if sub.is_dir() and sub.name[4:].isdigit() and (sub / METRICS_FILE).exists():
+                _clear_run(sub)
+                _rmdir_if_empty(sub)
+    except OSError as exc:
+        raise LossylinkIOError(f"cannot clear {exc.filename or d}: {exc.strerror or exc}") from None
+
+
+def _clear_run(d: Path) -> None:
+    """Remove the files of a saved run in ``d`` (none if ``d`` holds no saved run)."""
+    for name in (METRICS_FILE, SCENARIO_FILE, OUTPUTS_FILE):
+        (d / name).unlink(missing_ok=True)
+    tdir = d / TRACE_DIR
+    if tdir.is_dir():
+        for old in tdir.iterdir():
+            if old.suffix in (".parquet", ".csv"):
+                old.unlink()
+        _rmdir_if_empty(tdir)
+
+
+def _rmdir_if_empty(d: Path) -> None:
+    if not any(d.iterdir()):
+        d.rmdir()
 
 
 def load_run(directory: str | os.PathLike[str]) -> RunResult:

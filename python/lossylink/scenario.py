@@ -217,4 +217,11 @@ class Scenario:
         return (Scenario.from_json, (self.to_json(),))
 
     def __repr__(self) -> str:
-        return f"Scenario(name={self.name!r}, scheme={self.scheme!r})"
+        from lossylink.reprs import scenario_text
+
+        return scenario_text(self)
+
+    def _repr_html_(self) -> str:
+        from lossylink.reprs import scenario_html
+
+        return scenario_html(self)

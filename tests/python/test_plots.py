@@ -140,11 +140,17 @@ def test_cli_plot_from_results_csv(tmp_path: Path) -> None:
     frame = balakrishnan97(seeds=1, transfer="128KiB", groups=["table3", "peaks", "sweep"])
     csv = tmp_path / "results.csv"
     frame.to_csv(csv, index=False)
-    for kind in ("bars", "sweep", "burst"):
+    for kind in ("bars", "sweep"):
         out = tmp_path / f"{kind}.svg"
         proc = cli_run("plot", str(csv), "--kind", kind, "--out", str(out))
         assert proc.returncode == 0, proc.stderr
         assert out.stat().st_size > 0
+    # The burst group did not run: refused with a one-line error, no empty figure.
+    out = tmp_path / "burst.svg"
+    proc = cli_run("plot", str(csv), "--kind", "burst", "--out", str(out))
+    assert proc.returncode == 2
+    assert "no rows for --kind burst" in proc.stderr
+    assert not out.exists()
 
 
 def _labels(fig: object) -> list[str]:

@@ -53,6 +53,14 @@ fn classify(path: String, message: String) -> Error {
     }
 }
 
+/// `line L, column C` (1-based) of byte offset `at` in `text`.
+fn line_column(text: &str, at: usize) -> String {
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("line {line}, column {column}")
+}
+
 fn from_value(value: toml::Value) -> Result<ScenarioDoc, Error> {
     serde_path_to_error::deserialize(value)
         .map_err(|e| classify(e.path().to_string(), e.inner().to_string()))
@@ -85,8 +93,26 @@ impl Scenario {
     pub fn from_toml_str(text: &str) -> Result<Scenario, Error> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax {
             format: "TOML",
-            message: one_line(e.message()),
+            message: match e.span() {
+                Some(span) => format!(
+                    "{}: {}",
+                    line_column(text, span.start),
+                    one_line(e.message())
+                ),
+                None => one_line(e.message()),
+            },
         })?;
+        if let Some(toml::Value::Array(flows)) = table.get("flow") {
+            return Err(Error::InvalidValue {
+                field: "flow".into(),
+                message: format!(
+                    "{} [[flow]] entries: several flows are a list of [[flows]] (from, to, \
+                     scheme, bytes or long-lived, start, udp; docs/scenarios.md, Many flows); \
+                     [flow] is the one transfer of a chain document",
+                    flows.len()
+                ),
+            });
+        }
         Self::from_doc(from_value(toml::Value::Table(table))?)
     }
 
@@ -353,6 +379,22 @@ mod tests {
         let e = Scenario::from_toml_str("name = [").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Syntax);
         assert!(!e.to_string().contains('\n'));
+        // A syntax error names its line and column.
+        let e = Scenario::from_toml_str("name = \"x\"\n\n[tcp\nbuffer = 1").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Syntax);
+        assert!(e.to_string().contains("line 3, column"), "{e}");
+        // A second [[flow]] points at [[flows]] instead of a serde type error.
+        let text = Scenario::preset_toml("lan")
+            .unwrap()
+            .replace("[flow]", "[[flow]]")
+            .replace(
+                "\n[[flow]]",
+                "\n[[flow]]\nfrom = \"a\"\nto = \"b\"\nbytes = 1\n[[flow]]",
+            );
+        let e = Scenario::from_toml_str(&text).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue, "{e}");
+        assert!(e.to_string().starts_with("flow: 2 [[flow]] entries"), "{e}");
+        assert!(e.to_string().contains("[[flows]]"), "{e}");
     }
 
     #[test]

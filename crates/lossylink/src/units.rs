@@ -3,7 +3,7 @@
 //! Sizes: bytes, with IEC binary prefixes (`KiB`, `MiB`, `GiB`) or SI decimal ones (`KB`, `MB`,
 //! `GB`, `kB`); a bare integer is bytes. Rates: bit/s with SI prefixes (`bps`, `kbps`, `Mbps`,
 //! `Gbps`, also `b/s`, `kb/s`, `Mb/s`, `Gb/s`, `bit/s`, `kbit/s`, `Mbit/s`, `Gbit/s`). Durations:
-//! `ns`, `us`, `ms`, `s`, `min`. Fractions are allowed (`1.5MiB`, `0.5ms`) when the result is a
+//! `ns`, `us`, `ms`, `s`, `min`, `h`. Fractions are allowed (`1.5MiB`, `0.5ms`) when the result is a
 //! whole number of bytes, bits per second or nanoseconds; otherwise the value is rejected, never
 //! rounded.
 
@@ -98,6 +98,7 @@ const TIME_UNITS: &[(&str, u128)] = &[
     ("ms", 1_000_000),
     ("s", 1_000_000_000),
     ("min", 60_000_000_000),
+    ("h", 3_600_000_000_000),
 ];
 
 /// Parse a size in bytes.
@@ -110,7 +111,12 @@ pub fn parse_rate(text: &str) -> Result<u64, String> {
 }
 /// Parse a duration in nanoseconds. A bare number without unit is rejected (ambiguous).
 pub fn parse_duration(text: &str) -> Result<u64, String> {
-    quantity(text, TIME_UNITS, "a duration", "10ms, 500us, 1.5s")
+    quantity(
+        text,
+        TIME_UNITS,
+        "a duration",
+        "10ms, 500us, 1.5s, 2min, 3h",
+    )
 }
 
 /// Render bytes with the largest exact binary unit.
@@ -229,6 +235,9 @@ mod tests {
         assert_eq!(parse_rate("1.544Mb/s"), Ok(1_544_000));
         assert_eq!(parse_duration("500us"), Ok(500_000));
         assert_eq!(parse_duration("1.5s"), Ok(1_500_000_000));
+        assert_eq!(parse_duration("2min"), Ok(120_000_000_000));
+        assert_eq!(parse_duration("3h"), Ok(10_800_000_000_000));
+        assert_eq!(parse_duration("0.5h"), Ok(1_800_000_000_000));
         assert!(parse_duration("10").is_err(), "a duration needs a unit");
         assert!(parse_duration("0.5ns").is_err());
     }

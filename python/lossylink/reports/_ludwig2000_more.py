@@ -59,9 +59,9 @@ def sections(rep: Reproduction) -> list[tuple[str, str, list[Grid]]]:
 def squares_figure(fig: Figure) -> Any:
     """Fig 5-7 from the model: one panel per event (columns) and pipe (rows, W/2 above W),
     load against time in cycles, the pipe shaded, the squares lost in red."""
-    import matplotlib.pyplot as plt
+    from lossylink.plots import subplots
 
-    f, axes = plt.subplots(2, 2, figsize=(9.0, 7.0), sharey=True, squeeze=False)
+    f, axes = subplots(2, 2, figsize=(9.0, 7.0), sharey=True, squeeze=False)
     legend: dict[str, Any] = {}
     for col, event in enumerate(squares.EVENTS):
         t, without, with_ = squares.load_curves(event, MODEL_W)

@@ -60,7 +60,7 @@ def _label(run_id: str) -> str:
 def rto_figure(rep: Reproduction, fig: Figure) -> Any:
     """One panel: the RTO of each run of ``fig`` against time, its timeouts marked, and the
     round-trip times derived from the first run's trace."""
-    import matplotlib.pyplot as plt
+    from lossylink.plots import subplots
 
     traces = []
     for run_id in fig.runs:
@@ -69,7 +69,7 @@ def rto_figure(rep: Reproduction, fig: Figure) -> Any:
             traces.append((run_id, t.result.trace))
     if not traces:
         return placeholder(fig, rep)
-    f, ax = plt.subplots(figsize=(7.5, 4.2))
+    f, ax = subplots(figsize=(7.5, 4.2))
     t_rtt, rtt = rtt_samples(traces[0][1])
     if len(rtt):
         ax.plot(t_rtt, rtt, ".", ms=2, color="#7f8c8d", label="RTT (derived from the trace)")

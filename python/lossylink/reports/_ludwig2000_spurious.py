@@ -37,12 +37,12 @@ def losses(rep: Reproduction) -> dict[tuple[str, str], dict[str, float]]:
 def spurious_bars(rep: Reproduction, fig: Figure) -> Any:
     """Grouped bars (symlog scale: the losses span 0.0 … 532 %), the model's loss a black
     tick over each group."""
-    import matplotlib.pyplot as plt
+    from lossylink.plots import subplots
 
     data = losses(rep)
     if not data:
         return placeholder(fig, rep)
-    f, ax = plt.subplots(figsize=(9.0, 4.8))
+    f, ax = subplots(figsize=(9.0, 4.8))
     width = 0.26
     labels = []
     for i, ((event, pipe), by_arm) in enumerate(data.items()):

@@ -44,7 +44,7 @@ DEFAULT_CACHE_NAME = ".lossylink-cache"
 _MAX_AUTO_BATCH = 32
 
 
-@dataclass
+@dataclass(repr=False)
 class SweepResult:
     """What a sweep produced: the results table, its summary, and what ran or was reused."""
 
@@ -83,6 +83,16 @@ class SweepResult:
         import pandas as pd
 
         return pd.DataFrame.from_records(self.summary)
+
+    def __repr__(self) -> str:
+        from lossylink.reprs import sweep_text
+
+        return sweep_text(self)
+
+    def _repr_html_(self) -> str:
+        from lossylink.reprs import sweep_html
+
+        return sweep_html(self)
 
 
 def sweep(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from types import TracebackType
 
 from rich.progress import (
@@ -49,14 +50,54 @@ class LeftColumn(ProgressColumn):
         return Text(f"left {seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}")
 
 
+def _widgets_missing() -> bool:
+    """Whether rich's live display would need ipywidgets here (Jupyter) and cannot have it."""
+    if not make_console(stderr=True).is_jupyter:
+        return False
+    try:
+        import ipywidgets  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+class TextProgress:
+    """Plain progress lines on stderr (``sweep: 12/40 runs``), about every tenth of the runs:
+    the fallback in a notebook without ipywidgets, where rich's live bar cannot draw."""
+
+    def __init__(self, total: int, done: int) -> None:
+        """``total`` runs of which ``done`` are already finished."""
+        self.total, self.done = total, done
+        self._step = max(1, total // 10)
+        self._next = done + self._step
+
+    def start(self) -> None:
+        """Print the first line."""
+        self._line()
+
+    def advance(self, runs: int) -> None:
+        """Count ``runs`` more; print a line when a tenth more is done or all are."""
+        self.done += runs
+        if self.done >= self._next or self.done >= self.total:
+            self._next = self.done + self._step
+            self._line()
+
+    def _line(self) -> None:
+        print(f"sweep: {self.done}/{self.total} runs", file=sys.stderr, flush=True)
+
+
 class SweepProgress:
-    """A context manager around a rich progress bar; a no-op when disabled."""
+    """A context manager around a rich progress bar; a no-op when disabled. In Jupyter
+    without ipywidgets it prints plain lines instead (:class:`TextProgress`)."""
 
     def __init__(self, total: int, done: int, *, enabled: bool) -> None:
         """``total`` runs of which ``done`` are already finished (taken from the cache)."""
         self._progress: Progress | None = None
         self._task: TaskID | None = None
-        if enabled:
+        self._text: TextProgress | None = None
+        if enabled and _widgets_missing():
+            self._text = TextProgress(total, done)
+        elif enabled:
             self._progress = Progress(
                 TextColumn("sweep"),
                 BarColumn(),
@@ -72,10 +113,14 @@ class SweepProgress:
     def __enter__(self) -> SweepProgress:
         if self._progress is not None:
             self._progress.start()
+        if self._text is not None:
+            self._text.start()
         return self
 
     def advance(self, runs: int) -> None:
         """Count ``runs`` more finished runs."""
+        if self._text is not None:
+            self._text.advance(runs)
         if self._progress is not None and self._task is not None:
             self._progress.advance(self._task, runs)
 

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rich import box
 from rich.table import Table
 
 from lossylink.errors import LossylinkIOError
@@ -20,12 +19,13 @@ from lossylink.sweeps.table import NONDETERMINISTIC_METRICS, Row
 # Metrics that identify a run rather than measure it.
 _NOT_SUMMARIZED = frozenset({"seed"}) | NONDETERMINISTIC_METRICS
 
-# Shown in the printed table (all numeric metrics are in the saved summary).
+# Shown in the printed table (all numeric metrics are in the saved summary): key, header and
+# priority (higher stays longer on a narrow terminal, :mod:`lossylink.tables`).
 HEADLINE = (
-    ("throughput_mbps", "Mb/s", ".3f"),
-    ("wireless_goodput_pct", "wireless\ngoodput %", ".1f"),
-    ("completion_s", "time s", ".2f"),
-    ("sender_timeouts", "timeouts", ".1f"),
+    ("throughput_mbps", "Mb/s", 90),
+    ("wireless_goodput_pct", "wireless\ngoodput %", 50),
+    ("completion_s", "time s", 60),
+    ("sender_timeouts", "timeouts", 70),
 )
 
 
@@ -75,31 +75,37 @@ def write_summary_csv(entries: Sequence[dict[str, Any]], path: str | os.PathLike
     return target
 
 
-def summary_table(entries: Sequence[dict[str, Any]], grid_keys: Sequence[str]) -> Table:
-    """The printed summary: grid values, runs, and headline metrics as mean ± 95 % CI."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
-    for key in grid_keys:
-        table.add_column(key)
-    table.add_column("runs", justify="right")
-    shown = [h for h in HEADLINE if any(f"{h[0]}_mean" in e for e in entries)]
-    for _, header, _ in shown:
-        table.add_column(header, justify="right")
-    for e in entries:
-        cells = [str(e.get(k, "")) for k in grid_keys]
-        runs = f"{e['runs']}" + (f" ({e['failed']} failed)" if e["failed"] else "")
-        cells.append(runs)
-        for name, _, fmt in shown:
-            cells.append(_mean_ci(e.get(f"{name}_mean"), e.get(f"{name}_ci95"), fmt))
-        table.add_row(*cells)
-    return table
+def summary_table(
+    entries: Sequence[dict[str, Any]], grid_keys: Sequence[str], *, width: int = 120
+) -> Table:
+    """The printed summary: grid values, runs, and headline metrics as mean ± 95 % CI, every
+    cell of a metric with the same decimals; fits ``width`` columns by dropping the headline
+    metrics of lowest priority first (:func:`lossylink.tables.fit_table`)."""
+    from lossylink.tables import TableColumn, decimals, fit_table, number
+
+    columns = [
+        TableColumn(key, [str(e.get(key, "")) for e in entries], 100, justify="left")
+        for key in grid_keys
+    ]
+    runs = [f"{e['runs']}" + (f" ({e['failed']} failed)" if e["failed"] else "") for e in entries]
+    columns.append(TableColumn("runs", runs, 95))
+    for name, header, priority in HEADLINE:
+        if not any(f"{name}_mean" in e for e in entries):
+            continue
+        means = [e.get(f"{name}_mean") for e in entries]
+        cis = [e.get(f"{name}_ci95") for e in entries]
+        places = decimals([*means, *cis])
+        cells = [_mean_ci(m, c, places, number) for m, c in zip(means, cis, strict=True)]
+        columns.append(TableColumn(header, cells, priority))
+    return fit_table(columns, width=width)
 
 
-def _mean_ci(mean: float | None, ci: float | None, fmt: str) -> str:
+def _mean_ci(mean: float | None, ci: float | None, places: int, number: Any) -> str:
     if mean is None:
         return "–"
-    text = format(mean, fmt)
+    text: str = number(mean, places)
     if ci is not None and math.isfinite(ci):
-        text += f" ±{format(ci, fmt)}"
+        text += f" ±{number(ci, places)}"
     return text
 
 
