@@ -252,7 +252,7 @@ def run_cmd(
             click.echo(json.dumps(r.to_dict()))
         return
     console = make_console()
-    per_flow = flows_table(results)
+    per_flow = flows_table(results, width=console.width)
     if per_flow is not None:
         console.print(per_flow)
     else:

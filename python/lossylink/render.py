@@ -6,7 +6,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -140,52 +139,62 @@ def _applies(col: Column, results: Sequence[RunResult], eifel: bool) -> bool:
     return True
 
 
-def _fmt(value: object, fmt: str) -> str:
-    if value is None:
-        return "–"
-    try:
-        return format(value, fmt)
-    except (TypeError, ValueError):
-        return str(value)
-
-
-def flows_table(results: Sequence[RunResult]) -> Table | None:
+def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
     """For a ``[[flows]]`` scenario: one row per flow (the mean over the seeds, with the 95 %
-    CI half-width of the goodput for more than one seed), then the aggregate goodput and Jain's
-    index. ``None`` for single-flow chain runs."""
+    CI half-width of the goodput for more than one seed), an ``all`` row with the aggregate
+    goodput, and Jain's index in the caption; fitted to ``width`` like the run table.
+    ``None`` for single-flow chain runs."""
+    from lossylink.tables import TableColumn, decimals, fit_table, number
+
     if not results or results[0].flows is None:
         return None
     first = results[0].flows
-    title = f"{len(first)} flows · {len(results)} seed{'s' if len(results) != 1 else ''}"
-    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
-    for header in ("flow", "scheme", "path", "goodput Mb/s", "timeouts", "fast rexmits", "done s"):
-        table.add_column(
-            header, justify="left" if header in ("flow", "scheme", "path") else "right"
-        )
 
     def mean(values: list[float]) -> float:
         return sum(values) / len(values) if values else float("nan")
 
-    for i, f in enumerate(first):
-        rows = [r.flows[i] for r in results if r.flows is not None]
-        goodputs = [float(x["goodput_mbps"]) for x in rows]
-        g = _fmt(mean(goodputs), ".4g")
-        if len(goodputs) > 1:
-            g += " ±" + _fmt(summarize(goodputs).half_width, ".2g")
-        done = [float(x["completion_s"]) for x in rows]
-        table.add_row(
-            str(f["flow"]),
-            str(f["scheme"]),
-            f"{f['from']} → {f['to']}",
-            g,
-            _fmt(mean([float(x["sender_timeouts"]) for x in rows]), ".3g"),
-            _fmt(mean([float(x["sender_fast_retransmits"]) for x in rows]), ".3g"),
-            "–" if any(d != d for d in done) else _fmt(mean(done), ".2f"),
-        )
+    def per_flow(key: str) -> list[list[float]]:
+        return [[float(r.flows[i][key]) for r in results if r.flows] for i in range(len(first))]
+
+    goodput = per_flow("goodput_mbps")
     aggs = [r.aggregate for r in results if r.aggregate is not None]
     total = mean([float(a["aggregate_goodput_mbps"]) for a in aggs])
     jain = mean([float(a["jain_index"]) for a in aggs])
-    table.add_row("all", "", "", _fmt(total, ".4g"), "", "", "", style="bold", end_section=True)
-    table.caption = f"aggregate goodput {total:.4g} Mb/s · Jain's fairness index {jain:.3f}"
-    table.caption_justify = "left"
-    return table
+    means = [mean(g) for g in goodput]
+    places = decimals([*means, total])
+    g_cells = []
+    for g, m in zip(goodput, means, strict=True):
+        cell = number(m, places)
+        if len(g) > 1:
+            cell += " ±" + number(summarize(g).half_width, places)
+        g_cells.append(cell)
+    counts = {
+        k: [mean(v) for v in per_flow(k)] for k in ("sender_timeouts", "sender_fast_retransmits")
+    }
+    done = [mean(v) for v in per_flow("completion_s")]
+    cols = [
+        TableColumn("flow", [str(f["flow"]) for f in first] + ["all"], 100, "left"),
+        TableColumn("scheme", [str(f["scheme"]) for f in first] + [""], 60, "left"),
+        TableColumn("path", [f"{f['from']} → {f['to']}" for f in first] + [""], 30, "left"),
+        TableColumn("goodput\nMb/s", [*g_cells, number(total, places)], 90),
+        TableColumn(
+            "time-\nouts",
+            [number(v, count_places(counts["sender_timeouts"])) for v in counts["sender_timeouts"]]
+            + [""],
+            50,
+        ),
+        TableColumn(
+            "fast\nrexmits",
+            [
+                number(v, count_places(counts["sender_fast_retransmits"]))
+                for v in counts["sender_fast_retransmits"]
+            ]
+            + [""],
+            40,
+        ),
+        TableColumn("done\ns", [number(d, decimals(done)) for d in done] + [""], 20),
+    ]
+    seeds = f"{len(results)} seed{'s' if len(results) != 1 else ''}"
+    title = f"{len(first)} flows · {seeds} · aggregate {total:.4g} Mb/s · Jain's index {jain:.3f}"
+    styles: list[str | None] = [None] * len(first) + ["bold"]
+    return fit_table(cols, width=width, title=title, row_styles=styles, sections=[len(first) - 1])

@@ -94,3 +94,13 @@ def test_a_udp_background_flow_reports_its_goodput() -> None:
     probe = r.flows[2]
     assert probe["scheme"] == "udp-cbr"
     assert abs(probe["goodput_mbps"] - 0.4) < 0.05
+
+
+def test_the_flow_table_fits_80_columns() -> None:
+    from lossylink.render import flows_table
+    from lossylink.tables import natural_width
+
+    s = ll.Scenario.preset("wlan").set("run.warmup", "1s").set("run.duration", "3s")
+    table = flows_table([ll.run(s, seed=1), ll.run(s, seed=2)], width=80)
+    assert table is not None
+    assert natural_width(table) <= 80

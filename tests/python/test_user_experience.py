@@ -143,7 +143,7 @@ def test_second_flow_says_what_is_supported(tmp_path: Path) -> None:
     result = invoke("run", "--config", str(path))
     assert result.exit_code == 2
     assert "flow: 2 [[flow]] entries" in result.stderr
-    assert "one flow" in result.stderr
+    assert "[[flows]]" in result.stderr
 
 
 def test_toml_syntax_errors_name_the_line(tmp_path: Path) -> None:
