@@ -172,6 +172,11 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
         k: [mean(v) for v in per_flow(k)] for k in ("sender_timeouts", "sender_fast_retransmits")
     }
     done = [mean(v) for v in per_flow("completion_s")]
+
+    def count_places(values: list[float]) -> int:
+        # Whole numbers for one seed; one decimal for means over seeds.
+        return 0 if all(float(v).is_integer() for v in values) else 1
+
     cols = [
         TableColumn("flow", [str(f["flow"]) for f in first] + ["all"], 100, "left"),
         TableColumn("scheme", [str(f["scheme"]) for f in first] + [""], 60, "left"),
