@@ -506,6 +506,9 @@ pub struct DirectionDoc {
     /// Scheduled impairments of this direction (none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hiccups: Vec<HiccupDoc>,
+    /// A Mahimahi delivery-opportunity trace file for this direction (see the hop's field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<String>,
 }
 
 /// A hop of a chain or a link of a topology. Hop-level settings apply to both directions unless
@@ -553,6 +556,11 @@ pub struct HopDoc {
     /// Error model (none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDoc>,
+    /// A Mahimahi delivery-opportunity trace file (one millisecond timestamp per line, each an
+    /// opportunity to deliver 1500 bytes, repeating): frames leave when the trace says, instead
+    /// of at `rate` (which, when given, only estimates the idle round trip).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<String>,
     /// Overrides for node i → node i+1.
     #[serde(default)]
     pub forward: DirectionDoc,

@@ -435,6 +435,15 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         )],
     ),
     (
+        "reno-wan-mahimahi",
+        "the wireless hop's downlink driven by a Mahimahi delivery trace (3 Mb/s for 1 s, 1 Mb/s for 1 s, repeating)",
+        "wan",
+        &[
+            ("error_every", "0"),
+            ("hops.2.forward.delivery", "\"tests/data/cellular.mahi\""),
+        ],
+    ),
+    (
         "dumbbell-4-flows",
         "four long-lived flows staggered over a wired bottleneck, goodput window after warm-up",
         "dumbbell",

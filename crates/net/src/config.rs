@@ -1,6 +1,7 @@
 //! Validated network configuration. The facade parses user input (TOML, flags) into these types;
 //! everything here is already checked and in integer units.
 
+use crate::delivery::DeliveryTrace;
 use crate::error_model::ErrorModelConfig;
 pub use crate::hiccup::Hiccup;
 use engine::{NodeId, SimDuration};
@@ -96,6 +97,9 @@ pub struct DirectionConfig {
     pub error: ErrorModelConfig,
     /// Scheduled impairments (Ludwig2000 §10.1); empty for a well-behaved link.
     pub hiccups: Vec<Hiccup>,
+    /// A delivery-opportunity trace (crate::delivery) that decides when frames leave, instead
+    /// of `rate_bps` (which then only estimates the idle round trip).
+    pub delivery: Option<DeliveryTrace>,
 }
 
 /// A hop between node `i` and node `i + 1` of the chain.

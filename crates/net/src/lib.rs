@@ -6,6 +6,7 @@
 
 pub mod agent;
 pub mod config;
+pub mod delivery;
 mod error_model;
 pub mod gsm;
 mod hiccup;

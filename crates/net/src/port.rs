@@ -7,6 +7,7 @@
 //! bytes)·8 / rate.
 
 use crate::config::{DirectionConfig, Exposure, HopRole};
+use crate::delivery::DeliveryState;
 use crate::error_model::ErrorModel;
 use crate::hiccup::{Admit, Hiccups};
 use crate::packet::{Packet, PacketKind, PacketPool, PacketRef};
@@ -77,6 +78,8 @@ pub struct Port {
     /// the events of the loop name the port only, not the frame (no allocation per frame).
     pub(crate) wire: VecDeque<(PacketRef, bool)>,
     pub(crate) error: ErrorModel,
+    /// Where the direction is in its delivery-opportunity trace, if it has one.
+    delivery: Option<DeliveryState>,
     pub(crate) hiccups: Hiccups<PacketRef>,
     /// Counters.
     pub stats: PortStats,
@@ -95,6 +98,7 @@ impl Port {
         let hiccups = Hiccups::new(&cfg.hiccups);
         let queue = VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize);
         let error = ErrorModel::new(cfg.error.clone(), rng);
+        let delivery = cfg.delivery.clone().map(DeliveryState::new);
         Port {
             id,
             peer,
@@ -107,6 +111,7 @@ impl Port {
             queue,
             wire: VecDeque::new(),
             error,
+            delivery,
             hiccups,
             stats: PortStats::default(),
         }
@@ -216,7 +221,15 @@ impl Port {
     ) -> (SimDuration, bool) {
         let ip = u64::from(pkt.ip_len());
         let bits = (ip + u64::from(self.cfg.framing_bytes)) * 8;
-        let on_air = self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps);
+        let on_air = match &mut self.delivery {
+            None => self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps),
+            // The trace decides when the last byte leaves (crate::delivery).
+            Some(d) => {
+                let ready = now + wait + self.cfg.per_frame;
+                let bytes = (bits / 8).min(u64::from(u32::MAX)) as u32;
+                d.finish(ready, bytes).saturating_since(now + wait)
+            }
+        };
         let airtime = wait + on_air;
         (
             airtime,

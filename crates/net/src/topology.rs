@@ -159,6 +159,7 @@ mod tests {
             exposure: Exposure::Frame,
             error: ErrorModelConfig::None,
             hiccups: Vec::new(),
+            delivery: None,
         }
     }
 

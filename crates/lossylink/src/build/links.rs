@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::schema::*;
 use engine::{SimDuration, SimTime};
 use net::config::{Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium};
+use net::delivery::DeliveryTrace;
 use net::{ErrorModelConfig, HiccupStage};
 
 pub(super) fn per_frame(p: &PerFrameDoc) -> SimDuration {
@@ -137,12 +138,32 @@ pub(super) fn direction(
     h: &HopDoc,
     d: &DirectionDoc,
 ) -> Result<DirectionConfig, Error> {
-    let rate = d.rate.or(h.rate).ok_or_else(|| {
-        Error::invalid(
-            format!("{field}.rate"),
-            "missing: give `rate` on the hop or on this direction (e.g. \"2Mbps\")",
-        )
-    })?;
+    let delivery =
+        match d.delivery.as_ref().or(h.delivery.as_ref()) {
+            None => None,
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    Error::invalid(
+                        format!("{field}.delivery"),
+                        format!("cannot read '{path}': {e}"),
+                    )
+                })?;
+                Some(DeliveryTrace::parse(&text).map_err(|e| {
+                    Error::invalid(format!("{field}.delivery"), format!("{path}: {e}"))
+                })?)
+            }
+        };
+    // With a delivery trace the rate only estimates the idle round trip: its mean by default.
+    let rate = match (d.rate.or(h.rate), &delivery) {
+        (Some(r), _) => r,
+        (None, Some(t)) => crate::units::Rate(t.mean_rate_bps().max(1)),
+        (None, None) => {
+            return Err(Error::invalid(
+                format!("{field}.rate"),
+                "missing: give `rate` on the hop or on this direction (e.g. \"2Mbps\")",
+            ))
+        }
+    };
     if rate.0 == 0 {
         return Err(Error::invalid(
             format!("{field}.rate"),
@@ -179,6 +200,7 @@ pub(super) fn direction(
         exposure,
         error,
         hiccups: hiccups(field, &d.hiccups)?,
+        delivery,
     })
 }
 

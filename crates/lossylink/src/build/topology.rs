@@ -267,6 +267,7 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             per_frame: cell.per_frame.clone(),
             exposure: cell.exposure,
             error: cell.error.clone(),
+            delivery: None,
             forward: DirectionDoc::default(),
             reverse: DirectionDoc::default(),
         };
