@@ -1,5 +1,5 @@
 """Experiments and figures of three refinements of Ludwig (2000) that build on the Eifel
-algorithm, on the same hiccup testbed (spec ``shared/specs/ludwig2000.md`` §3.1.2, §3.4, §9 Q3):
+algorithm, on the same hiccup testbed (Ludwig 2000 §5.2.2 and §5.4.6):
 
 - the late third duplicate ACK after a timeout (group ``late``, ``tcp.eifel_late_dupack``):
   a segment reordered past the retransmission timeout while the ACK direction holds its

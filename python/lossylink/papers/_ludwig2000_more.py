@@ -1,4 +1,4 @@
-"""Two more groups of Ludwig (2000) (spec ``shared/specs/ludwig2000.md`` §6 S12, S13):
+"""Two more groups of Ludwig (2000) (Ludwig 2000 §5.2.3, §2.4.2 and §4.1.4; experiments S12, S13):
 
 - S12 (group ``s12``), the cost of a spurious retransmission (§5.2.3, Fig 5-7): an analytical
   model, not a simulation, computed by :mod:`lossylink.papers._ludwig2000_squares`. It has no

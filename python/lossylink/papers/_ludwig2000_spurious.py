@@ -1,4 +1,4 @@
-"""S12 at the packet level (spec ``shared/specs/ludwig2000.md`` §3.13.3, §6 S12, §8 RT14): what
+"""S12 at the packet level (Ludwig 2000 §5.2.3, Fig 5-7; experiment S12, target RT14): what
 one spurious fast retransmit or spurious timeout at the start of a congestion-avoidance cycle
 costs a network-limited flow, with the pipe = W/2 and ≈ W, Reno against Eifel with and without
 the burst pacer. The runs and the measurement of ``crates/lossylink/tests/spurious_cost_s12.rs``

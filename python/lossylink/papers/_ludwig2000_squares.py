@@ -1,5 +1,5 @@
 """The cost of a spurious retransmission in Ludwig (2000), §5.2.3, Fig 5-7: an analytical
-model, not a simulation (spec ``shared/specs/ludwig2000.md`` §3.13.3, §6 S12, target RT13).
+model, not a simulation (Ludwig 2000 §5.2.3, Fig 5-7; experiment S12, target RT13).
 
 The dissertation draws a TCP sender's load (the segments it has in flight) against time in
 units of a congestion-avoidance cycle and counts "squares" to get the throughput a spurious

@@ -1,6 +1,6 @@
 """Ludwig, "Eliminating Inefficient Cross-Layer Interactions in Wireless Networking", PhD
 dissertation, RWTH Aachen, 2000: the catalogue of the hiccup experiments of Chapters 4 and 5
-(spec ``shared/specs/ludwig2000.md`` §6 S8a-S8f, S11, S13, §8 RT8-RT12 and RT30), the
+(experiments S8a-S8f, S11, S13; targets RT8-RT12 and RT30), the
 cost model of Fig 5-7 (S12, RT13: analytical) and its packet-level version (S12, RT14), run
 by ``lossylink reproduce ludwig2000``.
 
