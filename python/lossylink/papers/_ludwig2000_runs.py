@@ -1,6 +1,7 @@
 """Experiments and figures of Ludwig, "Eliminating Inefficient Cross-Layer Interactions in
 Wireless Networking", PhD dissertation, RWTH Aachen, 2000: the hiccup experiments of
-Chapters 4 and 5 (Ludwig 2000 §3.3.3, §4.1.4, §5.1, §5.2 and §5.4.5; experiments S8a-S8f and S11, targets RT8-RT12, RT30).
+Chapters 4 and 5 (Ludwig 2000 §3.3.3, §4.1.4, §5.1, §5.2 and §5.4.5; experiments S8a-S8f
+and S11, targets RT8-RT12, RT30).
 
 All runs use the ``hiccup`` preset (two BSD hosts on a 9.6 kbit/s PPP link, MSS 460 with
 timestamps, an advertised window of 18 segments), except the LAN delay-spike check. The
