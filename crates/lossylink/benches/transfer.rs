@@ -57,7 +57,8 @@ fn dumbbell(n: usize) -> Scenario {
             )
         })
         .collect();
-    s.set("flows", &format!("[{}]", flows.join(", ")))
+    let bg = "{ name = \"bg\", from = \"s4\", to = \"d4\", udp = { model = \"pareto\", rate = \"10Mbps\", on = \"200ms\", off = \"300ms\", shape = 1.5, size = \"1000B\" } }";
+    s.set("flows", &format!("[{}, {bg}]", flows.join(", ")))
         .expect("flows");
     s
 }

@@ -139,8 +139,16 @@ fn bad_topologies_are_one_line_errors_naming_the_field() {
         ("flows.0.to", "\"nowhere\"", "flows[0].to"),
         ("links.0.between", "[\"r1\", \"r1\"]", "links[0].between"),
         ("flows.0.to", "\"r2\"", "flows[0].to"),
-        ("routes", "[{ at = \"r1\", to = \"d1\", via = \"s1\" }]", "loop"),
-        ("routes", "[{ at = \"r1\", to = \"d1\", via = \"d2\" }]", "routes[0].via"),
+        (
+            "routes",
+            "[{ at = \"r1\", to = \"d1\", via = \"s1\" }]",
+            "loop",
+        ),
+        (
+            "routes",
+            "[{ at = \"r1\", to = \"d1\", via = \"d2\" }]",
+            "routes[0].via",
+        ),
         (
             "cells",
             "[{ name = \"c\", stations = [\"d1\"], rate = \"11Mbps\" }]",
