@@ -77,8 +77,10 @@ def run_seeds(
     seeds: list[int],
     trace: bool = False,
     pcap: str | os.PathLike[str] | None = None,
+    threads: int = 0,
 ) -> list[RawRun]:
-    """Run ``scenario`` once per seed, in order, releasing the GIL once for all of them.
+    """Run ``scenario`` once per seed on ``threads`` threads (0: the usable cores), releasing
+    the GIL once; results in seed order, the same for any number of threads.
 
     With ``pcap``, the files go into that directory for a single seed, into ``seed<S>``
     subdirectories of it for several.

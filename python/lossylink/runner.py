@@ -52,17 +52,23 @@ def run_seeds(
     *,
     trace: bool = False,
     pcap: str | os.PathLike[str] | None = None,
+    threads: int = 0,
     **overrides: OverrideValue,
 ) -> list[RunResult]:
     """Run one simulation per seed and return the results in seed order.
 
     ``seeds`` is a count (seeds ``start .. start+seeds-1``) or an explicit iterable of seeds.
-    ``pcap=DIR`` writes the pcap files of each seed into ``DIR/seed<S>`` (into ``DIR`` itself
-    when there is a single seed).
+    The seeds run concurrently on ``threads`` Rust threads (0: the usable cores, 1: one after
+    another); the results do not depend on it. ``pcap=DIR`` writes the pcap files of each seed
+    into ``DIR/seed<S>`` (into ``DIR`` itself when there is a single seed).
     """
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise InvalidValueError(
+            f"threads: expected a whole number >= 0 (0: all cores), got {threads!r}"
+        )
     sc = _prepare(scenario, overrides)
     seed_list = seed_range(seeds, start)
-    raws = _core.run_seeds(sc.core, seed_list, trace, pcap)
+    raws = _core.run_seeds(sc.core, seed_list, trace, pcap, threads)
     return [RunResult.from_raw(raw) for raw in raws]
 
 

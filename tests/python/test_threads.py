@@ -60,3 +60,27 @@ def test_python_runs_while_a_simulation_runs(small: Scenario) -> None:
     inside = [t for t in ticks if window["start"] + 0.05 < t < window["end"] - 0.05]
     # The simulation lasts >= 0.3 s: with the GIL released the loop ticks about once per ms.
     assert len(inside) >= 20, (len(inside), window["end"] - window["start"])
+
+
+def test_run_seeds_on_threads_gives_the_sequential_results() -> None:
+    import lossylink as ll
+
+    s = ll.Scenario.preset("wan").set("transfer", "512KiB")
+    one = ll.run_seeds(s, 6, threads=1)
+    many = ll.run_seeds(s, 6, threads=3)
+    auto = ll.run_seeds(s, 6)
+    assert [r.metrics["seed"] for r in many] == [1, 2, 3, 4, 5, 6]
+    for a, b, c in zip(one, many, auto, strict=True):
+        a.metrics.pop("wall_s")
+        b.metrics.pop("wall_s")
+        c.metrics.pop("wall_s")
+        assert a == b == c
+
+
+def test_run_seeds_rejects_a_bad_thread_count() -> None:
+    import pytest
+
+    import lossylink as ll
+
+    with pytest.raises(ll.errors.InvalidValueError, match="threads"):
+        ll.run_seeds(ll.Scenario.preset("lan"), 2, threads=-1)

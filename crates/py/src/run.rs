@@ -52,19 +52,22 @@ pub fn run<'py>(
     result_to_dict(py, result, paths)
 }
 
-/// Run `scenario` once per seed, in order, releasing the GIL once for all of them.
+/// Run `scenario` once per seed on `threads` threads (0: the usable cores), releasing the GIL
+/// once for all of them; results come back in seed order and are the same for any number of
+/// threads (each run is independent and deterministic).
 ///
-/// Returns a list of dicts shaped like `run`'s; the first failing seed raises. With `pcap`, the
-/// files of a single seed go into that directory, those of several seeds into `seed<S>`
-/// subdirectories of it.
+/// Returns a list of dicts shaped like `run`'s; the first failing seed (in seed order) raises.
+/// With `pcap`, the files of a single seed go into that directory, those of several seeds into
+/// `seed<S>` subdirectories of it.
 #[pyfunction]
-#[pyo3(signature = (scenario, seeds, trace = false, pcap = None))]
+#[pyo3(signature = (scenario, seeds, trace = false, pcap = None, threads = 0))]
 pub fn run_seeds<'py>(
     py: Python<'py>,
     scenario: &Bound<'py, PyScenario>,
     seeds: Vec<u64>,
     trace: bool,
     pcap: Option<PathBuf>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let scenario = scenario.borrow().inner.clone();
     let opts = RunOptions {
@@ -72,22 +75,55 @@ pub fn run_seeds<'py>(
         pcap: pcap.is_some(),
     };
     let several = seeds.len() > 1;
+    let one = |seed: u64| {
+        let dir = pcap.as_ref().map(|d| {
+            if several {
+                d.join(format!("seed{seed}"))
+            } else {
+                d.clone()
+            }
+        });
+        run_one(&scenario, seed, &opts, dir.as_deref())
+    };
+    let workers = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(seeds.len().max(1));
     let results = py
         .allow_threads(|| {
-            seeds
-                .iter()
-                .map(|&seed| {
-                    let dir = pcap.as_ref().map(|d| {
-                        if several {
-                            d.join(format!("seed{seed}"))
-                        } else {
-                            d.clone()
+            if workers <= 1 {
+                return seeds.iter().map(|&s| one(s)).collect::<Vec<_>>();
+            }
+            // Each worker takes the next seed index; results land in their seed's slot.
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let slots: Vec<std::sync::Mutex<Option<_>>> =
+                seeds.iter().map(|_| std::sync::Mutex::new(None)).collect();
+            std::thread::scope(|scope| {
+                for _ in 0..workers {
+                    scope.spawn(|| loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&seed) = seeds.get(i) else { break };
+                        let r = one(seed);
+                        if let Ok(mut slot) = slots[i].lock() {
+                            *slot = Some(r);
                         }
                     });
-                    run_one(&scenario, seed, &opts, dir.as_deref())
+                }
+            });
+            slots
+                .into_iter()
+                .map(|m| {
+                    m.into_inner().ok().flatten().unwrap_or_else(|| {
+                        Err(Error::Simulation {
+                            message: "a worker thread stopped without a result".into(),
+                        })
+                    })
                 })
-                .collect::<Result<Vec<_>, _>>()
+                .collect::<Vec<_>>()
         })
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
         .map_err(to_pyerr)?;
     let out = PyList::empty(py);
     for (result, paths) in results {
