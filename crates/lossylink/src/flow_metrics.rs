@@ -3,7 +3,7 @@
 //! utilisation, drops and corruptions of each link direction; aggregate goodput and Jain's
 //! fairness index, J = (Σx)² / (n·Σx²) over the flows' goodputs).
 
-use crate::build::Built;
+use crate::build::{Built, FlowPlan};
 use crate::metrics::Value;
 use engine::SimTime;
 use net::Network;
@@ -38,6 +38,54 @@ fn u(v: u64) -> Value {
     Value::Int(i64::try_from(v).unwrap_or(i64::MAX))
 }
 
+/// What one flow's row says, TCP or UDP alike.
+struct Row {
+    bytes: u64,
+    delivered: u64,
+    goodput: f64,
+    completion: Option<SimTime>,
+    counts: [u64; 6],
+}
+
+/// The per-flow counters, in row order, after the identity columns.
+const COUNT_KEYS: [&str; 6] = [
+    "sender_segments",
+    "sender_retransmitted_segments",
+    "sender_timeouts",
+    "sender_fast_retransmits",
+    "sender_spurious_timeouts",
+    "sender_spurious_fast_retransmits",
+];
+
+/// Megabits per second of `bytes` over `secs`; NaN for an empty window.
+fn mbps(bytes: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        bytes as f64 * 8.0 / secs / 1e6
+    } else {
+        f64::NAN
+    }
+}
+
+fn row(network: &Network, plan: &FlowPlan, r: Row) -> Vec<(&'static str, Value)> {
+    let name = |n: engine::NodeId| Value::Str(network.nodes()[n.index()].name.clone());
+    let mut out = vec![
+        ("flow", Value::Str(plan.name.clone())),
+        ("scheme", Value::Str(plan.scheme_name.clone())),
+        ("from", name(plan.src)),
+        ("to", name(plan.dst)),
+        ("start_s", Value::Float(plan.start.as_secs_f64())),
+        ("bytes", u(r.bytes)),
+        ("delivered_bytes", u(r.delivered)),
+        ("goodput_mbps", Value::Float(r.goodput)),
+        (
+            "completion_s",
+            Value::Float(r.completion.map_or(f64::NAN, |t| t.as_secs_f64())),
+        ),
+    ];
+    out.extend(COUNT_KEYS.iter().zip(r.counts).map(|(&k, v)| (k, u(v))));
+    out
+}
+
 impl FlowResults {
     /// The results of `network` after a run of `b` that ended at `end`.
     pub(crate) fn new(network: &Network, b: &Built, end: SimTime) -> Self {
@@ -50,38 +98,17 @@ impl FlowResults {
             let from = window_open.max(plan.start);
             if plan.udp.is_some() {
                 let Some(src) = udp.next() else { continue };
-                // A background source: goodput over its window, datagrams sent and lost.
+                // A background source: goodput at the sink over its window, datagrams sent.
                 let to = plan.stop.map_or(end, |s| s.min(end));
-                let secs = to.saturating_since(from).as_secs_f64();
                 let bytes = src.delivered_bytes - src.delivered_at_window_start;
-                let goodput = if secs > 0.0 {
-                    bytes as f64 * 8.0 / secs / 1e6
-                } else {
-                    f64::NAN
+                let r = Row {
+                    bytes: 0,
+                    delivered: src.delivered_bytes,
+                    goodput: mbps(bytes, to.saturating_since(from).as_secs_f64()),
+                    completion: None,
+                    counts: [src.sent, 0, 0, 0, 0, 0],
                 };
-                flows.push(vec![
-                    ("flow", Value::Str(plan.name.clone())),
-                    ("scheme", Value::Str(plan.scheme_name.clone())),
-                    (
-                        "from",
-                        Value::Str(network.nodes()[plan.src.index()].name.clone()),
-                    ),
-                    (
-                        "to",
-                        Value::Str(network.nodes()[plan.dst.index()].name.clone()),
-                    ),
-                    ("start_s", Value::Float(plan.start.as_secs_f64())),
-                    ("bytes", u(0)),
-                    ("delivered_bytes", u(src.delivered_bytes)),
-                    ("goodput_mbps", Value::Float(goodput)),
-                    ("completion_s", Value::Float(f64::NAN)),
-                    ("sender_segments", u(src.sent)),
-                    ("sender_retransmitted_segments", u(0)),
-                    ("sender_timeouts", u(0)),
-                    ("sender_fast_retransmits", u(0)),
-                    ("sender_spurious_timeouts", u(0)),
-                    ("sender_spurious_fast_retransmits", u(0)),
-                ]);
+                flows.push(row(network, plan, r));
                 continue;
             }
             let Some(f) = tcp.next() else { continue };
@@ -99,45 +126,26 @@ impl FlowResults {
                 .delivered_at_stop
                 .unwrap_or_else(|| f.receiver.delivered());
             let bytes = delivered_to.saturating_sub(f.delivered_at_window_start);
-            let secs = to.saturating_since(from).as_secs_f64();
             // A flow that ended before the window opened has no goodput to measure (NaN).
-            let goodput = if secs > 0.0 {
-                bytes as f64 * 8.0 / secs / 1e6
-            } else {
-                f64::NAN
-            };
+            let goodput = mbps(bytes, to.saturating_since(from).as_secs_f64());
             if goodput.is_finite() {
                 goodputs.push(goodput);
             }
-            flows.push(vec![
-                ("flow", Value::Str(plan.name.clone())),
-                ("scheme", Value::Str(plan.scheme_name.clone())),
-                (
-                    "from",
-                    Value::Str(network.nodes()[plan.src.index()].name.clone()),
-                ),
-                (
-                    "to",
-                    Value::Str(network.nodes()[plan.dst.index()].name.clone()),
-                ),
-                ("start_s", Value::Float(plan.start.as_secs_f64())),
-                ("bytes", u(plan.bytes.unwrap_or(0))),
-                ("delivered_bytes", u(f.receiver.delivered())),
-                ("goodput_mbps", Value::Float(goodput)),
-                (
-                    "completion_s",
-                    Value::Float(done.map_or(f64::NAN, |t| t.as_secs_f64())),
-                ),
-                ("sender_segments", u(s.segments_sent)),
-                ("sender_retransmitted_segments", u(s.retransmitted_segments)),
-                ("sender_timeouts", u(s.timeouts)),
-                ("sender_fast_retransmits", u(s.fast_retransmits)),
-                ("sender_spurious_timeouts", u(s.spurious_timeouts)),
-                (
-                    "sender_spurious_fast_retransmits",
-                    u(s.spurious_fast_retransmits),
-                ),
-            ]);
+            let r = Row {
+                bytes: plan.bytes.unwrap_or(0),
+                delivered: f.receiver.delivered(),
+                goodput,
+                completion: done,
+                counts: [
+                    s.segments_sent,
+                    s.retransmitted_segments,
+                    s.timeouts,
+                    s.fast_retransmits,
+                    s.spurious_timeouts,
+                    s.spurious_fast_retransmits,
+                ],
+            };
+            flows.push(row(network, plan, r));
         }
         let run_s = end.as_secs_f64();
         let links = network

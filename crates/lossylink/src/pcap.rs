@@ -125,22 +125,7 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
     }
     let ip_len = u16::try_from(seg.ip_len())
         .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", seg.ip_len()))?;
-    let mut f = Vec::with_capacity(ETHERNET_HEADER + 20 + tcp_len);
-    // Ethernet II.
-    f.extend_from_slice(&m.mac.1);
-    f.extend_from_slice(&m.mac.0);
-    f.extend_from_slice(&0x0800u16.to_be_bytes());
-    // IPv4 (RFC 791), no options, DF set.
-    let ip_start = f.len();
-    f.extend_from_slice(&[0x45, 0]);
-    f.extend_from_slice(&ip_len.to_be_bytes());
-    f.extend_from_slice(&m.ip_id.to_be_bytes());
-    f.extend_from_slice(&0x4000u16.to_be_bytes());
-    f.extend_from_slice(&[m.ttl, 6, 0, 0]);
-    f.extend_from_slice(&m.ip.0);
-    f.extend_from_slice(&m.ip.1);
-    let ip_sum = internet_checksum(&f[ip_start..]);
-    f[ip_start + 10..ip_start + 12].copy_from_slice(&ip_sum.to_be_bytes());
+    let mut f = ethernet_ipv4(m, 6, ip_len, 20 + tcp_len);
     // TCP (RFC 9293 §3.1).
     let tcp_start = f.len();
     f.extend_from_slice(&m.ports.0.to_be_bytes());
@@ -174,15 +159,10 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
     Ok(f)
 }
 
-/// The Ethernet, IPv4 and UDP headers of a datagram of `payload` zero bytes (RFC 768; the
-/// checksum over the pseudo-header, the header and the zero payload, deliberately wrong for a
-/// corrupted frame as for TCP).
-pub fn encode_udp_headers(payload: u32, m: &FrameMeta) -> Result<Vec<u8>, String> {
-    let udp_len = u16::try_from(8 + payload)
-        .map_err(|_| format!("a {payload}-byte UDP payload exceeds 65507"))?;
-    let ip_len = u16::try_from(28 + payload)
-        .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", 28 + payload))?;
-    let mut f = Vec::with_capacity(ETHERNET_HEADER + 28);
+/// Ethernet II and IPv4 (RFC 791, no options, DF set) headers for a datagram of `ip_len` bytes
+/// carrying `protocol`, with room for `more` bytes of transport header.
+fn ethernet_ipv4(m: &FrameMeta, protocol: u8, ip_len: u16, more: usize) -> Vec<u8> {
+    let mut f = Vec::with_capacity(ETHERNET_HEADER + 20 + more);
     f.extend_from_slice(&m.mac.1);
     f.extend_from_slice(&m.mac.0);
     f.extend_from_slice(&0x0800u16.to_be_bytes());
@@ -191,11 +171,23 @@ pub fn encode_udp_headers(payload: u32, m: &FrameMeta) -> Result<Vec<u8>, String
     f.extend_from_slice(&ip_len.to_be_bytes());
     f.extend_from_slice(&m.ip_id.to_be_bytes());
     f.extend_from_slice(&0x4000u16.to_be_bytes());
-    f.extend_from_slice(&[m.ttl, 17, 0, 0]);
+    f.extend_from_slice(&[m.ttl, protocol, 0, 0]);
     f.extend_from_slice(&m.ip.0);
     f.extend_from_slice(&m.ip.1);
     let ip_sum = internet_checksum(&f[ip_start..]);
     f[ip_start + 10..ip_start + 12].copy_from_slice(&ip_sum.to_be_bytes());
+    f
+}
+
+/// The Ethernet, IPv4 and UDP headers of a datagram of `payload` zero bytes (RFC 768; the
+/// checksum over the pseudo-header, the header and the zero payload, deliberately wrong for a
+/// corrupted frame as for TCP).
+pub fn encode_udp_headers(payload: u32, m: &FrameMeta) -> Result<Vec<u8>, String> {
+    let udp_len = u16::try_from(8 + payload)
+        .map_err(|_| format!("a {payload}-byte UDP payload exceeds 65507"))?;
+    let ip_len = u16::try_from(28 + payload)
+        .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", 28 + payload))?;
+    let mut f = ethernet_ipv4(m, 17, ip_len, 28);
     let udp_start = f.len();
     f.extend_from_slice(&m.ports.0.to_be_bytes());
     f.extend_from_slice(&m.ports.1.to_be_bytes());

@@ -2,7 +2,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use lossylink::{run, Metrics, RunOptions, Scenario};
+use lossylink::{run, Metrics, RunOptions, Scenario, Value};
 
 /// A preset with `key=value` overrides.
 pub fn scenario(preset: &str, overrides: &[(&str, &str)]) -> Scenario {
@@ -34,4 +34,13 @@ pub fn paper_cell(preset: &str, scheme: &str, buffer: &str) -> Vec<Metrics> {
         ("error_every", "64KiB"),
     ];
     seeds(&scenario(preset, &overrides), 10)
+}
+
+/// A number from a per-flow, per-link or aggregate row of a `[[flows]]` run.
+pub fn num(row: &[(&'static str, Value)], key: &str) -> f64 {
+    match row.iter().find(|(k, _)| *k == key).map(|(_, v)| v) {
+        Some(Value::Float(x)) => *x,
+        Some(Value::Int(x)) => *x as f64,
+        other => panic!("{key}: {other:?}"),
+    }
 }

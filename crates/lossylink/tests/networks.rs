@@ -5,13 +5,8 @@
 
 use lossylink::{run, RunOptions, RunResult, Scenario, Value};
 
-fn num(row: &[(&'static str, Value)], key: &str) -> f64 {
-    match row.iter().find(|(k, _)| *k == key).map(|(_, v)| v) {
-        Some(Value::Float(x)) => *x,
-        Some(Value::Int(x)) => *x as f64,
-        other => panic!("{key}: {other:?}"),
-    }
-}
+mod common;
+use common::num;
 
 fn go(s: &Scenario, seed: u64) -> RunResult {
     run(s, seed, &RunOptions::default()).expect("the run completes")

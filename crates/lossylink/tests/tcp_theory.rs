@@ -6,15 +6,10 @@
 //! The path: 100 Mb/s, 50 ms each way, losses on the data direction only, delayed ACKs off
 //! (b = 1 segment per ACK), a receiver window large enough not to limit the flow, 200 s.
 
-use lossylink::{run, RunOptions, Scenario, Value};
+use lossylink::{run, RunOptions, Scenario};
 
-fn num(row: &[(&'static str, Value)], key: &str) -> f64 {
-    match row.iter().find(|(k, _)| *k == key).map(|(_, v)| v) {
-        Some(Value::Float(x)) => *x,
-        Some(Value::Int(x)) => *x as f64,
-        other => panic!("{key}: {other:?}"),
-    }
-}
+mod common;
+use common::num;
 
 fn scenario(p: f64) -> Scenario {
     Scenario::from_toml_str(&format!(

@@ -84,6 +84,17 @@ pub enum ErrorModelConfig {
     },
 }
 
+/// The stationary probability of the Bad state of a Gilbert–Elliott chain:
+/// π_B = p_GB / (p_GB + p_BG), with p_BG = 1 − p_BB (0 for a chain that never leaves Good).
+fn stationary_bad(p_gb: f64, p_bb: f64) -> f64 {
+    let denom = p_gb + (1.0 - p_bb);
+    if denom > 0.0 {
+        p_gb / denom
+    } else {
+        0.0
+    }
+}
+
 impl ErrorModelConfig {
     /// A Gilbert–Elliott chain with mean error rate `rate` in (0, 1) and mean burst length
     /// `burst` ≥ 1 frames, lossless Good and lossy Bad state (eln-llelsn spec §5.2).
@@ -202,10 +213,8 @@ impl ErrorModel {
                 loss_good,
                 loss_bad,
             } => {
-                // The first state from the stationary distribution π_B = p_GB / (p_GB + p_BG).
-                let denom = p_gb + (1.0 - p_bb);
-                let pi_bad = if denom > 0.0 { p_gb / denom } else { 0.0 };
-                let bad = rng.bernoulli(pi_bad);
+                // The first state from the stationary distribution.
+                let bad = rng.bernoulli(stationary_bad(p_gb, p_bb));
                 ErrorModel::Gilbert {
                     p_gb,
                     p_bb,
@@ -374,8 +383,7 @@ impl ErrorModel {
                 loss_good,
                 loss_bad,
             } => {
-                let denom = p_gb + (1.0 - p_bb);
-                let pi_bad = if denom > 0.0 { p_gb / denom } else { 0.0 };
+                let pi_bad = stationary_bad(p_gb, p_bb);
                 pi_bad * loss_bad + (1.0 - pi_bad) * loss_good
             }
             ErrorModelConfig::Fer {
