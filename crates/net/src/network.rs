@@ -7,23 +7,25 @@ use crate::config::{self, HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
 use crate::link_receiver::LinkReceiver;
 use crate::medium::shared::Shared;
-use crate::medium::{Air, AnyMedium};
+use crate::medium::AnyMedium;
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
-use crate::traffic::UdpSource;
 use engine::{
-    EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimDuration, SimTime,
-    TraceSink, VecSink,
+    EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
 };
 use std::collections::BTreeMap;
 use tcp::{Receiver, Sender, SenderEvent};
 
 mod agents;
+mod air;
 mod link_arq;
 mod proxy;
 mod taps;
+mod udp;
+
+pub use udp::UdpFlow;
 
 /// Events are kept small (frames wait in their port's `wire`, crate::port): the queue moves
 /// them on every push and pop.
@@ -52,27 +54,6 @@ enum Event {
     WindowStart,
     /// A UDP source's next datagram leaves.
     UdpSend { flow: FlowId },
-}
-
-/// A UDP background flow: a source on `src`, a counting sink on `dst` (crate::traffic).
-pub struct UdpFlow {
-    /// Its id, in the UDP flows' own id space.
-    pub id: FlowId,
-    /// Node of the source.
-    pub src: NodeId,
-    /// Node of the sink.
-    pub dst: NodeId,
-    source: UdpSource,
-    /// When the source stops (none: at the end of the run).
-    pub stop: Option<SimTime>,
-    /// Datagrams sent.
-    pub sent: u64,
-    /// Datagrams received at the sink.
-    pub delivered: u64,
-    /// Payload bytes received at the sink.
-    pub delivered_bytes: u64,
-    /// `delivered_bytes` when the measurement window opened.
-    pub delivered_at_window_start: u64,
 }
 
 /// A transport connection: a sender on `src`, a receiver on `dst`.
@@ -310,35 +291,6 @@ impl Network {
         f.start = start;
         f.stop = stop;
         f.finite = finite;
-    }
-
-    /// Add a UDP source from `src` to `dst`, its first datagram at `start`, sending until
-    /// `stop` (or the end of the run).
-    pub fn add_udp_flow(
-        &mut self,
-        src: NodeId,
-        dst: NodeId,
-        source: UdpSource,
-        stop: Option<SimTime>,
-    ) -> FlowId {
-        let id = FlowId(self.udp.len() as u32);
-        self.udp.push(UdpFlow {
-            id,
-            src,
-            dst,
-            source,
-            stop,
-            sent: 0,
-            delivered: 0,
-            delivered_bytes: 0,
-            delivered_at_window_start: 0,
-        });
-        id
-    }
-
-    /// The UDP background flows.
-    pub fn udp_flows(&self) -> &[UdpFlow] {
-        &self.udp
     }
 
     /// Open the goodput measurement window at `at` (each flow notes what it has delivered).
@@ -673,127 +625,5 @@ impl Network {
         } else {
             self.kick(now, m);
         }
-    }
-
-    /// A UDP source's datagram leaves its host; the next is scheduled (until the source stops).
-    fn udp_send(&mut self, now: SimTime, flow: FlowId) {
-        let u = &mut self.udp[flow.index()];
-        u.sent += 1;
-        let (src, dst) = (u.src, u.dst);
-        let seg = tcp::Segment {
-            seq: tcp::SeqNum(0),
-            ack: tcp::SeqNum(0),
-            len: u.source.config().size(),
-            wnd: 0,
-            ack_flag: false,
-            opts: tcp::SegOptions::default(),
-        };
-        let next = u.source.next_departure();
-        if u.stop.is_none_or(|stop| next < stop) {
-            self.queue.schedule(next, Event::UdpSend { flow });
-        }
-        let r = self.pool.insert(Packet {
-            uid: self.next_uid,
-            flow,
-            src,
-            dst,
-            seg,
-            link: LinkTag::None,
-            proto: Proto::Udp,
-        });
-        self.next_uid += 1;
-        // A datagram the host's own queue drops is only counted there (UDP has no ENOBUFS
-        // reaction).
-        self.send_from(now, src, r);
-    }
-
-    /// Offer medium `m` its ports' frames (crate::medium), unless it is busy.
-    #[inline]
-    pub(crate) fn kick(&mut self, now: SimTime, m: usize) {
-        // Most offers find the medium busy: a field check.
-        if !self.media[m].is_busy() {
-            let (medium, mut air) = self.air(m);
-            medium.on_ready(now, &mut air);
-        }
-    }
-
-    /// A wake-up of medium `m` is due.
-    fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
-        let (medium, mut air) = self.air(m);
-        medium.on_wake(now, tag, &mut air);
-    }
-
-    /// Medium `m` and the rest of the network as it sees it: disjoint borrows, so the medium
-    /// can never be re-entered while it runs.
-    fn air(&mut self, m: usize) -> (&mut AnyMedium, AirOf<'_>) {
-        let Network {
-            media,
-            ports,
-            pool,
-            agents,
-            taps,
-            queue,
-            staged,
-            ..
-        } = self;
-        (
-            &mut media[m],
-            AirOf {
-                ports,
-                pool,
-                agents,
-                taps,
-                queue,
-                staged,
-                medium: m,
-            },
-        )
-    }
-}
-
-/// The network as medium `medium` sees it (crate::medium::Air): every part of it but the media.
-struct AirOf<'a> {
-    ports: &'a mut [Port],
-    pool: &'a mut PacketPool,
-    agents: &'a mut [Option<AgentSlot>],
-    taps: &'a mut Taps,
-    queue: &'a mut EventQueue<Event>,
-    staged: &'a mut Option<PacketRef>,
-    medium: usize,
-}
-
-impl Air for AirOf<'_> {
-    #[inline]
-    fn take(&mut self, now: SimTime, port: PortId) -> bool {
-        *self.staged = self.ports[port.index()].next_frame(now);
-        self.staged.is_some()
-    }
-
-    #[inline]
-    fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration {
-        let Some(r) = self.staged.take() else {
-            debug_assert!(false, "transmit without a frame taken");
-            return SimDuration::ZERO;
-        };
-        agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
-        let p = &mut self.ports[port.index()];
-        let pkt = &self.pool[r];
-        let (airtime, corrupted) = p.transmit(now, pkt, wait);
-        self.taps.frame(now, port, pkt, corrupted);
-        p.wire.push_back((r, corrupted));
-        airtime
-    }
-
-    #[inline]
-    fn wake(&mut self, at: SimTime, tag: u32) {
-        let medium = self.medium as u32;
-        self.queue.schedule(at, Event::Mac { medium, tag });
-    }
-
-    #[inline]
-    fn sent(&mut self, now: SimTime, port: PortId) {
-        agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);
-        let delay = self.ports[port.index()].delay();
-        self.queue.schedule(now + delay, Event::Arrive { port });
     }
 }

@@ -1,0 +1,314 @@
+//! The flows of a scenario: `[flow]` of a chain document or each of `[[flows]]`, validated into
+//! [`FlowPlan`]s (ends, size or long-lived, start and stop, TCP settings after the flow's
+//! overrides, the scheme's parts, the split proxy, or a UDP source).
+
+use super::topology::{node_id, Net};
+use super::transport::tcp_settings;
+use super::{split_settings, FlowPlan, RunSettings};
+use crate::error::Error;
+use crate::schema::*;
+use crate::schemes::{self, AgentKind};
+use engine::{NodeId, SimDuration, SimTime};
+use net::traffic::UdpSourceConfig;
+
+/// A flow as written: `[flow]` of a chain document, or one of `[[flows]]`.
+pub(super) struct Spec<'a> {
+    name: String,
+    from: &'a str,
+    to: &'a str,
+    scheme: &'a str,
+    bytes: Option<u64>,
+    start: u64,
+    stop: Option<u64>,
+    tcp: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    udp: Option<&'a UdpDoc>,
+    /// Whether the flow names its own scheme.
+    own_scheme: bool,
+}
+
+pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
+    match (&doc.flow, doc.flows.is_empty()) {
+        (Some(_), false) => Err(Error::invalid(
+            "flows",
+            "give either one [flow] or a list of [[flows]], not both",
+        )),
+        (None, true) => Err(Error::invalid(
+            "flows",
+            "missing: a scenario needs a [flow] (from, to, bytes) or at least one [[flows]]",
+        )),
+        (Some(f), true) => Ok(vec![Spec {
+            name: "flow0".into(),
+            from: &f.from,
+            to: &f.to,
+            scheme: &doc.scheme,
+            bytes: Some(f.bytes.0),
+            start: 0,
+            stop: None,
+            tcp: None,
+            udp: None,
+            own_scheme: false,
+        }]),
+        (None, false) => {
+            let mut out: Vec<Spec> = Vec::with_capacity(doc.flows.len());
+            for (i, f) in doc.flows.iter().enumerate() {
+                let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
+                if name.is_empty() || out.iter().any(|o| o.name == name) {
+                    return Err(Error::invalid(
+                        format!("flows[{i}].name"),
+                        format!("'{name}' is empty or used twice; flow names must be unique"),
+                    ));
+                }
+                out.push(Spec {
+                    name,
+                    from: &f.from,
+                    to: &f.to,
+                    scheme: f.scheme.as_deref().unwrap_or(&doc.scheme),
+                    bytes: f.bytes.map(|b| b.0),
+                    start: f.start.map_or(0, |s| s.0),
+                    stop: f.stop.map(|s| s.0),
+                    tcp: Some(&f.tcp),
+                    udp: f.udp.as_ref(),
+                    own_scheme: f.scheme.is_some(),
+                });
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The field path of `key` of flow `i`: `flow.<key>` for a chain document's flow (and the
+/// document's `scheme`), `flows[i].<key>` else.
+pub(super) fn spec_field(single: bool, i: usize, key: &str) -> String {
+    match (single, key) {
+        (true, "scheme") => "scheme".into(),
+        (true, _) => format!("flow.{key}"),
+        (false, _) => format!("flows[{i}].{key}"),
+    }
+}
+
+pub(super) fn flow_plan(
+    doc: &ScenarioDoc,
+    net: &Net,
+    i: usize,
+    spec: &Spec<'_>,
+    run: &RunSettings,
+) -> Result<FlowPlan, Error> {
+    let single = doc.flow.is_some();
+    let field = |k: &str| spec_field(single, i, k);
+    let scheme = schemes::lookup(spec.scheme).map_err(|e| {
+        if single {
+            e
+        } else {
+            Error::invalid(field("scheme"), e.to_string())
+        }
+    })?;
+    let host = |k: &str, name: &str| -> Result<NodeId, Error> {
+        let id = node_id(doc, &field(k), name)?;
+        if doc.nodes[id.index()].kind != NodeKindDoc::Host {
+            let hosts: Vec<&str> = doc
+                .nodes
+                .iter()
+                .filter(|n| n.kind == NodeKindDoc::Host)
+                .map(|n| n.name.as_str())
+                .collect();
+            return Err(Error::invalid(
+                field(k),
+                format!(
+                    "'{name}' is not a host of this scenario (hosts: {})",
+                    hosts.join(", ")
+                ),
+            ));
+        }
+        Ok(id)
+    };
+    let src = host("from", spec.from)?;
+    let dst = host("to", spec.to)?;
+    if src == dst {
+        return Err(Error::invalid(
+            field("to"),
+            "must differ from the flow's `from`",
+        ));
+    }
+    if net.path(src, dst).is_empty() || net.path(dst, src).is_empty() {
+        return Err(Error::invalid(
+            field("to"),
+            format!(
+                "no route between '{}' and '{}': the nodes are not connected",
+                spec.from, spec.to
+            ),
+        ));
+    }
+    let udp = match spec.udp {
+        None => None,
+        Some(u) => Some(udp_source(u, spec, &field)?),
+    };
+    if udp.is_some() && run.duration.is_none() {
+        return Err(Error::invalid(
+            field("udp"),
+            "a UDP source sends until the end of the run: set run.duration",
+        ));
+    }
+    match spec.bytes {
+        Some(0) => return Err(Error::invalid(field("bytes"), "must be at least 1 byte")),
+        None if run.duration.is_none() && udp.is_none() => {
+            return Err(Error::invalid(
+                field("bytes"),
+                "missing: a flow without bytes is long-lived and needs run.duration",
+            ))
+        }
+        _ => {}
+    }
+    let start = SimTime(spec.start);
+    if let Some(d) = run.duration {
+        if spec.start >= d.as_nanos() {
+            return Err(Error::invalid(
+                field("start"),
+                "must be before run.duration",
+            ));
+        }
+    }
+    let stop = match spec.stop {
+        None => None,
+        Some(_) if spec.bytes.is_some() && udp.is_none() => {
+            return Err(Error::invalid(
+                field("stop"),
+                "only a long-lived flow (no `bytes`) has a stop time",
+            ))
+        }
+        Some(t) if t <= spec.start => {
+            return Err(Error::invalid(
+                field("stop"),
+                "must be after the flow's start",
+            ))
+        }
+        Some(t) => Some(SimTime(t)),
+    };
+    let tcp_doc = match spec.tcp {
+        Some(over) if !over.is_empty() => flow_tcp(&doc.tcp, over, &field("tcp"))?,
+        _ => doc.tcp.clone(),
+    };
+    let tcp = tcp_settings(&tcp_doc, scheme.mods)?;
+    let split = match scheme.def.agent {
+        AgentKind::Split => Some(split_settings(
+            doc,
+            net,
+            &tcp_doc,
+            scheme,
+            (src, dst),
+            spec.scheme,
+        )?),
+        _ => None,
+    };
+    Ok(FlowPlan {
+        key: if single {
+            "flow0".into()
+        } else {
+            format!("flow:{}", spec.name)
+        },
+        name: spec.name.clone(),
+        src,
+        dst,
+        bytes: spec.bytes,
+        start,
+        stop,
+        tcp,
+        scheme,
+        scheme_name: match spec.udp {
+            Some(UdpDoc::Cbr { .. }) => "udp-cbr".into(),
+            Some(UdpDoc::Pareto { .. }) => "udp-pareto".into(),
+            None => spec.scheme.to_string(),
+        },
+        split,
+        udp,
+    })
+}
+
+/// A flow's UDP source, validated; a UDP flow has no `bytes`, `scheme` or `tcp` of its own.
+fn udp_source(
+    u: &UdpDoc,
+    spec: &Spec<'_>,
+    field: &dyn Fn(&str) -> String,
+) -> Result<UdpSourceConfig, Error> {
+    if spec.bytes.is_some() {
+        return Err(Error::invalid(
+            field("bytes"),
+            "a UDP source sends until `stop` or the end of the run; leave `bytes` out",
+        ));
+    }
+    if spec.own_scheme || spec.tcp.is_some_and(|t| !t.is_empty()) {
+        return Err(Error::invalid(
+            field("udp"),
+            "a UDP source has no TCP scheme or [tcp] settings; leave `scheme` and `tcp` out",
+        ));
+    }
+    let size = |s: &crate::units::Size| -> Result<u32, Error> {
+        match u32::try_from(s.0) {
+            Ok(v) if (1..=65507).contains(&v) => Ok(v),
+            _ => Err(Error::invalid(
+                field("udp.size"),
+                format!("{} bytes is outside 1..=65507 (a UDP payload)", s.0),
+            )),
+        }
+    };
+    let rate = |r: &crate::units::Rate| -> Result<u64, Error> {
+        if r.0 == 0 {
+            return Err(Error::invalid(
+                field("udp.rate"),
+                "must be greater than zero",
+            ));
+        }
+        Ok(r.0)
+    };
+    Ok(match u {
+        UdpDoc::Cbr { rate: r, size: s } => UdpSourceConfig::Cbr {
+            rate_bps: rate(r)?,
+            size: size(s)?,
+        },
+        UdpDoc::Pareto {
+            rate: r,
+            on,
+            off,
+            shape,
+            size: s,
+        } => {
+            if !(shape.is_finite() && *shape > 1.0) {
+                return Err(Error::invalid(
+                    field("udp.shape"),
+                    format!(
+                        "{shape} must exceed 1 (the mean of a Pareto period is finite only then)"
+                    ),
+                ));
+            }
+            for (k, d) in [("on", on), ("off", off)] {
+                if d.0 == 0 {
+                    return Err(Error::invalid(
+                        field(&format!("udp.{k}")),
+                        "must be greater than zero",
+                    ));
+                }
+            }
+            UdpSourceConfig::Pareto {
+                rate_bps: rate(r)?,
+                mean_on: SimDuration(on.0),
+                mean_off: SimDuration(off.0),
+                shape: *shape,
+                size: size(s)?,
+            }
+        }
+    })
+}
+
+/// The document's `[tcp]` with a flow's overrides on top, validated like `[tcp]` itself.
+fn flow_tcp(
+    base: &TcpDoc,
+    over: &serde_json::Map<String, serde_json::Value>,
+    field: &str,
+) -> Result<TcpDoc, Error> {
+    let mut v = serde_json::to_value(base).map_err(|e| Error::invalid(field, e.to_string()))?;
+    if let Some(obj) = v.as_object_mut() {
+        for (k, x) in over {
+            obj.insert(k.clone(), x.clone());
+        }
+    }
+    serde_json::from_value(v).map_err(|e| Error::invalid(field, e.to_string()))
+}

@@ -1,0 +1,103 @@
+//! The network as a medium sees it (crate::medium): `kick` offers a medium its ports' frames,
+//! `mac` delivers its wake-ups, and `AirOf` is every other part of the network, borrowed apart
+//! from the media so that no medium is re-entered while it runs.
+
+use super::agents;
+use super::{AgentSlot, Event, Network};
+use crate::medium::{Air, AnyMedium};
+use crate::packet::{PacketPool, PacketRef};
+use crate::port::Port;
+use crate::tap::Taps;
+use engine::{EventQueue, PortId, SimDuration, SimTime};
+
+impl Network {
+    /// Offer medium `m` its ports' frames (crate::medium), unless it is busy.
+    #[inline]
+    pub(crate) fn kick(&mut self, now: SimTime, m: usize) {
+        // Most offers find the medium busy: a field check.
+        if !self.media[m].is_busy() {
+            let (medium, mut air) = self.air(m);
+            medium.on_ready(now, &mut air);
+        }
+    }
+
+    /// A wake-up of medium `m` is due.
+    pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
+        let (medium, mut air) = self.air(m);
+        medium.on_wake(now, tag, &mut air);
+    }
+
+    /// Medium `m` and the rest of the network as it sees it: disjoint borrows, so the medium
+    /// can never be re-entered while it runs.
+    fn air(&mut self, m: usize) -> (&mut AnyMedium, AirOf<'_>) {
+        let Network {
+            media,
+            ports,
+            pool,
+            agents,
+            taps,
+            queue,
+            staged,
+            ..
+        } = self;
+        (
+            &mut media[m],
+            AirOf {
+                ports,
+                pool,
+                agents,
+                taps,
+                queue,
+                staged,
+                medium: m,
+            },
+        )
+    }
+}
+
+/// The network as medium `medium` sees it (crate::medium::Air): every part of it but the media.
+struct AirOf<'a> {
+    ports: &'a mut [Port],
+    pool: &'a mut PacketPool,
+    agents: &'a mut [Option<AgentSlot>],
+    taps: &'a mut Taps,
+    queue: &'a mut EventQueue<Event>,
+    staged: &'a mut Option<PacketRef>,
+    medium: usize,
+}
+
+impl Air for AirOf<'_> {
+    #[inline]
+    fn take(&mut self, now: SimTime, port: PortId) -> bool {
+        *self.staged = self.ports[port.index()].next_frame(now);
+        self.staged.is_some()
+    }
+
+    #[inline]
+    fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration {
+        let Some(r) = self.staged.take() else {
+            debug_assert!(false, "transmit without a frame taken");
+            return SimDuration::ZERO;
+        };
+        agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
+        let p = &mut self.ports[port.index()];
+        let pkt = &self.pool[r];
+        let (airtime, corrupted) = p.transmit(now, pkt, wait);
+        self.taps.frame(now, port, pkt, corrupted);
+        p.wire.push_back((r, corrupted));
+        airtime
+    }
+
+    #[inline]
+    fn wake(&mut self, at: SimTime, tag: u32) {
+        let medium = self.medium as u32;
+        self.queue.schedule(at, Event::Mac { medium, tag });
+    }
+
+    #[inline]
+    fn sent(&mut self, now: SimTime, port: PortId) {
+        agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);
+        let delay = self.ports[port.index()].delay();
+        self.queue.schedule(now + delay, Event::Arrive { port });
+    }
+}
