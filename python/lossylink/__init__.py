@@ -9,12 +9,47 @@ front: scenarios, runs, results, and the ``lossylink`` command line.
 >>> ll.results_frame(rs)[["seed", "throughput_mbps"]]                  # doctest: +SKIP
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from lossylink import errors
 from lossylink._core import __version__
-from lossylink.result import RunResult, results_frame
-from lossylink.runner import run, run_seeds, schemes
-from lossylink.scenario import Scenario
-from lossylink.sweeps import SweepResult, sweep
+
+if TYPE_CHECKING:
+    from lossylink.result import RunResult, results_frame
+    from lossylink.runner import run, run_seeds, schemes
+    from lossylink.scenario import Scenario
+    from lossylink.sweeps import SweepResult, sweep
+
+# The public names and the module each lives in, imported on first use (PEP 562), so that
+# `import lossylink` and the command line's --version, schemes and preset paths stay light
+# (numpy, pandas and pyarrow load only when a result or a sweep needs them).
+_LAZY = {
+    "RunResult": "lossylink.result",
+    "results_frame": "lossylink.result",
+    "run": "lossylink.runner",
+    "run_seeds": "lossylink.runner",
+    "schemes": "lossylink.runner",
+    "Scenario": "lossylink.scenario",
+    "SweepResult": "lossylink.sweeps",
+    "sweep": "lossylink.sweeps",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lossylink' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "RunResult",

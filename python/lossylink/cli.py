@@ -18,13 +18,14 @@ import click
 
 from lossylink import __version__
 from lossylink.errors import LossylinkError
-from lossylink.render import flows_table, make_console, run_table
-from lossylink.runner import run_seeds, schemes, seed_range
-from lossylink.scenario import Scenario
-from lossylink.sweeps.core import sweep
-from lossylink.sweeps.executors import EXECUTORS
-from lossylink.sweeps.grid import load_grid_file, merge_axes, parse_axis
-from lossylink.sweeps.summary import failure_lines, summary_table
+
+# Everything else is imported inside the command that needs it, so that --help, --version,
+# schemes and preset start fast (numpy, pandas, pyarrow and rich load only for runs, sweeps and
+# reports). These two lists are checked against their modules by the tests.
+EXECUTORS = ("seq", "pool", "dask")
+"""`lossylink.sweeps.executors.EXECUTORS`."""
+PAPER_NAMES = ("balakrishnan97", "ludwig2000")
+"""`lossylink.papers.PAPERS`, in order."""
 
 PROG = "lossylink"
 EXIT_BAD_INPUT = 2
@@ -80,6 +81,8 @@ def cli() -> None:
 @cli.command("schemes")
 def schemes_cmd() -> None:
     """List the schemes: name, family, description, source."""
+    from lossylink._core import schemes  # the registry itself: no result types, no numpy
+
     rows = schemes()
     name_w = max((len(s["name"]) for s in rows), default=0)
     family_w = max((len(s["family"]) for s in rows), default=0)
@@ -97,6 +100,8 @@ def preset() -> None:
 @preset.command("list")
 def preset_list() -> None:
     """Print the preset names, one per line."""
+    from lossylink.scenario import Scenario
+
     for name in Scenario.preset_names():
         click.echo(name)
 
@@ -105,6 +110,8 @@ def preset_list() -> None:
 @click.argument("name")
 def preset_show(name: str) -> None:
     """Print the TOML of preset NAME, ready to copy into a file and edit."""
+    from lossylink.scenario import Scenario
+
     text = Scenario.preset_toml(name)
     click.echo(text, nl=not text.endswith("\n"))
 
@@ -222,6 +229,10 @@ def run_cmd(
     each --set in order. Hiccups (delay spikes, reordering) go in with --set, e.g.
     --set 'hops.0.forward.hiccups=[{kind="hold",at="30s",duration="13s"}]'.
     """
+    from lossylink.render import flows_table, make_console, run_table
+    from lossylink.runner import run_seeds, seed_range
+    from lossylink.scenario import Scenario
+
     if preset_name is not None and config is not None:
         raise click.UsageError("--preset and --config are mutually exclusive")
     scenario = (
@@ -376,6 +387,13 @@ def sweep_cmd(
     repeated sweep only runs what is missing. Exits with status 1 if any run failed (the other
     results are still written).
     """
+    from lossylink.render import make_console
+    from lossylink.runner import seed_range
+    from lossylink.scenario import Scenario
+    from lossylink.sweeps.core import sweep
+    from lossylink.sweeps.grid import load_grid_file, merge_axes, parse_axis
+    from lossylink.sweeps.summary import failure_lines, summary_table
+
     if preset_name is not None and config is not None:
         raise click.UsageError("--preset and --config are mutually exclusive")
     if cache is not None and no_cache:
@@ -429,20 +447,8 @@ def demo_cmd(seeds: int) -> None:
     run_demo(seeds=seeds)
 
 
-def _paper_groups() -> list[str]:
-    from lossylink.papers import PAPERS
-
-    return list(dict.fromkeys(g for cat in PAPERS.values() for g in cat.GROUPS))
-
-
-def _paper_names() -> list[str]:
-    from lossylink.papers import PAPERS
-
-    return list(PAPERS)
-
-
 @cli.command("reproduce", short_help="Run every experiment of a paper; write a report.")
-@click.argument("paper", type=click.Choice(_paper_names()))
+@click.argument("paper", type=click.Choice(PAPER_NAMES))
 @click.option(
     "--seeds",
     type=click.IntRange(min=1),
@@ -465,7 +471,7 @@ def _paper_names() -> list[str]:
     "--only",
     "groups",
     multiple=True,
-    type=click.Choice(_paper_groups()),
+    metavar="GROUP",
     help="Run only these experiment groups (repeatable). balakrishnan97: table2, table3, "
     "table4, peaks, burst, sweep; ludwig2000: s8, s8f, s11, lan, late, pacer, agg, s12 "
     "(a model, no runs), s13.",
@@ -507,6 +513,7 @@ def reproduce_cmd(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from lossylink.papers import catalogue
+    from lossylink.render import make_console
     from lossylink.reproduce import reproduce
 
     known = catalogue(paper).GROUPS

@@ -209,3 +209,25 @@ def test_hiccup_error_names_the_list_item() -> None:
     result = invoke("run", "--preset", "hiccup", "--set", bad)
     assert result.exit_code == 2
     assert "hops[0].forward.hiccups[0].length" in result.stderr
+
+
+def test_the_cli_names_lists_match_their_modules() -> None:
+    from lossylink import cli
+    from lossylink.papers import PAPERS
+    from lossylink.sweeps.executors import EXECUTORS
+
+    assert cli.EXECUTORS == EXECUTORS
+    assert tuple(PAPERS) == cli.PAPER_NAMES
+
+
+def test_the_light_paths_import_no_numpy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, lossylink.cli, lossylink; lossylink.__version__; "
+        "heavy = ('numpy', 'pandas', 'pyarrow', 'matplotlib'); "
+        "print(','.join(m for m in heavy if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
