@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TypeAlias, TypedDict
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy only for the checker: a run without traces never needs it
+    import numpy as np
+    import numpy.typing as npt
 
 MetricValue: TypeAlias = int | float | str | bool
 """One metric: counters are ``int``, rates and times ``float``, names ``str``."""
 
-TraceColumn: TypeAlias = npt.NDArray[np.float64] | npt.NDArray[np.int64] | list[str]
+TraceColumn: TypeAlias = "npt.NDArray[np.float64] | npt.NDArray[np.int64] | list[str]"
 """One trace column: ``float64`` or ``int64`` numpy arrays, or a list of strings."""
 
 Trace: TypeAlias = dict[str, dict[str, TraceColumn]]

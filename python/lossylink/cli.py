@@ -229,7 +229,6 @@ def run_cmd(
     each --set in order. Hiccups (delay spikes, reordering) go in with --set, e.g.
     --set 'hops.0.forward.hiccups=[{kind="hold",at="30s",duration="13s"}]'.
     """
-    from lossylink.render import flows_table, make_console, run_table
     from lossylink.runner import run_seeds, seed_range
     from lossylink.scenario import Scenario
 
@@ -262,6 +261,8 @@ def run_cmd(
         for r in results:
             click.echo(json.dumps(r.to_dict()))
         return
+    from lossylink.render import flows_table, make_console, run_table
+
     console = make_console()
     per_flow = flows_table(results, width=console.width)
     if per_flow is not None:

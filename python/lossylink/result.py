@@ -9,8 +9,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from lossylink._types import MetricValue, RawRun, Trace, TraceColumn
 from lossylink.errors import LossylinkIOError
 
@@ -238,7 +236,8 @@ def _jsonable(value: MetricValue) -> MetricValue | None:
 
 
 def _column_list(values: TraceColumn) -> list[Any]:
-    return values.tolist() if isinstance(values, np.ndarray) else list(values)
+    tolist = getattr(values, "tolist", None)  # a numpy array, without importing numpy
+    return tolist() if callable(tolist) else list(values)
 
 
 def _table_len(columns: Mapping[str, TraceColumn]) -> int:
@@ -260,6 +259,8 @@ def _trace_equal(a: Trace | None, b: Trace | None) -> bool:
         other = b[table]
         if cols.keys() != other.keys():
             return False
+        import numpy as np
+
         if not all(np.array_equal(np.asarray(cols[c]), np.asarray(other[c])) for c in cols):
             return False
     return True

@@ -231,3 +231,16 @@ def test_the_light_paths_import_no_numpy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_an_untraced_run_loads_no_numpy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, json, lossylink as ll; "
+        "r = ll.run('lan', seed=1, transfer='64KiB'); json.dumps(r.to_dict()); "
+        "print('numpy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
