@@ -99,6 +99,26 @@ impl RngStream {
         xm / libm::pow(self.unit_open0(), 1.0 / shape)
     }
 
+    /// A standard normal float (Box–Muller, Box & Muller 1958: `sqrt(-2 ln U1) · cos(2π U2)`).
+    /// Each call draws two uniforms and keeps no second variate, so a stream's later draws never
+    /// depend on how many normals came before in another order.
+    pub fn normal(&mut self) -> f64 {
+        let r = libm::sqrt(-2.0 * libm::log(self.unit_open0()));
+        r * libm::cos(2.0 * std::f64::consts::PI * self.unit_open0())
+    }
+
+    /// A lognormally distributed float: `exp(mu + sigma · N)`, `mu` and `sigma` of the
+    /// underlying normal (natural log), as SURGE's file-size body is given (Barford & Crovella 1998).
+    pub fn lognormal(&mut self, mu: f64, sigma: f64) -> f64 {
+        libm::exp(mu + sigma * self.normal())
+    }
+
+    /// A Weibull-distributed float with `shape > 0` and `scale > 0` (inverse transform:
+    /// `scale · (−ln U)^(1/shape)`, U in (0, 1]); F(x) = 1 − exp(−(x/scale)^shape).
+    pub fn weibull(&mut self, shape: f64, scale: f64) -> f64 {
+        scale * libm::pow(-libm::log(self.unit_open0()), 1.0 / shape)
+    }
+
     /// `true` with probability `p` (clamped to [0, 1] by the comparison itself).
     pub fn bernoulli(&mut self, p: f64) -> bool {
         // unit_open0 is in (0, 1]; p = 1 always succeeds, p = 0 never does.
@@ -200,6 +220,59 @@ mod tests {
         assert!((mean - 4.0).abs() < 0.04, "{mean}");
         assert_eq!(r.geometric(1.0), 1);
     }
+    /// Kolmogorov–Smirnov distance of `x` (sorted) from the CDF `f`.
+    fn ks(x: &[f64], f: impl Fn(f64) -> f64) -> f64 {
+        let n = x.len() as f64;
+        x.iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let c = f(v);
+                (c - i as f64 / n).abs().max((c - (i + 1) as f64 / n).abs())
+            })
+            .fold(0.0, f64::max)
+    }
+
+    fn sorted(n: usize, mut draw: impl FnMut() -> f64) -> Vec<f64> {
+        let mut x: Vec<f64> = (0..n).map(|_| draw()).collect();
+        x.sort_by(f64::total_cmp);
+        x
+    }
+
+    #[test]
+    fn lognormal_follows_its_cdf() {
+        // SURGE's file-size body (mu 9.357, sigma 1.318); F(x) = Φ((ln x − mu)/sigma),
+        // Φ(z) = (1 + erf(z/√2))/2. 1 % critical value for n = 20000: 0.0115.
+        let (mu, sigma) = (9.357, 1.318);
+        let mut r = RngStream::new(12, "lognormal");
+        let x = sorted(20_000, || r.lognormal(mu, sigma));
+        let d = ks(&x, |v| {
+            0.5 * (1.0 + libm::erf((v.ln() - mu) / sigma / std::f64::consts::SQRT_2))
+        });
+        assert!(d < 0.0115, "KS distance {d}");
+    }
+
+    #[test]
+    fn normal_has_mean_zero_and_unit_variance() {
+        let mut r = RngStream::new(3, "normal");
+        let x: Vec<f64> = (0..50_000).map(|_| r.normal()).collect();
+        let m = x.iter().sum::<f64>() / x.len() as f64;
+        let v = x.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / x.len() as f64;
+        assert!(m.abs() < 0.02, "mean {m}");
+        assert!((v - 1.0).abs() < 0.03, "variance {v}");
+    }
+
+    #[test]
+    fn weibull_follows_its_cdf() {
+        // SURGE's inter-object time (shape 1.46, scale 0.382 s).
+        let (k, l) = (1.46, 0.382);
+        let mut r = RngStream::new(13, "weibull");
+        let x = sorted(20_000, || r.weibull(k, l));
+        let d = ks(&x, |v| 1.0 - (-(v / l).powf(k)).exp());
+        assert!(d < 0.0115, "KS distance {d}");
+        // A wrong shape is caught by the same test (the test can fail).
+        assert!(ks(&x, |v| 1.0 - (-(v / l).powf(1.2)).exp()) > 0.0115);
+    }
+
     #[test]
     fn pareto_follows_its_cdf() {
         // Kolmogorov-Smirnov against F(x) = 1 - (xm/x)^a; the 1 % critical value for n = 20000

@@ -5,6 +5,7 @@ mod flows;
 mod links;
 mod topology;
 mod transport;
+mod web;
 
 use flows::{flow_plan, flow_specs, spec_field};
 
@@ -44,9 +45,12 @@ pub(crate) struct Built {
 }
 
 impl Built {
-    /// The TCP flows, in document order (their network ids are 0, 1, ...).
+    /// The bulk TCP flows, in document order (their network ids are 0, 1, ...; web sessions'
+    /// connections come after them, opened as the run goes).
     pub fn tcp_flows(&self) -> impl Iterator<Item = &FlowPlan> {
-        self.flows.iter().filter(|f| f.udp.is_none())
+        self.flows
+            .iter()
+            .filter(|f| f.udp.is_none() && f.web.is_none())
     }
 }
 
@@ -70,6 +74,8 @@ pub(crate) struct FlowPlan {
     pub split: Option<SplitSettings>,
     /// A UDP background source instead of a TCP connection (its `tcp` and `scheme` unused).
     pub udp: Option<UdpSourceConfig>,
+    /// A web session instead of a bulk transfer (`src` the server, `dst` the client).
+    pub web: Option<net::web::WebConfig>,
 }
 
 /// A split-connection proxy: where it runs, its relay buffer and its wireless leg.

@@ -45,6 +45,45 @@ struct Row {
     goodput: f64,
     completion: Option<SimTime>,
     counts: [u64; 6],
+    /// A web session's pages (their response times in seconds, pages requested in the window)
+    /// and its objects and connections.
+    web: Option<WebRow>,
+}
+
+/// What a web session's row adds.
+struct WebRow {
+    response_s: Vec<f64>,
+    objects: u64,
+    connections: u64,
+}
+
+/// The web columns of `response_s` (sorted in place): pages, mean, median and 95th percentile
+/// (nearest rank: the smallest value with at least 95 % of the pages at or below it); NaN
+/// without pages.
+fn response_columns(response_s: &mut [f64]) -> [(&'static str, Value); 4] {
+    response_s.sort_by(f64::total_cmp);
+    let n = response_s.len();
+    let (mean, median, p95) = if n == 0 {
+        (f64::NAN, f64::NAN, f64::NAN)
+    } else {
+        let median = if n % 2 == 1 {
+            response_s[n / 2]
+        } else {
+            (response_s[n / 2 - 1] + response_s[n / 2]) / 2.0
+        };
+        let rank = (0.95 * n as f64).ceil() as usize;
+        (
+            response_s.iter().sum::<f64>() / n as f64,
+            median,
+            response_s[rank.clamp(1, n) - 1],
+        )
+    };
+    [
+        ("pages", u(n as u64)),
+        ("response_mean_s", Value::Float(mean)),
+        ("response_median_s", Value::Float(median)),
+        ("response_p95_s", Value::Float(p95)),
+    ]
 }
 
 /// The per-flow counters, in row order, after the identity columns.
@@ -83,6 +122,11 @@ fn row(network: &Network, plan: &FlowPlan, r: Row) -> Vec<(&'static str, Value)>
         ),
     ];
     out.extend(COUNT_KEYS.iter().zip(r.counts).map(|(&k, v)| (k, u(v))));
+    if let Some(mut w) = r.web {
+        out.extend(response_columns(&mut w.response_s));
+        out.push(("objects", u(w.objects)));
+        out.push(("connections", u(w.connections)));
+    }
     out
 }
 
@@ -94,8 +138,28 @@ impl FlowResults {
         let mut flows = Vec::with_capacity(b.flows.len());
         let mut completed = 0u64;
         let (mut tcp, mut udp) = (network.flows().iter(), network.udp_flows().iter());
+        let mut web = network.web_flows().iter();
+        let mut all_pages = Vec::new();
         for plan in &b.flows {
             let from = window_open.max(plan.start);
+            if plan.web.is_some() {
+                let Some(w) = web.next() else { continue };
+                let r = web_row(
+                    network,
+                    w,
+                    window_open,
+                    from,
+                    plan.stop.map_or(end, |s| s.min(end)),
+                );
+                if r.goodput.is_finite() {
+                    goodputs.push(r.goodput);
+                }
+                if let Some(wr) = &r.web {
+                    all_pages.extend_from_slice(&wr.response_s);
+                }
+                flows.push(row(network, plan, r));
+                continue;
+            }
             if plan.udp.is_some() {
                 let Some(src) = udp.next() else { continue };
                 // A background source: goodput at the sink over its window, datagrams sent.
@@ -107,6 +171,7 @@ impl FlowResults {
                     goodput: mbps(bytes, to.saturating_since(from).as_secs_f64()),
                     completion: None,
                     counts: [src.sent, 0, 0, 0, 0, 0],
+                    web: None,
                 };
                 flows.push(row(network, plan, r));
                 continue;
@@ -144,6 +209,7 @@ impl FlowResults {
                     s.spurious_timeouts,
                     s.spurious_fast_retransmits,
                 ],
+                web: None,
             };
             flows.push(row(network, plan, r));
         }
@@ -186,7 +252,7 @@ impl FlowResults {
             })
             .collect();
         let acc = network.packet_account();
-        let aggregate = vec![
+        let mut aggregate = vec![
             ("flows", u(b.flows.len() as u64)),
             ("completed_flows", u(completed)),
             (
@@ -202,6 +268,9 @@ impl FlowResults {
             ("packets_corrupted", u(acc.corrupted)),
             ("packets_in_flight", u(acc.in_flight)),
         ];
+        if b.flows.iter().any(|f| f.web.is_some()) {
+            aggregate.extend(response_columns(&mut all_pages));
+        }
         FlowResults {
             flows,
             links,
@@ -210,9 +279,74 @@ impl FlowResults {
     }
 }
 
+/// A web session's row: objects' bytes at the client in the window `from..to`, the counters
+/// of all its connections (requests and responses), pages requested in the window (after
+/// `window_open`) with their response times.
+fn web_row(
+    network: &Network,
+    w: &net::WebFlow,
+    window_open: SimTime,
+    from: SimTime,
+    to: SimTime,
+) -> Row {
+    let mut counts = [0u64; 6];
+    let (mut delivered, mut in_window) = (0u64, 0u64);
+    for c in &w.connections {
+        let f = &network.flows()[c.index()];
+        let s = f.sender.stats();
+        for (k, v) in counts.iter_mut().zip([
+            s.segments_sent,
+            s.retransmitted_segments,
+            s.timeouts,
+            s.fast_retransmits,
+            s.spurious_timeouts,
+            s.spurious_fast_retransmits,
+        ]) {
+            *k += v;
+        }
+        if f.src == w.server {
+            delivered += f.receiver.delivered();
+            in_window += f.receiver.delivered() - f.delivered_at_window_start;
+        }
+    }
+    let pages = w.session.pages();
+    Row {
+        bytes: 0,
+        delivered,
+        goodput: mbps(in_window, to.saturating_since(from).as_secs_f64()),
+        completion: None,
+        counts,
+        web: Some(WebRow {
+            response_s: pages
+                .iter()
+                .filter(|p| p.requested >= window_open)
+                .map(|p| p.response.as_secs_f64())
+                .collect(),
+            objects: w.session.objects(),
+            connections: w.connections.len() as u64,
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::jain;
+    use super::{jain, response_columns};
+    use crate::metrics::Value;
+
+    #[test]
+    fn response_columns_give_mean_median_and_nearest_rank_p95() {
+        let mut x: Vec<f64> = (1..=20).rev().map(f64::from).collect();
+        let c = response_columns(&mut x);
+        assert_eq!(c[0].1, Value::Int(20));
+        assert_eq!(c[1].1, Value::Float(10.5));
+        assert_eq!(c[2].1, Value::Float(10.5));
+        // ceil(0.95 · 20) = 19th smallest.
+        assert_eq!(c[3].1, Value::Float(19.0));
+        let mut one = vec![3.0];
+        assert_eq!(response_columns(&mut one)[3].1, Value::Float(3.0));
+        let c = response_columns(&mut []);
+        assert!(matches!(c[1].1, Value::Float(v) if v.is_nan()));
+    }
 
     #[test]
     fn jain_is_one_for_equal_shares_and_one_over_n_for_a_monopoly() {

@@ -18,6 +18,7 @@ mod flow_metrics;
 mod metrics;
 pub mod pcap;
 mod run;
+mod run_web;
 mod scenario;
 mod schema;
 mod schemes;

@@ -184,7 +184,7 @@ fn make_receiver(
 }
 
 /// Data and ACK sequence bases of a connection, drawn from the stream `key`.
-fn isns(seed: u64, key: &str) -> (SeqSpace, SeqNum) {
+pub(crate) fn isns(seed: u64, key: &str) -> (SeqSpace, SeqNum) {
     let mut isn = RngStream::new(seed, key);
     let data_base = SeqNum(isn.next_u64() as u32).plus(1);
     let ack_base = SeqNum(isn.next_u64() as u32).plus(1);
@@ -193,92 +193,157 @@ fn isns(seed: u64, key: &str) -> (SeqSpace, SeqNum) {
 
 /// Bytes a long-lived flow's endpoints are built for: more than any run can move (2^60 bytes
 /// take three years at 100 Gb/s), so the flow never completes and runs until the end.
-const LONG_LIVED_BYTES: u64 = 1 << 60;
+pub(crate) const LONG_LIVED_BYTES: u64 = 1 << 60;
+
+/// One connection to build: its two ends, what each runs, its sequence space and buffers.
+struct Conn<'a> {
+    t: &'a TcpSettings,
+    /// The sender's parts.
+    def: &'a SchemeDef,
+    /// The options the receiver adds to its ACKs.
+    rx: ReceiverOptions,
+    src: Place,
+    dst: Place,
+    space: SeqSpace,
+    ack_base: SeqNum,
+    bytes: u64,
+    /// Sender's send buffer, the window it assumes of its peer, and the receiver's buffer.
+    buffers: (u32, u32, u32),
+    /// When the connection opens and its idle round trip, if the RTT estimate is seeded from
+    /// the handshake (`tcp.handshake_rtt`).
+    handshake: Option<(SimTime, SimDuration)>,
+}
+
+fn connection(c: Conn<'_>, seed: u64) -> (Sender, Receiver) {
+    let (send_buffer, peer_window, rx_buffer) = c.buffers;
+    let dst = c.dst.node;
+    let mut sender = make_sender(
+        c.t,
+        c.def,
+        seed,
+        c.src,
+        (c.space, c.bytes),
+        (send_buffer, peer_window),
+    );
+    sender.set_peer_seq(c.ack_base);
+    if let Some((at, rtt)) = c.handshake {
+        sender.seed_rtt(at, at + rtt);
+    }
+    let receiver = make_receiver(
+        c.t,
+        c.rx,
+        seed,
+        Place {
+            node: dst,
+            timers: c.dst.timers,
+        },
+        (c.space, c.bytes),
+        c.ack_base,
+        rx_buffer,
+    );
+    (sender, receiver)
+}
+
+/// The endpoints of a connection between two hosts' own stacks running `def`.
+pub(crate) fn endpoint_pair(
+    t: &TcpSettings,
+    def: &SchemeDef,
+    seed: u64,
+    (src, dst): (NodeId, NodeId),
+    (space, ack_base, bytes): (SeqSpace, SeqNum, u64),
+    handshake: Option<(SimTime, SimDuration)>,
+) -> (Sender, Receiver) {
+    let host = |node| Place { node, timers: "" };
+    connection(
+        Conn {
+            t,
+            def,
+            rx: def.receiver,
+            src: host(src),
+            dst: host(dst),
+            space,
+            ack_base,
+            bytes,
+            buffers: (t.buffer, t.buffer, t.buffer),
+            handshake,
+        },
+        seed,
+    )
+}
 
 /// The source's sender and the receiver at the far end of its connection (the mobile, or the
 /// split proxy's wired leg).
 fn endpoints(f: &FlowPlan, net: &Net, seed: u64) -> (Sender, Receiver) {
     let t = &f.tcp;
-    let bytes = f.bytes.unwrap_or(LONG_LIVED_BYTES);
     let (space, ack_base) = isns(seed, &keys::flow_isn(&f.key));
-    // The source's connection ends at the split proxy, if there is one.
-    let (peer, def, rx, rx_buffer, rx_timers) = match &f.split {
-        Some(s) => (
-            s.node,
-            schemes::reno(),
-            ReceiverOptions::default(),
-            s.buffer,
-            "proxy-",
-        ),
-        None => (f.dst, f.scheme.def, f.scheme.def.receiver, t.buffer, ""),
+    let bytes = f.bytes.unwrap_or(LONG_LIVED_BYTES);
+    let Some(s) = &f.split else {
+        let handshake = t
+            .handshake_rtt
+            .then(|| (f.start, net.idle_rtt(f.src, f.dst)));
+        return endpoint_pair(
+            t,
+            f.scheme.def,
+            seed,
+            (f.src, f.dst),
+            (space, ack_base, bytes),
+            handshake,
+        );
     };
-    let mut sender = make_sender(
-        t,
-        def,
-        seed,
-        Place {
-            node: f.src,
-            timers: "",
+    // The source's connection ends at the split proxy.
+    connection(
+        Conn {
+            t,
+            def: schemes::reno(),
+            rx: ReceiverOptions::default(),
+            src: Place {
+                node: f.src,
+                timers: "",
+            },
+            dst: Place {
+                node: s.node,
+                timers: "proxy-",
+            },
+            space,
+            ack_base,
+            bytes,
+            buffers: (t.buffer, t.buffer, s.buffer),
+            handshake: t
+                .handshake_rtt
+                .then(|| (f.start, net.idle_rtt(f.src, s.node))),
         },
-        (space, bytes),
-        (t.buffer, t.buffer),
-    );
-    sender.set_peer_seq(ack_base);
-    if t.handshake_rtt {
-        let rtt = net.idle_rtt(f.src, peer);
-        sender.seed_rtt(f.start, f.start + rtt);
-    }
-    let receiver = make_receiver(
-        t,
-        rx,
         seed,
-        Place {
-            node: peer,
-            timers: rx_timers,
-        },
-        (space, bytes),
-        ack_base,
-        rx_buffer,
-    );
-    (sender, receiver)
+    )
 }
 
 /// The split proxy's wireless-leg sender and the mobile's receiver, in their own sequence
 /// space (stream `node{n}/proxy-isn`).
 fn wireless_leg(f: &FlowPlan, s: &SplitSettings, net: &Net, seed: u64) -> (Sender, Receiver) {
     let t = &s.wireless_tcp;
-    let def = s.wireless.def;
-    let bytes = f.bytes.unwrap_or(LONG_LIVED_BYTES);
     let (space, ack_base) = isns(seed, &keys::proxy_isn(s.node.0, &f.key));
-    let mut sender = make_sender(
-        t,
-        def,
-        seed,
-        Place {
-            node: s.node,
-            timers: "proxy-",
+    connection(
+        Conn {
+            t,
+            def: s.wireless.def,
+            rx: s.wireless.def.receiver,
+            src: Place {
+                node: s.node,
+                timers: "proxy-",
+            },
+            dst: Place {
+                node: f.dst,
+                timers: "",
+            },
+            space,
+            ack_base,
+            bytes: f.bytes.unwrap_or(LONG_LIVED_BYTES),
+            buffers: (s.buffer, t.buffer, t.buffer),
+            handshake: t
+                .handshake_rtt
+                .then(|| (f.start, net.idle_rtt(s.node, f.dst))),
         },
-        (space, bytes),
-        (s.buffer, t.buffer),
-    );
-    sender.set_peer_seq(ack_base);
-    if t.handshake_rtt {
-        let rtt = net.idle_rtt(s.node, f.dst);
-        sender.seed_rtt(f.start, f.start + rtt);
-    }
-    let receiver = make_receiver(
-        t,
-        def.receiver,
         seed,
-        Place {
-            node: f.dst,
-            timers: "",
-        },
-        (space, bytes),
-        ack_base,
-        t.buffer,
-    );
-    (sender, receiver)
+    )
 }
 
 fn error_every(s: &Scenario) -> u64 {
@@ -321,6 +386,10 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
             let rng = RngStream::new(seed, &keys::udp_source(&f.key));
             let source = UdpSource::new(cfg, f.start, rng);
             network.add_udp_flow(f.src, f.dst, source, f.stop);
+            continue;
+        }
+        if let Some(cfg) = f.web {
+            crate::run_web::add_web_session(&mut network, f, cfg, &b.net, seed);
             continue;
         }
         let (sender, receiver) = endpoints(f, &b.net, seed);
@@ -395,18 +464,36 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
             });
         }
     };
-    let flow = &network.flows()[0];
+    // The flat metrics are the first bulk TCP flow's, or else the first connection that carried
+    // objects of the first web session.
+    let first_web = || {
+        let (plan, w) = b
+            .flows
+            .iter()
+            .filter(|f| f.web.is_some())
+            .zip(network.web_flows())
+            .next()?;
+        let conn = w
+            .connections
+            .iter()
+            .find(|c| network.flows()[c.index()].src == w.server)?;
+        Some((plan, &network.flows()[conn.index()]))
+    };
+    let Some((plan, flow)) = b
+        .tcp_flows()
+        .next()
+        .zip(network.flows().first())
+        .or_else(first_web)
+    else {
+        return Err(Error::invalid(
+            "flows",
+            "a scenario needs at least one TCP flow (bulk, or a web session that opened a connection)",
+        ));
+    };
     let s = flow.sender.stats();
     let agents = network.agent_stats();
     let proxy = network.proxies().next().map(|(_, p)| p);
     let link_rx = network.link_receiver_stats();
-    // The flat metrics are the first TCP flow's.
-    let Some(plan) = b.tcp_flows().next() else {
-        return Err(Error::invalid(
-            "flows",
-            "a scenario needs at least one TCP flow",
-        ));
-    };
     // A long-lived flow's "transfer" is what it delivered.
     let bytes = plan.bytes.unwrap_or_else(|| flow.receiver.delivered());
     let end = flow.receiver.complete_at().unwrap_or(run_end);

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod tcp;
+mod web;
 pub use tcp::*;
+pub use web::*;
 
 /// A whole scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -182,6 +184,9 @@ pub struct FlowSpecDoc {
     /// A UDP background source instead of a TCP connection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub udp: Option<UdpDoc>,
+    /// A web session (server `from`, client `to`) instead of a bulk transfer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web: Option<WebDoc>,
 }
 
 /// A UDP background source (crate `net::traffic`).

@@ -500,6 +500,30 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("flows.1.start", "2s"),
             ("links.2.error", "{ model = \"exponential\", every = \"32KiB\" }"),
         ],
+    ),    (
+        "eln5-web-per-page",
+        "SURGE web sessions (persistent connection per page): page response times",
+        "eln5",
+        &[
+            (
+                "flows",
+                "[{ name = \"w1\", from = \"server\", to = \"m1\", web = {} }, { name = \"w2\", from = \"server\", to = \"m2\", web = {} }, { name = \"w3\", from = \"server\", to = \"m3\", web = {} }]",
+            ),
+            ("run.duration", "60s"),
+        ],
+    ),
+    (
+        "eln5-web-per-object-errors",
+        "HTTP/1.0 web sessions (a connection per object) over a lossy radio link",
+        "eln5",
+        &[
+            (
+                "flows",
+                "[{ name = \"w1\", from = \"server\", to = \"m1\", web = { connections = \"per-object\" } }, { name = \"w2\", from = \"server\", to = \"m1\", start = \"1s\", web = { connections = \"per-object\" } }]",
+            ),
+            ("run.duration", "60s"),
+            ("links.1.forward.error", "{ model = \"exponential\", every = \"16KiB\" }"),
+        ],
     ),
 ];
 

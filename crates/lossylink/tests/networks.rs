@@ -159,8 +159,8 @@ fn bad_topologies_are_one_line_errors_naming_the_field() {
 }
 
 mod conservation {
-    //! Conservation over random topologies and flow mixes (property test): every finite flow
-    //! delivers exactly its bytes, in order, and every packet the network created is delivered,
+    //! Conservation over random topologies and flow mixes (bulk, UDP background, web sessions;
+    //! property test): every finite flow delivers exactly its bytes, in order, and every packet the network created is delivered,
     //! dropped by a queue, corrupted on a link, or still in flight at the end.
 
     use super::*;
@@ -211,6 +211,13 @@ mod conservation {
                 t += &format!(
                     "[[flows]]\nname = \"u{f}\"\nfrom = \"n{b}\"\nto = \"n{a}\"\nstop = \"20s\"\nudp = {{ model = \"pareto\", rate = \"500kbps\", on = \"200ms\", off = \"300ms\", shape = 1.5, size = \"{}B\" }}\n",
                     100 + kib
+                );
+            }
+            // And every fourth a web session the same way round (stops asking for pages at 20 s).
+            if s == 2 {
+                t += &format!(
+                    "[[flows]]\nname = \"w{f}\"\nfrom = \"n{a}\"\nto = \"n{b}\"\nstop = \"20s\"\nweb = {{ connections = \"{}\" }}\n",
+                    if kib % 2 == 0 { "per-page" } else { "per-object" }
                 );
             }
         }

@@ -20,6 +20,16 @@ pub fn flow_isn(flow: &str) -> String {
     format!("{flow}/isn")
 }
 
+/// The sequence bases of connection `n` of a flow's web session.
+pub fn web_connection_isn(flow: &str, n: u32) -> String {
+    format!("{flow}/conn{n}/isn")
+}
+
+/// The draws (page and object sizes, think and pause times) of a flow's web session.
+pub fn web_session(flow: &str) -> String {
+    format!("{flow}/web")
+}
+
 /// The draws (ON and OFF periods) of a flow's UDP source.
 pub fn udp_source(flow: &str) -> String {
     format!("{flow}/source")

@@ -22,9 +22,10 @@ mod split_tests;
 pub mod tap;
 pub mod topology;
 pub mod traffic;
+pub mod web;
 
 pub use error_model::{ErrorModel, ErrorModelConfig};
 pub use hiccup::{Hiccup, Stage as HiccupStage};
-pub use network::{Flow, Network, Outcome, PacketAccount, UdpFlow};
+pub use network::{Connector, Flow, Network, Outcome, PacketAccount, UdpFlow, WebFlow};
 pub use packet::{LinkAck, LinkTag, Packet, PacketKind, Proto};
 pub use port::{Port, PortStats};

@@ -24,8 +24,10 @@ mod link_arq;
 mod proxy;
 mod taps;
 mod udp;
+mod web;
 
 pub use udp::UdpFlow;
+pub use web::{Connector, WebFlow};
 
 /// Events are kept small (frames wait in their port's `wire`, crate::port): the queue moves
 /// them on every push and pop.
@@ -54,6 +56,8 @@ enum Event {
     WindowStart,
     /// A UDP source's next datagram leaves.
     UdpSend { flow: FlowId },
+    /// A web session's wake-up (a page or an object is requested).
+    WebWake { session: u32 },
 }
 
 /// A transport connection: a sender on `src`, a receiver on `dst`.
@@ -84,6 +88,8 @@ pub struct Flow {
     trace: Option<VecSink<SenderEvent>>,
     /// Where records go when tracing is off.
     null: NullSink,
+    /// The web session a connection belongs to, and which end it serves.
+    web: Option<(u32, web::WebEnd)>,
 }
 
 impl Flow {
@@ -142,6 +148,8 @@ pub struct Network {
     delivered: u64,
     /// UDP background flows (their own id space: a packet's `flow` with `Proto::Udp`).
     udp: Vec<UdpFlow>,
+    /// Web sessions (their connections are flows, opened as they go).
+    web: Vec<WebFlow>,
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
@@ -252,6 +260,7 @@ impl Network {
             taps: Taps::default(),
             delivered: 0,
             udp: Vec::new(),
+            web: Vec::new(),
         })
     }
 
@@ -280,6 +289,7 @@ impl Network {
             delivered_at_stop: None,
             trace: trace.then(VecSink::default),
             null: NullSink,
+            web: None,
         });
         id
     }
@@ -373,8 +383,10 @@ impl Network {
                 );
             }
         }
-        // UDP sources run to the limit too (they are long-lived).
-        let all_finite = self.flows.iter().all(|f| f.finite) && self.udp.is_empty();
+        self.start_web();
+        // UDP sources and web sessions run to the limit too (they are long-lived).
+        let all_finite =
+            self.flows.iter().all(|f| f.finite) && self.udp.is_empty() && self.web.is_empty();
         loop {
             if all_finite
                 && self
@@ -481,6 +493,7 @@ impl Network {
                 }
             }
             Event::UdpSend { flow } => self.udp_send(now, flow),
+            Event::WebWake { session } => self.web_wake(now, session as usize),
         }
     }
 
@@ -523,6 +536,9 @@ impl Network {
                 self.flows[f].receiver.on_segment(now, &pkt.seg);
                 self.pool.release(r);
                 self.pump_receiver(f, now);
+                if let Some((w, end)) = self.flows[f].web {
+                    self.web_progress(now, f, w, end);
+                }
             }
             PacketKind::Ack => {
                 let fl = &mut self.flows[f];

@@ -22,6 +22,7 @@ pub(super) struct Spec<'a> {
     stop: Option<u64>,
     tcp: Option<&'a serde_json::Map<String, serde_json::Value>>,
     udp: Option<&'a UdpDoc>,
+    web: Option<&'a WebDoc>,
     /// Whether the flow names its own scheme.
     own_scheme: bool,
 }
@@ -46,6 +47,7 @@ pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
             stop: None,
             tcp: None,
             udp: None,
+            web: None,
             own_scheme: false,
         }]),
         (None, false) => {
@@ -68,6 +70,7 @@ pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
                     stop: f.stop.map(|s| s.0),
                     tcp: Some(&f.tcp),
                     udp: f.udp.as_ref(),
+                    web: f.web.as_ref(),
                     own_scheme: f.scheme.is_some(),
                 });
             }
@@ -142,6 +145,28 @@ pub(super) fn flow_plan(
         None => None,
         Some(u) => Some(udp_source(u, spec, &field)?),
     };
+    let web = match spec.web {
+        None => None,
+        Some(_) if udp.is_some() => {
+            return Err(Error::invalid(
+                field("web"),
+                "a flow is a UDP source or a web session, not both",
+            ))
+        }
+        Some(_) if spec.bytes.is_some() => {
+            return Err(Error::invalid(
+                field("bytes"),
+                "a web session draws its objects' sizes; leave `bytes` out",
+            ))
+        }
+        Some(_) if run.duration.is_none() => {
+            return Err(Error::invalid(
+                field("web"),
+                "a web session runs until `stop` or the end of the run: set run.duration",
+            ))
+        }
+        Some(w) => Some(super::web::web_config(w, &field)?),
+    };
     if udp.is_some() && run.duration.is_none() {
         return Err(Error::invalid(
             field("udp"),
@@ -169,7 +194,7 @@ pub(super) fn flow_plan(
     }
     let stop = match spec.stop {
         None => None,
-        Some(_) if spec.bytes.is_some() && udp.is_none() => {
+        Some(_) if spec.bytes.is_some() && udp.is_none() && web.is_none() => {
             return Err(Error::invalid(
                 field("stop"),
                 "only a long-lived flow (no `bytes`) has a stop time",
@@ -189,6 +214,15 @@ pub(super) fn flow_plan(
     };
     let tcp = tcp_settings(&tcp_doc, scheme.mods)?;
     let split = match scheme.def.agent {
+        AgentKind::Split if web.is_some() => {
+            return Err(Error::invalid(
+                field("scheme"),
+                format!(
+                    "'{}' is a split-connection scheme; web sessions run end to end only",
+                    spec.scheme
+                ),
+            ))
+        }
         AgentKind::Split => Some(split_settings(
             doc,
             net,
@@ -220,6 +254,7 @@ pub(super) fn flow_plan(
         },
         split,
         udp,
+        web,
     })
 }
 
