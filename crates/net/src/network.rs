@@ -12,20 +12,20 @@ use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
-use engine::{
-    EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, TraceSink, VecSink,
-};
+use engine::{EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, VecSink};
 use std::collections::BTreeMap;
-use tcp::{Receiver, Sender, SenderEvent};
+use tcp::{Receiver, Sender};
 
 mod agents;
 mod air;
+mod flow;
 mod link_arq;
 mod proxy;
 mod taps;
 mod udp;
 mod web;
 
+pub use flow::Flow;
 pub use udp::UdpFlow;
 pub use web::{Connector, WebFlow};
 
@@ -58,54 +58,6 @@ enum Event {
     UdpSend { flow: FlowId },
     /// A web session's wake-up (a page or an object is requested).
     WebWake { session: u32 },
-}
-
-/// A transport connection: a sender on `src`, a receiver on `dst`.
-pub struct Flow {
-    /// Its id.
-    pub id: FlowId,
-    /// Node of the sender.
-    pub src: NodeId,
-    /// Node of the receiver.
-    pub dst: NodeId,
-    /// The sending endpoint.
-    pub sender: Sender,
-    /// The receiving endpoint.
-    pub receiver: Receiver,
-    sender_wake: Option<SimTime>,
-    receiver_wake: Option<SimTime>,
-    /// When its application starts writing.
-    pub start: SimTime,
-    /// When a long-lived flow's application stops writing.
-    pub stop: Option<SimTime>,
-    /// Whether it has a finite number of bytes (a run completes when every finite flow has
-    /// delivered them; a long-lived flow runs until the end of the run).
-    pub finite: bool,
-    /// Bytes delivered in order when the measurement window opened (0 without a warm-up).
-    pub delivered_at_window_start: u64,
-    /// Bytes delivered in order when a long-lived flow stopped writing.
-    pub delivered_at_stop: Option<u64>,
-    trace: Option<VecSink<SenderEvent>>,
-    /// Where records go when tracing is off.
-    null: NullSink,
-    /// The web session a connection belongs to, and which end it serves.
-    web: Option<(u32, web::WebEnd)>,
-}
-
-impl Flow {
-    /// The sender and the sink its trace records go to (the recorder, or nowhere).
-    fn sender_and_sink(&mut self) -> (&mut Sender, &mut dyn TraceSink<SenderEvent>) {
-        let sink: &mut dyn TraceSink<SenderEvent> = match self.trace.as_mut() {
-            Some(t) => t,
-            None => &mut self.null,
-        };
-        (&mut self.sender, sink)
-    }
-
-    /// The sender's trace, if tracing was asked for.
-    pub fn sender_trace(&self) -> Option<&VecSink<SenderEvent>> {
-        self.trace.as_ref()
-    }
 }
 
 /// How a run ended.
