@@ -199,6 +199,28 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
         ),
         TableColumn("done\ns", [number(d, decimals(done)) for d in done] + [""], 20),
     ]
+    if any("pages" in f for f in first):
+        # Web sessions: pages completed and their mean response time (blank for other flows).
+        def web_mean(key: str, i: int) -> float:
+            return mean([float(r.flows[i].get(key, "nan")) for r in results if r.flows])
+
+        pages = [web_mean("pages", i) for i in range(len(first))]
+        resp = [web_mean("response_mean_s", i) for i in range(len(first))]
+        agg_resp = mean([float(a.get("response_mean_s", "nan")) for a in aggs])
+        cols.append(
+            TableColumn(
+                "pages",
+                ["" if p != p else number(p, count_places([p])) for p in pages] + [""],
+                45,
+            )
+        )
+        cols.append(
+            TableColumn(
+                "page\nresp s",
+                ["" if v != v else number(v, 3) for v in resp] + [number(agg_resp, 3)],
+                45,
+            )
+        )
     seeds = f"{len(results)} seed{'s' if len(results) != 1 else ''}"
     title = f"{len(first)} flows · {seeds} · aggregate {total:.4g} Mb/s · Jain's index {jain:.3f}"
     styles: list[str | None] = [None] * len(first) + ["bold"]

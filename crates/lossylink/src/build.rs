@@ -76,6 +76,8 @@ pub(crate) struct FlowPlan {
     pub udp: Option<UdpSourceConfig>,
     /// A web session instead of a bulk transfer (`src` the server, `dst` the client).
     pub web: Option<net::web::WebConfig>,
+    /// Index of its `[[flows]]` entry (error messages name it; a template has several flows).
+    pub entry: usize,
 }
 
 /// A split-connection proxy: where it runs, its relay buffer and its wireless leg.
@@ -96,8 +98,8 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
     let single = doc.flow.is_some();
     let specs = flow_specs(doc)?;
     let mut flows = Vec::with_capacity(specs.len());
-    for (i, spec) in specs.iter().enumerate() {
-        flows.push(flow_plan(doc, &net, i, spec, &run)?);
+    for spec in &specs {
+        flows.push(flow_plan(doc, &net, spec, &run)?);
     }
     if !flows.iter().any(|f| f.udp.is_none()) {
         return Err(Error::invalid(
@@ -115,7 +117,7 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         if matches!(kind, AgentKind::None | AgentKind::Split) {
             continue;
         }
-        let field = spec_field(single, i, "scheme");
+        let field = spec_field(single, f.entry, "scheme");
         let on_path: Vec<NodeId> = net
             .transit(f.src, f.dst)
             .into_iter()
@@ -132,7 +134,7 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
                 }
                 Some(k) if agents[k].1 == kind => {}
                 Some(k) => {
-                    let other = owner[k].1;
+                    let other = flows[owner[k].1].entry;
                     return Err(Error::invalid(
                         field,
                         format!(

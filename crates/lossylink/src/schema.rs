@@ -187,6 +187,13 @@ pub struct FlowSpecDoc {
     /// A web session (server `from`, client `to`) instead of a bulk transfer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub web: Option<WebDoc>,
+    /// This entry is a template for this many flows (1): `{i}` in `name`, `from` and `to` is
+    /// replaced by the copy's number 1..=copies (a name without `{i}` gets `-{i}` appended).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copies: Option<u32>,
+    /// Copy `i` starts `(i − 1) · stagger` after `start` (0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stagger: Option<Dur>,
 }
 
 /// A UDP background source (crate `net::traffic`).

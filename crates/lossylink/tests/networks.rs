@@ -358,3 +358,47 @@ fn multi_flow_traces_carry_a_flow_column() {
         }
     }
 }
+
+/// A `[[flows]]` entry with `copies` stands for that many flows (`{i}` numbered from 1), so a
+/// sweep can vary the number of flows: `--grid flows.0.copies=1,2,4`.
+#[test]
+fn a_flow_template_makes_numbered_copies_with_staggered_starts() {
+    let s = common::scenario(
+        "dumbbell",
+        &[
+            ("run.warmup", "1s"),
+            ("run.duration", "5s"),
+            (
+                "flows",
+                "[{ name = \"f{i}\", from = \"s{i}\", to = \"d{i}\", copies = 3, stagger = \"100ms\" }, { name = \"bulk\", from = \"s4\", to = \"d4\", bytes = \"100KiB\", copies = 2 }]",
+            ),
+        ],
+    );
+    let fr = run(&s, 1, &RunOptions::default()).unwrap().flows.unwrap();
+    let names: Vec<String> = fr
+        .flows
+        .iter()
+        .map(|r| match &r[0].1 {
+            Value::Str(s) => s.clone(),
+            v => panic!("{v:?}"),
+        })
+        .collect();
+    assert_eq!(names, ["f1", "f2", "f3", "bulk-1", "bulk-2"]);
+    let starts: Vec<f64> = fr.flows.iter().map(|r| num(r, "start_s")).collect();
+    assert_eq!(starts, [0.0, 0.1, 0.2, 0.0, 0.0]);
+    // Copies are flows like any other: each its own streams (different ISNs, same path here).
+    assert!(fr.flows[..3].iter().all(|r| num(r, "goodput_mbps") > 0.5));
+    // Bad templates name the field.
+    for (flows, field) in [
+        ("[{ from = \"s1\", to = \"d1\", copies = 0 }]", "flows[0].copies"),
+        ("[{ from = \"s1\", to = \"d1\", stagger = \"1s\" }]", "flows[0].stagger"),
+        ("[{ name = \"x\", from = \"s{i}\", to = \"d1\", copies = 5 }]", "flows[0].from"),
+    ] {
+        let mut base = Scenario::preset("dumbbell").unwrap();
+        let e = match base.set("flows", flows) {
+            Err(e) => e.to_string(),
+            Ok(()) => run(&base, 1, &RunOptions::default()).unwrap_err().to_string(),
+        };
+        assert!(e.contains(field), "{flows}: {e}");
+    }
+}

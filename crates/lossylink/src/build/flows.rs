@@ -13,9 +13,11 @@ use net::traffic::UdpSourceConfig;
 
 /// A flow as written: `[flow]` of a chain document, or one of `[[flows]]`.
 pub(super) struct Spec<'a> {
+    /// Index of the entry in `[[flows]]` it comes from (several for a template's copies).
+    pub entry: usize,
     name: String,
-    from: &'a str,
-    to: &'a str,
+    from: String,
+    to: String,
     scheme: &'a str,
     bytes: Option<u64>,
     start: u64,
@@ -26,6 +28,9 @@ pub(super) struct Spec<'a> {
     /// Whether the flow names its own scheme.
     own_scheme: bool,
 }
+
+/// Most copies one `[[flows]]` template makes.
+const MAX_COPIES: u32 = 10_000;
 
 pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
     match (&doc.flow, doc.flows.is_empty()) {
@@ -38,9 +43,10 @@ pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
             "missing: a scenario needs a [flow] (from, to, bytes) or at least one [[flows]]",
         )),
         (Some(f), true) => Ok(vec![Spec {
+            entry: 0,
             name: "flow0".into(),
-            from: &f.from,
-            to: &f.to,
+            from: f.from.clone(),
+            to: f.to.clone(),
             scheme: &doc.scheme,
             bytes: Some(f.bytes.0),
             start: 0,
@@ -53,26 +59,56 @@ pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
         (None, false) => {
             let mut out: Vec<Spec> = Vec::with_capacity(doc.flows.len());
             for (i, f) in doc.flows.iter().enumerate() {
-                let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
-                if name.is_empty() || out.iter().any(|o| o.name == name) {
+                let copies = match f.copies {
+                    None => None,
+                    Some(n) if (1..=MAX_COPIES).contains(&n) => Some(n),
+                    Some(n) => {
+                        return Err(Error::invalid(
+                            format!("flows[{i}].copies"),
+                            format!("{n} is outside 1..={MAX_COPIES}"),
+                        ))
+                    }
+                };
+                if f.stagger.is_some() && copies.is_none() {
                     return Err(Error::invalid(
-                        format!("flows[{i}].name"),
-                        format!("'{name}' is empty or used twice; flow names must be unique"),
+                        format!("flows[{i}].stagger"),
+                        "only a template (`copies`) staggers its copies' starts",
                     ));
                 }
-                out.push(Spec {
-                    name,
-                    from: &f.from,
-                    to: &f.to,
-                    scheme: f.scheme.as_deref().unwrap_or(&doc.scheme),
-                    bytes: f.bytes.map(|b| b.0),
-                    start: f.start.map_or(0, |s| s.0),
-                    stop: f.stop.map(|s| s.0),
-                    tcp: Some(&f.tcp),
-                    udp: f.udp.as_ref(),
-                    web: f.web.as_ref(),
-                    own_scheme: f.scheme.is_some(),
-                });
+                let base = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
+                let start = f.start.map_or(0, |s| s.0);
+                for k in 1..=copies.unwrap_or(1) {
+                    // A template's copy k: `{i}` replaced by k (a plain name gets `-k`).
+                    let sub = |t: &str| match copies {
+                        None => t.to_string(),
+                        Some(_) => t.replace("{i}", &k.to_string()),
+                    };
+                    let name = match copies {
+                        Some(_) if !base.contains("{i}") => format!("{base}-{k}"),
+                        _ => sub(&base),
+                    };
+                    if name.is_empty() || out.iter().any(|o| o.name == name) {
+                        return Err(Error::invalid(
+                            format!("flows[{i}].name"),
+                            format!("'{name}' is empty or used twice; flow names must be unique"),
+                        ));
+                    }
+                    let offset = f.stagger.map_or(0, |d| d.0.saturating_mul(u64::from(k - 1)));
+                    out.push(Spec {
+                        entry: i,
+                        name,
+                        from: sub(&f.from),
+                        to: sub(&f.to),
+                        scheme: f.scheme.as_deref().unwrap_or(&doc.scheme),
+                        bytes: f.bytes.map(|b| b.0),
+                        start: start.saturating_add(offset),
+                        stop: f.stop.map(|s| s.0),
+                        tcp: Some(&f.tcp),
+                        udp: f.udp.as_ref(),
+                        web: f.web.as_ref(),
+                        own_scheme: f.scheme.is_some(),
+                    });
+                }
             }
             Ok(out)
         }
@@ -92,11 +128,11 @@ pub(super) fn spec_field(single: bool, i: usize, key: &str) -> String {
 pub(super) fn flow_plan(
     doc: &ScenarioDoc,
     net: &Net,
-    i: usize,
     spec: &Spec<'_>,
     run: &RunSettings,
 ) -> Result<FlowPlan, Error> {
     let single = doc.flow.is_some();
+    let i = spec.entry;
     let field = |k: &str| spec_field(single, i, k);
     let scheme = schemes::lookup(spec.scheme).map_err(|e| {
         if single {
@@ -124,8 +160,8 @@ pub(super) fn flow_plan(
         }
         Ok(id)
     };
-    let src = host("from", spec.from)?;
-    let dst = host("to", spec.to)?;
+    let src = host("from", &spec.from)?;
+    let dst = host("to", &spec.to)?;
     if src == dst {
         return Err(Error::invalid(
             field("to"),
@@ -255,6 +291,7 @@ pub(super) fn flow_plan(
         split,
         udp,
         web,
+        entry: spec.entry,
     })
 }
 

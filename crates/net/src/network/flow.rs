@@ -1,0 +1,54 @@
+//! A transport connection in the network: its endpoints, their pending wake-ups, when its
+//! application writes, and what it delivered when the goodput window opened.
+
+use super::web;
+use engine::{FlowId, NodeId, NullSink, SimTime, TraceSink, VecSink};
+use tcp::{Receiver, Sender, SenderEvent};
+
+/// A transport connection: a sender on `src`, a receiver on `dst`.
+pub struct Flow {
+    /// Its id.
+    pub id: FlowId,
+    /// Node of the sender.
+    pub src: NodeId,
+    /// Node of the receiver.
+    pub dst: NodeId,
+    /// The sending endpoint.
+    pub sender: Sender,
+    /// The receiving endpoint.
+    pub receiver: Receiver,
+    pub(super) sender_wake: Option<SimTime>,
+    pub(super) receiver_wake: Option<SimTime>,
+    /// When its application starts writing.
+    pub start: SimTime,
+    /// When a long-lived flow's application stops writing.
+    pub stop: Option<SimTime>,
+    /// Whether it has a finite number of bytes (a run completes when every finite flow has
+    /// delivered them; a long-lived flow runs until the end of the run).
+    pub finite: bool,
+    /// Bytes delivered in order when the measurement window opened (0 without a warm-up).
+    pub delivered_at_window_start: u64,
+    /// Bytes delivered in order when a long-lived flow stopped writing.
+    pub delivered_at_stop: Option<u64>,
+    pub(super) trace: Option<VecSink<SenderEvent>>,
+    /// Where records go when tracing is off.
+    pub(super) null: NullSink,
+    /// The web session a connection belongs to, and which end it serves.
+    pub(super) web: Option<(u32, web::WebEnd)>,
+}
+
+impl Flow {
+    /// The sender and the sink its trace records go to (the recorder, or nowhere).
+    pub(super) fn sender_and_sink(&mut self) -> (&mut Sender, &mut dyn TraceSink<SenderEvent>) {
+        let sink: &mut dyn TraceSink<SenderEvent> = match self.trace.as_mut() {
+            Some(t) => t,
+            None => &mut self.null,
+        };
+        (&mut self.sender, sink)
+    }
+
+    /// The sender's trace, if tracing was asked for.
+    pub fn sender_trace(&self) -> Option<&VecSink<SenderEvent>> {
+        self.trace.as_ref()
+    }
+}
