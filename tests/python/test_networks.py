@@ -104,3 +104,58 @@ def test_the_flow_table_fits_80_columns() -> None:
     table = flows_table([ll.run(s, seed=1), ll.run(s, seed=2)], width=80)
     assert table is not None
     assert natural_width(table) <= 80
+
+
+WEB = (
+    '[{ name = "u{i}", from = "server", to = "m1", copies = 3, web = {} }, '
+    '{ name = "ftp", from = "server", to = "m2" }]'
+)
+
+
+def test_web_sessions_report_page_response_times_in_python_json_and_the_table() -> None:
+    s = ll.Scenario.preset("eln5").set("flows", WEB).set("run.duration", "60s")
+    r = ll.run(s, seed=2)
+    assert r.flows is not None and r.aggregate is not None
+    web = [f for f in r.flows if f["flow"].startswith("u")]
+    assert [f["flow"] for f in web] == ["u1", "u2", "u3"]
+    for f in web:
+        assert f["pages"] >= 1
+        assert f["response_p95_s"] >= f["response_median_s"] > 0
+        assert f["connections"] >= 2 * f["pages"]
+    # The bulk flow's row has no web columns; the aggregate has the pooled response times.
+    assert "pages" not in r.flows[3]
+    assert r.aggregate["pages"] == sum(f["pages"] for f in web)
+    out = CliRunner().invoke(
+        cli, ["run", "--preset", "eln5", "--set", f"flows={WEB}", "--set", "run.duration=60s"]
+    )
+    assert out.exit_code == 0, out.output
+    assert "resp s" in out.output and "pages" in out.output
+    js = CliRunner().invoke(
+        cli,
+        ["run", "--preset", "eln5", "--set", f"flows={WEB}", "--set", "run.duration=60s", "--json"],
+    )
+    row = json.loads(js.output.splitlines()[0])
+    assert row["flows"][0]["pages"] >= 1 and "response_mean_s" in row["aggregate"]
+
+
+def test_a_sweep_varies_the_number_of_flows_through_a_template(tmp_path) -> None:
+    import pandas as pd
+
+    out = tmp_path / "n.parquet"
+    flows = '[{ name = "f{i}", from = "s1", to = "d1", copies = 1 }]'
+    res = CliRunner().invoke(
+        cli,
+        [
+            "sweep", "--preset", "dumbbell", "--set", f"flows={flows}",
+            "--set", "run.warmup=1s", "--set", "run.duration=6s",
+            "--grid", "flows.0.copies=1,3", "--seeds", "1", "--executor", "seq",
+            "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    df = pd.read_parquet(out)
+    assert list(df["agg.flows"]) == [1, 3]
+    assert "flow.f3.goodput_mbps" in df.columns
+    # One flow alone gets the bottleneck; three share it.
+    one, three = df["flow.f1.goodput_mbps"]
+    assert one > three

@@ -390,14 +390,25 @@ fn a_flow_template_makes_numbered_copies_with_staggered_starts() {
     assert!(fr.flows[..3].iter().all(|r| num(r, "goodput_mbps") > 0.5));
     // Bad templates name the field.
     for (flows, field) in [
-        ("[{ from = \"s1\", to = \"d1\", copies = 0 }]", "flows[0].copies"),
-        ("[{ from = \"s1\", to = \"d1\", stagger = \"1s\" }]", "flows[0].stagger"),
-        ("[{ name = \"x\", from = \"s{i}\", to = \"d1\", copies = 5 }]", "flows[0].from"),
+        (
+            "[{ from = \"s1\", to = \"d1\", copies = 0 }]",
+            "flows[0].copies",
+        ),
+        (
+            "[{ from = \"s1\", to = \"d1\", stagger = \"1s\" }]",
+            "flows[0].stagger",
+        ),
+        (
+            "[{ name = \"x\", from = \"s{i}\", to = \"d1\", copies = 5 }]",
+            "flows[0].from",
+        ),
     ] {
         let mut base = Scenario::preset("dumbbell").unwrap();
         let e = match base.set("flows", flows) {
             Err(e) => e.to_string(),
-            Ok(()) => run(&base, 1, &RunOptions::default()).unwrap_err().to_string(),
+            Ok(()) => run(&base, 1, &RunOptions::default())
+                .unwrap_err()
+                .to_string(),
         };
         assert!(e.contains(field), "{flows}: {e}");
     }

@@ -6,6 +6,7 @@ use crate::agent::Agent;
 use crate::config::{self, HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
 use crate::link_receiver::LinkReceiver;
+use crate::medium::duplex::Duplex;
 use crate::medium::shared::Shared;
 use crate::medium::AnyMedium;
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
@@ -81,8 +82,6 @@ pub struct Network {
     ports: Vec<Port>,
     /// The media (crate::medium).
     media: Vec<AnyMedium>,
-    /// The frame a medium took from a port and has not yet put on the air.
-    staged: Option<PacketRef>,
     flows: Vec<Flow>,
     queue: EventQueue<Event>,
     next_uid: u64,
@@ -127,7 +126,7 @@ impl Network {
         let routes = route_table(cfg)?;
         let n = cfg.nodes.len();
         let mut ports = Vec::with_capacity(2 * cfg.links.len());
-        let mut media: Vec<Shared> = Vec::new();
+        let mut media: Vec<AnyMedium> = Vec::new();
         // The medium each cell's links share, created with its first link.
         let mut cell_of = vec![None; cfg.links.len()];
         for (c, cell) in cfg.cells.iter().enumerate() {
@@ -150,23 +149,31 @@ impl Network {
                         None => {
                             let cell = &cfg.cells[c];
                             let crng = RngStream::new(seed, &keys::contention(&cell.key));
-                            media.push(Shared::new(Vec::new(), Some((cell.contention, crng))));
+                            media.push(AnyMedium::Shared(Shared::new(
+                                Vec::new(),
+                                Some((cell.contention, crng)),
+                            )));
                             cell_medium[c] = Some(media.len() - 1);
                             media.len() - 1
                         }
                     };
-                    media[m].add_port(fwd);
-                    media[m].add_port(rev);
+                    if let AnyMedium::Shared(s) = &mut media[m] {
+                        s.add_port(fwd);
+                        s.add_port(rev);
+                    }
                     (m, m)
                 }
                 (None, config::Medium::FullDuplex) => {
-                    media.push(Shared::new(vec![fwd], None));
-                    media.push(Shared::new(vec![rev], None));
+                    media.push(AnyMedium::Duplex(Duplex::new(fwd)));
+                    media.push(AnyMedium::Duplex(Duplex::new(rev)));
                     (media.len() - 2, media.len() - 1)
                 }
                 (None, config::Medium::HalfDuplex { contention }) => {
                     let crng = RngStream::new(seed, &keys::contention(&link.key));
-                    media.push(Shared::new(vec![fwd, rev], Some((contention, crng))));
+                    media.push(AnyMedium::Shared(Shared::new(
+                        vec![fwd, rev],
+                        Some((contention, crng)),
+                    )));
                     (media.len() - 1, media.len() - 1)
                 }
             };
@@ -200,8 +207,7 @@ impl Network {
             nodes: cfg.nodes.clone(),
             routes,
             ports,
-            media: media.into_iter().map(AnyMedium::Shared).collect(),
-            staged: None,
+            media,
             flows: Vec::new(),
             queue,
             next_uid: 0,

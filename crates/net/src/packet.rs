@@ -142,6 +142,17 @@ pub(crate) struct PacketRef {
     kind: PacketKind,
 }
 
+impl PacketRef {
+    /// A handle on no packet, for media tests that never look at the frame.
+    #[cfg(test)]
+    pub(crate) fn dangling() -> Self {
+        PacketRef {
+            slot: u32::MAX,
+            kind: PacketKind::Data,
+        }
+    }
+}
+
 impl Frame for PacketRef {
     fn kind(&self) -> PacketKind {
         self.kind

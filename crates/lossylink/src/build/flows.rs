@@ -93,7 +93,9 @@ pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
                             format!("'{name}' is empty or used twice; flow names must be unique"),
                         ));
                     }
-                    let offset = f.stagger.map_or(0, |d| d.0.saturating_mul(u64::from(k - 1)));
+                    let offset = f
+                        .stagger
+                        .map_or(0, |d| d.0.saturating_mul(u64::from(k - 1)));
                     out.push(Spec {
                         entry: i,
                         name,

@@ -8,6 +8,7 @@
 //! woken, and hand a finished frame to the link. Only the network schedules events (house rule
 //! 5): `Air::wake` becomes an `Event::Mac` for this medium.
 //!
+//! - [`duplex::Duplex`]: one direction of a full-duplex link, frames back to back.
 //! - [`shared::Shared`]: one frame on the air at a time among its ports, served in turn, with an
 //!   optional access wait drawn per frame. With one port it is one direction of a full-duplex
 //!   link; with two, Balakrishnan97's half-duplex WaveLAN hop; with the 2N ports of a cell's
@@ -18,19 +19,33 @@
 //! its stations' state, asks for wake-ups at slot or block boundaries, takes frames only when a
 //! station wins the medium, and reports each frame's end.
 
+pub(crate) mod duplex;
 pub(crate) mod shared;
 
+use crate::packet::PacketRef;
+use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use shared::Shared;
+
+/// A frame a medium took from a port and has not yet put on the air: opaque to the medium,
+/// which only hands it back to [`Air::transmit`].
+#[derive(Debug)]
+pub(crate) struct Frame(pub(crate) PacketRef);
 
 /// The network's side of a medium: what a medium may ask for.
 pub(crate) trait Air {
     /// Take the next frame of `port` at `now` (through its queue and hiccups), to be put on the
-    /// air by [`Air::transmit`]; `false` if the port has nothing to send now.
-    fn take(&mut self, now: SimTime, port: PortId) -> bool;
-    /// Put the frame just taken from `port` on the air after an access wait of `wait`: returns
+    /// air by [`Air::transmit`]; `None` if the port has nothing to send now.
+    fn take(&mut self, now: SimTime, port: PortId) -> Option<Frame>;
+    /// Put `frame`, just taken from `port`, on the air after an access wait of `wait`: returns
     /// its airtime (the wait included).
-    fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration;
+    fn transmit(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        frame: Frame,
+        wait: SimDuration,
+    ) -> SimDuration;
     /// Wake the medium at `at` with `tag` ([`Medium::on_wake`]).
     fn wake(&mut self, at: SimTime, tag: u32);
     /// The frame of `port` on the air has been sent completely: it propagates to the far end.
@@ -52,6 +67,8 @@ pub(crate) trait Medium {
 /// Every medium the network can hold, dispatched statically (a new medium is its module and a
 /// variant here).
 pub(crate) enum AnyMedium {
+    /// [`Duplex`].
+    Duplex(Duplex),
     /// [`Shared`].
     Shared(Shared),
 }
@@ -61,6 +78,7 @@ impl AnyMedium {
     #[inline]
     pub(crate) fn is_busy(&self) -> bool {
         match self {
+            AnyMedium::Duplex(m) => m.is_busy(),
             AnyMedium::Shared(m) => m.is_busy(),
         }
     }
@@ -69,6 +87,7 @@ impl AnyMedium {
     #[inline]
     pub(crate) fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
         match self {
+            AnyMedium::Duplex(m) => m.on_ready(now, air),
             AnyMedium::Shared(m) => m.on_ready(now, air),
         }
     }
@@ -77,6 +96,7 @@ impl AnyMedium {
     #[inline]
     pub(crate) fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A) {
         match self {
+            AnyMedium::Duplex(m) => m.on_wake(now, tag, air),
             AnyMedium::Shared(m) => m.on_wake(now, tag, air),
         }
     }

@@ -61,7 +61,7 @@ impl Shared {
 }
 
 impl Medium for Shared {
-    #[inline]
+    #[inline(always)]
     fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
         if self.state != State::Idle {
             return;
@@ -70,9 +70,9 @@ impl Medium for Shared {
         if n == 1 {
             // One direction of a full-duplex link: no turns to take.
             let port = self.ports[0];
-            if air.take(now, port) {
+            if let Some(frame) = air.take(now, port) {
                 let wait = self.wait();
-                let airtime = air.transmit(now, port, wait);
+                let airtime = air.transmit(now, port, frame, wait);
                 self.state = State::Busy { port };
                 air.wake(now + airtime, TX_END);
             }
@@ -85,11 +85,11 @@ impl Medium for Shared {
                 idx -= n;
             }
             let port = self.ports[idx];
-            if !air.take(now, port) {
+            let Some(frame) = air.take(now, port) else {
                 continue;
-            }
+            };
             let wait = self.wait();
-            let airtime = air.transmit(now, port, wait);
+            let airtime = air.transmit(now, port, frame, wait);
             self.state = State::Busy { port };
             self.next = if idx + 1 == n { 0 } else { idx + 1 };
             air.wake(now + airtime, TX_END);
@@ -97,7 +97,7 @@ impl Medium for Shared {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn on_wake<A: Air>(&mut self, now: SimTime, _tag: u32, air: &mut A) {
         if let State::Busy { port } = std::mem::replace(&mut self.state, State::Idle) {
             air.sent(now, port);
@@ -105,32 +105,49 @@ impl Medium for Shared {
         self.on_ready(now, air);
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_busy(&self) -> bool {
         self.state != State::Idle
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use super::super::Frame;
     use super::*;
 
     /// A fake network: ports with a number of frames waiting, a fixed airtime, and a log.
-    struct FakeAir {
+    pub(crate) struct FakeAir {
         waiting: Vec<u32>,
-        log: Vec<String>,
+        pub(crate) log: Vec<String>,
+    }
+
+    impl FakeAir {
+        /// Ports with `waiting[i]` frames each.
+        pub(crate) fn new(waiting: Vec<u32>) -> Self {
+            FakeAir {
+                waiting,
+                log: Vec::new(),
+            }
+        }
     }
 
     impl Air for FakeAir {
-        fn take(&mut self, _now: SimTime, port: PortId) -> bool {
+        fn take(&mut self, _now: SimTime, port: PortId) -> Option<Frame> {
             let w = &mut self.waiting[port.index()];
             if *w == 0 {
-                return false;
+                return None;
             }
             *w -= 1;
-            true
+            Some(Frame(crate::packet::PacketRef::dangling()))
         }
-        fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration {
+        fn transmit(
+            &mut self,
+            now: SimTime,
+            port: PortId,
+            _frame: Frame,
+            wait: SimDuration,
+        ) -> SimDuration {
             self.log.push(format!(
                 "{} tx {port} wait {}",
                 now.as_nanos(),
@@ -152,10 +169,7 @@ mod tests {
             vec![PortId(0), PortId(1)],
             Some((Contention::Fixed(SimDuration(10)), RngStream::new(1, "t"))),
         );
-        let mut air = FakeAir {
-            waiting: vec![2, 1],
-            log: Vec::new(),
-        };
+        let mut air = FakeAir::new(vec![2, 1]);
         m.on_ready(SimTime(0), &mut air);
         assert!(m.is_busy());
         // A second offer while busy does nothing.

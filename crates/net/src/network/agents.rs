@@ -127,6 +127,7 @@ pub(super) fn pump_agent(
 
 /// A frame left `port` (the newest on its wire): tell the agent of the sending node about its
 /// data frames (the agents time link round trips from it).
+#[inline]
 pub(super) fn agent_sent(
     ports: &[Port],
     pool: &PacketPool,
@@ -151,6 +152,7 @@ pub(super) fn agent_sent(
 
 /// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header (to
 /// the packet of `r`, in place; the link ARQ, crate::agent::arq).
+#[inline]
 pub(super) fn agent_transmit(
     ports: &[Port],
     pool: &mut PacketPool,

@@ -4,15 +4,15 @@
 
 use super::agents;
 use super::{AgentSlot, Event, Network};
-use crate::medium::{Air, AnyMedium};
-use crate::packet::{PacketPool, PacketRef};
+use crate::medium::{Air, AnyMedium, Frame};
+use crate::packet::PacketPool;
 use crate::port::Port;
 use crate::tap::Taps;
 use engine::{EventQueue, PortId, SimDuration, SimTime};
 
 impl Network {
     /// Offer medium `m` its ports' frames (crate::medium), unless it is busy.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn kick(&mut self, now: SimTime, m: usize) {
         // Most offers find the medium busy: a field check.
         if !self.media[m].is_busy() {
@@ -37,7 +37,6 @@ impl Network {
             agents,
             taps,
             queue,
-            staged,
             ..
         } = self;
         (
@@ -48,7 +47,6 @@ impl Network {
                 agents,
                 taps,
                 queue,
-                staged,
                 medium: m,
             },
         )
@@ -62,23 +60,23 @@ struct AirOf<'a> {
     agents: &'a mut [Option<AgentSlot>],
     taps: &'a mut Taps,
     queue: &'a mut EventQueue<Event>,
-    staged: &'a mut Option<PacketRef>,
     medium: usize,
 }
 
 impl Air for AirOf<'_> {
-    #[inline]
-    fn take(&mut self, now: SimTime, port: PortId) -> bool {
-        *self.staged = self.ports[port.index()].next_frame(now);
-        self.staged.is_some()
+    #[inline(always)]
+    fn take(&mut self, now: SimTime, port: PortId) -> Option<Frame> {
+        self.ports[port.index()].next_frame(now).map(Frame)
     }
 
-    #[inline]
-    fn transmit(&mut self, now: SimTime, port: PortId, wait: SimDuration) -> SimDuration {
-        let Some(r) = self.staged.take() else {
-            debug_assert!(false, "transmit without a frame taken");
-            return SimDuration::ZERO;
-        };
+    #[inline(always)]
+    fn transmit(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        Frame(r): Frame,
+        wait: SimDuration,
+    ) -> SimDuration {
         agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[r];
@@ -88,13 +86,13 @@ impl Air for AirOf<'_> {
         airtime
     }
 
-    #[inline]
+    #[inline(always)]
     fn wake(&mut self, at: SimTime, tag: u32) {
         let medium = self.medium as u32;
         self.queue.schedule(at, Event::Mac { medium, tag });
     }
 
-    #[inline]
+    #[inline(always)]
     fn sent(&mut self, now: SimTime, port: PortId) {
         agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);
         let delay = self.ports[port.index()].delay();
