@@ -115,7 +115,8 @@ WEB = (
 def test_web_sessions_report_page_response_times_in_python_json_and_the_table() -> None:
     s = ll.Scenario.preset("eln5").set("flows", WEB).set("run.duration", "60s")
     r = ll.run(s, seed=2)
-    assert r.flows is not None and r.aggregate is not None
+    assert r.flows is not None
+    assert r.aggregate is not None
     web = [f for f in r.flows if f["flow"].startswith("u")]
     assert [f["flow"] for f in web] == ["u1", "u2", "u3"]
     for f in web:
@@ -129,13 +130,15 @@ def test_web_sessions_report_page_response_times_in_python_json_and_the_table() 
         cli, ["run", "--preset", "eln5", "--set", f"flows={WEB}", "--set", "run.duration=60s"]
     )
     assert out.exit_code == 0, out.output
-    assert "resp s" in out.output and "pages" in out.output
+    assert "resp s" in out.output
+    assert "pages" in out.output
     js = CliRunner().invoke(
         cli,
         ["run", "--preset", "eln5", "--set", f"flows={WEB}", "--set", "run.duration=60s", "--json"],
     )
     row = json.loads(js.output.splitlines()[0])
-    assert row["flows"][0]["pages"] >= 1 and "response_mean_s" in row["aggregate"]
+    assert row["flows"][0]["pages"] >= 1
+    assert "response_mean_s" in row["aggregate"]
 
 
 def test_a_sweep_varies_the_number_of_flows_through_a_template(tmp_path) -> None:

@@ -493,7 +493,7 @@ mod tests {
                 // HTTP/1.0: every object on its own connection.
                 assert!(new_connection);
                 assert!(matches!(w.on_request_delivered(), Action::Respond { .. }));
-                now = now + SimDuration::from_millis(100);
+                now += SimDuration::from_millis(100);
             }
         }
         assert_eq!(w.pages().len(), 1);
