@@ -8,6 +8,7 @@ not caught and surface with their traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from typing import Any, NoReturn
 import click
 
 from lossylink import __version__
+from lossylink._limits import MAX_SEED, MAX_SEEDS, MAX_WORKERS
 from lossylink.errors import LossylinkError
 
 # Everything else is imported inside the command that needs it, so that --help, --version,
@@ -29,11 +31,36 @@ PAPER_NAMES = ("balakrishnan97", "ludwig2000")
 
 PROG = "lossylink"
 EXIT_BAD_INPUT = 2
+#: Longest quoted user value an error line shows whole (as the Rust core: lossylink::error).
+_QUOTE_MAX, _QUOTE_PREFIX = 64, 32
+
+
+def _shorten_quoted(line: str) -> str:
+    """``line`` with every quoted value longer than 64 characters cut to its first 32 and its
+    length, so that a huge value cannot make a huge error line (the Rust core does the same to
+    its own messages; click's quote the user's values too)."""
+    out, i = [], 0
+    while i < len(line):
+        c = line[i]
+        out.append(c)
+        i += 1
+        if c not in "'\"":
+            continue
+        end = line.find(c, i)
+        end = len(line) if end < 0 else end
+        inner = line[i:end]
+        if len(inner) > _QUOTE_MAX:
+            inner = f"{inner[:_QUOTE_PREFIX]}… ({len(inner)} characters)"
+        out.append(inner)
+        if end < len(line):
+            out.append(c)
+        i = end + 1
+    return "".join(out)
 
 
 def _fail(message: str) -> NoReturn:
     """Print the one-line error and exit with status 2."""
-    one_line = " ".join(message.split())
+    one_line = _shorten_quoted(" ".join(message.split()))
     click.echo(f"{PROG}: error: {one_line}", err=True)
     sys.exit(EXIT_BAD_INPUT)
 
@@ -62,6 +89,10 @@ class _Group(click.Group):
             _fail(exc.format_message())
         except LossylinkError as exc:
             _fail(str(exc))
+        except OSError as exc:
+            # A file or directory we could not read or write: name it, say why, no traceback.
+            where = exc.filename if exc.filename is not None else "file"
+            _fail(f"{where}: {exc.strerror or exc}")
         except click.Abort:
             click.echo(f"{PROG}: aborted", err=True)
             sys.exit(130)
@@ -116,6 +147,26 @@ def preset_show(name: str) -> None:
     click.echo(text, nl=not text.endswith("\n"))
 
 
+class _Path(click.Path):
+    """A path option that must not be empty (``--out ''`` would mean the current directory)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("must not be empty: give a file or directory name", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class _Name(click.ParamType):
+    """A name that must not be empty (``--preset ''`` is not the default preset)."""
+
+    name = "name"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not str(value).strip():
+            self.fail("must not be empty", param, ctx)
+        return str(value)
+
+
 # The flags that set one field each, named like the scenario aliases; applied in this order.
 _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
 
@@ -133,10 +184,12 @@ def _parse_assignment(
 
 
 @cli.command("run", short_help="Run a scenario over one or more seeds.")
-@click.option("--preset", "preset_name", metavar="NAME", help="Start from this preset [lan].")
+@click.option(
+    "--preset", "preset_name", type=_Name(), metavar="NAME", help="Start from this preset [lan]."
+)
 @click.option(
     "--config",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=_Path(dir_okay=False, path_type=Path),
     help="Start from a scenario file (.toml or .json) instead of a preset.",
 )
 @click.option(
@@ -164,7 +217,7 @@ def _parse_assignment(
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_SEED),
     default=1,
     show_default=True,
     metavar="S",
@@ -172,7 +225,7 @@ def _parse_assignment(
 )
 @click.option(
     "--seeds",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_SEEDS),
     default=1,
     show_default=True,
     metavar="N",
@@ -183,13 +236,13 @@ def _parse_assignment(
 )
 @click.option(
     "--trace-csv",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_Path(file_okay=False, path_type=Path),
     metavar="DIR",
     help="Trace the runs and write each trace table as CSV into DIR.",
 )
 @click.option(
     "--save",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_Path(file_okay=False, path_type=Path),
     metavar="DIR",
     help="Trace the runs and save each (metrics.json, scenario.toml, trace tables) into DIR "
     "(DIR/seed<S> for several seeds), for `lossylink plot`. A run saved there before is "
@@ -204,7 +257,7 @@ def _parse_assignment(
 )
 @click.option(
     "--pcap",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_Path(file_okay=False, path_type=Path),
     metavar="DIR",
     help="Write one pcap file per link direction (hop<i>-<name>-<forward|reverse>.pcap, "
     "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds).",
@@ -286,10 +339,12 @@ def run_cmd(
 
 
 @cli.command("sweep", short_help="Run a grid of scenarios over seeds; results to Parquet.")
-@click.option("--preset", "preset_name", metavar="NAME", help="Base scenario preset [lan].")
+@click.option(
+    "--preset", "preset_name", type=_Name(), metavar="NAME", help="Base scenario preset [lan]."
+)
 @click.option(
     "--config",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=_Path(dir_okay=False, path_type=Path),
     help="Base scenario file (.toml or .json) instead of a preset.",
 )
 @click.option(
@@ -309,12 +364,12 @@ def run_cmd(
 )
 @click.option(
     "--grid-file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=_Path(dir_okay=False, path_type=Path),
     help="Grid axes from a TOML/JSON file: key = [values] (before the --grid axes).",
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_SEED),
     default=1,
     show_default=True,
     metavar="S",
@@ -322,7 +377,7 @@ def run_cmd(
 )
 @click.option(
     "--seeds",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_SEEDS),
     default=10,
     show_default=True,
     metavar="N",
@@ -330,7 +385,7 @@ def run_cmd(
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=_Path(dir_okay=False, path_type=Path),
     required=True,
     help="Results file (Parquet); the summary goes to <stem>.summary.csv beside it.",
 )
@@ -343,7 +398,7 @@ def run_cmd(
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_WORKERS),
     metavar="N",
     help="Pool or LocalCluster size [usable cores].",
 )
@@ -352,13 +407,13 @@ def run_cmd(
 )
 @click.option(
     "--batch",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_SEEDS),
     metavar="N",
     help="Runs per task [auto: shrinking batches of at most 32].",
 )
 @click.option(
     "--cache",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_Path(file_okay=False, path_type=Path),
     metavar="DIR",
     help="Run cache directory [.lossylink-cache beside --out].",
 )
@@ -428,15 +483,26 @@ def sweep_cmd(
     )
     console.print(f"results {result.out} · summary {result.summary_path}")
     if result.failures:
-        for line in failure_lines(result.failures):
+        from lossylink.sweeps.executors import LOST
+
+        lost = [r for r in result.failures if (r.error or "").startswith(LOST)]
+        for line in failure_lines([r for r in result.failures if r not in lost]):
             click.echo(f"{PROG}: run failed: {line}", err=True)
+        if lost:
+            done = len(result.rows) - len(result.failures)
+            where = f"; cached in {result.cache_dir}" if result.cache_dir else ""
+            click.echo(
+                f"{PROG}: {len(lost)} runs lost with dying workers; {done} finished, in "
+                f"{result.out}{where}: rerun the same command to run only what is missing",
+                err=True,
+            )
         sys.exit(1)
 
 
 @cli.command("demo", short_help="Our numbers beside the paper's (Table 3).")
 @click.option(
     "--seeds",
-    type=click.IntRange(min=2),
+    type=click.IntRange(min=2, max=MAX_SEEDS),
     default=10,
     show_default=True,
     help="Seeds per lossy row.",
@@ -452,14 +518,14 @@ def demo_cmd(seeds: int) -> None:
 @click.argument("paper", type=click.Choice(PAPER_NAMES))
 @click.option(
     "--seeds",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_SEEDS),
     default=None,
     metavar="N",
     help="Seeds per experiment (1..N) [balakrishnan97: 10, 3 with --quick; ludwig2000: 1].",
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_Path(file_okay=False, path_type=Path),
     default=None,
     metavar="DIR",
     help="Output directory [out/PAPER].",
@@ -479,7 +545,7 @@ def demo_cmd(seeds: int) -> None:
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_WORKERS),
     default=None,
     metavar="N",
     help="Threads [all cores].",
@@ -525,6 +591,10 @@ def reproduce_cmd(
             param_hint="--only",
         )
     out = out or Path("out") / paper
+    # A directory we cannot write is an error before the runs, not after them.
+    out.mkdir(parents=True, exist_ok=True)
+    if not os.access(out, os.W_OK):
+        raise click.BadParameter(f"{out} is not writable", param_hint="--out")
     console = make_console(stderr=True)
     with Progress(
         "[progress.description]{task.description}",
@@ -564,7 +634,7 @@ def reproduce_cmd(
 
 
 @cli.command("plot", short_help="Draw a figure from a saved run, a results.csv or a sweep.")
-@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.argument("source", type=_Path(exists=True, path_type=Path))
 @click.option(
     "--kind",
     type=click.Choice(["seq", "cwnd", "timeline", "bars", "sweep", "burst"]),
@@ -576,7 +646,7 @@ def reproduce_cmd(
 @click.option(
     "--out",
     "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=_Path(dir_okay=False, path_type=Path),
     required=True,
     metavar="FILE",
     help="Output file, .png or .svg.",

@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterable
 
 from lossylink import _core
+from lossylink._limits import MAX_SEEDS
 from lossylink._types import SchemeInfo
 from lossylink.errors import InvalidValueError
 from lossylink.result import RunResult
@@ -82,8 +83,10 @@ def seed_range(seeds: int | Iterable[int], start: int = 1) -> list[int]:
     if isinstance(seeds, bool):
         raise InvalidValueError(f"seeds: expected a count or a list of seeds, got {seeds!r}")
     if isinstance(seeds, int):
-        if seeds < 1:
-            raise InvalidValueError(f"seeds: the number of seeds must be at least 1, got {seeds}")
+        if not 1 <= seeds <= MAX_SEEDS:
+            raise InvalidValueError(
+                f"seeds: the number of seeds must be in 1..{MAX_SEEDS}, got {seeds}"
+            )
         return [_check_seed(s) for s in range(start, start + seeds)]
     return [_check_seed(s) for s in seeds]
 

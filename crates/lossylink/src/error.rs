@@ -116,6 +116,72 @@ impl Error {
 }
 
 /// Squash a multi-line parser message onto one line.
+/// Longest quoted user value an error message shows whole; longer ones show their first
+/// [`QUOTE_PREFIX`] characters, an ellipsis and their length.
+pub const QUOTE_MAX: usize = 64;
+/// Characters of a long quoted value an error message keeps.
+pub const QUOTE_PREFIX: usize = 32;
+
+impl Error {
+    /// The message as a user reads it: one line, every quoted value ('…' or "…") longer than
+    /// [`QUOTE_MAX`] characters cut to its first [`QUOTE_PREFIX`] and its length, so that a
+    /// 10,000-character value cannot make a 10 KB error line.
+    pub fn message(&self) -> String {
+        shorten_quoted(&one_line(&self.to_string()))
+    }
+}
+
+/// `s` with every quoted run longer than [`QUOTE_MAX`] characters shortened (see
+/// [`Error::message`]); an unclosed quote runs to the end of `s`.
+pub fn shorten_quoted(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len().min(512));
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        out.push(c);
+        i += 1;
+        if c != '\'' && c != '"' {
+            continue;
+        }
+        let end = chars[i..]
+            .iter()
+            .position(|&d| d == c)
+            .map_or(chars.len(), |k| i + k);
+        let inner = &chars[i..end];
+        if inner.len() > QUOTE_MAX {
+            out.extend(&inner[..QUOTE_PREFIX]);
+            out.push_str(&format!("… ({} characters)", inner.len()));
+        } else {
+            out.extend(inner);
+        }
+        if end < chars.len() {
+            out.push(c);
+        }
+        i = end + 1;
+    }
+    out
+}
+
 pub(crate) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_quoted_values_are_cut_short_values_kept() {
+        let long = "x".repeat(10_000);
+        let e = Error::invalid("flows[0].name", format!("'{long}' is used twice"));
+        let m = e.message();
+        assert!(m.len() < 120, "{m}");
+        assert!(m.starts_with("flows[0].name: 'xxxxxxxx"));
+        assert!(m.contains("… (10000 characters)' is used twice"));
+        assert_eq!(shorten_quoted("a 'short' \"one\""), "a 'short' \"one\"");
+        // An unclosed quote runs to the end.
+        let m = shorten_quoted(&format!("bad \"{long}"));
+        assert!(m.ends_with("(10000 characters)"));
+    }
 }

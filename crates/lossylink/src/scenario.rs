@@ -281,6 +281,27 @@ fn literal(value: &str) -> toml::Value {
         .unwrap_or_else(|| toml::Value::String(value.to_string()))
 }
 
+/// A table may only be replaced by a table and a list by a list: an empty list for `tcp`
+/// would otherwise read as a table of defaults and silently drop every setting.
+fn same_shape(field: &str, old: &toml::Value, new: &toml::Value) -> Result<(), Error> {
+    // Fields that take either a table or a single value (schema/either.rs).
+    const EITHER: &[&str] = &["per_frame"];
+    if EITHER.iter().any(|k| field.rsplit('.').next() == Some(k)) {
+        return Ok(());
+    }
+    let wanted = match (old, new) {
+        (toml::Value::Table(_), toml::Value::Table(_))
+        | (toml::Value::Array(_), toml::Value::Array(_)) => return Ok(()),
+        (toml::Value::Table(_), _) => "a table such as { key = value, ... }",
+        (toml::Value::Array(_), _) => "a list such as [ ... ]",
+        _ => return Ok(()),
+    };
+    Err(Error::invalid(
+        field,
+        format!("must be {wanted}, not a {}", new.type_str()),
+    ))
+}
+
 /// Set `path` (dotted; numbers index arrays) in `doc` to `value`.
 fn set_path(doc: &ScenarioDoc, path: &str, value: &str) -> Result<ScenarioDoc, Error> {
     // `hops[0].forward` (the form error messages use) is the same path as `hops.0.forward`.
@@ -301,7 +322,11 @@ fn set_path(doc: &ScenarioDoc, path: &str, value: &str) -> Result<ScenarioDoc, E
         cur = match cur {
             toml::Value::Table(t) => {
                 if last {
-                    t.insert(part.to_string(), literal(value));
+                    let new = literal(value);
+                    if let Some(old) = t.get(*part) {
+                        same_shape(&here, old, &new)?;
+                    }
+                    t.insert(part.to_string(), new);
                     break;
                 }
                 t.entry(part.to_string())
@@ -318,7 +343,9 @@ fn set_path(doc: &ScenarioDoc, path: &str, value: &str) -> Result<ScenarioDoc, E
                     message: format!("index {idx} out of range (0..{len})"),
                 })?;
                 if last {
-                    *slot = literal(value);
+                    let new = literal(value);
+                    same_shape(&here, slot, &new)?;
+                    *slot = new;
                     break;
                 }
                 slot

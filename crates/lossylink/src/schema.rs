@@ -6,6 +6,7 @@ use crate::units::{Dur, Rate, Size};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod either;
 mod tcp;
 mod web;
 pub use tcp::*;
@@ -129,7 +130,7 @@ impl ArqDoc {
 }
 
 /// A retransmission limit or the word "persistent".
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum PersistenceDoc {
     /// At most this many retransmissions per frame.
@@ -326,7 +327,7 @@ pub enum ExposureDoc {
 }
 
 /// Fixed per-frame airtime: one duration, or named components that are summed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum PerFrameDoc {
     /// A single duration.

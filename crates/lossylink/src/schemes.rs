@@ -348,12 +348,33 @@ pub fn schemes() -> Vec<SchemeInfo> {
     REGISTRY.iter().map(|d| d.info).collect()
 }
 
-fn names() -> String {
-    REGISTRY
+/// What to say of an unknown scheme `base`: the registered names closest to it (at most three,
+/// by edit distance, within a third of its length) and where the whole list is. The registry
+/// grows with every variant, so the error line does not list it.
+fn nearest(base: &str) -> String {
+    let limit = (base.chars().count() / 3).max(2);
+    let mut close: Vec<(usize, &str)> = REGISTRY
         .iter()
-        .map(|d| d.info.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+        .map(|d| (strsim::levenshtein(base, d.info.name), d.info.name))
+        .filter(|&(d, _)| d <= limit)
+        .collect();
+    close.sort();
+    let list = format!(
+        "`lossylink schemes` lists the {} schemes; modifiers: +eifel, +modern, +lt",
+        REGISTRY.len()
+    );
+    match close.len() {
+        0 => list,
+        _ => format!(
+            "nearest: {}; {list}",
+            close
+                .iter()
+                .take(3)
+                .map(|&(_, n)| n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// Look a scheme up by name, with its `+` modifiers.
@@ -365,7 +386,7 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
         .find(|d| d.info.name == base)
         .ok_or_else(|| Error::UnknownScheme {
             name: name.to_string(),
-            allowed: format!("{}; modifiers: +eifel, +modern, +lt", names()),
+            allowed: nearest(base),
         })?;
     let mut mods = Modifiers::default();
     for m in parts {
@@ -377,8 +398,8 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),
                     allowed: format!(
-                        "modifier '+{other}' is not one of +eifel, +modern, +lt; schemes: {}",
-                        names()
+                        "modifier '+{other}' is not one of +eifel, +modern, +lt; `lossylink schemes` lists the {} schemes",
+                        REGISTRY.len()
                     ),
                 })
             }
@@ -390,6 +411,22 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_scheme_gets_its_nearest_names_not_the_whole_registry() {
+        let e = lookup("e2e-newrno")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("nearest: e2e-newreno"), "{e}");
+        assert!(e.contains("`lossylink schemes` lists the"), "{e}");
+        let e = lookup("zzzzzzzzzzzz")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(!e.contains("nearest"), "{e}");
+        assert!(e.len() < 200, "{e}");
+    }
 
     #[test]
     fn modifiers_parse_and_unknown_ones_are_named() {

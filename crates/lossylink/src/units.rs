@@ -2,8 +2,9 @@
 //!
 //! Sizes: bytes, with IEC binary prefixes (`KiB`, `MiB`, `GiB`) or SI decimal ones (`KB`, `MB`,
 //! `GB`, `kB`); a bare integer is bytes. Rates: bit/s with SI prefixes (`bps`, `kbps`, `Mbps`,
-//! `Gbps`, also `b/s`, `kb/s`, `Mb/s`, `Gb/s`, `bit/s`, `kbit/s`, `Mbit/s`, `Gbit/s`). Durations:
-//! `ns`, `us`, `ms`, `s`, `min`, `h`. Fractions are allowed (`1.5MiB`, `0.5ms`) when the result is a
+//! `Gbps`, also `b/s`, `kb/s`, `Mb/s`, `Gb/s`, `bit/s`, `kbit/s`, `Mbit/s`, `Gbit/s`; a unit is
+//! required). Durations: `ns`, `us`, `ms`, `s`, `min`, `h` (a unit is required). Fractions are
+//! allowed, with digits on both sides of the point, (`1.5MiB`, `0.5ms`) when the result is a
 //! whole number of bytes, bits per second or nanoseconds; otherwise the value is rejected, never
 //! rounded.
 
@@ -19,10 +20,12 @@ pub(crate) const RANGE_TAG: &str = "[range] ";
 /// Parse `text` as a non-negative decimal `mantissa / 10^scale`.
 fn decimal(text: &str) -> Option<(u128, u32)> {
     let (int, frac) = match text.split_once('.') {
+        // A decimal point needs digits on both sides: "12." and ".5" hide typos.
+        Some((i, f)) if i.is_empty() || f.is_empty() => return None,
         Some((i, f)) => (i, f),
         None => (text, ""),
     };
-    if int.is_empty() && frac.is_empty() {
+    if int.is_empty() {
         return None;
     }
     if !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) || frac.len() > 18 {
@@ -77,7 +80,6 @@ const SIZE_UNITS: &[(&str, u128)] = &[
     ("GB", 1_000_000_000),
 ];
 const RATE_UNITS: &[(&str, u128)] = &[
-    ("", 1),
     ("bps", 1),
     ("b/s", 1),
     ("bit/s", 1),
@@ -105,7 +107,8 @@ const TIME_UNITS: &[(&str, u128)] = &[
 pub fn parse_size(text: &str) -> Result<u64, String> {
     quantity(text, SIZE_UNITS, "a size", "1400, 64KiB, 8MiB, 1.5MB")
 }
-/// Parse a bit rate in bit/s.
+/// Parse a bit rate in bit/s. A bare number without unit is rejected (`7` is far more often a
+/// forgotten `Mbps` than seven bits per second).
 pub fn parse_rate(text: &str) -> Result<u64, String> {
     quantity(text, RATE_UNITS, "a rate", "2Mbps, 10Mb/s, 1544kbps")
 }
@@ -202,7 +205,7 @@ unit_type!(
 );
 unit_type!(
     /// A bit rate in bit/s.
-    Rate, parse_rate, format_rate, "a rate such as 2Mbps or 10Mb/s", true
+    Rate, parse_rate, format_rate, "a rate such as 2Mbps or 10Mb/s", false
 );
 unit_type!(
     /// A duration in nanoseconds (a unit is required).
@@ -227,6 +230,9 @@ mod tests {
         assert!(parse_size("1.5").unwrap_err().contains("whole number"));
         assert!(parse_size("").is_err());
         assert!(parse_size(".").is_err());
+        // A point needs digits on both sides.
+        assert!(parse_size("12.KiB").is_err());
+        assert!(parse_size(".5MB").is_err());
     }
 
     #[test]
@@ -240,6 +246,8 @@ mod tests {
         assert_eq!(parse_duration("0.5h"), Ok(1_800_000_000_000));
         assert!(parse_duration("10").is_err(), "a duration needs a unit");
         assert!(parse_duration("0.5ns").is_err());
+        assert!(parse_rate("7").is_err(), "a rate needs a unit");
+        assert!(parse_rate("7").unwrap_err().contains("2Mbps"));
     }
 
     proptest! {

@@ -413,3 +413,36 @@ fn a_flow_template_makes_numbered_copies_with_staggered_starts() {
         assert!(e.contains(field), "{flows}: {e}");
     }
 }
+
+/// Wrong values inside two-shape fields name the leaf and what is allowed (issue 19, item 5).
+#[test]
+fn two_shape_fields_report_the_leaf() {
+    for (path, value, want) in [
+        (
+            "hops.1.per_frame.sifs",
+            "\"-1us\"",
+            "hops[1].per_frame.sifs",
+        ),
+        ("hops.1.per_frame", "7", "a duration such as"),
+        ("ll.arq.retries", "\"often\"", "ll.arq.retries"),
+    ] {
+        let mut s = Scenario::preset("lan").unwrap();
+        let e = s.set(path, value).unwrap_err().to_string();
+        assert!(e.contains(want), "{path} = {value}: {e}");
+        assert!(!e.contains("untagged") && !e.contains("Doc"), "{e}");
+    }
+}
+
+/// A table replaced by a list (or a list by a scalar) is an error, not a table of defaults
+/// (issue 19, item 4); a two-shape field still takes either shape.
+#[test]
+fn a_value_of_the_wrong_shape_for_a_table_is_an_error() {
+    let mut s = Scenario::preset("lan").unwrap();
+    let e = s.set("tcp", "[]").unwrap_err().to_string();
+    assert!(e.starts_with("tcp: must be a table"), "{e}");
+    let e = s.set("hops", "7").unwrap_err().to_string();
+    assert!(e.starts_with("hops: must be a list"), "{e}");
+    s.set("hops.1.per_frame", "\"900us\"").unwrap();
+    s.set("hops.1.per_frame", "{ preamble = \"192us\" }")
+        .unwrap();
+}

@@ -85,7 +85,7 @@ create_exception!(
 
 /// The Python exception for a facade error; the message is the error's one-line `Display`.
 pub(crate) fn to_pyerr(err: lossylink::Error) -> PyErr {
-    let msg = err.to_string();
+    let msg = err.message();
     match err.kind() {
         ErrorKind::UnknownScheme => UnknownSchemeError::new_err(msg),
         ErrorKind::UnknownPreset => UnknownPresetError::new_err(msg),

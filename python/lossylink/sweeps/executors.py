@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from typing import Any, Protocol, TypeAlias
 
@@ -33,6 +34,21 @@ EXECUTORS = ("seq", "pool", "dask")
 CONNECT_TIMEOUT_S = 20
 """How long the dask executor tries to reach a scheduler given by address."""
 
+WORKER_RETRIES = 2
+"""How many times a batch whose worker died (killed, out of memory) is run again on a fresh
+worker before its runs are given up as lost."""
+
+LOST = "lost: the worker running it died"
+"""How the error of a run lost with its worker begins (the CLI sums these up in one line)."""
+
+
+def lost_outcomes(batch: Sequence[Task], attempts: int) -> list[Outcome]:
+    """Error outcomes for the runs of a batch whose worker died ``attempts`` times."""
+    from lossylink import _core
+
+    error = f"{LOST} {attempts} times (killed, or out of memory); rerunning the sweep runs it again"
+    return [(index, None, error, _core.__version__, 0.0) for index, _, _ in batch]
+
 
 # Per-flow columns of a [[flows]] scenario: these keys of each flow, as `flow.<name>.<key>`.
 FLOW_COLUMNS = (
@@ -45,6 +61,10 @@ FLOW_COLUMNS = (
 )
 
 
+# And these of a web session's row (page response times).
+WEB_COLUMNS = ("pages", "response_mean_s", "response_median_s", "response_p95_s")
+
+
 def network_columns(raw: Any) -> dict[str, Any]:
     """The per-flow and aggregate results of a ``[[flows]]`` run as flat columns:
     ``agg.<key>`` for each aggregate, ``flow.<name>.<key>`` for :data:`FLOW_COLUMNS`."""
@@ -52,6 +72,9 @@ def network_columns(raw: Any) -> dict[str, Any]:
     for f in raw["flows"]:
         for key in FLOW_COLUMNS:
             out[f"flow.{f['flow']}.{key}"] = f[key]
+        for key in WEB_COLUMNS:
+            if key in f:
+                out[f"flow.{f['flow']}.{key}"] = f[key]
     return out
 
 
@@ -127,23 +150,43 @@ class PoolExecutor:
 
     name = "pool"
 
-    def __init__(self, workers: int | None = None) -> None:
-        """Start no processes yet; ``workers`` defaults to the usable cores."""
+    def __init__(self, workers: int | None = None, retries: int = WORKER_RETRIES) -> None:
+        """Start no processes yet; ``workers`` defaults to the usable cores; a batch whose
+        worker dies is run again on a fresh pool up to ``retries`` times."""
         self.workers = workers or default_workers()
+        self.retries = retries
         self._pool: ProcessPoolExecutor | None = None
 
     def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
-        """Submit every batch, yield each as it completes."""
-        if not batches:
-            return
-        self._pool = ProcessPoolExecutor(
-            max_workers=min(self.workers, len(batches)), mp_context=_mp_context()
-        )
-        pending: set[Future[list[Outcome]]] = {self._pool.submit(run_batch, b) for b in batches}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+        """Submit every batch, yield each as it completes. A dying worker breaks the whole
+        pool: the batches it took down are run again on a fresh one (finished batches are kept),
+        and a batch that keeps losing its worker comes back as lost runs."""
+        todo = list(range(len(batches)))
+        attempts = [0] * len(batches)
+        while todo:
+            self._pool = ProcessPoolExecutor(
+                max_workers=min(self.workers, len(todo)), mp_context=_mp_context()
+            )
+            pending: dict[Future[list[Outcome]], int] = {
+                self._pool.submit(run_batch, batches[i]): i for i in todo
+            }
+            todo = []
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    i = pending.pop(future)
+                    try:
+                        outcomes = future.result()
+                    except BrokenProcessPool:
+                        attempts[i] += 1
+                        if attempts[i] > self.retries:
+                            yield lost_outcomes(batches[i], attempts[i])
+                        else:
+                            todo.append(i)
+                        continue
+                    yield outcomes
+            self.close()
+            todo.sort()
 
     def close(self) -> None:
         """Stop the workers (cancelling batches not started)."""
@@ -218,10 +261,20 @@ class DaskExecutor:
 
         if not batches:
             return
-        futures = [self.client.submit(run_batch, list(b), pure=False) for b in batches]
+        from distributed import KilledWorker
+
+        # Dask's own retries run a batch again when its worker dies (WORKER_RETRIES times).
+        futures = {
+            self.client.submit(run_batch, list(b), pure=False, retries=WORKER_RETRIES): b
+            for b in batches
+        }
         try:
-            for future in as_completed(futures):
-                yield future.result()
+            for future in as_completed(list(futures)):
+                try:
+                    outcomes = future.result()
+                except KilledWorker:
+                    outcomes = lost_outcomes(futures[future], WORKER_RETRIES + 1)
+                yield outcomes
         finally:
             for future in futures:
                 future.release()
