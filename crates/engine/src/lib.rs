@@ -16,6 +16,6 @@ mod trace;
 
 pub use ids::{FlowId, HopId, NodeId, PortId};
 pub use queue::EventQueue;
-pub use rng::{stream_key, RngStream};
+pub use rng::{ks_distance, stream_key, RngStream};
 pub use time::{SimDuration, SimTime};
 pub use trace::{NullSink, TraceSink, VecSink};

@@ -126,6 +126,21 @@ impl RngStream {
     }
 }
 
+/// The one-sample Kolmogorov–Smirnov statistic of `sorted` (ascending) against the CDF `cdf`:
+/// the largest gap between the empirical and the given distribution. How the samplers' tests
+/// check their draws (the 1 % critical value is about 1.63/√n).
+pub fn ks_distance(sorted: &[f64], cdf: impl Fn(f64) -> f64) -> f64 {
+    let n = sorted.len() as f64;
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let c = cdf(v);
+            (c - i as f64 / n).abs().max((c - (i + 1) as f64 / n).abs())
+        })
+        .fold(0.0, f64::max)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,16 +235,8 @@ mod tests {
         assert!((mean - 4.0).abs() < 0.04, "{mean}");
         assert_eq!(r.geometric(1.0), 1);
     }
-    /// Kolmogorov–Smirnov distance of `x` (sorted) from the CDF `f`.
     fn ks(x: &[f64], f: impl Fn(f64) -> f64) -> f64 {
-        let n = x.len() as f64;
-        x.iter()
-            .enumerate()
-            .map(|(i, &v)| {
-                let c = f(v);
-                (c - i as f64 / n).abs().max((c - (i + 1) as f64 / n).abs())
-            })
-            .fold(0.0, f64::max)
+        ks_distance(x, f)
     }
 
     fn sorted(n: usize, mut draw: impl FnMut() -> f64) -> Vec<f64> {
@@ -282,16 +289,7 @@ mod tests {
         let n = 20_000;
         let mut x: Vec<f64> = (0..n).map(|_| r.pareto(xm, a)).collect();
         x.sort_by(f64::total_cmp);
-        let d = x
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| {
-                let f = 1.0 - (xm / v).powf(a);
-                (f - i as f64 / n as f64)
-                    .abs()
-                    .max((f - (i + 1) as f64 / n as f64).abs())
-            })
-            .fold(0.0, f64::max);
+        let d = ks(&x, |v| 1.0 - (xm / v).powf(a));
         assert!(d < 0.0115, "KS distance {d}");
         assert!(x[0] >= xm);
     }

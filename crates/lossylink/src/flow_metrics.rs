@@ -96,6 +96,18 @@ const COUNT_KEYS: [&str; 6] = [
     "sender_spurious_fast_retransmits",
 ];
 
+/// A sender's counters in the order of [`COUNT_KEYS`].
+fn sender_counts(s: &tcp::SenderStats) -> [u64; 6] {
+    [
+        s.segments_sent,
+        s.retransmitted_segments,
+        s.timeouts,
+        s.fast_retransmits,
+        s.spurious_timeouts,
+        s.spurious_fast_retransmits,
+    ]
+}
+
 /// Megabits per second of `bytes` over `secs`; NaN for an empty window.
 fn mbps(bytes: u64, secs: f64) -> f64 {
     if secs > 0.0 {
@@ -201,14 +213,7 @@ impl FlowResults {
                 delivered: f.receiver.delivered(),
                 goodput,
                 completion: done,
-                counts: [
-                    s.segments_sent,
-                    s.retransmitted_segments,
-                    s.timeouts,
-                    s.fast_retransmits,
-                    s.spurious_timeouts,
-                    s.spurious_fast_retransmits,
-                ],
+                counts: sender_counts(s),
                 web: None,
             };
             flows.push(row(network, plan, r));
@@ -294,14 +299,7 @@ fn web_row(
     for c in &w.connections {
         let f = &network.flows()[c.index()];
         let s = f.sender.stats();
-        for (k, v) in counts.iter_mut().zip([
-            s.segments_sent,
-            s.retransmitted_segments,
-            s.timeouts,
-            s.fast_retransmits,
-            s.spurious_timeouts,
-            s.spurious_fast_retransmits,
-        ]) {
+        for (k, v) in counts.iter_mut().zip(sender_counts(s)) {
             *k += v;
         }
         if f.src == w.server {

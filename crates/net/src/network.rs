@@ -232,23 +232,13 @@ impl Network {
         trace: bool,
     ) -> FlowId {
         let id = FlowId(self.flows.len() as u32);
-        self.flows.push(Flow {
-            id,
-            src,
-            dst,
-            sender,
-            receiver,
-            sender_wake: None,
-            receiver_wake: None,
-            start: SimTime::ZERO,
-            stop: None,
-            finite: true,
-            delivered_at_window_start: 0,
-            delivered_at_stop: None,
-            trace: trace.then(VecSink::default),
-            null: NullSink,
-            web: None,
-        });
+        self.flows.push(Flow::new(
+            (id, src, dst),
+            (sender, receiver),
+            (SimTime::ZERO, true),
+            trace,
+            None,
+        ));
         id
     }
 

@@ -391,14 +391,7 @@ mod tests {
 
     fn ks(x: &mut [f64], f: impl Fn(f64) -> f64) -> f64 {
         x.sort_by(f64::total_cmp);
-        let n = x.len() as f64;
-        x.iter()
-            .enumerate()
-            .map(|(i, &v)| {
-                let c = f(v);
-                (c - i as f64 / n).abs().max((c - (i + 1) as f64 / n).abs())
-            })
-            .fold(0.0, f64::max)
+        engine::ks_distance(x, f)
     }
 
     /// 1 % critical value of the one-sample KS statistic for n = 20000.

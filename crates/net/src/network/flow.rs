@@ -52,3 +52,33 @@ impl Flow {
         self.trace.as_ref()
     }
 }
+
+impl Flow {
+    /// A flow `id` from `src` to `dst` starting at `start`; `finite` if it has a byte count,
+    /// `trace` records its sender, `web` ties it to a web session.
+    pub(super) fn new(
+        (id, src, dst): (FlowId, NodeId, NodeId),
+        (sender, receiver): (Sender, Receiver),
+        (start, finite): (SimTime, bool),
+        trace: bool,
+        web: Option<(u32, web::WebEnd)>,
+    ) -> Self {
+        Flow {
+            id,
+            src,
+            dst,
+            sender,
+            receiver,
+            sender_wake: None,
+            receiver_wake: None,
+            start,
+            stop: None,
+            finite,
+            delivered_at_window_start: 0,
+            delivered_at_stop: None,
+            trace: trace.then(VecSink::default),
+            null: NullSink,
+            web,
+        }
+    }
+}

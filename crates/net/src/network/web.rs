@@ -8,7 +8,7 @@
 
 use super::{Event, Flow, Network};
 use crate::web::{Action, WebSession};
-use engine::{FlowId, NodeId, NullSink, SimTime};
+use engine::{FlowId, NodeId, SimTime};
 use tcp::{Receiver, Sender};
 
 /// Which end of a session a connection serves.
@@ -177,30 +177,18 @@ impl Network {
         };
         let id = FlowId(self.flows.len() as u32);
         slot.connections.push(id);
-        self.flows.push(Flow {
-            id,
-            src,
-            dst,
-            sender,
-            receiver,
-            sender_wake: None,
-            receiver_wake: None,
-            start: now,
-            stop: None,
-            finite: false,
-            delivered_at_window_start: 0,
-            delivered_at_stop: None,
-            trace: None,
-            null: NullSink,
-            web: Some((
-                w as u32,
-                if upstream {
-                    WebEnd::Request
-                } else {
-                    WebEnd::Response
-                },
-            )),
-        });
+        let end = if upstream {
+            WebEnd::Request
+        } else {
+            WebEnd::Response
+        };
+        self.flows.push(Flow::new(
+            (id, src, dst),
+            (sender, receiver),
+            (now, false),
+            false,
+            Some((w as u32, end)),
+        ));
         id
     }
 }
