@@ -13,7 +13,7 @@ use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
-use engine::{EventQueue, FlowId, HopId, NodeId, NullSink, PortId, RngStream, SimTime, VecSink};
+use engine::{EventQueue, FlowId, HopId, NodeId, PortId, RngStream, SimTime};
 use std::collections::BTreeMap;
 use tcp::{Receiver, Sender};
 
