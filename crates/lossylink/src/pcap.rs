@@ -14,6 +14,7 @@
 //! - SMART: kind 254, length 8, ExID [`SMART_EXID`], the 4-byte sequence number of the segment
 //!   that triggered the ACK (8 bytes; an RFC 6994 experimental option);
 //! - ELN: kind 253, length 4, ExID [`ELN_EXID`] (4 bytes; an RFC 6994 experimental option).
+//! - TCP-ELN's corruption counter: kind 253, length 8, ExID [`CC_EXID`], the count (8 bytes).
 //!
 //! The two ExIDs are not IANA-assigned; they were chosen away from the registered ones, so
 //! Wireshark shows them as "Experimental" options with their magic number.
@@ -29,6 +30,8 @@ pub const ETHERNET_HEADER: usize = 14;
 pub const SMART_EXID: u16 = 0x534d;
 /// RFC 6994 experiment id of the ELN option ("EL").
 pub const ELN_EXID: u16 = 0x454c;
+/// RFC 6994 experiment id of TCP-ELN's corruption-counter option ("CC").
+pub const CC_EXID: u16 = 0x4343;
 /// Snapshot length written in the file header (whole frames are captured).
 pub const SNAPLEN: u32 = 65535;
 /// The largest TCP header (data offset 15).
@@ -106,6 +109,11 @@ pub fn encode_options(seg: &Segment) -> Vec<u8> {
     if o.eln {
         out.extend_from_slice(&[253, 4]);
         out.extend_from_slice(&ELN_EXID.to_be_bytes());
+    }
+    if let Some(cc) = o.cc {
+        out.extend_from_slice(&[253, 8]);
+        out.extend_from_slice(&CC_EXID.to_be_bytes());
+        out.extend_from_slice(&cc.to_be_bytes());
     }
     out
 }

@@ -23,6 +23,7 @@ use net::{keys, Network, Outcome};
 use tcp::cc::RenoCc;
 use tcp::recovery::{
     ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartRecovery,
+    TcpElnRecovery,
 };
 use tcp::rto::{
     AggRto, BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
@@ -116,6 +117,7 @@ fn make_sender(
         RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
         RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss)),
         RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
+        RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
     };
     let recovery: Box<dyn LossRecovery> = match def.eln_dupthresh {
         Some(k) => Box::new(ElnRecovery::new(base, k)),
@@ -174,6 +176,7 @@ fn make_receiver(
             sack: rx.sack,
             smart: rx.smart,
             eln: rx.eln,
+            corruption_counter: rx.corruption_counter,
             timestamps: t.timestamps,
             ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },

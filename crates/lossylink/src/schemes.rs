@@ -37,6 +37,8 @@ pub(crate) enum RecoveryKind {
     Smart,
     /// RFC 2018 SACK sender (flavour from `tcp.sack_sender`).
     Sack,
+    /// TCP-ELN's state machine over Reno (Buchholcz et al.; knobs from `tcp.eln`).
+    TcpEln,
 }
 
 /// Options the receiver adds to its ACKs.
@@ -45,6 +47,8 @@ pub(crate) struct ReceiverOptions {
     pub sack: bool,
     pub smart: bool,
     pub eln: bool,
+    /// TCP-ELN's corruption counter on every ACK.
+    pub corruption_counter: bool,
 }
 
 /// Which agent runs at the base station.
@@ -104,26 +108,37 @@ const SMART_RX: ReceiverOptions = ReceiverOptions {
     sack: false,
     smart: true,
     eln: false,
+    corruption_counter: false,
 };
 const NONE: ReceiverOptions = ReceiverOptions {
     sack: false,
     smart: false,
     eln: false,
+    corruption_counter: false,
 };
 const SACK_RX: ReceiverOptions = ReceiverOptions {
     sack: true,
     smart: false,
     eln: false,
+    corruption_counter: false,
 };
 const SACK_ELN_RX: ReceiverOptions = ReceiverOptions {
     sack: true,
     smart: false,
     eln: true,
+    corruption_counter: false,
+};
+const CC_RX: ReceiverOptions = ReceiverOptions {
+    sack: false,
+    smart: false,
+    eln: false,
+    corruption_counter: true,
 };
 const ELN_RX: ReceiverOptions = ReceiverOptions {
     sack: false,
     smart: false,
     eln: true,
+    corruption_counter: false,
 };
 
 static REGISTRY: &[SchemeDef] = &[
@@ -216,6 +231,19 @@ static REGISTRY: &[SchemeDef] = &[
         eln_dupthresh: Some(3),
         limited_transmit: false,
         receiver: SACK_ELN_RX,
+        agent: AgentKind::None,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "tcp-eln",
+            family: E2E,
+            description: "TCP-ELN: the receiver counts segments corrupted on the last hop and every ACK carries the count; a rise resends at once, keeps cwnd and restores it on the recovery ACK",
+            source: "Buchholcz et al. (TCP-ELN), eln-llelsn spec §3.2-3.4",
+        },
+        recovery: RecoveryKind::TcpEln,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: CC_RX,
         agent: AgentKind::None,
     },
 

@@ -35,3 +35,5 @@ mod script_tests_eifel;
 mod script_tests_relay;
 #[cfg(test)]
 mod script_tests_sack;
+#[cfg(test)]
+mod script_tests_tcp_eln;

@@ -64,6 +64,9 @@ pub struct ReceiverConfig {
     pub smart: bool,
     /// Mark ACKs for corrupted segments with ELN (oracle).
     pub eln: bool,
+    /// TCP-ELN (Buchholcz et al., eln-llelsn spec §3.2): count the data segments the MAC
+    /// reports corrupted and carry the count on every ACK.
+    pub corruption_counter: bool,
     /// RFC 7323 timestamps with this clock granularity.
     pub timestamps: Option<SimDuration>,
 }
@@ -78,6 +81,7 @@ impl ReceiverConfig {
             sack: false,
             smart: false,
             eln: false,
+            corruption_counter: false,
             timestamps: None,
         }
     }
@@ -100,6 +104,9 @@ pub struct ReceiverStats {
     pub eln_acks_sent: u64,
     /// Data segments reported corrupted by the network (the ELN oracle).
     pub corrupted_segments: u64,
+    /// TCP-ELN's corruption counter: every corrupted data segment reported, duplicates and
+    /// retransmissions included (it travels modulo 2^32).
+    pub corruption_count: u64,
 }
 
 /// A receiver of a `total`-byte transfer.
@@ -299,7 +306,14 @@ impl Receiver {
     /// A data segment addressed to us arrived corrupted (the checksum failed): the ELN oracle
     /// of the paper's experiments (Balakrishnan97 §2.6, "sufficient knowledge at the receiver").
     pub fn on_corrupted(&mut self, seg: &Segment) {
-        if !self.cfg.eln || seg.len == 0 {
+        if seg.len == 0 {
+            return;
+        }
+        if self.cfg.corruption_counter {
+            // Spec §3.2: the only action is to count; no ACK is generated.
+            self.stats.corruption_count += 1;
+        }
+        if !self.cfg.eln {
             return;
         }
         self.stats.corrupted_segments += 1;
@@ -371,6 +385,11 @@ impl Receiver {
                 None
             },
             eln,
+            // Every ACK carries the count once it is nonzero; before the first corruption the
+            // option is left out (absent reads as 0), so that a clean connection's packets are
+            // byte for byte Reno's (spec §3.1 point 12, T002-1).
+            cc: (self.cfg.corruption_counter && self.stats.corruption_count > 0)
+                .then_some(self.stats.corruption_count as u32),
         };
         if self.cfg.sack {
             // Only as many blocks as fit beside the other options (40 bytes in all).

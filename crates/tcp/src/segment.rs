@@ -9,7 +9,10 @@
 //!   length 8, a 2-byte experiment id, the 4-byte sequence number of the segment that triggered
 //!   the ACK): **8 bytes**, the spec's default;
 //! - ELN (Balakrishnan97 §2.6): an experimental option (kind 253, length 4, a 2-byte experiment
-//!   id) marking a loss as corruption: **4 bytes**.
+//!   id) marking a loss as corruption: **4 bytes**;
+//! - TCP-ELN's corruption counter (Buchholcz et al.; the spec gives no format [GAP]): an
+//!   experimental option (RFC 6994: kind 253, length 8, a 2-byte experiment id, the 4-byte
+//!   count of segments received corrupted so far): **8 bytes**.
 
 use crate::seq::SeqNum;
 use serde::{Deserialize, Serialize};
@@ -79,6 +82,8 @@ pub struct SegOptions {
     pub smart: Option<SeqNum>,
     /// ELN: the segment at the cumulative ACK was lost to corruption, not congestion.
     pub eln: bool,
+    /// TCP-ELN: the receiver's count of segments it received corrupted (ACKs only).
+    pub cc: Option<u32>,
 }
 
 impl SegOptions {
@@ -96,6 +101,9 @@ impl SegOptions {
         }
         if self.eln {
             n += 4;
+        }
+        if self.cc.is_some() {
+            n += 8;
         }
         n
     }

@@ -6,7 +6,7 @@ use crate::schema::*;
 use crate::schemes::Modifiers;
 use engine::SimDuration;
 use tcp::cc::RenoFlavor;
-use tcp::recovery::{NewRenoFlavor, SackFlavor};
+use tcp::recovery::{ElnBasis, ElnExpected, ElnResend, NewRenoFlavor, SackFlavor, TcpElnConfig};
 use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
 use tcp::spurious::{EifelResponse, LateDupack};
@@ -67,6 +67,8 @@ pub(crate) struct TcpSettings {
     pub burst_pacer: bool,
     pub newreno: NewRenoFlavor,
     pub sack_sender: SackFlavor,
+    /// TCP-ELN's knobs (`tcp.eln`).
+    pub tcp_eln: TcpElnConfig,
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -302,6 +304,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             None | Some(SackSenderDoc::FallFloyd) => SackFlavor::FallFloyd,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
         },
+        tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         mss: t.mss,
         buffer: t.buffer.0 as u32,
         timers,
@@ -311,4 +314,27 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         delack,
         handshake_rtt: t.handshake_rtt.unwrap_or(true),
     })
+}
+
+/// `tcp.eln` into TCP-ELN's knobs (spec §3.4 defaults where left out).
+fn tcp_eln(d: Option<&TcpElnDoc>, dupthresh: u32) -> TcpElnConfig {
+    let d = d.cloned().unwrap_or_default();
+    TcpElnConfig {
+        dupthresh,
+        resend: match d.resend {
+            None | Some(ElnResendDoc::Contiguous) => ElnResend::Contiguous,
+            Some(ElnResendDoc::First) => ElnResend::FirstOnly,
+        },
+        expected: match d.expected {
+            None | Some(ElnExpectedDoc::Outstanding) => ElnExpected::Outstanding,
+            Some(ElnExpectedDoc::OutstandingMinusOne) => ElnExpected::OutstandingMinusOne,
+        },
+        basis: match d.basis {
+            None | Some(ElnBasisDoc::SavedCwnd) => ElnBasis::SavedCwnd,
+            Some(ElnBasisDoc::Controller) => ElnBasis::Controller,
+        },
+        eager: d.in_recovery == Some(ElnModeDoc::Eager),
+        sync: d.counter == Some(ElnCounterDoc::Sync),
+        inflate_trigger: d.inflate_trigger.unwrap_or(false),
+    }
 }

@@ -180,6 +180,86 @@ pub struct TcpDoc {
     /// SACK sender for schemes that use SACK (fall-floyd | rfc6675; fall-floyd).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sack_sender: Option<SackSenderDoc>,
+    /// TCP-ELN's ambiguities (eln-llelsn spec §3.4), for the `tcp-eln` scheme.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eln: Option<TcpElnDoc>,
+}
+
+/// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
+/// defaults to the spec's recommended resolution.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpElnDoc {
+    /// C1: `contiguous` (min(k, outstanding) segments from snd_una) | `first`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resend: Option<ElnResendDoc>,
+    /// C2: `outstanding` | `outstanding-minus-one` duplicates expected in recovery.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<ElnExpectedDoc>,
+    /// C3: the congestion response halves the `saved-cwnd` | what the `controller` halves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<ElnBasisDoc>,
+    /// C4: a counter rise inside recovery is ignored (`literal`) | resends the next segment
+    /// (`eager`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_recovery: Option<ElnModeDoc>,
+    /// C5: last_cc moves only at corruption retransmissions (`literal`) | also on new ACKs and
+    /// timeouts (`sync`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<ElnCounterDoc>,
+    /// C6: the duplicate that triggers the retransmission also inflates cwnd (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inflate_trigger: Option<bool>,
+}
+
+/// C1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElnResendDoc {
+    /// min(k, outstanding) contiguous segments.
+    Contiguous,
+    /// Only snd_una.
+    First,
+}
+
+/// C2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElnExpectedDoc {
+    /// (snd_max − snd_una)/MSS at the retransmission.
+    Outstanding,
+    /// One fewer.
+    OutstandingMinusOne,
+}
+
+/// C3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElnBasisDoc {
+    /// The stored cwnd.
+    SavedCwnd,
+    /// The congestion controller's own rule.
+    Controller,
+}
+
+/// C4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElnModeDoc {
+    /// Ignore.
+    Literal,
+    /// Resend the next segment.
+    Eager,
+}
+
+/// C5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElnCounterDoc {
+    /// Only at corruption retransmissions.
+    Literal,
+    /// Also on new ACKs and timeouts.
+    Sync,
 }
 
 fn default_mss() -> u32 {
@@ -217,6 +297,7 @@ impl Default for TcpDoc {
             rto: None,
             rto_agg_k: None,
             sack_sender: None,
+            eln: None,
         }
     }
 }

@@ -80,7 +80,8 @@ impl LossRecovery for ElnRecovery {
                 WindowOp::Keep
                 | WindowOp::Inflate
                 | WindowOp::DeflateToSsthresh
-                | WindowOp::PartialDeflate { .. } => WindowOp::Keep,
+                | WindowOp::PartialDeflate { .. }
+                | WindowOp::Restore { .. } => WindowOp::Keep,
             };
             if !matches!(self.inner.phase(), Phase::Recovery { .. }) {
                 self.eln_episode = false;

@@ -13,6 +13,7 @@ mod reno;
 mod sack;
 pub mod scoreboard;
 mod smart;
+mod tcp_eln;
 
 pub use eln::ElnRecovery;
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
@@ -20,6 +21,7 @@ pub use reno::RenoRecovery;
 pub use sack::{SackFlavor, SackRecovery};
 pub use scoreboard::Scoreboard;
 pub use smart::{SmartRecovery, NO_SAMPLE_RTT};
+pub use tcp_eln::{ElnBasis, ElnExpected, ElnResend, TcpElnConfig, TcpElnRecovery};
 
 use engine::{SimDuration, SimTime};
 
@@ -51,6 +53,8 @@ pub struct SenderView {
     pub snd_max: u64,
     /// Maximum segment size.
     pub mss: u32,
+    /// Congestion window (bytes), for parts that store and restore it (TCP-ELN).
+    pub cwnd: u32,
 }
 
 /// How the sender classified an ACK.
@@ -83,6 +87,8 @@ pub struct AckInput<'a> {
     pub smart: Option<u64>,
     /// ELN: the segment at `ack` was lost to corruption.
     pub eln: bool,
+    /// TCP-ELN: the receiver's corruption counter, if the ACK carries it.
+    pub cc: Option<u32>,
     /// The sender's smoothed round-trip estimate (for once-per-RTT rules).
     pub srtt: SimDuration,
 }
@@ -111,6 +117,12 @@ pub enum WindowOp {
     ExitRecovery,
     /// A partial ACK inside recovery: set cwnd to ssthresh (Balakrishnan97 §2.3 default).
     DeflateToSsthresh,
+    /// Set cwnd to a stored value, ssthresh unchanged (TCP-ELN's recovery ACK). With a
+    /// congestion response on the same ACK it is applied first, so the response halves it.
+    Restore {
+        /// The window, bytes.
+        cwnd: u32,
+    },
     /// A partial ACK inside recovery, RFC 6582 §3.2 (3): deflate by the bytes acknowledged,
     /// add back one segment if at least one was acknowledged.
     PartialDeflate {

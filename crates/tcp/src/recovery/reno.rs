@@ -112,6 +112,7 @@ pub(crate) mod tests {
             snd_nxt: max,
             snd_max: max,
             mss: 1400,
+            cwnd: 10 * 1400,
         }
     }
 
@@ -123,6 +124,7 @@ pub(crate) mod tests {
             sack: &[],
             smart: None,
             eln: false,
+            cc: None,
             srtt: SimDuration::from_millis(100),
         }
     }

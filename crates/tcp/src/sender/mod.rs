@@ -254,6 +254,7 @@ impl Sender {
             snd_nxt: self.nxt,
             snd_max: self.max,
             mss: self.cfg.mss,
+            cwnd: self.parts.cc.cwnd(),
         }
     }
 
@@ -319,6 +320,7 @@ impl Sender {
             sack: &sack[..n],
             smart: seg.opts.smart.map(|s| self.space.offset(s, self.una)),
             eln: seg.opts.eln,
+            cc: seg.opts.cc,
             srtt: SimDuration(self.srtt_fine.unwrap_or(0)),
         };
         if ack <= self.una {
@@ -342,8 +344,10 @@ impl Sender {
             let cwnd_before = self.cwnd();
             let ssthresh_before = self.ssthresh();
             let d = self.parts.recovery.on_ack(&input, self.view());
-            if d.window == WindowOp::Inflate {
-                self.parts.cc.on_recovery_dupack();
+            match d.window {
+                WindowOp::Inflate => self.parts.cc.on_recovery_dupack(),
+                WindowOp::Restore { cwnd } => self.restore_cwnd(cwnd),
+                _ => {}
             }
             if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
                 if !self.suppress_late_fast_retransmit(now, trace) {
@@ -400,6 +404,10 @@ impl Sender {
         if self.nxt < self.una {
             self.nxt = self.una;
         }
+        if let WindowOp::Restore { cwnd } = d.window {
+            // Before a congestion response on the same ACK, which then halves it (TCP-ELN).
+            self.restore_cwnd(cwnd);
+        }
         // A part that sees losses in selective information (SMART) may respond on any ACK.
         if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
             self.on_fast_retransmit(now, before, inflate_segments, trace);
@@ -420,7 +428,7 @@ impl Sender {
             flight_bytes: flight_before,
         };
         match d.window {
-            WindowOp::Keep | WindowOp::Inflate => {}
+            WindowOp::Keep | WindowOp::Inflate | WindowOp::Restore { .. } => {}
             WindowOp::Grow => self.parts.cc.on_ack(sample),
             WindowOp::ExitRecovery => {
                 self.parts.cc.on_recovery_exit();
@@ -433,6 +441,12 @@ impl Sender {
                     .on_partial_ack(acked.min(u64::from(u32::MAX)) as u32);
             }
         }
+    }
+
+    /// Set cwnd to a stored value, ssthresh unchanged (TCP-ELN's recovery ACK).
+    fn restore_cwnd(&mut self, cwnd: u32) {
+        let ssthresh = self.parts.cc.ssthresh();
+        self.parts.cc.undo(cwnd, ssthresh);
     }
 
     /// Report the window to the RTO estimator before a sample, bounded by the peer's window:

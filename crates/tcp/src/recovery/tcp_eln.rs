@@ -1,0 +1,343 @@
+//! TCP-ELN at the sender (Buchholcz, Gricser, Ziegler and Van Do; eln-llelsn spec §3.1-3.4):
+//! Reno whose duplicate ACKs are checked against the receiver's cumulative *corruption counter*.
+//!
+//! - OPEN: a duplicate whose counter rose since the last corruption retransmission (by k) says
+//!   k segments were lost on the last radio hop: resend the first `min(k, outstanding)` segments
+//!   from snd_una (C1), store the outstanding segments (C2) and cwnd, and wait for the recovery
+//!   ACK in ELN_REC; no window cut. A duplicate without a rise counts towards Reno's third.
+//! - ELN_REC: each duplicate inflates cwnd by one segment while at most the stored number of
+//!   them arrived; one more means the retransmission was lost, and the original congestion
+//!   response runs (C3). A full recovery ACK (everything sent before the retransmission)
+//!   restores the stored cwnd; a partial one is taken as congestion (C3).
+//! - FR: ordinary Reno fast recovery. Timeouts are unchanged (Reno).
+//!
+//! The spec's ambiguities are knobs ([`TcpElnConfig`]) with its recommended resolutions as
+//! defaults: C1 contiguous, C2 outstanding at the retransmission, C3 halving based on the stored
+//! cwnd, C4 literal (a further rise inside ELN_REC or FR is ignored), C5 literal (`last_cc` moves
+//! only at corruption retransmissions), C6 no inflation on the triggering duplicate. C7 (Reno
+//! base) and C8 (a counter per connection) are fixed: the sender is this part, the counter the
+//! receiver's.
+
+use super::{
+    seg_len, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
+    SenderView, WindowOp,
+};
+use engine::SimTime;
+
+/// C1: which segments a corruption retransmission resends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElnResend {
+    /// `min(k, outstanding)` contiguous segments from snd_una (the spec's default).
+    Contiguous,
+    /// Only the segment at snd_una.
+    FirstOnly,
+}
+
+/// C2: how many duplicates ELN_REC expects before the recovery ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElnExpected {
+    /// `(snd_max − snd_una)/MSS` at the retransmission (the spec's default).
+    Outstanding,
+    /// One fewer (the triggering duplicate already arrived).
+    OutstandingMinusOne,
+}
+
+/// C3: what the original congestion response halves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElnBasis {
+    /// The stored cwnd, so the ELN_REC inflation does not leak into ssthresh (default).
+    SavedCwnd,
+    /// Whatever the congestion controller halves (FlightSize with RFC 5681, cwnd with Net/3).
+    Controller,
+}
+
+/// The knobs of TCP-ELN's ambiguities (spec §3.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpElnConfig {
+    /// Reno's duplicate-ACK threshold (3).
+    pub dupthresh: u32,
+    /// C1.
+    pub resend: ElnResend,
+    /// C2.
+    pub expected: ElnExpected,
+    /// C3.
+    pub basis: ElnBasis,
+    /// C4 `eager`: a rise inside ELN_REC resends the next segment not yet resent and extends
+    /// the recovery point (default off: literal).
+    pub eager: bool,
+    /// C5 `sync`: `last_cc` also follows the counter on new ACKs and timeouts (default off).
+    pub sync: bool,
+    /// C6: the triggering duplicate also inflates cwnd (default off).
+    pub inflate_trigger: bool,
+}
+
+impl Default for TcpElnConfig {
+    fn default() -> Self {
+        TcpElnConfig {
+            dupthresh: 3,
+            resend: ElnResend::Contiguous,
+            expected: ElnExpected::Outstanding,
+            basis: ElnBasis::SavedCwnd,
+            eager: false,
+            sync: false,
+            inflate_trigger: false,
+        }
+    }
+}
+
+/// Where the sender is (spec §3.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Open {
+        /// Duplicates without a counter rise.
+        dupacks: u32,
+    },
+    /// Waiting for the recovery ACK of a corruption retransmission.
+    ElnRec {
+        /// Duplicates expected before it (C2).
+        expected: u32,
+        /// cwnd at the retransmission.
+        saved_cwnd: u32,
+        /// snd_max at the retransmission: "full" recovery.
+        recover: u64,
+        /// Duplicates seen in this state.
+        dupacks: u32,
+        /// Next offset an eager retransmission would resend (C4).
+        next_resend: u64,
+    },
+    /// Reno fast recovery.
+    Fr { recover: u64 },
+    /// After a timeout, until `recover` is acknowledged (Reno).
+    Loss { recover: u64 },
+}
+
+/// TCP-ELN's loss recovery.
+#[derive(Clone, Debug)]
+pub struct TcpElnRecovery {
+    cfg: TcpElnConfig,
+    state: State,
+    last_cc: u32,
+    /// The highest counter seen on any ACK (for C5 `sync` on a timeout).
+    seen_cc: u32,
+    /// Segments to resend at once: `[from, to)`.
+    resend: Option<(u64, u64)>,
+    /// Corruption retransmissions (episodes) so far.
+    episodes: u64,
+}
+
+impl TcpElnRecovery {
+    /// TCP-ELN with the given knobs.
+    pub fn new(cfg: TcpElnConfig) -> Self {
+        TcpElnRecovery {
+            cfg: TcpElnConfig {
+                dupthresh: cfg.dupthresh.max(1),
+                ..cfg
+            },
+            state: State::Open { dupacks: 0 },
+            last_cc: 0,
+            seen_cc: 0,
+            resend: None,
+            episodes: 0,
+        }
+    }
+
+    /// Corruption retransmission episodes so far.
+    pub fn episodes(&self) -> u64 {
+        self.episodes
+    }
+
+    /// Reno's fast retransmit of snd_una: the congestion response, with cwnd first set back to
+    /// `saved` when the halving is based on the stored window (C3).
+    fn congestion(&mut self, view: SenderView, saved: Option<u32>) -> AckDecision {
+        self.state = State::Fr {
+            recover: view.snd_max,
+        };
+        self.resend = Some((view.snd_una, view.snd_una + 1));
+        let window = match (self.cfg.basis, saved) {
+            (ElnBasis::SavedCwnd, Some(cwnd)) => WindowOp::Restore { cwnd },
+            _ => WindowOp::Keep,
+        };
+        AckDecision {
+            congestion: Some(LossResponse::FastRetransmit {
+                inflate_segments: self.cfg.dupthresh,
+            }),
+            window,
+        }
+    }
+
+    fn on_dup(&mut self, ack: &AckInput<'_>, view: SenderView, rise: u32) -> AckDecision {
+        let mss = u64::from(view.mss.max(1));
+        let outstanding = view.snd_max.saturating_sub(view.snd_una).div_ceil(mss);
+        match self.state {
+            State::Open { dupacks } => {
+                if rise > 0 {
+                    // Spec §3.3: corruption indicated, on any duplicate (the first included).
+                    let n = match self.cfg.resend {
+                        ElnResend::Contiguous => u64::from(rise).min(outstanding).max(1),
+                        ElnResend::FirstOnly => 1,
+                    };
+                    let out = u32::try_from(outstanding).unwrap_or(u32::MAX);
+                    let expected = match self.cfg.expected {
+                        ElnExpected::Outstanding => out,
+                        ElnExpected::OutstandingMinusOne => out.saturating_sub(1),
+                    };
+                    self.resend = Some((view.snd_una, view.snd_una + n * mss));
+                    self.state = State::ElnRec {
+                        expected,
+                        saved_cwnd: view.cwnd,
+                        recover: view.snd_max,
+                        dupacks: 0,
+                        next_resend: view.snd_una + n * mss,
+                    };
+                    self.last_cc = ack.cc.unwrap_or(self.last_cc);
+                    self.episodes += 1;
+                    let w = if self.cfg.inflate_trigger {
+                        WindowOp::Inflate
+                    } else {
+                        WindowOp::Keep
+                    };
+                    return AckDecision::window(w);
+                }
+                let dupacks = dupacks + 1;
+                self.state = State::Open { dupacks };
+                if dupacks == self.cfg.dupthresh {
+                    return self.congestion(view, None);
+                }
+                AckDecision::window(WindowOp::Keep)
+            }
+            State::ElnRec {
+                expected,
+                saved_cwnd,
+                recover,
+                dupacks,
+                next_resend,
+            } => {
+                let dupacks = dupacks + 1;
+                if dupacks > expected {
+                    // The retransmission was lost: the original congestion response (C3).
+                    return self.congestion(view, Some(saved_cwnd));
+                }
+                let mut next = next_resend;
+                let mut until = recover;
+                if self.cfg.eager && rise > 0 && next < view.snd_max {
+                    // C4 eager: resend the next segment not yet resent, extend the recovery.
+                    self.resend = Some((next, next + mss));
+                    next += mss;
+                    until = view.snd_max;
+                    self.last_cc = ack.cc.unwrap_or(self.last_cc);
+                }
+                self.state = State::ElnRec {
+                    expected,
+                    saved_cwnd,
+                    recover: until,
+                    dupacks,
+                    next_resend: next,
+                };
+                AckDecision::window(WindowOp::Inflate)
+            }
+            State::Fr { .. } => AckDecision::window(WindowOp::Inflate),
+            State::Loss { .. } => AckDecision::window(WindowOp::Keep),
+        }
+    }
+}
+
+impl LossRecovery for TcpElnRecovery {
+    fn name(&self) -> &'static str {
+        "tcp-eln"
+    }
+
+    fn phase(&self) -> Phase {
+        match self.state {
+            State::Open { .. } => Phase::Open,
+            State::ElnRec { recover, .. } | State::Fr { recover } => Phase::Recovery { recover },
+            State::Loss { recover } => Phase::Loss { recover },
+        }
+    }
+
+    fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
+        let cc = ack.cc.unwrap_or(self.last_cc);
+        if cc.wrapping_sub(self.seen_cc) < u32::MAX / 2 {
+            self.seen_cc = cc;
+        }
+        let rise = cc.wrapping_sub(self.last_cc);
+        // A counter that went back (wrapped past 2^31 or a stale ACK) is no rise.
+        let rise = if rise > u32::MAX / 2 { 0 } else { rise };
+        match ack.kind {
+            AckKind::Dup { .. } => self.on_dup(ack, view, rise),
+            AckKind::New { .. } => {
+                if self.cfg.sync && rise > 0 {
+                    self.last_cc = cc;
+                }
+                match self.state {
+                    State::Open { .. } => {
+                        self.state = State::Open { dupacks: 0 };
+                        AckDecision::window(WindowOp::Grow)
+                    }
+                    State::ElnRec {
+                        saved_cwnd,
+                        recover,
+                        ..
+                    } => {
+                        self.resend = None;
+                        if ack.ack >= recover {
+                            // Full recovery ACK: the stored window, no halving.
+                            self.state = State::Open { dupacks: 0 };
+                            AckDecision::window(WindowOp::Restore { cwnd: saved_cwnd })
+                        } else {
+                            // Partial: taken as congestion (C3), on the next hole.
+                            let after = SenderView {
+                                snd_una: ack.ack,
+                                ..view
+                            };
+                            self.congestion(after, Some(saved_cwnd))
+                        }
+                    }
+                    State::Fr { .. } => {
+                        self.resend = None;
+                        self.state = State::Open { dupacks: 0 };
+                        AckDecision::window(WindowOp::ExitRecovery)
+                    }
+                    State::Loss { recover } => {
+                        if ack.ack >= recover {
+                            self.state = State::Open { dupacks: 0 };
+                        }
+                        AckDecision::window(WindowOp::Grow)
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_timeout(&mut self, view: SenderView) {
+        self.resend = None;
+        if self.cfg.sync {
+            // C5 sync: a loss recovered by the timer leaves no rise behind to misread later.
+            self.last_cc = self.seen_cc;
+        }
+        self.state = State::Loss {
+            recover: view.snd_max,
+        };
+    }
+
+    fn next_retransmission(
+        &mut self,
+        _now: SimTime,
+        view: SenderView,
+        _budget: u64,
+    ) -> Option<Retransmit> {
+        let (from, to) = self.resend?;
+        let len = seg_len(from, view);
+        let next = from + u64::from(len);
+        self.resend = (len > 0 && next < to).then_some((next, to));
+        (len > 0).then_some(Retransmit {
+            off: from,
+            len,
+            forced: true,
+        })
+    }
+
+    fn on_undo(&mut self) {
+        self.resend = None;
+        self.state = State::Open { dupacks: 0 };
+    }
+}
