@@ -524,6 +524,17 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("run.duration", "60s"),
             ("links.1.forward.error", "{ model = \"exponential\", every = \"16KiB\" }"),
         ],
+    ),    (
+        "eln5-tcp-eln-32k-errors",
+        "TCP-ELN: corruption counter on ACKs, resend on the first rise, cwnd kept and restored",
+        "eln5",
+        &[
+            ("flows", "[{ name = \"ftp\", from = \"server\", to = \"m1\" }]"),
+            ("run.duration", "30s"),
+            ("run.warmup", "5s"),
+            ("scheme", "tcp-eln"),
+            ("links.1.forward.error", "{ model = \"exponential\", every = \"32KiB\" }"),
+        ],
     ),
 ];
 

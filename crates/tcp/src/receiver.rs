@@ -476,6 +476,46 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_corruption_counter_counts_every_report_and_rides_every_ack_once_nonzero() {
+        let space = SeqSpace { base: SeqNum(1000) };
+        let cfg = ReceiverConfig {
+            corruption_counter: true,
+            ..ReceiverConfig::new(100, 65535, DelayedAck::Off)
+        };
+        let mut r = Receiver::new(cfg, space, 10_000, SeqNum(5));
+        let seg = |off: u64| Segment {
+            seq: space.seq(off),
+            ack: SeqNum(5),
+            len: 100,
+            wnd: 65535,
+            ack_flag: true,
+            opts: SegOptions::default(),
+        };
+        let t = SimTime::ZERO;
+        r.on_segment(t, &seg(0));
+        let a = r.poll_transmit(t).unwrap();
+        assert_eq!((a.opts.cc, a.options_len()), (None, 0), "clean: Reno's ACK");
+        // Two reports (one a repeat of the same segment): no ACK of their own, count 2.
+        r.on_corrupted(&seg(100));
+        r.on_corrupted(&seg(100));
+        assert_eq!(r.poll_transmit(t), None);
+        r.on_segment(t, &seg(200));
+        let a = r.poll_transmit(t).unwrap();
+        assert_eq!((a.opts.cc, a.options_len()), (Some(2), 8));
+        r.on_segment(t, &seg(100));
+        assert_eq!(r.poll_transmit(t).unwrap().opts.cc, Some(2), "every ACK");
+        // Without the option, reports are not counted.
+        let mut plain = Receiver::new(
+            ReceiverConfig::new(100, 65535, DelayedAck::Off),
+            space,
+            10_000,
+            SeqNum(5),
+        );
+        plain.on_corrupted(&seg(0));
+        assert_eq!(plain.stats().corruption_count, 0);
+    }
+
     proptest! {
         #[test]
         fn ranges_stay_sorted_disjoint_and_cover_inserts(ins in proptest::collection::vec((0u64..200, 1u64..20), 0..40)) {

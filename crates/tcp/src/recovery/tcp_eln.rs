@@ -341,3 +341,180 @@ impl LossRecovery for TcpElnRecovery {
         self.state = State::Open { dupacks: 0 };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::reno::tests::{dup, new_ack, view};
+    use super::*;
+
+    const MSS: u64 = 1400;
+
+    fn cc_dup(count: u32, cc: u32) -> AckInput<'static> {
+        AckInput {
+            cc: Some(cc),
+            ..dup(count, 0)
+        }
+    }
+
+    fn eln(cfg: TcpElnConfig) -> TcpElnRecovery {
+        TcpElnRecovery::new(cfg)
+    }
+
+    #[test]
+    fn a_rise_on_the_first_duplicate_resends_min_k_outstanding_without_a_cut() {
+        let mut r = eln(TcpElnConfig::default());
+        let v = view(0, 5 * MSS); // cwnd 10 segments
+        let d = r.on_ack(&cc_dup(1, 3), v);
+        assert_eq!((d.congestion, d.window), (None, WindowOp::Keep));
+        // k = 3: segments 0, 1, 2, forced.
+        let offs: Vec<u64> = std::iter::from_fn(|| r.next_retransmission(SimTime::ZERO, v, 0))
+            .map(|x| {
+                assert!(x.forced);
+                x.off
+            })
+            .collect();
+        assert_eq!(offs, [0, MSS, 2 * MSS]);
+        assert!(matches!(r.phase(), Phase::Recovery { recover } if recover == 5 * MSS));
+        assert_eq!(r.episodes(), 1);
+        // C1 first-only resends one.
+        let mut f = eln(TcpElnConfig {
+            resend: ElnResend::FirstOnly,
+            ..TcpElnConfig::default()
+        });
+        f.on_ack(&cc_dup(1, 3), v);
+        assert_eq!(
+            f.next_retransmission(SimTime::ZERO, v, 0).map(|x| x.off),
+            Some(0)
+        );
+        assert_eq!(f.next_retransmission(SimTime::ZERO, v, 0), None);
+    }
+
+    #[test]
+    fn eln_rec_inflates_up_to_the_expected_then_responds_from_the_stored_window() {
+        let mut r = eln(TcpElnConfig::default());
+        let v = view(0, 3 * MSS);
+        r.on_ack(&cc_dup(1, 1), v);
+        // Expected 3 duplicates after the trigger: each inflates.
+        for c in 2..=4 {
+            assert_eq!(r.on_ack(&cc_dup(c, 1), v).window, WindowOp::Inflate);
+        }
+        let d = r.on_ack(&cc_dup(5, 1), v);
+        assert_eq!(
+            d.congestion,
+            Some(LossResponse::FastRetransmit {
+                inflate_segments: 3
+            })
+        );
+        assert_eq!(d.window, WindowOp::Restore { cwnd: 10 * 1400 });
+        // C2 outstanding-minus-one: one duplicate fewer.
+        let mut m = eln(TcpElnConfig {
+            expected: ElnExpected::OutstandingMinusOne,
+            ..TcpElnConfig::default()
+        });
+        m.on_ack(&cc_dup(1, 1), v);
+        m.on_ack(&cc_dup(2, 1), v);
+        m.on_ack(&cc_dup(3, 1), v);
+        assert!(m.on_ack(&cc_dup(4, 1), v).congestion.is_some());
+        // C3 controller basis: no restore before the response.
+        let mut c = eln(TcpElnConfig {
+            basis: ElnBasis::Controller,
+            ..TcpElnConfig::default()
+        });
+        c.on_ack(&cc_dup(1, 1), view(0, MSS));
+        c.on_ack(&cc_dup(2, 1), view(0, MSS));
+        let d = c.on_ack(&cc_dup(3, 1), view(0, MSS));
+        assert_eq!((d.congestion.is_some(), d.window), (true, WindowOp::Keep));
+    }
+
+    #[test]
+    fn recovery_acks_restore_or_respond_and_plain_duplicates_are_reno() {
+        let v = view(0, 4 * MSS);
+        let mut r = eln(TcpElnConfig::default());
+        r.on_ack(&cc_dup(1, 1), v);
+        let d = r.on_ack(&new_ack(4 * MSS, 4 * MSS), v);
+        assert_eq!(d.window, WindowOp::Restore { cwnd: 10 * 1400 });
+        assert_eq!(r.phase(), Phase::Open);
+        let mut p = eln(TcpElnConfig::default());
+        p.on_ack(&cc_dup(1, 1), v);
+        let d = p.on_ack(&new_ack(2 * MSS, 2 * MSS), v);
+        assert!(d.congestion.is_some(), "partial recovery ACK");
+        assert_eq!(
+            p.next_retransmission(SimTime::ZERO, view(2 * MSS, 4 * MSS), 0)
+                .map(|x| x.off),
+            Some(2 * MSS)
+        );
+        // No rise: Reno's third duplicate, inflation, exit.
+        let mut q = eln(TcpElnConfig::default());
+        assert_eq!(q.on_ack(&dup(1, 0), v).congestion, None);
+        assert_eq!(q.on_ack(&dup(2, 0), v).congestion, None);
+        assert!(q.on_ack(&dup(3, 0), v).congestion.is_some());
+        assert_eq!(q.on_ack(&dup(4, 0), v).window, WindowOp::Inflate);
+        assert_eq!(
+            q.on_ack(&new_ack(4 * MSS, 4 * MSS), v).window,
+            WindowOp::ExitRecovery
+        );
+    }
+
+    #[test]
+    fn the_counter_moves_last_cc_literally_or_in_sync() {
+        let v = view(0, 4 * MSS);
+        // Literal (C5): a rise seen only on a new ACK stays pending and triggers later.
+        let mut lit = eln(TcpElnConfig::default());
+        lit.on_ack(
+            &AckInput {
+                cc: Some(1),
+                ..new_ack(MSS, MSS)
+            },
+            v,
+        );
+        assert_eq!(lit.on_ack(&cc_dup(1, 1), v).window, WindowOp::Keep);
+        assert_eq!(lit.episodes(), 1, "the old rise is read as corruption");
+        // Sync: the new ACK takes the counter along; the duplicate is plain Reno.
+        let mut syn = eln(TcpElnConfig {
+            sync: true,
+            ..TcpElnConfig::default()
+        });
+        syn.on_ack(
+            &AckInput {
+                cc: Some(1),
+                ..new_ack(MSS, MSS)
+            },
+            v,
+        );
+        syn.on_ack(&cc_dup(1, 1), v);
+        assert_eq!(syn.episodes(), 0);
+        // ... and on a timeout.
+        let mut t = eln(TcpElnConfig {
+            sync: true,
+            ..TcpElnConfig::default()
+        });
+        t.on_ack(&cc_dup(1, 1), v);
+        t.on_ack(&cc_dup(2, 2), v);
+        t.on_timeout(v);
+        t.on_ack(&new_ack(4 * MSS, 4 * MSS), v);
+        t.on_ack(&cc_dup(1, 2), view(4 * MSS, 6 * MSS));
+        assert_eq!(t.episodes(), 1);
+    }
+
+    #[test]
+    fn eager_resends_the_next_segment_on_a_rise_in_recovery() {
+        let v = view(0, 6 * MSS);
+        let mut r = eln(TcpElnConfig {
+            eager: true,
+            ..TcpElnConfig::default()
+        });
+        r.on_ack(&cc_dup(1, 1), v);
+        r.next_retransmission(SimTime::ZERO, v, 0);
+        r.on_ack(&cc_dup(2, 2), v);
+        assert_eq!(
+            r.next_retransmission(SimTime::ZERO, v, 0).map(|x| x.off),
+            Some(MSS)
+        );
+        // Literal ignores it.
+        let mut l = eln(TcpElnConfig::default());
+        l.on_ack(&cc_dup(1, 1), v);
+        l.next_retransmission(SimTime::ZERO, v, 0);
+        l.on_ack(&cc_dup(2, 2), v);
+        assert_eq!(l.next_retransmission(SimTime::ZERO, v, 0), None);
+    }
+}
