@@ -381,6 +381,7 @@ mod tests {
             sack: SackBlocks::from_slice(&[(SeqNum(100), SeqNum(200))]),
             smart: None,
             eln: true,
+            cc: None,
         };
         let s = seg(0, opts);
         let o = encode_options(&s);
@@ -405,6 +406,15 @@ mod tests {
             encode_options(&seg(0, smart)),
             vec![254, 8, 0x53, 0x4d, 0xde, 0xad, 0xbe, 0xef]
         );
+        let cc = SegOptions {
+            cc: Some(0x01020304),
+            ..SegOptions::default()
+        };
+        assert_eq!(
+            encode_options(&seg(0, cc)),
+            vec![253, 8, 0x43, 0x43, 1, 2, 3, 4]
+        );
+        assert_eq!(cc.len(), 8);
     }
 
     #[test]
@@ -417,6 +427,7 @@ mod tests {
             sack: SackBlocks::from_slice(&b),
             smart: None,
             eln: true,
+            cc: None,
         };
         assert!(encode_headers(&seg(0, opts), &meta()).is_err());
     }
