@@ -81,7 +81,8 @@ impl LossRecovery for ElnRecovery {
                 | WindowOp::Inflate
                 | WindowOp::DeflateToSsthresh
                 | WindowOp::PartialDeflate { .. }
-                | WindowOp::Restore { .. } => WindowOp::Keep,
+                | WindowOp::Save { .. }
+                | WindowOp::Restore => WindowOp::Keep,
             };
             if !matches!(self.inner.phase(), Phase::Recovery { .. }) {
                 self.eln_episode = false;

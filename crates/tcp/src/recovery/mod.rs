@@ -53,8 +53,6 @@ pub struct SenderView {
     pub snd_max: u64,
     /// Maximum segment size.
     pub mss: u32,
-    /// Congestion window (bytes), for parts that store and restore it (TCP-ELN).
-    pub cwnd: u32,
 }
 
 /// How the sender classified an ACK.
@@ -117,12 +115,15 @@ pub enum WindowOp {
     ExitRecovery,
     /// A partial ACK inside recovery: set cwnd to ssthresh (Balakrishnan97 §2.3 default).
     DeflateToSsthresh,
-    /// Set cwnd to a stored value, ssthresh unchanged (TCP-ELN's recovery ACK). With a
-    /// congestion response on the same ACK it is applied first, so the response halves it.
-    Restore {
-        /// The window, bytes.
-        cwnd: u32,
+    /// Store cwnd (TCP-ELN's corruption retransmission), or with `inflate` also inflate it by
+    /// one segment after storing (spec §3.4 C6).
+    Save {
+        /// Inflate after storing.
+        inflate: bool,
     },
+    /// Set cwnd back to the stored value, ssthresh unchanged (TCP-ELN's recovery ACK). With a
+    /// congestion response on the same ACK it is applied first, so the response halves it.
+    Restore,
     /// A partial ACK inside recovery, RFC 6582 §3.2 (3): deflate by the bytes acknowledged,
     /// add back one segment if at least one was acknowledged.
     PartialDeflate {

@@ -112,7 +112,6 @@ pub(crate) mod tests {
             snd_nxt: max,
             snd_max: max,
             mss: 1400,
-            cwnd: 10 * 1400,
         }
     }
 

@@ -96,8 +96,6 @@ enum State {
     ElnRec {
         /// Duplicates expected before it (C2).
         expected: u32,
-        /// cwnd at the retransmission.
-        saved_cwnd: u32,
         /// snd_max at the retransmission: "full" recovery.
         recover: u64,
         /// Duplicates seen in this state.
@@ -148,13 +146,13 @@ impl TcpElnRecovery {
 
     /// Reno's fast retransmit of snd_una: the congestion response, with cwnd first set back to
     /// `saved` when the halving is based on the stored window (C3).
-    fn congestion(&mut self, view: SenderView, saved: Option<u32>) -> AckDecision {
+    fn congestion(&mut self, view: SenderView, from_saved: bool) -> AckDecision {
         self.state = State::Fr {
             recover: view.snd_max,
         };
         self.resend = Some((view.snd_una, view.snd_una + 1));
-        let window = match (self.cfg.basis, saved) {
-            (ElnBasis::SavedCwnd, Some(cwnd)) => WindowOp::Restore { cwnd },
+        let window = match (self.cfg.basis, from_saved) {
+            (ElnBasis::SavedCwnd, true) => WindowOp::Restore,
             _ => WindowOp::Keep,
         };
         AckDecision {
@@ -184,30 +182,25 @@ impl TcpElnRecovery {
                     self.resend = Some((view.snd_una, view.snd_una + n * mss));
                     self.state = State::ElnRec {
                         expected,
-                        saved_cwnd: view.cwnd,
                         recover: view.snd_max,
                         dupacks: 0,
                         next_resend: view.snd_una + n * mss,
                     };
                     self.last_cc = ack.cc.unwrap_or(self.last_cc);
                     self.episodes += 1;
-                    let w = if self.cfg.inflate_trigger {
-                        WindowOp::Inflate
-                    } else {
-                        WindowOp::Keep
-                    };
-                    return AckDecision::window(w);
+                    return AckDecision::window(WindowOp::Save {
+                        inflate: self.cfg.inflate_trigger,
+                    });
                 }
                 let dupacks = dupacks + 1;
                 self.state = State::Open { dupacks };
                 if dupacks == self.cfg.dupthresh {
-                    return self.congestion(view, None);
+                    return self.congestion(view, false);
                 }
                 AckDecision::window(WindowOp::Keep)
             }
             State::ElnRec {
                 expected,
-                saved_cwnd,
                 recover,
                 dupacks,
                 next_resend,
@@ -215,7 +208,7 @@ impl TcpElnRecovery {
                 let dupacks = dupacks + 1;
                 if dupacks > expected {
                     // The retransmission was lost: the original congestion response (C3).
-                    return self.congestion(view, Some(saved_cwnd));
+                    return self.congestion(view, true);
                 }
                 let mut next = next_resend;
                 let mut until = recover;
@@ -228,7 +221,6 @@ impl TcpElnRecovery {
                 }
                 self.state = State::ElnRec {
                     expected,
-                    saved_cwnd,
                     recover: until,
                     dupacks,
                     next_resend: next,
@@ -273,23 +265,19 @@ impl LossRecovery for TcpElnRecovery {
                         self.state = State::Open { dupacks: 0 };
                         AckDecision::window(WindowOp::Grow)
                     }
-                    State::ElnRec {
-                        saved_cwnd,
-                        recover,
-                        ..
-                    } => {
+                    State::ElnRec { recover, .. } => {
                         self.resend = None;
                         if ack.ack >= recover {
                             // Full recovery ACK: the stored window, no halving.
                             self.state = State::Open { dupacks: 0 };
-                            AckDecision::window(WindowOp::Restore { cwnd: saved_cwnd })
+                            AckDecision::window(WindowOp::Restore)
                         } else {
                             // Partial: taken as congestion (C3), on the next hole.
                             let after = SenderView {
                                 snd_una: ack.ack,
                                 ..view
                             };
-                            self.congestion(after, Some(saved_cwnd))
+                            self.congestion(after, true)
                         }
                     }
                     State::Fr { .. } => {
@@ -365,7 +353,10 @@ mod tests {
         let mut r = eln(TcpElnConfig::default());
         let v = view(0, 5 * MSS); // cwnd 10 segments
         let d = r.on_ack(&cc_dup(1, 3), v);
-        assert_eq!((d.congestion, d.window), (None, WindowOp::Keep));
+        assert_eq!(
+            (d.congestion, d.window),
+            (None, WindowOp::Save { inflate: false })
+        );
         // k = 3: segments 0, 1, 2, forced.
         let offs: Vec<u64> = std::iter::from_fn(|| r.next_retransmission(SimTime::ZERO, v, 0))
             .map(|x| {
@@ -405,7 +396,7 @@ mod tests {
                 inflate_segments: 3
             })
         );
-        assert_eq!(d.window, WindowOp::Restore { cwnd: 10 * 1400 });
+        assert_eq!(d.window, WindowOp::Restore);
         // C2 outstanding-minus-one: one duplicate fewer.
         let mut m = eln(TcpElnConfig {
             expected: ElnExpected::OutstandingMinusOne,
@@ -432,7 +423,7 @@ mod tests {
         let mut r = eln(TcpElnConfig::default());
         r.on_ack(&cc_dup(1, 1), v);
         let d = r.on_ack(&new_ack(4 * MSS, 4 * MSS), v);
-        assert_eq!(d.window, WindowOp::Restore { cwnd: 10 * 1400 });
+        assert_eq!(d.window, WindowOp::Restore);
         assert_eq!(r.phase(), Phase::Open);
         let mut p = eln(TcpElnConfig::default());
         p.on_ack(&cc_dup(1, 1), v);
@@ -467,7 +458,10 @@ mod tests {
             },
             v,
         );
-        assert_eq!(lit.on_ack(&cc_dup(1, 1), v).window, WindowOp::Keep);
+        assert_eq!(
+            lit.on_ack(&cc_dup(1, 1), v).window,
+            WindowOp::Save { inflate: false }
+        );
         assert_eq!(lit.episodes(), 1, "the old rise is read as corruption");
         // Sync: the new ACK takes the counter along; the duplicate is plain Reno.
         let mut syn = eln(TcpElnConfig {

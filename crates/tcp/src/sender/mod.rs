@@ -126,6 +126,8 @@ pub struct Sender {
     timing: Option<(u64, SimTime)>,
     /// Extra bytes limited transmit lets beyond the window.
     lt_allow: u32,
+    /// cwnd stored by a recovery part (`WindowOp::Save`, TCP-ELN).
+    saved_cwnd: u32,
     /// A fine smoothed RTT (ns) for once-per-RTT rules, independent of the timer's estimate.
     srtt_fine: Option<u64>,
     /// Pacing of the burst after an Eifel restore, while it lasts.
@@ -159,6 +161,7 @@ impl Sender {
             rexmt_at: None,
             timing: None,
             lt_allow: 0,
+            saved_cwnd: 0,
             srtt_fine: None,
             pacer: None,
             send_log: SendLog::default(),
@@ -254,7 +257,6 @@ impl Sender {
             snd_nxt: self.nxt,
             snd_max: self.max,
             mss: self.cfg.mss,
-            cwnd: self.parts.cc.cwnd(),
         }
     }
 
@@ -346,7 +348,13 @@ impl Sender {
             let d = self.parts.recovery.on_ack(&input, self.view());
             match d.window {
                 WindowOp::Inflate => self.parts.cc.on_recovery_dupack(),
-                WindowOp::Restore { cwnd } => self.restore_cwnd(cwnd),
+                WindowOp::Save { inflate } => {
+                    self.saved_cwnd = self.parts.cc.cwnd();
+                    if inflate {
+                        self.parts.cc.on_recovery_dupack();
+                    }
+                }
+                WindowOp::Restore => self.restore_cwnd(),
                 _ => {}
             }
             if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
@@ -404,9 +412,9 @@ impl Sender {
         if self.nxt < self.una {
             self.nxt = self.una;
         }
-        if let WindowOp::Restore { cwnd } = d.window {
+        if d.window == WindowOp::Restore {
             // Before a congestion response on the same ACK, which then halves it (TCP-ELN).
-            self.restore_cwnd(cwnd);
+            self.restore_cwnd();
         }
         // A part that sees losses in selective information (SMART) may respond on any ACK.
         if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
@@ -428,7 +436,7 @@ impl Sender {
             flight_bytes: flight_before,
         };
         match d.window {
-            WindowOp::Keep | WindowOp::Inflate | WindowOp::Restore { .. } => {}
+            WindowOp::Keep | WindowOp::Inflate | WindowOp::Save { .. } | WindowOp::Restore => {}
             WindowOp::Grow => self.parts.cc.on_ack(sample),
             WindowOp::ExitRecovery => {
                 self.parts.cc.on_recovery_exit();
@@ -443,10 +451,11 @@ impl Sender {
         }
     }
 
-    /// Set cwnd to a stored value, ssthresh unchanged (TCP-ELN's recovery ACK).
-    fn restore_cwnd(&mut self, cwnd: u32) {
+    /// Set cwnd back to the value stored by `WindowOp::Save`, ssthresh unchanged (TCP-ELN's
+    /// recovery ACK).
+    fn restore_cwnd(&mut self) {
         let ssthresh = self.parts.cc.ssthresh();
-        self.parts.cc.undo(cwnd, ssthresh);
+        self.parts.cc.undo(self.saved_cwnd, ssthresh);
     }
 
     /// Report the window to the RTO estimator before a sample, bounded by the peer's window:
