@@ -412,6 +412,10 @@ pub enum ErrorDoc {
         /// Loss probability of a frame in the Bad state (1).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         loss_bad: Option<f64>,
+        /// Step the chain once per slot of this length, idle time included, instead of once
+        /// per frame (the spec leaves the time step open, §5.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        slot: Option<Dur>,
     },
     /// A recorded erasure trace: a file of `0`/`1` lines (`#` comments), one per frame, or one
     /// per time slot of length `slot`.

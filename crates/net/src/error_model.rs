@@ -55,16 +55,21 @@ pub enum ErrorModelConfig {
         /// Frames per burst.
         length: u32,
     },
-    /// A Gilbert–Elliott chain stepped per frame (all probabilities in [0, 1]).
+    /// A Gilbert–Elliott chain stepped per frame, or per time slot (all probabilities in
+    /// [0, 1]).
     Gilbert {
-        /// P(Good → Bad) per frame.
+        /// P(Good → Bad) per step.
         p_gb: f64,
-        /// P(Bad → Bad) per frame.
+        /// P(Bad → Bad) per step.
         p_bb: f64,
         /// Loss probability of a frame in the Good state.
         loss_good: f64,
         /// Loss probability of a frame in the Bad state.
         loss_bad: f64,
+        /// With a slot, the chain steps once per slot of time, idle slots included (the
+        /// state a frame meets is the chain's after the slots since the last frame, drawn
+        /// from the exact n-step law); without, once per frame (eln-llelsn spec §5.2 [GAP]).
+        slot: Option<SimDuration>,
     },
     /// Independent per-frame loss scaled by length: `fer` at `reference_bits` exposed bits.
     Fer {
@@ -105,6 +110,7 @@ impl ErrorModelConfig {
             p_bb: 1.0 - p_bg,
             loss_good: 0.0,
             loss_bad: 1.0,
+            slot: None,
         }
     }
 }
@@ -161,6 +167,10 @@ pub enum ErrorModel {
         bad: bool,
         /// The stream of the transitions and the losses.
         rng: RngStream,
+        /// Step per slot of this length (see [`ErrorModelConfig::Gilbert`]).
+        slot: Option<SimDuration>,
+        /// The slot of the last frame.
+        last_slot: u64,
     },
     /// A recorded erasure trace.
     Trace {
@@ -212,6 +222,7 @@ impl ErrorModel {
                 p_bb,
                 loss_good,
                 loss_bad,
+                slot,
             } => {
                 // The first state from the stationary distribution.
                 let bad = rng.bernoulli(stationary_bad(p_gb, p_bb));
@@ -222,6 +233,8 @@ impl ErrorModel {
                     loss_bad,
                     bad,
                     rng,
+                    slot,
+                    last_slot: 0,
                 }
             }
             ErrorModelConfig::Trace {
@@ -282,6 +295,33 @@ impl ErrorModel {
                 }
             });
         }
+        if let ErrorModel::Gilbert {
+            p_gb,
+            p_bb,
+            loss_good,
+            loss_bad,
+            bad,
+            rng,
+            slot: Some(slot),
+            last_slot,
+        } = self
+        {
+            // Per time slot: the chain has stepped once per slot since the last frame. With
+            // λ = p_bb − p_gb, P(Bad after n steps) = π + (1{Bad now} − π)·λ^n (the n-step law
+            // of a two-state chain), so one draw gives the state the frame meets.
+            let k = start.as_nanos() / slot.as_nanos().max(1);
+            let n = k.saturating_sub(*last_slot);
+            if n > 0 {
+                let pi = stationary_bad(*p_gb, *p_bb);
+                let now = if *bad { 1.0 } else { 0.0 };
+                let lambda = *p_bb - *p_gb;
+                let steps = n.max(1).min(i32::MAX as u64) as i32;
+                let p = pi + (now - pi) * libm::pow(lambda, f64::from(steps));
+                *bad = rng.bernoulli(p.clamp(0.0, 1.0));
+                *last_slot = k;
+            }
+            return rng.bernoulli(if *bad { *loss_bad } else { *loss_good });
+        }
         self.frame(bits)
     }
 
@@ -322,6 +362,7 @@ impl ErrorModel {
                 loss_bad,
                 bad,
                 rng,
+                ..
             } => {
                 *bad = rng.bernoulli(if *bad { *p_bb } else { *p_gb });
                 rng.bernoulli(if *bad { *loss_bad } else { *loss_good })
@@ -382,6 +423,7 @@ impl ErrorModel {
                 p_bb,
                 loss_good,
                 loss_bad,
+                ..
             } => {
                 let pi_bad = stationary_bad(p_gb, p_bb);
                 pi_bad * loss_bad + (1.0 - pi_bad) * loss_good
@@ -488,6 +530,55 @@ mod tests {
             let tol = 5.0 * (p * (1.0 - p) / f64::from(n)).sqrt() + 1e-4;
             prop_assert!((got - p).abs() <= tol);
         }
+    }
+
+    #[test]
+    fn a_slotted_gilbert_chain_steps_through_idle_time() {
+        let ErrorModelConfig::Gilbert { p_gb, p_bb, .. } =
+            ErrorModelConfig::gilbert_from_rate(0.1, 13.6708)
+        else {
+            unreachable!()
+        };
+        let cfg = |slot| ErrorModelConfig::Gilbert {
+            p_gb,
+            p_bb,
+            loss_good: 0.0,
+            loss_bad: 1.0,
+            slot,
+        };
+        let slot = SimDuration::from_millis(4);
+        // A frame every slot: the per-slot chain is the per-frame chain (rate 0.1, bursts of
+        // 13.7 frames).
+        let mut m = ErrorModel::new(cfg(Some(slot)), RngStream::new(8, "t/gs"));
+        let n = 400_000u64;
+        let (mut lost, mut bursts, mut prev) = (0u64, 0u64, false);
+        for k in 1..=n {
+            let l = m.frame_at(SimTime(k * slot.as_nanos()), SimDuration(1000), 8000);
+            lost += u64::from(l);
+            bursts += u64::from(l && !prev);
+            prev = l;
+        }
+        let rate = lost as f64 / n as f64;
+        let burst = lost as f64 / bursts as f64;
+        assert!((rate - 0.1).abs() < 0.01, "{rate}");
+        assert!((burst - 13.6708).abs() < 1.0, "{burst}");
+        // After a loss, a frame 1000 slots (4 s) later meets the stationary law, not the Bad
+        // state: per frame it would be lost with p_bb = 0.927.
+        let mut later = 0u64;
+        let mut tries = 0u64;
+        let mut m = ErrorModel::new(cfg(Some(slot)), RngStream::new(9, "t/gs2"));
+        let mut t = 0u64;
+        while tries < 20_000 {
+            t += 1;
+            if m.frame_at(SimTime(t * slot.as_nanos()), SimDuration(1000), 8000) {
+                t += 1000;
+                later +=
+                    u64::from(m.frame_at(SimTime(t * slot.as_nanos()), SimDuration(1000), 8000));
+                tries += 1;
+            }
+        }
+        let p = later as f64 / tries as f64;
+        assert!((p - 0.1).abs() < 0.015, "{p}");
     }
 
     #[test]

@@ -81,12 +81,42 @@ pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig,
             mean_burst,
             loss_good,
             loss_bad,
-        } => gilbert(
-            field,
-            (*p_gb, *p_bb),
-            (*mean_error_rate, *mean_burst),
-            (*loss_good, *loss_bad),
-        )?,
+            slot,
+        } => match (
+            gilbert(
+                field,
+                (*p_gb, *p_bb),
+                (*mean_error_rate, *mean_burst),
+                (*loss_good, *loss_bad),
+            )?,
+            slot,
+        ) {
+            (
+                ErrorModelConfig::Gilbert {
+                    p_gb,
+                    p_bb,
+                    loss_good,
+                    loss_bad,
+                    ..
+                },
+                Some(d),
+            ) => {
+                if d.0 == 0 {
+                    return Err(Error::invalid(
+                        format!("{field}.slot"),
+                        "must be greater than zero",
+                    ));
+                }
+                ErrorModelConfig::Gilbert {
+                    p_gb,
+                    p_bb,
+                    loss_good,
+                    loss_bad,
+                    slot: Some(SimDuration(d.0)),
+                }
+            }
+            (cfg, _) => cfg,
+        },
         ErrorDoc::Trace { file, slot, repeat } => {
             let text = std::fs::read_to_string(file).map_err(|e| {
                 Error::invalid(
@@ -370,5 +400,6 @@ fn gilbert(
         p_bb,
         loss_good,
         loss_bad,
+        slot: None,
     })
 }

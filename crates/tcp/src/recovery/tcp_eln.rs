@@ -88,10 +88,9 @@ impl Default for TcpElnConfig {
 /// Where the sender is (spec §3.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
-    Open {
-        /// Duplicates without a counter rise.
-        dupacks: u32,
-    },
+    /// No recovery (duplicates without a counter rise count towards Reno's threshold through
+    /// the sender's own count, exactly as Reno's do).
+    Open,
     /// Waiting for the recovery ACK of a corruption retransmission.
     ElnRec {
         /// Duplicates expected before it (C2).
@@ -105,7 +104,8 @@ enum State {
     },
     /// Reno fast recovery.
     Fr { recover: u64 },
-    /// After a timeout, until `recover` is acknowledged (Reno).
+    /// After a timeout, until `recover` is acknowledged (Reno); duplicates are handled as in
+    /// OPEN (spec §3.3: "state = OPEN" after the timeout; Reno's phase for the new ACKs).
     Loss { recover: u64 },
 }
 
@@ -131,7 +131,7 @@ impl TcpElnRecovery {
                 dupthresh: cfg.dupthresh.max(1),
                 ..cfg
             },
-            state: State::Open { dupacks: 0 },
+            state: State::Open,
             last_cc: 0,
             seen_cc: 0,
             resend: None,
@@ -163,11 +163,17 @@ impl TcpElnRecovery {
         }
     }
 
-    fn on_dup(&mut self, ack: &AckInput<'_>, view: SenderView, rise: u32) -> AckDecision {
+    fn on_dup(
+        &mut self,
+        ack: &AckInput<'_>,
+        view: SenderView,
+        rise: u32,
+        count: u32,
+    ) -> AckDecision {
         let mss = u64::from(view.mss.max(1));
         let outstanding = view.snd_max.saturating_sub(view.snd_una).div_ceil(mss);
         match self.state {
-            State::Open { dupacks } => {
+            State::Open | State::Loss { .. } => {
                 if rise > 0 {
                     // Spec §3.3: corruption indicated, on any duplicate (the first included).
                     let n = match self.cfg.resend {
@@ -192,9 +198,9 @@ impl TcpElnRecovery {
                         inflate: self.cfg.inflate_trigger,
                     });
                 }
-                let dupacks = dupacks + 1;
-                self.state = State::Open { dupacks };
-                if dupacks == self.cfg.dupthresh {
+                // No rise: Reno's rule on the sender's consecutive count (so that a connection
+                // without corruption is Reno's exactly, T002-1).
+                if count == self.cfg.dupthresh {
                     return self.congestion(view, false);
                 }
                 AckDecision::window(WindowOp::Keep)
@@ -227,8 +233,8 @@ impl TcpElnRecovery {
                 };
                 AckDecision::window(WindowOp::Inflate)
             }
+            // Reno's inflation (its count passed the threshold when FR began).
             State::Fr { .. } => AckDecision::window(WindowOp::Inflate),
-            State::Loss { .. } => AckDecision::window(WindowOp::Keep),
         }
     }
 }
@@ -255,21 +261,18 @@ impl LossRecovery for TcpElnRecovery {
         // A counter that went back (wrapped past 2^31 or a stale ACK) is no rise.
         let rise = if rise > u32::MAX / 2 { 0 } else { rise };
         match ack.kind {
-            AckKind::Dup { .. } => self.on_dup(ack, view, rise),
+            AckKind::Dup { count } => self.on_dup(ack, view, rise, count),
             AckKind::New { .. } => {
                 if self.cfg.sync && rise > 0 {
                     self.last_cc = cc;
                 }
                 match self.state {
-                    State::Open { .. } => {
-                        self.state = State::Open { dupacks: 0 };
-                        AckDecision::window(WindowOp::Grow)
-                    }
+                    State::Open => AckDecision::window(WindowOp::Grow),
                     State::ElnRec { recover, .. } => {
                         self.resend = None;
                         if ack.ack >= recover {
                             // Full recovery ACK: the stored window, no halving.
-                            self.state = State::Open { dupacks: 0 };
+                            self.state = State::Open;
                             AckDecision::window(WindowOp::Restore)
                         } else {
                             // Partial: taken as congestion (C3), on the next hole.
@@ -282,12 +285,12 @@ impl LossRecovery for TcpElnRecovery {
                     }
                     State::Fr { .. } => {
                         self.resend = None;
-                        self.state = State::Open { dupacks: 0 };
+                        self.state = State::Open;
                         AckDecision::window(WindowOp::ExitRecovery)
                     }
                     State::Loss { recover } => {
                         if ack.ack >= recover {
-                            self.state = State::Open { dupacks: 0 };
+                            self.state = State::Open;
                         }
                         AckDecision::window(WindowOp::Grow)
                     }
@@ -326,7 +329,7 @@ impl LossRecovery for TcpElnRecovery {
 
     fn on_undo(&mut self) {
         self.resend = None;
-        self.state = State::Open { dupacks: 0 };
+        self.state = State::Open;
     }
 }
 
