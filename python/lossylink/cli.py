@@ -26,7 +26,7 @@ from lossylink.errors import LossylinkError
 # reports). These two lists are checked against their modules by the tests.
 EXECUTORS = ("seq", "pool", "dask")
 """`lossylink.sweeps.executors.EXECUTORS`."""
-PAPER_NAMES = ("balakrishnan97", "ludwig2000")
+PAPER_NAMES = ("balakrishnan97", "ludwig2000", "buchholcz")
 """`lossylink.papers.PAPERS`, in order."""
 
 PROG = "lossylink"
@@ -570,6 +570,9 @@ def reproduce_cmd(
                     burst pacer, RTO_AGG), intermittent connectivity on the WAN preset
                     (S13) and the analytical cost model of Fig 5-7 (S12) (1 seed: the
                     runs have no random losses).
+    buchholcz       Buchholcz et al., TCP-ELN: Reno against TCP-ELN on the five-node
+                    network, FTP and web (SURGE) traffic, uniform and Markov (Table 1)
+                    errors (Figs 4, 6-9; T002-1..12; 5 seeds, 1 with --quick).
 
     Writes into DIR: results.csv (one row per run), tables.md (the paper's values beside ours,
     mean and 95% CI), targets.json (every target with paper value, ours, tolerance and

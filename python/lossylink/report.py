@@ -2,7 +2,7 @@
 a self-contained report.html (figures embedded as data URIs, tables as HTML).
 
 What is common to every paper is here; each paper's own tables, header lines and figures come
-from ``lossylink.reports.<name>`` (:func:`paper_report`), which defines ``describe(rep)`` (the
+from ``lossylink.papers.<name>.report`` (:func:`paper_report`), which defines ``describe(rep)`` (the
 header line on the set-up), ``sections(rep)`` (``[(anchor, title, [Grid, ...]), ...]``) and
 ``draw(rep, figure)`` (a matplotlib figure)."""
 
@@ -28,7 +28,7 @@ from lossylink.papers._base import Figure
 from lossylink.stats import Summary
 
 if TYPE_CHECKING:
-    from lossylink.reproduce import Outcome, Reproduction
+    from lossylink.outcomes import Outcome, Reproduction
 
 NA = "not available"
 VERDICT_ORDER = ("pass", "explained", "fail", NA)
@@ -106,8 +106,8 @@ def doc_link(doc: str, anchor: str, out: Path | None) -> str:
 
 
 def paper_report(name: str) -> ModuleType:
-    """The report module of paper ``name`` (``lossylink.reports.<name>``)."""
-    return importlib.import_module(f"lossylink.reports.{catalogue(name).NAME}")
+    """The report module of paper ``name`` (``lossylink.papers.<name>.report``)."""
+    return importlib.import_module(f"lossylink.papers.{catalogue(name).NAME}.report")
 
 
 def mean_ci(s: Summary | None, fmt: str) -> str:

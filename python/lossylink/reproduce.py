@@ -19,11 +19,11 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lossylink.errors import InvalidValueError, LossylinkError
+from lossylink.outcomes import Measurements, Outcome, Reproduction, TracedOutcome, Verdict
 from lossylink.papers import PAPERS, catalogue
 from lossylink.papers import _base as base
 from lossylink.papers import balakrishnan97 as b97
@@ -31,7 +31,6 @@ from lossylink.papers import ludwig2000 as l2k
 from lossylink.result import RunResult
 from lossylink.runner import run, schemes, seed_range
 from lossylink.scenario import Scenario
-from lossylink.stats import Summary, summarize
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,137 +52,11 @@ Progress = Callable[[int, int], None]
 """``progress(done, total)``, called after every run."""
 
 
-@dataclass
-class Outcome:
-    """One experiment of the catalogue and what became of it."""
-
-    experiment: base.ExperimentLike
-    available: bool
-    reason: str = ""
-    """Why the experiment is not available (unregistered scheme, rejected scenario key)."""
-    scenario: Scenario | None = None
-    results: list[RunResult] = field(default_factory=list)
-
-    def values(self, metric: str) -> list[float]:
-        return [float(r.metrics[metric]) for r in self.results if metric in r.metrics]
-
-    def summary(self, metric: str = "throughput_mbps") -> Summary | None:
-        v = self.values(metric)
-        return summarize(v) if v else None
-
-
-@dataclass
-class TracedOutcome:
-    """A traced run behind the time-sequence and cwnd figures."""
-
-    run: base.TracedRunLike
-    available: bool
-    reason: str = ""
-    result: RunResult | None = None
-    path: Path | None = None
-
-
-@dataclass
-class Verdict:
-    """A target and how we fare against it."""
-
-    target: base.Target
-    ours: float | None
-    verdict: str
-    """``pass``, ``fail``, ``explained`` (outside, with a named mechanism), ``not available``."""
-    reason: str = ""
-
-    def to_dict(
-        self, doc: str = b97.DOC, deviations: dict[str, str] | None = None
-    ) -> dict[str, Any]:
-        """The ``targets.json`` entry; ``doc`` and ``deviations`` are the catalogue's."""
-        t = self.target
-        deviations = b97.DEVIATIONS if deviations is None else deviations
-        lo, hi = t.accept
-        out: dict[str, Any] = {
-            "id": t.id,
-            "table": t.table,
-            "description": t.description,
-            "paper": t.paper,
-            "expected": t.expected,
-            "ours": _finite(self.ours),
-            "unit": t.unit,
-            "tolerance": t.tolerance,
-            "accept": [_finite(lo), _finite(hi)],
-            "verdict": self.verdict,
-            "source": t.source,
-            "needs": list(t.needs),
-        }
-        if t.deviation is not None:
-            out["explanation"] = {
-                "doc": f"{doc}#{t.deviation}",
-                "mechanism": deviations[t.deviation],
-            }
-        if self.reason:
-            out["reason"] = self.reason
-        return out
-
-
-@dataclass
-class Reproduction:
-    """Everything a reproduction produced."""
-
-    paper: str
-    seeds: list[int]
-    transfer: str | None
-    quick: bool
-    outcomes: list[Outcome]
-    traced: list[TracedOutcome]
-    verdicts: list[Verdict]
-    frame: pd.DataFrame
-    wall_s: float
-    """Seconds running the simulations (what report.html and the console both print)."""
-    workers: int
-    out: Path | None = None
-    runs: int = 0
-    """Simulations run: identical scenarios run once and fill several rows of ``frame``."""
-    write_s: float = 0.0
-    """Seconds writing the files (figures, report) after the runs."""
-    files: list[Path] = field(default_factory=list)
-
-    def outcome(self, exp_id: str) -> Outcome:
-        for o in self.outcomes:
-            if o.experiment.id == exp_id:
-                return o
-        raise KeyError(exp_id)
-
-
-class _Measured:
-    """The :class:`~lossylink.papers._base.Measured` view of a reproduction."""
-
-    def __init__(self, outcomes: Sequence[Outcome], traced: Sequence[TracedOutcome]) -> None:
-        self._outcomes = {o.experiment.id: o for o in outcomes}
-        self._traced = {t.run.id: t for t in traced}
-
-    def values(self, exp: str, metric: str) -> Sequence[float]:
-        o = self._outcomes.get(exp)
-        if o is None:
-            raise base.Unavailable(f"{exp}: not in this reproduction")
-        if not o.available:
-            raise base.Unavailable(f"{exp}: {o.reason}")
-        v = o.values(metric)
-        if not v:
-            raise base.Unavailable(f"{exp}: metric {metric} not reported")
-        return v
-
-    def trace(self, run_id: str) -> dict[str, Any]:
-        t = self._traced.get(run_id)
-        if t is None or t.result is None or t.result.trace is None:
-            reason = t.reason if t is not None and t.reason else "not traced"
-            raise base.Unavailable(f"{run_id}: {reason}")
-        return t.result.trace
-
-
 def evaluate(
     targets: Iterable[base.Target], outcomes: Sequence[Outcome], traced: Sequence[TracedOutcome]
 ) -> list[Verdict]:
     """Compute every target and its verdict."""
-    m = _Measured(outcomes, traced)
+    m = Measurements(outcomes, traced)
     out = []
     for t in targets:
         try:
@@ -315,6 +188,8 @@ def results_frame(outcomes: Sequence[Outcome]) -> pd.DataFrame:
             row.update(exp.columns())
             row.update(dict(exp.params))
             row.update(r.metrics)
+            if r.aggregate is not None:
+                row.update({f"agg.{k}": v for k, v in r.aggregate.items()})
             row.update(flat)
             rows.append(row)
     columns: dict[str, None] = {}
@@ -443,9 +318,3 @@ def ludwig2000(
 
 PAPER_NAMES = tuple(PAPERS)
 """The papers ``reproduce`` knows, in registry order."""
-
-
-def _finite(v: float | None) -> float | None:
-    if v is None or not math.isfinite(v):
-        return None
-    return v

@@ -16,7 +16,8 @@ import pytest
 from lossylink.errors import InvalidValueError
 from lossylink.papers import PAPERS, catalogue
 from lossylink.papers import ludwig2000 as l2k
-from lossylink.papers._ludwig2000_runs import (
+from lossylink.papers.ludwig2000.report import docs_table
+from lossylink.papers.ludwig2000.runs import (
     HOLD_12S,
     HOLD_13S,
     HOLD_13S_IP,
@@ -24,7 +25,6 @@ from lossylink.papers._ludwig2000_runs import (
     REORDER_S8E,
 )
 from lossylink.report import paper_report
-from lossylink.reports.ludwig2000 import docs_table
 from lossylink.reproduce import Outcome, Reproduction, evaluate, ludwig2000, reproduce
 from lossylink.result import RunResult
 from support import L2K_DOC, RUST_TESTS, rust_const
@@ -40,8 +40,8 @@ def rep(tmp_path_factory: pytest.TempPathFactory) -> Reproduction:
 # -- the registry -------------------------------------------------------------------------------
 
 
-def test_registry_lists_both_papers_and_each_has_a_report_module() -> None:
-    assert list(PAPERS) == ["balakrishnan97", "ludwig2000"]
+def test_registry_lists_the_papers_and_each_has_a_report_module() -> None:
+    assert list(PAPERS) == ["balakrishnan97", "ludwig2000", "buchholcz"]
     for name, cat in PAPERS.items():
         assert name == cat.NAME
         report = paper_report(name)
@@ -53,7 +53,9 @@ def test_registry_lists_both_papers_and_each_has_a_report_module() -> None:
 
 
 def test_unknown_paper_names_the_known_ones() -> None:
-    with pytest.raises(InvalidValueError, match=r"paper: .*known: balakrishnan97, ludwig2000"):
+    with pytest.raises(
+        InvalidValueError, match=r"paper: .*known: balakrishnan97, ludwig2000, buchholcz"
+    ):
         reproduce("nosuchpaper")
     with pytest.raises(InvalidValueError, match="paper"):
         catalogue("ludwig1999")

@@ -11,11 +11,11 @@ import pytest
 
 from lossylink.papers import ludwig2000 as l2k
 from lossylink.papers._base import Unavailable
-from lossylink.papers._ludwig2000_eifel import LATE_FWD, LATE_REV
-from lossylink.papers._ludwig2000_eifel_targets import TARGET_TABLES, TARGETS
-from lossylink.papers._ludwig2000_runs import REORDER_S8E
 from lossylink.papers._trace import SenderTrace
-from lossylink.reports._ludwig2000_rto import rtt_samples
+from lossylink.papers.ludwig2000.eifel import LATE_FWD, LATE_REV
+from lossylink.papers.ludwig2000.eifel_targets import TARGET_TABLES, TARGETS
+from lossylink.papers.ludwig2000.report_rto import rtt_samples
+from lossylink.papers.ludwig2000.runs import REORDER_S8E
 from lossylink.reproduce import Outcome, Reproduction, TracedOutcome, evaluate, reproduce
 from lossylink.result import RunResult
 from support import RUST_TESTS, l2k_target, rust_const

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 from lossylink.errors import InvalidValueError
-from lossylink.papers import _ludwig2000_squares as squares
 from lossylink.papers import ludwig2000 as l2k
-from lossylink.papers._ludwig2000_more import HOP, holds
-from lossylink.papers._ludwig2000_more_targets import S12_TABLE, S13_TABLE, TARGETS
-from lossylink.papers._ludwig2000_spurious_targets import DEVIATION
-from lossylink.papers._ludwig2000_spurious_targets import TABLE as PKT_TABLE
+from lossylink.papers.ludwig2000 import squares as squares
+from lossylink.papers.ludwig2000.more import HOP, holds
+from lossylink.papers.ludwig2000.more_targets import S12_TABLE, S13_TABLE, TARGETS
+from lossylink.papers.ludwig2000.spurious_targets import DEVIATION
+from lossylink.papers.ludwig2000.spurious_targets import TABLE as PKT_TABLE
 from lossylink.reproduce import Outcome, Reproduction, evaluate, reproduce
 from lossylink.result import RunResult
 from support import L2K_DOC, RUST_TESTS, l2k_target

@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from lossylink.papers import _ludwig2000_spurious as sp
 from lossylink.papers import ludwig2000 as l2k
 from lossylink.papers._base import Unavailable
-from lossylink.papers._ludwig2000_spurious_targets import DEVIATION, TABLE, TARGETS
 from lossylink.papers._trace import SenderTrace
+from lossylink.papers.ludwig2000 import spurious as sp
+from lossylink.papers.ludwig2000.spurious_targets import DEVIATION, TABLE, TARGETS
 from lossylink.reproduce import Reproduction, TracedOutcome, evaluate, reproduce
 from support import L2K_DOC, RUST_TESTS
 

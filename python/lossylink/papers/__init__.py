@@ -1,16 +1,16 @@
-"""Experiment catalogues of the papers lossylink reproduces (data only: configs, paper values,
-targets). :mod:`lossylink.reproduce` runs them; ``lossylink.reports.<name>`` writes the
-paper's own report sections. The interface of a catalogue module is described in
-:mod:`lossylink.papers._base`."""
+"""The papers lossylink reproduces, one package each (``balakrishnan97``, ``ludwig2000``,
+``buchholcz``): its catalogue in ``__init__`` (data only: configs, paper values, targets), the
+parts it is assembled from, and its report sections in ``report``. :mod:`lossylink.reproduce`
+runs them; the interface of a catalogue module is described in :mod:`lossylink.papers._base`."""
 
 from __future__ import annotations
 
 from types import ModuleType
 
 from lossylink.errors import InvalidValueError
-from lossylink.papers import balakrishnan97, ludwig2000
+from lossylink.papers import balakrishnan97, buchholcz, ludwig2000
 
-PAPERS: dict[str, ModuleType] = {m.NAME: m for m in (balakrishnan97, ludwig2000)}
+PAPERS: dict[str, ModuleType] = {m.NAME: m for m in (balakrishnan97, ludwig2000, buchholcz)}
 """Paper name (as on the command line) -> catalogue module."""
 
 
@@ -24,4 +24,4 @@ def catalogue(name: str) -> ModuleType:
         raise InvalidValueError(f"paper: unknown paper {name!r} (known: {known})") from None
 
 
-__all__ = ["PAPERS", "balakrishnan97", "catalogue", "ludwig2000"]
+__all__ = ["PAPERS", "balakrishnan97", "buchholcz", "catalogue", "ludwig2000"]

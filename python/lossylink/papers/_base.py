@@ -14,7 +14,7 @@ A catalogue module (``lossylink.papers.<name>``) defines:
   the target tables), ``DEVIATIONS`` (``{anchor: mechanism in one line}``);
 - ``select(groups, figures) -> Selection``: what a run restricted to ``groups`` needs.
 
-Its report sections live in ``lossylink.reports.<name>``.
+Its report sections live in ``lossylink.papers.<name>.report``.
 """
 
 from __future__ import annotations

@@ -246,7 +246,7 @@ impl LossRecovery for TcpElnRecovery {
 
     fn phase(&self) -> Phase {
         match self.state {
-            State::Open { .. } => Phase::Open,
+            State::Open => Phase::Open,
             State::ElnRec { recover, .. } | State::Fr { recover } => Phase::Recovery { recover },
             State::Loss { recover } => Phase::Loss { recover },
         }

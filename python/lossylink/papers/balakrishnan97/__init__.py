@@ -24,6 +24,16 @@ from __future__ import annotations
 
 import dataclasses
 
+from lossylink.papers._base import (
+    INF,
+    WIRELESS,
+    Figure,
+    Measured,
+    Selection,
+    Target,
+    Unavailable,
+    mean,
+)
 from lossylink.papers.balakrishnan97.runs import (
     BURST_CONFIG,
     BURST_SCHEMES,
@@ -77,16 +87,6 @@ from lossylink.papers.balakrishnan97.targets_bs import (
     TABLE4_KNOWN_DEVIATIONS,
     _table2_targets,
     _table4_targets,
-)
-from lossylink.papers._base import (
-    INF,
-    WIRELESS,
-    Figure,
-    Measured,
-    Selection,
-    Target,
-    Unavailable,
-    mean,
 )
 
 __all__ = [

@@ -6,13 +6,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from lossylink.papers.balakrishnan97.runs import (
-    CONFIGS,
-    PEAKS,
-    TABLE_2,
-    TABLE_3,
-    cell_id,
-)
 from lossylink.papers._base import (
     INF,
     Measured,
@@ -20,6 +13,13 @@ from lossylink.papers._base import (
     Unavailable,
     mean,
     range_text,
+)
+from lossylink.papers.balakrishnan97.runs import (
+    CONFIGS,
+    PEAKS,
+    TABLE_2,
+    TABLE_3,
+    cell_id,
 )
 
 # -- targets --------------------------------------------------------------------------------

@@ -5,6 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from lossylink.papers._base import (
+    INF,
+    Measured,
+    Target,
+    Unavailable,
+    mean,
+    range_text,
+)
 from lossylink.papers.balakrishnan97.runs import (
     CONFIGS,
     TABLE_2,
@@ -16,14 +24,6 @@ from lossylink.papers.balakrishnan97.targets import (
     _cell_target,
     _pct_target,
     _ratio,
-)
-from lossylink.papers._base import (
-    INF,
-    Measured,
-    Target,
-    Unavailable,
-    mean,
-    range_text,
 )
 
 # -- Table 2: spec §7.3, link-layer family ------------------------------------------------

@@ -64,7 +64,7 @@ def series(rep: Reproduction, group: str) -> tuple[list[float], list[float], lis
 
 
 def gain(traffic: str, reno: float, eln: float) -> float:
-    """I = T_ELN/T_Reno − 1 (FTP) or R = (RT_Reno − RT_ELN)/RT_Reno (web), in %."""
+    """I = T_ELN/T_Reno - 1 (FTP) or R = (RT_Reno - RT_ELN)/RT_Reno (web), in %."""
     if traffic == "ftp":
         return 100.0 * (eln / reno - 1.0) if reno > 0 else float("nan")
     return 100.0 * (reno - eln) / reno if reno > 0 else float("nan")
@@ -86,11 +86,13 @@ def group_table(rep: Reproduction, group: str) -> Grid:
     if traffic == "ftp":
         header = ["error", "Reno Mb/s", "TCP-ELN Mb/s", "TCP-ELN kB/s per flow", "improvement"]
         note = ("Aggregate goodput of the three downloads after the warm-up, mean over seeds; "
-                "improvement I = T_ELN/T_Reno − 1.")  # fmt: skip
+                "improvement I = T_ELN/T_Reno - 1.")  # fmt: skip
     else:
         header = ["error", "Reno s", "TCP-ELN s", "reduction"]
-        note = ("Mean page response time over every page of the 15 sessions requested after "
-                "the warm-up, mean over seeds; reduction R = (RT_Reno − RT_ELN)/RT_Reno.")  # fmt: skip
+        note = (
+            "Mean page response time over every page of the 15 sessions requested after "
+            "the warm-up, mean over seeds; reduction R = (RT_Reno - RT_ELN)/RT_Reno."
+        )
     return Grid(group, r.GROUP_TITLES[group], header, rows, note)
 
 

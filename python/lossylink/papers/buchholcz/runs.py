@@ -75,9 +75,11 @@ def _errors(error: str | None) -> tuple[tuple[str, str], ...]:
 
 
 def _ftp() -> str:
-    return "[" + ", ".join(
-        f'{{ name = "ftp-m{m}", from = "server", to = "m{m}" }}' for m in (1, 2, 3)
-    ) + "]"
+    return (
+        "["
+        + ", ".join(f'{{ name = "ftp-m{m}", from = "server", to = "m{m}" }}' for m in (1, 2, 3))
+        + "]"
+    )
 
 
 def _web() -> str:
@@ -128,7 +130,7 @@ def _experiments() -> list[Experiment]:
                         params=(("model", m),),
                     )
                 )
-    trace = f'{{ model = "trace", file = "{FIG4_TRACE.as_posix()}" }}'
+    trace = f'{{ model = "trace", file = "{FIG4_TRACE.as_posix()}", repeat = false }}'
     for label, scheme in SCHEMES:
         out.append(
             Experiment(

@@ -1,6 +1,6 @@
 """The targets of Buchholcz et al. (eln-llelsn spec §7.1, T002-1..12): relative improvements of
-TCP-ELN over Reno, I = T_ELN/T_Reno − 1 for FTP throughput (aggregate goodput of the three
-downloads) and R = (RT_Reno − RT_ELN)/RT_Reno for the web's mean page response time. Only
+TCP-ELN over Reno, I = T_ELN/T_Reno - 1 for FTP throughput (aggregate goodput of the three
+downloads) and R = (RT_Reno - RT_ELN)/RT_Reno for the web's mean page response time. Only
 ratios are targets: the paper's absolute throughputs carry an impossible unit (spec §6.1.3)."""
 
 from __future__ import annotations
@@ -23,7 +23,21 @@ TABLE_TITLES = {
     "mechanism": "The mechanism: no-error equivalence and the Fig. 4 packet",
 }
 
-DEVIATIONS: dict[str, str] = {}
+DEVIATIONS: dict[str, str] = {
+    "bottleneck-cap": "TCP-ELN reaches 98 % of the shared 1 Mb/s bottleneck at low and medium "
+    "loss, so its gain is capped by how far Reno falls below it (0.962 / 0.77 - 1 = 25 % at p = "
+    "0.01); the paper's Reno must have fallen further",
+    "eln-timeouts": "at high loss TCP-ELN still times out (22 timeouts per flow per 100 s at p = "
+    "0.1, Reno 57): a corrupted retransmission leaves too few duplicates in a small window; the "
+    "eager/sync/first knobs do worse (measured)",
+    "markov-time-step": "a chain stepped per frame stays in its Bad state through a timeout, so "
+    "the retransmission meets p_BB = 0.93 again and the flows starve (model 3); stepped per "
+    "4.16 ms slot (the gilbert model's slot knob) model 3 recovers to 0.37 Mb/s, still below "
+    "the paper",
+    "web-queueing": "page response times are dominated by the shared bottleneck (7.1 s at p = 0 "
+    "with 15 sessions loading it to 0.87 Mb/s), so repairing corruption faster changes little "
+    "at low loss and the reduction there is within seed noise",
+}
 
 
 def improvement(m: Measured, traffic: str, kind: str, x: float | int) -> float:
@@ -31,13 +45,17 @@ def improvement(m: Measured, traffic: str, kind: str, x: float | int) -> float:
     key = f"{x:g}" if kind == "uniform" else str(int(x))
     reno, eln = (f"{traffic}-{kind}-{key}-{lab}" for lab in ("reno", "eln"))
     if traffic == "ftp":
-        return mean(m, eln, GOODPUT) / mean(m, reno, GOODPUT) - 1.0
+        base = mean(m, reno, GOODPUT)
+        if base <= 0:
+            raise Unavailable(f"{reno}: Reno moved no data after the warm-up (no ratio)")
+        return mean(m, eln, GOODPUT) / base - 1.0
     rt_reno = mean(m, reno, RESPONSE)
     return (rt_reno - mean(m, eln, RESPONSE)) / rt_reno
 
 
 def spearman(x: list[float], y: list[float]) -> float:
     """Spearman's rank correlation (ties get their mean rank)."""
+
     def ranks(v: list[float]) -> np.ndarray:
         a = np.asarray(v, dtype=float)
         order = a.argsort(kind="stable")
@@ -71,10 +89,11 @@ def _t(
     *,
     unit: str = "",
     expected: str = "",
+    deviation: str | None = None,
 ) -> Target:
     return Target(tid, table, description, paper, accept, tolerance, value, needs,
                   source=f"eln-llelsn spec §7.1 {tid.split('.')[0]}", unit=unit,
-                  expected=expected)  # fmt: skip
+                  expected=expected, deviation=deviation)  # fmt: skip
 
 
 P_POS = tuple(p for p in UNIFORM_P if p > 0)
@@ -96,9 +115,13 @@ def _t6(m: Measured) -> float:
     )
 
 
+def _markov_gain(model: int) -> Callable[[Measured], float]:
+    return lambda m: improvement(m, "ftp", "markov", model)
+
+
 def _eln_ratio(model: int) -> Callable[[Measured], float]:
-    return lambda m: mean(m, f"ftp-markov-{model}-eln", GOODPUT) / mean(
-        m, "ftp-uniform-0.1-eln", GOODPUT
+    return lambda m: (
+        mean(m, f"ftp-markov-{model}-eln", GOODPUT) / mean(m, "ftp-uniform-0.1-eln", GOODPUT)
     )
 
 
@@ -116,7 +139,7 @@ W_POS = tuple(p for p in WEB_UNIFORM_P if p > 0)
 
 
 def _t9(m: Measured) -> float:
-    """Spearman ρ(p, R) if every R is within [0, 0.75]; else −1."""
+    """Spearman rho(p, R) if every R is within [0, 0.75]; else -1."""
     r = [improvement(m, "web", "uniform", p) for p in W_POS]
     if min(r) < 0 or max(r) > 0.75:
         return -1.0
@@ -139,57 +162,62 @@ def _t1(m: Measured) -> float:
 MARKOV_IDS = _ids("ftp", "markov", list(MARKOV))
 TARGETS: tuple[Target, ...] = (
     _t("T002-1", "mechanism", "p = 0: TCP-ELN and Reno move the same data", 0.0, (0.0, 0.001),
-       "|T_ELN/T_Reno − 1| ≤ 0.1 % (the packets are identical: tests/tcp_eln.rs)", _t1,
+       "|T_ELN/T_Reno - 1| ≤ 0.1 % (the packets are identical: tests/tcp_eln.rs)", _t1,
        _ids("ftp", "uniform", (0.0,)), expected="equal"),
-    _t("T002-2", "ftp", "Uniform FTP: improvement grows with p (Spearman ρ over p > 0)", None,
-       (0.8, 1.0), "ρ ≥ 0.8", _t2, _ids("ftp", "uniform", P_POS), expected="non-decreasing"),
+    _t("T002-2", "ftp", "Uniform FTP: improvement grows with p (Spearman rho over p > 0)", None,
+       (0.8, 1.0), "rho ≥ 0.8", _t2, _ids("ftp", "uniform", P_POS), expected="non-decreasing"),
     _t("T002-3a", "ftp", "Uniform FTP: improvement at p = 0.2", None, (1.3, 2.6),
        "I(0.2) ∈ [130 %, 260 %]", lambda m: improvement(m, "ftp", "uniform", 0.2),
-       _ids("ftp", "uniform", (0.2,)), unit="×", expected="60-200 % over the range"),
+       _ids("ftp", "uniform", (0.2,)), expected="60-200 % over the range",
+       deviation="eln-timeouts"),
     _t("T002-3b", "ftp", "Uniform FTP: improvement at p = 0.01", None, (0.3, INF),
        "I(0.01) ≥ 30 %", lambda m: improvement(m, "ftp", "uniform", 0.01),
-       _ids("ftp", "uniform", (0.01,)), unit="×", expected="60-200 % over the range"),
+       _ids("ftp", "uniform", (0.01,)), expected="60-200 % over the range",
+       deviation="bottleneck-cap"),
     *(
         _t(f"T002-4.M{k}", "ftp", f"Markov FTP, high loss: improvement, model {k}", 1.25,
-           (0.8, 1.7), "within 110-140 % ± 30 pp",
-           (lambda k: lambda m: improvement(m, "ftp", "markov", k))(k),
-           _ids("ftp", "markov", [k]), unit="×", expected="110-140 %")
+           (0.8, 1.7), "within 110-140 % ± 30 pp", _markov_gain(k),
+           _ids("ftp", "markov", [k]), expected="110-140 %",
+           deviation="markov-time-step" if k == 3 else "eln-timeouts")
         for k in (3, 6, 9)
     ),
     *(
         _t(f"T002-5.M{k}", "ftp", f"Markov FTP, medium loss: improvement, model {k}", 0.9,
-           (0.3, 1.5), "within 60-120 % ± 30 pp",
-           (lambda k: lambda m: improvement(m, "ftp", "markov", k))(k),
-           _ids("ftp", "markov", [k]), unit="×", expected="60-120 %")
+           (0.3, 1.5), "within 60-120 % ± 30 pp", _markov_gain(k),
+           _ids("ftp", "markov", [k]), expected="60-120 %",
+           deviation="bottleneck-cap")
         for k in (2, 5, 8)
     ),
     _t("T002-6", "ftp", "Markov FTP, low loss: improvement > 0 and below medium at each speed",
-       None, (1e-9, INF), "min(I_med − I_low) > 0 with every I_low > 0", _t6, MARKOV_IDS,
-       expected="somewhat lower than medium"),
+       None, (1e-9, INF), "min(I_med - I_low) > 0 with every I_low > 0", _t6, MARKOV_IDS,
+       expected="somewhat lower than medium", deviation="bottleneck-cap"),
     _t("T002-7.M3", "ftp", "ELN throughput at ε = 0.1: Markov 3 / uniform", 2.193, (1.6, 2.8),
-       "∈ [1.6, 2.8]", _eln_ratio(3), ("ftp-markov-3-eln", "ftp-uniform-0.1-eln"), unit="×"),
+       "∈ [1.6, 2.8]", _eln_ratio(3), ("ftp-markov-3-eln", "ftp-uniform-0.1-eln"),
+       deviation="markov-time-step"),
     _t("T002-7.M6", "ftp", "ELN throughput at ε = 0.1: Markov 6 / uniform", 1.185, (1.0, 1.4),
-       "∈ [1.0, 1.4]", _eln_ratio(6), ("ftp-markov-6-eln", "ftp-uniform-0.1-eln"), unit="×"),
+       "∈ [1.0, 1.4]", _eln_ratio(6), ("ftp-markov-6-eln", "ftp-uniform-0.1-eln"),
+       deviation="eln-timeouts"),
     _t("T002-7.M9", "ftp", "ELN throughput at ε = 0.1: Markov 9 / uniform", 1.033, (0.9, 1.15),
-       "∈ [0.9, 1.15]", _eln_ratio(9), ("ftp-markov-9-eln", "ftp-uniform-0.1-eln"), unit="×"),
+       "∈ [0.9, 1.15]", _eln_ratio(9), ("ftp-markov-9-eln", "ftp-uniform-0.1-eln"), ),
     _t("T002-8", "ftp", "ELN throughput falls with user speed at ε = 0.01 and 0.1", None,
        (1.0, 1.0), "ordinal: pedestrian > intermediate > high (1 = holds)", _t8, MARKOV_IDS,
-       expected="bursty losses suit ELN better"),
+       expected="bursty losses suit ELN better", deviation="markov-time-step"),
     _t("T002-9", "web", "Web uniform: response-time reduction in [0, 75 %], rising with p",
-       None, (0.7, 1.0), "each R ∈ [0, 75 %] and Spearman ρ ≥ 0.7 (−1: a value outside)", _t9,
-       _ids("web", "uniform", W_POS), expected="10-60 %, increasing with p"),
+       None, (0.7, 1.0), "each R ∈ [0, 75 %] and Spearman rho ≥ 0.7 (-1: a value outside)", _t9,
+       _ids("web", "uniform", W_POS), expected="10-60 %, increasing with p",
+       deviation="web-queueing"),
     _t("T002-10.low", "web", "Web Markov, low loss (1, 4, 7): mean reduction", 0.075,
        (-0.15, 0.30), "0-15 % ± 15 pp", _band((1, 4, 7)), _ids("web", "markov", [1, 4, 7]),
-       unit="×", expected="slight"),
+       expected="slight"),
     _t("T002-10.medium", "web", "Web Markov, medium loss (2, 5, 8): mean reduction", 0.225,
        (0.0, 0.45), "15-30 % ± 15 pp", _band((2, 5, 8)), _ids("web", "markov", [2, 5, 8]),
-       unit="×", expected="15-30 %"),
+       expected="15-30 %", deviation="web-queueing"),
     _t("T002-10.high", "web", "Web Markov, high loss (3, 6, 9): mean reduction", 0.40,
        (0.15, 0.65), "30-50 % ± 15 pp", _band((3, 6, 9)), _ids("web", "markov", [3, 6, 9]),
-       unit="×", expected="30-50 %"),
+       expected="30-50 %", deviation="web-queueing"),
     _t("T002-10.order", "web", "Web Markov: reduction low < medium < high", None, (1.0, 1.0),
        "ordinal (1 = holds)", _t10_order, _ids("web", "markov", list(MARKOV)),
-       expected="grows with the loss"),
+       expected="grows with the loss", deviation="web-queueing"),
     _t("T002-12.eln", "mechanism", "Fig. 4: TCP-ELN's window cuts for the corrupted packet", 0.0,
        (0.0, 0.0), "no fast retransmit, no timeout (packet script: script_tests_tcp_eln.rs)",
        lambda m: mean(m, "fig4-eln", "sender_fast_retransmits")

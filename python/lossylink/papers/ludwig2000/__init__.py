@@ -26,6 +26,7 @@ The parts live in :mod:`lossylink.papers.ludwig2000.runs`,
 
 from __future__ import annotations
 
+from lossylink.papers._base import Figure, Selection, Target
 from lossylink.papers.ludwig2000 import eifel as _eifel
 from lossylink.papers.ludwig2000 import eifel_targets as _eifel_targets
 from lossylink.papers.ludwig2000 import more as _more
@@ -34,7 +35,6 @@ from lossylink.papers.ludwig2000 import runs as _runs
 from lossylink.papers.ludwig2000 import spurious as _spurious
 from lossylink.papers.ludwig2000 import spurious_targets as _spurious_targets
 from lossylink.papers.ludwig2000 import targets as _targets
-from lossylink.papers._base import Figure, Selection, Target
 from lossylink.papers.ludwig2000.runs import MSS, RWND, Experiment, Shade
 
 EXPERIMENTS: tuple[Experiment, ...] = (

@@ -12,6 +12,7 @@ marked "observation" record what our model does where the dissertation says noth
 from __future__ import annotations
 
 from lossylink.papers._base import INF, Measured, Target, Unavailable, mean
+from lossylink.papers._trace import Ev, SenderTrace, Win
 from lossylink.papers.ludwig2000.eifel import (
     AGG_AT_S,
     LATE_HOLD,
@@ -19,7 +20,6 @@ from lossylink.papers.ludwig2000.eifel import (
 )
 from lossylink.papers.ludwig2000.runs import MSS
 from lossylink.papers.ludwig2000.targets import Value, _metric, _t, _trace
-from lossylink.papers._trace import Ev, SenderTrace, Win
 
 LATE_TABLE = "Late 3rd DUPACK (§3.1.2, Q3)"
 PACER_TABLE = "S8e + burst pacer (§3.1.2)"

@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
-from lossylink.papers.ludwig2000 import squares as squares
 from lossylink.papers._base import INF, Measured, Target, mean
+from lossylink.papers.ludwig2000 import squares as squares
 from lossylink.papers.ludwig2000.more import HOLD_S, SWEEP_HOLDS_S, hold_starts, run_id
 from lossylink.papers.ludwig2000.targets import Value, _metric, _t
 

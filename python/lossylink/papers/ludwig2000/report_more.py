@@ -19,8 +19,8 @@ from lossylink.papers.ludwig2000.more_targets import (
 from lossylink.report import Grid, find, placeholder
 
 if TYPE_CHECKING:
-    from lossylink.papers._base import Figure
     from lossylink.outcomes import Reproduction
+    from lossylink.papers._base import Figure
 
 MODEL_COLUMNS = ("event", "pipe", "load", "interval (cycles)", "squares without", "squares with",
                  "loss %", "dissertation %")  # fmt: skip

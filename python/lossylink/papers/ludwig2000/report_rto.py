@@ -19,8 +19,8 @@ from lossylink.papers import ludwig2000 as l2k
 from lossylink.report import placeholder
 
 if TYPE_CHECKING:
-    from lossylink.papers._base import Figure
     from lossylink.outcomes import Reproduction
+    from lossylink.papers._base import Figure
 
 COLOURS = ("#1f4e9c", "#c0392b", "#e67e22", "#27ae60")
 

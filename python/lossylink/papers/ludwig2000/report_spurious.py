@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lossylink.papers.ludwig2000 import spurious as sp
 from lossylink.papers._base import Unavailable
+from lossylink.papers.ludwig2000 import spurious as sp
 from lossylink.papers.ludwig2000.spurious_targets import EVENT_TEXT, model_pct
 from lossylink.report import placeholder
 
 if TYPE_CHECKING:
-    from lossylink.papers._base import Figure
     from lossylink.outcomes import Reproduction
+    from lossylink.papers._base import Figure
 
 COLORS = {"e2e": "#7f8c8d", "eifel": "#c0392b", "pacer": "#1f4e9c"}
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 
 from lossylink.papers._base import Figure, Measured, Unavailable
-from lossylink.papers.ludwig2000.runs import Experiment, Shade
 from lossylink.papers._trace import SenderTrace
+from lossylink.papers.ludwig2000.runs import Experiment, Shade
 
 MSS = 1400
 """The wan preset's MSS (spurious_cost_s12.rs)."""

@@ -18,9 +18,9 @@ magnitude (docs/ludwig2000.md, S12, says why they differ).
 
 from __future__ import annotations
 
+from lossylink.papers._base import INF, Measured, Target
 from lossylink.papers.ludwig2000 import spurious as sp
 from lossylink.papers.ludwig2000 import squares as squares
-from lossylink.papers._base import INF, Measured, Target
 from lossylink.papers.ludwig2000.targets import Value, _t
 
 TABLE = "S12 (packet level, RT14)"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lossylink.papers._base import INF, Measured, Target, Unavailable, mean, range_text
+from lossylink.papers._trace import SenderTrace
 from lossylink.papers.ludwig2000.runs import (
     LAN_MSS,
     LAN_WINDOW,
@@ -19,7 +20,6 @@ from lossylink.papers.ludwig2000.runs import (
     OUTAGE_START_S,
     RWND,
 )
-from lossylink.papers._trace import SenderTrace
 
 Value = Callable[[Measured], float]
 
