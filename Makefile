@@ -84,6 +84,7 @@ demo: develop
 reproduce: develop
 	$(VENV)/bin/lossylink reproduce balakrishnan97 --quick --out out/balakrishnan97
 	$(VENV)/bin/lossylink reproduce ludwig2000 --out out/ludwig2000
+	$(VENV)/bin/lossylink reproduce buchholcz --out out/buchholcz
 
 test: develop test-rust test-python
 
