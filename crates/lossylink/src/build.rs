@@ -156,6 +156,7 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
                 .is_some_and(|s| s.wireless_tcp.eifel.is_some());
         eifel_rules(doc, eifel_somewhere)?;
     }
+    tcp_eln_rules(&net, &flows, single, doc)?;
     let arq = if agents.iter().any(|&(_, k)| k == AgentKind::Arq) {
         Some((arq_settings(&doc.ll.arq)?, link_receivers(&net, &agents)))
     } else {
@@ -376,4 +377,49 @@ fn link_receivers(net: &Net, agents: &[(NodeId, AgentKind)]) -> Vec<NodeId> {
         }
     }
     out
+}
+
+/// TCP-ELN's applicability (eln-llelsn spec §3.5) as errors: its receiver counts only what the
+/// last hop towards it corrupts, so a path whose errors all lie elsewhere gets nothing from it;
+/// and `single-conn` attribution needs the receiving host to have no other connection.
+fn tcp_eln_rules(
+    net: &Net,
+    flows: &[FlowPlan],
+    single: bool,
+    doc: &ScenarioDoc,
+) -> Result<(), Error> {
+    use crate::schemes::RecoveryKind;
+    use net::ErrorModelConfig;
+    for f in flows
+        .iter()
+        .filter(|f| f.udp.is_none() && f.scheme.def.recovery == RecoveryKind::TcpEln)
+    {
+        let field = spec_field(single, f.entry, "scheme");
+        let host = &doc.nodes[f.dst.index()].name;
+        let path = net.path(f.src, f.dst);
+        let lossy = |p: &engine::PortId| net.direction(*p).1.error != ErrorModelConfig::None;
+        if let Some((last, inner)) = path.split_last() {
+            if !lossy(last) && inner.iter().any(lossy) {
+                return Err(Error::invalid(
+                    field,
+                    format!(
+                        "tcp-eln's receiver sees only corruption on the last hop towards '{host}', which has no error model while other links of the path have one; put the errors on that hop or choose another scheme"
+                    ),
+                ));
+            }
+        }
+        let others = flows
+            .iter()
+            .filter(|g| g.udp.is_none() && g.dst == f.dst)
+            .count();
+        if f.tcp.eln_single_conn && (others > 1 || f.web.is_some()) {
+            return Err(Error::invalid(
+                spec_field(single, f.entry, "tcp"),
+                format!(
+                    "eln.ident = \"single-conn\" needs '{host}' to have one connection, and it has more (use ident = \"oracle\")"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

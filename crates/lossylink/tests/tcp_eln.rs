@@ -94,3 +94,36 @@ fn tcp_eln_knobs_are_named_in_errors() {
     )
     .unwrap();
 }
+
+/// Spec §3.5 as errors: errors only away from the receiver's last hop, and `single-conn`
+/// attribution at a host with several connections.
+#[test]
+fn applicability_constraints_are_errors_naming_the_field() {
+    let mut s = lossylink::Scenario::preset("eln5").unwrap();
+    s.set("scheme", "tcp-eln").unwrap();
+    // Errors on the wired link only: nothing for the receiver to count.
+    let e = s
+        .set("links.0.error", "{ model = \"bernoulli\", p = 0.01 }")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("flows[0].scheme: tcp-eln's receiver"), "{e}");
+    // One connection per mobile: single-conn is fine; a second download to m1 is refused.
+    s.set("tcp.eln", "{ ident = \"single-conn\" }").unwrap();
+    let e = s
+        .set(
+            "flows",
+            "[{ from = \"server\", to = \"m1\" }, { from = \"server\", to = \"m1\" }]",
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("flows[0].tcp: eln.ident = \"single-conn\""),
+        "{e}"
+    );
+    s.set("tcp.eln", "{ ident = \"oracle\" }").unwrap();
+    s.set(
+        "flows",
+        "[{ from = \"server\", to = \"m1\" }, { from = \"server\", to = \"m1\" }]",
+    )
+    .unwrap();
+}

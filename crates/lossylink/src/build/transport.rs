@@ -69,6 +69,8 @@ pub(crate) struct TcpSettings {
     pub sack_sender: SackFlavor,
     /// TCP-ELN's knobs (`tcp.eln`).
     pub tcp_eln: TcpElnConfig,
+    /// `tcp.eln.ident = "single-conn"`: the receiving host must have only this connection.
+    pub eln_single_conn: bool,
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -305,6 +307,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
         },
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
+        eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         mss: t.mss,
         buffer: t.buffer.0 as u32,
         timers,

@@ -210,6 +210,21 @@ pub struct TcpElnDoc {
     /// C6: the duplicate that triggers the retransmission also inflates cwnd (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inflate_trigger: Option<bool>,
+    /// How the receiver attributes a corrupted frame to its connection (spec §3.2): `oracle`
+    /// (the frame's own connection) | `single-conn` (the only connection of the receiving
+    /// host; refused when the host has several, §3.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ident: Option<ElnIdentDoc>,
+}
+
+/// How corruption is attributed to a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElnIdentDoc {
+    /// The corrupted frame's own connection.
+    Oracle,
+    /// The receiving host's only connection.
+    SingleConn,
 }
 
 /// C1.
