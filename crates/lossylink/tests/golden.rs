@@ -535,6 +535,20 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("scheme", "tcp-eln"),
             ("links.1.forward.error", "{ model = \"exponential\", every = \"32KiB\" }"),
         ],
+    ),    (
+        "eln5-gilbert-per-slot",
+        "Gilbert-Elliott chain stepped per 4.16 ms slot through idle time (Table 1 model 3)",
+        "eln5",
+        &[
+            ("flows", "[{ name = \"ftp\", from = \"server\", to = \"m1\" }]"),
+            ("run.duration", "30s"),
+            ("run.warmup", "5s"),
+            ("scheme", "tcp-eln"),
+            (
+                "links.1.forward.error",
+                "{ model = \"gilbert\", mean_error_rate = 0.1, mean_burst = 13.6708, slot = \"4160us\" }",
+            ),
+        ],
     ),
 ];
 
