@@ -69,3 +69,10 @@ def test_uniform_ftp_improvement_grows_with_the_error_rate() -> None:
     v = {x.target.id: x for x in rep.verdicts}
     assert v["T002-2"].verdict == "pass"
     assert v["T002-1"].ours == 0.0
+
+
+def test_markov_order_of_the_paper_holds() -> None:
+    """T002-7's P1 ordering: TCP-ELN at ε = 0.1 does best on the burstiest channel."""
+    rep = reproduce("buchholcz", seeds=2, groups=["ftp-markov"], figures=False)
+    v = {x.target.id: x for x in rep.verdicts}
+    assert v["T002-7.order"].verdict == "pass", v["T002-7.order"]

@@ -95,9 +95,21 @@ def uniform(p: float) -> str | None:
     return None if p == 0 else f'{{ model = "bernoulli", p = {p} }}'
 
 
+MARKOV_SLOT = "4160us"
+"""The Markov chain's time step: one packet time T_p of the radio link (1040 bytes at 2 Mb/s).
+The chain stands for a Rayleigh-fading channel whose memory is set by the Doppler product
+f_d·T_p (spec §5.2, origin of the model): the channel changes with time whether or not a packet
+is sent, so the chain steps per slot of T_p, idle time included. Stepped per sent frame instead
+(the spec's default for its [GAP]), a chain in its Bad state stays there through a timeout's
+silence: see docs/buchholcz.md, "Why the Markov chain steps per 4.16 ms slot"."""
+
+
 def markov(model: int) -> str:
     _, eps, burst = MARKOV[model]
-    return f'{{ model = "gilbert", mean_error_rate = {eps}, mean_burst = {burst} }}'
+    return (
+        f'{{ model = "gilbert", mean_error_rate = {eps}, mean_burst = {burst}, '
+        f'slot = "{MARKOV_SLOT}" }}'
+    )
 
 
 def _experiments() -> list[Experiment]:
