@@ -186,7 +186,8 @@ def test_runs_lost_past_the_retries_are_one_line_and_a_rerun_runs_only_those(
 
     df = pd.read_parquet(tmp_path / "r.parquet")
     lost = int(df["error"].notna().sum())
-    assert 1 <= lost < 6
+    # How many finished before the kill depends on the machine's load; none may have.
+    assert 1 <= lost <= 6
     monkeypatch.undo()
     code, out, err = _sweep(tmp_path / "r.parquet", 6)
     assert code == 0, err
