@@ -419,3 +419,114 @@ impl Medium for Dcf {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::shared::tests::FakeAir;
+    use super::*;
+
+    /// Run the medium: deliver its wake-ups in time order (ties in the order asked) until none
+    /// is left or `limit` is passed.
+    fn drive(m: &mut Dcf, air: &mut FakeAir, limit: SimTime) {
+        loop {
+            let Some((k, _)) = air
+                .wakes
+                .iter()
+                .enumerate()
+                .min_by_key(|(i, (t, _))| (*t, *i))
+            else {
+                return;
+            };
+            let (t, tag) = air.wakes.remove(k);
+            if t > limit {
+                return;
+            }
+            m.on_wake(t, tag, air);
+        }
+    }
+
+    fn cell(cfg: DcfConfig, stations: u32) -> Dcf {
+        let mut d = Dcf::new(cfg, vec![(Vec::new(), RngStream::new(1, "ap"))]);
+        for s in 0..stations {
+            d.add_link(
+                PortId(2 * s),
+                PortId(2 * s + 1),
+                RngStream::new(1, &format!("sta{s}")),
+            );
+        }
+        d
+    }
+
+    fn us(t: u64) -> String {
+        (t * 1000).to_string()
+    }
+
+    #[test]
+    fn one_frame_waits_difs_and_its_backoff_then_is_acknowledged() {
+        let cfg = DcfConfig::B_LONG_1M;
+        let mut d = cell(cfg, 1);
+        let mut air = FakeAir::new(vec![1, 0]);
+        d.on_ready(SimTime::ZERO, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        // The access point's draw from its own stream.
+        let b = RngStream::new(1, "ap").below(32);
+        let t = 50 + 20 * b;
+        let tries: Vec<&String> = air.log.iter().filter(|l| !l.starts_with("wake")).collect();
+        assert_eq!(
+            tries,
+            [
+                &format!("{} try port0", us(t)),
+                // 1000 µs on the air, SIFS 10 µs, the ACK 304 µs.
+                &format!("{} deliver port0", us(t + 1000 + 10 + 304)),
+            ]
+        );
+        let s = &d.stats()[0];
+        assert_eq!((s.attempts, s.successes, s.collisions), (1, 1, 0));
+    }
+
+    #[test]
+    fn equal_counters_collide_and_both_retry_with_a_doubled_window() {
+        // CWmin 0: both draw 0 and end their DIFS in the same slot.
+        let cfg = DcfConfig {
+            cw_min: 0,
+            cw_max: 1023,
+            ..DcfConfig::B_LONG_1M
+        };
+        let mut d = cell(cfg, 1);
+        // The access point towards the station, and the station towards the access point.
+        let mut air = FakeAir::new(vec![1, 1]);
+        d.on_ready(SimTime::ZERO, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        let tries: Vec<&String> = air.log.iter().filter(|l| l.contains("try")).collect();
+        assert_eq!(tries[0], &format!("{} try port0", us(50)));
+        assert_eq!(tries[1], &format!("{} try port1", us(50)));
+        let st = d.stats();
+        // Every collision involves both; with CW 1 after the first they may meet again.
+        assert_eq!(st[0].collisions, st[1].collisions);
+        assert!(st[0].collisions >= 1);
+        // Both delivered in the end, each after at least one retry.
+        assert_eq!(air.log.iter().filter(|l| l.contains("deliver")).count(), 2);
+        assert!(st[0].retries + st[1].retries >= 2);
+    }
+
+    #[test]
+    fn a_frame_is_dropped_after_the_retry_limit_and_the_window_resets() {
+        let cfg = DcfConfig {
+            retry_limit: 3,
+            ..DcfConfig::B_LONG_1M
+        };
+        let mut d = cell(cfg, 1);
+        let mut air = FakeAir::new(vec![1, 0]);
+        air.corrupt = true;
+        d.on_ready(SimTime::ZERO, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        assert_eq!(air.log.iter().filter(|l| l.contains("try")).count(), 3);
+        assert_eq!(
+            air.log.iter().filter(|l| l.contains("drop port0")).count(),
+            1
+        );
+        let s = &d.stats()[0];
+        assert_eq!((s.attempts, s.errors, s.retries, s.drops), (3, 3, 2, 1));
+        assert_eq!(d.members[0].cw, cfg.cw_min);
+    }
+}
