@@ -6,9 +6,11 @@ use crate::units::{Dur, Rate, Size};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod dcf;
 mod either;
 mod tcp;
 mod web;
+pub use dcf::*;
 pub use tcp::*;
 pub use web::*;
 
@@ -237,6 +239,9 @@ pub struct CellDoc {
     /// Channel-access contention before each frame (none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contention: Option<ContentionDoc>,
+    /// An 802.11 DCF arbitrates the cell instead of the shared channel (`contention` unused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dcf: Option<DcfDoc>,
     /// Bit rate.
     pub rate: Rate,
     /// Propagation delay (0).

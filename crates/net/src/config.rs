@@ -175,8 +175,10 @@ pub struct CellConfig {
     pub access_point: NodeId,
     /// The links between the access point and each station, in member order.
     pub links: Vec<usize>,
-    /// Channel-access wait before each frame.
+    /// Channel-access wait before each frame (the shared channel without a MAC).
     pub contention: Contention,
+    /// An 802.11 DCF arbitrates the cell instead (crate::medium::dcf).
+    pub dcf: Option<crate::medium::DcfConfig>,
     /// The stem of its random-stream keys (`cell:<name>`).
     pub key: String,
 }

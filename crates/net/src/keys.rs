@@ -15,6 +15,11 @@ pub fn contention(medium: &str) -> String {
     format!("{medium}/contention")
 }
 
+/// The backoff draws of node `node`'s 802.11 DCF in a cell.
+pub fn dcf_backoff(cell: &str, node: u32) -> String {
+    format!("{cell}/node{node}/backoff")
+}
+
 /// The initial sequence numbers of a flow's connection.
 pub fn flow_isn(flow: &str) -> String {
     format!("{flow}/isn")

@@ -12,7 +12,7 @@ pub mod gsm;
 mod hiccup;
 pub mod keys;
 pub mod link_receiver;
-mod medium;
+pub mod medium;
 mod network;
 mod packet;
 mod port;

@@ -6,6 +6,7 @@ use crate::agent::Agent;
 use crate::config::{self, HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
 use crate::link_receiver::LinkReceiver;
+use crate::medium::dcf::Dcf;
 use crate::medium::duplex::Duplex;
 use crate::medium::shared::Shared;
 use crate::medium::AnyMedium;
@@ -149,17 +150,46 @@ impl Network {
                         None => {
                             let cell = &cfg.cells[c];
                             let crng = RngStream::new(seed, &keys::contention(&cell.key));
-                            media.push(AnyMedium::Shared(Shared::new(
-                                Vec::new(),
-                                Some((cell.contention, crng)),
-                            )));
+                            media.push(match cell.dcf {
+                                None => AnyMedium::Shared(Shared::new(
+                                    Vec::new(),
+                                    Some((cell.contention, crng)),
+                                )),
+                                // The access point is member 0; its stream like a station's.
+                                Some(d) => AnyMedium::Dcf(Dcf::new(
+                                    d,
+                                    vec![(
+                                        Vec::new(),
+                                        RngStream::new(
+                                            seed,
+                                            &keys::dcf_backoff(&cell.key, cell.access_point.0),
+                                        ),
+                                    )],
+                                )),
+                            });
                             cell_medium[c] = Some(media.len() - 1);
                             media.len() - 1
                         }
                     };
-                    if let AnyMedium::Shared(s) = &mut media[m] {
-                        s.add_port(fwd);
-                        s.add_port(rev);
+                    match &mut media[m] {
+                        AnyMedium::Shared(s) => {
+                            s.add_port(fwd);
+                            s.add_port(rev);
+                        }
+                        AnyMedium::Dcf(d) => {
+                            // The access point's side of the link joins member 0; the station
+                            // is a member of its own.
+                            let ap = cfg.cells[c].access_point;
+                            let (ap_port, sta_port, sta) = if a == ap {
+                                (fwd, rev, b)
+                            } else {
+                                (rev, fwd, a)
+                            };
+                            let srng =
+                                RngStream::new(seed, &keys::dcf_backoff(&cfg.cells[c].key, sta.0));
+                            d.add_link(ap_port, sta_port, srng);
+                        }
+                        AnyMedium::Duplex(_) => {}
                     }
                     (m, m)
                 }

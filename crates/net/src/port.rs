@@ -51,6 +51,12 @@ pub struct PortStats {
     pub udp_payload_bytes: u64,
     /// UDP datagrams corrupted by the error model.
     pub corrupted_udp: u64,
+    /// MAC ACK frames sent on this direction by an 802.11 MAC (crate::medium::dcf).
+    pub mac_ack_frames: u64,
+    /// Of those, corrupted by the error model.
+    pub corrupted_mac_acks: u64,
+    /// Frames the MAC of this direction gave up after its last retry.
+    pub mac_drops: u64,
 }
 
 /// One direction of a hop.
@@ -277,6 +283,14 @@ impl Port {
             }
         }
         corrupted
+    }
+
+    /// A MAC ACK of `bits` exposed bits on this direction: counted; whether it is corrupted.
+    pub(crate) fn mac_ack(&mut self, bits: u64) -> bool {
+        self.stats.mac_ack_frames += 1;
+        let lost = self.error.frame(bits);
+        self.stats.corrupted_mac_acks += u64::from(lost);
+        lost
     }
 
     /// Propagation delay to the far end.

@@ -297,6 +297,10 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             access_point: ap,
             links: members,
             contention: contention(cell.contention.as_ref()),
+            dcf: match &cell.dcf {
+                None => None,
+                Some(d) => Some(dcf_config(d, &format!("cells[{c}].dcf"))?),
+            },
             key: format!("cell:{}", cell.name),
         });
     }
@@ -356,4 +360,58 @@ pub(crate) fn network(doc: &ScenarioDoc) -> Result<Net, Error> {
         }
     })?;
     Ok(Net { topology, routes })
+}
+
+/// A cell's `dcf` knobs, validated (802.11b defaults).
+fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConfig, Error> {
+    use net::medium::DcfConfig;
+    let b = DcfConfig::B_LONG_1M;
+    let dur = |k: &str, v: Option<crate::units::Dur>, def: SimDuration| match v {
+        None => Ok(def),
+        Some(x) if x.0 > 0 => Ok(SimDuration(x.0)),
+        Some(_) => Err(Error::invalid(
+            format!("{field}.{k}"),
+            "must be greater than zero",
+        )),
+    };
+    let cw_min = d.cw_min.unwrap_or(b.cw_min);
+    let cw_max = d.cw_max.unwrap_or(b.cw_max);
+    if cw_min == 0 || cw_min > cw_max || cw_max > 65535 {
+        return Err(Error::invalid(
+            format!("{field}.cw_min"),
+            format!("{cw_min} with cw_max {cw_max}: need 1 <= cw_min <= cw_max <= 65535"),
+        ));
+    }
+    let retry_limit = d.retry_limit.unwrap_or(b.retry_limit);
+    if !(1..=255).contains(&retry_limit) {
+        return Err(Error::invalid(
+            format!("{field}.retry_limit"),
+            format!("{retry_limit} is outside 1..=255 (attempts per frame, the first included)"),
+        ));
+    }
+    let basic = d.basic_rate.map_or(1_000_000, |r| r.0);
+    if basic != 1_000_000 && basic != 2_000_000 {
+        return Err(Error::invalid(
+            format!("{field}.basic_rate"),
+            format!("{basic} bit/s is not an 802.11b basic rate (allowed: 1Mbps, 2Mbps)"),
+        ));
+    }
+    // IEEE 802.11b-1999 §18.2.2: long PLCP 144 + 48 µs at 1 Mb/s, short 72 + 24 µs.
+    let plcp = match d.preamble {
+        PreambleDoc::Long => SimDuration::from_micros(192),
+        PreambleDoc::Short => SimDuration::from_micros(96),
+    };
+    let ack_bits = 14 * 8;
+    Ok(DcfConfig {
+        slot: dur("slot", d.slot, b.slot)?,
+        sifs: dur("sifs", d.sifs, b.sifs)?,
+        cw_min,
+        cw_max,
+        retry_limit,
+        ack_time: plcp + SimDuration::for_bits(ack_bits, basic),
+        ack_bits,
+        retry_delay: d
+            .retry_delay
+            .map_or(SimDuration::ZERO, |x| SimDuration(x.0)),
+    })
 }

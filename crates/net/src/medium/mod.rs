@@ -19,10 +19,13 @@
 //! its stations' state, asks for wake-ups at slot or block boundaries, takes frames only when a
 //! station wins the medium, and reports each frame's end.
 
+pub mod dcf;
 pub(crate) mod duplex;
 pub(crate) mod shared;
 
 use crate::packet::PacketRef;
+use dcf::Dcf;
+pub use dcf::{DcfConfig, DcfStats};
 use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use shared::Shared;
@@ -50,6 +53,17 @@ pub(crate) trait Air {
     fn wake(&mut self, at: SimTime, tag: u32);
     /// The frame of `port` on the air has been sent completely: it propagates to the far end.
     fn sent(&mut self, now: SimTime, port: PortId);
+    /// Put `frame` of `port` on the air for one attempt of a MAC with retries (crate::medium::
+    /// dcf): its airtime and whether the channel corrupted it; the frame stays with the medium.
+    fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool);
+    /// Whether the MAC ACK for a frame of `port`, sent back on the reverse direction at `now`,
+    /// is corrupted by that direction's channel (`bits` exposed).
+    fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool;
+    /// The MAC delivered `frame` of `port`: it propagates to the far end.
+    fn deliver(&mut self, now: SimTime, port: PortId, frame: Frame);
+    /// The MAC gave `frame` of `port` up after its last retry (counted on the port; the hook a
+    /// link-layer loss notification will use).
+    fn discard(&mut self, now: SimTime, port: PortId, frame: Frame);
 }
 
 /// A medium: decides which of its ports transmits when. Generic over the [`Air`] it is given,
@@ -71,6 +85,8 @@ pub(crate) enum AnyMedium {
     Duplex(Duplex),
     /// [`Shared`].
     Shared(Shared),
+    /// [`Dcf`].
+    Dcf(Dcf),
 }
 
 impl AnyMedium {
@@ -80,6 +96,7 @@ impl AnyMedium {
         match self {
             AnyMedium::Duplex(m) => m.is_busy(),
             AnyMedium::Shared(m) => m.is_busy(),
+            AnyMedium::Dcf(m) => m.is_busy(),
         }
     }
 
@@ -89,6 +106,7 @@ impl AnyMedium {
         match self {
             AnyMedium::Duplex(m) => m.on_ready(now, air),
             AnyMedium::Shared(m) => m.on_ready(now, air),
+            AnyMedium::Dcf(m) => m.on_ready(now, air),
         }
     }
 
@@ -98,6 +116,7 @@ impl AnyMedium {
         match self {
             AnyMedium::Duplex(m) => m.on_wake(now, tag, air),
             AnyMedium::Shared(m) => m.on_wake(now, tag, air),
+            AnyMedium::Dcf(m) => m.on_wake(now, tag, air),
         }
     }
 }

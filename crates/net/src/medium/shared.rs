@@ -120,6 +120,10 @@ pub(crate) mod tests {
     pub(crate) struct FakeAir {
         waiting: Vec<u32>,
         pub(crate) log: Vec<String>,
+        /// Every attempt is corrupted (MAC tests).
+        pub(crate) corrupt: bool,
+        /// Wake-ups asked for, in order (MAC tests drive them).
+        pub(crate) wakes: Vec<(SimTime, u32)>,
     }
 
     impl FakeAir {
@@ -128,6 +132,8 @@ pub(crate) mod tests {
             FakeAir {
                 waiting,
                 log: Vec::new(),
+                corrupt: false,
+                wakes: Vec::new(),
             }
         }
     }
@@ -157,6 +163,20 @@ pub(crate) mod tests {
         }
         fn wake(&mut self, at: SimTime, tag: u32) {
             self.log.push(format!("wake {} tag {tag}", at.as_nanos()));
+            self.wakes.push((at, tag));
+        }
+        fn attempt(&mut self, now: SimTime, port: PortId, _f: &Frame) -> (SimDuration, bool) {
+            self.log.push(format!("{} try {port}", now.as_nanos()));
+            (SimDuration::from_micros(1000), self.corrupt)
+        }
+        fn ack_lost(&mut self, _now: SimTime, _port: PortId, _bits: u64) -> bool {
+            false
+        }
+        fn deliver(&mut self, now: SimTime, port: PortId, _f: Frame) {
+            self.log.push(format!("{} deliver {port}", now.as_nanos()));
+        }
+        fn discard(&mut self, now: SimTime, port: PortId, _f: Frame) {
+            self.log.push(format!("{} drop {port}", now.as_nanos()));
         }
         fn sent(&mut self, now: SimTime, port: PortId) {
             self.log.push(format!("{} sent {port}", now.as_nanos()));

@@ -92,6 +92,29 @@ impl Air for AirOf<'_> {
         self.queue.schedule(at, Event::Mac { medium, tag });
     }
 
+    fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool) {
+        let p = &mut self.ports[port.index()];
+        let pkt = &self.pool[frame.0];
+        let (airtime, corrupted) = p.transmit(now, pkt, SimDuration::ZERO);
+        self.taps.frame(now, port, pkt, corrupted);
+        (airtime, corrupted)
+    }
+
+    fn ack_lost(&mut self, _now: SimTime, port: PortId, bits: u64) -> bool {
+        let peer = self.ports[port.index()].peer;
+        self.ports[peer.index()].mac_ack(bits)
+    }
+
+    fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
+        self.ports[port.index()].wire.push_back((r, false));
+        self.sent(now, port);
+    }
+
+    fn discard(&mut self, _now: SimTime, port: PortId, Frame(r): Frame) {
+        self.ports[port.index()].stats.mac_drops += 1;
+        self.pool.release(r);
+    }
+
     #[inline(always)]
     fn sent(&mut self, now: SimTime, port: PortId) {
         agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);

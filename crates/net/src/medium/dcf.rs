@@ -1,0 +1,532 @@
+//! The IEEE 802.11 DCF as a cell's medium (IEEE Std 802.11-1999 §9.2, 802.11b clause 18
+//! timing; eln-llelsn spec §8.2, "minimal faithful DCF", Option A): one collision domain, basic
+//! access (no RTS/CTS), no fragmentation, no capture.
+//!
+//! Members are the cell's nodes: the access point (its ports towards every station, served in
+//! turn) and each station (its port towards the access point). A member with a frame draws a
+//! backoff of U[0, CW] slots from its own named stream; counters run only while the medium has
+//! been idle for DIFS (EIFS after a frame the member heard corrupted or in a collision) and are
+//! frozen while it is busy. Members whose counters reach zero in the same slot transmit together:
+//! a collision, every frame lost. A frame alone on the air is received unless the error model of
+//! its link direction corrupts it; the receiver answers after SIFS with a MAC ACK (which the
+//! reverse direction's error model may corrupt). Without an ACK the sender waits out its ACK
+//! timeout, doubles CW (up to CWmax) and retries, after `retry_delay` with its queue head
+//! blocked; after `retry_limit` attempts in all (ns-2's semantics: the limit counts attempts) it
+//! drops the frame, reported through [`Air::discard`], and resets CW. Success resets CW too and
+//! is followed by a fresh backoff (post-backoff).
+//!
+//! Deliberate simplifications, each a common one in analytical and ns-2 models: a frame that
+//! arrives at an idle member waits DIFS and its backoff like any other (no immediate access after
+//! a long idle period); a member joining a countdown starts counting at the next slot boundary
+//! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
+
+use super::{Air, Frame, Medium};
+use engine::{PortId, RngStream, SimDuration, SimTime};
+
+/// 802.11b DCF parameters (IEEE 802.11b-1999 clause 18.3.3: slot 20 µs, SIFS 10 µs, CWmin 31,
+/// CWmax 1023; DIFS = SIFS + 2 slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DcfConfig {
+    /// Slot time.
+    pub slot: SimDuration,
+    /// SIFS.
+    pub sifs: SimDuration,
+    /// CWmin (slots).
+    pub cw_min: u32,
+    /// CWmax (slots).
+    pub cw_max: u32,
+    /// Attempts per frame, the first included, before it is dropped.
+    pub retry_limit: u32,
+    /// Airtime of a MAC ACK (PLCP preamble and header plus 14 bytes at the basic rate).
+    pub ack_time: SimDuration,
+    /// Bits of a MAC ACK exposed to the reverse direction's error model.
+    pub ack_bits: u64,
+    /// A fixed wait before each retry, the queue head blocked (spec Fig. 13, `ll_retry_delay`).
+    pub retry_delay: SimDuration,
+}
+
+impl DcfConfig {
+    /// 802.11b with a long preamble and a 1 Mb/s basic rate.
+    pub const B_LONG_1M: DcfConfig = DcfConfig {
+        slot: SimDuration::from_micros(20),
+        sifs: SimDuration::from_micros(10),
+        cw_min: 31,
+        cw_max: 1023,
+        retry_limit: 7,
+        // 192 µs PLCP + 14 bytes at 1 Mb/s.
+        ack_time: SimDuration::from_micros(192 + 112),
+        ack_bits: 14 * 8,
+        retry_delay: SimDuration::ZERO,
+    };
+
+    /// DIFS = SIFS + 2 slots.
+    pub fn difs(&self) -> SimDuration {
+        self.sifs + self.slot + self.slot
+    }
+
+    /// EIFS = SIFS + ACK time + DIFS (after a frame received in error).
+    pub fn eifs(&self) -> SimDuration {
+        self.sifs + self.ack_time + self.difs()
+    }
+
+    /// How long a sender waits for the ACK after its frame: SIFS + ACK time + one slot.
+    pub fn ack_timeout(&self) -> SimDuration {
+        self.sifs + self.ack_time + self.slot
+    }
+}
+
+/// What one member of the cell counted (IEEE terms).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DcfStats {
+    /// Transmission attempts.
+    pub attempts: u64,
+    /// Frames acknowledged.
+    pub successes: u64,
+    /// Attempts that collided.
+    pub collisions: u64,
+    /// Attempts lost to the channel (data or MAC ACK corrupted).
+    pub errors: u64,
+    /// Retries (attempts after the first of a frame).
+    pub retries: u64,
+    /// Frames dropped after the retry limit.
+    pub drops: u64,
+    /// Sum of access delays (frame at the head to its acknowledgement), ns.
+    pub access_delay_ns: u64,
+    /// Access delays, ns, for percentiles.
+    pub delays_ns: Vec<u64>,
+    /// Airtime of its attempts, ns.
+    pub airtime_ns: u64,
+}
+
+/// What a member is doing.
+#[derive(Debug)]
+enum Phase {
+    /// Nothing to send.
+    Empty,
+    /// Counting down `slots` more slots from `from` (none: frozen, the medium is busy).
+    Backoff { slots: u32, from: Option<SimTime> },
+    /// On the air; the exchange's outcome is known at `until`.
+    Sending { until: SimTime, ok: bool },
+    /// Waiting before it may count again (the retry delay).
+    Waiting { until: SimTime },
+}
+
+struct Member {
+    ports: Vec<PortId>,
+    next_port: usize,
+    frame: Option<(PortId, Frame, SimTime)>,
+    cw: u32,
+    attempt: u32,
+    phase: Phase,
+    /// Counting starts this long after the medium turns idle (DIFS, or EIFS after an error).
+    defer: SimDuration,
+    rng: RngStream,
+    stats: DcfStats,
+}
+
+impl Member {
+    /// Slots counted between `from` and `now`.
+    fn counted(from: SimTime, now: SimTime, slot: SimDuration) -> u32 {
+        let n = now.saturating_since(from).as_nanos() / slot.as_nanos().max(1);
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    fn draw(&mut self) -> u32 {
+        self.rng.below(u64::from(self.cw) + 1) as u32
+    }
+}
+
+/// Wake-up tags: an exchange's outcome carries its member (high bit set); everything else the
+/// epoch of the schedule it belongs to, so that a stale one is ignored.
+const MEMBER: u32 = 1 << 31;
+
+/// The DCF medium of a cell.
+pub(crate) struct Dcf {
+    cfg: DcfConfig,
+    members: Vec<Member>,
+    /// The medium is busy until then (frames and ACKs on the air).
+    busy_until: SimTime,
+    epoch: u32,
+}
+
+impl Dcf {
+    /// A DCF over `members` (each a list of ports and its random stream).
+    pub(crate) fn new(cfg: DcfConfig, members: Vec<(Vec<PortId>, RngStream)>) -> Self {
+        Dcf {
+            cfg,
+            members: members
+                .into_iter()
+                .map(|(ports, rng)| Member {
+                    ports,
+                    next_port: 0,
+                    frame: None,
+                    cw: cfg.cw_min,
+                    attempt: 0,
+                    phase: Phase::Empty,
+                    defer: cfg.difs(),
+                    rng,
+                    stats: DcfStats::default(),
+                })
+                .collect(),
+            busy_until: SimTime::ZERO,
+            epoch: 0,
+        }
+    }
+
+    /// A link of the cell: the access point's port joins member 0, the station's port becomes
+    /// a member of its own drawing from `rng`.
+    pub(crate) fn add_link(&mut self, ap_port: PortId, sta_port: PortId, rng: RngStream) {
+        self.members[0].ports.push(ap_port);
+        let cfg = self.cfg;
+        self.members.push(Member {
+            ports: vec![sta_port],
+            next_port: 0,
+            frame: None,
+            cw: cfg.cw_min,
+            attempt: 0,
+            phase: Phase::Empty,
+            defer: cfg.difs(),
+            rng,
+            stats: DcfStats::default(),
+        });
+    }
+
+    /// Each member's counters, in member order.
+    pub(crate) fn stats(&self) -> Vec<DcfStats> {
+        self.members.iter().map(|m| m.stats.clone()).collect()
+    }
+
+    /// Members without a frame take one from their ports (in turn) and draw a backoff.
+    fn fill<A: Air>(&mut self, now: SimTime, air: &mut A) {
+        for m in &mut self.members {
+            if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
+                continue;
+            }
+            let n = m.ports.len();
+            for k in 0..n {
+                let port = m.ports[(m.next_port + k) % n];
+                if let Some(f) = air.take(now, port) {
+                    m.next_port = (m.next_port + k + 1) % n;
+                    m.frame = Some((port, f, now));
+                    m.attempt = 0;
+                    let slots = m.draw();
+                    m.phase = Phase::Backoff { slots, from: None };
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The medium is idle at `now`: members whose wait ended rejoin, frozen counters start
+    /// again after each member's deferral; then the next event is scheduled.
+    fn resume<A: Air>(&mut self, now: SimTime, air: &mut A) {
+        if now < self.busy_until {
+            return;
+        }
+        let slot = self.cfg.slot;
+        let mut next: Option<SimTime> = None;
+        for m in &mut self.members {
+            if let Phase::Waiting { until } = m.phase {
+                if until <= now {
+                    let slots = m.draw();
+                    m.phase = Phase::Backoff { slots, from: None };
+                }
+            }
+            match &mut m.phase {
+                Phase::Backoff { slots, from } => {
+                    let start = *from.get_or_insert(now + m.defer);
+                    let t = start + slot.saturating_mul(u64::from(*slots));
+                    next = Some(next.map_or(t, |n: SimTime| n.min(t)));
+                }
+                Phase::Waiting { until } => {
+                    let t = *until;
+                    next = Some(next.map_or(t, |n: SimTime| n.min(t)));
+                }
+                _ => {}
+            }
+        }
+        self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
+        if let Some(t) = next {
+            air.wake(t.max(now), self.epoch);
+        }
+    }
+
+    /// The countdown ended at `now` for some members: they transmit, the others freeze.
+    fn countdown<A: Air>(&mut self, now: SimTime, air: &mut A) {
+        let slot = self.cfg.slot;
+        let mut senders = Vec::new();
+        for (i, m) in self.members.iter().enumerate() {
+            if let Phase::Backoff {
+                slots,
+                from: Some(from),
+            } = m.phase
+            {
+                if now >= from && Member::counted(from, now, slot) >= slots {
+                    senders.push(i);
+                }
+            }
+        }
+        if senders.is_empty() {
+            self.resume(now, air);
+            return;
+        }
+        for (i, m) in self.members.iter_mut().enumerate() {
+            if senders.contains(&i) {
+                continue;
+            }
+            if let Phase::Backoff { slots, from } = &mut m.phase {
+                if let Some(f) = from.take() {
+                    if now > f {
+                        *slots = slots.saturating_sub(Member::counted(f, now, slot));
+                    }
+                }
+            }
+        }
+        let collision = senders.len() > 1;
+        let mut end = now;
+        let mut clean = !collision;
+        for &i in &senders {
+            let m = &mut self.members[i];
+            let Some((port, frame, _)) = m.frame.as_ref() else {
+                continue;
+            };
+            let (airtime, corrupted) = air.attempt(now, *port, frame);
+            m.stats.attempts += 1;
+            m.stats.airtime_ns += airtime.as_nanos();
+            if m.attempt > 0 {
+                m.stats.retries += 1;
+            }
+            m.attempt += 1;
+            let data_end = now + airtime;
+            // The ACK goes out only for a frame received intact, and may itself be corrupted.
+            let acked = !collision && !corrupted;
+            let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
+            if collision {
+                m.stats.collisions += 1;
+            } else if !ok {
+                m.stats.errors += 1;
+            }
+            clean &= ok;
+            let until = if ok {
+                data_end + self.cfg.sifs + self.cfg.ack_time
+            } else {
+                data_end + self.cfg.ack_timeout()
+            };
+            m.phase = Phase::Sending { until, ok };
+            end = end.max(if acked {
+                data_end + self.cfg.sifs + self.cfg.ack_time
+            } else {
+                data_end
+            });
+        }
+        // Everyone else defers DIFS after a clean exchange, EIFS after a frame heard in error.
+        for (i, m) in self.members.iter_mut().enumerate() {
+            if !senders.contains(&i) {
+                m.defer = if clean {
+                    self.cfg.difs()
+                } else {
+                    self.cfg.eifs()
+                };
+            }
+        }
+        self.busy_until = end;
+        for &i in &senders {
+            if let Phase::Sending { until, .. } = self.members[i].phase {
+                air.wake(until, MEMBER | i as u32);
+            }
+        }
+        self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
+        air.wake(end, self.epoch);
+    }
+
+    /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
+    fn outcome<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) {
+        let cfg = self.cfg;
+        let m = &mut self.members[i];
+        let Phase::Sending { ok, .. } = m.phase else {
+            return;
+        };
+        m.defer = cfg.difs();
+        if ok {
+            if let Some((port, frame, head)) = m.frame.take() {
+                let d = now.saturating_since(head).as_nanos();
+                m.stats.successes += 1;
+                m.stats.access_delay_ns += d;
+                m.stats.delays_ns.push(d);
+                air.deliver(now, port, frame);
+            }
+            m.cw = cfg.cw_min;
+            m.phase = Phase::Empty;
+            return;
+        }
+        if m.attempt >= cfg.retry_limit {
+            if let Some((port, frame, _)) = m.frame.take() {
+                m.stats.drops += 1;
+                air.discard(now, port, frame);
+            }
+            m.cw = cfg.cw_min;
+            m.phase = Phase::Empty;
+            return;
+        }
+        m.cw = (2 * m.cw + 1).min(cfg.cw_max);
+        m.phase = if cfg.retry_delay > SimDuration::ZERO {
+            Phase::Waiting {
+                until: now + cfg.retry_delay,
+            }
+        } else {
+            let slots = m.draw();
+            Phase::Backoff { slots, from: None }
+        };
+    }
+}
+
+impl Medium for Dcf {
+    fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
+        let idle_before = self
+            .members
+            .iter()
+            .filter(|m| matches!(m.phase, Phase::Empty))
+            .count();
+        self.fill(now, air);
+        let idle_after = self
+            .members
+            .iter()
+            .filter(|m| matches!(m.phase, Phase::Empty))
+            .count();
+        if idle_after != idle_before {
+            self.resume(now, air);
+        }
+    }
+
+    fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A) {
+        if tag & MEMBER != 0 {
+            let i = (tag & !MEMBER) as usize;
+            if i < self.members.len() {
+                self.outcome(now, i, air);
+                self.fill(now, air);
+                self.resume(now, air);
+            }
+            return;
+        }
+        if tag != self.epoch || now < self.busy_until {
+            return;
+        }
+        self.countdown(now, air);
+    }
+
+    fn is_busy(&self) -> bool {
+        // Always take offers: a member may be empty while the medium is busy.
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::shared::tests::FakeAir;
+    use super::*;
+
+    /// Run the medium: deliver its wake-ups in time order (ties in the order asked) until none
+    /// is left or `limit` is passed.
+    fn drive(m: &mut Dcf, air: &mut FakeAir, limit: SimTime) {
+        loop {
+            let Some((k, _)) = air
+                .wakes
+                .iter()
+                .enumerate()
+                .min_by_key(|(i, (t, _))| (*t, *i))
+            else {
+                return;
+            };
+            let (t, tag) = air.wakes.remove(k);
+            if t > limit {
+                return;
+            }
+            m.on_wake(t, tag, air);
+        }
+    }
+
+    fn cell(cfg: DcfConfig, stations: u32) -> Dcf {
+        let mut d = Dcf::new(cfg, vec![(Vec::new(), RngStream::new(1, "ap"))]);
+        for s in 0..stations {
+            d.add_link(
+                PortId(2 * s),
+                PortId(2 * s + 1),
+                RngStream::new(1, &format!("sta{s}")),
+            );
+        }
+        d
+    }
+
+    fn us(t: u64) -> String {
+        (t * 1000).to_string()
+    }
+
+    #[test]
+    fn one_frame_waits_difs_and_its_backoff_then_is_acknowledged() {
+        let cfg = DcfConfig::B_LONG_1M;
+        let mut d = cell(cfg, 1);
+        let mut air = FakeAir::new(vec![1, 0]);
+        d.on_ready(SimTime::ZERO, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        // The access point's draw from its own stream.
+        let b = RngStream::new(1, "ap").below(32);
+        let t = 50 + 20 * b;
+        let tries: Vec<&String> = air.log.iter().filter(|l| !l.starts_with("wake")).collect();
+        assert_eq!(
+            tries,
+            [
+                &format!("{} try port0", us(t)),
+                // 1000 µs on the air, SIFS 10 µs, the ACK 304 µs.
+                &format!("{} deliver port0", us(t + 1000 + 10 + 304)),
+            ]
+        );
+        let s = &d.stats()[0];
+        assert_eq!((s.attempts, s.successes, s.collisions), (1, 1, 0));
+    }
+
+    #[test]
+    fn equal_counters_collide_and_both_retry_with_a_doubled_window() {
+        // CWmin 0: both draw 0 and end their DIFS in the same slot.
+        let cfg = DcfConfig {
+            cw_min: 0,
+            cw_max: 1023,
+            ..DcfConfig::B_LONG_1M
+        };
+        let mut d = cell(cfg, 1);
+        // The access point towards the station, and the station towards the access point.
+        let mut air = FakeAir::new(vec![1, 1]);
+        d.on_ready(SimTime::ZERO, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        let tries: Vec<&String> = air.log.iter().filter(|l| l.contains("try")).collect();
+        assert_eq!(tries[0], &format!("{} try port0", us(50)));
+        assert_eq!(tries[1], &format!("{} try port1", us(50)));
+        let st = d.stats();
+        // Every collision involves both; with CW 1 after the first they may meet again.
+        assert_eq!(st[0].collisions, st[1].collisions);
+        assert!(st[0].collisions >= 1);
+        // Both delivered in the end, each after at least one retry.
+        assert_eq!(air.log.iter().filter(|l| l.contains("deliver")).count(), 2);
+        assert!(st[0].retries + st[1].retries >= 2);
+    }
+
+    #[test]
+    fn a_frame_is_dropped_after_the_retry_limit_and_the_window_resets() {
+        let cfg = DcfConfig {
+            retry_limit: 3,
+            ..DcfConfig::B_LONG_1M
+        };
+        let mut d = cell(cfg, 1);
+        let mut air = FakeAir::new(vec![1, 0]);
+        air.corrupt = true;
+        d.on_ready(SimTime::ZERO, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        assert_eq!(air.log.iter().filter(|l| l.contains("try")).count(), 3);
+        assert_eq!(
+            air.log.iter().filter(|l| l.contains("drop port0")).count(),
+            1
+        );
+        let s = &d.stats()[0];
+        assert_eq!((s.attempts, s.errors, s.retries, s.drops), (3, 3, 2, 1));
+        assert_eq!(d.members[0].cw, cfg.cw_min);
+    }
+}
