@@ -21,6 +21,18 @@ impl Network {
         }
     }
 
+    /// The counters of every 802.11 DCF cell, one list per cell in medium order, one entry
+    /// per member (the access point first, then the stations in link order).
+    pub fn dcf_stats(&self) -> Vec<Vec<crate::medium::DcfStats>> {
+        self.media
+            .iter()
+            .filter_map(|m| match m {
+                AnyMedium::Dcf(d) => Some(d.stats()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// A wake-up of medium `m` is due.
     pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
         let (medium, mut air) = self.air(m);
