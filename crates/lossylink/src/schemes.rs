@@ -401,27 +401,26 @@ fn names() -> String {
 pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
     let mut parts = name.split('+');
     let base = parts.next().unwrap_or_default().trim();
-    let (def, mut mods) = all()
-        .find(|(d, _)| d.info.name == base)
-        .ok_or_else(|| Error::UnknownScheme {
-            name: name.to_string(),
-            allowed: format!("{}; modifiers: +eifel, +modern, +lt, +cubic", names()),
-        })?;
+    let (def, mut mods) =
+        all()
+            .find(|(d, _)| d.info.name == base)
+            .ok_or_else(|| Error::UnknownScheme {
+                name: name.to_string(),
+                allowed: format!("{}; modifiers: +eifel, +modern, +lt, +cubic", names()),
+            })?;
     for m in parts {
         match m.trim() {
             "eifel" => mods.eifel = true,
             "modern" => mods.modern = true,
             "lt" => mods.limited_transmit = true,
             "cubic" => mods.cubic = true,
-            other => {
-                return Err(Error::UnknownScheme {
-                    name: name.to_string(),
-                    allowed: format!(
-                        "modifier '+{other}' is not one of +eifel, +modern, +lt, +cubic; schemes: {}",
-                        names()
-                    ),
-                })
-            }
+            other => return Err(Error::UnknownScheme {
+                name: name.to_string(),
+                allowed: format!(
+                    "modifier '+{other}' is not one of +eifel, +modern, +lt, +cubic; schemes: {}",
+                    names()
+                ),
+            }),
         }
     }
     Ok(Resolved { def, mods })
