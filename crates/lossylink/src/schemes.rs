@@ -414,13 +414,15 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "modern" => mods.modern = true,
             "lt" => mods.limited_transmit = true,
             "cubic" => mods.cubic = true,
-            other => return Err(Error::UnknownScheme {
-                name: name.to_string(),
-                allowed: format!(
+            other => {
+                return Err(Error::UnknownScheme {
+                    name: name.to_string(),
+                    allowed: format!(
                     "modifier '+{other}' is not one of +eifel, +modern, +lt, +cubic; schemes: {}",
                     names()
                 ),
-            }),
+                })
+            }
         }
     }
     Ok(Resolved { def, mods })
