@@ -195,7 +195,9 @@ def _parse_assignment(
 @click.option(
     "--scheme",
     metavar="NAME",
-    help="Scheme (see `lossylink schemes`), optionally with modifiers: +eifel, +modern, +lt.",
+    help=(
+        "Scheme (see `lossylink schemes`), optionally with modifiers: +eifel, +modern, +lt, +cubic."
+    ),
 )
 @click.option("--error-every", metavar="SIZE", help="Mean bytes between wireless errors; 0: none.")
 @click.option("--ber", metavar="FLOAT", help="Wireless bit-error rate; 0: none.")

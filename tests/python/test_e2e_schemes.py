@@ -27,12 +27,26 @@ def test_eln_marks_acks_and_never_halves_on_them() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["e2e+eifel", "e2e-newreno+modern", "e2e+lt", "e2e-eln+eifel+modern"]
+    "name",
+    [
+        "e2e+eifel",
+        "e2e-newreno+modern",
+        "e2e+lt",
+        "e2e-eln+eifel+modern",
+        "e2e-cubic",
+        "e2e-newreno+modern+cubic",
+    ],
 )
 def test_modifiers_run_and_are_reported_in_the_scheme(name: str) -> None:
     r = ll.run("lan", seed=1, scheme=name, **SMALL)
     assert r.scheme == name
     assert r.throughput_mbps > 0
+
+
+def test_cubic_is_listed_with_its_rfc() -> None:
+    infos = {i["name"]: i for i in ll.schemes()}
+    assert infos["e2e-cubic"]["family"] == "end-to-end"
+    assert "RFC 9438" in infos["e2e-cubic"]["source"]
 
 
 def test_unknown_modifier_names_the_allowed_ones() -> None:

@@ -12,7 +12,7 @@ use flows::{flow_plan, flow_specs, spec_field};
 use topology::network;
 pub(crate) use topology::Net;
 use transport::tcp_settings;
-pub(crate) use transport::{DelackSettings, TcpSettings, TimerSettings};
+pub(crate) use transport::{CcSettings, DelackSettings, TcpSettings, TimerSettings};
 
 use crate::error::Error;
 use crate::schema::*;
@@ -298,6 +298,7 @@ fn split_settings(
             mods.modern |= scheme.mods.modern;
             mods.eifel |= scheme.mods.eifel;
             mods.limited_transmit |= scheme.mods.limited_transmit;
+            mods.cubic |= scheme.mods.cubic;
             Resolved { def: r.def, mods }
         }
     };

@@ -1,6 +1,8 @@
 //! Build a network from a scenario and a seed, run it, and compute the metrics.
 
-use crate::build::{DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings};
+use crate::build::{
+    CcSettings, DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings,
+};
 use crate::capture::Capture;
 use crate::error::Error;
 use crate::flow_metrics::FlowResults;
@@ -20,7 +22,7 @@ use net::link_receiver::LinkReceiver;
 use net::split::SplitProxy;
 use net::traffic::UdpSource;
 use net::{keys, Network, Outcome};
-use tcp::cc::RenoCc;
+use tcp::cc::{CubicCc, RenoCc};
 use tcp::recovery::{
     ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartRecovery,
     TcpElnRecovery,
@@ -124,7 +126,10 @@ fn make_sender(
         None => base,
     };
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(t.cc, t.mss, t.initial_cwnd, 65535)),
+        cc: match t.cc {
+            CcSettings::Reno(flavor) => Box::new(RenoCc::new(flavor, t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Cubic => Box::new(CubicCc::new(t.mss, t.initial_cwnd, 65535)),
+        },
         recovery,
         rto,
         eifel: t.eifel.map(|response| {

@@ -9,7 +9,11 @@
 //!
 //! A name may carry modifiers after `+`: `e2e-newreno+eifel` adds RFC 7323 timestamps and the
 //! Eifel detector (Ludwig2000 §3.1), `+modern` selects the `modern` TCP profile (RFC 6298 timers
-//! with a 200 ms minimum RTO, RFC 5681 Reno), `+lt` adds limited transmit (RFC 3042).
+//! with a 200 ms minimum RTO, RFC 5681 Reno), `+lt` adds limited transmit (RFC 3042),
+//! `+cubic` replaces Reno's window rule by CUBIC (RFC 9438) on the sender.
+//!
+//! Today's stacks (issue 14) are registered in a separate table, [`MODERN`], whose entries also
+//! fix the modifiers they imply (`e2e-cubic` is SACK + CUBIC on the `modern` profile).
 
 use crate::error::Error;
 
@@ -91,6 +95,8 @@ pub(crate) struct Modifiers {
     pub eifel: bool,
     pub modern: bool,
     pub limited_transmit: bool,
+    /// CUBIC instead of Reno on the sender (RFC 9438).
+    pub cubic: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -366,6 +372,34 @@ static REGISTRY: &[SchemeDef] = &[
     },
 ];
 
+// Today's anchors (issue 14): each entry with the modifiers it implies.
+const MODERN_MODS: Modifiers = Modifiers {
+    eifel: false,
+    modern: true,
+    limited_transmit: false,
+    cubic: false,
+};
+
+static MODERN: &[(SchemeDef, Modifiers)] = &[(
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-cubic",
+            family: E2E,
+            description: "CUBIC window growth W(t) = C(t-K)^3 + W_max with its Reno-friendly region and fast convergence, beta 0.7, over the RFC 2018 SACK sender on the modern profile (RFC 6298 timer, 200 ms minimum RTO); e2e-cubic == e2e-ietf-sack+modern+cubic",
+            source: "RFC 9438; RFC 2018; RFC 6298",
+        },
+        recovery: RecoveryKind::Sack,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: SACK_RX,
+        agent: AgentKind::None,
+    },
+    Modifiers {
+        cubic: true,
+        ..MODERN_MODS
+    },
+)];
+
 /// BSD Reno (`e2e`): the parts of the wired leg of every split-connection scheme.
 pub(crate) fn reno() -> &'static SchemeDef {
     &REGISTRY[0]
@@ -373,7 +407,15 @@ pub(crate) fn reno() -> &'static SchemeDef {
 
 /// Every registered scheme, in registry order.
 pub fn schemes() -> Vec<SchemeInfo> {
-    REGISTRY.iter().map(|d| d.info).collect()
+    all().map(|(d, _)| d.info).collect()
+}
+
+/// Every registered scheme with the modifiers it implies: the 1997 table, then today's.
+fn all() -> impl Iterator<Item = (&'static SchemeDef, Modifiers)> {
+    REGISTRY
+        .iter()
+        .map(|d| (d, Modifiers::default()))
+        .chain(MODERN.iter().map(|(d, m)| (d, *m)))
 }
 
 /// What to say of an unknown scheme `base`: the registered names closest to it (at most three,
@@ -381,15 +423,14 @@ pub fn schemes() -> Vec<SchemeInfo> {
 /// grows with every variant, so the error line does not list it.
 fn nearest(base: &str) -> String {
     let limit = (base.chars().count() / 3).max(2);
-    let mut close: Vec<(usize, &str)> = REGISTRY
-        .iter()
-        .map(|d| (strsim::levenshtein(base, d.info.name), d.info.name))
+    let mut close: Vec<(usize, &str)> = all()
+        .map(|(d, _)| (strsim::levenshtein(base, d.info.name), d.info.name))
         .filter(|&(d, _)| d <= limit)
         .collect();
     close.sort();
     let list = format!(
-        "`lossylink schemes` lists the {} schemes; modifiers: +eifel, +modern, +lt",
-        REGISTRY.len()
+        "`lossylink schemes` lists the {} schemes; modifiers: +eifel, +modern, +lt, +cubic",
+        all().count()
     );
     match close.len() {
         0 => list,
@@ -409,25 +450,25 @@ fn nearest(base: &str) -> String {
 pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
     let mut parts = name.split('+');
     let base = parts.next().unwrap_or_default().trim();
-    let def = REGISTRY
-        .iter()
-        .find(|d| d.info.name == base)
-        .ok_or_else(|| Error::UnknownScheme {
-            name: name.to_string(),
-            allowed: nearest(base),
-        })?;
-    let mut mods = Modifiers::default();
+    let (def, mut mods) =
+        all()
+            .find(|(d, _)| d.info.name == base)
+            .ok_or_else(|| Error::UnknownScheme {
+                name: name.to_string(),
+                allowed: nearest(base),
+            })?;
     for m in parts {
         match m.trim() {
             "eifel" => mods.eifel = true,
             "modern" => mods.modern = true,
             "lt" => mods.limited_transmit = true,
+            "cubic" => mods.cubic = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),
                     allowed: format!(
-                        "modifier '+{other}' is not one of +eifel, +modern, +lt; `lossylink schemes` lists the {} schemes",
-                        REGISTRY.len()
+                        "modifier '+{other}' is not one of +eifel, +modern, +lt, +cubic; `lossylink schemes` lists the {} schemes",
+                        all().count()
                     ),
                 })
             }
@@ -464,5 +505,15 @@ mod tests {
         let e = lookup("e2e+fast").err().unwrap().to_string();
         assert!(e.contains("+fast"), "{e}");
         assert!(lookup("nope").is_err());
+    }
+
+    #[test]
+    fn e2e_cubic_is_sack_with_modern_and_cubic() {
+        let r = lookup("e2e-cubic").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.cubic && r.mods.modern && !r.mods.eifel);
+        assert!(lookup("e2e-cubic+eifel").unwrap().mods.eifel);
+        assert!(lookup("e2e-newreno+cubic").unwrap().mods.cubic);
+        assert!(schemes().iter().any(|i| i.name == "e2e-cubic"));
     }
 }

@@ -550,6 +550,13 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
+    // Today's anchors (issue 14).
+    (
+        "cubic-wan",
+        "CUBIC window growth (RFC 9438) over the SACK sender, modern profile",
+        "wan",
+        &[("scheme", "e2e-cubic")],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

@@ -28,6 +28,8 @@ pub use trace::{SenderEvent, SenderStats};
 #[cfg(test)]
 mod script_tests;
 #[cfg(test)]
+mod script_tests_cubic;
+#[cfg(test)]
 mod script_tests_e2e;
 #[cfg(test)]
 mod script_tests_eifel;

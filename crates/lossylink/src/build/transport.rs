@@ -34,6 +34,15 @@ pub(crate) enum TimerSettings {
     Agg(AggRtoConfig),
 }
 
+/// The sender's congestion controller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CcSettings {
+    /// Reno in the profile's flavour.
+    Reno(RenoFlavor),
+    /// CUBIC (RFC 9438), from the `+cubic` modifier.
+    Cubic,
+}
+
 /// Delayed-ACK settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum DelackSettings {
@@ -48,7 +57,7 @@ pub(crate) struct TcpSettings {
     pub mss: u32,
     pub buffer: u32,
     pub timers: TimerSettings,
-    pub cc: RenoFlavor,
+    pub cc: CcSettings,
     pub dupthresh: u32,
     pub initial_cwnd: u32,
     pub delack: DelackSettings,
@@ -193,6 +202,16 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                 "only the bsd profile has the Net/3 MSS/8 term",
             ))
         }
+    };
+    let cc = match (mods.cubic, t.ca_extra_mss_over_8) {
+        (false, _) => CcSettings::Reno(cc),
+        (true, Some(true)) => {
+            return Err(Error::invalid(
+                "tcp.ca_extra_mss_over_8",
+                "is a Reno term; the scheme asks for +cubic",
+            ))
+        }
+        (true, _) => CcSettings::Cubic,
     };
     let delack_time = t.delayed_ack_time.map_or(ms(200), |d| SimDuration(d.0));
     if delack_time.as_nanos() == 0 {

@@ -3,8 +3,11 @@
 //! The sender tells a controller what happened through small value structs and never hands it
 //! the sender itself (DESIGN.md, "The sender is assembled from parts").
 
+mod cubic;
 mod reno;
 
+pub use cubic::CubicCc;
+use engine::{SimDuration, SimTime};
 pub use reno::{RenoCc, RenoFlavor};
 
 /// A cumulative ACK that acknowledged new data.
@@ -14,6 +17,10 @@ pub struct AckSample {
     pub acked_bytes: u32,
     /// Bytes in flight before this ACK.
     pub flight_bytes: u32,
+    /// When the ACK arrived (CUBIC's epoch clock, RFC 9438 §4.2).
+    pub now: SimTime,
+    /// The sender's smoothed RTT (zero before the first sample).
+    pub srtt: SimDuration,
 }
 
 /// A loss the sender decided to respond to as congestion.

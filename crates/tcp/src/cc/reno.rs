@@ -149,6 +149,8 @@ mod tests {
         AckSample {
             acked_bytes: MSS,
             flight_bytes: 10 * MSS,
+            now: engine::SimTime(0),
+            srtt: engine::SimDuration(0),
         }
     }
 

@@ -420,7 +420,7 @@ impl Sender {
         if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
             self.on_fast_retransmit(now, before, inflate_segments, trace);
         }
-        self.apply_new(d, acked, flight_before);
+        self.apply_new(now, d, acked, flight_before);
         self.update_window(seg.wnd);
         self.eifel_on_new_ack(now, seg, acked, trace);
         if trace.enabled() {
@@ -430,10 +430,12 @@ impl Sender {
     }
 
     /// Carry out the window part of a decision on an ACK of new data.
-    fn apply_new(&mut self, d: AckDecision, acked: u64, flight_before: u32) {
+    fn apply_new(&mut self, now: SimTime, d: AckDecision, acked: u64, flight_before: u32) {
         let sample = AckSample {
             acked_bytes: acked.min(u64::from(u32::MAX)) as u32,
             flight_bytes: flight_before,
+            now,
+            srtt: SimDuration(self.srtt_fine.unwrap_or(0)),
         };
         match d.window {
             WindowOp::Keep | WindowOp::Inflate | WindowOp::Save { .. } | WindowOp::Restore => {}

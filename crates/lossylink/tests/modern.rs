@@ -1,0 +1,55 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+//! Today's anchors (issue 14) on the Balakrishnan97 `lan` and `wan` presets with one error per
+//! 64 KiB: every new scheme runs to completion for 10 seeds, and the conservation checks hold
+//! (each flow delivers exactly its bytes; every packet created is delivered, dropped by a
+//! queue, corrupted or still in flight). The presets' single `[flow]` is written as one
+//! `[[flows]]` entry so that the per-flow account is kept.
+
+mod common;
+use common::num;
+use lossylink::{run, RunOptions, Scenario};
+
+/// The new schemes, each checked on both presets.
+const NEW: &[&str] = &["e2e-cubic"];
+
+fn as_flows(preset: &str, scheme: &str) -> Scenario {
+    let text = Scenario::preset_toml(preset).unwrap().replace(
+        "[flow]\n",
+        &format!("[[flows]]\nname = \"f\"\nscheme = \"{scheme}\"\n"),
+    );
+    let mut s = Scenario::from_toml_str(&text).expect("the preset as a [[flows]] document");
+    s.set("error_every", "64KiB").unwrap();
+    s
+}
+
+#[test]
+fn new_schemes_complete_with_conservation_on_lan_and_wan() {
+    for preset in ["lan", "wan"] {
+        for scheme in NEW {
+            let s = as_flows(preset, scheme);
+            for seed in 1..=10 {
+                let r = run(&s, seed, &RunOptions::default())
+                    .unwrap_or_else(|e| panic!("{preset} {scheme} seed {seed}: {e}"));
+                let fr = r.flows.expect("per-flow results");
+                let f = &fr.flows[0];
+                assert!(num(f, "bytes") > 0.0);
+                assert_eq!(
+                    num(f, "delivered_bytes"),
+                    num(f, "bytes"),
+                    "{preset} {scheme} seed {seed}: {f:?}"
+                );
+                let a = &fr.aggregate;
+                let parts = num(a, "packets_delivered")
+                    + num(a, "packets_queue_dropped")
+                    + num(a, "packets_corrupted")
+                    + num(a, "packets_in_flight");
+                assert_eq!(
+                    parts,
+                    num(a, "packets_created"),
+                    "{preset} {scheme} seed {seed}"
+                );
+                assert!(num(a, "packets_corrupted") > 0.0, "errors were injected");
+            }
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! CUBIC congestion control (RFC 9438), with its Reno-friendly region (§4.3).
+//!
+//! After a congestion event the window follows `W_cubic(t) = C·(t − K)^3 + W_max` (§4.2, eq. 1)
+//! with `K = cbrt((W_max − cwnd_epoch)/C)` (eq. 2), `C = 0.4` segments/s³ and
+//! `β_cubic = 0.7` (§4.6); `t` runs from the start of the congestion-avoidance epoch (the first
+//! ACK that grows the window after the event). Each ACK moves cwnd towards the target
+//! `W_cubic(t + RTT)`, clamped to `[cwnd, 1.5·cwnd]` (§4.2), by `(target − cwnd)/cwnd` segments
+//! per segment acknowledged. The Reno-friendly estimate `W_est` starts at `cwnd_epoch` and grows
+//! by `α_cubic = 3(1 − β)/(1 + β)` segments per window acknowledged, switching to `α = 1` once it
+//! reaches the window before the reduction (§4.3); while `W_cubic < W_est`, cwnd follows `W_est`.
+//! Fast convergence (§4.7) lowers `W_max` to `cwnd·(1 + β)/2` when a loss comes before the
+//! previous `W_max` was regained. Undo after a spurious retransmission restores the saved
+//! `W_max` (§4.9).
+//!
+//! Deliberate deviations, all documented in `docs/modern.md`:
+//! - Integer arithmetic for determinism: windows in bytes, times in ns, `K` by an integer cube
+//!   root (the RFC's formulas in floating point would depend on the platform's `cbrt`).
+//! - `ssthresh = max(β·cwnd, 2·MSS)` from cwnd, not FlightSize (the RFC allows either; Linux
+//!   uses cwnd).
+//! - Slow start adds the bytes acknowledged, at most two segments per ACK (RFC 3465 with L = 2);
+//!   no HyStart++ (RFC 9406), which the RFC makes optional.
+//! - During fast recovery the recovery part drives cwnd as for Reno (inflation on dupacks,
+//!   deflation to ssthresh on exit); RFC 9438 leaves recovery to the loss-recovery algorithm.
+
+use super::{AckSample, CongestionControl, CongestionEvent};
+use engine::SimTime;
+
+/// β_cubic = 0.7 as a fraction of ten (RFC 9438 §4.6).
+const BETA_NUM: u64 = 7;
+const BETA_DEN: u64 = 10;
+/// C = 0.4 segments/s³ (RFC 9438 §5).
+const C_NUM: u128 = 4;
+const C_DEN: u128 = 10;
+/// Nanoseconds per second, cubed.
+const NS3: u128 = 1_000_000_000u128 * 1_000_000_000 * 1_000_000_000;
+/// |t − K| is clamped to one minute so that the cube times C·MSS fits in 128 bits; by then the
+/// target is clamped to 1.5·cwnd anyway.
+const MAX_SPAN_NS: i128 = 60_000_000_000;
+/// Fixed-point scale of `W_est` (bytes × 1024), so sub-byte growth per ACK is not lost.
+const EST_SCALE: u64 = 1024;
+
+/// The state of one congestion-avoidance epoch (RFC 9438 §4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Epoch {
+    /// When it started.
+    start: SimTime,
+    /// K in ns.
+    k_ns: u64,
+    /// The Reno-friendly estimate, bytes × [`EST_SCALE`].
+    w_est: u64,
+}
+
+/// CUBIC's state: the window, the plateau it aims at, and the current epoch if one runs.
+#[derive(Clone, Debug)]
+pub struct CubicCc {
+    mss: u32,
+    cwnd: u32,
+    ssthresh: u32,
+    max_cwnd: u32,
+    /// W_max in bytes: the window before the last reduction (after fast convergence).
+    w_max: u32,
+    /// W_last_max for fast convergence (§4.7).
+    w_last_max: u32,
+    /// cwnd before the last reduction (cwnd_prior, §4.3).
+    cwnd_prior: u32,
+    /// W_max before the last reduction, restored by an undo.
+    saved_w_max: u32,
+    epoch: Option<Epoch>,
+    /// Remainder of the per-ACK growth division, so slow growth near the plateau is not lost.
+    carry: u64,
+}
+
+/// Integer cube root: the largest `r` with `r³ <= v`.
+fn icbrt(v: u128) -> u64 {
+    if v == 0 {
+        return 0;
+    }
+    // 2^43 cubed exceeds 2^128, so the root lies below 2^43.
+    let (mut lo, mut hi) = (0u64, 1u64 << 43);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        let m = u128::from(mid);
+        match m.checked_mul(m).and_then(|x| x.checked_mul(m)) {
+            Some(c) if c <= v => lo = mid,
+            _ => hi = mid - 1,
+        }
+    }
+    lo
+}
+
+impl CubicCc {
+    /// A controller starting at `initial_cwnd` bytes with an unbounded ssthresh.
+    pub fn new(mss: u32, initial_cwnd: u32, max_cwnd: u32) -> Self {
+        CubicCc {
+            mss,
+            cwnd: initial_cwnd.min(max_cwnd),
+            ssthresh: max_cwnd,
+            max_cwnd,
+            w_max: 0,
+            w_last_max: 0,
+            cwnd_prior: 0,
+            saved_w_max: 0,
+            epoch: None,
+            carry: 0,
+        }
+    }
+
+    /// K of the current epoch in ns (RFC 9438 eq. 2), if an epoch runs.
+    pub fn k(&self) -> Option<u64> {
+        self.epoch.map(|e| e.k_ns)
+    }
+
+    /// W_max in bytes.
+    pub fn w_max(&self) -> u32 {
+        self.w_max
+    }
+
+    /// K = cbrt((W_max − cwnd_epoch)/C) in ns, with windows in bytes: K³·C·MSS = W_max − cwnd.
+    fn k_ns(&self, cwnd_epoch: u32) -> u64 {
+        let diff = u128::from(self.w_max.saturating_sub(cwnd_epoch));
+        icbrt(diff * NS3 * C_DEN / (C_NUM * u128::from(self.mss)))
+    }
+
+    /// W_cubic(t) in bytes (eq. 1), `t` in ns since the epoch start.
+    fn w_cubic(&self, t_ns: u64, k_ns: u64) -> u64 {
+        let d = (i128::from(t_ns) - i128::from(k_ns)).clamp(-MAX_SPAN_NS, MAX_SPAN_NS);
+        let cube = d * d * d;
+        let delta = cube * (C_NUM as i128) * i128::from(self.mss) / (C_DEN as i128 * NS3 as i128);
+        (i128::from(self.w_max) + delta).max(0) as u64
+    }
+
+    /// The reduction shared by fast retransmit and timeout (§4.6, §4.7).
+    fn reduce(&mut self) {
+        self.saved_w_max = self.w_max;
+        self.cwnd_prior = self.cwnd;
+        // §4.7 fast convergence.
+        self.w_max = if self.cwnd < self.w_last_max {
+            (u64::from(self.cwnd) * (BETA_DEN + BETA_NUM) / (2 * BETA_DEN)) as u32
+        } else {
+            self.cwnd
+        };
+        self.w_last_max = self.cwnd;
+        let reduced = (u64::from(self.cwnd) * BETA_NUM / BETA_DEN) as u32;
+        self.ssthresh = reduced.max(2 * self.mss);
+        self.epoch = None;
+        self.carry = 0;
+    }
+
+    fn avoidance(&mut self, ack: AckSample) {
+        let mss = u64::from(self.mss);
+        let cwnd = u64::from(self.cwnd.max(1));
+        let epoch = match self.epoch {
+            Some(e) => e,
+            None => {
+                // §4.2: a new epoch starts; with no W_max yet (no loss so far) the plateau is
+                // the current window, so K = 0.
+                if self.w_max < self.cwnd {
+                    self.w_max = self.cwnd;
+                }
+                let e = Epoch {
+                    start: ack.now,
+                    k_ns: self.k_ns(self.cwnd),
+                    w_est: cwnd * EST_SCALE,
+                };
+                self.epoch = Some(e);
+                e
+            }
+        };
+        let t = ack.now.as_nanos().saturating_sub(epoch.start.as_nanos());
+        let target = self
+            .w_cubic(t.saturating_add(ack.srtt.as_nanos()), epoch.k_ns)
+            .clamp(cwnd, cwnd * 3 / 2);
+        // §4.3 Reno-friendly estimate: α_cubic = 3(1−β)/(1+β) = 9/17 until W_est reaches
+        // cwnd_prior, then 1.
+        let acked = u64::from(ack.acked_bytes);
+        let (a_num, a_den) = if epoch.w_est >= u64::from(self.cwnd_prior) * EST_SCALE {
+            (1, 1)
+        } else {
+            (3 * (BETA_DEN - BETA_NUM), BETA_DEN + BETA_NUM)
+        };
+        let w_est = epoch.w_est + a_num * acked * mss * EST_SCALE / (a_den * cwnd);
+        self.epoch = Some(Epoch { w_est, ..epoch });
+        let w_cubic_now = self.w_cubic(t, epoch.k_ns);
+        let next = if w_cubic_now < w_est / EST_SCALE {
+            // Reno-friendly region: follow W_est.
+            (w_est / EST_SCALE).max(cwnd)
+        } else {
+            // §4.4/4.5: (target − cwnd)/cwnd segments per segment acknowledged.
+            let total = self.carry + (target - cwnd) * acked;
+            self.carry = total % cwnd;
+            cwnd + total / cwnd
+        };
+        self.cwnd = next.min(u64::from(self.max_cwnd)) as u32;
+    }
+}
+
+impl CongestionControl for CubicCc {
+    fn name(&self) -> &'static str {
+        "cubic"
+    }
+
+    fn cwnd(&self) -> u32 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> u32 {
+        self.ssthresh
+    }
+
+    fn on_ack(&mut self, ack: AckSample) {
+        if self.cwnd < self.ssthresh {
+            // RFC 5681 slow start, byte counting with L = 2 (RFC 3465).
+            let incr = ack.acked_bytes.min(2 * self.mss);
+            self.cwnd = self.cwnd.saturating_add(incr).min(self.max_cwnd);
+        } else {
+            self.avoidance(ack);
+        }
+    }
+
+    fn on_congestion(&mut self, event: CongestionEvent) {
+        match event {
+            CongestionEvent::FastRetransmit { dupacks, .. } => {
+                self.reduce();
+                self.cwnd = (self.ssthresh + dupacks * self.mss).min(self.max_cwnd);
+            }
+            CongestionEvent::Timeout { .. } => {
+                // §4.8: the reduction, then one segment and slow start.
+                self.reduce();
+                self.cwnd = self.mss;
+            }
+            CongestionEvent::LocalDrop => {
+                self.cwnd = self.mss;
+                self.epoch = None;
+            }
+        }
+    }
+
+    fn on_recovery_dupack(&mut self) {
+        self.cwnd = self.cwnd.saturating_add(self.mss).min(self.max_cwnd);
+    }
+
+    fn on_recovery_exit(&mut self) {
+        self.cwnd = self.cwnd.min(self.ssthresh);
+    }
+
+    fn on_partial_ack(&mut self, acked: u32) {
+        self.cwnd = self.cwnd.saturating_sub(acked);
+        if acked >= self.mss {
+            self.cwnd += self.mss;
+        }
+        self.cwnd = self.cwnd.max(self.mss);
+    }
+
+    fn undo(&mut self, cwnd: u32, ssthresh: u32) {
+        // §4.9: restore the window and W_max of before the spurious reduction.
+        self.cwnd = cwnd.clamp(self.mss, self.max_cwnd);
+        self.ssthresh = ssthresh.max(2 * self.mss);
+        self.w_max = self.saved_w_max;
+        self.w_last_max = self.saved_w_max;
+        self.epoch = None;
+        self.carry = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::SimDuration;
+
+    const MSS: u32 = 1000;
+
+    fn ack(now_ms: u64, srtt_ms: u64) -> AckSample {
+        AckSample {
+            acked_bytes: MSS,
+            flight_bytes: 10 * MSS,
+            now: SimTime(now_ms * 1_000_000),
+            srtt: SimDuration::from_millis(srtt_ms),
+        }
+    }
+
+    #[test]
+    fn the_integer_cube_root_is_exact_and_floors() {
+        assert_eq!(icbrt(0), 0);
+        assert_eq!(icbrt(26), 2);
+        assert_eq!(icbrt(27), 3);
+        assert_eq!(icbrt(1_000_000_000_000), 10_000);
+        assert_eq!(icbrt(u128::MAX), 6_981_463_658_331);
+    }
+
+    /// Hand-computed: W_max = 100 segments, β = 0.7 → cwnd 70 after the recovery;
+    /// K = cbrt(30/0.4) = cbrt(75) = 4.217163 s; W(0) = 70 seg, W(K) = 100 seg,
+    /// W(2K) = 130 seg (point symmetry about the inflection).
+    #[test]
+    fn k_and_the_curve_after_a_loss_match_rfc_9438() {
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30);
+        cc.on_congestion(CongestionEvent::FastRetransmit {
+            flight_bytes: 100 * MSS,
+            peer_window: 1 << 30,
+            dupacks: 3,
+        });
+        assert_eq!((cc.ssthresh(), cc.cwnd()), (70 * MSS, 73 * MSS));
+        cc.on_recovery_exit();
+        assert_eq!(cc.cwnd(), 70 * MSS);
+        cc.on_ack(ack(1000, 0));
+        let k = cc.k().unwrap();
+        assert!((4_217_162_000..=4_217_164_000).contains(&k), "K = {k} ns");
+        assert_eq!(cc.w_max(), 100 * MSS);
+        let w0 = cc.w_cubic(0, k);
+        assert!((69_999..=70_001).contains(&w0), "W(0) = {w0}");
+        assert_eq!(cc.w_cubic(k, k), 100 * u64::from(MSS));
+        let w2k = cc.w_cubic(2 * k, k);
+        assert!((129_999..=130_001).contains(&w2k), "W(2K) = {w2k}");
+    }
+
+    /// Fast convergence (§4.7): a second loss below the previous W_max lowers W_max to
+    /// cwnd·(1+β)/2.
+    #[test]
+    fn fast_convergence_lowers_the_plateau() {
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30);
+        let fr = CongestionEvent::FastRetransmit {
+            flight_bytes: 0,
+            peer_window: 1 << 30,
+            dupacks: 3,
+        };
+        cc.on_congestion(fr);
+        cc.on_recovery_exit();
+        cc.on_congestion(fr); // at cwnd 70 < W_last_max 100
+        assert_eq!(cc.w_max(), 70 * MSS * 17 / 20);
+        assert_eq!(cc.ssthresh(), 49 * MSS);
+    }
+
+    /// Reno-friendly region (§4.3): with a small window and a long RTT, W_est grows faster
+    /// than the cubic curve, and cwnd follows W_est = cwnd_epoch + 9/17 segment per window.
+    #[test]
+    fn the_reno_friendly_region_follows_w_est() {
+        let mut cc = CubicCc::new(MSS, 10 * MSS, 1 << 30);
+        cc.on_congestion(CongestionEvent::Timeout {
+            flight_bytes: 10 * MSS,
+            peer_window: 1 << 30,
+        });
+        assert_eq!((cc.ssthresh(), cc.cwnd()), (7 * MSS, MSS));
+        // Slow start back to ssthresh: 1 → 7 segments, two segments per two-segment ACK.
+        for i in 0..3 {
+            cc.on_ack(AckSample {
+                acked_bytes: 2 * MSS,
+                ..ack(i, 0)
+            });
+        }
+        assert_eq!(cc.cwnd(), 7 * MSS);
+        // W_max = 10 segments, cwnd_epoch = 7: K = cbrt(7.5) s ≈ 1.96 s. Over the first
+        // 100 ms the cubic curve grows by 0.4·(K³ − (K−0.1)³) ≈ 0.44 segment, W_est by
+        // 9/17 per 7 segments acked: one window of ACKs (7 at 10 ms intervals, srtt 0).
+        for i in 0..7 {
+            cc.on_ack(ack(10 + 10 * i, 0));
+        }
+        // W_est += 9/17 · 1000·1000/cwnd per ACK, cwnd = W_est: 7075, 7150, 7224, 7297, 7370,
+        // 7442, 7513 bytes (by hand, flooring each step).
+        let c = cc.cwnd();
+        assert_eq!(c, 7_513, "cwnd follows W_est");
+        let t = 70_000_000;
+        let k = cc.k().unwrap();
+        assert!(cc.w_cubic(t, k) < u64::from(c), "cubic curve below W_est");
+    }
+
+    #[test]
+    fn undo_restores_the_plateau() {
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30);
+        cc.on_congestion(CongestionEvent::Timeout {
+            flight_bytes: 0,
+            peer_window: 1 << 30,
+        });
+        assert_eq!(cc.w_max(), 100 * MSS);
+        cc.on_congestion(CongestionEvent::Timeout {
+            flight_bytes: 0,
+            peer_window: 1 << 30,
+        });
+        assert_eq!(cc.w_max(), MSS * 17 / 20);
+        cc.undo(60 * MSS, 40 * MSS);
+        assert_eq!(
+            (cc.cwnd(), cc.ssthresh(), cc.w_max()),
+            (60 * MSS, 40 * MSS, 100 * MSS)
+        );
+    }
+}
