@@ -294,6 +294,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-ietf-sack")],
     ),
     (
+        "sack-rfc6675-lan-32k",
+        "RFC 6675 SACK sender, NextSeg rules (1)-(4) (rules 3 and 4 when no new data may go)",
+        "lan",
+        &[("scheme", "e2e-ietf-sack"), ("tcp.sack_sender", "rfc6675")],
+    ),
+    (
         "e2e-sack-eln-wan-32k",
         "SACK scoreboard plus ELN: holes resent without a congestion response",
         "wan",

@@ -89,8 +89,10 @@ pub enum NewRenoDoc {
 pub enum SackSenderDoc {
     /// Fall & Floyd 1996 "Sack1" pipe-based recovery (the spec's §2.5 default).
     FallFloyd,
-    /// RFC 6675 IsLost / NextSeg / pipe.
+    /// RFC 6675 IsLost / NextSeg rules (1)-(4) / pipe.
     Rfc6675,
+    /// RFC 6675 with NextSeg rule (1) only (lossylink before issue 20; for ablation).
+    Rfc6675Rule1,
 }
 
 /// TCP settings: a profile plus optional overrides of its knobs.
@@ -177,7 +179,7 @@ pub struct TcpDoc {
     /// with `rto = "eifel-agg"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto_agg_k: Option<f64>,
-    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675; fall-floyd).
+    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675 | rfc6675-rule1; fall-floyd).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sack_sender: Option<SackSenderDoc>,
 }
