@@ -301,7 +301,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         sack_sender: match t.sack_sender {
             None | Some(SackSenderDoc::FallFloyd) => SackFlavor::FallFloyd,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
-            Some(SackSenderDoc::Rfc6675Rule1) => SackFlavor::Rfc6675Rule1,
+            Some(SackSenderDoc::Rfc6675Basic) => SackFlavor::Rfc6675Basic,
         },
         mss: t.mss,
         buffer: t.buffer.0 as u32,

@@ -92,7 +92,7 @@ pub enum SackSenderDoc {
     /// RFC 6675 IsLost / NextSeg rules (1)-(4) / pipe.
     Rfc6675,
     /// RFC 6675 with NextSeg rule (1) only (lossylink before issue 20; for ablation).
-    Rfc6675Rule1,
+    Rfc6675Basic,
 }
 
 /// TCP settings: a profile plus optional overrides of its knobs.
@@ -179,7 +179,7 @@ pub struct TcpDoc {
     /// with `rto = "eifel-agg"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto_agg_k: Option<f64>,
-    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675 | rfc6675-rule1; fall-floyd).
+    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675 | rfc6675-basic; fall-floyd).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sack_sender: Option<SackSenderDoc>,
 }

@@ -21,12 +21,16 @@
 //!   which is rule (3) (resend the first unSACKed, not yet resent segment below the highest
 //!   SACKed byte although IsLost does not hold) and rule (4) (once per recovery, the rescue
 //!   retransmission of the highest unSACKed segment, which does not move HighRxt).
-//! - [`SackFlavor::Rfc6675Rule1`]: the same with NextSeg rule (1) only, as lossylink had it
-//!   before issue 20 (`tcp.sack_sender = "rfc6675-rule1"`), for ablation.
+//!   After a timeout the board is kept (SACKed bits stay, retransmission marks go): RFC 6675
+//!   §5.1 has Update() go on after an RTO so that the go-back-N resends only what the receiver
+//!   lacks. RFC 2018 §8 clears the bits in case the receiver reneged; lossylink's receiver never
+//!   reneges (it keeps every out-of-order segment it SACKed).
+//! - [`SackFlavor::Rfc6675Basic`]: RFC 6675 as lossylink had it before issue 20, for ablation
+//!   (`tcp.sack_sender = "rfc6675-basic"`): NextSeg rule (1) only, board cleared at a timeout.
 //!
 //! Both: the first retransmission of an episode goes regardless of the window (RFC 6675 §5
 //! (4.3), Fall & Floyd); a timeout clears the board (RFC 2018 §8 "turn off all of the SACKed
-//! bits", as ns-2's Sack1 does) and, as in ns-2 with its `bugfix` and RFC 6675 §5.1, no recovery
+//! bits", as ns-2's Sack1 does; not [`SackFlavor::Rfc6675`], above) and, as in ns-2 with its `bugfix` and RFC 6675 §5.1, no recovery
 //! starts until everything sent before the timeout is acknowledged.
 
 use super::scoreboard::Scoreboard;
@@ -45,7 +49,7 @@ pub enum SackFlavor {
     /// RFC 6675 (IsLost, NextSeg rules (1)-(4), SetPipe).
     Rfc6675,
     /// RFC 6675 with NextSeg rule (1) only (no rules (3) and (4)): lossylink before issue 20.
-    Rfc6675Rule1,
+    Rfc6675Basic,
 }
 
 /// SACK-based loss recovery.
@@ -83,7 +87,7 @@ impl SackRecovery {
     fn is_lost(&self, off: u64, highest: Option<u64>) -> bool {
         match self.flavor {
             SackFlavor::FallFloyd => highest.is_some_and(|h| off < h),
-            SackFlavor::Rfc6675 | SackFlavor::Rfc6675Rule1 => {
+            SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => {
                 let (bytes, runs) = self.board.sacked_above(off);
                 let mss = u64::from(self.board.mss());
                 runs >= self.dupthresh || bytes > u64::from(self.dupthresh - 1) * mss
@@ -113,7 +117,7 @@ impl LossRecovery for SackRecovery {
         match self.flavor {
             SackFlavor::FallFloyd => "sack-fall-floyd",
             SackFlavor::Rfc6675 => "sack-rfc6675",
-            SackFlavor::Rfc6675Rule1 => "sack-rfc6675-rule1",
+            SackFlavor::Rfc6675Basic => "sack-rfc6675-basic",
         }
     }
 
@@ -159,8 +163,13 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_timeout(&mut self, view: SenderView) {
-        // RFC 2018 §8; ns-2 Sack1.
-        self.board.clear();
+        if self.flavor == SackFlavor::Rfc6675 {
+            // RFC 6675 §5.1: keep using what the receiver reported; resend the rest.
+            self.board.clear_retransmitted();
+        } else {
+            // RFC 2018 §8; ns-2 Sack1.
+            self.board.clear();
+        }
         self.forced = None;
         self.phase = Phase::Loss {
             recover: view.snd_max,
@@ -220,7 +229,7 @@ impl LossRecovery for SackRecovery {
                 .pipe(view.snd_max, view.snd_una, |s| match self.flavor {
                     // A resent hole's original has left the network (Fall & Floyd).
                     SackFlavor::FallFloyd => s.rexmit_at.is_some() || self.is_lost(s.off, highest),
-                    SackFlavor::Rfc6675 | SackFlavor::Rfc6675Rule1 => self.is_lost(s.off, highest),
+                    SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => self.is_lost(s.off, highest),
                 }),
         )
     }
@@ -367,8 +376,27 @@ mod tests {
     }
 
     #[test]
+    fn rfc6675_keeps_sacked_bits_across_a_timeout_and_basic_clears_them() {
+        for (flavor, kept) in [
+            (SackFlavor::Rfc6675, true),
+            (SackFlavor::Rfc6675Basic, false),
+        ] {
+            let mut r = SackRecovery::new(flavor, 1400, 3);
+            let v = view(0, 5 * MSS);
+            r.on_ack(&sdup(1, &[(2 * MSS, 3 * MSS)]), v);
+            r.on_timeout(v);
+            assert_eq!(r.is_sacked(2 * MSS), kept, "{flavor:?}");
+            assert_eq!(r.phase(), Phase::Loss { recover: 5 * MSS });
+            // Update() goes on in the Loss phase either way (§5.1).
+            r.on_ack(&sdup(2, &[(3 * MSS, 4 * MSS)]), v);
+            assert!(r.is_sacked(3 * MSS));
+            assert_eq!(r.phase(), Phase::Loss { recover: 5 * MSS });
+        }
+    }
+
+    #[test]
     fn rfc6675_fallback_rules_3_then_4_and_rule1_flavour_has_none() {
-        for flavor in [SackFlavor::Rfc6675, SackFlavor::Rfc6675Rule1] {
+        for flavor in [SackFlavor::Rfc6675, SackFlavor::Rfc6675Basic] {
             let mut r = SackRecovery::new(flavor, 1400, 3);
             let v = view(0, 5 * MSS);
             // 0 and 3 lost: IsLost(0) (three SACKed above), IsLost(3) not (one above).
@@ -377,7 +405,7 @@ mod tests {
             r.on_ack(&sdup(3, &[(4 * MSS, 5 * MSS), (MSS, 3 * MSS)]), v);
             assert!(r.next_retransmission(SimTime::ZERO, v, 0).is_some());
             assert_eq!(r.next_retransmission(SimTime::ZERO, v, 9 * MSS), None);
-            if flavor == SackFlavor::Rfc6675Rule1 {
+            if flavor == SackFlavor::Rfc6675Basic {
                 assert_eq!(r.next_fallback(SimTime::ZERO, v, 9 * MSS), None);
                 continue;
             }
