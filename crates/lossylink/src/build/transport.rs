@@ -287,18 +287,23 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             LateDupackDoc::Restore => LateDupack::Restore,
             LateDupackDoc::Off => LateDupack::Off,
         }),
-        limited_transmit: t.limited_transmit.unwrap_or(false) || mods.limited_transmit,
+        // RFC 5681 §3.2: a sender SHOULD use limited transmit (RFC 3042); 4.4BSD had none.
+        limited_transmit: t.limited_transmit.unwrap_or(modern) || mods.limited_transmit,
         quench: t.quench.unwrap_or(!modern),
         burst_pacer: t.eifel_burst_pacer == Some(BurstPacerDoc::Srtt),
         rexmt: match t.rexmt {
             None | Some(RexmtDoc::Restart) => Rexmt::Restart,
             Some(RexmtDoc::Precise) => Rexmt::Precise,
         },
+        // Today's NewReno is RFC 6582 and today's SACK recovery RFC 6675 (issue 20 item 6);
+        // the bsd profile keeps the paper's 1997 senders.
         newreno: match t.newreno {
+            None if modern => NewRenoFlavor::Rfc6582,
             None | Some(NewRenoDoc::Paper) => NewRenoFlavor::Paper,
             Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,
         },
         sack_sender: match t.sack_sender {
+            None if modern => SackFlavor::Rfc6675,
             None | Some(SackSenderDoc::FallFloyd) => SackFlavor::FallFloyd,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
             Some(SackSenderDoc::Rfc6675Basic) => SackFlavor::Rfc6675Basic,
@@ -312,4 +317,41 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         delack,
         handshake_rtt: t.handshake_rtt.unwrap_or(true),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn settings(profile: Profile, edit: impl FnOnce(&mut TcpDoc)) -> TcpSettings {
+        let mut doc = TcpDoc {
+            profile,
+            ..TcpDoc::default()
+        };
+        edit(&mut doc);
+        tcp_settings(&doc, Modifiers::default()).unwrap()
+    }
+
+    #[test]
+    fn modern_follows_todays_rfcs_and_bsd_keeps_1997() {
+        // RFC 5681 §3.2 (RFC 3042), RFC 6582, RFC 6675.
+        let m = settings(Profile::Modern, |_| {});
+        assert!(m.limited_transmit);
+        assert_eq!(m.newreno, NewRenoFlavor::Rfc6582);
+        assert_eq!(m.sack_sender, SackFlavor::Rfc6675);
+        let b = settings(Profile::Bsd, |_| {});
+        assert!(!b.limited_transmit);
+        assert_eq!(b.newreno, NewRenoFlavor::Paper);
+        assert_eq!(b.sack_sender, SackFlavor::FallFloyd);
+        // Each default can be turned back for ablation.
+        let old = settings(Profile::Modern, |d| {
+            d.limited_transmit = Some(false);
+            d.newreno = Some(NewRenoDoc::Paper);
+            d.sack_sender = Some(SackSenderDoc::FallFloyd);
+        });
+        assert!(!old.limited_transmit);
+        assert_eq!(old.newreno, NewRenoFlavor::Paper);
+        assert_eq!(old.sack_sender, SackFlavor::FallFloyd);
+    }
 }

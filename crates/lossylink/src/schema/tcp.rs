@@ -158,7 +158,8 @@ pub struct TcpDoc {
     /// off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eifel_burst_pacer: Option<BurstPacerDoc>,
-    /// RFC 3042 limited transmit (false; the `+lt` modifier and `e2e-limited-transmit` set it).
+    /// RFC 3042 limited transmit (bsd: false, modern: true, RFC 5681 §3.2; the `+lt` modifier and
+    /// `e2e-limited-transmit` set it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
     /// How an ACK that leaves data outstanding re-arms the retransmission timer (restart |
@@ -169,7 +170,7 @@ pub struct TcpDoc {
     /// cwnd = 1 MSS (bsd: true; modern: false, the loss is left to loss recovery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quench: Option<bool>,
-    /// NewReno flavour for schemes that use NewReno (paper).
+    /// NewReno flavour for schemes that use NewReno (paper | rfc6582; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
     /// Retransmission-timer estimator (profile | eifel).
@@ -179,7 +180,8 @@ pub struct TcpDoc {
     /// with `rto = "eifel-agg"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto_agg_k: Option<f64>,
-    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675 | rfc6675-basic; fall-floyd).
+    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675 | rfc6675-basic; bsd:
+    /// fall-floyd, modern: rfc6675).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sack_sender: Option<SackSenderDoc>,
 }
