@@ -27,6 +27,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("buffer", "8KiB")],
     ),
     (
+        "reno-net3-retraction-lan-8k",
+        "Net/3 keeps cwnd at ssthresh + 3 segments after a recovery of exactly three dupacks",
+        "lan",
+        &[("buffer", "8KiB"), ("tcp.exit_retraction", "net3")],
+    ),
+    (
         "reno-wan-32k",
         "16-hop WAN path in front of the testbed",
         "wan",

@@ -83,6 +83,16 @@ pub enum NewRenoDoc {
     Rfc6582,
 }
 
+/// When Reno's exit from fast recovery retracts cwnd to ssthresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExitRetractionDoc {
+    /// Only after more than dupthresh duplicates (Net/3 `tcp_input.c`).
+    Net3,
+    /// On every exit (RFC 5681 §3.2 step 6).
+    Always,
+}
+
 /// SACK sender flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -170,6 +180,10 @@ pub struct TcpDoc {
     /// cwnd = 1 MSS (bsd: true; modern: false, the loss is left to loss recovery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quench: Option<bool>,
+    /// When the ACK ending Reno's fast recovery pulls cwnd back to ssthresh (net3: only after
+    /// more than dupthresh duplicates, as Net/3's tcp_input.c | always: RFC 5681; always).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_retraction: Option<ExitRetractionDoc>,
     /// NewReno flavour for schemes that use NewReno (paper | rfc6582; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
@@ -217,6 +231,7 @@ impl Default for TcpDoc {
             limited_transmit: None,
             quench: None,
             rexmt: None,
+            exit_retraction: None,
             newreno: None,
             rto: None,
             rto_agg_k: None,

@@ -16,7 +16,7 @@ mod smart;
 
 pub use eln::ElnRecovery;
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
-pub use reno::RenoRecovery;
+pub use reno::{ExitRetraction, RenoRecovery};
 pub use sack::{SackFlavor, SackRecovery};
 pub use scoreboard::Scoreboard;
 pub use smart::{SmartRecovery, NO_SAMPLE_RTT};
