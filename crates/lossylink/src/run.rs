@@ -115,7 +115,9 @@ fn make_sender(
         TimerSettings::Agg(cfg) => Box::new(AggRto::new(cfg)),
     };
     let base: Box<dyn LossRecovery> = match def.recovery {
-        RecoveryKind::Reno => Box::new(RenoRecovery::new(t.dupthresh)),
+        RecoveryKind::Reno => {
+            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction))
+        }
         RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
         RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss)),
         RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),

@@ -191,7 +191,7 @@ static REGISTRY: &[SchemeDef] = &[
         info: SchemeInfo {
             name: "e2e-ietf-sack",
             family: E2E,
-            description: "RFC 2018 SACK (up to 3 blocks) with a scoreboard sender: recovery on the 3rd dupack, one halving, holes resent before new data under pipe < cwnd (tcp.sack_sender = fall-floyd | rfc6675)",
+            description: "RFC 2018 SACK (up to 3 blocks) with a scoreboard sender: recovery on the 3rd dupack, one halving, holes resent before new data under pipe < cwnd (tcp.sack_sender = fall-floyd | rfc6675 | rfc6675-basic)",
             source: "Balakrishnan97 §2.5, §B.1, Table 1 (E2E-IETF-SACK); RFC 2018; Fall & Floyd 1996; RFC 6675",
         },
         recovery: RecoveryKind::Sack,

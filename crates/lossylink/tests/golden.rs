@@ -27,6 +27,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("buffer", "8KiB")],
     ),
     (
+        "reno-net3-retraction-lan-8k",
+        "Net/3 keeps cwnd at ssthresh + 3 segments after a recovery of exactly three dupacks",
+        "lan",
+        &[("buffer", "8KiB"), ("tcp.exit_retraction", "net3")],
+    ),
+    (
         "reno-wan-32k",
         "16-hop WAN path in front of the testbed",
         "wan",
@@ -292,6 +298,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "RFC 2018 SACK, Fall-Floyd pipe sender on the 3rd dupack",
         "lan",
         &[("scheme", "e2e-ietf-sack")],
+    ),
+    (
+        "sack-rfc6675-lan-32k",
+        "RFC 6675 SACK sender, NextSeg rules (1)-(4) (rules 3 and 4 when no new data may go)",
+        "lan",
+        &[("scheme", "e2e-ietf-sack"), ("tcp.sack_sender", "rfc6675")],
     ),
     (
         "e2e-sack-eln-wan-32k",

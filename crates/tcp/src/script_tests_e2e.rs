@@ -5,7 +5,7 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{
-    ElnRecovery, LossRecovery, NewRenoFlavor, NewRenoRecovery, Phase, RenoRecovery,
+    ElnRecovery, ExitRetraction, LossRecovery, NewRenoFlavor, NewRenoRecovery, Phase, RenoRecovery,
 };
 use crate::rto::{BsdRto, BsdRtoConfig};
 use crate::script_tests::{ack, drain, ms, slow_clock, BASE, MSS};
@@ -111,6 +111,29 @@ fn reno_leaves_the_second_hole_to_the_timer() {
             .all(|&(off, _)| off >= 5 * MSS),
         "no retransmission of segment 2 on the partial ACK"
     );
+}
+
+/// Net/3's retraction (`tcp_input.c`: only when `t_dupacks > tcprexmtthresh`): Figure 1's
+/// recovery saw exactly three duplicates (10-12 ms), so the ACK that ends it (22 ms) leaves cwnd
+/// at ssthresh + 3 segments and grows it by congestion avoidance (MSS²/cwnd = 280 bytes);
+/// `ExitRetraction::Always` (RFC 5681, lossylink before issue 20) pulls it back to ssthresh and
+/// slow-starts one segment.
+#[test]
+fn net3_keeps_the_inflated_window_after_exactly_three_duplicates() {
+    for (retraction, cwnd) in [
+        (ExitRetraction::Net3, 5 * MSS + 280),
+        (ExitRetraction::Always, 3 * MSS),
+    ] {
+        let mut t = VecSink::default();
+        let rec = RenoRecovery::new(3).with_retraction(retraction);
+        let mut s = build(5, Box::new(rec), SenderConfig::new(MSS, 32768), false);
+        figure1(&mut s, false, &mut t);
+        assert_eq!((s.ssthresh(), s.cwnd()), (2 * MSS, 5 * MSS));
+        drain(&mut s, ms(12), &mut t);
+        s.on_ack(ms(22), &ack(MSS, 32768), &mut t);
+        assert_eq!(s.phase(), Phase::Open);
+        assert_eq!(s.cwnd(), cwnd, "{retraction:?}");
+    }
 }
 
 /// E2E-ELN (§2.6): the 3rd ELN-marked dupack resends segment 1 with no congestion response:

@@ -17,7 +17,7 @@ mod tcp_eln;
 
 pub use eln::ElnRecovery;
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
-pub use reno::RenoRecovery;
+pub use reno::{ExitRetraction, RenoRecovery};
 pub use sack::{SackFlavor, SackRecovery};
 pub use scoreboard::Scoreboard;
 pub use smart::{SmartRecovery, NO_SAMPLE_RTT};
@@ -181,6 +181,17 @@ pub trait LossRecovery: Send {
         view: SenderView,
         budget: u64,
     ) -> Option<Retransmit>;
+    /// A segment to resend when the sender has no new data it may send (nothing buffered beyond
+    /// the highest byte sent, or the peer's window is full) and `budget` leaves room: RFC 6675
+    /// NextSeg rules (3) and (4). The part records a returned segment as sent.
+    fn next_fallback(
+        &mut self,
+        _now: SimTime,
+        _view: SenderView,
+        _budget: u64,
+    ) -> Option<Retransmit> {
+        None
+    }
     /// Bytes the part estimates are in the network, when it gates sending itself (RFC 6675
     /// "pipe"); `None` means the sender uses `snd_nxt - snd_una`.
     fn pipe(&self, _view: SenderView) -> Option<u64> {

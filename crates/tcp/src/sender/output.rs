@@ -82,6 +82,11 @@ impl Sender {
             None => self.una + window + u64::from(self.lt_allow),
         };
         let usable_end = buffered_end.min(window_end).min(peer_end);
+        if self.nxt >= buffered_end.min(peer_end) {
+            // RFC 6675 NextSeg (2) cannot send new data: rules (3) and (4).
+            let r = self.parts.recovery.next_fallback(now, view, budget)?;
+            return Some(self.emit(now, r.off, r.len, trace));
+        }
         if self.nxt >= usable_end {
             return None;
         }
