@@ -24,8 +24,8 @@ use net::traffic::UdpSource;
 use net::{keys, Network, Outcome};
 use tcp::cc::{CubicCc, RenoCc};
 use tcp::recovery::{
-    ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartRecovery,
-    TcpElnRecovery,
+    ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartClock,
+    SmartRecovery, TcpElnRecovery,
 };
 use tcp::rto::{
     AggRto, BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
@@ -93,6 +93,8 @@ fn make_sender(
     (space, total): (SeqSpace, u64),
     (send_buffer, peer_window): (u32, u32),
 ) -> Sender {
+    // The sender's slow timer (phase drawn per host), shared by the BSD timer and SMART's tick.
+    let slow_clock = |tick| clock(seed, at.node, &format!("{}slow-timer", at.timers), tick);
     let rto: Box<dyn RtoEstimator> = match t.timers {
         TimerSettings::Bsd {
             tick,
@@ -100,7 +102,7 @@ fn make_sender(
             max_ticks,
             initial_ticks,
         } => Box::new(BsdRto::new(BsdRtoConfig {
-            clock: clock(seed, at.node, &format!("{}slow-timer", at.timers), tick),
+            clock: slow_clock(tick),
             min_ticks,
             max_ticks,
             initial_ticks,
@@ -119,7 +121,10 @@ fn make_sender(
             Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction))
         }
         RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
-        RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss)),
+        RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss).with_clock(match t.timers {
+            TimerSettings::Bsd { tick, .. } if t.smart_tick => SmartClock::Ticks(slow_clock(tick)),
+            _ => SmartClock::Fine,
+        })),
         RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
         RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
     };

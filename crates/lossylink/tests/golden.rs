@@ -294,6 +294,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-smart")],
     ),
     (
+        "e2e-smart-fine-rtt-lan-32k",
+        "SMART's once-per-RTT rule on the fine smoothed RTT instead of BSD's slow ticks",
+        "lan",
+        &[("scheme", "e2e-smart"), ("tcp.smart_rtt", "fine")],
+    ),
+    (
         "e2e-ietf-sack-lan-32k",
         "RFC 2018 SACK, Fall-Floyd pipe sender on the 3rd dupack",
         "lan",

@@ -3,7 +3,9 @@
 //! wireless link, driven at explicit times.
 
 use crate::cc::{RenoCc, RenoFlavor};
-use crate::recovery::{ElnRecovery, LossRecovery, Phase, SackFlavor, SackRecovery, SmartRecovery};
+use crate::recovery::{
+    ElnRecovery, LossRecovery, Phase, SackFlavor, SackRecovery, SmartClock, SmartRecovery,
+};
 use crate::rto::{BsdRto, BsdRtoConfig, TickClock};
 use crate::{
     SackBlocks, SegOptions, Segment, Sender, SenderConfig, SenderEvent, SenderParts, SeqNum,
@@ -115,6 +117,41 @@ fn smart_resends_both_holes_on_the_first_ack_and_halves_once() {
     assert_eq!(drain(&mut s, ms(19), &mut t), vec![(6, MSS)]);
     assert_eq!(s.stats().retransmitted_bytes, 2 * u64::from(MSS));
     assert_eq!(s.stats().timeouts, 0);
+}
+
+/// E2E-SMART's once-per-RTT rule on BSD/OS's clocks (issue 20 item 1): Figure 1, but the resent
+/// segment 0 is lost again. The resent segment 1 arrives at 20 ms (ACK with trigger 1). On the
+/// fine clock a round trip (10 ms) has passed since the resend at 10 ms, so segment 0 goes again
+/// at 20 ms (with new segment 5, as segment 1 has left the pipe); on the tick clock the smoothed RTT is 1 tick (the handshake's sample) and no tick has
+/// passed, so only segment 5 goes and, with no further ACK, the coarse timeout at 1100 ms (three ticks
+/// after the first send: RTO = srtt 1 + 4·rttvar/4 2 = 3 ticks) resends it.
+#[test]
+fn smart_on_ticks_leaves_a_lost_retransmission_to_the_timeout() {
+    let clock = TickClock {
+        period: SimDuration::from_millis(500),
+        phase: SimDuration::from_millis(100),
+    };
+    for (smart, resent_at_20, timeouts) in [
+        (SmartClock::Fine, vec![(0, MSS), (5, MSS)], 0),
+        (SmartClock::Ticks(clock), vec![(5, MSS)], 1),
+    ] {
+        let mut t = VecSink::default();
+        let mut s = sender(Box::new(SmartRecovery::new(MSS).with_clock(smart)));
+        window_of_five(&mut s, &mut t);
+        s.on_ack(ms(10), &ack(0, &[], Some(2), false), &mut t);
+        assert_eq!(drain(&mut s, ms(10), &mut t), vec![(0, MSS), (1, MSS)]);
+        s.on_ack(ms(11), &ack(0, &[], Some(3), false), &mut t);
+        s.on_ack(ms(12), &ack(0, &[], Some(4), false), &mut t);
+        s.on_ack(ms(20), &ack(0, &[], Some(1), false), &mut t);
+        assert_eq!(drain(&mut s, ms(20), &mut t), resent_at_20, "{smart:?}");
+        if timeouts == 1 {
+            let fire = s.poll_timeout().unwrap();
+            assert_eq!(fire, ms(1100));
+            s.on_timeout(fire, &mut t);
+            assert_eq!(drain(&mut s, fire, &mut t), vec![(0, MSS)], "go-back-N skips 1-4");
+        }
+        assert_eq!(s.stats().timeouts, timeouts);
+    }
 }
 
 /// E2E-IETF-SACK (Fall & Floyd): nothing happens on the first two dupacks; the third halves the

@@ -84,6 +84,8 @@ pub(crate) struct TcpSettings {
     pub eln_single_conn: bool,
     /// Reno's cwnd retraction at the end of fast recovery.
     pub exit_retraction: ExitRetraction,
+    /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
+    pub smart_tick: bool,
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -300,6 +302,16 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             }
         }
     };
+    // Balakrishnan97 spec §2.4 leaves SMART's RTT clock open; BSD/OS 2.1 had only ticks.
+    let smart_tick = match t.smart_rtt {
+        None => matches!(timers, TimerSettings::Bsd { .. }),
+        Some(SmartRttDoc::Fine) => false,
+        Some(SmartRttDoc::Tick) if matches!(timers, TimerSettings::Bsd { .. }) => true,
+        Some(SmartRttDoc::Tick) => return Err(Error::invalid(
+            "tcp.smart_rtt",
+            "\"tick\" needs the bsd profile's slow timer (and tcp.rto = \"profile\"); use \"fine\"",
+        )),
+    };
     if t.rto_agg_k.is_some() && t.rto != Some(RtoDoc::EifelAgg) {
         return Err(Error::invalid(
             "tcp.rto_agg_k",
@@ -337,6 +349,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         },
         // Not yet the bsd default: Net/3's rule moves E2E far above Table 3 (lan 8 KiB 0.80 and
         // 32 KiB 0.86 Mb/s against the paper's 0.55 and 0.70); see docs/calibration.md.
+        smart_tick,
         exit_retraction: match t.exit_retraction {
             None | Some(ExitRetractionDoc::Always) => ExitRetraction::Always,
             Some(ExitRetractionDoc::Net3) => ExitRetraction::Net3,
@@ -417,5 +430,21 @@ mod tests {
         assert!(!old.limited_transmit);
         assert_eq!(old.newreno, NewRenoFlavor::Paper);
         assert_eq!(old.sack_sender, SackFlavor::FallFloyd);
+    }
+
+    #[test]
+    fn smart_rtt_ticks_on_bsd_fine_on_modern_and_tick_needs_the_slow_timer() {
+        // Balakrishnan97 spec §2.4 (a knob); BSD/OS 2.1 kept its RTT in slow ticks.
+        assert!(settings(Profile::Bsd, |_| {}).smart_tick);
+        assert!(!settings(Profile::Modern, |_| {}).smart_tick);
+        let fine = settings(Profile::Bsd, |d| d.smart_rtt = Some(SmartRttDoc::Fine));
+        assert!(!fine.smart_tick);
+        let doc = TcpDoc {
+            profile: Profile::Modern,
+            smart_rtt: Some(SmartRttDoc::Tick),
+            ..TcpDoc::default()
+        };
+        let err = tcp_settings(&doc, Modifiers::default()).err().unwrap();
+        assert!(err.to_string().contains("tcp.smart_rtt"), "{err}");
     }
 }

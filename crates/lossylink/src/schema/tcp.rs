@@ -93,6 +93,16 @@ pub enum ExitRetractionDoc {
     Always,
 }
 
+/// The clock of E2E-SMART's once-per-round-trip resend rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SmartRttDoc {
+    /// Whole slow-timer ticks against the tick-granular smoothed RTT (BSD/OS 2.1).
+    Tick,
+    /// The fine-grained smoothed RTT.
+    Fine,
+}
+
 /// SACK sender flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -184,6 +194,10 @@ pub struct TcpDoc {
     /// more than dupthresh duplicates, as Net/3's tcp_input.c | always: RFC 5681; always).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_retraction: Option<ExitRetractionDoc>,
+    /// E2E-SMART's once-per-RTT resend rule: tick (slow-timer ticks, the bsd default) | fine
+    /// (the fine smoothed RTT, the modern default; tick needs the bsd slow timer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smart_rtt: Option<SmartRttDoc>,
     /// NewReno flavour for schemes that use NewReno (paper | rfc6582; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
@@ -327,6 +341,7 @@ impl Default for TcpDoc {
             quench: None,
             rexmt: None,
             exit_retraction: None,
+            smart_rtt: None,
             newreno: None,
             rto: None,
             rto_agg_k: None,

@@ -20,7 +20,7 @@ pub use newreno::{NewRenoFlavor, NewRenoRecovery};
 pub use reno::{ExitRetraction, RenoRecovery};
 pub use sack::{SackFlavor, SackRecovery};
 pub use scoreboard::Scoreboard;
-pub use smart::{SmartRecovery, NO_SAMPLE_RTT};
+pub use smart::{SmartClock, SmartRecovery, NO_SAMPLE_RTT};
 pub use tcp_eln::{ElnBasis, ElnExpected, ElnResend, TcpElnConfig, TcpElnRecovery};
 
 use engine::{SimDuration, SimTime};
@@ -89,6 +89,9 @@ pub struct AckInput<'a> {
     pub cc: Option<u32>,
     /// The sender's smoothed round-trip estimate (for once-per-RTT rules).
     pub srtt: SimDuration,
+    /// The same in whole slow-timer ticks, for stacks whose only clocks are ticks (0 on a
+    /// fine-grained estimator; see [`crate::rto::RtoEstimator::srtt_ticks`]).
+    pub srtt_ticks: u32,
 }
 
 /// A congestion response the recovery part asks for.

@@ -164,6 +164,7 @@ pub(crate) mod tests {
             eln: false,
             cc: None,
             srtt: SimDuration::from_millis(100),
+            srtt_ticks: 0,
         }
     }
 

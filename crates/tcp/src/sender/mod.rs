@@ -130,6 +130,8 @@ pub struct Sender {
     saved_cwnd: u32,
     /// A fine smoothed RTT (ns) for once-per-RTT rules, independent of the timer's estimate.
     srtt_fine: Option<u64>,
+    /// The estimator's smoothed RTT in slow-timer ticks, refreshed with every sample.
+    srtt_ticks: u32,
     /// Pacing of the burst after an Eifel restore, while it lasts.
     pacer: Option<Pacer>,
     /// Send times of outstanding segments (kept only for [`Rexmt::Precise`]).
@@ -163,6 +165,7 @@ impl Sender {
             lt_allow: 0,
             saved_cwnd: 0,
             srtt_fine: None,
+            srtt_ticks: 0,
             pacer: None,
             send_log: SendLog::default(),
             ts_recent: 0,
@@ -272,7 +275,10 @@ impl Sender {
         }
     }
 
+    /// Called after every sample the estimator takes: the fine smoothed RTT and the
+    /// estimator's own in ticks.
     fn fine_sample(&mut self, sent: SimTime, acked: SimTime) {
+        self.srtt_ticks = self.parts.rto.srtt_ticks();
         let r = (acked - sent).as_nanos();
         self.srtt_fine = Some(match self.srtt_fine {
             None => r,
@@ -324,6 +330,7 @@ impl Sender {
             eln: seg.opts.eln,
             cc: seg.opts.cc,
             srtt: SimDuration(self.srtt_fine.unwrap_or(0)),
+            srtt_ticks: self.srtt_ticks,
         };
         if ack <= self.una {
             // RFC 5681 §2 / Net/3: a duplicate ACK carries no data, acknowledges snd_una, does not
