@@ -148,7 +148,11 @@ fn smart_on_ticks_leaves_a_lost_retransmission_to_the_timeout() {
             let fire = s.poll_timeout().unwrap();
             assert_eq!(fire, ms(1100));
             s.on_timeout(fire, &mut t);
-            assert_eq!(drain(&mut s, fire, &mut t), vec![(0, MSS)], "go-back-N skips 1-4");
+            assert_eq!(
+                drain(&mut s, fire, &mut t),
+                vec![(0, MSS)],
+                "go-back-N skips 1-4"
+            );
         }
         assert_eq!(s.stats().timeouts, timeouts);
     }
