@@ -279,7 +279,7 @@ pub(crate) fn endpoint_pair(
             space,
             ack_base,
             bytes,
-            buffers: (t.buffer, t.buffer, t.buffer),
+            buffers: (t.socket_buffer, t.socket_buffer, t.socket_buffer),
             handshake,
         },
         seed,
@@ -322,7 +322,7 @@ fn endpoints(f: &FlowPlan, net: &Net, seed: u64) -> (Sender, Receiver) {
             space,
             ack_base,
             bytes,
-            buffers: (t.buffer, t.buffer, s.buffer),
+            buffers: (t.socket_buffer, t.socket_buffer, s.buffer),
             handshake: t
                 .handshake_rtt
                 .then(|| (f.start, net.idle_rtt(f.src, s.node))),
@@ -352,7 +352,7 @@ fn wireless_leg(f: &FlowPlan, s: &SplitSettings, net: &Net, seed: u64) -> (Sende
             space,
             ack_base,
             bytes: f.bytes.unwrap_or(LONG_LIVED_BYTES),
-            buffers: (s.buffer, t.buffer, t.buffer),
+            buffers: (s.buffer, t.socket_buffer, t.socket_buffer),
             handshake: t
                 .handshake_rtt
                 .then(|| (f.start, net.idle_rtt(s.node, f.dst))),

@@ -57,7 +57,11 @@ pub(crate) enum DelackSettings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TcpSettings {
     pub mss: u32,
+    /// `tcp.buffer` as given (reported in results).
     pub buffer: u32,
+    /// The socket buffers the endpoints get: `buffer`, rounded up to a multiple of the MSS on
+    /// the bsd profile (Net/3 `tcp_mss()`: `bufsize = roundup(bufsize, mss)`).
+    pub socket_buffer: u32,
     pub timers: TimerSettings,
     pub cc: CcSettings,
     pub dupthresh: u32,
@@ -347,10 +351,11 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
             Some(SackSenderDoc::Rfc6675Basic) => SackFlavor::Rfc6675Basic,
         },
-        // Not yet the bsd default: Net/3's rule moves E2E far above Table 3 (lan 8 KiB 0.80 and
-        // 32 KiB 0.86 Mb/s against the paper's 0.55 and 0.70); see docs/calibration.md.
         smart_tick,
+        // Net/3 tcp_input.c on the bsd profile (retract only after more than tcprexmtthresh
+        // duplicates); RFC 5681 §3.2 step 6 on modern. See docs/calibration.md for the cells.
         exit_retraction: match t.exit_retraction {
+            None if !modern => ExitRetraction::Net3,
             None | Some(ExitRetractionDoc::Always) => ExitRetraction::Always,
             Some(ExitRetractionDoc::Net3) => ExitRetraction::Net3,
         },
@@ -358,6 +363,20 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         mss: t.mss,
         buffer: t.buffer.0 as u32,
+        socket_buffer: match t.buffer_rounding.unwrap_or(match t.profile {
+            Profile::Bsd => BufferRoundingDoc::Mss,
+            Profile::Modern => BufferRoundingDoc::None,
+        }) {
+            // Net/3 tcp_mss(): both socket buffers become a multiple of the segment size it
+            // computes, which does not yet subtract the 12-byte timestamp option (Ludwig2000's
+            // testbed advertised 8496 = 18 x 472 for 460-byte segments, spec §2.1); at most
+            // sb_max, 256 KiB, and the window field still caps what is advertised at 65535.
+            BufferRoundingDoc::Mss => {
+                let unit = u64::from(t.mss) + if timestamps { 12 } else { 0 };
+                (t.buffer.0.div_ceil(unit) * unit) as u32
+            }
+            BufferRoundingDoc::None => t.buffer.0 as u32,
+        },
         timers,
         cc,
         dupthresh,
@@ -394,6 +413,7 @@ fn tcp_eln(d: Option<&TcpElnDoc>, dupthresh: u32) -> TcpElnConfig {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::units::Size;
 
     fn settings(profile: Profile, edit: impl FnOnce(&mut TcpDoc)) -> TcpSettings {
         let mut doc = TcpDoc {
@@ -415,12 +435,22 @@ mod tests {
         assert!(!b.limited_transmit);
         assert_eq!(b.newreno, NewRenoFlavor::Paper);
         assert_eq!(b.sack_sender, SackFlavor::FallFloyd);
-        assert_eq!(b.exit_retraction, ExitRetraction::Always);
+        assert_eq!(b.exit_retraction, ExitRetraction::Net3);
         assert_eq!(m.exit_retraction, ExitRetraction::Always);
-        let net3 = settings(Profile::Bsd, |d| {
-            d.exit_retraction = Some(ExitRetractionDoc::Net3)
+        let always = settings(Profile::Bsd, |d| {
+            d.exit_retraction = Some(ExitRetractionDoc::Always)
         });
-        assert_eq!(net3.exit_retraction, ExitRetraction::Net3);
+        assert_eq!(always.exit_retraction, ExitRetraction::Always);
+        // Net/3 tcp_mss(): 8 KiB of 1400-byte segments is 8400 bytes on bsd, as given on modern.
+        let r = settings(Profile::Bsd, |d| d.buffer = Size(8192));
+        assert_eq!((r.buffer, r.socket_buffer), (8192, 8400));
+        let m8 = settings(Profile::Modern, |d| d.buffer = Size(8192));
+        assert_eq!(m8.socket_buffer, 8192);
+        let none = settings(Profile::Bsd, |d| {
+            d.buffer = Size(8192);
+            d.buffer_rounding = Some(BufferRoundingDoc::None);
+        });
+        assert_eq!(none.socket_buffer, 8192);
         // Each default can be turned back for ablation.
         let old = settings(Profile::Modern, |d| {
             d.limited_transmit = Some(false);

@@ -93,6 +93,16 @@ pub enum ExitRetractionDoc {
     Always,
 }
 
+/// Whether the socket buffers are rounded up to a multiple of the MSS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BufferRoundingDoc {
+    /// Net/3 `tcp_mss()`: `roundup(bufsize, mss)`.
+    Mss,
+    /// The buffer as given.
+    None,
+}
+
 /// The clock of E2E-SMART's once-per-round-trip resend rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -198,6 +208,10 @@ pub struct TcpDoc {
     /// (the fine smoothed RTT, the modern default; tick needs the bsd slow timer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub smart_rtt: Option<SmartRttDoc>,
+    /// Socket buffers rounded up to a multiple of the MSS: mss (Net/3 tcp_mss(), the bsd
+    /// default) | none (the modern default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_rounding: Option<BufferRoundingDoc>,
     /// NewReno flavour for schemes that use NewReno (paper | rfc6582; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
@@ -342,6 +356,7 @@ impl Default for TcpDoc {
             rexmt: None,
             exit_retraction: None,
             smart_rtt: None,
+            buffer_rounding: None,
             newreno: None,
             rto: None,
             rto_agg_k: None,
