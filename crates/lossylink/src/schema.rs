@@ -369,6 +369,16 @@ fn default_draw() -> DrawDoc {
 }
 
 /// An error model.
+/// How burst starts are spaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BurstSpacingDoc {
+    /// Exponentially distributed gaps with mean `every`.
+    Exponential,
+    /// Exactly `every` apart (the first at a random phase within one gap).
+    Fixed,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ErrorDoc {
@@ -389,12 +399,16 @@ pub enum ErrorDoc {
         p: f64,
     },
     /// Bursts of `length` consecutive lost frames, starting on average once per `every` bytes
-    /// (exponential gaps on the exposed-bits clock; Balakrishnan97 §3.6, §B.3).
+    /// (exponential gaps on the exposed-bits clock, or exactly `every` apart; Balakrishnan97
+    /// §3.6, §B.3).
     Burst {
         /// Mean bytes between burst starts (0 = no errors).
         every: Size,
         /// Frames per burst (at least 1).
         length: u32,
+        /// `exponential` (default) or `fixed` gaps between burst starts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spacing: Option<BurstSpacingDoc>,
     },
     /// A two-state Gilbert–Elliott chain stepped per frame: give `p_gb` and `p_bb`, or
     /// `mean_error_rate` and `mean_burst` (frames).

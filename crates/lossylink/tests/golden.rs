@@ -361,6 +361,19 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "burst4-fixed-spacing-snoop-lan",
+        "burst errors: 4 consecutive data frames per burst, exactly 64 KiB apart",
+        "lan",
+        &[
+            ("scheme", "ll-tcp-aware"),
+            ("error_every", "0"),
+            (
+                "hops.1.forward.error",
+                "{ model = \"burst\", every = \"64KiB\", length = 4, spacing = \"fixed\" }",
+            ),
+        ],
+    ),
+    (
         "upstream-congestion-snoop-wan",
         "a 4-packet queue before the base station: congestion losses pass snoop to the sender",
         "wan",

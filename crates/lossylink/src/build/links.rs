@@ -6,7 +6,7 @@ use crate::schema::*;
 use engine::{SimDuration, SimTime};
 use net::config::{Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium};
 use net::delivery::DeliveryTrace;
-use net::{ErrorModelConfig, HiccupStage};
+use net::{BurstSpacing, ErrorModelConfig, HiccupStage};
 
 pub(super) fn per_frame(p: &PerFrameDoc) -> SimDuration {
     match p {
@@ -64,9 +64,17 @@ pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig,
             ))
         }
         ErrorDoc::Burst { every, .. } if every.0 == 0 => ErrorModelConfig::None,
-        ErrorDoc::Burst { every, length } => ErrorModelConfig::Burst {
+        ErrorDoc::Burst {
+            every,
+            length,
+            spacing,
+        } => ErrorModelConfig::Burst {
             mean_gap_bits: every.0 as f64 * 8.0,
             length: *length,
+            spacing: match spacing {
+                None | Some(BurstSpacingDoc::Exponential) => BurstSpacing::Exponential,
+                Some(BurstSpacingDoc::Fixed) => BurstSpacing::Fixed,
+            },
         },
         ErrorDoc::Bernoulli { p } => {
             return Err(Error::invalid(
