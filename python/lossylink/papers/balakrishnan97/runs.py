@@ -199,9 +199,7 @@ def _table_experiments() -> list[Experiment]:
 def burst_error(k: int, spacing: str = "exponential") -> str:
     """The wireless error model of the §4.5 experiment: bursts of ``k`` consecutive frames,
     at exponential gaps or exactly ``ERROR_EVERY`` apart."""
-    return (
-        f'{{ model = "burst", every = "{ERROR_EVERY}", length = {k}, spacing = "{spacing}" }}'
-    )
+    return f'{{ model = "burst", every = "{ERROR_EVERY}", length = {k}, spacing = "{spacing}" }}'
 
 
 def _burst_experiments() -> list[Experiment]:
