@@ -26,6 +26,11 @@ fn sender(recovery: Box<dyn LossRecovery>) -> Sender {
 
 /// A sender with `segments` segments of data to send in all.
 fn sender_of(recovery: Box<dyn LossRecovery>, segments: u64) -> Sender {
+    sender_with(recovery, segments, SenderConfig::new(MSS, 32768))
+}
+
+/// The same with a given configuration.
+fn sender_with(recovery: Box<dyn LossRecovery>, segments: u64, cfg: SenderConfig) -> Sender {
     let parts = SenderParts {
         cc: Box::new(RenoCc::new(
             RenoFlavor::Net3 {
@@ -48,7 +53,7 @@ fn sender_of(recovery: Box<dyn LossRecovery>, segments: u64) -> Sender {
         eifel: None,
     };
     let mut s = Sender::new(
-        SenderConfig::new(MSS, 32768),
+        cfg,
         parts,
         SeqSpace { base: BASE },
         segments * u64::from(MSS),
@@ -213,6 +218,34 @@ fn sack_eln_resends_both_holes_without_a_cut() {
     assert_eq!(s.phase(), Phase::Open);
     assert_eq!(s.cwnd(), 5 * MSS, "no deflation either");
     assert_eq!(s.stats().retransmitted_bytes, 2 * u64::from(MSS));
+}
+
+/// RFC 6675 §2's duplicate acknowledgment (issue 20 item 9): an ACK that moves the cumulative
+/// point *and* SACKs new octets counts as the first duplicate. Five segments out, 1 lost: the
+/// ACK at 10 ms acknowledges 0 and SACKs 2. Slow start lets 5 and 6 go; with limited transmit
+/// the RFC 6675 sender also sends 7 for this duplicate, where RFC 5681's definition (the
+/// `rfc6675-basic` sender) sees a plain new ACK. At 11 ms the ACK for 3 is the second duplicate
+/// (RFC 6675) and releases 8; the first (RFC 5681), which releases 7.
+#[test]
+fn rfc6675_counts_a_cumulative_ack_with_new_sack_blocks_as_a_duplicate() {
+    for (flavor, at10, at11) in [
+        (SackFlavor::Rfc6675, vec![5, 6, 7], vec![8]),
+        (SackFlavor::Rfc6675Basic, vec![5, 6], vec![7]),
+    ] {
+        let mut t = VecSink::default();
+        let cfg = SenderConfig {
+            limited_transmit: true,
+            ..SenderConfig::new(MSS, 32768)
+        };
+        let mut s = sender_with(Box::new(SackRecovery::new(flavor, MSS, 3)), 100, cfg);
+        window_of_five(&mut s, &mut t);
+        s.on_ack(ms(10), &ack(1, &[(2, 3)], None, false), &mut t);
+        let seg = |v: Vec<(u32, u32)>| v.into_iter().map(|x| x.0).collect::<Vec<_>>();
+        assert_eq!(seg(drain(&mut s, ms(10), &mut t)), at10, "{flavor:?}");
+        s.on_ack(ms(11), &ack(1, &[(2, 4)], None, false), &mut t);
+        assert_eq!(seg(drain(&mut s, ms(11), &mut t)), at11, "{flavor:?}");
+        assert_eq!(s.stats().fast_retransmits, 0);
+    }
 }
 
 /// RFC 6675 NextSeg rule (3) at the tail of a transfer: segments 0 and 3 of the last five are

@@ -184,6 +184,12 @@ pub trait LossRecovery: Send {
         view: SenderView,
         budget: u64,
     ) -> Option<Retransmit>;
+    /// RFC 6675 §2: whether the ACK of new data just given to [`LossRecovery::on_ack`] is also
+    /// a duplicate acknowledgment, because it SACKs octets not SACKed before (asked only for
+    /// ACKs that carry SACK blocks, outside recovery). RFC 5681's definition, the default: no.
+    fn new_ack_is_duplicate(&self) -> bool {
+        false
+    }
     /// A segment to resend when the sender has no new data it may send (nothing buffered beyond
     /// the highest byte sent, or the peer's window is full) and `budget` leaves room: RFC 6675
     /// NextSeg rules (3) and (4). The part records a returned segment as sent.

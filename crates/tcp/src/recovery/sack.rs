@@ -63,6 +63,8 @@ pub struct SackRecovery {
     forced: Option<u64>,
     /// RFC 6675 RescueRxt: whether this recovery episode already used NextSeg rule (4).
     rescued: bool,
+    /// The last ACK of new data SACKed new octets outside recovery (RFC 6675 §2 duplicate).
+    sack_dup: bool,
 }
 
 impl SackRecovery {
@@ -75,6 +77,7 @@ impl SackRecovery {
             board: Scoreboard::new(mss),
             forced: None,
             rescued: false,
+            sack_dup: false,
         }
     }
 
@@ -128,7 +131,13 @@ impl LossRecovery for SackRecovery {
     fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
         self.board.update(view.snd_una, view.snd_max);
         self.board.on_cum_ack(ack.ack);
-        self.board.on_sack_blocks(ack.sack);
+        let newly_sacked = self.board.on_sack_blocks(ack.sack);
+        // RFC 6675 §2: an ACK carrying a SACK block for octets not SACKed before is a duplicate
+        // acknowledgment "even if it ... moves the cumulative acknowledgment point".
+        self.sack_dup = self.flavor == SackFlavor::Rfc6675
+            && newly_sacked > 0
+            && matches!(ack.kind, AckKind::New { .. })
+            && self.phase == Phase::Open;
         match (ack.kind, self.phase) {
             (AckKind::Dup { count }, Phase::Open) => {
                 let lost_una = self.flavor != SackFlavor::FallFloyd
@@ -232,6 +241,10 @@ impl LossRecovery for SackRecovery {
                     SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => self.is_lost(s.off, highest),
                 }),
         )
+    }
+
+    fn new_ack_is_duplicate(&self) -> bool {
+        self.sack_dup
     }
 
     fn next_fallback(&mut self, now: SimTime, view: SenderView, budget: u64) -> Option<Retransmit> {
@@ -354,6 +367,42 @@ mod tests {
         let a = r.next_retransmission(SimTime::ZERO, v, 10 * MSS).unwrap();
         assert_eq!((a.off, a.forced), (0, true));
         assert_eq!(r.next_retransmission(SimTime::ZERO, v, 10 * MSS), None);
+    }
+
+    #[test]
+    fn a_new_ack_with_new_sack_blocks_is_a_duplicate_for_rfc6675_only() {
+        // RFC 6675 §2: the ACK of segment 0 also SACKs segment 2 (1 is missing).
+        static B: [(u64, u64); 1] = [(2 * MSS, 3 * MSS)];
+        let a = AckInput {
+            sack: &B,
+            ..new_ack(MSS, MSS)
+        };
+        for (flavor, dup) in [
+            (SackFlavor::Rfc6675, true),
+            (SackFlavor::Rfc6675Basic, false),
+            (SackFlavor::FallFloyd, false),
+        ] {
+            let mut r = SackRecovery::new(flavor, 1400, 3);
+            r.on_ack(&a, view(0, 5 * MSS));
+            assert_eq!(r.new_ack_is_duplicate(), dup, "{flavor:?}");
+            // The same blocks again: nothing new is SACKed, so no duplicate.
+            r.on_ack(
+                &AckInput {
+                    sack: &B,
+                    ..new_ack(MSS, 0)
+                },
+                view(MSS, 5 * MSS),
+            );
+            assert!(!r.new_ack_is_duplicate(), "{flavor:?}");
+        }
+        // In recovery it is a partial ACK, not a duplicate.
+        let mut r = SackRecovery::new(SackFlavor::Rfc6675, 1400, 3);
+        for c in 1..=3 {
+            r.on_ack(&sdup(c, &[(3 * MSS, 4 * MSS)]), view(0, 5 * MSS));
+        }
+        assert!(matches!(r.phase(), Phase::Recovery { .. }));
+        r.on_ack(&a, view(0, 5 * MSS));
+        assert!(!r.new_ack_is_duplicate());
     }
 
     #[test]

@@ -429,6 +429,23 @@ impl Sender {
         }
         self.apply_new(now, d, acked, flight_before);
         self.update_window(seg.wnd);
+        // RFC 6675 §5 (1)-(2): an ACK of new data that SACKs new octets outside recovery is
+        // also the first duplicate (DupAcks reset, then counted); asked only of SACK ACKs.
+        if n > 0 && self.max > self.una && self.parts.recovery.new_ack_is_duplicate() {
+            self.dupacks = 1;
+            let dup = AckInput {
+                kind: AckKind::Dup { count: 1 },
+                ..input
+            };
+            let before = (self.cwnd(), self.ssthresh());
+            let d = self.parts.recovery.on_ack(&dup, self.view());
+            if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
+                self.on_fast_retransmit(now, before, inflate_segments, trace);
+            } else if self.cfg.limited_transmit {
+                // RFC 3042 §2 (RFC 6675 §5 (2.3)): one new segment for this duplicate.
+                self.lt_allow = self.cfg.mss;
+            }
+        }
         self.eifel_on_new_ack(now, seg, acked, trace);
         if trace.enabled() {
             trace.record(now, SenderEvent::Acked { ack: self.una });
