@@ -596,6 +596,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         link_frames_held: link_rx.held,
         link_duplicate_frames: link_rx.duplicates,
         sender_suppressed_fast_retransmits: s.suppressed_fast_retransmits,
+        gsm: crate::run_gsm::gsm_metrics(
+            &network,
+            &plan.tcp,
+            flow.receiver.stats().duplicate_segments,
+        ),
     };
     let trace = opts.trace.then(|| {
         let mut tables = if b.single {

@@ -8,9 +8,11 @@ use std::collections::BTreeMap;
 
 mod dcf;
 mod either;
+mod gsm;
 mod tcp;
 mod web;
 pub use dcf::*;
+pub use gsm::*;
 pub use tcp::*;
 pub use web::*;
 
@@ -317,6 +319,8 @@ pub enum MediumDoc {
     FullDuplex,
     /// One shared channel.
     HalfDuplex,
+    /// A GSM circuit-switched data link with RLP, `gsm = { ... }` (Ludwig2000 §2.4).
+    GsmCsd,
 }
 
 /// Error-exposed part of a frame.
@@ -545,6 +549,9 @@ pub struct DirectionDoc {
     /// A Mahimahi delivery-opportunity trace file for this direction (see the hop's field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery: Option<String>,
+    /// The block-erasure channel of a `gsm-csd` hop direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<BlocksDoc>,
 }
 
 /// A hop of a chain or a link of a topology. Hop-level settings apply to both directions unless
@@ -597,6 +604,12 @@ pub struct HopDoc {
     /// of at `rate` (which, when given, only estimates the idle round trip).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery: Option<String>,
+    /// The RLP link of a `gsm-csd` hop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gsm: Option<GsmDoc>,
+    /// The block-erasure channel of both directions of a `gsm-csd` hop (each its own draw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<BlocksDoc>,
     /// Overrides for node i → node i+1.
     #[serde(default)]
     pub forward: DirectionDoc,

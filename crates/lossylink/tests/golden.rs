@@ -583,6 +583,21 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
     ),
     // Today's anchors (issue 14).
     (
+        "gsm-l2r-clean",
+        "Ludwig2000 S1/S4: TCP-Lite over GSM RLP at L2R's 960 B/s, clean channel",
+        "gsm",
+        &[],
+    ),
+    (
+        "gsm-poor-b-vj",
+        "GSM RLP over a synthetic poor-signal channel with VJ header compression",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            ("hops.0.gsm", "{ n2 = 6, vj = true, l2r = { rate = 960 } }"),
+        ],
+    ),
+    (
         "cubic-wan",
         "CUBIC window growth (RFC 9438) over the SACK sender, modern profile",
         "wan",
@@ -626,6 +641,17 @@ const AGENT_FIELDS: &[&str] = &[
     "link_duplicate_frames",
 ];
 
+/// The GSM RLP link's counters (present only where the path has a GSM link).
+const GSM_FIELDS: &[&str] = &[
+    "rlp_frames",
+    "rlp_retransmissions",
+    "rlp_resets",
+    "rlp_flushed_packets",
+    "vj_discards",
+    "l2r_gaps",
+    "utilization_pct",
+];
+
 const FIELDS: &[&str] = &[
     "throughput_mbps",
     "completion_s",
@@ -655,6 +681,8 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
         // Base-station counters only where an agent ran, so rows without one stay unchanged.
         .filter(|(k, v)| {
             FIELDS.contains(k)
+                // The GSM link's counters exist only on runs with one.
+                || GSM_FIELDS.contains(k)
                 || ((AGENT_FIELDS.contains(k)
                     || SPLIT_FIELDS.contains(k)
                     || HOST_FIELDS.contains(k)

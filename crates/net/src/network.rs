@@ -8,6 +8,7 @@ use crate::keys;
 use crate::link_receiver::LinkReceiver;
 use crate::medium::dcf::Dcf;
 use crate::medium::duplex::Duplex;
+use crate::medium::gsm::Gsm;
 use crate::medium::shared::Shared;
 use crate::medium::AnyMedium;
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
@@ -189,13 +190,37 @@ impl Network {
                                 RngStream::new(seed, &keys::dcf_backoff(&cfg.cells[c].key, sta.0));
                             d.add_link(ap_port, sta_port, srng);
                         }
-                        AnyMedium::Duplex(_) => {}
+                        AnyMedium::Duplex(_) | AnyMedium::Gsm(_) => {}
                     }
                     (m, m)
                 }
                 (None, config::Medium::FullDuplex) => {
                     media.push(AnyMedium::Duplex(Duplex::new(fwd)));
                     media.push(AnyMedium::Duplex(Duplex::new(rev)));
+                    (media.len() - 2, media.len() - 1)
+                }
+                (None, config::Medium::Gsm(g)) => {
+                    let blocks = |d: &config::DirectionConfig, dir: &str| match &d.blocks {
+                        None => None,
+                        Some(config::BlockSource::Trace(t)) => Some(t.clone()),
+                        Some(config::BlockSource::Profile { profile, minutes }) => {
+                            let mut r = RngStream::new(seed, &keys::block_erasures(&link.key, dir));
+                            Some(std::sync::Arc::new(profile.generate(*minutes, &mut r)))
+                        }
+                    };
+                    let l2r = |dir: &str| RngStream::new(seed, &keys::l2r_gaps(&link.key, dir));
+                    media.push(AnyMedium::Gsm(Box::new(Gsm::new(
+                        fwd,
+                        g,
+                        blocks(&hop.forward, "forward"),
+                        l2r("forward"),
+                    ))));
+                    media.push(AnyMedium::Gsm(Box::new(Gsm::new(
+                        rev,
+                        g,
+                        blocks(&hop.reverse, "reverse"),
+                        l2r("reverse"),
+                    ))));
                     (media.len() - 2, media.len() - 1)
                 }
                 (None, config::Medium::HalfDuplex { contention }) => {

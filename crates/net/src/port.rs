@@ -260,16 +260,23 @@ impl Port {
             Exposure::Frame => ip + u64::from(self.cfg.framing_bytes),
         };
         let corrupted = self.error.frame_at(start, on_air, exposed * 8);
+        self.count(pkt, corrupted);
+        corrupted
+    }
+
+    /// Count a frame by kind, and whether it was corrupted.
+    #[inline]
+    fn count(&mut self, pkt: &Packet, corrupted: bool) {
         if pkt.is_link_ack() {
             self.stats.link_ack_frames += 1;
             self.stats.corrupted_link_acks += u64::from(corrupted);
-            return corrupted;
+            return;
         }
         if pkt.is_udp() {
             self.stats.udp_frames += 1;
             self.stats.udp_payload_bytes += u64::from(pkt.seg.len);
             self.stats.corrupted_udp += u64::from(corrupted);
-            return corrupted;
+            return;
         }
         match pkt.kind() {
             PacketKind::Data => {
@@ -282,7 +289,14 @@ impl Port {
                 self.stats.corrupted_acks += u64::from(corrupted);
             }
         }
-        corrupted
+    }
+
+    /// A frame a medium with its own channel (the GSM RLP link, crate::medium::gsm) carried
+    /// over `wire_bytes` bytes of its stream and decided the fate of: counted as sent, and as
+    /// corrupted if the far end will discard it.
+    pub(crate) fn count_carried(&mut self, pkt: &Packet, wire_bytes: u64, corrupted: bool) {
+        self.stats.wire_bytes += wire_bytes;
+        self.count(pkt, corrupted);
     }
 
     /// A MAC ACK of `bits` exposed bits on this direction: counted; whether it is corrupted.

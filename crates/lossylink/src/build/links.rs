@@ -239,6 +239,14 @@ pub(super) fn direction(
         error,
         hiccups: hiccups(field, &d.hiccups)?,
         delivery,
+        blocks: match &d.blocks {
+            Some(b) => super::gsm::blocks(field, Some(b))?,
+            // The hop-level table is named as the user wrote it.
+            None => super::gsm::blocks(
+                field.rsplit_once('.').map_or(field, |(hop, _)| hop),
+                h.blocks.as_ref(),
+            )?,
+        },
     })
 }
 
@@ -323,7 +331,17 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
         (MediumDoc::HalfDuplex, c) => Medium::HalfDuplex {
             contention: contention(c.as_ref()),
         },
+        (MediumDoc::GsmCsd, Some(_)) => {
+            return Err(Error::invalid(
+                format!("{field}.contention"),
+                "only a half-duplex medium has contention",
+            ))
+        }
+        (MediumDoc::GsmCsd, None) => Medium::Gsm(super::gsm::gsm(field, h.gsm.as_ref())?),
     };
+    if h.medium != MediumDoc::GsmCsd {
+        super::gsm::not_gsm(field, h)?;
+    }
     Ok(HopConfig {
         name: h.name.clone(),
         role: match h.role {

@@ -69,6 +69,8 @@ impl Net {
             Some(cell) => cell.contention,
             None => match self.topology.links[link].hop.medium {
                 Medium::FullDuplex => return SimDuration::ZERO,
+                // On average half a radio block until the next frame starts.
+                Medium::Gsm(g) => return SimDuration(g.block.as_nanos() / 2),
                 Medium::HalfDuplex { contention } => contention,
             },
         };
@@ -268,6 +270,8 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             exposure: cell.exposure,
             error: cell.error.clone(),
             delivery: None,
+            gsm: None,
+            blocks: None,
             forward: DirectionDoc::default(),
             reverse: DirectionDoc::default(),
         };
