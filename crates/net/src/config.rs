@@ -119,6 +119,9 @@ pub enum BlockSource {
         profile: crate::gsm::Profile,
         /// Minutes to draw before the trace repeats.
         minutes: usize,
+        /// 0: drawn from the run's seed; n > 0: the n-th fixed realization, the same for every
+        /// seed.
+        draw: u32,
     },
 }
 

@@ -203,8 +203,15 @@ impl Network {
                     let blocks = |d: &config::DirectionConfig, dir: &str| match &d.blocks {
                         None => None,
                         Some(config::BlockSource::Trace(t)) => Some(t.clone()),
-                        Some(config::BlockSource::Profile { profile, minutes }) => {
-                            let mut r = RngStream::new(seed, &keys::block_erasures(&link.key, dir));
+                        Some(config::BlockSource::Profile {
+                            profile,
+                            minutes,
+                            draw,
+                        }) => {
+                            // A fixed realization (draw n) is the same for every seed.
+                            let stream_seed = if *draw == 0 { seed } else { u64::from(*draw) };
+                            let mut r =
+                                RngStream::new(stream_seed, &keys::block_erasures(&link.key, dir));
                             Some(std::sync::Arc::new(profile.generate(*minutes, &mut r)))
                         }
                     };

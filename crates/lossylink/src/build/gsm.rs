@@ -105,12 +105,17 @@ pub(super) fn blocks(field: &str, b: Option<&BlocksDoc>) -> Result<Option<BlockS
             Ok(Some(BlockSource::Profile {
                 profile,
                 minutes: minutes as usize,
+                draw: b.draw.unwrap_or(0),
             }))
         }
         (None, Some(path)) => {
-            if b.minutes.is_some() {
+            if let Some(k) = [("minutes", b.minutes.is_some()), ("draw", b.draw.is_some())]
+                .iter()
+                .find(|x| x.1)
+                .map(|x| x.0)
+            {
                 return Err(Error::invalid(
-                    f("minutes"),
+                    f(k),
                     "belongs to a synthetic profile, not a trace file",
                 ));
             }

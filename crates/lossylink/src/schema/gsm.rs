@@ -54,6 +54,10 @@ pub struct BlocksDoc {
     /// Minutes of the synthetic trace before it repeats (60).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minutes: Option<u32>,
+    /// Which realization of the synthetic channel (0: the one of the run's seed; n: the n-th
+    /// fixed one, the same for every seed, for campaigns over several channels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<u32>,
     /// A `block_trace` file: one line per block, `1` erased.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
