@@ -15,6 +15,7 @@ mod build;
 mod capture;
 mod error;
 mod flow_metrics;
+mod mac_metrics;
 mod metrics;
 pub mod pcap;
 mod run;

@@ -261,6 +261,10 @@ pub struct CellDoc {
     /// Error exposure (frame).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exposure: Option<ExposureDoc>,
+    /// Per-station error models, by station name, replacing `error` on that station's link
+    /// (both directions, each its own stream): a station in a bad channel (none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub station_error: BTreeMap<String, ErrorDoc>,
     /// Error model of every member's both directions, each with its own stream (none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDoc>,

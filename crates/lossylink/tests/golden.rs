@@ -583,6 +583,25 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
     ),
     // Today's anchors (issue 14).
     (
+        "wlan-dcf-4-stations",
+        "the wlan cell under an 802.11b DCF: backoff, collisions of data and TCP ACK frames, MAC retries",
+        "wlan",
+        &[("cells.0.dcf", "{ retry_limit = 7 }"), ("run.duration", "20s")],
+    ),
+    (
+        "wlan-dcf-bad-station",
+        "DCF cell with one station in a bad Gilbert channel: the access point retries its frames (HOL)",
+        "wlan",
+        &[
+            ("cells.0.dcf", "{ retry_limit = 7 }"),
+            ("run.duration", "20s"),
+            (
+                "cells.0.station_error",
+                "{ sta4 = { model = \"gilbert\", p_gb = 0.05, p_bb = 0.95, loss_good = 0.0, loss_bad = 0.9 } }",
+            ),
+        ],
+    ),
+    (
         "gsm-l2r-clean",
         "Ludwig2000 S1/S4: TCP-Lite over GSM RLP at L2R's 960 B/s, clean channel",
         "gsm",

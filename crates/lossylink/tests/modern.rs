@@ -42,6 +42,7 @@ fn new_schemes_complete_with_conservation_on_lan_and_wan() {
                 let parts = num(a, "packets_delivered")
                     + num(a, "packets_queue_dropped")
                     + num(a, "packets_corrupted")
+                    + num(a, "packets_mac_dropped")
                     + num(a, "packets_in_flight");
                 assert_eq!(
                     parts,

@@ -106,7 +106,7 @@ pub struct Network {
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
-/// `queue_drops` + `corrupted` + `absorbed` + `in_flight`).
+/// `queue_drops` + `corrupted` + `mac_drops` + `in_flight`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PacketAccount {
     /// Packets created (by endpoints, proxies, agents and link receivers).
@@ -117,6 +117,8 @@ pub struct PacketAccount {
     pub queue_drops: u64,
     /// Frames an error model corrupted, on any port (dropped at the far end).
     pub corrupted: u64,
+    /// Frames a MAC gave up after its retry limit (802.11 DCF).
+    pub mac_drops: u64,
     /// Packets still in a queue, on a wire or held by a hiccup.
     pub in_flight: u64,
 }
@@ -349,6 +351,7 @@ impl Network {
                         + p.stats.corrupted_udp
                 })
                 .sum(),
+            mac_drops: ports.iter().map(|p| p.stats.mac_drops).sum(),
             in_flight: self.pool.len() as u64,
         }
     }

@@ -57,6 +57,8 @@ pub struct PortStats {
     pub corrupted_mac_acks: u64,
     /// Frames the MAC of this direction gave up after its last retry.
     pub mac_drops: u64,
+    /// MAC attempts the channel corrupted (each retried or, after the last, a `mac_drop`).
+    pub mac_errors: u64,
 }
 
 /// One direction of a hop.
@@ -241,6 +243,29 @@ impl Port {
             airtime,
             self.account(pkt, ip, (now + wait, on_air), airtime),
         )
+    }
+
+    /// One attempt of a MAC with retries (crate::medium::dcf): like [`Port::transmit`], but a
+    /// corrupted attempt is not a corrupted packet (the MAC retries it, and a frame it gives up
+    /// is counted in `mac_drops`), so the packet counters of conservation count each packet
+    /// once.
+    pub(crate) fn attempt(&mut self, now: SimTime, pkt: &Packet) -> (SimDuration, bool) {
+        let (airtime, corrupted) = self.transmit(now, pkt, SimDuration::ZERO);
+        if corrupted {
+            self.stats.mac_errors += 1;
+            let s = &mut self.stats;
+            let counter = if pkt.is_link_ack() {
+                &mut s.corrupted_link_acks
+            } else if pkt.is_udp() {
+                &mut s.corrupted_udp
+            } else if pkt.kind() == PacketKind::Data {
+                &mut s.corrupted_data
+            } else {
+                &mut s.corrupted_acks
+            };
+            *counter -= 1;
+        }
+        (airtime, corrupted)
     }
 
     /// Count a frame of `ip` bytes on the air over `(start, length)` (its access wait before

@@ -286,15 +286,32 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 ));
             }
             members.push(links.len());
+            let member_doc = match cell.station_error.get(st) {
+                Some(e) => HopDoc {
+                    error: Some(e.clone()),
+                    ..hop_doc.clone()
+                },
+                None => hop_doc.clone(),
+            };
             links.push(LinkConfig {
                 a: ap,
                 b: s,
                 key: format!("cell:{}/{st}", cell.name),
                 hop: HopConfig {
                     name: format!("{}/{st}", cell.name),
-                    ..hop(&field, &hop_doc)?
+                    ..hop(&field, &member_doc)?
                 },
             });
+        }
+        if let Some(bad) = cell
+            .station_error
+            .keys()
+            .find(|k| !cell.stations.contains(k))
+        {
+            return Err(Error::invalid(
+                format!("{field}.station_error.{bad}"),
+                "is not one of the cell's stations",
+            ));
         }
         cells.push(CellConfig {
             name: cell.name.clone(),

@@ -118,7 +118,7 @@ impl Air for AirOf<'_> {
     fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool) {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
-        let (airtime, corrupted) = p.transmit(now, pkt, SimDuration::ZERO);
+        let (airtime, corrupted) = p.attempt(now, pkt);
         self.taps.frame(now, port, pkt, corrupted);
         (airtime, corrupted)
     }
