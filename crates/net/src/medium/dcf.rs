@@ -290,6 +290,9 @@ impl Dcf {
             let Some((port, frame, _)) = m.frame.as_ref() else {
                 continue;
             };
+            if m.attempt == 1 {
+                air.first_retry(now, *port, frame);
+            }
             let (airtime, corrupted) = air.attempt(now, *port, frame);
             m.stats.attempts += 1;
             m.stats.airtime_ns += airtime.as_nanos();
@@ -528,5 +531,14 @@ mod tests {
         let s = &d.stats()[0];
         assert_eq!((s.attempts, s.errors, s.retries, s.drops), (3, 3, 2, 1));
         assert_eq!(d.members[0].cw, cfg.cw_min);
+        // The cross-layer hooks (crate::agent::Agent::on_first_retry, on_mac_drop): the first
+        // retry is announced once, just before the second attempt, and the drop after the last.
+        let events: Vec<&str> = air
+            .log
+            .iter()
+            .filter_map(|l| l.split(' ').nth(1))
+            .filter(|k| matches!(*k, "try" | "resend1" | "drop"))
+            .collect();
+        assert_eq!(events, ["try", "resend1", "try", "try", "drop"]);
     }
 }

@@ -133,9 +133,20 @@ impl Air for AirOf<'_> {
         self.sent(now, port);
     }
 
-    fn discard(&mut self, _now: SimTime, port: PortId, Frame(r): Frame) {
+    fn discard(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
         self.ports[port.index()].stats.mac_drops += 1;
+        let node = self.ports[port.index()].from;
+        if let Some((agent, _)) = self.agents[node.index()].as_mut() {
+            agent.on_mac_drop(now, &self.pool[r]);
+        }
         self.pool.release(r);
+    }
+
+    fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame) {
+        let node = self.ports[port.index()].from;
+        if let Some((agent, _)) = self.agents[node.index()].as_mut() {
+            agent.on_first_retry(now, &self.pool[frame.0]);
+        }
     }
 
     fn frame_info(&self, frame: &Frame) -> FrameInfo {
