@@ -13,31 +13,68 @@ pub(crate) fn member_rows(
     topology: &TopologyConfig,
     run_s: f64,
 ) -> Vec<Vec<(&'static str, Value)>> {
-    let mut cells: Vec<_> = topology.cells.iter().filter(|c| c.dcf.is_some()).collect();
-    cells.sort_by_key(|c| c.links.iter().min().copied().unwrap_or(usize::MAX));
+    // DCF media in the order the network built them: a cell at its first member link, a
+    // `dcf` hop at its own link.
+    enum Unit<'a> {
+        Cell(&'a net::config::CellConfig),
+        Hop(usize),
+    }
+    let mut units: Vec<(usize, Unit<'_>)> = topology
+        .cells
+        .iter()
+        .filter(|c| c.dcf.is_some())
+        .map(|c| {
+            (
+                c.links.iter().min().copied().unwrap_or(usize::MAX),
+                Unit::Cell(c),
+            )
+        })
+        .collect();
+    let in_cell = |l: usize| topology.cells.iter().any(|c| c.links.contains(&l));
+    for (l, link) in topology.links.iter().enumerate() {
+        if matches!(link.hop.medium, net::config::Medium::Dcf(_)) && !in_cell(l) {
+            units.push((l, Unit::Hop(l)));
+        }
+    }
+    units.sort_by_key(|u| u.0);
     let stats = network.dcf_stats();
     let u = |v: u64| Value::Int(v.min(i64::MAX as u64) as i64);
     let mut rows = Vec::new();
-    for (cell, members) in cells.iter().zip(stats) {
+    for ((_, unit), members) in units.iter().zip(stats) {
         for (k, m) in members.iter().enumerate() {
-            // Member 0 is the access point: its ports go to every station; a station's port
-            // goes to the access point.
-            let (node, ports): (_, Vec<usize>) = if k == 0 {
-                let ports = cell
-                    .links
-                    .iter()
-                    .map(|&l| port_from(topology, l, cell.access_point))
-                    .collect();
-                (cell.access_point, ports)
-            } else {
-                let l = cell.links[k - 1];
-                let link = &topology.links[l];
-                let sta = if link.a == cell.access_point {
-                    link.b
-                } else {
-                    link.a
-                };
-                (sta, vec![port_from(topology, l, sta)])
+            let (name, role, node, ports): (String, &str, _, Vec<usize>) = match unit {
+                // Member 0 is the access point: its ports go to every station; a station's
+                // port goes to the access point.
+                Unit::Cell(cell) if k == 0 => (
+                    cell.name.clone(),
+                    "access-point",
+                    cell.access_point,
+                    cell.links
+                        .iter()
+                        .map(|&l| port_from(topology, l, cell.access_point))
+                        .collect(),
+                ),
+                Unit::Cell(cell) => {
+                    let l = cell.links[k - 1];
+                    let link = &topology.links[l];
+                    let sta = if link.a == cell.access_point {
+                        link.b
+                    } else {
+                        link.a
+                    };
+                    (
+                        cell.name.clone(),
+                        "station",
+                        sta,
+                        vec![port_from(topology, l, sta)],
+                    )
+                }
+                // A `dcf` hop: its two ends, forward sender first.
+                Unit::Hop(l) => {
+                    let link = &topology.links[*l];
+                    let node = if k == 0 { link.a } else { link.b };
+                    (link.hop.name.clone(), "end", node, vec![2 * l + k])
+                }
             };
             let queue_drops: u64 = ports
                 .iter()
@@ -56,15 +93,12 @@ pub(crate) fn member_rows(
                 )
             };
             rows.push(vec![
-                ("cell", Value::Str(cell.name.clone())),
+                ("cell", Value::Str(name)),
                 (
                     "node",
                     Value::Str(topology.nodes[node.index()].name.clone()),
                 ),
-                (
-                    "role",
-                    Value::Str(if k == 0 { "access-point" } else { "station" }.into()),
-                ),
+                ("role", Value::Str(role.into())),
                 ("attempts", u(m.attempts)),
                 ("successes", u(m.successes)),
                 ("collisions", u(m.collisions)),

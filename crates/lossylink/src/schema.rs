@@ -325,6 +325,8 @@ pub enum MediumDoc {
     HalfDuplex,
     /// A GSM circuit-switched data link with RLP, `gsm = { ... }` (Ludwig2000 §2.4).
     GsmCsd,
+    /// The two ends contend under an 802.11 DCF, `dcf = { ... }` (a two-member cell).
+    Dcf,
 }
 
 /// Error-exposed part of a frame.
@@ -608,6 +610,9 @@ pub struct HopDoc {
     /// of at `rate` (which, when given, only estimates the idle round trip).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery: Option<String>,
+    /// The DCF of a `dcf` hop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dcf: Option<DcfDoc>,
     /// The RLP link of a `gsm-csd` hop.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gsm: Option<GsmDoc>,

@@ -602,6 +602,15 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "lan-wavelan-dcf-no-ack",
+        "the WaveLAN hop as a two-member DCF without MAC ACKs: data and TCP ACK frames collide",
+        "lan",
+        &[(
+            "hops.1",
+            "{ name = \"wavelan\", role = \"wireless\", medium = \"dcf\", rate = \"2Mbps\", delay = \"1us\", framing = 36, per_frame = \"192us\", queue = 50, exposure = \"frame\", error = { model = \"exponential\", every = \"64KiB\" }, dcf = { mac_ack = false } }",
+        )],
+    ),
+    (
         "gsm-l2r-clean",
         "Ludwig2000 S1/S4: TCP-Lite over GSM RLP at L2R's 960 B/s, clean channel",
         "gsm",

@@ -75,6 +75,8 @@ pub enum Medium {
     /// A GSM circuit-switched data link with RLP, each direction its own block channel
     /// (crate::medium::gsm).
     Gsm(crate::medium::GsmConfig),
+    /// The two ends contend under an 802.11 DCF (crate::medium::dcf): a two-member cell.
+    Dcf(crate::medium::DcfConfig),
 }
 
 /// One direction of a hop.

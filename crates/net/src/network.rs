@@ -201,6 +201,16 @@ impl Network {
                     media.push(AnyMedium::Duplex(Duplex::new(rev)));
                     (media.len() - 2, media.len() - 1)
                 }
+                (None, config::Medium::Dcf(d)) => {
+                    // Each end is a member with its own backoff stream.
+                    let backoff =
+                        |end: u32| RngStream::new(seed, &keys::dcf_backoff(&link.key, end));
+                    media.push(AnyMedium::Dcf(Dcf::new(
+                        d,
+                        vec![(vec![fwd], backoff(a.0)), (vec![rev], backoff(b.0))],
+                    )));
+                    (media.len() - 1, media.len() - 1)
+                }
                 (None, config::Medium::Gsm(g)) => {
                     let blocks = |d: &config::DirectionConfig, dir: &str| match &d.blocks {
                         None => None,

@@ -253,19 +253,29 @@ impl Port {
         let (airtime, corrupted) = self.transmit(now, pkt, SimDuration::ZERO);
         if corrupted {
             self.stats.mac_errors += 1;
-            let s = &mut self.stats;
-            let counter = if pkt.is_link_ack() {
-                &mut s.corrupted_link_acks
-            } else if pkt.is_udp() {
-                &mut s.corrupted_udp
-            } else if pkt.kind() == PacketKind::Data {
-                &mut s.corrupted_data
-            } else {
-                &mut s.corrupted_acks
-            };
-            *counter -= 1;
+            *self.corrupted_counter(pkt) -= 1;
         }
         (airtime, corrupted)
+    }
+
+    /// A MAC without acknowledgements lost its attempt at `pkt` (collided or corrupted): the
+    /// packet is lost to the channel after all, counted as corrupted.
+    pub(crate) fn count_lost_attempt(&mut self, pkt: &Packet) {
+        *self.corrupted_counter(pkt) += 1;
+    }
+
+    /// The corrupted-frame counter of `pkt`'s kind.
+    fn corrupted_counter(&mut self, pkt: &Packet) -> &mut u64 {
+        let s = &mut self.stats;
+        if pkt.is_link_ack() {
+            &mut s.corrupted_link_acks
+        } else if pkt.is_udp() {
+            &mut s.corrupted_udp
+        } else if pkt.kind() == PacketKind::Data {
+            &mut s.corrupted_data
+        } else {
+            &mut s.corrupted_acks
+        }
     }
 
     /// Count a frame of `ip` bytes on the air over `(start, length)` (its access wait before

@@ -338,7 +338,23 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
             ))
         }
         (MediumDoc::GsmCsd, None) => Medium::Gsm(super::gsm::gsm(field, h.gsm.as_ref())?),
+        (MediumDoc::Dcf, Some(_)) => {
+            return Err(Error::invalid(
+                format!("{field}.contention"),
+                "a dcf hop draws its own backoff (dcf.cw_min, dcf.slot); leave contention out",
+            ))
+        }
+        (MediumDoc::Dcf, None) => Medium::Dcf(super::topology::dcf_config(
+            &h.dcf.clone().unwrap_or_default(),
+            &format!("{field}.dcf"),
+        )?),
     };
+    if h.dcf.is_some() && h.medium != MediumDoc::Dcf {
+        return Err(Error::invalid(
+            format!("{field}.dcf"),
+            "belongs to a medium = \"dcf\" hop (or a [[cells]] entry)",
+        ));
+    }
     if h.medium != MediumDoc::GsmCsd {
         super::gsm::not_gsm(field, h)?;
     }

@@ -71,6 +71,8 @@ impl Net {
                 Medium::FullDuplex => return SimDuration::ZERO,
                 // On average half a radio block until the next frame starts.
                 Medium::Gsm(g) => return SimDuration(g.block.as_nanos() / 2),
+                // DIFS and a mean backoff.
+                Medium::Dcf(d) => return d.difs() + d.slot.saturating_mul(u64::from(d.cw_min) / 2),
                 Medium::HalfDuplex { contention } => contention,
             },
         };
@@ -270,6 +272,7 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             exposure: cell.exposure,
             error: cell.error.clone(),
             delivery: None,
+            dcf: None,
             gsm: None,
             blocks: None,
             forward: DirectionDoc::default(),
@@ -384,7 +387,7 @@ pub(crate) fn network(doc: &ScenarioDoc) -> Result<Net, Error> {
 }
 
 /// A cell's `dcf` knobs, validated (802.11b defaults).
-fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConfig, Error> {
+pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConfig, Error> {
     use net::medium::DcfConfig;
     let b = DcfConfig::B_LONG_1M;
     let dur = |k: &str, v: Option<crate::units::Dur>, def: SimDuration| match v {
@@ -434,5 +437,6 @@ fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConfig, Error> 
         retry_delay: d
             .retry_delay
             .map_or(SimDuration::ZERO, |x| SimDuration(x.0)),
+        mac_ack: d.mac_ack.unwrap_or(true),
     })
 }

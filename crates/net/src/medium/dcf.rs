@@ -43,6 +43,10 @@ pub struct DcfConfig {
     pub ack_bits: u64,
     /// A fixed wait before each retry, the queue head blocked (spec Fig. 13, `ll_retry_delay`).
     pub retry_delay: SimDuration,
+    /// Whether the receiver acknowledges each frame (802.11). Without MAC ACKs (CSMA/CA as the
+    /// 915 MHz WaveLAN had, Balakrishnan97's testbed) a frame is sent once after its backoff and
+    /// a collided or corrupted one is lost on the air (the far end discards it); CW never grows.
+    pub mac_ack: bool,
 }
 
 impl DcfConfig {
@@ -57,6 +61,7 @@ impl DcfConfig {
         ack_time: SimDuration::from_micros(192 + 112),
         ack_bits: 14 * 8,
         retry_delay: SimDuration::ZERO,
+        mac_ack: true,
     };
 
     /// DIFS = SIFS + 2 slots.
@@ -301,6 +306,22 @@ impl Dcf {
             }
             m.attempt += 1;
             let data_end = now + airtime;
+            if !self.cfg.mac_ack {
+                // No ACK: the exchange ends with the frame, received or lost.
+                let ok = !collision && !corrupted;
+                if collision {
+                    m.stats.collisions += 1;
+                } else if !ok {
+                    m.stats.errors += 1;
+                }
+                clean &= ok;
+                m.phase = Phase::Sending {
+                    until: data_end,
+                    ok,
+                };
+                end = end.max(data_end);
+                continue;
+            }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
@@ -359,6 +380,14 @@ impl Dcf {
                 air.deliver(now, port, frame);
             }
             m.cw = cfg.cw_min;
+            m.phase = Phase::Empty;
+            return;
+        }
+        if !cfg.mac_ack {
+            // Lost on the air; the sender never knows (no ACK, no retry).
+            if let Some((port, frame, _)) = m.frame.take() {
+                air.lose(now, port, frame);
+            }
             m.phase = Phase::Empty;
             return;
         }

@@ -67,6 +67,9 @@ pub(crate) trait Air {
     /// The MAC gave `frame` of `port` up after its last retry (counted on the port; the hook a
     /// link-layer loss notification will use).
     fn discard(&mut self, now: SimTime, port: PortId, frame: Frame);
+    /// A MAC without acknowledgements lost `frame` of `port` on the air (a collision or a
+    /// corrupted frame): it propagates to the far end, which discards it (counted as corrupted).
+    fn lose(&mut self, now: SimTime, port: PortId, frame: Frame);
     /// A frame of `port` starts its first retry (the cross-layer hook of agents at the sending
     /// node, crate::agent::Agent::on_first_retry).
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame);

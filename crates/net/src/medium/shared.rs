@@ -189,6 +189,9 @@ pub(crate) mod tests {
         fn sent(&mut self, now: SimTime, port: PortId) {
             self.log.push(format!("{} sent {port}", now.as_nanos()));
         }
+        fn lose(&mut self, now: SimTime, port: PortId, _f: Frame) {
+            self.log.push(format!("{} lose {port}", now.as_nanos()));
+        }
         fn first_retry(&mut self, now: SimTime, port: PortId, _f: &Frame) {
             self.log.push(format!("{} resend1 {port}", now.as_nanos()));
         }

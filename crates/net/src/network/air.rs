@@ -142,6 +142,13 @@ impl Air for AirOf<'_> {
         self.pool.release(r);
     }
 
+    fn lose(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
+        let p = &mut self.ports[port.index()];
+        p.count_lost_attempt(&self.pool[r]);
+        p.wire.push_back((r, true));
+        self.sent(now, port);
+    }
+
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame) {
         let node = self.ports[port.index()].from;
         if let Some((agent, _)) = self.agents[node.index()].as_mut() {
