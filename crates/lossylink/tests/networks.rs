@@ -72,6 +72,17 @@ fn multi_flow_runs_are_deterministic() {
     // Debug text, so that the NaN completion time of a long-lived flow compares equal.
     assert_eq!(format!("{:?}", a.flows), format!("{:?}", b.flows));
     assert_eq!(a.metrics.events, b.metrics.events);
+    // The same cell under an 802.11 DCF (per-member backoff streams, collisions, retries): the
+    // members' counters too, and another seed draws other backoffs.
+    let mut d = Scenario::preset("wlan").unwrap();
+    d.set("cells.0.dcf", "{ retry_limit = 7 }").unwrap();
+    d.set("cells.0.error", "{ model = \"bernoulli\", p = 0.02 }")
+        .unwrap();
+    let (a, b, c) = (go(&d, 7), go(&d, 7), go(&d, 8));
+    assert_eq!(format!("{:?}", a.flows), format!("{:?}", b.flows));
+    let members = |r: &lossylink::RunResult| format!("{:?}", r.flows.as_ref().unwrap().members);
+    assert_eq!(members(&a), members(&b));
+    assert_ne!(members(&a), members(&c));
 }
 
 /// Removing a flow whose path shares no link with flow f1 leaves f1 packet-for-packet the same.

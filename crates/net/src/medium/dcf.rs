@@ -542,6 +542,39 @@ mod tests {
     }
 
     #[test]
+    fn a_backoff_freezes_while_the_medium_is_busy_and_resumes_after_difs() {
+        // The access point (port 0) and the station (port 1) each have a frame at 0 and draw
+        // their backoffs from their own streams. The shorter one goes first; the other's
+        // counter stops with the remaining slots while that exchange is on the air (1000 µs,
+        // SIFS, ACK 304 µs) and runs again DIFS after it: it goes exactly the difference in
+        // slots later than DIFS after the first exchange's end.
+        let cfg = DcfConfig::B_LONG_1M;
+        let mut d = cell(cfg, 1);
+        let mut air = FakeAir::new(vec![1, 1]);
+        d.on_ready(SimTime::ZERO, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        let ba = RngStream::new(1, "ap").below(32);
+        let bs = RngStream::new(1, "sta0").below(32);
+        assert_ne!(ba, bs, "the two streams' first draws differ");
+        let (first, second) = if ba < bs {
+            ("port0", "port1")
+        } else {
+            ("port1", "port0")
+        };
+        let t1 = 50 + 20 * ba.min(bs);
+        let end1 = t1 + 1000 + 10 + 304;
+        let t2 = end1 + 50 + 20 * ba.abs_diff(bs);
+        let tries: Vec<&String> = air.log.iter().filter(|l| l.contains("try")).collect();
+        assert_eq!(
+            tries,
+            [
+                &format!("{} try {first}", us(t1)),
+                &format!("{} try {second}", us(t2)),
+            ]
+        );
+    }
+
+    #[test]
     fn a_frame_is_dropped_after_the_retry_limit_and_the_window_resets() {
         let cfg = DcfConfig {
             retry_limit: 3,
