@@ -299,10 +299,12 @@ fn split_settings(
             mods.eifel |= scheme.mods.eifel;
             mods.limited_transmit |= scheme.mods.limited_transmit;
             mods.cubic |= scheme.mods.cubic;
+            mods.prr |= scheme.mods.prr;
             Resolved { def: r.def, mods }
         }
     };
     let wireless_tcp = tcp_settings(tcp_doc, wireless.mods)?;
+    transport::check_parts(&wireless_tcp, wireless.def, "split.wireless_scheme")?;
     Ok(SplitSettings {
         node,
         buffer: buffer as u32,

@@ -147,6 +147,7 @@ fn make_sender(
             quench: t.quench,
             rexmt: t.rexmt,
             burst_pacer: t.burst_pacer,
+            prr: t.prr,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },

@@ -9,9 +9,11 @@ use std::collections::BTreeMap;
 mod dcf;
 mod either;
 mod tcp;
+mod today;
 mod web;
 pub use dcf::*;
 pub use tcp::*;
+pub use today::*;
 pub use web::*;
 
 /// A whole scenario.

@@ -17,6 +17,11 @@
 
 use crate::error::Error;
 
+mod anchors;
+
+/// The modifiers a scheme name may carry, as the errors list them.
+const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr";
+
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SchemeInfo {
@@ -97,6 +102,8 @@ pub(crate) struct Modifiers {
     pub limited_transmit: bool,
     /// CUBIC instead of Reno on the sender (RFC 9438).
     pub cubic: bool,
+    /// Proportional Rate Reduction in fast recovery (RFC 6937).
+    pub prr: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -378,6 +385,7 @@ const MODERN_MODS: Modifiers = Modifiers {
     modern: true,
     limited_transmit: false,
     cubic: false,
+    prr: false,
 };
 
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
@@ -416,6 +424,7 @@ fn all() -> impl Iterator<Item = (&'static SchemeDef, Modifiers)> {
         .iter()
         .map(|d| (d, Modifiers::default()))
         .chain(MODERN.iter().map(|(d, m)| (d, *m)))
+        .chain(anchors::ANCHORS.iter().map(|(d, m)| (d, *m)))
 }
 
 /// What to say of an unknown scheme `base`: the registered names closest to it (at most three,
@@ -429,7 +438,7 @@ fn nearest(base: &str) -> String {
         .collect();
     close.sort();
     let list = format!(
-        "`lossylink schemes` lists the {} schemes; modifiers: +eifel, +modern, +lt, +cubic",
+        "`lossylink schemes` lists the {} schemes; modifiers: {MODIFIER_LIST}",
         all().count()
     );
     match close.len() {
@@ -463,11 +472,12 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "modern" => mods.modern = true,
             "lt" => mods.limited_transmit = true,
             "cubic" => mods.cubic = true,
+            "prr" => mods.prr = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),
                     allowed: format!(
-                        "modifier '+{other}' is not one of +eifel, +modern, +lt, +cubic; `lossylink schemes` lists the {} schemes",
+                        "modifier '+{other}' is not one of {MODIFIER_LIST}; `lossylink schemes` lists the {} schemes",
                         all().count()
                     ),
                 })
@@ -515,5 +525,15 @@ mod tests {
         assert!(lookup("e2e-cubic+eifel").unwrap().mods.eifel);
         assert!(lookup("e2e-newreno+cubic").unwrap().mods.cubic);
         assert!(schemes().iter().any(|i| i.name == "e2e-cubic"));
+    }
+
+    #[test]
+    fn todays_anchors_are_registered_with_their_modifiers() {
+        let r = lookup("e2e-prr").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.prr && r.mods.modern && !r.mods.cubic);
+        assert!(lookup("e2e-newreno+prr").unwrap().mods.prr);
+        let e = lookup("e2e+bogus").err().unwrap().to_string();
+        assert!(e.contains("+prr"), "{e}");
     }
 }

@@ -557,6 +557,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "wan",
         &[("scheme", "e2e-cubic")],
     ),
+    (
+        "prr-wan",
+        "Proportional Rate Reduction (RFC 6937, SSRB) over the RFC 6675 SACK sender, modern profile",
+        "wan",
+        &[("scheme", "e2e-prr")],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

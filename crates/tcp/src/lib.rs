@@ -26,6 +26,8 @@ pub use seq::{SeqNum, SeqSpace};
 pub use trace::{SenderEvent, SenderStats};
 
 #[cfg(test)]
+mod script_net;
+#[cfg(test)]
 mod script_tests;
 #[cfg(test)]
 mod script_tests_cubic;
@@ -33,6 +35,8 @@ mod script_tests_cubic;
 mod script_tests_e2e;
 #[cfg(test)]
 mod script_tests_eifel;
+#[cfg(test)]
+mod script_tests_prr;
 #[cfg(test)]
 mod script_tests_relay;
 #[cfg(test)]

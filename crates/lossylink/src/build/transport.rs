@@ -6,10 +6,15 @@ use crate::schema::*;
 use crate::schemes::Modifiers;
 use engine::SimDuration;
 use tcp::cc::RenoFlavor;
-use tcp::recovery::{ElnBasis, ElnExpected, ElnResend, NewRenoFlavor, SackFlavor, TcpElnConfig};
+use tcp::recovery::{
+    ElnBasis, ElnExpected, ElnResend, NewRenoFlavor, PrrBound, SackFlavor, TcpElnConfig,
+};
 use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
 use tcp::spurious::{EifelResponse, LateDupack};
+
+mod today;
+pub(crate) use today::check_parts;
 use tcp::Rexmt;
 
 /// Retransmission-timer settings after profile defaults and overrides.
@@ -80,6 +85,8 @@ pub(crate) struct TcpSettings {
     pub tcp_eln: TcpElnConfig,
     /// `tcp.eln.ident = "single-conn"`: the receiving host must have only this connection.
     pub eln_single_conn: bool,
+    /// Proportional Rate Reduction in fast recovery (RFC 6937), with its reduction bound.
+    pub prr: Option<PrrBound>,
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -302,6 +309,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             "belongs to the RTO_AGG timer; set tcp.rto = \"eifel-agg\" or leave it out",
         ));
     }
+    let prr = today::prr(t.prr, mods)?;
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
@@ -322,9 +330,12 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,
         },
         sack_sender: match t.sack_sender {
+            // RFC 6937 is specified over RFC 6675's pipe: PRR picks that sender unless told.
+            None if prr.is_some() => SackFlavor::Rfc6675,
             None | Some(SackSenderDoc::FallFloyd) => SackFlavor::FallFloyd,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
         },
+        prr,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         mss: t.mss,

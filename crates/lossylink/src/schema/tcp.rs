@@ -183,6 +183,10 @@ pub struct TcpDoc {
     /// TCP-ELN's ambiguities (eln-llelsn spec §3.4), for the `tcp-eln` scheme.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eln: Option<TcpElnDoc>,
+    /// Proportional Rate Reduction in fast recovery, RFC 6937 (off | ssrb | crb; off, ssrb
+    /// with the `+prr` modifier); SACK and NewReno schemes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prr: Option<crate::schema::PrrDoc>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -313,6 +317,7 @@ impl Default for TcpDoc {
             rto_agg_k: None,
             sack_sender: None,
             eln: None,
+            prr: None,
         }
     }
 }

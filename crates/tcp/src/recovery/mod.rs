@@ -9,6 +9,7 @@
 
 mod eln;
 mod newreno;
+mod prr;
 mod reno;
 mod sack;
 pub mod scoreboard;
@@ -17,6 +18,7 @@ mod tcp_eln;
 
 pub use eln::ElnRecovery;
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
+pub use prr::{Prr, PrrBound};
 pub use reno::RenoRecovery;
 pub use sack::{SackFlavor, SackRecovery};
 pub use scoreboard::Scoreboard;
@@ -193,6 +195,11 @@ pub trait LossRecovery: Send {
     }
     /// A spurious retransmission was detected and the window restored: leave recovery.
     fn on_undo(&mut self) {}
+    /// Bytes above `snd_una` the part knows to be selectively acknowledged, if it keeps a
+    /// SACK scoreboard (PRR's `DeliveredData`, RFC 6937 §3.1); `None` without one.
+    fn sacked_bytes(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// The forced retransmission of the segment waiting in `pending` (the BSD fast retransmit sends

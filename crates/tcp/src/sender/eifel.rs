@@ -87,6 +87,7 @@ impl Sender {
     fn restore_window(&mut self, cwnd: u32, ssthresh: u32) {
         self.parts.cc.undo(cwnd, ssthresh);
         self.parts.recovery.on_undo();
+        self.prr = None;
         self.nxt = self.max;
     }
 }

@@ -25,7 +25,8 @@
 
 use crate::cc::{AckSample, CongestionControl, CongestionEvent};
 use crate::recovery::{
-    AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, SenderView, WindowOp,
+    AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, PrrBound, SenderView,
+    WindowOp,
 };
 use crate::rto::RtoEstimator;
 use crate::segment::Segment;
@@ -37,9 +38,11 @@ use engine::{SimDuration, SimTime, TraceSink};
 mod eifel;
 mod output;
 mod pacer;
+mod prr;
 mod send_log;
 
 use pacer::Pacer;
+use prr::PrrRun;
 use send_log::SendLog;
 
 /// Fixed knobs of a sender.
@@ -62,6 +65,9 @@ pub struct SenderConfig {
     /// React to a drop by the host's own interface queue as 4.4BSD `tcp_quench` does
     /// (cwnd = 1 MSS, Ludwig2000 §2.3); otherwise the drop is left to the loss recovery.
     pub quench: bool,
+    /// Proportional Rate Reduction (RFC 6937) during fast recovery, with this reduction bound
+    /// (None: the recovery part's own window rules).
+    pub prr: Option<PrrBound>,
 }
 
 impl SenderConfig {
@@ -77,6 +83,7 @@ impl SenderConfig {
             quench: true,
             rexmt: Rexmt::Restart,
             burst_pacer: false,
+            prr: None,
         }
     }
 }
@@ -134,6 +141,8 @@ pub struct Sender {
     pacer: Option<Pacer>,
     /// Send times of outstanding segments (kept only for [`Rexmt::Precise`]).
     send_log: SendLog,
+    /// PRR's state during a fast recovery (only with [`SenderConfig::prr`]).
+    prr: Option<PrrRun>,
     /// TS.Recent: the latest TSval from the peer, echoed in our segments.
     ts_recent: u32,
     /// What our data segments acknowledge: the peer's next sequence number (its ISN + 1; the
@@ -165,6 +174,7 @@ impl Sender {
             srtt_fine: None,
             pacer: None,
             send_log: SendLog::default(),
+            prr: None,
             ts_recent: 0,
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
@@ -345,8 +355,11 @@ impl Sender {
             };
             let cwnd_before = self.cwnd();
             let ssthresh_before = self.ssthresh();
+            let sacked_before = self.prr_sacked_before();
             let d = self.parts.recovery.on_ack(&input, self.view());
             match d.window {
+                // RFC 6937: PRR replaces Reno's inflation.
+                WindowOp::Inflate if self.cfg.prr.is_some() => {}
                 WindowOp::Inflate => self.parts.cc.on_recovery_dupack(),
                 WindowOp::Save { inflate } => {
                     self.saved_cwnd = self.parts.cc.cwnd();
@@ -357,6 +370,7 @@ impl Sender {
                 WindowOp::Restore => self.restore_cwnd(),
                 _ => {}
             }
+            let started = d.congestion.is_some();
             if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
                 if !self.suppress_late_fast_retransmit(now, trace) {
                     let before = (cwnd_before, ssthresh_before);
@@ -367,6 +381,7 @@ impl Sender {
                 // RFC 3042 §2: one new segment per duplicate, at most cwnd + 2 segments.
                 self.lt_allow = self.dupacks * self.cfg.mss;
             }
+            self.prr_on_ack(0, true, started, sacked_before);
             self.sample_window(now, trace);
             return;
         }
@@ -407,6 +422,7 @@ impl Sender {
             Some(self.parts.rto.deadline(now))
         };
         let before = (self.cwnd(), self.ssthresh());
+        let sacked_before = self.prr_sacked_before();
         let d = self.parts.recovery.on_ack(&input, self.view());
         self.una = ack;
         if self.nxt < self.una {
@@ -421,6 +437,7 @@ impl Sender {
             self.on_fast_retransmit(now, before, inflate_segments, trace);
         }
         self.apply_new(now, d, acked, flight_before);
+        self.prr_on_ack(acked, false, d.congestion.is_some(), sacked_before);
         self.update_window(seg.wnd);
         self.eifel_on_new_ack(now, seg, acked, trace);
         if trace.enabled() {
@@ -445,6 +462,8 @@ impl Sender {
                 self.parts.cc.on_ack(sample);
             }
             WindowOp::DeflateToSsthresh => self.parts.cc.on_recovery_exit(),
+            // RFC 6937: PRR replaces RFC 6582's partial deflation.
+            WindowOp::PartialDeflate { .. } if self.cfg.prr.is_some() => {}
             WindowOp::PartialDeflate { acked } => {
                 self.parts
                     .cc
@@ -562,6 +581,7 @@ impl Sender {
         self.lt_allow = 0;
         self.timing = None;
         self.pacer = None;
+        self.prr = None;
         self.rexmt_at = Some(self.parts.rto.deadline(now));
         if trace.enabled() {
             trace.record(

@@ -66,7 +66,9 @@ impl Sender {
         );
         let pipe = self.parts.recovery.pipe(view);
         let in_flight = pipe.unwrap_or(self.nxt - self.una);
-        let budget = window.saturating_sub(in_flight);
+        // RFC 6937: during a PRR recovery, sndcnt decides instead of cwnd − pipe.
+        let prr = self.prr.map(|r| r.allowance);
+        let budget = prr.unwrap_or_else(|| window.saturating_sub(in_flight));
         if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
             return Some(self.emit(now, r.off, r.len, trace));
         }
@@ -76,10 +78,11 @@ impl Sender {
         }
         let buffered_end = self.written.min(self.una + u64::from(self.cfg.send_buffer));
         let peer_end = self.una + u64::from(self.peer_window);
-        let window_end = match pipe {
+        let window_end = match (prr, pipe) {
+            (Some(allowance), _) => self.nxt + allowance,
             // RFC 6675 §5: send while pipe < cwnd, within the peer's window.
-            Some(p) => self.nxt + window.saturating_sub(p),
-            None => self.una + window + u64::from(self.lt_allow),
+            (None, Some(p)) => self.nxt + window.saturating_sub(p),
+            (None, None) => self.una + window + u64::from(self.lt_allow),
         };
         let usable_end = buffered_end.min(window_end).min(peer_end);
         if self.nxt >= usable_end {
@@ -129,6 +132,9 @@ impl Sender {
         }
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += u64::from(len);
+        if self.prr.is_some() {
+            self.prr_on_sent(u64::from(len));
+        }
         if self.cfg.rexmt == Rexmt::Precise {
             self.send_log.sent(off, end, now);
         }

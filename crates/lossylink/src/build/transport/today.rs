@@ -1,0 +1,37 @@
+//! The `[tcp]` knobs of today's anchors (issue 14; docs/modern.md) into settings, and the
+//! check that a scheme's parts can carry them.
+
+use super::TcpSettings;
+use crate::error::Error;
+use crate::schema::PrrDoc;
+use crate::schemes::{Modifiers, RecoveryKind, SchemeDef};
+use tcp::recovery::PrrBound;
+
+/// `tcp.prr` and the `+prr` modifier (RFC 6937; SSRB is the RFC's recommended bound).
+pub(super) fn prr(doc: Option<PrrDoc>, mods: Modifiers) -> Result<Option<PrrBound>, Error> {
+    match (doc, mods.prr) {
+        (Some(PrrDoc::Off), true) => Err(Error::invalid(
+            "tcp.prr",
+            "is off but the scheme asks for +prr; drop one of them",
+        )),
+        (Some(PrrDoc::Crb), _) => Ok(Some(PrrBound::Conservative)),
+        (Some(PrrDoc::Ssrb), _) | (None, true) => Ok(Some(PrrBound::SlowStart)),
+        (Some(PrrDoc::Off) | None, false) => Ok(None),
+    }
+}
+
+/// Whether the sender parts of `def` can carry the settings `t`; `field` names the scheme.
+pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Result<(), Error> {
+    let name = def.info.name;
+    let sack_or_newreno = matches!(def.recovery, RecoveryKind::Sack | RecoveryKind::NewReno)
+        && def.eln_dupthresh.is_none();
+    if t.prr.is_some() && !sack_or_newreno {
+        return Err(Error::invalid(
+            field,
+            format!(
+                "'{name}' has no fast recovery PRR can pace: tcp.prr (and +prr) needs a SACK or NewReno scheme (e2e-ietf-sack, e2e-newreno, e2e-prr, ...)"
+            ),
+        ));
+    }
+    Ok(())
+}

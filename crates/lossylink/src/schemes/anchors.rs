@@ -1,0 +1,25 @@
+//! Today's anchors beyond CUBIC (issue 14; docs/modern.md): PRR, RACK-TLP, F-RTO, BBRv1 and
+//! the `linux` profile, each with the modifiers it implies. A separate table so that the
+//! loss-coping variants of the same issue grow [`super::MODERN`] without touching this one.
+
+use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E, MODERN_MODS, SACK_RX};
+
+pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[(
+    SchemeDef {
+        info: SchemeInfo {
+            name: "e2e-prr",
+            family: E2E,
+            description: "Proportional Rate Reduction in fast recovery: each ACK clocks out ssthresh/RecoverFS of what it delivered while pipe > ssthresh, then the slow-start reduction bound brings pipe back to ssthresh; over the RFC 6675 SACK sender with RFC 5681 Reno on the modern profile; e2e-prr == e2e-ietf-sack+modern+prr",
+            source: "RFC 6937; RFC 6675; RFC 2018",
+        },
+        recovery: RecoveryKind::Sack,
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: SACK_RX,
+        agent: AgentKind::None,
+    },
+    Modifiers {
+        prr: true,
+        ..MODERN_MODS
+    },
+)];
