@@ -300,6 +300,7 @@ fn split_settings(
             mods.limited_transmit |= scheme.mods.limited_transmit;
             mods.cubic |= scheme.mods.cubic;
             mods.prr |= scheme.mods.prr;
+            mods.rack |= scheme.mods.rack;
             Resolved { def: r.def, mods }
         }
     };

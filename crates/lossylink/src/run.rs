@@ -24,8 +24,8 @@ use net::traffic::UdpSource;
 use net::{keys, Network, Outcome};
 use tcp::cc::{CubicCc, RenoCc};
 use tcp::recovery::{
-    ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartRecovery,
-    TcpElnRecovery,
+    ElnRecovery, LossRecovery, NewRenoRecovery, RackRecovery, RenoRecovery, SackRecovery,
+    SmartRecovery, TcpElnRecovery,
 };
 use tcp::rto::{
     AggRto, BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
@@ -118,6 +118,7 @@ fn make_sender(
         RecoveryKind::Reno => Box::new(RenoRecovery::new(t.dupthresh)),
         RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
         RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss)),
+        RecoveryKind::Sack if t.rack => Box::new(RackRecovery::new(t.mss, t.dupthresh)),
         RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
         RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
     };
@@ -148,6 +149,7 @@ fn make_sender(
             rexmt: t.rexmt,
             burst_pacer: t.burst_pacer,
             prr: t.prr,
+            tlp: t.rack,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },
@@ -590,6 +592,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         link_frames_held: link_rx.held,
         link_duplicate_frames: link_rx.duplicates,
         sender_suppressed_fast_retransmits: s.suppressed_fast_retransmits,
+        sender_tlp_probes: s.tlp_probes,
     };
     let trace = opts.trace.then(|| {
         let mut tables = if b.single {

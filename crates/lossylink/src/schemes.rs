@@ -20,7 +20,7 @@ use crate::error::Error;
 mod anchors;
 
 /// The modifiers a scheme name may carry, as the errors list them.
-const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr";
+const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack";
 
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +104,8 @@ pub(crate) struct Modifiers {
     pub cubic: bool,
     /// Proportional Rate Reduction in fast recovery (RFC 6937).
     pub prr: bool,
+    /// RACK-TLP loss detection instead of the SACK sender's (RFC 8985).
+    pub rack: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -386,6 +388,7 @@ const MODERN_MODS: Modifiers = Modifiers {
     limited_transmit: false,
     cubic: false,
     prr: false,
+    rack: false,
 };
 
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
@@ -473,6 +476,7 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "lt" => mods.limited_transmit = true,
             "cubic" => mods.cubic = true,
             "prr" => mods.prr = true,
+            "rack" => mods.rack = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),
@@ -533,6 +537,9 @@ mod tests {
         assert_eq!(r.def.recovery, RecoveryKind::Sack);
         assert!(r.mods.prr && r.mods.modern && !r.mods.cubic);
         assert!(lookup("e2e-newreno+prr").unwrap().mods.prr);
+        let r = lookup("e2e-rack").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.rack && r.mods.modern);
         let e = lookup("e2e+bogus").err().unwrap().to_string();
         assert!(e.contains("+prr"), "{e}");
     }

@@ -563,6 +563,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "wan",
         &[("scheme", "e2e-prr")],
     ),
+    (
+        "rack-wan",
+        "RACK-TLP loss detection and tail loss probes (RFC 8985) over SACK, modern profile",
+        "wan",
+        &[("scheme", "e2e-rack")],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay
@@ -584,7 +590,7 @@ const SPLIT_FIELDS: &[&str] = &[
 const HOST_FIELDS: &[&str] = &["sender_local_drops", "hiccup_intercepted", "hiccup_expired"];
 
 /// Eifel counters added after the table was first written, only where they are not zero.
-const EIFEL_FIELDS: &[&str] = &["sender_suppressed_fast_retransmits"];
+const EIFEL_FIELDS: &[&str] = &["sender_suppressed_fast_retransmits", "sender_tlp_probes"];
 
 const AGENT_FIELDS: &[&str] = &[
     "local_retransmissions",

@@ -10,7 +10,7 @@ use common::num;
 use lossylink::{run, RunOptions, Scenario};
 
 /// The new schemes, each checked on both presets.
-const NEW: &[&str] = &["e2e-cubic", "e2e-prr"];
+const NEW: &[&str] = &["e2e-cubic", "e2e-prr", "e2e-rack"];
 
 fn as_flows(preset: &str, scheme: &str) -> Scenario {
     let text = Scenario::preset_toml(preset).unwrap().replace(
@@ -80,4 +80,8 @@ fn todays_knobs_reject_parts_that_cannot_carry_them() {
         ("transfer", "200KB"),
     ]);
     assert_eq!(e, "", "PRR-CRB with NewReno runs");
+    let e = err(&[("scheme", "e2e-newreno+rack")]);
+    assert!(e.contains("SACK scheme"), "{e}");
+    let e = err(&[("scheme", "e2e-rack"), ("tcp.rack", "false")]);
+    assert!(e.contains("tcp.rack"), "{e}");
 }

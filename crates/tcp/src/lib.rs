@@ -38,6 +38,8 @@ mod script_tests_eifel;
 #[cfg(test)]
 mod script_tests_prr;
 #[cfg(test)]
+mod script_tests_rack;
+#[cfg(test)]
 mod script_tests_relay;
 #[cfg(test)]
 mod script_tests_sack;

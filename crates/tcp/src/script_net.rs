@@ -62,7 +62,12 @@ pub(crate) struct Path {
 
 impl Path {
     /// A path with no bottleneck, `one_way` delay in each direction and nothing lost.
-    pub(crate) fn new(sender: Sender, receiver: Receiver, space: SeqSpace, one_way: SimDuration) -> Self {
+    pub(crate) fn new(
+        sender: Sender,
+        receiver: Receiver,
+        space: SeqSpace,
+        one_way: SimDuration,
+    ) -> Self {
         Path {
             sender,
             receiver,

@@ -5,7 +5,9 @@
 //! (103 ms) starts fast recovery with ssthresh = 10 segments (RFC 5681, half the flight).
 
 use crate::cc::{RenoCc, RenoFlavor};
-use crate::recovery::{LossRecovery, NewRenoFlavor, NewRenoRecovery, PrrBound, SackFlavor, SackRecovery};
+use crate::recovery::{
+    LossRecovery, NewRenoFlavor, NewRenoRecovery, PrrBound, SackFlavor, SackRecovery,
+};
 use crate::rto::{Rfc6298Config, Rfc6298Rto};
 use crate::script_net::Path;
 use crate::{
@@ -70,8 +72,18 @@ fn recovery_sends(p: &Path) -> Vec<(u64, u64, bool)> {
 /// The hand-computed sends of the recovery (see `recovery::prr`'s unit test).
 fn expected_sends() -> Vec<(u64, u64, bool)> {
     let mut want = vec![(103, 0, true)];
-    want.extend([105, 107, 109, 111, 113].iter().zip(20..).map(|(&t, s)| (t, s, false)));
-    want.extend([116, 117, 118, 119].iter().zip(25..).map(|(&t, s)| (t, s, false)));
+    want.extend(
+        [105, 107, 109, 111, 113]
+            .iter()
+            .zip(20..)
+            .map(|(&t, s)| (t, s, false)),
+    );
+    want.extend(
+        [116, 117, 118, 119]
+            .iter()
+            .zip(25..)
+            .map(|(&t, s)| (t, s, false)),
+    );
     want
 }
 
@@ -90,7 +102,10 @@ fn prr_spreads_the_reduction_over_the_recovery_with_sack() {
     );
     p.run_until(ms(202));
     assert_eq!(recovery_sends(&p), expected_sends());
-    assert_eq!((p.sender.ssthresh(), p.sender.stats().fast_retransmits), (10 * MSS, 1));
+    assert_eq!(
+        (p.sender.ssthresh(), p.sender.stats().fast_retransmits),
+        (10 * MSS, 1)
+    );
     // The ACK of the retransmission (203 ms) covers everything sent before the loss: recovery
     // ends with cwnd = ssthresh and exactly ssthresh in flight (segments 20 to 28 and the 29th
     // the ACK clocks out).
@@ -107,7 +122,10 @@ fn prr_spreads_the_reduction_over_the_recovery_with_sack() {
     plain.run_until(ms(202));
     let sends = recovery_sends(&plain);
     assert_eq!(sends[0], (103, 0, true));
-    assert_eq!(sends[1].0, 111, "RFC 6675 alone is silent until pipe < cwnd: {sends:?}");
+    assert_eq!(
+        sends[1].0, 111,
+        "RFC 6675 alone is silent until pipe < cwnd: {sends:?}"
+    );
 }
 
 /// With NewReno (no SACK) PRR estimates DeliveredData as one segment per duplicate and the

@@ -14,8 +14,8 @@ use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 use tcp::spurious::{EifelResponse, LateDupack};
 
 mod today;
-pub(crate) use today::check_parts;
 use tcp::Rexmt;
+pub(crate) use today::check_parts;
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +87,8 @@ pub(crate) struct TcpSettings {
     pub eln_single_conn: bool,
     /// Proportional Rate Reduction in fast recovery (RFC 6937), with its reduction bound.
     pub prr: Option<PrrBound>,
+    /// RACK-TLP instead of the SACK sender's loss detection (RFC 8985).
+    pub rack: bool,
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -310,6 +312,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         ));
     }
     let prr = today::prr(t.prr, mods)?;
+    let rack = today::rack(t.rack, mods)?;
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
@@ -336,6 +339,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
         },
         prr,
+        rack,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         mss: t.mss,

@@ -187,6 +187,10 @@ pub struct TcpDoc {
     /// with the `+prr` modifier); SACK and NewReno schemes only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prr: Option<crate::schema::PrrDoc>,
+    /// RACK-TLP loss detection and tail loss probes, RFC 8985 (false; true with `+rack`);
+    /// SACK schemes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rack: Option<bool>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -318,6 +322,7 @@ impl Default for TcpDoc {
             sack_sender: None,
             eln: None,
             prr: None,
+            rack: None,
         }
     }
 }

@@ -4,7 +4,8 @@
 
 use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E, MODERN_MODS, SACK_RX};
 
-pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[(
+pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
+    (
     SchemeDef {
         info: SchemeInfo {
             name: "e2e-prr",
@@ -22,4 +23,24 @@ pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[(
         prr: true,
         ..MODERN_MODS
     },
-)];
+    ),
+    (
+        SchemeDef {
+            info: SchemeInfo {
+                name: "e2e-rack",
+                family: E2E,
+                description: "RACK-TLP loss detection: a segment is lost once one sent after it was delivered and a reordering window (min RTT/4, 0 with 3 SACKed and no reordering seen) has passed, lost retransmissions included; a tail loss probe after 2 SRTT instead of the RTO; over SACK with RFC 5681 Reno on the modern profile; e2e-rack == e2e-ietf-sack+modern+rack",
+                source: "RFC 8985; RFC 6675; RFC 2018",
+            },
+            recovery: RecoveryKind::Sack,
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: SACK_RX,
+            agent: AgentKind::None,
+        },
+        Modifiers {
+            rack: true,
+            ..MODERN_MODS
+        },
+    ),
+];

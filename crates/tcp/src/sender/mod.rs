@@ -40,10 +40,12 @@ mod output;
 mod pacer;
 mod prr;
 mod send_log;
+mod tlp;
 
 use pacer::Pacer;
 use prr::PrrRun;
 use send_log::SendLog;
+use tlp::Tlp;
 
 /// Fixed knobs of a sender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +70,8 @@ pub struct SenderConfig {
     /// Proportional Rate Reduction (RFC 6937) during fast recovery, with this reduction bound
     /// (None: the recovery part's own window rules).
     pub prr: Option<PrrBound>,
+    /// Tail loss probes (RFC 8985 §7), for a SACK sender with RACK.
+    pub tlp: bool,
 }
 
 impl SenderConfig {
@@ -84,6 +88,7 @@ impl SenderConfig {
             rexmt: Rexmt::Restart,
             burst_pacer: false,
             prr: None,
+            tlp: false,
         }
     }
 }
@@ -143,6 +148,10 @@ pub struct Sender {
     send_log: SendLog,
     /// PRR's state during a fast recovery (only with [`SenderConfig::prr`]).
     prr: Option<PrrRun>,
+    /// The recovery part wants every send and has a timer (asked once: RACK).
+    track_sends: bool,
+    /// Tail loss probe state (only with [`SenderConfig::tlp`]).
+    tlp: Option<Tlp>,
     /// TS.Recent: the latest TSval from the peer, echoed in our segments.
     ts_recent: u32,
     /// What our data segments acknowledge: the peer's next sequence number (its ISN + 1; the
@@ -154,7 +163,10 @@ pub struct Sender {
 impl Sender {
     /// A sender whose first data byte has sequence number `space.base`.
     pub fn new(cfg: SenderConfig, parts: SenderParts, space: SeqSpace, total: u64) -> Self {
+        let track_sends = parts.recovery.tracks_sends();
         Sender {
+            track_sends,
+            tlp: cfg.tlp.then(Tlp::default),
             cfg,
             parts,
             space,
@@ -255,10 +267,20 @@ impl Sender {
 
     /// The instant of the next timer expiry, if a timer runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.rexmt_at
-            .into_iter()
-            .chain(self.pacer.map(|p| p.next()))
-            .min()
+        let mut at = self.rexmt_at;
+        let mut earliest = |t: Option<SimTime>| {
+            if let Some(t) = t {
+                at = Some(at.map_or(t, |a| a.min(t)));
+            }
+        };
+        earliest(self.pacer.map(|p| p.next()));
+        if self.track_sends {
+            earliest(self.parts.recovery.poll_timeout());
+        }
+        if let Some(t) = self.tlp {
+            earliest(t.pto_at);
+        }
+        at
     }
 
     fn view(&self) -> SenderView {
@@ -324,6 +346,10 @@ impl Sender {
                 self.space.offset(r, self.una),
             );
             n += 1;
+        }
+        if self.tlp.is_some() {
+            let pure_dup = seg.len == 0 && ack <= self.una && n == 0;
+            self.tlp_on_ack(now, ack, pure_dup, trace);
         }
         let mut input = AckInput {
             now,
@@ -440,6 +466,9 @@ impl Sender {
         self.prr_on_ack(acked, false, d.congestion.is_some(), sacked_before);
         self.update_window(seg.wnd);
         self.eifel_on_new_ack(now, seg, acked, trace);
+        if self.tlp.is_some() {
+            self.tlp_arm(now);
+        }
         if trace.enabled() {
             trace.record(now, SenderEvent::Acked { ack: self.una });
         }
@@ -525,8 +554,27 @@ impl Sender {
         self.rexmt_at = None;
         self.timing = None;
         self.pacer = None;
+        if let Some(t) = self.tlp.as_mut() {
+            t.pto_at = None;
+        }
         if trace.enabled() {
             trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
+        }
+    }
+
+    /// The recovery part's own timer (RACK's reordering timer, RFC 8985 §6.3) may have
+    /// expired: losses it marks outside recovery start one, as on an ACK.
+    fn recovery_timer(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
+        if self.parts.recovery.poll_timeout().is_none_or(|t| t > now) {
+            return;
+        }
+        let before = (self.cwnd(), self.ssthresh());
+        let sacked = self.prr_sacked_before();
+        let d = self.parts.recovery.on_timer(now, self.view());
+        if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
+            self.on_fast_retransmit(now, before, inflate_segments, trace);
+            self.prr_on_ack(0, false, true, sacked);
+            self.sample_window(now, trace);
         }
     }
 
@@ -551,8 +599,15 @@ impl Sender {
         self.sample_window(now, trace);
     }
 
-    /// The retransmission timer may have expired; `now` is the current time.
+    /// A timer may have expired (retransmission, the recovery part's, the tail loss probe);
+    /// `now` is the current time.
     pub fn on_timeout(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
+        if self.track_sends {
+            self.recovery_timer(now, trace);
+        }
+        if self.tlp.is_some() && self.tlp_fire(now, trace) {
+            return;
+        }
         match self.rexmt_at {
             Some(at) if at <= now => {}
             _ => return,
@@ -582,6 +637,9 @@ impl Sender {
         self.timing = None;
         self.pacer = None;
         self.prr = None;
+        if let Some(t) = self.tlp.as_mut() {
+            *t = Tlp::default();
+        }
         self.rexmt_at = Some(self.parts.rto.deadline(now));
         if trace.enabled() {
             trace.record(

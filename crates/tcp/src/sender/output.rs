@@ -55,6 +55,9 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
+        if self.tlp.is_some_and(|t| t.probe) {
+            return Some(self.tlp_probe(now, trace));
+        }
         let view = self.view();
         let withheld = self.pacer.map_or(0, |p| p.withheld());
         let window = u64::from(
@@ -104,7 +107,7 @@ impl Sender {
     }
 
     /// Build the segment for `[off, off+len)`, update counters, timing and the timer.
-    fn emit(
+    pub(super) fn emit(
         &mut self,
         now: SimTime,
         off: u64,
@@ -121,11 +124,15 @@ impl Sender {
                 self.timing = None;
             }
         }
-        if end > self.max {
+        let new_data = end > self.max;
+        if new_data {
             if self.timing.is_none() && off >= self.max {
                 self.timing = Some((off, now));
             }
             self.max = end;
+        }
+        if self.track_sends {
+            self.parts.recovery.on_sent(now, off, len);
         }
         if self.stats.first_send.is_none() {
             self.stats.first_send = Some(now);
@@ -140,6 +147,10 @@ impl Sender {
         }
         if self.rexmt_at.is_none() {
             self.rexmt_at = Some(self.parts.rto.deadline(now));
+        }
+        if new_data && self.tlp.is_some() {
+            // RFC 8985 §7.2: (re)start the probe timer after new data.
+            self.tlp_arm(now);
         }
         if trace.enabled() {
             trace.record(

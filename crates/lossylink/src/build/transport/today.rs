@@ -20,6 +20,17 @@ pub(super) fn prr(doc: Option<PrrDoc>, mods: Modifiers) -> Result<Option<PrrBoun
     }
 }
 
+/// `tcp.rack` and the `+rack` modifier (RFC 8985).
+pub(super) fn rack(doc: Option<bool>, mods: Modifiers) -> Result<bool, Error> {
+    match (doc, mods.rack) {
+        (Some(false), true) => Err(Error::invalid(
+            "tcp.rack",
+            "is false but the scheme asks for +rack; drop one of them",
+        )),
+        (d, m) => Ok(d.unwrap_or(false) || m),
+    }
+}
+
 /// Whether the sender parts of `def` can carry the settings `t`; `field` names the scheme.
 pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Result<(), Error> {
     let name = def.info.name;
@@ -30,6 +41,14 @@ pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Resu
             field,
             format!(
                 "'{name}' has no fast recovery PRR can pace: tcp.prr (and +prr) needs a SACK or NewReno scheme (e2e-ietf-sack, e2e-newreno, e2e-prr, ...)"
+            ),
+        ));
+    }
+    if t.rack && (def.recovery != RecoveryKind::Sack || def.eln_dupthresh.is_some()) {
+        return Err(Error::invalid(
+            field,
+            format!(
+                "'{name}' has no SACK scoreboard: tcp.rack (and +rack) needs a SACK scheme (e2e-ietf-sack, e2e-cubic, e2e-rack, ...)"
             ),
         ));
     }
