@@ -301,6 +301,7 @@ fn split_settings(
             mods.cubic |= scheme.mods.cubic;
             mods.prr |= scheme.mods.prr;
             mods.rack |= scheme.mods.rack;
+            mods.frto |= scheme.mods.frto;
             Resolved { def: r.def, mods }
         }
     };

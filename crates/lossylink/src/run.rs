@@ -150,6 +150,7 @@ fn make_sender(
             burst_pacer: t.burst_pacer,
             prr: t.prr,
             tlp: t.rack,
+            frto: t.frto,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },

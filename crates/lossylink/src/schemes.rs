@@ -20,7 +20,7 @@ use crate::error::Error;
 mod anchors;
 
 /// The modifiers a scheme name may carry, as the errors list them.
-const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack";
+const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto";
 
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +106,8 @@ pub(crate) struct Modifiers {
     pub prr: bool,
     /// RACK-TLP loss detection instead of the SACK sender's (RFC 8985).
     pub rack: bool,
+    /// F-RTO spurious-timeout detection (RFC 5682).
+    pub frto: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -389,6 +391,7 @@ const MODERN_MODS: Modifiers = Modifiers {
     cubic: false,
     prr: false,
     rack: false,
+    frto: false,
 };
 
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
@@ -477,6 +480,7 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "cubic" => mods.cubic = true,
             "prr" => mods.prr = true,
             "rack" => mods.rack = true,
+            "frto" => mods.frto = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),
@@ -540,6 +544,10 @@ mod tests {
         let r = lookup("e2e-rack").unwrap();
         assert_eq!(r.def.recovery, RecoveryKind::Sack);
         assert!(r.mods.rack && r.mods.modern);
+        let r = lookup("e2e-frto").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::NewReno);
+        assert!(r.mods.frto && r.mods.modern && !r.mods.eifel);
+        assert!(lookup("e2e+frto").unwrap().mods.frto);
         let e = lookup("e2e+bogus").err().unwrap().to_string();
         assert!(e.contains("+prr"), "{e}");
     }

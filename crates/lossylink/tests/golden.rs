@@ -569,6 +569,18 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "wan",
         &[("scheme", "e2e-rack")],
     ),
+    (
+        "hiccup-hold-frto",
+        "13 s hold with F-RTO (RFC 5682): the spurious timeout detected without timestamps, two new segments instead of the go-back-N",
+        "hiccup",
+        &[
+            ("scheme", "e2e+frto"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"hold\", at = \"29.8s\", duration = \"13s\" }]",
+            ),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

@@ -36,6 +36,8 @@ mod script_tests_e2e;
 #[cfg(test)]
 mod script_tests_eifel;
 #[cfg(test)]
+mod script_tests_frto;
+#[cfg(test)]
 mod script_tests_prr;
 #[cfg(test)]
 mod script_tests_rack;

@@ -89,6 +89,8 @@ pub(crate) struct TcpSettings {
     pub prr: Option<PrrBound>,
     /// RACK-TLP instead of the SACK sender's loss detection (RFC 8985).
     pub rack: bool,
+    /// F-RTO spurious-timeout detection (RFC 5682).
+    pub frto: bool,
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -313,6 +315,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     }
     let prr = today::prr(t.prr, mods)?;
     let rack = today::rack(t.rack, mods)?;
+    let frto = today::frto(t.frto, mods, eifel.is_some())?;
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
@@ -340,6 +343,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         },
         prr,
         rack,
+        frto,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         mss: t.mss,

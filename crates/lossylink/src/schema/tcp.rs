@@ -191,6 +191,10 @@ pub struct TcpDoc {
     /// SACK schemes only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rack: Option<bool>,
+    /// F-RTO spurious-timeout detection, RFC 5682 (false; true with `+frto`); not together
+    /// with Eifel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frto: Option<bool>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -323,6 +327,7 @@ impl Default for TcpDoc {
             eln: None,
             prr: None,
             rack: None,
+            frto: None,
         }
     }
 }

@@ -2,7 +2,10 @@
 //! the `linux` profile, each with the modifiers it implies. A separate table so that the
 //! loss-coping variants of the same issue grow [`super::MODERN`] without touching this one.
 
-use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E, MODERN_MODS, SACK_RX};
+use super::{
+    AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E, MODERN_MODS, NONE as NONE_RX,
+    SACK_RX,
+};
 
 pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
     (
@@ -40,6 +43,25 @@ pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
         },
         Modifiers {
             rack: true,
+            ..MODERN_MODS
+        },
+    ),
+    (
+        SchemeDef {
+            info: SchemeInfo {
+                name: "e2e-frto",
+                family: E2E,
+                description: "F-RTO spurious-timeout detection without timestamps: after a timeout only the first segment is resent; if the next ACK advances snd_una two new segments go instead of the go-back-N, and a second advancing ACK shows the timeout spurious (RFC 4015 response: ssthresh and most of cwnd restored); over NewReno on the modern profile; e2e-frto == e2e-newreno+modern+frto",
+                source: "RFC 5682; RFC 4015; RFC 6582",
+            },
+            recovery: RecoveryKind::NewReno,
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: NONE_RX,
+            agent: AgentKind::None,
+        },
+        Modifiers {
+            frto: true,
             ..MODERN_MODS
         },
     ),

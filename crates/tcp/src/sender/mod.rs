@@ -31,16 +31,18 @@ use crate::recovery::{
 use crate::rto::RtoEstimator;
 use crate::segment::Segment;
 use crate::seq::{SeqNum, SeqSpace};
-use crate::spurious::{Eifel, Retransmission, RetransmitCause};
+use crate::spurious::{Eifel, Frto, Retransmission, RetransmitCause};
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
 mod eifel;
+mod frto;
 mod output;
 mod pacer;
 mod prr;
 mod send_log;
 mod tlp;
+mod today;
 
 use pacer::Pacer;
 use prr::PrrRun;
@@ -72,6 +74,8 @@ pub struct SenderConfig {
     pub prr: Option<PrrBound>,
     /// Tail loss probes (RFC 8985 §7), for a SACK sender with RACK.
     pub tlp: bool,
+    /// F-RTO spurious-timeout detection (RFC 5682), beside or instead of Eifel.
+    pub frto: bool,
 }
 
 impl SenderConfig {
@@ -89,6 +93,7 @@ impl SenderConfig {
             burst_pacer: false,
             prr: None,
             tlp: false,
+            frto: false,
         }
     }
 }
@@ -148,10 +153,19 @@ pub struct Sender {
     send_log: SendLog,
     /// PRR's state during a fast recovery (only with [`SenderConfig::prr`]).
     prr: Option<PrrRun>,
+    /// The SACKed bytes after the previous ACK (PRR's ΔSACKd).
+    prr_sacked: Option<u64>,
     /// The recovery part wants every send and has a timer (asked once: RACK).
     track_sends: bool,
+    /// Any of today's parts is on (PRR, TLP, F-RTO, a part that tracks sends): the one check
+    /// the hot paths make for them, so that a sender without them does no more work.
+    extras: bool,
     /// Tail loss probe state (only with [`SenderConfig::tlp`]).
     tlp: Option<Tlp>,
+    /// F-RTO (only with [`SenderConfig::frto`]).
+    frto: Option<Frto>,
+    /// New segments F-RTO lets out beyond the window (RFC 5682 step 2b).
+    frto_new: u32,
     /// TS.Recent: the latest TSval from the peer, echoed in our segments.
     ts_recent: u32,
     /// What our data segments acknowledge: the peer's next sequence number (its ISN + 1; the
@@ -164,9 +178,13 @@ impl Sender {
     /// A sender whose first data byte has sequence number `space.base`.
     pub fn new(cfg: SenderConfig, parts: SenderParts, space: SeqSpace, total: u64) -> Self {
         let track_sends = parts.recovery.tracks_sends();
+        let extras = track_sends || cfg.prr.is_some() || cfg.tlp || cfg.frto;
         Sender {
             track_sends,
+            extras,
             tlp: cfg.tlp.then(Tlp::default),
+            frto: cfg.frto.then(Frto::new),
+            frto_new: 0,
             cfg,
             parts,
             space,
@@ -187,6 +205,7 @@ impl Sender {
             pacer: None,
             send_log: SendLog::default(),
             prr: None,
+            prr_sacked: None,
             ts_recent: 0,
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
@@ -274,11 +293,8 @@ impl Sender {
             }
         };
         earliest(self.pacer.map(|p| p.next()));
-        if self.track_sends {
-            earliest(self.parts.recovery.poll_timeout());
-        }
-        if let Some(t) = self.tlp {
-            earliest(t.pto_at);
+        if self.extras {
+            earliest(self.today_poll_timeout());
         }
         at
     }
@@ -347,10 +363,6 @@ impl Sender {
             );
             n += 1;
         }
-        if self.tlp.is_some() {
-            let pure_dup = seg.len == 0 && ack <= self.una && n == 0;
-            self.tlp_on_ack(now, ack, pure_dup, trace);
-        }
         let mut input = AckInput {
             now,
             kind: AckKind::Dup { count: 0 },
@@ -372,6 +384,9 @@ impl Sender {
             if !is_dup {
                 self.dupacks = 0;
                 self.update_window(seg.wnd);
+                if self.extras {
+                    self.today_other_ack(now, ack, seg.len == 0 && n == 0, trace);
+                }
                 return;
             }
             self.dupacks += 1;
@@ -381,7 +396,6 @@ impl Sender {
             };
             let cwnd_before = self.cwnd();
             let ssthresh_before = self.ssthresh();
-            let sacked_before = self.prr_sacked_before();
             let d = self.parts.recovery.on_ack(&input, self.view());
             match d.window {
                 // RFC 6937: PRR replaces Reno's inflation.
@@ -407,7 +421,9 @@ impl Sender {
                 // RFC 3042 §2: one new segment per duplicate, at most cwnd + 2 segments.
                 self.lt_allow = self.dupacks * self.cfg.mss;
             }
-            self.prr_on_ack(0, true, started, sacked_before);
+            if self.extras {
+                self.today_after_ack(now, (ack, 0), (true, n == 0), started, trace);
+            }
             self.sample_window(now, trace);
             return;
         }
@@ -448,7 +464,6 @@ impl Sender {
             Some(self.parts.rto.deadline(now))
         };
         let before = (self.cwnd(), self.ssthresh());
-        let sacked_before = self.prr_sacked_before();
         let d = self.parts.recovery.on_ack(&input, self.view());
         self.una = ack;
         if self.nxt < self.una {
@@ -463,11 +478,11 @@ impl Sender {
             self.on_fast_retransmit(now, before, inflate_segments, trace);
         }
         self.apply_new(now, d, acked, flight_before);
-        self.prr_on_ack(acked, false, d.congestion.is_some(), sacked_before);
         self.update_window(seg.wnd);
         self.eifel_on_new_ack(now, seg, acked, trace);
-        if self.tlp.is_some() {
-            self.tlp_arm(now);
+        if self.extras {
+            let started = d.congestion.is_some();
+            self.today_after_ack(now, (ack, acked), (false, false), started, trace);
         }
         if trace.enabled() {
             trace.record(now, SenderEvent::Acked { ack: self.una });
@@ -554,27 +569,11 @@ impl Sender {
         self.rexmt_at = None;
         self.timing = None;
         self.pacer = None;
-        if let Some(t) = self.tlp.as_mut() {
-            t.pto_at = None;
+        if self.extras {
+            self.today_recovery_started();
         }
         if trace.enabled() {
             trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
-        }
-    }
-
-    /// The recovery part's own timer (RACK's reordering timer, RFC 8985 §6.3) may have
-    /// expired: losses it marks outside recovery start one, as on an ACK.
-    fn recovery_timer(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
-        if self.parts.recovery.poll_timeout().is_none_or(|t| t > now) {
-            return;
-        }
-        let before = (self.cwnd(), self.ssthresh());
-        let sacked = self.prr_sacked_before();
-        let d = self.parts.recovery.on_timer(now, self.view());
-        if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
-            self.on_fast_retransmit(now, before, inflate_segments, trace);
-            self.prr_on_ack(0, false, true, sacked);
-            self.sample_window(now, trace);
         }
     }
 
@@ -602,10 +601,7 @@ impl Sender {
     /// A timer may have expired (retransmission, the recovery part's, the tail loss probe);
     /// `now` is the current time.
     pub fn on_timeout(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
-        if self.track_sends {
-            self.recovery_timer(now, trace);
-        }
-        if self.tlp.is_some() && self.tlp_fire(now, trace) {
+        if self.extras && self.today_timeout(now, trace) {
             return;
         }
         match self.rexmt_at {
@@ -615,6 +611,9 @@ impl Sender {
         self.stats.timeouts += 1;
         let (tsval, flight) = (self.tsval(now), self.flight());
         let (cwnd, ssthresh) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
+        if self.extras {
+            self.today_rto(flight, ssthresh);
+        }
         self.parts.rto.on_timeout();
         self.parts.cc.on_congestion(CongestionEvent::Timeout {
             flight_bytes: flight,
@@ -636,10 +635,6 @@ impl Sender {
         self.lt_allow = 0;
         self.timing = None;
         self.pacer = None;
-        self.prr = None;
-        if let Some(t) = self.tlp.as_mut() {
-            *t = Tlp::default();
-        }
         self.rexmt_at = Some(self.parts.rto.deadline(now));
         if trace.enabled() {
             trace.record(

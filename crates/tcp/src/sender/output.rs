@@ -55,38 +55,87 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
-        if self.tlp.is_some_and(|t| t.probe) {
-            return Some(self.tlp_probe(now, trace));
+        if self.extras {
+            return self.next_segment_today(now, trace);
         }
         let view = self.view();
+        let window = self.usable_window();
+        let pipe = self.parts.recovery.pipe(view);
+        let in_flight = pipe.unwrap_or(self.nxt - self.una);
+        let budget = window.saturating_sub(in_flight);
+        if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
+            return Some(self.emit(now, r.off, r.len, trace));
+        }
+        self.send_new(now, (window, pipe), None, trace)
+    }
+
+    /// `next_segment` with today's parts (`today.rs`): the tail loss probe goes first; during
+    /// a PRR recovery sndcnt decides instead of cwnd − pipe (RFC 6937); F-RTO's new segments
+    /// go regardless of the window (RFC 5682 step 2b).
+    #[inline(never)]
+    fn next_segment_today(
+        &mut self,
+        now: SimTime,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Option<Segment> {
+        if self.tlp.as_ref().is_some_and(|t| t.probe) {
+            return Some(self.tlp_probe(now, trace));
+        }
+        let prr = self.prr.as_ref().map(|r| r.allowance);
+        let view = self.view();
+        let window = self.usable_window();
+        let pipe = self.parts.recovery.pipe(view);
+        let in_flight = pipe.unwrap_or(self.nxt - self.una);
+        let budget = prr.unwrap_or_else(|| window.saturating_sub(in_flight));
+        if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
+            return Some(self.emit(now, r.off, r.len, trace));
+        }
+        let frto = u64::from(self.frto_new * self.cfg.mss);
+        let extra = Some((prr, frto));
+        self.send_new(now, (window, pipe), extra, trace)
+    }
+
+    /// min(cwnd, peer window), less what the Eifel burst pacer withholds.
+    #[inline(always)]
+    fn usable_window(&self) -> u64 {
         let withheld = self.pacer.map_or(0, |p| p.withheld());
-        let window = u64::from(
+        u64::from(
             self.parts
                 .cc
                 .cwnd()
                 .min(self.peer_window)
                 .saturating_sub(withheld),
-        );
-        let pipe = self.parts.recovery.pipe(view);
-        let in_flight = pipe.unwrap_or(self.nxt - self.una);
-        // RFC 6937: during a PRR recovery, sndcnt decides instead of cwnd − pipe.
-        let prr = self.prr.map(|r| r.allowance);
-        let budget = prr.unwrap_or_else(|| window.saturating_sub(in_flight));
-        if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
-            return Some(self.emit(now, r.off, r.len, trace));
-        }
+        )
+    }
+
+    /// New data (or the go-back-N) from `snd_nxt`, within `window` given the recovery part's
+    /// `pipe`; `today`: PRR's allowance and F-RTO's bytes beyond the window, if today's parts
+    /// run.
+    #[inline(always)]
+    fn send_new(
+        &mut self,
+        now: SimTime,
+        (window, pipe): (u64, Option<u64>),
+        today: Option<(Option<u64>, u64)>,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Option<Segment> {
         // Skip data the receiver already holds (selectively acknowledged) when going back.
         while self.nxt < self.max && self.parts.recovery.is_sacked(self.nxt) {
             self.nxt = (self.nxt + u64::from(self.cfg.mss)).min(self.max);
         }
         let buffered_end = self.written.min(self.una + u64::from(self.cfg.send_buffer));
         let peer_end = self.una + u64::from(self.peer_window);
-        let window_end = match (prr, pipe) {
-            (Some(allowance), _) => self.nxt + allowance,
+        let mut window_end = match pipe {
             // RFC 6675 §5: send while pipe < cwnd, within the peer's window.
-            (None, Some(p)) => self.nxt + window.saturating_sub(p),
-            (None, None) => self.una + window + u64::from(self.lt_allow),
+            Some(p) => self.nxt + window.saturating_sub(p),
+            None => self.una + window + u64::from(self.lt_allow),
         };
+        if let Some((prr, frto)) = today {
+            if let Some(allowance) = prr {
+                window_end = self.nxt + allowance;
+            }
+            window_end = window_end.max(self.nxt + frto);
+        }
         let usable_end = buffered_end.min(window_end).min(peer_end);
         if self.nxt >= usable_end {
             return None;
@@ -131,26 +180,20 @@ impl Sender {
             }
             self.max = end;
         }
-        if self.track_sends {
-            self.parts.recovery.on_sent(now, off, len);
-        }
+
         if self.stats.first_send.is_none() {
             self.stats.first_send = Some(now);
         }
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += u64::from(len);
-        if self.prr.is_some() {
-            self.prr_on_sent(u64::from(len));
-        }
         if self.cfg.rexmt == Rexmt::Precise {
             self.send_log.sent(off, end, now);
         }
         if self.rexmt_at.is_none() {
             self.rexmt_at = Some(self.parts.rto.deadline(now));
         }
-        if new_data && self.tlp.is_some() {
-            // RFC 8985 §7.2: (re)start the probe timer after new data.
-            self.tlp_arm(now);
+        if self.extras {
+            self.today_on_sent(now, off, len, new_data);
         }
         if trace.enabled() {
             trace.record(

@@ -26,26 +26,16 @@ pub(super) struct PrrRun {
 }
 
 impl Sender {
-    /// The SACKed bytes the recovery part knows before it sees an ACK, when PRR runs (the
-    /// "before" of ΔSACKd).
-    pub(super) fn prr_sacked_before(&self) -> Option<u64> {
-        self.cfg.prr?;
-        self.parts.recovery.sacked_bytes()
-    }
-
     /// After an ACK was processed: start, feed or end the PRR run. `acked` is the advance of
     /// `snd.una`, `dup` whether the ACK was a duplicate, `started` whether it started a fast
     /// recovery.
-    pub(super) fn prr_on_ack(
-        &mut self,
-        acked: u64,
-        dup: bool,
-        started: bool,
-        sacked_before: Option<u64>,
-    ) {
+    pub(super) fn prr_on_ack(&mut self, acked: u64, dup: bool, started: bool) {
         let Some(bound) = self.cfg.prr else {
             return;
         };
+        // ΔSACKd: the SACKed bytes now against those after the previous ACK.
+        let sacked_after = self.parts.recovery.sacked_bytes();
+        let sacked_before = std::mem::replace(&mut self.prr_sacked, sacked_after);
         if !matches!(self.phase(), Phase::Recovery { .. }) {
             // RFC 6937 §3.1: recovery is over (the controller's exit rule set cwnd = ssthresh).
             self.prr = None;
@@ -68,7 +58,6 @@ impl Sender {
                 dup_credit: u64::from(self.dupacks.saturating_sub(u32::from(dup))) * mss,
             });
         }
-        let sacked_after = self.parts.recovery.sacked_bytes();
         let flight = self.max - self.una;
         let view = self.view();
         let pipe = self.parts.recovery.pipe(view);

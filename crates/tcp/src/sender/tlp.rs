@@ -102,6 +102,7 @@ impl Sender {
 
     /// The probe segment (RFC 8985 §7.3): new data if the peer's window and the application
     /// allow it, else the highest segment again.
+    #[inline(never)]
     pub(super) fn tlp_probe(
         &mut self,
         now: SimTime,

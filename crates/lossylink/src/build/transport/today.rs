@@ -31,6 +31,27 @@ pub(super) fn rack(doc: Option<bool>, mods: Modifiers) -> Result<bool, Error> {
     }
 }
 
+/// `tcp.frto` and the `+frto` modifier (RFC 5682); `eifel`: Eifel is on, which judges the
+/// same timeouts.
+pub(super) fn frto(doc: Option<bool>, mods: Modifiers, eifel: bool) -> Result<bool, Error> {
+    let on = match (doc, mods.frto) {
+        (Some(false), true) => {
+            return Err(Error::invalid(
+                "tcp.frto",
+                "is false but the scheme asks for +frto; drop one of them",
+            ))
+        }
+        (d, m) => d.unwrap_or(false) || m,
+    };
+    if on && eifel {
+        return Err(Error::invalid(
+            "tcp.frto",
+            "F-RTO and Eifel both judge retransmission timeouts; turn one of them off (tcp.eifel = \"off\" or tcp.frto = false)",
+        ));
+    }
+    Ok(on)
+}
+
 /// Whether the sender parts of `def` can carry the settings `t`; `field` names the scheme.
 pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Result<(), Error> {
     let name = def.info.name;
