@@ -302,6 +302,7 @@ fn split_settings(
             mods.prr |= scheme.mods.prr;
             mods.rack |= scheme.mods.rack;
             mods.frto |= scheme.mods.frto;
+            mods.bbr |= scheme.mods.bbr;
             Resolved { def: r.def, mods }
         }
     };

@@ -22,7 +22,7 @@ use net::link_receiver::LinkReceiver;
 use net::split::SplitProxy;
 use net::traffic::UdpSource;
 use net::{keys, Network, Outcome};
-use tcp::cc::{CubicCc, RenoCc};
+use tcp::cc::{BbrCc, CubicCc, RenoCc};
 use tcp::recovery::{
     ElnRecovery, LossRecovery, NewRenoRecovery, RackRecovery, RenoRecovery, SackRecovery,
     SmartRecovery, TcpElnRecovery,
@@ -130,6 +130,8 @@ fn make_sender(
         cc: match t.cc {
             CcSettings::Reno(flavor) => Box::new(RenoCc::new(flavor, t.mss, t.initial_cwnd, 65535)),
             CcSettings::Cubic => Box::new(CubicCc::new(t.mss, t.initial_cwnd, 65535)),
+            // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
+            CcSettings::Bbr => Box::new(BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0)),
         },
         recovery,
         rto,

@@ -20,7 +20,7 @@ use crate::error::Error;
 mod anchors;
 
 /// The modifiers a scheme name may carry, as the errors list them.
-const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto";
+const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr";
 
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +108,8 @@ pub(crate) struct Modifiers {
     pub rack: bool,
     /// F-RTO spurious-timeout detection (RFC 5682).
     pub frto: bool,
+    /// BBR v1 instead of Reno on the sender, with pacing.
+    pub bbr: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -392,6 +394,7 @@ const MODERN_MODS: Modifiers = Modifiers {
     prr: false,
     rack: false,
     frto: false,
+    bbr: false,
 };
 
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
@@ -481,6 +484,7 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "prr" => mods.prr = true,
             "rack" => mods.rack = true,
             "frto" => mods.frto = true,
+            "bbr" => mods.bbr = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),
@@ -548,6 +552,9 @@ mod tests {
         assert_eq!(r.def.recovery, RecoveryKind::NewReno);
         assert!(r.mods.frto && r.mods.modern && !r.mods.eifel);
         assert!(lookup("e2e+frto").unwrap().mods.frto);
+        let r = lookup("e2e-bbr").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.bbr && r.mods.modern && !r.mods.cubic);
         let e = lookup("e2e+bogus").err().unwrap().to_string();
         assert!(e.contains("+prr"), "{e}");
     }

@@ -570,6 +570,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-rack")],
     ),
     (
+        "bbr-wan",
+        "BBR v1 with pacing (draft-cardwell-iccrg-bbr-congestion-control-00) over SACK, modern profile",
+        "wan",
+        &[("scheme", "e2e-bbr")],
+    ),
+    (
         "hiccup-hold-frto",
         "13 s hold with F-RTO (RFC 5682): the spurious timeout detected without timestamps, two new segments instead of the go-back-N",
         "hiccup",

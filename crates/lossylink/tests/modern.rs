@@ -10,7 +10,7 @@ use common::num;
 use lossylink::{run, RunOptions, Scenario};
 
 /// The new schemes, each checked on both presets.
-const NEW: &[&str] = &["e2e-cubic", "e2e-prr", "e2e-rack", "e2e-frto"];
+const NEW: &[&str] = &["e2e-cubic", "e2e-prr", "e2e-rack", "e2e-frto", "e2e-bbr"];
 
 fn as_flows(preset: &str, scheme: &str) -> Scenario {
     let text = Scenario::preset_toml(preset).unwrap().replace(
@@ -84,6 +84,10 @@ fn todays_knobs_reject_parts_that_cannot_carry_them() {
     assert!(e.contains("SACK scheme"), "{e}");
     let e = err(&[("scheme", "e2e-rack"), ("tcp.rack", "false")]);
     assert!(e.contains("tcp.rack"), "{e}");
+    let e = err(&[("scheme", "e2e-bbr+cubic")]);
+    assert!(e.contains("+bbr"), "{e}");
+    let e = err(&[("scheme", "e2e-bbr+prr")]);
+    assert!(e.contains("tcp.prr") && e.contains("BBR"), "{e}");
     let e = err(&[("scheme", "e2e-frto+eifel")]);
     assert!(e.contains("tcp.frto") && e.contains("Eifel"), "{e}");
 }

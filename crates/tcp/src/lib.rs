@@ -30,6 +30,8 @@ mod script_net;
 #[cfg(test)]
 mod script_tests;
 #[cfg(test)]
+mod script_tests_bbr;
+#[cfg(test)]
 mod script_tests_cubic;
 #[cfg(test)]
 mod script_tests_e2e;

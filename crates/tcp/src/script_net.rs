@@ -48,6 +48,9 @@ pub(crate) struct Path {
     pub queue_limit: usize,
     /// Extra delay of ACKs sent in `[from, to)` (a delay spike of the reverse path).
     pub ack_hold: Option<(SimTime, SimTime)>,
+    /// The window the ACKs advertise, as a receiver with window scaling (RFC 7323) would,
+    /// in place of the receiver's 16-bit one.
+    pub ack_window: Option<u32>,
     pub drop: DropRule,
     pub log: Vec<(SimTime, Log)>,
     pub trace: VecSink<SenderEvent>,
@@ -78,6 +81,7 @@ impl Path {
             rev_delay: one_way,
             queue_limit: usize::MAX,
             ack_hold: None,
+            ack_window: None,
             drop: Box::new(|_, _, _| false),
             log: Vec::new(),
             trace: VecSink::default(),
@@ -142,7 +146,10 @@ impl Path {
 
     fn pump_receiver(&mut self) {
         let now = self.now;
-        while let Some(ack) = self.receiver.poll_transmit(now) {
+        while let Some(mut ack) = self.receiver.poll_transmit(now) {
+            if let Some(w) = self.ack_window {
+                ack.wnd = w;
+            }
             let extra = match self.ack_hold {
                 Some((from, to)) if now >= from && now < to => to - now,
                 _ => SimDuration(0),

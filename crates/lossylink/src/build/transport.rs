@@ -46,6 +46,8 @@ pub(crate) enum CcSettings {
     Reno(RenoFlavor),
     /// CUBIC (RFC 9438), from the `+cubic` modifier.
     Cubic,
+    /// BBR v1 with pacing, from the `+bbr` modifier.
+    Bbr,
 }
 
 /// Delayed-ACK settings.
@@ -215,6 +217,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         }
     };
     let cc = match (mods.cubic, t.ca_extra_mss_over_8) {
+        _ if mods.bbr => today::bbr(mods, t.ca_extra_mss_over_8)?,
         (false, _) => CcSettings::Reno(cc),
         (true, Some(true)) => {
             return Err(Error::invalid(

@@ -65,4 +65,23 @@ pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
             ..MODERN_MODS
         },
     ),
+    (
+        SchemeDef {
+            info: SchemeInfo {
+                name: "e2e-bbr",
+                family: E2E,
+                description: "BBR v1: paces at gain x the windowed-max delivery rate of the last 10 round trips and caps the flight at 2 BDP (min RTT over 10 s); Startup at 2/ln2 until the rate stops growing 25 % in three rounds, Drain, ProbeBW gains 5/4, 3/4, 1 x6, ProbeRTT (4 segments for 200 ms every 10 s); loss only triggers packet conservation; over SACK on the modern profile; e2e-bbr == e2e-ietf-sack+modern+bbr",
+                source: "draft-cardwell-iccrg-bbr-congestion-control-00; Cardwell et al., ACM Queue 14(5) 2016; draft-cheng-iccrg-delivery-rate-estimation-00",
+            },
+            recovery: RecoveryKind::Sack,
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: SACK_RX,
+            agent: AgentKind::None,
+        },
+        Modifiers {
+            bbr: true,
+            ..MODERN_MODS
+        },
+    ),
 ];

@@ -40,12 +40,14 @@ mod frto;
 mod output;
 mod pacer;
 mod prr;
+mod rate;
 mod send_log;
 mod tlp;
 mod today;
 
 use pacer::Pacer;
 use prr::PrrRun;
+use rate::RateSampler;
 use send_log::SendLog;
 use tlp::Tlp;
 
@@ -166,6 +168,8 @@ pub struct Sender {
     frto: Option<Frto>,
     /// New segments F-RTO lets out beyond the window (RFC 5682 step 2b).
     frto_new: u32,
+    /// Delivery-rate samples and pacing, for a controller that wants them (BBR).
+    rate: Option<Box<RateSampler>>,
     /// TS.Recent: the latest TSval from the peer, echoed in our segments.
     ts_recent: u32,
     /// What our data segments acknowledge: the peer's next sequence number (its ISN + 1; the
@@ -178,13 +182,15 @@ impl Sender {
     /// A sender whose first data byte has sequence number `space.base`.
     pub fn new(cfg: SenderConfig, parts: SenderParts, space: SeqSpace, total: u64) -> Self {
         let track_sends = parts.recovery.tracks_sends();
-        let extras = track_sends || cfg.prr.is_some() || cfg.tlp || cfg.frto;
+        let rate = parts.cc.wants_rate_samples().then(Box::default);
+        let extras = track_sends || cfg.prr.is_some() || cfg.tlp || cfg.frto || rate.is_some();
         Sender {
             track_sends,
             extras,
             tlp: cfg.tlp.then(Tlp::default),
             frto: cfg.frto.then(Frto::new),
             frto_new: 0,
+            rate,
             cfg,
             parts,
             space,
@@ -262,6 +268,16 @@ impl Sender {
     /// Current congestion window in bytes.
     pub fn cwnd(&self) -> u32 {
         self.parts.cc.cwnd()
+    }
+
+    /// What a model-based congestion controller (BBR) believes, if the sender has one.
+    pub fn model(&self) -> Option<crate::cc::ModelState> {
+        self.parts.cc.model()
+    }
+
+    /// The pacing rate in bytes per second, if the congestion controller paces.
+    pub fn pacing_rate(&self) -> Option<u64> {
+        self.parts.cc.pacing_rate()
     }
 
     /// Current slow-start threshold in bytes.
@@ -422,7 +438,8 @@ impl Sender {
                 self.lt_allow = self.dupacks * self.cfg.mss;
             }
             if self.extras {
-                self.today_after_ack(now, (ack, 0), (true, n == 0), started, trace);
+                let sack = &sack[..n];
+                self.today_after_ack(now, (ack, 0), (true, n == 0), started, sack, trace);
             }
             self.sample_window(now, trace);
             return;
@@ -482,7 +499,8 @@ impl Sender {
         self.eifel_on_new_ack(now, seg, acked, trace);
         if self.extras {
             let started = d.congestion.is_some();
-            self.today_after_ack(now, (ack, acked), (false, false), started, trace);
+            let sack = &sack[..n];
+            self.today_after_ack(now, (ack, acked), (false, false), started, sack, trace);
         }
         if trace.enabled() {
             trace.record(now, SenderEvent::Acked { ack: self.una });

@@ -64,9 +64,9 @@ impl Sender {
         let in_flight = pipe.unwrap_or(self.nxt - self.una);
         let budget = window.saturating_sub(in_flight);
         if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
-            return Some(self.emit(now, r.off, r.len, trace));
+            return Some(self.emit::<false>(now, r.off, r.len, trace));
         }
-        self.send_new(now, (window, pipe), None, trace)
+        self.send_new::<false>(now, (window, pipe), None, trace)
     }
 
     /// `next_segment` with today's parts (`today.rs`): the tail loss probe goes first; during
@@ -78,6 +78,13 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
+        if let Some(r) = self.rate.as_mut() {
+            // Pacing (BBR): nothing leaves before the pacing time of the previous segment.
+            r.pace_wait = self.parts.cc.pacing_rate().is_some() && now < r.pace_next;
+            if r.pace_wait {
+                return None;
+            }
+        }
         if self.tlp.as_ref().is_some_and(|t| t.probe) {
             return Some(self.tlp_probe(now, trace));
         }
@@ -88,11 +95,22 @@ impl Sender {
         let in_flight = pipe.unwrap_or(self.nxt - self.una);
         let budget = prr.unwrap_or_else(|| window.saturating_sub(in_flight));
         if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
-            return Some(self.emit(now, r.off, r.len, trace));
+            return Some(self.emit::<true>(now, r.off, r.len, trace));
         }
         let frto = u64::from(self.frto_new * self.cfg.mss);
         let extra = Some((prr, frto));
-        self.send_new(now, (window, pipe), extra, trace)
+        let seg = self.send_new::<true>(now, (window, pipe), extra, trace);
+        if seg.is_none() && self.written.saturating_sub(self.nxt) < u64::from(self.cfg.mss) {
+            // Nothing (or less than a segment) left to send with the window open: the sender is
+            // application-limited (draft-cheng-iccrg-delivery-rate-estimation §3.4).
+            let in_flight = pipe.unwrap_or(self.nxt - self.una);
+            if in_flight < u64::from(self.parts.cc.cwnd()) {
+                if let Some(r) = self.rate.as_mut() {
+                    r.mark_app_limited(in_flight);
+                }
+            }
+        }
+        seg
     }
 
     /// min(cwnd, peer window), less what the Eifel burst pacer withholds.
@@ -112,7 +130,7 @@ impl Sender {
     /// `pipe`; `today`: PRR's allowance and F-RTO's bytes beyond the window, if today's parts
     /// run.
     #[inline(always)]
-    fn send_new(
+    fn send_new<const TODAY: bool>(
         &mut self,
         now: SimTime,
         (window, pipe): (u64, Option<u64>),
@@ -150,13 +168,14 @@ impl Sender {
         if !(full || retransmission || last_piece || half_window) {
             return None;
         }
-        let seg = self.emit(now, self.nxt, len, trace);
+        let seg = self.emit::<TODAY>(now, self.nxt, len, trace);
         self.nxt += u64::from(len);
         Some(seg)
     }
 
-    /// Build the segment for `[off, off+len)`, update counters, timing and the timer.
-    pub(super) fn emit(
+    /// Build the segment for `[off, off+len)`, update counters, timing and the timer;
+    /// `TODAY`: today's parts run (the sender's `extras`), and see the segment.
+    pub(super) fn emit<const TODAY: bool>(
         &mut self,
         now: SimTime,
         off: u64,
@@ -174,6 +193,7 @@ impl Sender {
             }
         }
         let new_data = end > self.max;
+        let idle = TODAY && self.max == self.una;
         if new_data {
             if self.timing.is_none() && off >= self.max {
                 self.timing = Some((off, now));
@@ -192,8 +212,8 @@ impl Sender {
         if self.rexmt_at.is_none() {
             self.rexmt_at = Some(self.parts.rto.deadline(now));
         }
-        if self.extras {
-            self.today_on_sent(now, off, len, new_data);
+        if TODAY {
+            self.today_on_sent(now, (off, len), new_data, idle);
         }
         if trace.enabled() {
             trace.record(

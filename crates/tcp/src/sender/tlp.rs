@@ -120,7 +120,7 @@ impl Sender {
             let start = ((self.max - 1) / mss * mss).max(self.una);
             (start, self.max - start)
         };
-        let seg = self.emit(now, off, len as u32, trace);
+        let seg = self.emit::<true>(now, off, len as u32, trace);
         if new {
             self.nxt = off + len;
         }

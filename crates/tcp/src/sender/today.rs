@@ -4,6 +4,7 @@
 //! when the sender is built, so a sender without any of them does the work it did before they
 //! existed; the hooks are kept out of line for the same reason.
 
+use super::rate::AckContext;
 use super::tlp::Tlp;
 use super::Sender;
 use crate::recovery::LossResponse;
@@ -20,10 +21,12 @@ impl Sender {
             None
         };
         let pto = self.tlp.as_ref().and_then(|t| t.pto_at);
-        match (part, pto) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let pace = self
+            .rate
+            .as_ref()
+            .filter(|r| r.pace_wait)
+            .map(|r| r.pace_next);
+        [part, pto, pace].into_iter().flatten().min()
     }
 
     /// An ACK that is neither new nor a counted duplicate (a window update, or a duplicate
@@ -51,10 +54,27 @@ impl Sender {
         (ack, acked): (u64, u64),
         (dup, pure_dup): (bool, bool),
         started: bool,
+        sack: &[(u64, u64)],
         trace: &mut dyn TraceSink<SenderEvent>,
     ) {
         if self.tlp.is_some() {
             self.tlp_on_ack(now, ack, pure_dup, trace);
+        }
+        if self.rate.is_some() {
+            // A delivery-rate sample for the controller, after the ACK's window operations.
+            let cx = AckContext {
+                in_flight: self
+                    .parts
+                    .recovery
+                    .pipe(self.view())
+                    .unwrap_or(self.max - self.una),
+                loss: started,
+                phase: self.phase(),
+            };
+            if let Some(r) = self.rate.as_mut() {
+                let rs = r.on_ack(now, ack, sack, cx);
+                self.parts.cc.on_rate_sample(&rs);
+            }
         }
         self.prr_on_ack(acked, dup, started);
         if self.frto.is_some() {
@@ -108,9 +128,22 @@ impl Sender {
         }
     }
 
-    /// `[off, off + len)` left (`new_data`: it extends `snd_max`).
+    /// `[off, off + len)` left (`new_data`: it extends `snd_max`; `idle`: nothing was in
+    /// flight before it).
     #[inline(never)]
-    pub(super) fn today_on_sent(&mut self, now: SimTime, off: u64, len: u32, new_data: bool) {
+    pub(super) fn today_on_sent(
+        &mut self,
+        now: SimTime,
+        (off, len): (u64, u32),
+        new_data: bool,
+        idle: bool,
+    ) {
+        if let Some(r) = self.rate.as_mut() {
+            r.on_sent(now, off, off + u64::from(len), idle);
+            if let Some(rate) = self.parts.cc.pacing_rate() {
+                r.paced(now, len, rate);
+            }
+        }
         if self.track_sends {
             self.parts.recovery.on_sent(now, off, len);
         }

@@ -1,7 +1,7 @@
 //! The `[tcp]` knobs of today's anchors (issue 14; docs/modern.md) into settings, and the
 //! check that a scheme's parts can carry them.
 
-use super::TcpSettings;
+use super::{CcSettings, TcpSettings};
 use crate::error::Error;
 use crate::schema::PrrDoc;
 use crate::schemes::{Modifiers, RecoveryKind, SchemeDef};
@@ -52,6 +52,23 @@ pub(super) fn frto(doc: Option<bool>, mods: Modifiers, eifel: bool) -> Result<bo
     Ok(on)
 }
 
+/// The `+bbr` modifier: BBR, unless another window rule is asked for too.
+pub(super) fn bbr(mods: Modifiers, mss8: Option<bool>) -> Result<CcSettings, Error> {
+    if mods.cubic {
+        return Err(Error::invalid(
+            "scheme",
+            "+cubic and +bbr both choose the congestion controller; keep one",
+        ));
+    }
+    if mss8 == Some(true) {
+        return Err(Error::invalid(
+            "tcp.ca_extra_mss_over_8",
+            "is a Reno term; the scheme asks for +bbr",
+        ));
+    }
+    Ok(CcSettings::Bbr)
+}
+
 /// Whether the sender parts of `def` can carry the settings `t`; `field` names the scheme.
 pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Result<(), Error> {
     let name = def.info.name;
@@ -63,6 +80,12 @@ pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Resu
             format!(
                 "'{name}' has no fast recovery PRR can pace: tcp.prr (and +prr) needs a SACK or NewReno scheme (e2e-ietf-sack, e2e-newreno, e2e-prr, ...)"
             ),
+        ));
+    }
+    if t.cc == CcSettings::Bbr && t.prr.is_some() {
+        return Err(Error::invalid(
+            "tcp.prr",
+            "BBR sets its own window in recovery (packet conservation); PRR cannot be used with +bbr",
         ));
     }
     if t.rack && (def.recovery != RecoveryKind::Sack || def.eln_dupthresh.is_some()) {
