@@ -101,7 +101,12 @@ fn bbr_finds_the_bottleneck_leaves_startup_in_time_and_cycles_its_gains() {
     // whose ACKs first show the bottleneck rate (within 5 %); BBR's growth check at the start
     // of the next round still sees that round's growth, then three rounds without 25 % more
     // (the draft's full-pipe rule) end Startup at the first ACK after them.
-    let round_end = |r: u64| samples.iter().rfind(|(_, m, _)| m.round == r).map(|(t, _, _)| *t);
+    let round_end = |r: u64| {
+        samples
+            .iter()
+            .rfind(|(_, m, _)| m.round == r)
+            .map(|(t, _, _)| *t)
+    };
     let filled = samples
         .iter()
         .find(|(_, m, _)| err(m.bw) < 0.05)
@@ -117,7 +122,10 @@ fn bbr_finds_the_bottleneck_leaves_startup_in_time_and_cycles_its_gains() {
         "pipe full at {:?} in round {} (which ends at {fill_end:?}); Startup left at {:?}, round {}",
         filled.0, filled.1, exit.0, exit.1
     );
-    assert!(exit.1 > filled.1 && exit.1 - filled.1 - 1 <= 3, "{filled:?} {exit:?}");
+    assert!(
+        exit.1 > filled.1 && exit.1 - filled.1 - 1 <= 3,
+        "{filled:?} {exit:?}"
+    );
 
     // ProbeBW: the pacing gain cycles 5/4, 3/4, then six phases at 1, each about one RTprop
     // (41.2 ms: 40 ms of propagation and one segment's serialisation) long.
