@@ -303,10 +303,12 @@ fn split_settings(
             mods.rack |= scheme.mods.rack;
             mods.frto |= scheme.mods.frto;
             mods.bbr |= scheme.mods.bbr;
+            mods.linux |= scheme.mods.linux;
             Resolved { def: r.def, mods }
         }
     };
-    let wireless_tcp = tcp_settings(tcp_doc, wireless.mods)?;
+    let mut wireless_tcp = tcp_settings(tcp_doc, wireless.mods)?;
+    transport::fit_profile(&mut wireless_tcp, wireless.def, tcp_doc, wireless.mods);
     transport::check_parts(&wireless_tcp, wireless.def, "split.wireless_scheme")?;
     Ok(SplitSettings {
         node,

@@ -28,7 +28,8 @@ use tcp::recovery::{
     SmartRecovery, TcpElnRecovery,
 };
 use tcp::rto::{
-    AggRto, BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
+    AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, RtoEstimator,
+    TickClock,
 };
 use tcp::spurious::Eifel;
 use tcp::{
@@ -111,6 +112,7 @@ fn make_sender(
             initial,
             granularity: SimDuration::from_millis(1),
         })),
+        TimerSettings::Linux { min, max, initial } => Box::new(LinuxRto::new(min, max, initial)),
         TimerSettings::Eifel(cfg) => Box::new(EifelRto::new(cfg)),
         TimerSettings::Agg(cfg) => Box::new(AggRto::new(cfg)),
     };
@@ -181,6 +183,7 @@ fn make_receiver(
         )),
         DelackSettings::Deadline(d) => DelayedAck::Deadline(d),
         DelackSettings::Off => DelayedAck::Off,
+        DelackSettings::Linux(cap) => DelayedAck::Linux(cap),
     };
     Receiver::new(
         ReceiverConfig {

@@ -20,7 +20,7 @@ use crate::error::Error;
 mod anchors;
 
 /// The modifiers a scheme name may carry, as the errors list them.
-const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr";
+const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr, +linux";
 
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +110,8 @@ pub(crate) struct Modifiers {
     pub frto: bool,
     /// BBR v1 instead of Reno on the sender, with pacing.
     pub bbr: bool,
+    /// The `linux` TCP profile.
+    pub linux: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -395,6 +397,7 @@ const MODERN_MODS: Modifiers = Modifiers {
     rack: false,
     frto: false,
     bbr: false,
+    linux: false,
 };
 
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
@@ -485,6 +488,7 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "rack" => mods.rack = true,
             "frto" => mods.frto = true,
             "bbr" => mods.bbr = true,
+            "linux" => mods.linux = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),
@@ -555,6 +559,10 @@ mod tests {
         let r = lookup("e2e-bbr").unwrap();
         assert_eq!(r.def.recovery, RecoveryKind::Sack);
         assert!(r.mods.bbr && r.mods.modern && !r.mods.cubic);
+        let r = lookup("e2e-linux").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.linux && !r.mods.modern);
+        assert!(lookup("e2e-newreno+linux").unwrap().mods.linux);
         let e = lookup("e2e+bogus").err().unwrap().to_string();
         assert!(e.contains("+prr"), "{e}");
     }

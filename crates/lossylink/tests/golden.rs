@@ -576,6 +576,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-bbr")],
     ),
     (
+        "linux-wan",
+        "the linux profile: IW 10, SACK + RACK-TLP, PRR, CUBIC, F-RTO, timestamps, Linux RTO and delayed ACKs",
+        "wan",
+        &[("scheme", "e2e-linux")],
+    ),
+    (
         "hiccup-hold-frto",
         "13 s hold with F-RTO (RFC 5682): the spurious timeout detected without timestamps, two new segments instead of the go-back-N",
         "hiccup",

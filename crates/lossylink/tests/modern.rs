@@ -10,7 +10,14 @@ use common::num;
 use lossylink::{run, RunOptions, Scenario};
 
 /// The new schemes, each checked on both presets.
-const NEW: &[&str] = &["e2e-cubic", "e2e-prr", "e2e-rack", "e2e-frto", "e2e-bbr"];
+const NEW: &[&str] = &[
+    "e2e-cubic",
+    "e2e-prr",
+    "e2e-rack",
+    "e2e-frto",
+    "e2e-bbr",
+    "e2e-linux",
+];
 
 fn as_flows(preset: &str, scheme: &str) -> Scenario {
     let text = Scenario::preset_toml(preset).unwrap().replace(
@@ -84,6 +91,8 @@ fn todays_knobs_reject_parts_that_cannot_carry_them() {
     assert!(e.contains("SACK scheme"), "{e}");
     let e = err(&[("scheme", "e2e-rack"), ("tcp.rack", "false")]);
     assert!(e.contains("tcp.rack"), "{e}");
+    let e = err(&[("scheme", "e2e-linux+modern")]);
+    assert!(e.contains("+linux"), "{e}");
     let e = err(&[("scheme", "e2e-bbr+cubic")]);
     assert!(e.contains("+bbr"), "{e}");
     let e = err(&[("scheme", "e2e-bbr+prr")]);

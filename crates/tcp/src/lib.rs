@@ -40,6 +40,8 @@ mod script_tests_eifel;
 #[cfg(test)]
 mod script_tests_frto;
 #[cfg(test)]
+mod script_tests_linux;
+#[cfg(test)]
 mod script_tests_prr;
 #[cfg(test)]
 mod script_tests_rack;

@@ -15,7 +15,7 @@ use tcp::spurious::{EifelResponse, LateDupack};
 
 mod today;
 use tcp::Rexmt;
-pub(crate) use today::check_parts;
+pub(crate) use today::{check_parts, fit_profile};
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +29,12 @@ pub(crate) enum TimerSettings {
     },
     /// RFC 6298 fine clock.
     Fine {
+        min: SimDuration,
+        max: SimDuration,
+        initial: SimDuration,
+    },
+    /// Linux's timer: the minimum on the variance term (the `linux` profile).
+    Linux {
         min: SimDuration,
         max: SimDuration,
         initial: SimDuration,
@@ -56,6 +62,8 @@ pub(crate) enum DelackSettings {
     Tick(SimDuration),
     Deadline(SimDuration),
     Off,
+    /// Linux's quick-ack mode and adaptive ACK timeout, capped at this.
+    Linux(SimDuration),
 }
 
 /// TCP settings after profile defaults and overrides.
@@ -93,6 +101,8 @@ pub(crate) struct TcpSettings {
     pub rack: bool,
     /// F-RTO spurious-timeout detection (RFC 5682).
     pub frto: bool,
+    /// The `linux` profile: its RACK-TLP and PRR defaults apply where the scheme carries them.
+    pub linux: bool,
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -128,8 +138,17 @@ fn ticks(field: &str, d: Option<crate::units::Dur>, tick: u64, default: u32) -> 
 
 pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings, Error> {
     let mut owned = doc.clone();
+    if mods.modern && mods.linux {
+        return Err(Error::invalid(
+            "scheme",
+            "+modern and +linux both choose the TCP profile; keep one",
+        ));
+    }
     if mods.modern {
         owned.profile = Profile::Modern;
+    }
+    if mods.linux {
+        owned.profile = Profile::Linux;
     }
     let t = &owned;
     if !(64..=65495).contains(&t.mss) {
@@ -151,8 +170,16 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     if dupthresh == 0 {
         return Err(Error::invalid("tcp.dupthresh", "must be at least 1"));
     }
-    let modern = t.profile == Profile::Modern;
-    let initial_cwnd = t.initial_cwnd.unwrap_or(if modern { 3 } else { 1 });
+    let linux = t.profile == Profile::Linux;
+    let modern = t.profile == Profile::Modern || linux;
+    // RFC 5681 §3.1 for modern; Linux's TCP_INIT_CWND (RFC 6928) for linux.
+    let initial_cwnd = t.initial_cwnd.unwrap_or(if linux {
+        10
+    } else if modern {
+        3
+    } else {
+        1
+    });
     if initial_cwnd == 0 || u64::from(initial_cwnd) * u64::from(t.mss) > 65535 {
         return Err(Error::invalid(
             "tcp.initial_cwnd",
@@ -179,7 +206,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                 initial_ticks,
             }
         }
-        Profile::Modern => {
+        Profile::Modern | Profile::Linux => {
             if t.slow_tick.is_some() {
                 return Err(Error::invalid(
                     "tcp.slow_tick",
@@ -187,9 +214,12 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                 ));
             }
             let min = t.min_rto.map_or(ms(200), |d| SimDuration(d.0));
+            // Linux's TCP_RTO_MAX is 120 s; RFC 6298 §2.5 asks for at least 60 s.
             let max = t
                 .max_rto
-                .map_or(SimDuration::from_secs(60), |d| SimDuration(d.0));
+                .map_or(SimDuration::from_secs(if linux { 120 } else { 60 }), |d| {
+                    SimDuration(d.0)
+                });
             let initial = t
                 .initial_rto
                 .map_or(SimDuration::from_secs(1), |d| SimDuration(d.0));
@@ -199,7 +229,11 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                     "must be positive and not exceed tcp.max_rto",
                 ));
             }
-            TimerSettings::Fine { min, max, initial }
+            if linux {
+                TimerSettings::Linux { min, max, initial }
+            } else {
+                TimerSettings::Fine { min, max, initial }
+            }
         }
     };
     let cc = match (t.profile, t.ca_extra_mss_over_8) {
@@ -208,8 +242,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         (Profile::Bsd, x) => RenoFlavor::Net3 {
             extra_mss_over_8: x.unwrap_or(false),
         },
-        (Profile::Modern, None | Some(false)) => RenoFlavor::Rfc5681,
-        (Profile::Modern, Some(true)) => {
+        (Profile::Modern | Profile::Linux, None | Some(false)) => RenoFlavor::Rfc5681,
+        (Profile::Modern | Profile::Linux, Some(true)) => {
             return Err(Error::invalid(
                 "tcp.ca_extra_mss_over_8",
                 "only the bsd profile has the Net/3 MSS/8 term",
@@ -218,6 +252,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     };
     let cc = match (mods.cubic, t.ca_extra_mss_over_8) {
         _ if mods.bbr => today::bbr(mods, t.ca_extra_mss_over_8)?,
+        // The linux profile's controller is CUBIC (Linux's default since 2.6.19).
+        (false, _) if linux => CcSettings::Cubic,
         (false, _) => CcSettings::Reno(cc),
         (true, Some(true)) => {
             return Err(Error::invalid(
@@ -234,7 +270,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             "must be greater than zero",
         ));
     }
-    let delack = match t.delayed_ack.unwrap_or(if modern {
+    let delack = match t.delayed_ack.unwrap_or(if linux {
+        DelayedAckDoc::Linux
+    } else if modern {
         DelayedAckDoc::Deadline
     } else {
         DelayedAckDoc::Tick
@@ -242,6 +280,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         DelayedAckDoc::Tick => DelackSettings::Tick(delack_time),
         DelayedAckDoc::Deadline => DelackSettings::Deadline(delack_time),
         DelayedAckDoc::Off => DelackSettings::Off,
+        DelayedAckDoc::Linux => DelackSettings::Linux(delack_time),
     };
     let eifel = match (t.eifel, mods.eifel) {
         (Some(EifelDoc::Rfc4015), _) => Some(EifelResponse::Rfc4015),
@@ -262,7 +301,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             ))
         }
         (Some(true), _) | (None, Some(_)) => true,
-        (Some(false) | None, None) => false,
+        // Linux sends timestamps by default (net.ipv4.tcp_timestamps = 1).
+        (None, None) => linux,
+        (Some(false), None) => false,
     };
     let ts_granularity = t
         .ts_granularity
@@ -286,7 +327,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                     tick.saturating_mul(u64::from(max_ticks)),
                     tick.saturating_mul(u64::from(initial_ticks)),
                 ),
-                TimerSettings::Fine { max, initial, .. } => (max, initial),
+                TimerSettings::Fine { max, initial, .. }
+                | TimerSettings::Linux { max, initial, .. } => (max, initial),
                 TimerSettings::Eifel(c) => (c.max, c.initial),
                 TimerSettings::Agg(c) => (c.eifel.max, c.eifel.initial),
             };
@@ -316,9 +358,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             "belongs to the RTO_AGG timer; set tcp.rto = \"eifel-agg\" or leave it out",
         ));
     }
-    let prr = today::prr(t.prr, mods)?;
-    let rack = today::rack(t.rack, mods)?;
-    let frto = today::frto(t.frto, mods, eifel.is_some())?;
+    let prr = today::prr(t.prr, mods, linux)?;
+    let rack = today::rack(t.rack, mods, linux)?;
+    let frto = today::frto(t.frto, mods, eifel.is_some(), linux)?;
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
@@ -347,6 +389,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         prr,
         rack,
         frto,
+        linux,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         mss: t.mss,

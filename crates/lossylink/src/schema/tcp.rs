@@ -13,6 +13,9 @@ pub enum Profile {
     Bsd,
     /// RFC 6298 fine-grained timers (200 ms minimum RTO) and RFC 5681 congestion control.
     Modern,
+    /// A current Linux sender's defaults: initial window 10, CUBIC, PRR, RACK-TLP and F-RTO,
+    /// timestamps, Linux's RTO (200 ms minimum) and delayed ACKs (docs/modern.md).
+    Linux,
 }
 
 /// Delayed-ACK timer style.
@@ -25,6 +28,9 @@ pub enum DelayedAckDoc {
     Deadline,
     /// ACK every segment.
     Off,
+    /// As Linux: quick-ack mode at the start, then every second segment or after the adaptive
+    /// ACK timeout (40 ms at least, `delayed_ack_time` at most).
+    Linux,
 }
 
 /// Eifel spurious-retransmission detection and response (Ludwig2000 §3.1).

@@ -19,8 +19,11 @@
 //!
 //! The first loss it marks outside recovery starts fast recovery (RFC 6675 style: `recover =
 //! snd_max`, one reduction, the first retransmission regardless of the window); lost segments go
-//! out before new data, gated by the pipe (in-flight transmissions of unSACKed segments, so a
-//! lost segment's retransmission counts once and a not-lost one's twice, as RFC 6675 SetPipe).
+//! out before new data. Sending is gated by the pipe (in-flight transmissions of unSACKed
+//! segments, so a lost segment's retransmission counts once and a not-lost one's twice, as RFC
+//! 6675 SetPipe) outside a timeout's recovery, also before a fast recovery starts, as Linux
+//! counts its flight: each SACKed segment lets a new one go (a limited transmit without
+//! RFC 3042's limit of two).
 //! A lost retransmission is detected like any loss (its own transmission time) and resent.
 //! After a retransmission timeout every unSACKed segment is marked lost (the sender goes back to
 //! `snd_una`, skipping SACKed data); RACK keeps marking losses of what it resends and those are
@@ -350,7 +353,10 @@ impl LossRecovery for RackRecovery {
     }
 
     fn pipe(&self, view: SenderView) -> Option<u64> {
-        if !matches!(self.phase, Phase::Recovery { .. }) {
+        // Open and in fast recovery, as Linux counts its flight (packets out − SACKed − lost +
+        // retransmitted): a SACKed segment makes room for a new one even before recovery
+        // starts. After a timeout the go-back-N follows snd_nxt − snd_una.
+        if matches!(self.phase, Phase::Loss { .. }) {
             return None;
         }
         let mut pipe = view.snd_max.saturating_sub(self.high);

@@ -3,13 +3,18 @@
 
 use super::{CcSettings, TcpSettings};
 use crate::error::Error;
-use crate::schema::PrrDoc;
+use crate::schema::{PrrDoc, TcpDoc};
 use crate::schemes::{Modifiers, RecoveryKind, SchemeDef};
 use tcp::recovery::PrrBound;
 
-/// `tcp.prr` and the `+prr` modifier (RFC 6937; SSRB is the RFC's recommended bound).
-pub(super) fn prr(doc: Option<PrrDoc>, mods: Modifiers) -> Result<Option<PrrBound>, Error> {
-    match (doc, mods.prr) {
+/// `tcp.prr` and the `+prr` modifier (RFC 6937; SSRB is the RFC's recommended bound); on by
+/// default with the linux profile.
+pub(super) fn prr(
+    doc: Option<PrrDoc>,
+    mods: Modifiers,
+    linux: bool,
+) -> Result<Option<PrrBound>, Error> {
+    match (doc, mods.prr || linux) {
         (Some(PrrDoc::Off), true) => Err(Error::invalid(
             "tcp.prr",
             "is off but the scheme asks for +prr; drop one of them",
@@ -20,9 +25,10 @@ pub(super) fn prr(doc: Option<PrrDoc>, mods: Modifiers) -> Result<Option<PrrBoun
     }
 }
 
-/// `tcp.rack` and the `+rack` modifier (RFC 8985).
-pub(super) fn rack(doc: Option<bool>, mods: Modifiers) -> Result<bool, Error> {
+/// `tcp.rack` and the `+rack` modifier (RFC 8985); on by default with the linux profile.
+pub(super) fn rack(doc: Option<bool>, mods: Modifiers, linux: bool) -> Result<bool, Error> {
     match (doc, mods.rack) {
+        (None, false) => Ok(linux),
         (Some(false), true) => Err(Error::invalid(
             "tcp.rack",
             "is false but the scheme asks for +rack; drop one of them",
@@ -32,9 +38,15 @@ pub(super) fn rack(doc: Option<bool>, mods: Modifiers) -> Result<bool, Error> {
 }
 
 /// `tcp.frto` and the `+frto` modifier (RFC 5682); `eifel`: Eifel is on, which judges the
-/// same timeouts.
-pub(super) fn frto(doc: Option<bool>, mods: Modifiers, eifel: bool) -> Result<bool, Error> {
+/// same timeouts. On by default with the linux profile (net.ipv4.tcp_frto = 2), unless Eifel is.
+pub(super) fn frto(
+    doc: Option<bool>,
+    mods: Modifiers,
+    eifel: bool,
+    linux: bool,
+) -> Result<bool, Error> {
     let on = match (doc, mods.frto) {
+        (None, false) => linux && !eifel,
         (Some(false), true) => {
             return Err(Error::invalid(
                 "tcp.frto",
@@ -69,6 +81,24 @@ pub(super) fn bbr(mods: Modifiers, mss8: Option<bool>) -> Result<CcSettings, Err
     Ok(CcSettings::Bbr)
 }
 
+/// The linux profile's RACK-TLP and PRR apply where the scheme carries them: a scheme
+/// without SACK keeps its own loss detection, one without a fast recovery PRR can pace (or
+/// with BBR) goes without PRR. Knobs set in `doc` or by the scheme's modifiers stay as asked
+/// (and [`check_parts`] refuses what cannot be carried).
+pub(crate) fn fit_profile(t: &mut TcpSettings, def: &SchemeDef, doc: &TcpDoc, mods: Modifiers) {
+    if !t.linux {
+        return;
+    }
+    let plain = def.eln_dupthresh.is_none();
+    if doc.rack.is_none() && !mods.rack && !(def.recovery == RecoveryKind::Sack && plain) {
+        t.rack = false;
+    }
+    let pacable = matches!(def.recovery, RecoveryKind::Sack | RecoveryKind::NewReno) && plain;
+    if doc.prr.is_none() && !mods.prr && (!pacable || t.cc == CcSettings::Bbr) {
+        t.prr = None;
+    }
+}
+
 /// Whether the sender parts of `def` can carry the settings `t`; `field` names the scheme.
 pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Result<(), Error> {
     let name = def.info.name;
@@ -97,4 +127,60 @@ pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Resu
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{tcp_settings, DelackSettings, TimerSettings};
+    use super::*;
+    use crate::schema::Profile;
+    use crate::schemes::lookup;
+    use engine::SimDuration;
+
+    fn linux(scheme: &str) -> TcpSettings {
+        let r = lookup(scheme).expect("scheme");
+        let doc = TcpDoc {
+            profile: Profile::Linux,
+            ..TcpDoc::default()
+        };
+        let mut t = tcp_settings(&doc, r.mods).expect("settings");
+        fit_profile(&mut t, r.def, &doc, r.mods);
+        check_parts(&t, r.def, "scheme").expect("carried");
+        t
+    }
+
+    /// The linux profile's defaults, and where a scheme cannot carry them.
+    #[test]
+    fn the_linux_profile_picks_todays_parts_where_the_scheme_carries_them() {
+        let ms = SimDuration::from_millis;
+        let t = linux("e2e-ietf-sack");
+        assert_eq!(t.initial_cwnd, 10 * t.mss);
+        assert_eq!(t.cc, CcSettings::Cubic);
+        assert!(t.rack && t.frto && t.prr == Some(PrrBound::SlowStart));
+        assert_eq!(t.timestamps, Some(ms(1)));
+        assert_eq!(t.delack, DelackSettings::Linux(ms(200)));
+        assert_eq!(
+            t.timers,
+            TimerSettings::Linux {
+                min: ms(200),
+                max: SimDuration::from_secs(120),
+                initial: SimDuration::from_secs(1)
+            }
+        );
+        assert_eq!(
+            linux("e2e-linux"),
+            t,
+            "e2e-linux is e2e-ietf-sack on the linux profile"
+        );
+        // NewReno: no SACK, so no RACK; PRR still paces its fast recovery.
+        let t = linux("e2e-newreno");
+        assert!(!t.rack && t.prr.is_some());
+        // BSD Reno's recovery has nothing for either; BBR sets its own recovery window.
+        let t = linux("e2e");
+        assert!(!t.rack && t.prr.is_none() && t.frto);
+        let t = linux("e2e-linux+bbr");
+        assert!(t.rack && t.prr.is_none() && t.cc == CcSettings::Bbr);
+        // Eifel replaces F-RTO.
+        assert!(!linux("e2e-linux+eifel").frto);
+    }
 }
