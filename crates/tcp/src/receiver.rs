@@ -384,9 +384,6 @@ impl Receiver {
         self.ack_now = false;
         self.delack_at = None;
         self.stats.acks_sent += 1;
-        if let Some(q) = self.quickack.as_mut() {
-            q.on_ack_sent();
-        }
         if self.rcv_nxt == self.last_ack {
             self.stats.dupacks_sent += 1;
         }

@@ -14,8 +14,10 @@
 //!
 //! Deliberate deviations (docs/modern.md): the quick-ack budget comes from the advertised
 //! window and the MSS (Linux uses its initial receive window, which grows, and a receive-MSS
-//! estimate starting at 536 bytes); the receiver's RTO for the long-gap rule is Linux's initial
-//! 1 s (a receiver that sends no data has no RTT sample); no interactive (ping-pong) mode.
+//! estimate starting at 536 bytes); only the quick ACKs themselves use the budget (Linux counts
+//! every ACK sent meanwhile, also those for out-of-order data); the receiver's RTO for the
+//! long-gap rule is Linux's initial 1 s (a receiver that sends no data has no RTT sample); no
+//! interactive (ping-pong) mode.
 
 use engine::{SimDuration, SimTime};
 
@@ -58,7 +60,8 @@ impl QuickAck {
     }
 
     /// An in-order data segment arrived at `now` (tcp_event_data_recv). Returns whether the
-    /// receiver is in quick-ack mode: the ACK goes at once.
+    /// receiver is in quick-ack mode: the ACK goes at once and uses one of the budget.
+    #[inline(never)]
     pub(super) fn on_data(&mut self, now: SimTime) -> bool {
         match self.last {
             None => self.enter(),
@@ -74,12 +77,12 @@ impl QuickAck {
             }
         }
         self.last = Some(now);
-        self.quick > 0
-    }
-
-    /// An ACK went out (tcp_event_ack_sent → tcp_dec_quickack_mode, one packet).
-    pub(super) fn on_ack_sent(&mut self) {
-        self.quick = self.quick.saturating_sub(1);
+        if self.quick == 0 {
+            return false;
+        }
+        // tcp_event_ack_sent → tcp_dec_quickack_mode: the quick ACK uses one of the budget.
+        self.quick -= 1;
+        true
     }
 
     /// The delayed-ACK timeout (tcp_send_delayed_ack): `ato`, at least 40 ms, at most `cap`.
@@ -109,9 +112,9 @@ mod tests {
     fn quick_acks_then_the_adaptive_timeout_by_hand() {
         let mut q = QuickAck::new(32768, 1400);
         assert!(q.on_data(ms(0)), "the first segment opens quick-ack mode");
-        assert_eq!(q.quick(), 11);
-        for _ in 0..11 {
-            q.on_ack_sent();
+        assert_eq!(q.quick(), 10, "one of 11 used");
+        for _ in 0..10 {
+            assert!(q.on_data(ms(0)));
         }
         assert!(!q.on_data(ms(5)));
         assert_eq!(
