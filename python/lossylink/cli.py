@@ -196,7 +196,8 @@ def _parse_assignment(
     "--scheme",
     metavar="NAME",
     help=(
-        "Scheme (see `lossylink schemes`), optionally with modifiers: +eifel, +modern, +lt, +cubic."
+        "Scheme (see `lossylink schemes`), optionally with modifiers: +eifel, +modern, +lt,"
+        " +cubic, +prr, +rack, +frto, +bbr, +linux."
     ),
 )
 @click.option("--error-every", metavar="SIZE", help="Mean bytes between wireless errors; 0: none.")

@@ -35,6 +35,13 @@ def test_eln_marks_acks_and_never_halves_on_them() -> None:
         "e2e-eln+eifel+modern",
         "e2e-cubic",
         "e2e-newreno+modern+cubic",
+        "e2e-prr",
+        "e2e-newreno+modern+prr",
+        "e2e-rack",
+        "e2e-frto",
+        "e2e-bbr",
+        "e2e-linux",
+        "e2e-newreno+linux",
     ],
 )
 def test_modifiers_run_and_are_reported_in_the_scheme(name: str) -> None:
@@ -47,6 +54,28 @@ def test_cubic_is_listed_with_its_rfc() -> None:
     infos = {i["name"]: i for i in ll.schemes()}
     assert infos["e2e-cubic"]["family"] == "end-to-end"
     assert "RFC 9438" in infos["e2e-cubic"]["source"]
+
+
+@pytest.mark.parametrize(
+    ("name", "source"),
+    [
+        ("e2e-prr", "RFC 6937"),
+        ("e2e-rack", "RFC 8985"),
+        ("e2e-frto", "RFC 5682"),
+        ("e2e-bbr", "draft-cardwell-iccrg-bbr-congestion-control-00"),
+        ("e2e-linux", "Linux"),
+    ],
+)
+def test_todays_anchors_are_listed_with_their_source(name: str, source: str) -> None:
+    infos = {i["name"]: i for i in ll.schemes()}
+    assert infos[name]["family"] == "end-to-end"
+    assert source in infos[name]["source"]
+    assert infos[name]["description"]
+
+
+def test_the_linux_profile_is_a_profile_value() -> None:
+    r = ll.run(ll.Scenario.preset("lan").set("tcp.profile", "linux"), seed=1, **SMALL)
+    assert r.throughput_mbps > 0
 
 
 def test_unknown_modifier_names_the_allowed_ones() -> None:

@@ -300,10 +300,17 @@ fn split_settings(
             mods.eifel |= scheme.mods.eifel;
             mods.limited_transmit |= scheme.mods.limited_transmit;
             mods.cubic |= scheme.mods.cubic;
+            mods.prr |= scheme.mods.prr;
+            mods.rack |= scheme.mods.rack;
+            mods.frto |= scheme.mods.frto;
+            mods.bbr |= scheme.mods.bbr;
+            mods.linux |= scheme.mods.linux;
             Resolved { def: r.def, mods }
         }
     };
-    let wireless_tcp = tcp_settings(tcp_doc, wireless.mods)?;
+    let mut wireless_tcp = tcp_settings(tcp_doc, wireless.mods)?;
+    transport::fit_profile(&mut wireless_tcp, wireless.def, tcp_doc, wireless.mods);
+    transport::check_parts(&wireless_tcp, wireless.def, "split.wireless_scheme")?;
     Ok(SplitSettings {
         node,
         buffer: buffer as u32,

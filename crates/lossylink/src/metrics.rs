@@ -137,6 +137,8 @@ pub struct Metrics {
     /// Fast retransmits Eifel suppressed: the third duplicate ACK came after a timeout had
     /// already resent the segment (Ludwig2000 §3.1.2, `tcp.eifel_late_dupack`).
     pub sender_suppressed_fast_retransmits: u64,
+    /// Tail loss probes the sender sent (RACK-TLP, RFC 8985 §7).
+    pub sender_tlp_probes: u64,
     /// The GSM RLP link's counters, when the path has one (their columns appear only then).
     pub gsm: Option<GsmMetrics>,
 }
@@ -254,6 +256,7 @@ impl Metrics {
                 "sender_suppressed_fast_retransmits",
                 i(self.sender_suppressed_fast_retransmits),
             ),
+            ("sender_tlp_probes", i(self.sender_tlp_probes)),
         ];
         if let Some(g) = &self.gsm {
             pairs.extend([

@@ -22,13 +22,14 @@ use net::link_receiver::LinkReceiver;
 use net::split::SplitProxy;
 use net::traffic::UdpSource;
 use net::{keys, Network, Outcome};
-use tcp::cc::{CubicCc, RenoCc};
+use tcp::cc::{BbrCc, CubicCc, RenoCc};
 use tcp::recovery::{
-    ElnRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, SmartClock,
-    SmartRecovery, TcpElnRecovery,
+    ElnRecovery, LossRecovery, NewRenoRecovery, RackRecovery, RenoRecovery, SackRecovery,
+    SmartClock, SmartRecovery, TcpElnRecovery,
 };
 use tcp::rto::{
-    AggRto, BsdRto, BsdRtoConfig, EifelRto, Rfc6298Config, Rfc6298Rto, RtoEstimator, TickClock,
+    AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, RtoEstimator,
+    TickClock,
 };
 use tcp::spurious::Eifel;
 use tcp::{
@@ -113,6 +114,7 @@ fn make_sender(
             initial,
             granularity: SimDuration::from_millis(1),
         })),
+        TimerSettings::Linux { min, max, initial } => Box::new(LinuxRto::new(min, max, initial)),
         TimerSettings::Eifel(cfg) => Box::new(EifelRto::new(cfg)),
         TimerSettings::Agg(cfg) => Box::new(AggRto::new(cfg)),
     };
@@ -125,6 +127,7 @@ fn make_sender(
             TimerSettings::Bsd { tick, .. } if t.smart_tick => SmartClock::Ticks(slow_clock(tick)),
             _ => SmartClock::Fine,
         })),
+        RecoveryKind::Sack if t.rack => Box::new(RackRecovery::new(t.mss, t.dupthresh)),
         RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
         RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
     };
@@ -136,6 +139,8 @@ fn make_sender(
         cc: match t.cc {
             CcSettings::Reno(flavor) => Box::new(RenoCc::new(flavor, t.mss, t.initial_cwnd, 65535)),
             CcSettings::Cubic => Box::new(CubicCc::new(t.mss, t.initial_cwnd, 65535)),
+            // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
+            CcSettings::Bbr => Box::new(BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0)),
         },
         recovery,
         rto,
@@ -154,6 +159,9 @@ fn make_sender(
             quench: t.quench,
             rexmt: t.rexmt,
             burst_pacer: t.burst_pacer,
+            prr: t.prr,
+            tlp: t.rack,
+            frto: t.frto,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },
@@ -182,6 +190,7 @@ fn make_receiver(
         )),
         DelackSettings::Deadline(d) => DelayedAck::Deadline(d),
         DelackSettings::Off => DelayedAck::Off,
+        DelackSettings::Linux(cap) => DelayedAck::Linux(cap),
     };
     Receiver::new(
         ReceiverConfig {
@@ -596,6 +605,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         link_frames_held: link_rx.held,
         link_duplicate_frames: link_rx.duplicates,
         sender_suppressed_fast_retransmits: s.suppressed_fast_retransmits,
+        sender_tlp_probes: s.tlp_probes,
         gsm: crate::run_gsm::gsm_metrics(
             &network,
             &plan.tcp,

@@ -10,10 +10,12 @@ mod dcf;
 mod either;
 mod gsm;
 mod tcp;
+mod today;
 mod web;
 pub use dcf::*;
 pub use gsm::*;
 pub use tcp::*;
+pub use today::*;
 pub use web::*;
 
 /// A whole scenario.

@@ -17,6 +17,11 @@
 
 use crate::error::Error;
 
+mod anchors;
+
+/// The modifiers a scheme name may carry, as the errors list them.
+const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr, +linux";
+
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SchemeInfo {
@@ -97,6 +102,16 @@ pub(crate) struct Modifiers {
     pub limited_transmit: bool,
     /// CUBIC instead of Reno on the sender (RFC 9438).
     pub cubic: bool,
+    /// Proportional Rate Reduction in fast recovery (RFC 6937).
+    pub prr: bool,
+    /// RACK-TLP loss detection instead of the SACK sender's (RFC 8985).
+    pub rack: bool,
+    /// F-RTO spurious-timeout detection (RFC 5682).
+    pub frto: bool,
+    /// BBR v1 instead of Reno on the sender, with pacing.
+    pub bbr: bool,
+    /// The `linux` TCP profile.
+    pub linux: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -378,6 +393,11 @@ const MODERN_MODS: Modifiers = Modifiers {
     modern: true,
     limited_transmit: false,
     cubic: false,
+    prr: false,
+    rack: false,
+    frto: false,
+    bbr: false,
+    linux: false,
 };
 
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
@@ -416,6 +436,7 @@ fn all() -> impl Iterator<Item = (&'static SchemeDef, Modifiers)> {
         .iter()
         .map(|d| (d, Modifiers::default()))
         .chain(MODERN.iter().map(|(d, m)| (d, *m)))
+        .chain(anchors::ANCHORS.iter().map(|(d, m)| (d, *m)))
 }
 
 /// What to say of an unknown scheme `base`: the registered names closest to it (at most three,
@@ -429,7 +450,7 @@ fn nearest(base: &str) -> String {
         .collect();
     close.sort();
     let list = format!(
-        "`lossylink schemes` lists the {} schemes; modifiers: +eifel, +modern, +lt, +cubic",
+        "`lossylink schemes` lists the {} schemes; modifiers: {MODIFIER_LIST}",
         all().count()
     );
     match close.len() {
@@ -463,11 +484,16 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "modern" => mods.modern = true,
             "lt" => mods.limited_transmit = true,
             "cubic" => mods.cubic = true,
+            "prr" => mods.prr = true,
+            "rack" => mods.rack = true,
+            "frto" => mods.frto = true,
+            "bbr" => mods.bbr = true,
+            "linux" => mods.linux = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),
                     allowed: format!(
-                        "modifier '+{other}' is not one of +eifel, +modern, +lt, +cubic; `lossylink schemes` lists the {} schemes",
+                        "modifier '+{other}' is not one of {MODIFIER_LIST}; `lossylink schemes` lists the {} schemes",
                         all().count()
                     ),
                 })
@@ -515,5 +541,29 @@ mod tests {
         assert!(lookup("e2e-cubic+eifel").unwrap().mods.eifel);
         assert!(lookup("e2e-newreno+cubic").unwrap().mods.cubic);
         assert!(schemes().iter().any(|i| i.name == "e2e-cubic"));
+    }
+
+    #[test]
+    fn todays_anchors_are_registered_with_their_modifiers() {
+        let r = lookup("e2e-prr").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.prr && r.mods.modern && !r.mods.cubic);
+        assert!(lookup("e2e-newreno+prr").unwrap().mods.prr);
+        let r = lookup("e2e-rack").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.rack && r.mods.modern);
+        let r = lookup("e2e-frto").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::NewReno);
+        assert!(r.mods.frto && r.mods.modern && !r.mods.eifel);
+        assert!(lookup("e2e+frto").unwrap().mods.frto);
+        let r = lookup("e2e-bbr").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.bbr && r.mods.modern && !r.mods.cubic);
+        let r = lookup("e2e-linux").unwrap();
+        assert_eq!(r.def.recovery, RecoveryKind::Sack);
+        assert!(r.mods.linux && !r.mods.modern);
+        assert!(lookup("e2e-newreno+linux").unwrap().mods.linux);
+        let e = lookup("e2e+bogus").err().unwrap().to_string();
+        assert!(e.contains("+prr"), "{e}");
     }
 }

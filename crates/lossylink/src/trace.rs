@@ -126,6 +126,8 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
             SenderEvent::Timeout { seq: s, .. } => event("timeout", s, 0),
             SenderEvent::SpuriousUndo { ack } => event("spurious-undo", ack, 0),
             SenderEvent::LocalDrop { seq: s } => event("local-drop", s, 0),
+            SenderEvent::LossProbe { seq: s } => event("loss-probe", s, 0),
+            SenderEvent::LossProbeRecovery { ack } => event("loss-probe-recovery", ack, 0),
             SenderEvent::SuppressedFastRetransmit { seq: s } => {
                 event("suppressed-fast-retransmit", s, 0)
             }

@@ -631,6 +631,42 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "wan",
         &[("scheme", "e2e-cubic")],
     ),
+    (
+        "prr-wan",
+        "Proportional Rate Reduction (RFC 6937, SSRB) over the RFC 6675 SACK sender, modern profile",
+        "wan",
+        &[("scheme", "e2e-prr")],
+    ),
+    (
+        "rack-wan",
+        "RACK-TLP loss detection and tail loss probes (RFC 8985) over SACK, modern profile",
+        "wan",
+        &[("scheme", "e2e-rack")],
+    ),
+    (
+        "bbr-wan",
+        "BBR v1 with pacing (draft-cardwell-iccrg-bbr-congestion-control-00) over SACK, modern profile",
+        "wan",
+        &[("scheme", "e2e-bbr")],
+    ),
+    (
+        "linux-wan",
+        "the linux profile: IW 10, SACK + RACK-TLP, PRR, CUBIC, F-RTO, timestamps, Linux RTO and delayed ACKs",
+        "wan",
+        &[("scheme", "e2e-linux")],
+    ),
+    (
+        "hiccup-hold-frto",
+        "13 s hold with F-RTO (RFC 5682): the spurious timeout detected without timestamps, two new segments instead of the go-back-N",
+        "hiccup",
+        &[
+            ("scheme", "e2e+frto"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"hold\", at = \"29.8s\", duration = \"13s\" }]",
+            ),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay
@@ -652,7 +688,7 @@ const SPLIT_FIELDS: &[&str] = &[
 const HOST_FIELDS: &[&str] = &["sender_local_drops", "hiccup_intercepted", "hiccup_expired"];
 
 /// Eifel counters added after the table was first written, only where they are not zero.
-const EIFEL_FIELDS: &[&str] = &["sender_suppressed_fast_retransmits"];
+const EIFEL_FIELDS: &[&str] = &["sender_suppressed_fast_retransmits", "sender_tlp_probes"];
 
 const AGENT_FIELDS: &[&str] = &[
     "local_retransmissions",

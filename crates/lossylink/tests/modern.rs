@@ -10,7 +10,14 @@ use common::num;
 use lossylink::{run, RunOptions, Scenario};
 
 /// The new schemes, each checked on both presets.
-const NEW: &[&str] = &["e2e-cubic"];
+const NEW: &[&str] = &[
+    "e2e-cubic",
+    "e2e-prr",
+    "e2e-rack",
+    "e2e-frto",
+    "e2e-bbr",
+    "e2e-linux",
+];
 
 fn as_flows(preset: &str, scheme: &str) -> Scenario {
     let text = Scenario::preset_toml(preset).unwrap().replace(
@@ -53,4 +60,44 @@ fn new_schemes_complete_with_conservation_on_lan_and_wan() {
             }
         }
     }
+}
+
+/// Bad combinations are one-line errors naming the field.
+#[test]
+fn todays_knobs_reject_parts_that_cannot_carry_them() {
+    let err = |sets: &[(&str, &str)]| -> String {
+        let mut s = Scenario::preset("lan").unwrap();
+        for (k, v) in sets {
+            if let Err(e) = s.set(k, v) {
+                return e.to_string();
+            }
+        }
+        run(&s, 1, &RunOptions::default())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    let e = err(&[("scheme", "e2e+prr")]);
+    assert!(e.contains("scheme") && e.contains("SACK or NewReno"), "{e}");
+    let e = err(&[("scheme", "e2e-prr"), ("tcp.prr", "off")]);
+    assert!(e.contains("tcp.prr"), "{e}");
+    assert!(err(&[("tcp.prr", "fast")]).contains("prr"));
+    let e = err(&[
+        ("scheme", "e2e-newreno"),
+        ("tcp.prr", "crb"),
+        ("transfer", "200KB"),
+    ]);
+    assert_eq!(e, "", "PRR-CRB with NewReno runs");
+    let e = err(&[("scheme", "e2e-newreno+rack")]);
+    assert!(e.contains("SACK scheme"), "{e}");
+    let e = err(&[("scheme", "e2e-rack"), ("tcp.rack", "false")]);
+    assert!(e.contains("tcp.rack"), "{e}");
+    let e = err(&[("scheme", "e2e-linux+modern")]);
+    assert!(e.contains("+linux"), "{e}");
+    let e = err(&[("scheme", "e2e-bbr+cubic")]);
+    assert!(e.contains("+bbr"), "{e}");
+    let e = err(&[("scheme", "e2e-bbr+prr")]);
+    assert!(e.contains("tcp.prr") && e.contains("BBR"), "{e}");
+    let e = err(&[("scheme", "e2e-frto+eifel")]);
+    assert!(e.contains("tcp.frto") && e.contains("Eifel"), "{e}");
 }

@@ -33,10 +33,13 @@
 //! Delayed-ACK timing is a knob: BSD's global 200 ms tick, a per-connection deadline
 //! (RFC 1122/5681 style, the `modern` profile), or no delay at all.
 
+mod quickack;
+
 use crate::rto::TickClock;
 use crate::segment::{SackBlocks, SegOptions, Segment, Timestamps, MAX_SACK_BLOCKS};
 use crate::seq::{SeqNum, SeqSpace};
 use engine::{SimDuration, SimTime};
+use quickack::QuickAck;
 
 /// When a delayed ACK is sent if no other rule sends it first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +50,9 @@ pub enum DelayedAck {
     Deadline(SimDuration),
     /// Every segment is acknowledged at once.
     Off,
+    /// As Linux: quick-ack mode at the start (`receiver/quickack.rs`), then an ACK every second
+    /// full segment or after the adaptive ACK timeout (40 ms at least, at most this cap).
+    Linux(SimDuration),
 }
 
 /// Fixed knobs of a receiver.
@@ -137,6 +143,8 @@ pub struct Receiver {
     /// Right edge of the last advertised window (rcv_adv).
     adv_right: u64,
     complete_at: Option<SimTime>,
+    /// Linux's delayed-ACK engine, with [`DelayedAck::Linux`].
+    quickack: Option<QuickAck>,
     stats: ReceiverStats,
 }
 
@@ -160,6 +168,10 @@ impl Receiver {
             read: None,
             adv_right: 0,
             complete_at: None,
+            quickack: match cfg.delayed_ack {
+                DelayedAck::Linux(_) => Some(QuickAck::new(cfg.recv_buffer.min(65535), cfg.mss)),
+                _ => None,
+            },
             stats: ReceiverStats::default(),
         }
     }
@@ -252,6 +264,10 @@ impl Receiver {
             // Entirely old: acknowledge at once (tcp_input "dropafterack").
             self.stats.duplicate_segments += 1;
             self.ack_now = true;
+            if let Some(q) = self.quickack.as_mut() {
+                // Linux: a retransmission forces quick-ack mode.
+                q.enter();
+            }
             return;
         }
         self.stats.segments_received += 1;
@@ -279,8 +295,13 @@ impl Receiver {
         if self.rcv_nxt >= self.total && self.complete_at.is_none() {
             self.complete_at = Some(now);
         }
-        if reassembling {
-            // Net/3 TCP_REASS: anything that goes through reassembly is acknowledged at once.
+        let quick = match self.quickack.as_mut() {
+            Some(q) => q.on_data(now),
+            None => false,
+        };
+        if reassembling || quick {
+            // Net/3 TCP_REASS: anything that goes through reassembly is acknowledged at once;
+            // so is everything in Linux's quick-ack mode.
             self.ack_now = true;
             return;
         }
@@ -295,6 +316,10 @@ impl Receiver {
             self.delack_at = Some(match self.cfg.delayed_ack {
                 DelayedAck::Tick(clock) => clock.nth_after(now, 1),
                 DelayedAck::Deadline(d) => now + d,
+                DelayedAck::Linux(cap) => match self.quickack {
+                    Some(q) => now + q.delay(cap),
+                    None => now + cap,
+                },
                 DelayedAck::Off => {
                     self.ack_now = true;
                     return;

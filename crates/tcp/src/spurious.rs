@@ -27,6 +27,10 @@
 //!
 //! Not modelled: the RTO adaptation of RFC 4015 §3.2 (6).
 
+mod frto;
+
+pub use frto::{Frto, FrtoAction, FrtoUndo};
+
 /// How the sender responds to a detected spurious retransmission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EifelResponse {

@@ -49,6 +49,17 @@ pub enum SenderEvent {
         /// Stream offset whose fast retransmit was suppressed.
         seq: u64,
     },
+    /// A tail loss probe is due (RFC 8985 §7.3); `seq` is `snd_max`.
+    LossProbe {
+        /// `snd_max` when the probe timer fired.
+        seq: u64,
+    },
+    /// An ACK showed that a retransmitted probe repaired a loss (RFC 8985 §7.4); the window
+    /// was reduced once.
+    LossProbeRecovery {
+        /// The cumulative ACK.
+        ack: u64,
+    },
     /// Window state after an input was processed.
     Window {
         /// Congestion window, bytes.
@@ -97,6 +108,10 @@ pub struct SenderStats {
     pub peer_window_stalled_ns: u64,
     /// The longest such period, nanoseconds.
     pub longest_peer_window_stall_ns: u64,
+    /// Tail loss probes sent (RFC 8985 §7).
+    pub tlp_probes: u64,
+    /// Retransmitted probes found to have repaired a loss (one window reduction each).
+    pub tlp_recoveries: u64,
     /// When the first data byte was sent.
     pub first_send: Option<engine::SimTime>,
 }

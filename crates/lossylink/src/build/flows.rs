@@ -3,7 +3,7 @@
 //! overrides, the scheme's parts, the split proxy, or a UDP source).
 
 use super::topology::{node_id, Net};
-use super::transport::tcp_settings;
+use super::transport::{check_parts, fit_profile, tcp_settings};
 use super::{split_settings, FlowPlan, RunSettings};
 use crate::error::Error;
 use crate::schema::*;
@@ -250,7 +250,9 @@ pub(super) fn flow_plan(
         Some(over) if !over.is_empty() => flow_tcp(&doc.tcp, over, &field("tcp"))?,
         _ => doc.tcp.clone(),
     };
-    let tcp = tcp_settings(&tcp_doc, scheme.mods)?;
+    let mut tcp = tcp_settings(&tcp_doc, scheme.mods)?;
+    fit_profile(&mut tcp, scheme.def, &tcp_doc, scheme.mods);
+    check_parts(&tcp, scheme.def, &field("scheme"))?;
     let split = match scheme.def.agent {
         AgentKind::Split if web.is_some() => {
             return Err(Error::invalid(

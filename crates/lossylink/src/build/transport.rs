@@ -7,12 +7,16 @@ use crate::schemes::Modifiers;
 use engine::SimDuration;
 use tcp::cc::RenoFlavor;
 use tcp::recovery::{
-    ElnBasis, ElnExpected, ElnResend, ExitRetraction, NewRenoFlavor, SackFlavor, TcpElnConfig,
+    ElnBasis, ElnExpected, ElnResend, ExitRetraction, NewRenoFlavor, PrrBound, SackFlavor,
+    TcpElnConfig,
 };
 use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
 use tcp::spurious::{EifelResponse, LateDupack};
+
+mod today;
 use tcp::Rexmt;
+pub(crate) use today::{check_parts, fit_profile};
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +34,12 @@ pub(crate) enum TimerSettings {
         max: SimDuration,
         initial: SimDuration,
     },
+    /// Linux's timer: the minimum on the variance term (the `linux` profile).
+    Linux {
+        min: SimDuration,
+        max: SimDuration,
+        initial: SimDuration,
+    },
     /// The Eifel timer on the timestamp clock.
     Eifel(EifelRtoConfig),
     /// RTO_AGG: the Eifel timer scaled by a self-training factor.
@@ -43,6 +53,8 @@ pub(crate) enum CcSettings {
     Reno(RenoFlavor),
     /// CUBIC (RFC 9438), from the `+cubic` modifier.
     Cubic,
+    /// BBR v1 with pacing, from the `+bbr` modifier.
+    Bbr,
 }
 
 /// Delayed-ACK settings.
@@ -51,6 +63,8 @@ pub(crate) enum DelackSettings {
     Tick(SimDuration),
     Deadline(SimDuration),
     Off,
+    /// Linux's quick-ack mode and adaptive ACK timeout, capped at this.
+    Linux(SimDuration),
 }
 
 /// TCP settings after profile defaults and overrides.
@@ -90,6 +104,14 @@ pub(crate) struct TcpSettings {
     pub exit_retraction: ExitRetraction,
     /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
     pub smart_tick: bool,
+    /// Proportional Rate Reduction in fast recovery (RFC 6937), with its reduction bound.
+    pub prr: Option<PrrBound>,
+    /// RACK-TLP instead of the SACK sender's loss detection (RFC 8985).
+    pub rack: bool,
+    /// F-RTO spurious-timeout detection (RFC 5682).
+    pub frto: bool,
+    /// The `linux` profile: its RACK-TLP and PRR defaults apply where the scheme carries them.
+    pub linux: bool,
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -125,8 +147,17 @@ fn ticks(field: &str, d: Option<crate::units::Dur>, tick: u64, default: u32) -> 
 
 pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings, Error> {
     let mut owned = doc.clone();
+    if mods.modern && mods.linux {
+        return Err(Error::invalid(
+            "scheme",
+            "+modern and +linux both choose the TCP profile; keep one",
+        ));
+    }
     if mods.modern {
         owned.profile = Profile::Modern;
+    }
+    if mods.linux {
+        owned.profile = Profile::Linux;
     }
     let t = &owned;
     if !(64..=65495).contains(&t.mss) {
@@ -148,8 +179,16 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     if dupthresh == 0 {
         return Err(Error::invalid("tcp.dupthresh", "must be at least 1"));
     }
-    let modern = t.profile == Profile::Modern;
-    let initial_cwnd = t.initial_cwnd.unwrap_or(if modern { 3 } else { 1 });
+    let linux = t.profile == Profile::Linux;
+    let modern = t.profile == Profile::Modern || linux;
+    // RFC 5681 §3.1 for modern; Linux's TCP_INIT_CWND (RFC 6928) for linux.
+    let initial_cwnd = t.initial_cwnd.unwrap_or(if linux {
+        10
+    } else if modern {
+        3
+    } else {
+        1
+    });
     if initial_cwnd == 0 || u64::from(initial_cwnd) * u64::from(t.mss) > 65535 {
         return Err(Error::invalid(
             "tcp.initial_cwnd",
@@ -176,7 +215,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                 initial_ticks,
             }
         }
-        Profile::Modern => {
+        Profile::Modern | Profile::Linux => {
             if t.slow_tick.is_some() {
                 return Err(Error::invalid(
                     "tcp.slow_tick",
@@ -184,9 +223,12 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                 ));
             }
             let min = t.min_rto.map_or(ms(200), |d| SimDuration(d.0));
+            // Linux's TCP_RTO_MAX is 120 s; RFC 6298 §2.5 asks for at least 60 s.
             let max = t
                 .max_rto
-                .map_or(SimDuration::from_secs(60), |d| SimDuration(d.0));
+                .map_or(SimDuration::from_secs(if linux { 120 } else { 60 }), |d| {
+                    SimDuration(d.0)
+                });
             let initial = t
                 .initial_rto
                 .map_or(SimDuration::from_secs(1), |d| SimDuration(d.0));
@@ -196,7 +238,11 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                     "must be positive and not exceed tcp.max_rto",
                 ));
             }
-            TimerSettings::Fine { min, max, initial }
+            if linux {
+                TimerSettings::Linux { min, max, initial }
+            } else {
+                TimerSettings::Fine { min, max, initial }
+            }
         }
     };
     let cc = match (t.profile, t.ca_extra_mss_over_8) {
@@ -205,8 +251,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         (Profile::Bsd, x) => RenoFlavor::Net3 {
             extra_mss_over_8: x.unwrap_or(false),
         },
-        (Profile::Modern, None | Some(false)) => RenoFlavor::Rfc5681,
-        (Profile::Modern, Some(true)) => {
+        (Profile::Modern | Profile::Linux, None | Some(false)) => RenoFlavor::Rfc5681,
+        (Profile::Modern | Profile::Linux, Some(true)) => {
             return Err(Error::invalid(
                 "tcp.ca_extra_mss_over_8",
                 "only the bsd profile has the Net/3 MSS/8 term",
@@ -214,6 +260,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         }
     };
     let cc = match (mods.cubic, t.ca_extra_mss_over_8) {
+        _ if mods.bbr => today::bbr(mods, t.ca_extra_mss_over_8)?,
+        // The linux profile's controller is CUBIC (Linux's default since 2.6.19).
+        (false, _) if linux => CcSettings::Cubic,
         (false, _) => CcSettings::Reno(cc),
         (true, Some(true)) => {
             return Err(Error::invalid(
@@ -230,7 +279,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             "must be greater than zero",
         ));
     }
-    let delack = match t.delayed_ack.unwrap_or(if modern {
+    let delack = match t.delayed_ack.unwrap_or(if linux {
+        DelayedAckDoc::Linux
+    } else if modern {
         DelayedAckDoc::Deadline
     } else {
         DelayedAckDoc::Tick
@@ -238,6 +289,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         DelayedAckDoc::Tick => DelackSettings::Tick(delack_time),
         DelayedAckDoc::Deadline => DelackSettings::Deadline(delack_time),
         DelayedAckDoc::Off => DelackSettings::Off,
+        DelayedAckDoc::Linux => DelackSettings::Linux(delack_time),
     };
     let eifel = match (t.eifel, mods.eifel) {
         (Some(EifelDoc::Rfc4015), _) => Some(EifelResponse::Rfc4015),
@@ -258,7 +310,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             ))
         }
         (Some(true), _) | (None, Some(_)) => true,
-        (Some(false) | None, None) => false,
+        // Linux sends timestamps by default (net.ipv4.tcp_timestamps = 1).
+        (None, None) => linux,
+        (Some(false), None) => false,
     };
     let ts_granularity = t
         .ts_granularity
@@ -282,7 +336,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                     tick.saturating_mul(u64::from(max_ticks)),
                     tick.saturating_mul(u64::from(initial_ticks)),
                 ),
-                TimerSettings::Fine { max, initial, .. } => (max, initial),
+                TimerSettings::Fine { max, initial, .. }
+                | TimerSettings::Linux { max, initial, .. } => (max, initial),
                 TimerSettings::Eifel(c) => (c.max, c.initial),
                 TimerSettings::Agg(c) => (c.eifel.max, c.eifel.initial),
             };
@@ -322,6 +377,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             "belongs to the RTO_AGG timer; set tcp.rto = \"eifel-agg\" or leave it out",
         ));
     }
+    let prr = today::prr(t.prr, mods, linux)?;
+    let rack = today::rack(t.rack, mods, linux)?;
+    let frto = today::frto(t.frto, mods, eifel.is_some(), linux)?;
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
@@ -347,6 +405,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         },
         sack_sender: match t.sack_sender {
             None if modern => SackFlavor::Rfc6675,
+            // RFC 6937 is specified over RFC 6675's pipe: PRR picks that sender unless told.
+            None if prr.is_some() => SackFlavor::Rfc6675,
             None | Some(SackSenderDoc::FallFloyd) => SackFlavor::FallFloyd,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
             Some(SackSenderDoc::Rfc6675Basic) => SackFlavor::Rfc6675Basic,
@@ -359,13 +419,17 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             None | Some(ExitRetractionDoc::Always) => ExitRetraction::Always,
             Some(ExitRetractionDoc::Net3) => ExitRetraction::Net3,
         },
+        prr,
+        rack,
+        frto,
+        linux,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         mss: t.mss,
         buffer: t.buffer.0 as u32,
         socket_buffer: match t.buffer_rounding.unwrap_or(match t.profile {
             Profile::Bsd => BufferRoundingDoc::Mss,
-            Profile::Modern => BufferRoundingDoc::None,
+            Profile::Modern | Profile::Linux => BufferRoundingDoc::None,
         }) {
             // Net/3 tcp_mss(): both socket buffers become a multiple of the segment size it
             // computes, which does not yet subtract the 12-byte timestamp option (Ludwig2000's

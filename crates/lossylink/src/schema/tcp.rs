@@ -13,6 +13,9 @@ pub enum Profile {
     Bsd,
     /// RFC 6298 fine-grained timers (200 ms minimum RTO) and RFC 5681 congestion control.
     Modern,
+    /// A current Linux sender's defaults: initial window 10, CUBIC, PRR, RACK-TLP and F-RTO,
+    /// timestamps, Linux's RTO (200 ms minimum) and delayed ACKs (docs/modern.md).
+    Linux,
 }
 
 /// Delayed-ACK timer style.
@@ -25,6 +28,9 @@ pub enum DelayedAckDoc {
     Deadline,
     /// ACK every segment.
     Off,
+    /// As Linux: quick-ack mode at the start, then every second segment or after the adaptive
+    /// ACK timeout (40 ms at least, `delayed_ack_time` at most).
+    Linux,
 }
 
 /// Eifel spurious-retransmission detection and response (Ludwig2000 §3.1).
@@ -229,6 +235,18 @@ pub struct TcpDoc {
     /// TCP-ELN's ambiguities (eln-llelsn spec §3.4), for the `tcp-eln` scheme.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eln: Option<TcpElnDoc>,
+    /// Proportional Rate Reduction in fast recovery, RFC 6937 (off | ssrb | crb; off, ssrb
+    /// with the `+prr` modifier); SACK and NewReno schemes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prr: Option<crate::schema::PrrDoc>,
+    /// RACK-TLP loss detection and tail loss probes, RFC 8985 (false; true with `+rack`);
+    /// SACK schemes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rack: Option<bool>,
+    /// F-RTO spurious-timeout detection, RFC 5682 (false; true with `+frto`); not together
+    /// with Eifel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frto: Option<bool>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -362,6 +380,9 @@ impl Default for TcpDoc {
             rto_agg_k: None,
             sack_sender: None,
             eln: None,
+            prr: None,
+            rack: None,
+            frto: None,
         }
     }
 }

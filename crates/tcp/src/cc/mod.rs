@@ -3,9 +3,12 @@
 //! The sender tells a controller what happened through small value structs and never hands it
 //! the sender itself (DESIGN.md, "The sender is assembled from parts").
 
+mod bbr;
 mod cubic;
 mod reno;
 
+use crate::recovery::Phase;
+pub use bbr::{BbrCc, BbrMode};
 pub use cubic::CubicCc;
 use engine::{SimDuration, SimTime};
 pub use reno::{RenoCc, RenoFlavor};
@@ -47,6 +50,52 @@ pub enum CongestionEvent {
     LocalDrop,
 }
 
+/// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation), made by the sender on
+/// every ACK for a controller that asks for them ([`CongestionControl::wants_rate_samples`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateSample {
+    /// When the ACK arrived.
+    pub now: SimTime,
+    /// Bytes delivered over `interval` (0: this ACK delivered nothing new, no sample).
+    pub delivered: u64,
+    /// The sample's interval: the longer of the send and the ACK intervals of the most
+    /// recently sent packet it delivered (zero: not a valid sample).
+    pub interval: SimDuration,
+    /// The connection's delivered count when that packet was sent (round counting).
+    pub prior_delivered: u64,
+    /// The connection's delivered count after this ACK.
+    pub delivered_total: u64,
+    /// The packet was sent while the sender was application-limited.
+    pub is_app_limited: bool,
+    /// Its round-trip time, if it was never retransmitted.
+    pub rtt: Option<SimDuration>,
+    /// Bytes this ACK newly delivered, cumulatively or selectively.
+    pub acked_sacked: u64,
+    /// Bytes in flight before the ACK.
+    pub prior_in_flight: u64,
+    /// Bytes in flight after it (the recovery part's pipe when it keeps one).
+    pub in_flight: u64,
+    /// The ACK started a loss recovery.
+    pub loss: bool,
+    /// The sender's recovery phase after the ACK.
+    pub phase: Phase,
+}
+
+/// What a model-based controller believes (BBR), for traces and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModelState {
+    /// The controller's state machine, by name.
+    pub mode: &'static str,
+    /// Its bottleneck bandwidth estimate, bytes per second.
+    pub bw: u64,
+    /// Its minimum round-trip estimate (zero before a sample).
+    pub min_rtt: SimDuration,
+    /// Pacing gain in 1/256.
+    pub pacing_gain: u32,
+    /// Round trips counted so far.
+    pub round: u64,
+}
+
 /// Decides the congestion window.
 pub trait CongestionControl: Send {
     /// Short name for traces.
@@ -68,4 +117,19 @@ pub trait CongestionControl: Send {
     fn on_partial_ack(&mut self, acked: u32);
     /// Undo after a spurious retransmission (Eifel): set both values.
     fn undo(&mut self, cwnd: u32, ssthresh: u32);
+    /// Whether the controller wants a [`RateSample`] on every ACK and paces its sends (BBR);
+    /// asked once, when the sender is built, so that others cost nothing per ACK.
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
+    /// A delivery-rate sample of an ACK (after the window operations of that ACK).
+    fn on_rate_sample(&mut self, _rs: &RateSample) {}
+    /// The pacing rate in bytes per second, if the controller paces.
+    fn pacing_rate(&self) -> Option<u64> {
+        None
+    }
+    /// What a model-based controller believes (None for the others).
+    fn model(&self) -> Option<ModelState> {
+        None
+    }
 }

@@ -9,6 +9,8 @@
 
 mod eln;
 mod newreno;
+mod prr;
+mod rack;
 mod reno;
 mod sack;
 pub mod scoreboard;
@@ -17,6 +19,8 @@ mod tcp_eln;
 
 pub use eln::ElnRecovery;
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
+pub use prr::{Prr, PrrBound};
+pub use rack::RackRecovery;
 pub use reno::{ExitRetraction, RenoRecovery};
 pub use sack::{SackFlavor, SackRecovery};
 pub use scoreboard::Scoreboard;
@@ -213,6 +217,28 @@ pub trait LossRecovery: Send {
     }
     /// A spurious retransmission was detected and the window restored: leave recovery.
     fn on_undo(&mut self) {}
+    /// Bytes above `snd_una` the part knows to be selectively acknowledged, if it keeps a
+    /// SACK scoreboard (PRR's `DeliveredData`, RFC 6937 §3.1); `None` without one.
+    fn sacked_bytes(&self) -> Option<u64> {
+        None
+    }
+    /// Whether the part wants [`LossRecovery::on_sent`] for every segment and has a timer of
+    /// its own ([`LossRecovery::poll_timeout`]); asked once, when the sender is built, so that
+    /// parts without either cost nothing per segment (RACK, RFC 8985).
+    fn tracks_sends(&self) -> bool {
+        false
+    }
+    /// `[off, off + len)` left the sender at `now` (a new segment or a retransmission); only
+    /// called when [`LossRecovery::tracks_sends`] is true.
+    fn on_sent(&mut self, _now: SimTime, _off: u64, _len: u32) {}
+    /// When the part's own timer expires (RACK's reordering timer), if it runs.
+    fn poll_timeout(&self) -> Option<SimTime> {
+        None
+    }
+    /// The part's timer may have expired; the answer is carried out like an ACK's.
+    fn on_timer(&mut self, _now: SimTime, _view: SenderView) -> AckDecision {
+        AckDecision::window(WindowOp::Keep)
+    }
 }
 
 /// The forced retransmission of the segment waiting in `pending` (the BSD fast retransmit sends

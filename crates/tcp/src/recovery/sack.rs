@@ -297,6 +297,10 @@ impl LossRecovery for SackRecovery {
         self.forced = None;
         self.phase = Phase::Open;
     }
+
+    fn sacked_bytes(&self) -> Option<u64> {
+        Some(self.board.sacked_bytes())
+    }
 }
 
 #[cfg(test)]

@@ -233,6 +233,14 @@ impl Scoreboard {
         self.segments().any(|s| !s.sacked && s.off < h)
     }
 
+    /// Selectively acknowledged bytes on the board.
+    pub fn sacked_bytes(&self) -> u64 {
+        self.segments()
+            .filter(|s| s.sacked)
+            .map(|s| u64::from(s.len))
+            .sum()
+    }
+
     /// Selectively acknowledged bytes above `off`, and how many discontiguous runs they form
     /// (the two counts of RFC 6675 §4 IsLost).
     pub fn sacked_above(&self, off: u64) -> (u64, u32) {

@@ -5,15 +5,18 @@
 //! - [`Rfc6298Rto`]: the fine-grained estimator of RFC 6298 with a configurable minimum.
 //! - [`EifelRto`]: the Eifel retransmission timer of Ludwig2000 §3.3.
 //! - [`AggRto`]: the Eifel timer scaled by the self-training factor of RTO_AGG (§3.4).
+//! - [`LinuxRto`]: Linux's timer, its minimum on the variance term (the `linux` profile).
 
 mod agg;
 mod bsd;
 mod eifel;
+mod linux;
 mod rfc6298;
 
 pub use agg::{AggRto, AggRtoConfig, AGG_ONE};
 pub use bsd::{BsdRto, BsdRtoConfig, TickClock};
 pub use eifel::{EifelRto, EifelRtoConfig, Sampling};
+pub use linux::LinuxRto;
 pub use rfc6298::{Rfc6298Config, Rfc6298Rto};
 
 use engine::{SimDuration, SimTime};

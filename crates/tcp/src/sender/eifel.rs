@@ -84,9 +84,10 @@ impl Sender {
 
     /// Set the window Eifel decided on, take back the recovery part's episode (`on_undo`) and
     /// resume with the next unsent segment: no go-back-N (Ludwig2000 §3.1.2).
-    fn restore_window(&mut self, cwnd: u32, ssthresh: u32) {
+    pub(super) fn restore_window(&mut self, cwnd: u32, ssthresh: u32) {
         self.parts.cc.undo(cwnd, ssthresh);
         self.parts.recovery.on_undo();
+        self.prr = None;
         self.nxt = self.max;
     }
 }

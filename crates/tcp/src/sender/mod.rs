@@ -25,22 +25,31 @@
 
 use crate::cc::{AckSample, CongestionControl, CongestionEvent};
 use crate::recovery::{
-    AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, SenderView, WindowOp,
+    AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, PrrBound, SenderView,
+    WindowOp,
 };
 use crate::rto::RtoEstimator;
 use crate::segment::Segment;
 use crate::seq::{SeqNum, SeqSpace};
-use crate::spurious::{Eifel, Retransmission, RetransmitCause};
+use crate::spurious::{Eifel, Frto, Retransmission, RetransmitCause};
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
 mod eifel;
+mod frto;
 mod output;
 mod pacer;
+mod prr;
+mod rate;
 mod send_log;
+mod tlp;
+mod today;
 
 use pacer::Pacer;
+use prr::PrrRun;
+use rate::RateSampler;
 use send_log::SendLog;
+use tlp::Tlp;
 
 /// Fixed knobs of a sender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +71,13 @@ pub struct SenderConfig {
     /// React to a drop by the host's own interface queue as 4.4BSD `tcp_quench` does
     /// (cwnd = 1 MSS, Ludwig2000 §2.3); otherwise the drop is left to the loss recovery.
     pub quench: bool,
+    /// Proportional Rate Reduction (RFC 6937) during fast recovery, with this reduction bound
+    /// (None: the recovery part's own window rules).
+    pub prr: Option<PrrBound>,
+    /// Tail loss probes (RFC 8985 §7), for a SACK sender with RACK.
+    pub tlp: bool,
+    /// F-RTO spurious-timeout detection (RFC 5682), beside or instead of Eifel.
+    pub frto: bool,
 }
 
 impl SenderConfig {
@@ -77,6 +93,9 @@ impl SenderConfig {
             quench: true,
             rexmt: Rexmt::Restart,
             burst_pacer: false,
+            prr: None,
+            tlp: false,
+            frto: false,
         }
     }
 }
@@ -136,6 +155,23 @@ pub struct Sender {
     pacer: Option<Pacer>,
     /// Send times of outstanding segments (kept only for [`Rexmt::Precise`]).
     send_log: SendLog,
+    /// PRR's state during a fast recovery (only with [`SenderConfig::prr`]).
+    prr: Option<PrrRun>,
+    /// The SACKed bytes after the previous ACK (PRR's ΔSACKd).
+    prr_sacked: Option<u64>,
+    /// The recovery part wants every send and has a timer (asked once: RACK).
+    track_sends: bool,
+    /// Any of today's parts is on (PRR, TLP, F-RTO, a part that tracks sends): the one check
+    /// the hot paths make for them, so that a sender without them does no more work.
+    extras: bool,
+    /// Tail loss probe state (only with [`SenderConfig::tlp`]).
+    tlp: Option<Tlp>,
+    /// F-RTO (only with [`SenderConfig::frto`]).
+    frto: Option<Frto>,
+    /// New segments F-RTO lets out beyond the window (RFC 5682 step 2b).
+    frto_new: u32,
+    /// Delivery-rate samples and pacing, for a controller that wants them (BBR).
+    rate: Option<Box<RateSampler>>,
     /// TS.Recent: the latest TSval from the peer, echoed in our segments.
     ts_recent: u32,
     /// What our data segments acknowledge: the peer's next sequence number (its ISN + 1; the
@@ -147,7 +183,16 @@ pub struct Sender {
 impl Sender {
     /// A sender whose first data byte has sequence number `space.base`.
     pub fn new(cfg: SenderConfig, parts: SenderParts, space: SeqSpace, total: u64) -> Self {
+        let track_sends = parts.recovery.tracks_sends();
+        let rate = parts.cc.wants_rate_samples().then(Box::default);
+        let extras = track_sends || cfg.prr.is_some() || cfg.tlp || cfg.frto || rate.is_some();
         Sender {
+            track_sends,
+            extras,
+            tlp: cfg.tlp.then(Tlp::default),
+            frto: cfg.frto.then(Frto::new),
+            frto_new: 0,
+            rate,
             cfg,
             parts,
             space,
@@ -168,6 +213,8 @@ impl Sender {
             srtt_ticks: 0,
             pacer: None,
             send_log: SendLog::default(),
+            prr: None,
+            prr_sacked: None,
             ts_recent: 0,
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
@@ -226,6 +273,16 @@ impl Sender {
         self.parts.cc.cwnd()
     }
 
+    /// What a model-based congestion controller (BBR) believes, if the sender has one.
+    pub fn model(&self) -> Option<crate::cc::ModelState> {
+        self.parts.cc.model()
+    }
+
+    /// The pacing rate in bytes per second, if the congestion controller paces.
+    pub fn pacing_rate(&self) -> Option<u64> {
+        self.parts.cc.pacing_rate()
+    }
+
     /// Current slow-start threshold in bytes.
     pub fn ssthresh(&self) -> u32 {
         self.parts.cc.ssthresh()
@@ -248,10 +305,17 @@ impl Sender {
 
     /// The instant of the next timer expiry, if a timer runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.rexmt_at
-            .into_iter()
-            .chain(self.pacer.map(|p| p.next()))
-            .min()
+        let mut at = self.rexmt_at;
+        let mut earliest = |t: Option<SimTime>| {
+            if let Some(t) = t {
+                at = Some(at.map_or(t, |a| a.min(t)));
+            }
+        };
+        earliest(self.pacer.map(|p| p.next()));
+        if self.extras {
+            earliest(self.today_poll_timeout());
+        }
+        at
     }
 
     fn view(&self) -> SenderView {
@@ -343,6 +407,9 @@ impl Sender {
             if !is_dup {
                 self.dupacks = 0;
                 self.update_window(seg.wnd);
+                if self.extras {
+                    self.today_other_ack(now, ack, seg.len == 0 && n == 0, trace);
+                }
                 return;
             }
             self.dupacks += 1;
@@ -354,6 +421,8 @@ impl Sender {
             let ssthresh_before = self.ssthresh();
             let d = self.parts.recovery.on_ack(&input, self.view());
             match d.window {
+                // RFC 6937: PRR replaces Reno's inflation.
+                WindowOp::Inflate if self.cfg.prr.is_some() => {}
                 WindowOp::Inflate => self.parts.cc.on_recovery_dupack(),
                 WindowOp::Save { inflate } => {
                     self.saved_cwnd = self.parts.cc.cwnd();
@@ -364,6 +433,7 @@ impl Sender {
                 WindowOp::Restore => self.restore_cwnd(),
                 _ => {}
             }
+            let started = d.congestion.is_some();
             if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
                 if !self.suppress_late_fast_retransmit(now, trace) {
                     let before = (cwnd_before, ssthresh_before);
@@ -373,6 +443,10 @@ impl Sender {
             {
                 // RFC 3042 §2: one new segment per duplicate, at most cwnd + 2 segments.
                 self.lt_allow = self.dupacks * self.cfg.mss;
+            }
+            if self.extras {
+                let sack = &sack[..n];
+                self.today_after_ack(now, (ack, 0), (true, n == 0), started, sack, trace);
             }
             self.sample_window(now, trace);
             return;
@@ -447,6 +521,11 @@ impl Sender {
             }
         }
         self.eifel_on_new_ack(now, seg, acked, trace);
+        if self.extras {
+            let started = d.congestion.is_some();
+            let sack = &sack[..n];
+            self.today_after_ack(now, (ack, acked), (false, false), started, sack, trace);
+        }
         if trace.enabled() {
             trace.record(now, SenderEvent::Acked { ack: self.una });
         }
@@ -469,6 +548,8 @@ impl Sender {
                 self.parts.cc.on_ack(sample);
             }
             WindowOp::DeflateToSsthresh => self.parts.cc.on_recovery_exit(),
+            // RFC 6937: PRR replaces RFC 6582's partial deflation.
+            WindowOp::PartialDeflate { .. } if self.cfg.prr.is_some() => {}
             WindowOp::PartialDeflate { acked } => {
                 self.parts
                     .cc
@@ -530,6 +611,9 @@ impl Sender {
         self.rexmt_at = None;
         self.timing = None;
         self.pacer = None;
+        if self.extras {
+            self.today_recovery_started();
+        }
         if trace.enabled() {
             trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
         }
@@ -556,8 +640,12 @@ impl Sender {
         self.sample_window(now, trace);
     }
 
-    /// The retransmission timer may have expired; `now` is the current time.
+    /// A timer may have expired (retransmission, the recovery part's, the tail loss probe);
+    /// `now` is the current time.
     pub fn on_timeout(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
+        if self.extras && self.today_timeout(now, trace) {
+            return;
+        }
         match self.rexmt_at {
             Some(at) if at <= now => {}
             _ => return,
@@ -565,6 +653,9 @@ impl Sender {
         self.stats.timeouts += 1;
         let (tsval, flight) = (self.tsval(now), self.flight());
         let (cwnd, ssthresh) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
+        if self.extras {
+            self.today_rto(flight, ssthresh);
+        }
         self.parts.rto.on_timeout();
         self.parts.cc.on_congestion(CongestionEvent::Timeout {
             flight_bytes: flight,

@@ -55,37 +55,112 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
+        if self.extras {
+            return self.next_segment_today(now, trace);
+        }
         let view = self.view();
+        let window = self.usable_window();
+        let pipe = self.parts.recovery.pipe(view);
+        let in_flight = pipe.unwrap_or(self.nxt - self.una);
+        let budget = window.saturating_sub(in_flight);
+        if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
+            return Some(self.emit::<false>(now, r.off, r.len, trace));
+        }
+        self.send_new::<false>(now, (window, pipe, budget), None, trace)
+    }
+
+    /// `next_segment` with today's parts (`today.rs`): the tail loss probe goes first; during
+    /// a PRR recovery sndcnt decides instead of cwnd − pipe (RFC 6937); F-RTO's new segments
+    /// go regardless of the window (RFC 5682 step 2b).
+    #[inline(never)]
+    fn next_segment_today(
+        &mut self,
+        now: SimTime,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Option<Segment> {
+        if let Some(r) = self.rate.as_mut() {
+            // Pacing (BBR): nothing leaves before the pacing time of the previous segment.
+            r.pace_wait = self.parts.cc.pacing_rate().is_some() && now < r.pace_next;
+            if r.pace_wait {
+                return None;
+            }
+        }
+        if self.tlp.as_ref().is_some_and(|t| t.probe) {
+            return Some(self.tlp_probe(now, trace));
+        }
+        let prr = self.prr.as_ref().map(|r| r.allowance);
+        let view = self.view();
+        let window = self.usable_window();
+        let pipe = self.parts.recovery.pipe(view);
+        let in_flight = pipe.unwrap_or(self.nxt - self.una);
+        let budget = prr.unwrap_or_else(|| window.saturating_sub(in_flight));
+        if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
+            return Some(self.emit::<true>(now, r.off, r.len, trace));
+        }
+        let frto = u64::from(self.frto_new * self.cfg.mss);
+        let extra = Some((prr, frto));
+        let seg = self.send_new::<true>(now, (window, pipe, budget), extra, trace);
+        if seg.is_none() && self.written.saturating_sub(self.nxt) < u64::from(self.cfg.mss) {
+            // Nothing (or less than a segment) left to send with the window open: the sender is
+            // application-limited (draft-cheng-iccrg-delivery-rate-estimation §3.4).
+            let in_flight = pipe.unwrap_or(self.nxt - self.una);
+            if in_flight < u64::from(self.parts.cc.cwnd()) {
+                if let Some(r) = self.rate.as_mut() {
+                    r.mark_app_limited(in_flight);
+                }
+            }
+        }
+        seg
+    }
+
+    /// min(cwnd, peer window), less what the Eifel burst pacer withholds.
+    #[inline(always)]
+    fn usable_window(&self) -> u64 {
         let withheld = self.pacer.map_or(0, |p| p.withheld());
-        let window = u64::from(
+        u64::from(
             self.parts
                 .cc
                 .cwnd()
                 .min(self.peer_window)
                 .saturating_sub(withheld),
-        );
-        let pipe = self.parts.recovery.pipe(view);
-        let in_flight = pipe.unwrap_or(self.nxt - self.una);
-        let budget = window.saturating_sub(in_flight);
-        if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
-            return Some(self.emit(now, r.off, r.len, trace));
-        }
+        )
+    }
+
+    /// New data (or the go-back-N) from `snd_nxt`, within `window` given the recovery part's
+    /// `pipe` (and, when no new data may go, RFC 6675's NextSeg rules (3) and (4) within
+    /// `budget`); `today`: PRR's allowance and F-RTO's bytes beyond the window, if today's
+    /// parts run.
+    #[inline(always)]
+    fn send_new<const TODAY: bool>(
+        &mut self,
+        now: SimTime,
+        (window, pipe, budget): (u64, Option<u64>, u64),
+        today: Option<(Option<u64>, u64)>,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Option<Segment> {
         // Skip data the receiver already holds (selectively acknowledged) when going back.
         while self.nxt < self.max && self.parts.recovery.is_sacked(self.nxt) {
             self.nxt = (self.nxt + u64::from(self.cfg.mss)).min(self.max);
         }
         let buffered_end = self.written.min(self.una + u64::from(self.cfg.send_buffer));
         let peer_end = self.una + u64::from(self.peer_window);
-        let window_end = match pipe {
+        let mut window_end = match pipe {
             // RFC 6675 §5: send while pipe < cwnd, within the peer's window.
             Some(p) => self.nxt + window.saturating_sub(p),
             None => self.una + window + u64::from(self.lt_allow),
         };
+        if let Some((prr, frto)) = today {
+            if let Some(allowance) = prr {
+                window_end = self.nxt + allowance;
+            }
+            window_end = window_end.max(self.nxt + frto);
+        }
         let usable_end = buffered_end.min(window_end).min(peer_end);
         if self.nxt >= buffered_end.min(peer_end) {
             // RFC 6675 NextSeg (2) cannot send new data: rules (3) and (4).
+            let view = self.view();
             let r = self.parts.recovery.next_fallback(now, view, budget)?;
-            return Some(self.emit(now, r.off, r.len, trace));
+            return Some(self.emit::<TODAY>(now, r.off, r.len, trace));
         }
         if self.nxt >= usable_end {
             return None;
@@ -100,13 +175,14 @@ impl Sender {
         if !(full || retransmission || last_piece || half_window) {
             return None;
         }
-        let seg = self.emit(now, self.nxt, len, trace);
+        let seg = self.emit::<TODAY>(now, self.nxt, len, trace);
         self.nxt += u64::from(len);
         Some(seg)
     }
 
-    /// Build the segment for `[off, off+len)`, update counters, timing and the timer.
-    fn emit(
+    /// Build the segment for `[off, off+len)`, update counters, timing and the timer;
+    /// `TODAY`: today's parts run (the sender's `extras`), and see the segment.
+    pub(super) fn emit<const TODAY: bool>(
         &mut self,
         now: SimTime,
         off: u64,
@@ -123,12 +199,15 @@ impl Sender {
                 self.timing = None;
             }
         }
-        if end > self.max {
+        let new_data = end > self.max;
+        let idle = TODAY && self.max == self.una;
+        if new_data {
             if self.timing.is_none() && off >= self.max {
                 self.timing = Some((off, now));
             }
             self.max = end;
         }
+
         if self.stats.first_send.is_none() {
             self.stats.first_send = Some(now);
         }
@@ -139,6 +218,9 @@ impl Sender {
         }
         if self.rexmt_at.is_none() {
             self.rexmt_at = Some(self.parts.rto.deadline(now));
+        }
+        if TODAY {
+            self.today_on_sent(now, (off, len), new_data, idle);
         }
         if trace.enabled() {
             trace.record(
