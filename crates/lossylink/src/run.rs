@@ -141,6 +141,13 @@ fn make_sender(
             CcSettings::Cubic => Box::new(CubicCc::new(t.mss, t.initial_cwnd, 65535)),
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
             CcSettings::Bbr => Box::new(BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0)),
+            CcSettings::Westwood(filter) => Box::new(tcp::cc::WestwoodCc::new(
+                filter,
+                t.mss,
+                t.initial_cwnd,
+                65535,
+            )),
+            CcSettings::Veno => Box::new(tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, 65535)),
         },
         recovery,
         rto,

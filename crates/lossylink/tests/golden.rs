@@ -611,6 +611,18 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         )],
     ),
     (
+        "westwood-wan",
+        "Westwood+: ssthresh = bandwidth estimate x minimum RTT after a loss (Tustin filter)",
+        "wan",
+        &[("scheme", "e2e-westwood")],
+    ),
+    (
+        "veno-wan",
+        "Veno: a fast retransmit with a small Vegas backlog cuts the window by a fifth",
+        "wan",
+        &[("scheme", "e2e-veno")],
+    ),
+    (
         "gsm-l2r-clean",
         "Ludwig2000 S1/S4: TCP-Lite over GSM RLP at L2R's 960 B/s, clean channel",
         "gsm",

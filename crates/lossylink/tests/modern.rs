@@ -17,6 +17,8 @@ const NEW: &[&str] = &[
     "e2e-frto",
     "e2e-bbr",
     "e2e-linux",
+    "e2e-westwood",
+    "e2e-veno",
 ];
 
 fn as_flows(preset: &str, scheme: &str) -> Scenario {

@@ -55,6 +55,10 @@ pub(crate) enum CcSettings {
     Cubic,
     /// BBR v1 with pacing, from the `+bbr` modifier.
     Bbr,
+    /// Westwood+ with its bandwidth filter, from the `+westwood` modifier.
+    Westwood(tcp::cc::WestwoodFilter),
+    /// Veno, from the `+veno` modifier.
+    Veno,
 }
 
 /// Delayed-ACK settings.
@@ -259,7 +263,34 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             ))
         }
     };
+    let variant = [mods.cubic, mods.bbr, mods.westwood, mods.veno]
+        .iter()
+        .filter(|&&x| x)
+        .count();
+    if variant > 1 {
+        return Err(Error::invalid(
+            "scheme",
+            "+cubic, +bbr, +westwood and +veno each choose the congestion controller; keep one",
+        ));
+    }
+    if t.westwood_filter.is_some() && !mods.westwood {
+        return Err(Error::invalid(
+            "tcp.westwood_filter",
+            "belongs to Westwood+ (scheme e2e-westwood or +westwood)",
+        ));
+    }
     let cc = match (mods.cubic, t.ca_extra_mss_over_8) {
+        _ if (mods.westwood || mods.veno) && t.ca_extra_mss_over_8 == Some(true) => {
+            return Err(Error::invalid(
+                "tcp.ca_extra_mss_over_8",
+                "is a Net/3 Reno term; the scheme asks for another controller",
+            ))
+        }
+        _ if mods.westwood => CcSettings::Westwood(match t.westwood_filter {
+            None | Some(WestwoodFilterDoc::Tustin) => tcp::cc::WestwoodFilter::Tustin,
+            Some(WestwoodFilterDoc::Linux) => tcp::cc::WestwoodFilter::Linux,
+        }),
+        _ if mods.veno => CcSettings::Veno,
         _ if mods.bbr => today::bbr(mods, t.ca_extra_mss_over_8)?,
         // The linux profile's controller is CUBIC (Linux's default since 2.6.19).
         (false, _) if linux => CcSettings::Cubic,

@@ -99,6 +99,16 @@ pub enum ExitRetractionDoc {
     Always,
 }
 
+/// Westwood+'s bandwidth filter (eln-llelsn spec §4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WestwoodFilterDoc {
+    /// ns-3's Tustin filter over per-RTT samples (the spec's proposal).
+    Tustin,
+    /// Linux's two cascaded EWMAs.
+    Linux,
+}
+
 /// Whether the socket buffers are rounded up to a multiple of the MSS.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -218,6 +228,9 @@ pub struct TcpDoc {
     /// default) | none (the modern default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_rounding: Option<BufferRoundingDoc>,
+    /// Westwood+'s bandwidth filter: tustin (default) | linux.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub westwood_filter: Option<WestwoodFilterDoc>,
     /// NewReno flavour for schemes that use NewReno (paper | rfc6582; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
@@ -375,6 +388,7 @@ impl Default for TcpDoc {
             exit_retraction: None,
             smart_rtt: None,
             buffer_rounding: None,
+            westwood_filter: None,
             newreno: None,
             rto: None,
             rto_agg_k: None,
