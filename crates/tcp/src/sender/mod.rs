@@ -273,16 +273,6 @@ impl Sender {
         self.parts.cc.cwnd()
     }
 
-    /// What a model-based congestion controller (BBR) believes, if the sender has one.
-    pub fn model(&self) -> Option<crate::cc::ModelState> {
-        self.parts.cc.model()
-    }
-
-    /// The pacing rate in bytes per second, if the congestion controller paces.
-    pub fn pacing_rate(&self) -> Option<u64> {
-        self.parts.cc.pacing_rate()
-    }
-
     /// Current slow-start threshold in bytes.
     pub fn ssthresh(&self) -> u32 {
         self.parts.cc.ssthresh()

@@ -12,6 +12,16 @@ use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};
 
 impl Sender {
+    /// What a model-based congestion controller (BBR) believes, if the sender has one.
+    pub fn model(&self) -> Option<crate::cc::ModelState> {
+        self.parts.cc.model()
+    }
+
+    /// The pacing rate in bytes per second, if the congestion controller paces.
+    pub fn pacing_rate(&self) -> Option<u64> {
+        self.parts.cc.pacing_rate()
+    }
+
     /// The earliest of today's timers: the recovery part's and the probe timer.
     #[inline(never)]
     pub(super) fn today_poll_timeout(&self) -> Option<SimTime> {
