@@ -130,6 +130,10 @@ fn make_sender(
         RecoveryKind::Sack if t.rack => Box::new(RackRecovery::new(t.mss, t.dupthresh)),
         RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
         RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
+        RecoveryKind::Dcr => Box::new(tcp::recovery::DcrRecovery::new(
+            RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction),
+            t.dupthresh,
+        )),
     };
     let recovery: Box<dyn LossRecovery> = match def.eln_dupthresh {
         Some(k) => Box::new(ElnRecovery::new(base, k)),

@@ -50,6 +50,8 @@ pub(crate) enum RecoveryKind {
     Sack,
     /// TCP-ELN's state machine over Reno (Buchholcz et al.; knobs from `tcp.eln`).
     TcpEln,
+    /// TCP-DCR: Reno's response to duplicates delayed by one RTT (eln-llelsn spec §4.6).
+    Dcr,
 }
 
 /// Options the receiver adds to its ACKs.

@@ -617,6 +617,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-westwood")],
     ),
     (
+        "dcr-wan",
+        "TCP-DCR: the response to duplicates waits one RTT; Reno's recovery after it",
+        "wan",
+        &[("scheme", "e2e-dcr")],
+    ),
+    (
         "veno-wan",
         "Veno: a fast retransmit with a small Vegas backlog cuts the window by a fifth",
         "wan",

@@ -19,6 +19,7 @@ const NEW: &[&str] = &[
     "e2e-linux",
     "e2e-westwood",
     "e2e-veno",
+    "e2e-dcr",
 ];
 
 fn as_flows(preset: &str, scheme: &str) -> Scenario {

@@ -27,6 +27,22 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
     (
         SchemeDef {
             info: SchemeInfo {
+                name: "e2e-dcr",
+                family: E2E,
+                description: "TCP-DCR: the response to duplicate ACKs waits one smoothed RTT (a timer from the first duplicate), every duplicate meanwhile clocking out one new segment; a hole repaired within it costs nothing, else Reno's fast retransmit and recovery; on the modern profile",
+                source: "Bhandarkar, Sadry, Reddy, Vaidya, IEEE TMC 2005; eln-llelsn spec 4.6",
+            },
+            recovery: RecoveryKind::Dcr,
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: NONE,
+            agent: AgentKind::None,
+        },
+        MODERN_MODS,
+    ),
+    (
+        SchemeDef {
+            info: SchemeInfo {
                 name: "e2e-veno",
                 family: E2E,
                 description: "TCP Veno: the Vegas backlog N = cwnd (RTT - BaseRTT)/RTT decides: with N < 3 segments a fast retransmit cuts the window by a fifth (a random loss), else by half; in congestion avoidance with N >= 3 the window grows every other round trip; Reno's recovery on the modern profile; e2e-veno == e2e+modern+veno",

@@ -7,6 +7,7 @@
 //! sending new data, the sender asks [`LossRecovery::next_retransmission`] for a segment to
 //! resend. Sequence positions are stream offsets (bytes since the first data byte).
 
+mod dcr;
 mod eln;
 mod newreno;
 mod prr;
@@ -17,6 +18,7 @@ pub mod scoreboard;
 mod smart;
 mod tcp_eln;
 
+pub use dcr::DcrRecovery;
 pub use eln::ElnRecovery;
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
 pub use prr::{Prr, PrrBound};
