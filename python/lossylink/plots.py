@@ -547,6 +547,15 @@ def burst_figure(frame: pd.DataFrame, title: str = "") -> Figure:
     return _line_figure(frame, "burst_packets", title, "Packets lost per burst", False)
 
 
+def burst_series(results: pd.DataFrame) -> pd.DataFrame:
+    """Burst rows with the fixed-spacing runs as their own lines (``SCHEME, fixed spacing``)."""
+    if "burst_spacing" not in results.columns or results.empty:
+        return results
+    fixed = results["burst_spacing"] == "fixed"
+    scheme = results["scheme"].where(~fixed, results["scheme"] + ", fixed spacing")
+    return results.assign(scheme=scheme)
+
+
 def line_summary(results: pd.DataFrame, x: str) -> pd.DataFrame:
     """Mean throughput and 95 % half-width per (scheme, x) of a results frame."""
     import pandas as pd
@@ -575,7 +584,7 @@ def results_figure(path: str | os.PathLike[str], kind: str, table: str = "table3
         if x not in sub.columns or sub.empty:
             summary = pd.DataFrame(columns=["scheme", x, "mean", "half_width"])
         else:
-            summary = line_summary(sub, x)
+            summary = line_summary(burst_series(sub) if kind == "burst" else sub, x)
         return sweep_figure(summary, title) if kind == "sweep" else burst_figure(summary, title)
     if kind != "bars":
         raise ValueError(f"unknown results figure kind {kind!r}")

@@ -92,6 +92,7 @@ class RunResult:
         network = None
         if "flows" in raw:
             network = {k: raw[k] for k in ("flows", "links", "aggregate")}  # type: ignore[literal-required]
+            network["members"] = raw.get("members", [])  # type: ignore[typeddict-item]
         return cls(raw["metrics"], raw["trace"], raw.get("pcap"), network=network)
 
     @property
@@ -103,6 +104,13 @@ class RunResult:
     def links(self) -> list[dict[str, MetricValue]] | None:
         """One dict per link direction of a ``[[flows]]`` scenario (``None`` otherwise)."""
         return None if self.network is None else self.network["links"]
+
+    @property
+    def members(self) -> list[dict[str, MetricValue]] | None:
+        """One dict per 802.11 DCF member (access point, stations) of a ``[[flows]]`` scenario
+        with DCF cells: attempts, collisions, retries, drops, access delays, airtime share
+        (empty without DCF cells, ``None`` for a chain)."""
+        return None if self.network is None else self.network.get("members", [])
 
     @property
     def aggregate(self) -> dict[str, MetricValue] | None:
@@ -141,6 +149,10 @@ class RunResult:
         if self.network is not None:
             out["flows"] = [{k: _jsonable(v) for k, v in f.items()} for f in self.network["flows"]]
             out["links"] = [{k: _jsonable(v) for k, v in x.items()} for x in self.network["links"]]
+            if self.network.get("members"):
+                out["members"] = [
+                    {k: _jsonable(v) for k, v in x.items()} for x in self.network["members"]
+                ]
             out["aggregate"] = {k: _jsonable(v) for k, v in self.network["aggregate"].items()}
         if trace and self.trace is not None:
             out["trace"] = {

@@ -127,6 +127,7 @@ def load_run(directory: str | os.PathLike[str]) -> RunResult:
         network = {
             "flows": [_nan(row) for row in metrics.pop("flows")],
             "links": [_nan(row) for row in metrics.pop("links", [])],
+            "members": [_nan(row) for row in metrics.pop("members", [])],
             "aggregate": _nan(metrics.pop("aggregate", {})),
         }
     metrics = _nan(metrics)

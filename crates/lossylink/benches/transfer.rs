@@ -40,6 +40,39 @@ fn bench(c: &mut Criterion) {
         b.iter(|| run(&s, 1, &RunOptions::default()).expect("run"))
     });
     g.finish();
+    // A 10-station 802.11b DCF cell with one TCP download per station for 200 s (issue 13).
+    let mut g = c.benchmark_group("dcf_cell_200s");
+    g.sample_size(10);
+    let s = dcf_cell(10);
+    g.bench_function("10_stations", |b| {
+        b.iter(|| run(&s, 1, &RunOptions::default()).expect("run"))
+    });
+    g.finish();
+}
+
+/// A server on a 100 Mb/s wire behind an access point whose 802.11b DCF cell (11 Mb/s, long
+/// preamble, basic rate 1 Mb/s) holds `n` stations, each downloading over TCP for 200 s.
+fn dcf_cell(n: usize) -> Scenario {
+    let mut t = String::from(
+        "name = \"dcf-bench\"\nscheme = \"e2e+modern\"\n[run]\nduration = \"200s\"\n\
+         [[nodes]]\nname = \"server\"\nkind = \"host\"\n[[nodes]]\nname = \"ap\"\nkind = \"base-station\"\n",
+    );
+    for i in 1..=n {
+        t += &format!("[[nodes]]\nname = \"sta{i}\"\nkind = \"host\"\n");
+    }
+    t += "[[links]]\nname = \"wire\"\nbetween = [\"server\", \"ap\"]\nrole = \"wired\"\nrate = \"100Mbps\"\ndelay = \"5ms\"\nqueue = 100\n";
+    let stations: Vec<String> = (1..=n).map(|i| format!("\"sta{i}\"")).collect();
+    t += &format!(
+        "[[cells]]\nname = \"cell\"\naccess_point = \"ap\"\nstations = [{}]\nrate = \"11Mbps\"\ndelay = \"1us\"\nqueue = 50\nframing = 36\nper_frame = \"192us\"\ndcf = {{ retry_limit = 7 }}\n",
+        stations.join(", ")
+    );
+    for i in 1..=n {
+        t += &format!(
+            "[[flows]]\nname = \"f{i}\"\nfrom = \"server\"\nto = \"sta{i}\"\nstart = \"{}ms\"\n",
+            10 * i
+        );
+    }
+    Scenario::from_toml_str(&t).expect("dcf bench scenario")
 }
 
 /// The dumbbell preset with `n` long-lived TCP flows (started 10 ms apart) and a Pareto ON/OFF
@@ -94,6 +127,26 @@ fn summary() {
         "dumbbell, 10 long-lived flows and Pareto background, 200 s: {:.1} M events/s, {:.1} ms per run, {events} events (one core)",
         events as f64 / wall / 1e6,
         wall * 1e3
+    );
+    let s = dcf_cell(10);
+    let start = Instant::now();
+    let r = run(&s, 1, &RunOptions::default()).expect("run");
+    let wall = start.elapsed().as_secs_f64();
+    let events = r.metrics.events;
+    let frames: f64 = r.flows.as_ref().map_or(0.0, |f| {
+        f.members
+            .iter()
+            .map(|m| match m[3].1 {
+                lossylink::Value::Int(a) => a as f64,
+                _ => 0.0,
+            })
+            .sum()
+    });
+    println!(
+        "802.11b DCF cell, 10 stations with a TCP download each, 200 s: {:.1} M events/s, {:.1} ms per run, {events} events, {:.2} events per MAC attempt (one core)",
+        events as f64 / wall / 1e6,
+        wall * 1e3,
+        events as f64 / frames.max(1.0)
     );
 }
 

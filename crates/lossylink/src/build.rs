@@ -2,6 +2,7 @@
 //! here, so a scenario that loads is a scenario that runs.
 
 mod flows;
+mod gsm;
 mod links;
 mod topology;
 mod transport;

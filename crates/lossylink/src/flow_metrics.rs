@@ -18,6 +18,8 @@ pub struct FlowResults {
     pub flows: Vec<Vec<(&'static str, Value)>>,
     /// One row per link direction, in port order.
     pub links: Vec<Vec<(&'static str, Value)>>,
+    /// One row per 802.11 DCF member (access points and stations of DCF cells; empty without).
+    pub members: Vec<Vec<(&'static str, Value)>>,
     /// Aggregates over the flows.
     pub aggregate: Vec<(&'static str, Value)>,
 }
@@ -271,6 +273,7 @@ impl FlowResults {
             ("packets_delivered", u(acc.delivered)),
             ("packets_queue_dropped", u(acc.queue_drops)),
             ("packets_corrupted", u(acc.corrupted)),
+            ("packets_mac_dropped", u(acc.mac_drops)),
             ("packets_in_flight", u(acc.in_flight)),
         ];
         if b.flows.iter().any(|f| f.web.is_some()) {
@@ -279,6 +282,7 @@ impl FlowResults {
         FlowResults {
             flows,
             links,
+            members: crate::mac_metrics::member_rows(network, &b.net.topology, run_s),
             aggregate,
         }
     }

@@ -139,6 +139,28 @@ pub struct Metrics {
     pub sender_suppressed_fast_retransmits: u64,
     /// Tail loss probes the sender sent (RACK-TLP, RFC 8985 §7).
     pub sender_tlp_probes: u64,
+    /// The GSM RLP link's counters, when the path has one (their columns appear only then).
+    pub gsm: Option<GsmMetrics>,
+}
+
+/// Counters of a run's GSM-CSD links (Ludwig2000 §4.2), summed over both directions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GsmMetrics {
+    /// RLP frames sent for the first time.
+    pub rlp_frames: u64,
+    /// RLP frames sent again after an erasure.
+    pub rlp_retransmissions: u64,
+    /// Link resets (a frame erased more than N2 times).
+    pub rlp_resets: u64,
+    /// Packets a reset flushed.
+    pub rlp_flushed_packets: u64,
+    /// Packets whose VJ-compressed header decompressed wrong after a reset.
+    pub vj_discards: u64,
+    /// L2R XOFF gaps.
+    pub l2r_gaps: u64,
+    /// The data direction's utilization, % (Ludwig2000 §3.2.2: 1 - (RLP idle time + airtime
+    /// of spurious TCP retransmissions) / transfer time).
+    pub utilization_pct: f64,
 }
 
 impl Metrics {
@@ -146,7 +168,7 @@ impl Metrics {
     pub fn to_pairs(&self) -> Vec<(&'static str, Value)> {
         use Value::*;
         let i = |v: u64| Int(v.min(i64::MAX as u64) as i64);
-        vec![
+        let mut pairs = vec![
             ("scheme", Str(self.scheme.clone())),
             ("preset", Str(self.preset.clone())),
             ("seed", i(self.seed)),
@@ -235,6 +257,18 @@ impl Metrics {
                 i(self.sender_suppressed_fast_retransmits),
             ),
             ("sender_tlp_probes", i(self.sender_tlp_probes)),
-        ]
+        ];
+        if let Some(g) = &self.gsm {
+            pairs.extend([
+                ("rlp_frames", i(g.rlp_frames)),
+                ("rlp_retransmissions", i(g.rlp_retransmissions)),
+                ("rlp_resets", i(g.rlp_resets)),
+                ("rlp_flushed_packets", i(g.rlp_flushed_packets)),
+                ("vj_discards", i(g.vj_discards)),
+                ("l2r_gaps", i(g.l2r_gaps)),
+                ("utilization_pct", Float(g.utilization_pct)),
+            ]);
+        }
+        pairs
     }
 }

@@ -25,7 +25,7 @@ use net::{keys, Network, Outcome};
 use tcp::cc::{BbrCc, CubicCc, RenoCc};
 use tcp::recovery::{
     ElnRecovery, LossRecovery, NewRenoRecovery, RackRecovery, RenoRecovery, SackRecovery,
-    SmartRecovery, TcpElnRecovery,
+    SmartClock, SmartRecovery, TcpElnRecovery,
 };
 use tcp::rto::{
     AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, RtoEstimator,
@@ -94,6 +94,8 @@ fn make_sender(
     (space, total): (SeqSpace, u64),
     (send_buffer, peer_window): (u32, u32),
 ) -> Sender {
+    // The sender's slow timer (phase drawn per host), shared by the BSD timer and SMART's tick.
+    let slow_clock = |tick| clock(seed, at.node, &format!("{}slow-timer", at.timers), tick);
     let rto: Box<dyn RtoEstimator> = match t.timers {
         TimerSettings::Bsd {
             tick,
@@ -101,7 +103,7 @@ fn make_sender(
             max_ticks,
             initial_ticks,
         } => Box::new(BsdRto::new(BsdRtoConfig {
-            clock: clock(seed, at.node, &format!("{}slow-timer", at.timers), tick),
+            clock: slow_clock(tick),
             min_ticks,
             max_ticks,
             initial_ticks,
@@ -117,9 +119,14 @@ fn make_sender(
         TimerSettings::Agg(cfg) => Box::new(AggRto::new(cfg)),
     };
     let base: Box<dyn LossRecovery> = match def.recovery {
-        RecoveryKind::Reno => Box::new(RenoRecovery::new(t.dupthresh)),
+        RecoveryKind::Reno => {
+            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction))
+        }
         RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
-        RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss)),
+        RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss).with_clock(match t.timers {
+            TimerSettings::Bsd { tick, .. } if t.smart_tick => SmartClock::Ticks(slow_clock(tick)),
+            _ => SmartClock::Fine,
+        })),
         RecoveryKind::Sack if t.rack => Box::new(RackRecovery::new(t.mss, t.dupthresh)),
         RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
         RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
@@ -134,6 +141,13 @@ fn make_sender(
             CcSettings::Cubic => Box::new(CubicCc::new(t.mss, t.initial_cwnd, 65535)),
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
             CcSettings::Bbr => Box::new(BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0)),
+            CcSettings::Westwood(filter) => Box::new(tcp::cc::WestwoodCc::new(
+                filter,
+                t.mss,
+                t.initial_cwnd,
+                65535,
+            )),
+            CcSettings::Veno => Box::new(tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, 65535)),
         },
         recovery,
         rto,
@@ -281,7 +295,7 @@ pub(crate) fn endpoint_pair(
             space,
             ack_base,
             bytes,
-            buffers: (t.buffer, t.buffer, t.buffer),
+            buffers: (t.socket_buffer, t.socket_buffer, t.socket_buffer),
             handshake,
         },
         seed,
@@ -324,7 +338,7 @@ fn endpoints(f: &FlowPlan, net: &Net, seed: u64) -> (Sender, Receiver) {
             space,
             ack_base,
             bytes,
-            buffers: (t.buffer, t.buffer, s.buffer),
+            buffers: (t.socket_buffer, t.socket_buffer, s.buffer),
             handshake: t
                 .handshake_rtt
                 .then(|| (f.start, net.idle_rtt(f.src, s.node))),
@@ -354,7 +368,7 @@ fn wireless_leg(f: &FlowPlan, s: &SplitSettings, net: &Net, seed: u64) -> (Sende
             space,
             ack_base,
             bytes: f.bytes.unwrap_or(LONG_LIVED_BYTES),
-            buffers: (s.buffer, t.buffer, t.buffer),
+            buffers: (s.buffer, t.socket_buffer, t.socket_buffer),
             handshake: t
                 .handshake_rtt
                 .then(|| (f.start, net.idle_rtt(s.node, f.dst))),
@@ -599,6 +613,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         link_duplicate_frames: link_rx.duplicates,
         sender_suppressed_fast_retransmits: s.suppressed_fast_retransmits,
         sender_tlp_probes: s.tlp_probes,
+        gsm: crate::run_gsm::gsm_metrics(
+            &network,
+            &plan.tcp,
+            flow.receiver.stats().duplicate_segments,
+        ),
     };
     let trace = opts.trace.then(|| {
         let mut tables = if b.single {

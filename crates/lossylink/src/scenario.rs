@@ -11,6 +11,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("lan", include_str!("../presets/lan.toml")),
     ("wan", include_str!("../presets/wan.toml")),
     ("hiccup", include_str!("../presets/hiccup.toml")),
+    ("gsm", include_str!("../presets/gsm.toml")),
     ("dumbbell", include_str!("../presets/dumbbell.toml")),
     ("wlan", include_str!("../presets/wlan.toml")),
     ("eln5", include_str!("../presets/eln5.toml")),

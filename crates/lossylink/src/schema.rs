@@ -8,10 +8,12 @@ use std::collections::BTreeMap;
 
 mod dcf;
 mod either;
+mod gsm;
 mod tcp;
 mod today;
 mod web;
 pub use dcf::*;
+pub use gsm::*;
 pub use tcp::*;
 pub use today::*;
 pub use web::*;
@@ -261,6 +263,10 @@ pub struct CellDoc {
     /// Error exposure (frame).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exposure: Option<ExposureDoc>,
+    /// Per-station error models, by station name, replacing `error` on that station's link
+    /// (both directions, each its own stream): a station in a bad channel (none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub station_error: BTreeMap<String, ErrorDoc>,
     /// Error model of every member's both directions, each with its own stream (none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDoc>,
@@ -319,6 +325,10 @@ pub enum MediumDoc {
     FullDuplex,
     /// One shared channel.
     HalfDuplex,
+    /// A GSM circuit-switched data link with RLP, `gsm = { ... }` (Ludwig2000 §2.4).
+    GsmCsd,
+    /// The two ends contend under an 802.11 DCF, `dcf = { ... }` (a two-member cell).
+    Dcf,
 }
 
 /// Error-exposed part of a frame.
@@ -371,6 +381,16 @@ fn default_draw() -> DrawDoc {
 }
 
 /// An error model.
+/// How burst starts are spaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BurstSpacingDoc {
+    /// Exponentially distributed gaps with mean `every`.
+    Exponential,
+    /// Exactly `every` apart (the first at a random phase within one gap).
+    Fixed,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ErrorDoc {
@@ -391,12 +411,16 @@ pub enum ErrorDoc {
         p: f64,
     },
     /// Bursts of `length` consecutive lost frames, starting on average once per `every` bytes
-    /// (exponential gaps on the exposed-bits clock; Balakrishnan97 §3.6, §B.3).
+    /// (exponential gaps on the exposed-bits clock, or exactly `every` apart; Balakrishnan97
+    /// §3.6, §B.3).
     Burst {
         /// Mean bytes between burst starts (0 = no errors).
         every: Size,
         /// Frames per burst (at least 1).
         length: u32,
+        /// `exponential` (default) or `fixed` gaps between burst starts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spacing: Option<BurstSpacingDoc>,
     },
     /// A two-state Gilbert–Elliott chain stepped per frame: give `p_gb` and `p_bb`, or
     /// `mean_error_rate` and `mean_burst` (frames).
@@ -533,6 +557,9 @@ pub struct DirectionDoc {
     /// A Mahimahi delivery-opportunity trace file for this direction (see the hop's field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery: Option<String>,
+    /// The block-erasure channel of a `gsm-csd` hop direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<BlocksDoc>,
 }
 
 /// A hop of a chain or a link of a topology. Hop-level settings apply to both directions unless
@@ -585,6 +612,15 @@ pub struct HopDoc {
     /// of at `rate` (which, when given, only estimates the idle round trip).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery: Option<String>,
+    /// The DCF of a `dcf` hop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dcf: Option<DcfDoc>,
+    /// The RLP link of a `gsm-csd` hop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gsm: Option<GsmDoc>,
+    /// The block-erasure channel of both directions of a `gsm-csd` hop (each its own draw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<BlocksDoc>,
     /// Overrides for node i → node i+1.
     #[serde(default)]
     pub forward: DirectionDoc,

@@ -18,9 +18,11 @@
 use crate::error::Error;
 
 mod anchors;
+mod variants;
 
 /// The modifiers a scheme name may carry, as the errors list them.
-const MODIFIER_LIST: &str = "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr, +linux";
+const MODIFIER_LIST: &str =
+    "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr, +linux, +westwood, +veno";
 
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +114,10 @@ pub(crate) struct Modifiers {
     pub bbr: bool,
     /// The `linux` TCP profile.
     pub linux: bool,
+    /// Westwood+ instead of Reno's congestion response (eln-llelsn spec §4.5).
+    pub westwood: bool,
+    /// Veno instead of Reno (spec §4.7).
+    pub veno: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -206,7 +212,7 @@ static REGISTRY: &[SchemeDef] = &[
         info: SchemeInfo {
             name: "e2e-ietf-sack",
             family: E2E,
-            description: "RFC 2018 SACK (up to 3 blocks) with a scoreboard sender: recovery on the 3rd dupack, one halving, holes resent before new data under pipe < cwnd (tcp.sack_sender = fall-floyd | rfc6675)",
+            description: "RFC 2018 SACK (up to 3 blocks) with a scoreboard sender: recovery on the 3rd dupack, one halving, holes resent before new data under pipe < cwnd (tcp.sack_sender = fall-floyd | rfc6675 | rfc6675-basic)",
             source: "Balakrishnan97 §2.5, §B.1, Table 1 (E2E-IETF-SACK); RFC 2018; Fall & Floyd 1996; RFC 6675",
         },
         recovery: RecoveryKind::Sack,
@@ -398,6 +404,8 @@ const MODERN_MODS: Modifiers = Modifiers {
     frto: false,
     bbr: false,
     linux: false,
+    westwood: false,
+    veno: false,
 };
 
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
@@ -437,6 +445,7 @@ fn all() -> impl Iterator<Item = (&'static SchemeDef, Modifiers)> {
         .map(|d| (d, Modifiers::default()))
         .chain(MODERN.iter().map(|(d, m)| (d, *m)))
         .chain(anchors::ANCHORS.iter().map(|(d, m)| (d, *m)))
+        .chain(variants::VARIANTS.iter().map(|(d, m)| (d, *m)))
 }
 
 /// What to say of an unknown scheme `base`: the registered names closest to it (at most three,
@@ -489,6 +498,8 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "frto" => mods.frto = true,
             "bbr" => mods.bbr = true,
             "linux" => mods.linux = true,
+            "westwood" => mods.westwood = true,
+            "veno" => mods.veno = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),

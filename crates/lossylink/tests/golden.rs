@@ -27,6 +27,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("buffer", "8KiB")],
     ),
     (
+        "reno-net3-retraction-lan-8k",
+        "Net/3 keeps cwnd at ssthresh + 3 segments after a recovery of exactly three dupacks",
+        "lan",
+        &[("buffer", "8KiB"), ("tcp.exit_retraction", "net3")],
+    ),
+    (
         "reno-wan-32k",
         "16-hop WAN path in front of the testbed",
         "wan",
@@ -288,10 +294,22 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-smart")],
     ),
     (
+        "e2e-smart-fine-rtt-lan-32k",
+        "SMART's once-per-RTT rule on the fine smoothed RTT instead of BSD's slow ticks",
+        "lan",
+        &[("scheme", "e2e-smart"), ("tcp.smart_rtt", "fine")],
+    ),
+    (
         "e2e-ietf-sack-lan-32k",
         "RFC 2018 SACK, Fall-Floyd pipe sender on the 3rd dupack",
         "lan",
         &[("scheme", "e2e-ietf-sack")],
+    ),
+    (
+        "sack-rfc6675-lan-32k",
+        "RFC 6675 SACK sender, NextSeg rules (1)-(4) (rules 3 and 4 when no new data may go)",
+        "lan",
+        &[("scheme", "e2e-ietf-sack"), ("tcp.sack_sender", "rfc6675")],
     ),
     (
         "e2e-sack-eln-wan-32k",
@@ -339,6 +357,19 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             (
                 "hops.1.forward.error",
                 "{ model = \"burst\", every = \"64KiB\", length = 4 }",
+            ),
+        ],
+    ),
+    (
+        "burst4-fixed-spacing-snoop-lan",
+        "burst errors: 4 consecutive data frames per burst, exactly 64 KiB apart",
+        "lan",
+        &[
+            ("scheme", "ll-tcp-aware"),
+            ("error_every", "0"),
+            (
+                "hops.1.forward.error",
+                "{ model = \"burst\", every = \"64KiB\", length = 4, spacing = \"fixed\" }",
             ),
         ],
     ),
@@ -552,6 +583,61 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
     ),
     // Today's anchors (issue 14).
     (
+        "wlan-dcf-4-stations",
+        "the wlan cell under an 802.11b DCF: backoff, collisions of data and TCP ACK frames, MAC retries",
+        "wlan",
+        &[("cells.0.dcf", "{ retry_limit = 7 }"), ("run.duration", "20s")],
+    ),
+    (
+        "wlan-dcf-bad-station",
+        "DCF cell with one station in a bad Gilbert channel: the access point retries its frames (HOL)",
+        "wlan",
+        &[
+            ("cells.0.dcf", "{ retry_limit = 7 }"),
+            ("run.duration", "20s"),
+            (
+                "cells.0.station_error",
+                "{ sta4 = { model = \"gilbert\", p_gb = 0.05, p_bb = 0.95, loss_good = 0.0, loss_bad = 0.9 } }",
+            ),
+        ],
+    ),
+    (
+        "lan-wavelan-dcf-no-ack",
+        "the WaveLAN hop as a two-member DCF without MAC ACKs: data and TCP ACK frames collide",
+        "lan",
+        &[(
+            "hops.1",
+            "{ name = \"wavelan\", role = \"wireless\", medium = \"dcf\", rate = \"2Mbps\", delay = \"1us\", framing = 36, per_frame = \"192us\", queue = 50, exposure = \"frame\", error = { model = \"exponential\", every = \"64KiB\" }, dcf = { mac_ack = false } }",
+        )],
+    ),
+    (
+        "westwood-wan",
+        "Westwood+: ssthresh = bandwidth estimate x minimum RTT after a loss (Tustin filter)",
+        "wan",
+        &[("scheme", "e2e-westwood")],
+    ),
+    (
+        "veno-wan",
+        "Veno: a fast retransmit with a small Vegas backlog cuts the window by a fifth",
+        "wan",
+        &[("scheme", "e2e-veno")],
+    ),
+    (
+        "gsm-l2r-clean",
+        "Ludwig2000 S1/S4: TCP-Lite over GSM RLP at L2R's 960 B/s, clean channel",
+        "gsm",
+        &[],
+    ),
+    (
+        "gsm-poor-b-vj",
+        "GSM RLP over a synthetic poor-signal channel with VJ header compression",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            ("hops.0.gsm", "{ n2 = 6, vj = true, l2r = { rate = 960 } }"),
+        ],
+    ),
+    (
         "cubic-wan",
         "CUBIC window growth (RFC 9438) over the SACK sender, modern profile",
         "wan",
@@ -631,6 +717,17 @@ const AGENT_FIELDS: &[&str] = &[
     "link_duplicate_frames",
 ];
 
+/// The GSM RLP link's counters (present only where the path has a GSM link).
+const GSM_FIELDS: &[&str] = &[
+    "rlp_frames",
+    "rlp_retransmissions",
+    "rlp_resets",
+    "rlp_flushed_packets",
+    "vj_discards",
+    "l2r_gaps",
+    "utilization_pct",
+];
+
 const FIELDS: &[&str] = &[
     "throughput_mbps",
     "completion_s",
@@ -660,6 +757,8 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
         // Base-station counters only where an agent ran, so rows without one stay unchanged.
         .filter(|(k, v)| {
             FIELDS.contains(k)
+                // The GSM link's counters exist only on runs with one.
+                || GSM_FIELDS.contains(k)
                 || ((AGENT_FIELDS.contains(k)
                     || SPLIT_FIELDS.contains(k)
                     || HOST_FIELDS.contains(k)

@@ -17,6 +17,8 @@ const NEW: &[&str] = &[
     "e2e-frto",
     "e2e-bbr",
     "e2e-linux",
+    "e2e-westwood",
+    "e2e-veno",
 ];
 
 fn as_flows(preset: &str, scheme: &str) -> Scenario {
@@ -49,6 +51,7 @@ fn new_schemes_complete_with_conservation_on_lan_and_wan() {
                 let parts = num(a, "packets_delivered")
                     + num(a, "packets_queue_dropped")
                     + num(a, "packets_corrupted")
+                    + num(a, "packets_mac_dropped")
                     + num(a, "packets_in_flight");
                 assert_eq!(
                     parts,

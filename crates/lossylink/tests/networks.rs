@@ -72,6 +72,17 @@ fn multi_flow_runs_are_deterministic() {
     // Debug text, so that the NaN completion time of a long-lived flow compares equal.
     assert_eq!(format!("{:?}", a.flows), format!("{:?}", b.flows));
     assert_eq!(a.metrics.events, b.metrics.events);
+    // The same cell under an 802.11 DCF (per-member backoff streams, collisions, retries): the
+    // members' counters too, and another seed draws other backoffs.
+    let mut d = Scenario::preset("wlan").unwrap();
+    d.set("cells.0.dcf", "{ retry_limit = 7 }").unwrap();
+    d.set("cells.0.error", "{ model = \"bernoulli\", p = 0.02 }")
+        .unwrap();
+    let (a, b, c) = (go(&d, 7), go(&d, 7), go(&d, 8));
+    assert_eq!(format!("{:?}", a.flows), format!("{:?}", b.flows));
+    let members = |r: &lossylink::RunResult| format!("{:?}", r.flows.as_ref().unwrap().members);
+    assert_eq!(members(&a), members(&b));
+    assert_ne!(members(&a), members(&c));
 }
 
 /// Removing a flow whose path shares no link with flow f1 leaves f1 packet-for-packet the same.
@@ -175,6 +186,7 @@ mod conservation {
         p: &[u32],
         q: &[u32],
         flows: &[(usize, usize, u32, u8)],
+        cell: (usize, u32, u32),
     ) -> String {
         let mut t =
             String::from("name = \"random\"\nscheme = \"e2e\"\n[run]\ntime_limit = \"3000s\"\nduration = \"3000s\"\n");
@@ -195,6 +207,29 @@ mod conservation {
                 1 + k % 4,
                 1 + k % 7,
                 q[k % q.len()]
+            );
+        }
+        // An 802.11 DCF cell on node 0 with `stations` stations, a retry limit and frame loss:
+        // a TCP download to its first station and UDP from the last (MAC drops after the retry
+        // limit are accounted for too).
+        let (stations, retry, loss) = cell;
+        if stations > 0 {
+            for i in 0..stations {
+                t += &format!("[[nodes]]\nname = \"c{i}\"\nkind = \"host\"\n");
+            }
+            let list: Vec<String> = (0..stations).map(|i| format!("\"c{i}\"")).collect();
+            t += &format!(
+                "[[cells]]\nname = \"cell\"\naccess_point = \"n0\"\nstations = [{}]\nrate = \"11Mbps\"\ndelay = \"1us\"\nqueue = 20\nframing = 36\nper_frame = \"192us\"\nerror = {{ model = \"bernoulli\", p = {} }}\ndcf = {{ retry_limit = {retry} }}\n",
+                list.join(", "),
+                f64::from(loss) / 1000.0
+            );
+            t += &format!(
+                "[[flows]]\nname = \"cd\"\nfrom = \"n{}\"\nto = \"c0\"\nbytes = \"20KiB\"\n",
+                n - 1
+            );
+            t += &format!(
+                "[[flows]]\nname = \"cu\"\nfrom = \"c{}\"\nto = \"n0\"\nstop = \"10s\"\nudp = {{ model = \"cbr\", rate = \"2Mbps\", size = \"500B\" }}\n",
+                stations - 1
             );
         }
         let schemes = ["e2e", "e2e-newreno", "e2e-ietf-sack", "e2e+modern"];
@@ -235,8 +270,9 @@ mod conservation {
             q in proptest::collection::vec(3u32..30, 1..4),
             flows in proptest::collection::vec((0usize..7, 0usize..7, 4u32..200, 0u8..4), 1..5),
             seed in 1u64..1000,
+            cell in (0usize..3, 1u32..8, 0u32..100),
         ) {
-            let text = doc(n, &parents, &extra, &p, &q, &flows);
+            let text = doc(n, &parents, &extra, &p, &q, &flows, cell);
             let s = Scenario::from_toml_str(&text).expect("a valid random scenario");
             let r = run(&s, seed, &RunOptions::default()).expect("every flow completes");
             let fr = r.flows.expect("per-flow results");
@@ -247,7 +283,7 @@ mod conservation {
             }
             let a = &fr.aggregate;
             let parts = num(a, "packets_delivered") + num(a, "packets_queue_dropped")
-                + num(a, "packets_corrupted") + num(a, "packets_in_flight");
+                + num(a, "packets_corrupted") + num(a, "packets_mac_dropped") + num(a, "packets_in_flight");
             prop_assert_eq!(parts, num(a, "packets_created"), "{:?}", a);
         }
     }
@@ -282,6 +318,7 @@ fn pareto_background_loads_the_bottleneck() {
     let parts = num(a, "packets_delivered")
         + num(a, "packets_queue_dropped")
         + num(a, "packets_corrupted")
+        + num(a, "packets_mac_dropped")
         + num(a, "packets_in_flight");
     assert_eq!(parts, num(a, "packets_created"));
 }

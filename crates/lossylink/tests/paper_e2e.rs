@@ -1,21 +1,33 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Balakrishnan et al. 1997, Table 3, column E2E, and the loss-free peaks of §3.3, reproduced
-//! with 10 seeds per cell within the tolerances of the foundation issue (spec §7.3).
+//! with 10 seeds per cell within the tolerances of the foundation issue (spec §7.3). The LAN
+//! cells sit above the paper's since the bsd profile follows Net/3's recovery exit and socket
+//! buffer rounding (issue 20; docs/reproduction.md, "Net/3's own rules"): those are checked to
+//! stay above it, and within it with both rules turned off.
 
 mod common;
 use common::{mean, scenario, seeds};
 
-fn check(preset: &str, buffer: &str, paper: f64, tol: f64) {
-    let runs = seeds(
-        &scenario(preset, &[("buffer", buffer), ("error_every", "64KiB")]),
-        10,
-    );
+/// Whether a cell is within the tolerance or known to lie above it.
+#[derive(Clone, Copy, PartialEq)]
+enum Cell {
+    Within,
+    Above,
+}
+
+fn check(preset: &str, buffer: &str, paper: f64, tol: f64, cell: Cell, extra: &[(&str, &str)]) {
+    let mut o = vec![("buffer", buffer), ("error_every", "64KiB")];
+    o.extend_from_slice(extra);
+    let runs = seeds(&scenario(preset, &o), 10);
     let tp = mean(&runs, |m| m.throughput_mbps);
-    assert!(
-        (tp - paper).abs() <= tol * paper,
-        "{preset} {buffer}: {tp:.3} Mb/s vs paper {paper} ± {:.0}%",
+    let msg = format!(
+        "{preset} {buffer} {extra:?}: {tp:.3} Mb/s vs paper {paper} ± {:.0}%",
         tol * 100.0
     );
+    match cell {
+        Cell::Within => assert!((tp - paper).abs() <= tol * paper, "{msg}"),
+        Cell::Above => assert!(tp > paper * (1.0 + tol), "no longer above: {msg}"),
+    }
     for (name, g) in [
         ("wired", mean(&runs, |m| m.wired_goodput_pct)),
         ("wireless", mean(&runs, |m| m.wireless_goodput_pct)),
@@ -35,19 +47,27 @@ fn check(preset: &str, buffer: &str, paper: f64, tol: f64) {
     assert!((2.0..=2.5).contains(&per), "{preset}: data PER {per:.2}%");
 }
 
+/// The Net/3 rules off: RFC 5681's recovery exit, buffers as given (lossylink before issue 20).
+const WITHOUT_NET3: &[(&str, &str)] = &[
+    ("tcp.exit_retraction", "always"),
+    ("tcp.buffer_rounding", "none"),
+];
+
 #[test]
-fn lan_32k_matches_table_3() {
-    check("lan", "32KiB", 0.70, 0.20);
+fn lan_32k_against_table_3() {
+    check("lan", "32KiB", 0.70, 0.20, Cell::Above, &[]);
+    check("lan", "32KiB", 0.70, 0.20, Cell::Within, WITHOUT_NET3);
 }
 
 #[test]
-fn lan_8k_matches_table_3() {
-    check("lan", "8KiB", 0.55, 0.20);
+fn lan_8k_against_table_3() {
+    check("lan", "8KiB", 0.55, 0.20, Cell::Above, &[]);
+    check("lan", "8KiB", 0.55, 0.20, Cell::Within, WITHOUT_NET3);
 }
 
 #[test]
 fn wan_32k_matches_table_3() {
-    check("wan", "32KiB", 0.31, 0.25);
+    check("wan", "32KiB", 0.31, 0.25, Cell::Within, &[]);
 }
 
 #[test]

@@ -214,11 +214,11 @@ fn the_two_testbeds_have_pipe_w_half_and_pipe_about_w() {
     }
 }
 
-/// A spurious fast retransmit at the cycle start: Reno loses 5.7 % with pipe = W/2 and 14.7 %
-/// with pipe ≈ W (squares model: 9 % and 13 %). Eifel gets 94 % back with pipe = W/2 (loss
-/// 0.3 %); with pipe ≈ W its restore releases the window at once into a 3-packet queue (the
+/// A spurious fast retransmit at the cycle start: Reno loses 3.3 % with pipe = W/2 and 14.9 %
+/// with pipe ≈ W (squares model: 9 % and 13 %). Eifel gets 86 % back with pipe = W/2 (loss
+/// 0.5 %); with pipe ≈ W its restore releases the window at once into a 3-packet queue (the
 /// burst of Fig 5-6) and loses a segment for real, which costs a fast retransmit and a timeout
-/// (loss 532 %, worse than Reno); with the burst pacer the loss is 1.4 % (90 % recovered).
+/// (loss 86 %, worse than Reno); with the burst pacer the loss is 1.6 % (89 % recovered).
 #[test]
 fn rt14_spurious_fast_retransmit() {
     let half = case(PIPE_HALF_W, Spurious::FastRetransmit);
@@ -248,7 +248,7 @@ fn rt14_spurious_fast_retransmit() {
 }
 
 /// A spurious timeout at the cycle start (3 s hold): Reno loses 12.7 % with pipe = W/2 and
-/// 215 % with pipe ≈ W (squares model: 33 % and 50 %). With pipe = W/2 Reno's slow start gets
+/// 221 % with pipe ≈ W (squares model: 33 % and 50 %). With pipe = W/2 Reno's slow start gets
 /// back to W/4 in a few RTTs (the model takes it as linear), which is why it loses less than the
 /// model; with pipe ≈ W its go-back-N slow start overflows the 3-packet queue, real losses
 /// follow and a second timeout, so the load is back at W only 4.3 cycles later. Eifel undoes the

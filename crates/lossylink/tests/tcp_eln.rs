@@ -65,6 +65,7 @@ fn corruption_is_repaired_without_window_cuts() {
                 num(a, "packets_delivered")
                     + num(a, "packets_queue_dropped")
                     + num(a, "packets_corrupted")
+                    + num(a, "packets_mac_dropped")
                     + num(a, "packets_in_flight")
             );
             (

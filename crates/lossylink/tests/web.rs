@@ -64,6 +64,7 @@ fn fifteen_sessions_complete_pages_and_report_response_times() {
         num(a, "packets_delivered")
             + num(a, "packets_queue_dropped")
             + num(a, "packets_corrupted")
+            + num(a, "packets_mac_dropped")
             + num(a, "packets_in_flight")
     );
 }

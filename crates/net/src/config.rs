@@ -72,6 +72,11 @@ pub enum Medium {
         /// Channel-access wait before each frame.
         contention: Contention,
     },
+    /// A GSM circuit-switched data link with RLP, each direction its own block channel
+    /// (crate::medium::gsm).
+    Gsm(crate::medium::GsmConfig),
+    /// The two ends contend under an 802.11 DCF (crate::medium::dcf): a two-member cell.
+    Dcf(crate::medium::DcfConfig),
 }
 
 /// One direction of a hop.
@@ -100,6 +105,26 @@ pub struct DirectionConfig {
     /// A delivery-opportunity trace (crate::delivery) that decides when frames leave, instead
     /// of `rate_bps` (which then only estimates the idle round trip).
     pub delivery: Option<DeliveryTrace>,
+    /// The block-erasure channel of a GSM link's direction (crate::medium::gsm): erased or not
+    /// per 20 ms radio block, the trace repeating; `None` for an error-free channel.
+    pub blocks: Option<BlockSource>,
+}
+
+/// Where a GSM link's block erasures come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BlockSource {
+    /// A recorded or prepared trace.
+    Trace(std::sync::Arc<crate::gsm::BlockTrace>),
+    /// A synthetic profile (crate::gsm::Profile), `minutes` long, drawn per seed.
+    Profile {
+        /// The profile.
+        profile: crate::gsm::Profile,
+        /// Minutes to draw before the trace repeats.
+        minutes: usize,
+        /// 0: drawn from the run's seed; n > 0: the n-th fixed realization, the same for every
+        /// seed.
+        draw: u32,
+    },
 }
 
 /// A hop between node `i` and node `i + 1` of the chain.

@@ -32,6 +32,23 @@
 use engine::{RngStream, SimDuration, SimTime};
 use std::sync::Arc;
 
+/// How the burst model places burst starts (Balakrishnan97 spec §B.3: the ToN text says
+/// "at an average rate of one every 64 KBytes", SIGCOMM'96 "generated once every 64 KBytes",
+/// which may mean deterministic spacing; the spec leaves it unresolved).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BurstSpacing {
+    /// Exponentially distributed gaps with the given mean (the default).
+    Exponential,
+    /// Exactly the given gap between burst starts, the first at a phase drawn uniformly over
+    /// one gap from the model's stream.
+    Fixed,
+}
+
+/// The fixed spacing in whole bits (at least 1).
+fn fixed_gap(mean_gap_bits: f64) -> u64 {
+    (mean_gap_bits.round() as u64).max(1)
+}
+
 /// Validated configuration of an error model.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ErrorModelConfig {
@@ -48,12 +65,14 @@ pub enum ErrorModelConfig {
         p: f64,
     },
     /// Bursts of `length` (≥ 1) consecutive corrupted frames, starting at exponentially
-    /// distributed gaps with the given mean in bits.
+    /// distributed gaps with the given mean in bits, or exactly that far apart.
     Burst {
         /// Mean distance between burst starts, in bits.
         mean_gap_bits: f64,
         /// Frames per burst.
         length: u32,
+        /// How burst starts are spaced.
+        spacing: BurstSpacing,
     },
     /// A Gilbert–Elliott chain stepped per frame, or per time slot (all probabilities in
     /// [0, 1]).
@@ -135,6 +154,8 @@ pub enum ErrorModel {
     Burst {
         /// Mean gap between burst starts in bits.
         mean_gap_bits: f64,
+        /// Exponential or fixed gaps.
+        spacing: BurstSpacing,
         /// Frames per burst.
         length: u32,
         /// Frames of the current burst still to corrupt.
@@ -258,10 +279,16 @@ impl ErrorModel {
             ErrorModelConfig::Burst {
                 mean_gap_bits,
                 length,
+                spacing,
             } => {
-                let next_error = gap(&mut rng, mean_gap_bits) - 1;
+                let next_error = match spacing {
+                    BurstSpacing::Exponential => gap(&mut rng, mean_gap_bits) - 1,
+                    // A phase drawn once, uniform over one spacing; then exactly every gap.
+                    BurstSpacing::Fixed => rng.below(fixed_gap(mean_gap_bits)),
+                };
                 ErrorModel::Burst {
                     mean_gap_bits,
+                    spacing,
                     length,
                     remaining: 0,
                     position: 0,
@@ -376,6 +403,7 @@ impl ErrorModel {
             }
             ErrorModel::Burst {
                 mean_gap_bits,
+                spacing,
                 length,
                 remaining,
                 position,
@@ -385,7 +413,11 @@ impl ErrorModel {
                 let end = position.saturating_add(bits);
                 let start = *next_error < end;
                 while *next_error < end {
-                    *next_error = next_error.saturating_add(gap(rng, *mean_gap_bits));
+                    let g = match spacing {
+                        BurstSpacing::Exponential => gap(rng, *mean_gap_bits),
+                        BurstSpacing::Fixed => fixed_gap(*mean_gap_bits),
+                    };
+                    *next_error = next_error.saturating_add(g);
                 }
                 *position = end;
                 if *remaining > 0 {
@@ -409,14 +441,24 @@ impl ErrorModel {
                 1.0 - (-(bits as f64) / mean_gap_bits).exp()
             }
             ErrorModelConfig::Bernoulli { p } => p,
-            // Long-run fraction: k frames per burst, one burst per (k - 1 frames + mean gap).
             ErrorModelConfig::Burst {
                 mean_gap_bits,
                 length,
+                spacing,
             } => {
-                let q = 1.0 - (-(bits as f64) / mean_gap_bits).exp();
                 let k = f64::from(length);
-                k * q / (1.0 + (k - 1.0) * q)
+                match spacing {
+                    // Long-run fraction: k frames per burst, one burst per (k - 1 frames + mean
+                    // gap).
+                    BurstSpacing::Exponential => {
+                        let q = 1.0 - (-(bits as f64) / mean_gap_bits).exp();
+                        k * q / (1.0 + (k - 1.0) * q)
+                    }
+                    // One burst of k frames per gap; exact while a burst is shorter than a gap.
+                    BurstSpacing::Fixed => {
+                        (k * bits as f64 / fixed_gap(mean_gap_bits) as f64).min(1.0)
+                    }
+                }
             }
             ErrorModelConfig::Gilbert {
                 p_gb,
@@ -485,6 +527,7 @@ mod tests {
             let cfg = ErrorModelConfig::Burst {
                 mean_gap_bits: 65536.0 * 8.0,
                 length: k,
+                spacing: BurstSpacing::Exponential,
             };
             let mut m = ErrorModel::new(cfg.clone(), RngStream::new(7, "test/burst"));
             let hits: Vec<bool> = (0..200_000).map(|_| m.frame(1476 * 8)).collect();
@@ -504,6 +547,38 @@ mod tests {
                 (rate - want).abs() < 0.1 * want,
                 "k = {k}: {rate} vs {want}"
             );
+        }
+    }
+
+    #[test]
+    fn fixed_spacing_starts_a_burst_exactly_every_gap() {
+        // 64 KiB between burst starts, 1476-byte frames: 44.4 frames apart, so consecutive
+        // starts are 44 or 45 frames apart, never anything else (Balakrishnan97 spec §B.3).
+        for k in [2u32, 4] {
+            let cfg = ErrorModelConfig::Burst {
+                mean_gap_bits: 65536.0 * 8.0,
+                length: k,
+                spacing: BurstSpacing::Fixed,
+            };
+            let mut m = ErrorModel::new(cfg.clone(), RngStream::new(7, "test/burst"));
+            let hits: Vec<bool> = (0..20_000).map(|_| m.frame(1476 * 8)).collect();
+            let starts: Vec<usize> = (0..hits.len())
+                .filter(|&i| hits[i] && (i == 0 || !hits[i - 1]))
+                .collect();
+            assert!(starts[0] < 45, "phase within one gap: {}", starts[0]);
+            for w in starts.windows(2) {
+                assert!(matches!(w[1] - w[0], 44 | 45), "k = {k}: {:?}", w);
+            }
+            let rate = hits.iter().filter(|&&h| h).count() as f64 / hits.len() as f64;
+            let want = ErrorModel::frame_error_probability(&cfg, 1476 * 8);
+            assert!(
+                (rate - want).abs() < 0.02 * want,
+                "k = {k}: {rate} vs {want}"
+            );
+            // Another seed: another phase, the same spacing.
+            let mut m2 = ErrorModel::new(cfg, RngStream::new(8, "test/burst"));
+            let first2 = (0..45).position(|_| m2.frame(1476 * 8));
+            assert!(first2.is_some());
         }
     }
 

@@ -10,6 +10,16 @@ pub fn link_errors(link: &str, dir: &str) -> String {
     format!("{link}/{dir}/errors")
 }
 
+/// The L2R flow-control gaps of one direction of a GSM link.
+pub fn l2r_gaps(link: &str, dir: &str) -> String {
+    format!("{link}/{dir}/l2r")
+}
+
+/// The synthetic block-erasure trace of one direction of a GSM link.
+pub fn block_erasures(link: &str, dir: &str) -> String {
+    format!("{link}/{dir}/blocks")
+}
+
 /// The random backoff of a shared medium (a half-duplex hop or a cell).
 pub fn contention(medium: &str) -> String {
     format!("{medium}/contention")

@@ -24,7 +24,7 @@ pub mod topology;
 pub mod traffic;
 pub mod web;
 
-pub use error_model::{ErrorModel, ErrorModelConfig};
+pub use error_model::{BurstSpacing, ErrorModel, ErrorModelConfig};
 pub use hiccup::{Hiccup, Stage as HiccupStage};
 pub use network::{Connector, Flow, Network, Outcome, PacketAccount, UdpFlow, WebFlow};
 pub use packet::{LinkAck, LinkTag, Packet, PacketKind, Proto};

@@ -8,6 +8,7 @@ use crate::keys;
 use crate::link_receiver::LinkReceiver;
 use crate::medium::dcf::Dcf;
 use crate::medium::duplex::Duplex;
+use crate::medium::gsm::Gsm;
 use crate::medium::shared::Shared;
 use crate::medium::AnyMedium;
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
@@ -105,7 +106,7 @@ pub struct Network {
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
-/// `queue_drops` + `corrupted` + `absorbed` + `in_flight`).
+/// `queue_drops` + `corrupted` + `mac_drops` + `in_flight`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PacketAccount {
     /// Packets created (by endpoints, proxies, agents and link receivers).
@@ -116,6 +117,8 @@ pub struct PacketAccount {
     pub queue_drops: u64,
     /// Frames an error model corrupted, on any port (dropped at the far end).
     pub corrupted: u64,
+    /// Frames a MAC gave up after its retry limit (802.11 DCF).
+    pub mac_drops: u64,
     /// Packets still in a queue, on a wire or held by a hiccup.
     pub in_flight: u64,
 }
@@ -189,13 +192,54 @@ impl Network {
                                 RngStream::new(seed, &keys::dcf_backoff(&cfg.cells[c].key, sta.0));
                             d.add_link(ap_port, sta_port, srng);
                         }
-                        AnyMedium::Duplex(_) => {}
+                        AnyMedium::Duplex(_) | AnyMedium::Gsm(_) => {}
                     }
                     (m, m)
                 }
                 (None, config::Medium::FullDuplex) => {
                     media.push(AnyMedium::Duplex(Duplex::new(fwd)));
                     media.push(AnyMedium::Duplex(Duplex::new(rev)));
+                    (media.len() - 2, media.len() - 1)
+                }
+                (None, config::Medium::Dcf(d)) => {
+                    // Each end is a member with its own backoff stream.
+                    let backoff =
+                        |end: u32| RngStream::new(seed, &keys::dcf_backoff(&link.key, end));
+                    media.push(AnyMedium::Dcf(Dcf::new(
+                        d,
+                        vec![(vec![fwd], backoff(a.0)), (vec![rev], backoff(b.0))],
+                    )));
+                    (media.len() - 1, media.len() - 1)
+                }
+                (None, config::Medium::Gsm(g)) => {
+                    let blocks = |d: &config::DirectionConfig, dir: &str| match &d.blocks {
+                        None => None,
+                        Some(config::BlockSource::Trace(t)) => Some(t.clone()),
+                        Some(config::BlockSource::Profile {
+                            profile,
+                            minutes,
+                            draw,
+                        }) => {
+                            // A fixed realization (draw n) is the same for every seed.
+                            let stream_seed = if *draw == 0 { seed } else { u64::from(*draw) };
+                            let mut r =
+                                RngStream::new(stream_seed, &keys::block_erasures(&link.key, dir));
+                            Some(std::sync::Arc::new(profile.generate(*minutes, &mut r)))
+                        }
+                    };
+                    let l2r = |dir: &str| RngStream::new(seed, &keys::l2r_gaps(&link.key, dir));
+                    media.push(AnyMedium::Gsm(Box::new(Gsm::new(
+                        fwd,
+                        g,
+                        blocks(&hop.forward, "forward"),
+                        l2r("forward"),
+                    ))));
+                    media.push(AnyMedium::Gsm(Box::new(Gsm::new(
+                        rev,
+                        g,
+                        blocks(&hop.reverse, "reverse"),
+                        l2r("reverse"),
+                    ))));
                     (media.len() - 2, media.len() - 1)
                 }
                 (None, config::Medium::HalfDuplex { contention }) => {
@@ -317,6 +361,7 @@ impl Network {
                         + p.stats.corrupted_udp
                 })
                 .sum(),
+            mac_drops: ports.iter().map(|p| p.stats.mac_drops).sum(),
             in_flight: self.pool.len() as u64,
         }
     }

@@ -57,6 +57,8 @@ pub struct PortStats {
     pub corrupted_mac_acks: u64,
     /// Frames the MAC of this direction gave up after its last retry.
     pub mac_drops: u64,
+    /// MAC attempts the channel corrupted (each retried or, after the last, a `mac_drop`).
+    pub mac_errors: u64,
 }
 
 /// One direction of a hop.
@@ -243,6 +245,39 @@ impl Port {
         )
     }
 
+    /// One attempt of a MAC with retries (crate::medium::dcf): like [`Port::transmit`], but a
+    /// corrupted attempt is not a corrupted packet (the MAC retries it, and a frame it gives up
+    /// is counted in `mac_drops`), so the packet counters of conservation count each packet
+    /// once.
+    pub(crate) fn attempt(&mut self, now: SimTime, pkt: &Packet) -> (SimDuration, bool) {
+        let (airtime, corrupted) = self.transmit(now, pkt, SimDuration::ZERO);
+        if corrupted {
+            self.stats.mac_errors += 1;
+            *self.corrupted_counter(pkt) -= 1;
+        }
+        (airtime, corrupted)
+    }
+
+    /// A MAC without acknowledgements lost its attempt at `pkt` (collided or corrupted): the
+    /// packet is lost to the channel after all, counted as corrupted.
+    pub(crate) fn count_lost_attempt(&mut self, pkt: &Packet) {
+        *self.corrupted_counter(pkt) += 1;
+    }
+
+    /// The corrupted-frame counter of `pkt`'s kind.
+    fn corrupted_counter(&mut self, pkt: &Packet) -> &mut u64 {
+        let s = &mut self.stats;
+        if pkt.is_link_ack() {
+            &mut s.corrupted_link_acks
+        } else if pkt.is_udp() {
+            &mut s.corrupted_udp
+        } else if pkt.kind() == PacketKind::Data {
+            &mut s.corrupted_data
+        } else {
+            &mut s.corrupted_acks
+        }
+    }
+
     /// Count a frame of `ip` bytes on the air over `(start, length)` (its access wait before
     /// it, `airtime` with the wait) and draw whether it is corrupted.
     fn account(
@@ -260,16 +295,23 @@ impl Port {
             Exposure::Frame => ip + u64::from(self.cfg.framing_bytes),
         };
         let corrupted = self.error.frame_at(start, on_air, exposed * 8);
+        self.count(pkt, corrupted);
+        corrupted
+    }
+
+    /// Count a frame by kind, and whether it was corrupted.
+    #[inline]
+    fn count(&mut self, pkt: &Packet, corrupted: bool) {
         if pkt.is_link_ack() {
             self.stats.link_ack_frames += 1;
             self.stats.corrupted_link_acks += u64::from(corrupted);
-            return corrupted;
+            return;
         }
         if pkt.is_udp() {
             self.stats.udp_frames += 1;
             self.stats.udp_payload_bytes += u64::from(pkt.seg.len);
             self.stats.corrupted_udp += u64::from(corrupted);
-            return corrupted;
+            return;
         }
         match pkt.kind() {
             PacketKind::Data => {
@@ -282,7 +324,14 @@ impl Port {
                 self.stats.corrupted_acks += u64::from(corrupted);
             }
         }
-        corrupted
+    }
+
+    /// A frame a medium with its own channel (the GSM RLP link, crate::medium::gsm) carried
+    /// over `wire_bytes` bytes of its stream and decided the fate of: counted as sent, and as
+    /// corrupted if the far end will discard it.
+    pub(crate) fn count_carried(&mut self, pkt: &Packet, wire_bytes: u64, corrupted: bool) {
+        self.stats.wire_bytes += wire_bytes;
+        self.count(pkt, corrupted);
     }
 
     /// A MAC ACK of `bits` exposed bits on this direction: counted; whether it is corrupted.

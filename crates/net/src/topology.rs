@@ -160,6 +160,7 @@ mod tests {
             error: ErrorModelConfig::None,
             hiccups: Vec::new(),
             delivery: None,
+            blocks: None,
         }
     }
 

@@ -30,6 +30,7 @@ pub(crate) fn result_to_dict(
         };
         out.set_item("flows", rows(fr.flows)?)?;
         out.set_item("links", rows(fr.links)?)?;
+        out.set_item("members", rows(fr.members)?)?;
         out.set_item("aggregate", pairs_to_dict(py, fr.aggregate)?)?;
     }
     match result.trace {

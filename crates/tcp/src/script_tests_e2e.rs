@@ -5,7 +5,7 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{
-    ElnRecovery, LossRecovery, NewRenoFlavor, NewRenoRecovery, Phase, RenoRecovery,
+    ElnRecovery, ExitRetraction, LossRecovery, NewRenoFlavor, NewRenoRecovery, Phase, RenoRecovery,
 };
 use crate::rto::{BsdRto, BsdRtoConfig};
 use crate::script_tests::{ack, drain, ms, slow_clock, BASE, MSS};
@@ -111,6 +111,29 @@ fn reno_leaves_the_second_hole_to_the_timer() {
             .all(|&(off, _)| off >= 5 * MSS),
         "no retransmission of segment 2 on the partial ACK"
     );
+}
+
+/// Net/3's retraction (`tcp_input.c`: only when `t_dupacks > tcprexmtthresh`): Figure 1's
+/// recovery saw exactly three duplicates (10-12 ms), so the ACK that ends it (22 ms) leaves cwnd
+/// at ssthresh + 3 segments and grows it by congestion avoidance (MSS²/cwnd = 280 bytes);
+/// `ExitRetraction::Always` (RFC 5681, lossylink before issue 20) pulls it back to ssthresh and
+/// slow-starts one segment.
+#[test]
+fn net3_keeps_the_inflated_window_after_exactly_three_duplicates() {
+    for (retraction, cwnd) in [
+        (ExitRetraction::Net3, 5 * MSS + 280),
+        (ExitRetraction::Always, 3 * MSS),
+    ] {
+        let mut t = VecSink::default();
+        let rec = RenoRecovery::new(3).with_retraction(retraction);
+        let mut s = build(5, Box::new(rec), SenderConfig::new(MSS, 32768), false);
+        figure1(&mut s, false, &mut t);
+        assert_eq!((s.ssthresh(), s.cwnd()), (2 * MSS, 5 * MSS));
+        drain(&mut s, ms(12), &mut t);
+        s.on_ack(ms(22), &ack(MSS, 32768), &mut t);
+        assert_eq!(s.phase(), Phase::Open);
+        assert_eq!(s.cwnd(), cwnd, "{retraction:?}");
+    }
 }
 
 /// E2E-ELN (§2.6): the 3rd ELN-marked dupack resends segment 1 with no congestion response:
@@ -300,4 +323,46 @@ fn eifel_timer_tracks_the_round_trip_from_timestamps() {
             break;
         }
     }
+}
+
+/// RFC 6582 §3.2 step 4 (issue 20 item 4): every duplicate ACK during fast recovery inflates
+/// cwnd by one segment, also the first ones after a partial ACK. Eight segments out, 0 and 2
+/// lost; the fast retransmit at 12 ms (cwnd 4 + 3 segments), the duplicates from 5-7 inflate and
+/// release 8 and 9; the partial ACK at 22 ms (the resent 0 arrived) deflates by two segments and
+/// adds one (cwnd 9), resends 2 and sends 10; the duplicates from 8, 9 and 10 at 24-26 ms then
+/// each inflate and release one new segment (the paper flavour counts them afresh and releases
+/// nothing for the first three).
+#[test]
+fn rfc6582_inflates_on_the_duplicates_right_after_a_partial_ack() {
+    let mut t = VecSink::default();
+    let rec = Box::new(NewRenoRecovery::new(NewRenoFlavor::Rfc6582, 3));
+    let mut s = build(8, rec, SenderConfig::new(MSS, 65535), false);
+    assert_eq!(drain(&mut s, ms(0), &mut t).len(), 8);
+    for at in [10, 11, 12] {
+        s.on_ack(ms(at), &ack(0, 65535), &mut t);
+    }
+    assert_eq!(drain(&mut s, ms(12), &mut t), vec![(0, MSS)]);
+    assert_eq!((s.ssthresh(), s.cwnd()), (4 * MSS, 7 * MSS));
+    let mut sent = Vec::new();
+    for at in [13, 14, 15] {
+        s.on_ack(ms(at), &ack(0, 65535), &mut t);
+        sent.extend(drain(&mut s, ms(at), &mut t));
+    }
+    assert_eq!(sent, vec![(8 * MSS, MSS), (9 * MSS, MSS)]);
+    s.on_ack(ms(22), &ack(2 * MSS, 65535), &mut t);
+    assert_eq!(s.cwnd(), 9 * MSS, "10 - 2 acknowledged + 1");
+    assert_eq!(
+        drain(&mut s, ms(22), &mut t),
+        vec![(2 * MSS, MSS), (10 * MSS, MSS)]
+    );
+    for (at, seg) in [(24, 11), (25, 12), (26, 13)] {
+        s.on_ack(ms(at), &ack(2 * MSS, 65535), &mut t);
+        assert_eq!(
+            drain(&mut s, ms(at), &mut t),
+            vec![(seg * MSS, MSS)],
+            "at {at} ms"
+        );
+    }
+    assert_eq!(s.cwnd(), 12 * MSS);
+    assert_eq!(s.stats().fast_retransmits, 1);
 }

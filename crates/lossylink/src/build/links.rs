@@ -6,7 +6,7 @@ use crate::schema::*;
 use engine::{SimDuration, SimTime};
 use net::config::{Contention, DirectionConfig, Exposure, Hiccup, HopConfig, HopRole, Medium};
 use net::delivery::DeliveryTrace;
-use net::{ErrorModelConfig, HiccupStage};
+use net::{BurstSpacing, ErrorModelConfig, HiccupStage};
 
 pub(super) fn per_frame(p: &PerFrameDoc) -> SimDuration {
     match p {
@@ -64,9 +64,17 @@ pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig,
             ))
         }
         ErrorDoc::Burst { every, .. } if every.0 == 0 => ErrorModelConfig::None,
-        ErrorDoc::Burst { every, length } => ErrorModelConfig::Burst {
+        ErrorDoc::Burst {
+            every,
+            length,
+            spacing,
+        } => ErrorModelConfig::Burst {
             mean_gap_bits: every.0 as f64 * 8.0,
             length: *length,
+            spacing: match spacing {
+                None | Some(BurstSpacingDoc::Exponential) => BurstSpacing::Exponential,
+                Some(BurstSpacingDoc::Fixed) => BurstSpacing::Fixed,
+            },
         },
         ErrorDoc::Bernoulli { p } => {
             return Err(Error::invalid(
@@ -231,6 +239,14 @@ pub(super) fn direction(
         error,
         hiccups: hiccups(field, &d.hiccups)?,
         delivery,
+        blocks: match &d.blocks {
+            Some(b) => super::gsm::blocks(field, Some(b))?,
+            // The hop-level table is named as the user wrote it.
+            None => super::gsm::blocks(
+                field.rsplit_once('.').map_or(field, |(hop, _)| hop),
+                h.blocks.as_ref(),
+            )?,
+        },
     })
 }
 
@@ -315,7 +331,33 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
         (MediumDoc::HalfDuplex, c) => Medium::HalfDuplex {
             contention: contention(c.as_ref()),
         },
+        (MediumDoc::GsmCsd, Some(_)) => {
+            return Err(Error::invalid(
+                format!("{field}.contention"),
+                "only a half-duplex medium has contention",
+            ))
+        }
+        (MediumDoc::GsmCsd, None) => Medium::Gsm(super::gsm::gsm(field, h.gsm.as_ref())?),
+        (MediumDoc::Dcf, Some(_)) => {
+            return Err(Error::invalid(
+                format!("{field}.contention"),
+                "a dcf hop draws its own backoff (dcf.cw_min, dcf.slot); leave contention out",
+            ))
+        }
+        (MediumDoc::Dcf, None) => Medium::Dcf(super::topology::dcf_config(
+            &h.dcf.clone().unwrap_or_default(),
+            &format!("{field}.dcf"),
+        )?),
     };
+    if h.dcf.is_some() && h.medium != MediumDoc::Dcf {
+        return Err(Error::invalid(
+            format!("{field}.dcf"),
+            "belongs to a medium = \"dcf\" hop (or a [[cells]] entry)",
+        ));
+    }
+    if h.medium != MediumDoc::GsmCsd {
+        super::gsm::not_gsm(field, h)?;
+    }
     Ok(HopConfig {
         name: h.name.clone(),
         role: match h.role {

@@ -69,6 +69,10 @@ impl Net {
             Some(cell) => cell.contention,
             None => match self.topology.links[link].hop.medium {
                 Medium::FullDuplex => return SimDuration::ZERO,
+                // On average half a radio block until the next frame starts.
+                Medium::Gsm(g) => return SimDuration(g.block.as_nanos() / 2),
+                // DIFS and a mean backoff.
+                Medium::Dcf(d) => return d.difs() + d.slot.saturating_mul(u64::from(d.cw_min) / 2),
                 Medium::HalfDuplex { contention } => contention,
             },
         };
@@ -268,6 +272,9 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             exposure: cell.exposure,
             error: cell.error.clone(),
             delivery: None,
+            dcf: None,
+            gsm: None,
+            blocks: None,
             forward: DirectionDoc::default(),
             reverse: DirectionDoc::default(),
         };
@@ -282,15 +289,32 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 ));
             }
             members.push(links.len());
+            let member_doc = match cell.station_error.get(st) {
+                Some(e) => HopDoc {
+                    error: Some(e.clone()),
+                    ..hop_doc.clone()
+                },
+                None => hop_doc.clone(),
+            };
             links.push(LinkConfig {
                 a: ap,
                 b: s,
                 key: format!("cell:{}/{st}", cell.name),
                 hop: HopConfig {
                     name: format!("{}/{st}", cell.name),
-                    ..hop(&field, &hop_doc)?
+                    ..hop(&field, &member_doc)?
                 },
             });
+        }
+        if let Some(bad) = cell
+            .station_error
+            .keys()
+            .find(|k| !cell.stations.contains(k))
+        {
+            return Err(Error::invalid(
+                format!("{field}.station_error.{bad}"),
+                "is not one of the cell's stations",
+            ));
         }
         cells.push(CellConfig {
             name: cell.name.clone(),
@@ -363,7 +387,7 @@ pub(crate) fn network(doc: &ScenarioDoc) -> Result<Net, Error> {
 }
 
 /// A cell's `dcf` knobs, validated (802.11b defaults).
-fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConfig, Error> {
+pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConfig, Error> {
     use net::medium::DcfConfig;
     let b = DcfConfig::B_LONG_1M;
     let dur = |k: &str, v: Option<crate::units::Dur>, def: SimDuration| match v {
@@ -413,5 +437,6 @@ fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConfig, Error> 
         retry_delay: d
             .retry_delay
             .map_or(SimDuration::ZERO, |x| SimDuration(x.0)),
+        mac_ack: d.mac_ack.unwrap_or(true),
     })
 }

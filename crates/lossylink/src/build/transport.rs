@@ -7,7 +7,8 @@ use crate::schemes::Modifiers;
 use engine::SimDuration;
 use tcp::cc::RenoFlavor;
 use tcp::recovery::{
-    ElnBasis, ElnExpected, ElnResend, NewRenoFlavor, PrrBound, SackFlavor, TcpElnConfig,
+    ElnBasis, ElnExpected, ElnResend, ExitRetraction, NewRenoFlavor, PrrBound, SackFlavor,
+    TcpElnConfig,
 };
 use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
@@ -54,6 +55,10 @@ pub(crate) enum CcSettings {
     Cubic,
     /// BBR v1 with pacing, from the `+bbr` modifier.
     Bbr,
+    /// Westwood+ with its bandwidth filter, from the `+westwood` modifier.
+    Westwood(tcp::cc::WestwoodFilter),
+    /// Veno, from the `+veno` modifier.
+    Veno,
 }
 
 /// Delayed-ACK settings.
@@ -70,7 +75,11 @@ pub(crate) enum DelackSettings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TcpSettings {
     pub mss: u32,
+    /// `tcp.buffer` as given (reported in results).
     pub buffer: u32,
+    /// The socket buffers the endpoints get: `buffer`, rounded up to a multiple of the MSS on
+    /// the bsd profile (Net/3 `tcp_mss()`: `bufsize = roundup(bufsize, mss)`).
+    pub socket_buffer: u32,
     pub timers: TimerSettings,
     pub cc: CcSettings,
     pub dupthresh: u32,
@@ -95,6 +104,10 @@ pub(crate) struct TcpSettings {
     pub tcp_eln: TcpElnConfig,
     /// `tcp.eln.ident = "single-conn"`: the receiving host must have only this connection.
     pub eln_single_conn: bool,
+    /// Reno's cwnd retraction at the end of fast recovery.
+    pub exit_retraction: ExitRetraction,
+    /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
+    pub smart_tick: bool,
     /// Proportional Rate Reduction in fast recovery (RFC 6937), with its reduction bound.
     pub prr: Option<PrrBound>,
     /// RACK-TLP instead of the SACK sender's loss detection (RFC 8985).
@@ -250,7 +263,34 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             ))
         }
     };
+    let variant = [mods.cubic, mods.bbr, mods.westwood, mods.veno]
+        .iter()
+        .filter(|&&x| x)
+        .count();
+    if variant > 1 {
+        return Err(Error::invalid(
+            "scheme",
+            "+cubic, +bbr, +westwood and +veno each choose the congestion controller; keep one",
+        ));
+    }
+    if t.westwood_filter.is_some() && !mods.westwood {
+        return Err(Error::invalid(
+            "tcp.westwood_filter",
+            "belongs to Westwood+ (scheme e2e-westwood or +westwood)",
+        ));
+    }
     let cc = match (mods.cubic, t.ca_extra_mss_over_8) {
+        _ if (mods.westwood || mods.veno) && t.ca_extra_mss_over_8 == Some(true) => {
+            return Err(Error::invalid(
+                "tcp.ca_extra_mss_over_8",
+                "is a Net/3 Reno term; the scheme asks for another controller",
+            ))
+        }
+        _ if mods.westwood => CcSettings::Westwood(match t.westwood_filter {
+            None | Some(WestwoodFilterDoc::Tustin) => tcp::cc::WestwoodFilter::Tustin,
+            Some(WestwoodFilterDoc::Linux) => tcp::cc::WestwoodFilter::Linux,
+        }),
+        _ if mods.veno => CcSettings::Veno,
         _ if mods.bbr => today::bbr(mods, t.ca_extra_mss_over_8)?,
         // The linux profile's controller is CUBIC (Linux's default since 2.6.19).
         (false, _) if linux => CcSettings::Cubic,
@@ -352,6 +392,16 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             }
         }
     };
+    // Balakrishnan97 spec §2.4 leaves SMART's RTT clock open; BSD/OS 2.1 had only ticks.
+    let smart_tick = match t.smart_rtt {
+        None => matches!(timers, TimerSettings::Bsd { .. }),
+        Some(SmartRttDoc::Fine) => false,
+        Some(SmartRttDoc::Tick) if matches!(timers, TimerSettings::Bsd { .. }) => true,
+        Some(SmartRttDoc::Tick) => return Err(Error::invalid(
+            "tcp.smart_rtt",
+            "\"tick\" needs the bsd profile's slow timer (and tcp.rto = \"profile\"); use \"fine\"",
+        )),
+    };
     if t.rto_agg_k.is_some() && t.rto != Some(RtoDoc::EifelAgg) {
         return Err(Error::invalid(
             "tcp.rto_agg_k",
@@ -369,22 +419,36 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             LateDupackDoc::Restore => LateDupack::Restore,
             LateDupackDoc::Off => LateDupack::Off,
         }),
-        limited_transmit: t.limited_transmit.unwrap_or(false) || mods.limited_transmit,
+        // RFC 5681 §3.2: a sender SHOULD use limited transmit (RFC 3042); 4.4BSD had none.
+        limited_transmit: t.limited_transmit.unwrap_or(modern) || mods.limited_transmit,
         quench: t.quench.unwrap_or(!modern),
         burst_pacer: t.eifel_burst_pacer == Some(BurstPacerDoc::Srtt),
         rexmt: match t.rexmt {
             None | Some(RexmtDoc::Restart) => Rexmt::Restart,
             Some(RexmtDoc::Precise) => Rexmt::Precise,
         },
+        // Today's NewReno is RFC 6582 and today's SACK recovery RFC 6675 (issue 20 item 6);
+        // the bsd profile keeps the paper's 1997 senders.
         newreno: match t.newreno {
+            None if modern => NewRenoFlavor::Rfc6582,
             None | Some(NewRenoDoc::Paper) => NewRenoFlavor::Paper,
             Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,
         },
         sack_sender: match t.sack_sender {
+            None if modern => SackFlavor::Rfc6675,
             // RFC 6937 is specified over RFC 6675's pipe: PRR picks that sender unless told.
             None if prr.is_some() => SackFlavor::Rfc6675,
             None | Some(SackSenderDoc::FallFloyd) => SackFlavor::FallFloyd,
             Some(SackSenderDoc::Rfc6675) => SackFlavor::Rfc6675,
+            Some(SackSenderDoc::Rfc6675Basic) => SackFlavor::Rfc6675Basic,
+        },
+        smart_tick,
+        // Net/3 tcp_input.c on the bsd profile (retract only after more than tcprexmtthresh
+        // duplicates); RFC 5681 §3.2 step 6 on modern. See docs/calibration.md for the cells.
+        exit_retraction: match t.exit_retraction {
+            None if !modern => ExitRetraction::Net3,
+            None | Some(ExitRetractionDoc::Always) => ExitRetraction::Always,
+            Some(ExitRetractionDoc::Net3) => ExitRetraction::Net3,
         },
         prr,
         rack,
@@ -394,6 +458,20 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         mss: t.mss,
         buffer: t.buffer.0 as u32,
+        socket_buffer: match t.buffer_rounding.unwrap_or(match t.profile {
+            Profile::Bsd => BufferRoundingDoc::Mss,
+            Profile::Modern | Profile::Linux => BufferRoundingDoc::None,
+        }) {
+            // Net/3 tcp_mss(): both socket buffers become a multiple of the segment size it
+            // computes, which does not yet subtract the 12-byte timestamp option (Ludwig2000's
+            // testbed advertised 8496 = 18 x 472 for 460-byte segments, spec §2.1); at most
+            // sb_max, 256 KiB, and the window field still caps what is advertised at 65535.
+            BufferRoundingDoc::Mss => {
+                let unit = u64::from(t.mss) + if timestamps { 12 } else { 0 };
+                (t.buffer.0.div_ceil(unit) * unit) as u32
+            }
+            BufferRoundingDoc::None => t.buffer.0 as u32,
+        },
         timers,
         cc,
         dupthresh,
@@ -423,5 +501,75 @@ fn tcp_eln(d: Option<&TcpElnDoc>, dupthresh: u32) -> TcpElnConfig {
         eager: d.in_recovery == Some(ElnModeDoc::Eager),
         sync: d.counter == Some(ElnCounterDoc::Sync),
         inflate_trigger: d.inflate_trigger.unwrap_or(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::units::Size;
+
+    fn settings(profile: Profile, edit: impl FnOnce(&mut TcpDoc)) -> TcpSettings {
+        let mut doc = TcpDoc {
+            profile,
+            ..TcpDoc::default()
+        };
+        edit(&mut doc);
+        tcp_settings(&doc, Modifiers::default()).unwrap()
+    }
+
+    #[test]
+    fn modern_follows_todays_rfcs_and_bsd_keeps_1997() {
+        // RFC 5681 §3.2 (RFC 3042), RFC 6582, RFC 6675.
+        let m = settings(Profile::Modern, |_| {});
+        assert!(m.limited_transmit);
+        assert_eq!(m.newreno, NewRenoFlavor::Rfc6582);
+        assert_eq!(m.sack_sender, SackFlavor::Rfc6675);
+        let b = settings(Profile::Bsd, |_| {});
+        assert!(!b.limited_transmit);
+        assert_eq!(b.newreno, NewRenoFlavor::Paper);
+        assert_eq!(b.sack_sender, SackFlavor::FallFloyd);
+        assert_eq!(b.exit_retraction, ExitRetraction::Net3);
+        assert_eq!(m.exit_retraction, ExitRetraction::Always);
+        let always = settings(Profile::Bsd, |d| {
+            d.exit_retraction = Some(ExitRetractionDoc::Always)
+        });
+        assert_eq!(always.exit_retraction, ExitRetraction::Always);
+        // Net/3 tcp_mss(): 8 KiB of 1400-byte segments is 8400 bytes on bsd, as given on modern.
+        let r = settings(Profile::Bsd, |d| d.buffer = Size(8192));
+        assert_eq!((r.buffer, r.socket_buffer), (8192, 8400));
+        let m8 = settings(Profile::Modern, |d| d.buffer = Size(8192));
+        assert_eq!(m8.socket_buffer, 8192);
+        let none = settings(Profile::Bsd, |d| {
+            d.buffer = Size(8192);
+            d.buffer_rounding = Some(BufferRoundingDoc::None);
+        });
+        assert_eq!(none.socket_buffer, 8192);
+        // Each default can be turned back for ablation.
+        let old = settings(Profile::Modern, |d| {
+            d.limited_transmit = Some(false);
+            d.newreno = Some(NewRenoDoc::Paper);
+            d.sack_sender = Some(SackSenderDoc::FallFloyd);
+        });
+        assert!(!old.limited_transmit);
+        assert_eq!(old.newreno, NewRenoFlavor::Paper);
+        assert_eq!(old.sack_sender, SackFlavor::FallFloyd);
+    }
+
+    #[test]
+    fn smart_rtt_ticks_on_bsd_fine_on_modern_and_tick_needs_the_slow_timer() {
+        // Balakrishnan97 spec §2.4 (a knob); BSD/OS 2.1 kept its RTT in slow ticks.
+        assert!(settings(Profile::Bsd, |_| {}).smart_tick);
+        assert!(!settings(Profile::Modern, |_| {}).smart_tick);
+        let fine = settings(Profile::Bsd, |d| d.smart_rtt = Some(SmartRttDoc::Fine));
+        assert!(!fine.smart_tick);
+        let doc = TcpDoc {
+            profile: Profile::Modern,
+            smart_rtt: Some(SmartRttDoc::Tick),
+            ..TcpDoc::default()
+        };
+        let err = tcp_settings(&doc, Modifiers::default()).err().unwrap();
+        assert!(err.to_string().contains("tcp.smart_rtt"), "{err}");
     }
 }

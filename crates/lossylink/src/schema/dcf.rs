@@ -43,4 +43,8 @@ pub struct DcfDoc {
     /// A fixed wait before each retry, the queue head blocked (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_delay: Option<Dur>,
+    /// MAC ACKs and retries (802.11, true) or none (CSMA/CA as the 915 MHz WaveLAN had: a
+    /// frame goes once, collided or corrupted ones are lost).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac_ack: Option<bool>,
 }

@@ -89,14 +89,56 @@ pub enum NewRenoDoc {
     Rfc6582,
 }
 
+/// When Reno's exit from fast recovery retracts cwnd to ssthresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExitRetractionDoc {
+    /// Only after more than dupthresh duplicates (Net/3 `tcp_input.c`).
+    Net3,
+    /// On every exit (RFC 5681 §3.2 step 6).
+    Always,
+}
+
+/// Westwood+'s bandwidth filter (eln-llelsn spec §4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WestwoodFilterDoc {
+    /// ns-3's Tustin filter over per-RTT samples (the spec's proposal).
+    Tustin,
+    /// Linux's two cascaded EWMAs.
+    Linux,
+}
+
+/// Whether the socket buffers are rounded up to a multiple of the MSS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BufferRoundingDoc {
+    /// Net/3 `tcp_mss()`: `roundup(bufsize, mss)`.
+    Mss,
+    /// The buffer as given.
+    None,
+}
+
+/// The clock of E2E-SMART's once-per-round-trip resend rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SmartRttDoc {
+    /// Whole slow-timer ticks against the tick-granular smoothed RTT (BSD/OS 2.1).
+    Tick,
+    /// The fine-grained smoothed RTT.
+    Fine,
+}
+
 /// SACK sender flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SackSenderDoc {
     /// Fall & Floyd 1996 "Sack1" pipe-based recovery (the spec's §2.5 default).
     FallFloyd,
-    /// RFC 6675 IsLost / NextSeg / pipe.
+    /// RFC 6675 IsLost / NextSeg rules (1)-(4) / pipe.
     Rfc6675,
+    /// RFC 6675 with NextSeg rule (1) only (lossylink before issue 20; for ablation).
+    Rfc6675Basic,
 }
 
 /// TCP settings: a profile plus optional overrides of its knobs.
@@ -162,7 +204,8 @@ pub struct TcpDoc {
     /// off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eifel_burst_pacer: Option<BurstPacerDoc>,
-    /// RFC 3042 limited transmit (false; the `+lt` modifier and `e2e-limited-transmit` set it).
+    /// RFC 3042 limited transmit (bsd: false, modern: true, RFC 5681 §3.2; the `+lt` modifier and
+    /// `e2e-limited-transmit` set it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_transmit: Option<bool>,
     /// How an ACK that leaves data outstanding re-arms the retransmission timer (restart |
@@ -173,7 +216,22 @@ pub struct TcpDoc {
     /// cwnd = 1 MSS (bsd: true; modern: false, the loss is left to loss recovery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quench: Option<bool>,
-    /// NewReno flavour for schemes that use NewReno (paper).
+    /// When the ACK ending Reno's fast recovery pulls cwnd back to ssthresh (net3: only after
+    /// more than dupthresh duplicates, as Net/3's tcp_input.c | always: RFC 5681; always).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_retraction: Option<ExitRetractionDoc>,
+    /// E2E-SMART's once-per-RTT resend rule: tick (slow-timer ticks, the bsd default) | fine
+    /// (the fine smoothed RTT, the modern default; tick needs the bsd slow timer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smart_rtt: Option<SmartRttDoc>,
+    /// Socket buffers rounded up to a multiple of the MSS: mss (Net/3 tcp_mss(), the bsd
+    /// default) | none (the modern default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_rounding: Option<BufferRoundingDoc>,
+    /// Westwood+'s bandwidth filter: tustin (default) | linux.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub westwood_filter: Option<WestwoodFilterDoc>,
+    /// NewReno flavour for schemes that use NewReno (paper | rfc6582; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
     /// Retransmission-timer estimator (profile | eifel).
@@ -183,7 +241,8 @@ pub struct TcpDoc {
     /// with `rto = "eifel-agg"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto_agg_k: Option<f64>,
-    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675; fall-floyd).
+    /// SACK sender for schemes that use SACK (fall-floyd | rfc6675 | rfc6675-basic; bsd:
+    /// fall-floyd, modern: rfc6675).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sack_sender: Option<SackSenderDoc>,
     /// TCP-ELN's ambiguities (eln-llelsn spec §3.4), for the `tcp-eln` scheme.
@@ -326,6 +385,10 @@ impl Default for TcpDoc {
             limited_transmit: None,
             quench: None,
             rexmt: None,
+            exit_retraction: None,
+            smart_rtt: None,
+            buffer_rounding: None,
+            westwood_filter: None,
             newreno: None,
             rto: None,
             rto_agg_k: None,

@@ -132,6 +132,13 @@ pub trait Agent {
     fn on_link_ack(&mut self, _now: SimTime, _pkt: &Packet) -> Vec<Packet> {
         Vec::new()
     }
+    /// Cross-layer hook of an 802.11 DCF cell (issue 13): the MAC gave up a frame this node
+    /// sent, after its last retry; `pkt` is the packet it carried (lost on the air). The base of
+    /// LL-ELSN's loss notification (eln-llelsn spec §4.1). Default: nothing.
+    fn on_mac_drop(&mut self, _now: SimTime, _pkt: &Packet) {}
+    /// Cross-layer hook of an 802.11 DCF cell: a frame this node sent starts its first retry
+    /// (its first attempt was not acknowledged); the base of ERSN (spec §4.2). Default: nothing.
+    fn on_first_retry(&mut self, _now: SimTime, _pkt: &Packet) {}
 }
 
 /// Knobs of the local retransmission timer and dupack trigger shared by the link-layer agents.

@@ -1,8 +1,11 @@
 //! The GSM circuit-switched data world of Ludwig (2000), Ch. 2-4: the block-erasure channel
-//! below RLP ([`erasure`]) and ReTracer's best-case analysis of it ([`retrace`]).
+//! below RLP ([`erasure`]), ReTracer's best-case analysis of it ([`retrace`]) and Van Jacobson
+//! header compression at the PPP ends ([`vj`]). The RLP link itself is a medium
+//! (`crate::medium::gsm`).
 
 pub mod erasure;
 pub mod retrace;
+pub mod vj;
 
 pub use erasure::{BlockTrace, BurstMix, MinuteBler, Profile, TraceError};
 pub use retrace::{retrace_e2e, retrace_rlp, E2eRetrace, Packing, RetraceError, RlpRetrace};

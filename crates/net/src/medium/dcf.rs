@@ -43,6 +43,10 @@ pub struct DcfConfig {
     pub ack_bits: u64,
     /// A fixed wait before each retry, the queue head blocked (spec Fig. 13, `ll_retry_delay`).
     pub retry_delay: SimDuration,
+    /// Whether the receiver acknowledges each frame (802.11). Without MAC ACKs (CSMA/CA as the
+    /// 915 MHz WaveLAN had, Balakrishnan97's testbed) a frame is sent once after its backoff and
+    /// a collided or corrupted one is lost on the air (the far end discards it); CW never grows.
+    pub mac_ack: bool,
 }
 
 impl DcfConfig {
@@ -57,6 +61,7 @@ impl DcfConfig {
         ack_time: SimDuration::from_micros(192 + 112),
         ack_bits: 14 * 8,
         retry_delay: SimDuration::ZERO,
+        mac_ack: true,
     };
 
     /// DIFS = SIFS + 2 slots.
@@ -290,6 +295,9 @@ impl Dcf {
             let Some((port, frame, _)) = m.frame.as_ref() else {
                 continue;
             };
+            if m.attempt == 1 {
+                air.first_retry(now, *port, frame);
+            }
             let (airtime, corrupted) = air.attempt(now, *port, frame);
             m.stats.attempts += 1;
             m.stats.airtime_ns += airtime.as_nanos();
@@ -298,6 +306,22 @@ impl Dcf {
             }
             m.attempt += 1;
             let data_end = now + airtime;
+            if !self.cfg.mac_ack {
+                // No ACK: the exchange ends with the frame, received or lost.
+                let ok = !collision && !corrupted;
+                if collision {
+                    m.stats.collisions += 1;
+                } else if !ok {
+                    m.stats.errors += 1;
+                }
+                clean &= ok;
+                m.phase = Phase::Sending {
+                    until: data_end,
+                    ok,
+                };
+                end = end.max(data_end);
+                continue;
+            }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
@@ -356,6 +380,14 @@ impl Dcf {
                 air.deliver(now, port, frame);
             }
             m.cw = cfg.cw_min;
+            m.phase = Phase::Empty;
+            return;
+        }
+        if !cfg.mac_ack {
+            // Lost on the air; the sender never knows (no ACK, no retry).
+            if let Some((port, frame, _)) = m.frame.take() {
+                air.lose(now, port, frame);
+            }
             m.phase = Phase::Empty;
             return;
         }
@@ -510,6 +542,39 @@ mod tests {
     }
 
     #[test]
+    fn a_backoff_freezes_while_the_medium_is_busy_and_resumes_after_difs() {
+        // The access point (port 0) and the station (port 1) each have a frame at 0 and draw
+        // their backoffs from their own streams. The shorter one goes first; the other's
+        // counter stops with the remaining slots while that exchange is on the air (1000 µs,
+        // SIFS, ACK 304 µs) and runs again DIFS after it: it goes exactly the difference in
+        // slots later than DIFS after the first exchange's end.
+        let cfg = DcfConfig::B_LONG_1M;
+        let mut d = cell(cfg, 1);
+        let mut air = FakeAir::new(vec![1, 1]);
+        d.on_ready(SimTime::ZERO, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        let ba = RngStream::new(1, "ap").below(32);
+        let bs = RngStream::new(1, "sta0").below(32);
+        assert_ne!(ba, bs, "the two streams' first draws differ");
+        let (first, second) = if ba < bs {
+            ("port0", "port1")
+        } else {
+            ("port1", "port0")
+        };
+        let t1 = 50 + 20 * ba.min(bs);
+        let end1 = t1 + 1000 + 10 + 304;
+        let t2 = end1 + 50 + 20 * ba.abs_diff(bs);
+        let tries: Vec<&String> = air.log.iter().filter(|l| l.contains("try")).collect();
+        assert_eq!(
+            tries,
+            [
+                &format!("{} try {first}", us(t1)),
+                &format!("{} try {second}", us(t2)),
+            ]
+        );
+    }
+
+    #[test]
     fn a_frame_is_dropped_after_the_retry_limit_and_the_window_resets() {
         let cfg = DcfConfig {
             retry_limit: 3,
@@ -528,5 +593,14 @@ mod tests {
         let s = &d.stats()[0];
         assert_eq!((s.attempts, s.errors, s.retries, s.drops), (3, 3, 2, 1));
         assert_eq!(d.members[0].cw, cfg.cw_min);
+        // The cross-layer hooks (crate::agent::Agent::on_first_retry, on_mac_drop): the first
+        // retry is announced once, just before the second attempt, and the drop after the last.
+        let events: Vec<&str> = air
+            .log
+            .iter()
+            .filter_map(|l| l.split(' ').nth(1))
+            .filter(|k| matches!(*k, "try" | "resend1" | "drop"))
+            .collect();
+        assert_eq!(events, ["try", "resend1", "try", "try", "drop"]);
     }
 }

@@ -21,6 +21,7 @@
 
 pub mod dcf;
 pub(crate) mod duplex;
+pub mod gsm;
 pub(crate) mod shared;
 
 use crate::packet::PacketRef;
@@ -28,6 +29,8 @@ use dcf::Dcf;
 pub use dcf::{DcfConfig, DcfStats};
 use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
+use gsm::Gsm;
+pub use gsm::{GsmConfig, GsmStats, L2rConfig};
 use shared::Shared;
 
 /// A frame a medium took from a port and has not yet put on the air: opaque to the medium,
@@ -64,6 +67,44 @@ pub(crate) trait Air {
     /// The MAC gave `frame` of `port` up after its last retry (counted on the port; the hook a
     /// link-layer loss notification will use).
     fn discard(&mut self, now: SimTime, port: PortId, frame: Frame);
+    /// A MAC without acknowledgements lost `frame` of `port` on the air (a collision or a
+    /// corrupted frame): it propagates to the far end, which discards it (counted as corrupted).
+    fn lose(&mut self, now: SimTime, port: PortId, frame: Frame);
+    /// A frame of `port` starts its first retry (the cross-layer hook of agents at the sending
+    /// node, crate::agent::Agent::on_first_retry).
+    fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame);
+    /// What a medium that frames packets itself needs to know of `frame` (crate::medium::gsm).
+    fn frame_info(&self, frame: &Frame) -> FrameInfo;
+    /// A medium with its own channel carried `frame` of `port` over `wire_bytes` bytes and
+    /// decided its fate: it is counted on the port and propagates to the far end, where it is
+    /// discarded if `corrupted` (a PPP frame that failed its FCS, a header that decompressed
+    /// wrong).
+    fn hand_over(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        frame: Frame,
+        wire_bytes: u64,
+        corrupted: bool,
+    );
+}
+
+/// The facts of a packet a framing medium needs (its size and, for header compression, its
+/// connection and sequence numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FrameInfo {
+    /// IP datagram bytes.
+    pub ip_len: u32,
+    /// The connection.
+    pub flow: engine::FlowId,
+    /// A TCP segment (not UDP, not a link ACK).
+    pub tcp: bool,
+    /// TCP sequence number and payload length.
+    pub seq: u32,
+    /// Payload bytes.
+    pub len: u32,
+    /// TCP option bytes (they cross a compressed header uncompressed, crate::gsm::vj).
+    pub options: u32,
 }
 
 /// A medium: decides which of its ports transmits when. Generic over the [`Air`] it is given,
@@ -87,6 +128,8 @@ pub(crate) enum AnyMedium {
     Shared(Shared),
     /// [`Dcf`].
     Dcf(Dcf),
+    /// [`Gsm`].
+    Gsm(Box<Gsm>),
 }
 
 impl AnyMedium {
@@ -97,6 +140,7 @@ impl AnyMedium {
             AnyMedium::Duplex(m) => m.is_busy(),
             AnyMedium::Shared(m) => m.is_busy(),
             AnyMedium::Dcf(m) => m.is_busy(),
+            AnyMedium::Gsm(m) => m.is_busy(),
         }
     }
 
@@ -107,6 +151,7 @@ impl AnyMedium {
             AnyMedium::Duplex(m) => m.on_ready(now, air),
             AnyMedium::Shared(m) => m.on_ready(now, air),
             AnyMedium::Dcf(m) => dcf_ready(m, now, air),
+            AnyMedium::Gsm(m) => gsm_ready(m, now, air),
         }
     }
 
@@ -117,6 +162,7 @@ impl AnyMedium {
             AnyMedium::Duplex(m) => m.on_wake(now, tag, air),
             AnyMedium::Shared(m) => m.on_wake(now, tag, air),
             AnyMedium::Dcf(m) => dcf_wake(m, now, tag, air),
+            AnyMedium::Gsm(m) => gsm_wake(m, now, tag, air),
         }
     }
 }
@@ -130,5 +176,15 @@ fn dcf_ready<A: Air>(m: &mut Dcf, now: SimTime, air: &mut A) {
 
 #[inline(never)]
 fn dcf_wake<A: Air>(m: &mut Dcf, now: SimTime, tag: u32, air: &mut A) {
+    m.on_wake(now, tag, air);
+}
+
+#[inline(never)]
+fn gsm_ready<A: Air>(m: &mut Gsm, now: SimTime, air: &mut A) {
+    m.on_ready(now, air);
+}
+
+#[inline(never)]
+fn gsm_wake<A: Air>(m: &mut Gsm, now: SimTime, tag: u32, air: &mut A) {
     m.on_wake(now, tag, air);
 }

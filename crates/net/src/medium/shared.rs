@@ -120,6 +120,10 @@ pub(crate) mod tests {
     pub(crate) struct FakeAir {
         waiting: Vec<u32>,
         pub(crate) log: Vec<String>,
+        /// IP bytes of every packet (framing media, crate::medium::gsm), and the sequence
+        /// number the next one carries.
+        pub(crate) ip_len: u32,
+        next_seq: u32,
         /// Every attempt is corrupted (MAC tests).
         pub(crate) corrupt: bool,
         /// Wake-ups asked for, in order (MAC tests drive them).
@@ -132,6 +136,8 @@ pub(crate) mod tests {
             FakeAir {
                 waiting,
                 log: Vec::new(),
+                ip_len: 512,
+                next_seq: 0,
                 corrupt: false,
                 wakes: Vec::new(),
             }
@@ -145,6 +151,8 @@ pub(crate) mod tests {
                 return None;
             }
             *w -= 1;
+            // Each packet's sequence number follows the last one's payload.
+            self.next_seq = self.next_seq.wrapping_add(self.ip_len - 52);
             Some(Frame(crate::packet::PacketRef::dangling()))
         }
         fn transmit(
@@ -180,6 +188,34 @@ pub(crate) mod tests {
         }
         fn sent(&mut self, now: SimTime, port: PortId) {
             self.log.push(format!("{} sent {port}", now.as_nanos()));
+        }
+        fn lose(&mut self, now: SimTime, port: PortId, _f: Frame) {
+            self.log.push(format!("{} lose {port}", now.as_nanos()));
+        }
+        fn first_retry(&mut self, now: SimTime, port: PortId, _f: &Frame) {
+            self.log.push(format!("{} resend1 {port}", now.as_nanos()));
+        }
+        fn frame_info(&self, _f: &Frame) -> super::super::FrameInfo {
+            super::super::FrameInfo {
+                ip_len: self.ip_len,
+                flow: engine::FlowId(0),
+                tcp: true,
+                seq: self.next_seq,
+                len: self.ip_len - 52,
+                options: 12,
+            }
+        }
+        fn hand_over(
+            &mut self,
+            now: SimTime,
+            port: PortId,
+            _f: Frame,
+            wire_bytes: u64,
+            corrupted: bool,
+        ) {
+            let how = if corrupted { "bad" } else { "ok" };
+            self.log
+                .push(format!("{} over {port} {wire_bytes} {how}", now.as_nanos()));
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::agents;
 use super::{AgentSlot, Event, Network};
-use crate::medium::{Air, AnyMedium, Frame};
+use crate::medium::{Air, AnyMedium, Frame, FrameInfo};
 use crate::packet::PacketPool;
 use crate::port::Port;
 use crate::tap::Taps;
@@ -28,6 +28,17 @@ impl Network {
             .iter()
             .filter_map(|m| match m {
                 AnyMedium::Dcf(d) => Some(d.stats()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The counters of every GSM link direction, in medium order.
+    pub fn gsm_stats(&self) -> Vec<crate::medium::GsmStats> {
+        self.media
+            .iter()
+            .filter_map(|m| match m {
+                AnyMedium::Gsm(g) => Some(g.stats()),
                 _ => None,
             })
             .collect()
@@ -107,7 +118,7 @@ impl Air for AirOf<'_> {
     fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool) {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
-        let (airtime, corrupted) = p.transmit(now, pkt, SimDuration::ZERO);
+        let (airtime, corrupted) = p.attempt(now, pkt);
         self.taps.frame(now, port, pkt, corrupted);
         (airtime, corrupted)
     }
@@ -122,9 +133,55 @@ impl Air for AirOf<'_> {
         self.sent(now, port);
     }
 
-    fn discard(&mut self, _now: SimTime, port: PortId, Frame(r): Frame) {
+    fn discard(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
         self.ports[port.index()].stats.mac_drops += 1;
+        let node = self.ports[port.index()].from;
+        if let Some((agent, _)) = self.agents[node.index()].as_mut() {
+            agent.on_mac_drop(now, &self.pool[r]);
+        }
         self.pool.release(r);
+    }
+
+    fn lose(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
+        let p = &mut self.ports[port.index()];
+        p.count_lost_attempt(&self.pool[r]);
+        p.wire.push_back((r, true));
+        self.sent(now, port);
+    }
+
+    fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame) {
+        let node = self.ports[port.index()].from;
+        if let Some((agent, _)) = self.agents[node.index()].as_mut() {
+            agent.on_first_retry(now, &self.pool[frame.0]);
+        }
+    }
+
+    fn frame_info(&self, frame: &Frame) -> FrameInfo {
+        let p = &self.pool[frame.0];
+        FrameInfo {
+            ip_len: p.ip_len(),
+            flow: p.flow,
+            tcp: !p.is_udp() && !p.is_link_ack(),
+            seq: p.seg.seq.0,
+            len: p.seg.len,
+            options: p.seg.options_len(),
+        }
+    }
+
+    fn hand_over(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        Frame(r): Frame,
+        wire_bytes: u64,
+        corrupted: bool,
+    ) {
+        let pkt = &self.pool[r];
+        self.taps.frame(now, port, pkt, corrupted);
+        let p = &mut self.ports[port.index()];
+        p.count_carried(pkt, wire_bytes, corrupted);
+        p.wire.push_back((r, corrupted));
+        self.sent(now, port);
     }
 
     #[inline(always)]

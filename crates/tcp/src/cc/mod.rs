@@ -6,12 +6,16 @@
 mod bbr;
 mod cubic;
 mod reno;
+mod veno;
+mod westwood;
 
 use crate::recovery::Phase;
 pub use bbr::{BbrCc, BbrMode};
 pub use cubic::CubicCc;
 use engine::{SimDuration, SimTime};
 pub use reno::{RenoCc, RenoFlavor};
+pub use veno::{VenoCc, VENO_BETA};
+pub use westwood::{WestwoodCc, WestwoodFilter};
 
 /// A cumulative ACK that acknowledged new data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,10 +21,10 @@ pub use eln::ElnRecovery;
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
 pub use prr::{Prr, PrrBound};
 pub use rack::RackRecovery;
-pub use reno::RenoRecovery;
+pub use reno::{ExitRetraction, RenoRecovery};
 pub use sack::{SackFlavor, SackRecovery};
 pub use scoreboard::Scoreboard;
-pub use smart::{SmartRecovery, NO_SAMPLE_RTT};
+pub use smart::{SmartClock, SmartRecovery, NO_SAMPLE_RTT};
 pub use tcp_eln::{ElnBasis, ElnExpected, ElnResend, TcpElnConfig, TcpElnRecovery};
 
 use engine::{SimDuration, SimTime};
@@ -93,6 +93,9 @@ pub struct AckInput<'a> {
     pub cc: Option<u32>,
     /// The sender's smoothed round-trip estimate (for once-per-RTT rules).
     pub srtt: SimDuration,
+    /// The same in whole slow-timer ticks, for stacks whose only clocks are ticks (0 on a
+    /// fine-grained estimator; see [`crate::rto::RtoEstimator::srtt_ticks`]).
+    pub srtt_ticks: u32,
 }
 
 /// A congestion response the recovery part asks for.
@@ -185,6 +188,23 @@ pub trait LossRecovery: Send {
         view: SenderView,
         budget: u64,
     ) -> Option<Retransmit>;
+    /// RFC 6675 §2: whether the ACK of new data just given to [`LossRecovery::on_ack`] is also
+    /// a duplicate acknowledgment, because it SACKs octets not SACKed before (asked only for
+    /// ACKs that carry SACK blocks, outside recovery). RFC 5681's definition, the default: no.
+    fn new_ack_is_duplicate(&self) -> bool {
+        false
+    }
+    /// A segment to resend when the sender has no new data it may send (nothing buffered beyond
+    /// the highest byte sent, or the peer's window is full) and `budget` leaves room: RFC 6675
+    /// NextSeg rules (3) and (4). The part records a returned segment as sent.
+    fn next_fallback(
+        &mut self,
+        _now: SimTime,
+        _view: SenderView,
+        _budget: u64,
+    ) -> Option<Retransmit> {
+        None
+    }
     /// Bytes the part estimates are in the network, when it gates sending itself (RFC 6675
     /// "pipe"); `None` means the sender uses `snd_nxt - snd_una`.
     fn pipe(&self, _view: SenderView) -> Option<u64> {

@@ -6,9 +6,15 @@
 //!   sets cwnd to ssthresh; duplicates keep inflating the window as in Reno; the ACK covering
 //!   `recover` ends recovery as Reno's new ACK does (deflate, then grow). After a timeout it
 //!   behaves as Reno does.
+//!   Duplicates are counted afresh after a partial ACK (the sender's count restarts on every new
+//!   ACK, as Net/3's `t_dupacks` does), so the first `dupthresh` duplicates after a partial ACK
+//!   neither inflate nor start another fast retransmit: the paper says nothing of duplicates
+//!   after a partial ACK, and this is what NewReno grafted onto Net/3's counter does.
 //! - [`NewRenoFlavor::Rfc6582`]: partial ACKs deflate by the bytes acknowledged and add back one
-//!   segment (§3.2 step 5); a full ACK sets cwnd to ssthresh (§3.2 step 6, option 2); after a
-//!   timeout no fast retransmit starts until `recover` is covered (§4.1, the careful variant).
+//!   segment (§3.2 step 5); every duplicate ACK during fast recovery inflates cwnd by one segment
+//!   (§3.2 step 4), also the first ones after a partial ACK; a full ACK sets cwnd to ssthresh
+//!   (§3.2 step 6, option 2); after a timeout no fast retransmit starts until `recover` is
+//!   covered (§4.1, the careful variant).
 
 use super::{
     take_forced, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
@@ -32,6 +38,15 @@ pub struct NewRenoRecovery {
     dupthresh: u32,
     phase: Phase,
     pending: Option<u64>,
+}
+
+impl NewRenoRecovery {
+    /// Whether a duplicate with this count inflates cwnd in fast recovery.
+    fn inflates(&self, count: u32) -> bool {
+        // RFC 6582 §3.2 step 4: every duplicate in fast recovery (the sender's count restarts
+        // after a partial ACK); the paper flavour: only past dupthresh of its own count.
+        count > self.dupthresh || self.flavor == NewRenoFlavor::Rfc6582
+    }
 }
 
 impl NewRenoRecovery {
@@ -60,7 +75,7 @@ impl LossRecovery for NewRenoRecovery {
 
     fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
         match (ack.kind, self.phase) {
-            (AckKind::Dup { count }, Phase::Recovery { .. }) if count > self.dupthresh => {
+            (AckKind::Dup { count }, Phase::Recovery { .. }) if self.inflates(count) => {
                 AckDecision::window(WindowOp::Inflate)
             }
             // RFC 6582 §4.1: no new recovery for losses of data sent before the timeout.
@@ -172,5 +187,28 @@ mod tests {
             assert_eq!(r.on_ack(&dup(c, 2800), view(2800, 9800)).congestion, None);
         }
         assert_eq!(r.phase(), Phase::Loss { recover: 9800 });
+    }
+
+    #[test]
+    fn after_a_partial_ack_rfc6582_inflates_on_every_duplicate_and_the_paper_waits() {
+        for (flavor, first_three) in [
+            (NewRenoFlavor::Rfc6582, WindowOp::Inflate),
+            (NewRenoFlavor::Paper, WindowOp::Keep),
+        ] {
+            let mut r = NewRenoRecovery::new(flavor, 3);
+            enter(&mut r);
+            r.on_ack(&new_ack(1400, 1400), view(0, 7000));
+            let v = view(1400, 7000);
+            for c in 1..=3 {
+                let d = r.on_ack(&dup(c, 1400), v);
+                assert_eq!(
+                    (d.window, d.congestion),
+                    (first_three, None),
+                    "{flavor:?} {c}"
+                );
+            }
+            assert_eq!(r.on_ack(&dup(4, 1400), v).window, WindowOp::Inflate);
+            assert_eq!(r.phase(), Phase::Recovery { recover: 7000 });
+        }
     }
 }

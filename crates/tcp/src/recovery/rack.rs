@@ -472,6 +472,7 @@ mod tests {
             eln: false,
             cc: None,
             srtt: SimDuration::from_millis(100),
+            srtt_ticks: 0,
         }
     }
 

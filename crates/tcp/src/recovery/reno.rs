@@ -4,6 +4,12 @@
 //! window; the first ACK of new data ends recovery, even a partial one (that is what NewReno
 //! changes). After a timeout the sender goes back to `snd_una` (go-back-N) and the phase is
 //! `Loss` until everything sent before the timeout is acknowledged.
+//!
+//! The ACK that ends recovery pulls cwnd back to ssthresh. [`ExitRetraction::Net3`] does so as
+//! Net/3's `tcp_input.c` does, only when more than `tcprexmtthresh` duplicates arrived
+//! (`t_dupacks > tcprexmtthresh && snd_cwnd > snd_ssthresh`): after exactly three, the window
+//! stays at ssthresh + 3 segments and grows from there. [`ExitRetraction::Always`] retracts on
+//! every exit (RFC 5681 §3.2 step 6; lossylink before issue 20).
 
 use super::{
     take_forced, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
@@ -11,10 +17,23 @@ use super::{
 };
 use engine::SimTime;
 
+/// When the ACK that ends fast recovery pulls cwnd back to ssthresh.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExitRetraction {
+    /// Always (RFC 5681 §3.2 step 6).
+    #[default]
+    Always,
+    /// Only after more than `dupthresh` duplicates (Net/3 `tcp_input.c`).
+    Net3,
+}
+
 /// Reno recovery.
 #[derive(Clone, Debug)]
 pub struct RenoRecovery {
     dupthresh: u32,
+    retraction: ExitRetraction,
+    /// Duplicates seen in the current episode (Net/3 `t_dupacks`).
+    dups: u32,
     phase: Phase,
     /// The fast retransmission waiting to go out.
     pending: Option<u64>,
@@ -25,9 +44,17 @@ impl RenoRecovery {
     pub fn new(dupthresh: u32) -> Self {
         RenoRecovery {
             dupthresh: dupthresh.max(1),
+            retraction: ExitRetraction::Always,
+            dups: 0,
             phase: Phase::Open,
             pending: None,
         }
+    }
+
+    /// The same with the given exit rule.
+    pub fn with_retraction(mut self, retraction: ExitRetraction) -> Self {
+        self.retraction = retraction;
+        self
     }
 }
 
@@ -41,6 +68,9 @@ impl LossRecovery for RenoRecovery {
     }
 
     fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
+        if let AckKind::Dup { count } = ack.kind {
+            self.dups = count;
+        }
         match ack.kind {
             AckKind::Dup { count } if count == self.dupthresh => {
                 self.phase = Phase::Recovery {
@@ -62,7 +92,15 @@ impl LossRecovery for RenoRecovery {
             AckKind::Dup { .. } => AckDecision::window(WindowOp::Keep),
             AckKind::New { .. } => {
                 self.pending = None;
+                let dups = std::mem::take(&mut self.dups);
                 match self.phase {
+                    // Net/3 tcp_input.c: retract only if t_dupacks > tcprexmtthresh.
+                    Phase::Recovery { .. }
+                        if self.retraction == ExitRetraction::Net3 && dups <= self.dupthresh =>
+                    {
+                        self.phase = Phase::Open;
+                        AckDecision::window(WindowOp::Grow)
+                    }
                     Phase::Recovery { .. } => {
                         self.phase = Phase::Open;
                         AckDecision::window(WindowOp::ExitRecovery)
@@ -81,6 +119,7 @@ impl LossRecovery for RenoRecovery {
 
     fn on_timeout(&mut self, view: SenderView) {
         self.pending = None;
+        self.dups = 0;
         self.phase = Phase::Loss {
             recover: view.snd_max,
         };
@@ -125,6 +164,7 @@ pub(crate) mod tests {
             eln: false,
             cc: None,
             srtt: SimDuration::from_millis(100),
+            srtt_ticks: 0,
         }
     }
 
@@ -165,6 +205,25 @@ pub(crate) mod tests {
             WindowOp::ExitRecovery
         );
         assert_eq!(r.phase(), Phase::Open);
+    }
+
+    #[test]
+    fn net3_retracts_only_after_more_than_three_duplicates() {
+        for (retraction, dups, exit) in [
+            (ExitRetraction::Net3, 3, WindowOp::Grow),
+            (ExitRetraction::Net3, 4, WindowOp::ExitRecovery),
+            (ExitRetraction::Always, 3, WindowOp::ExitRecovery),
+        ] {
+            let mut r = RenoRecovery::new(3).with_retraction(retraction);
+            let v = view(0, 7000);
+            for c in 1..=dups {
+                r.on_ack(&dup(c, 0), v);
+            }
+            assert!(matches!(r.phase(), Phase::Recovery { .. }));
+            let d = r.on_ack(&new_ack(7000, 7000), v);
+            assert_eq!(d.window, exit, "{retraction:?} after {dups}");
+            assert_eq!(r.phase(), Phase::Open);
+        }
     }
 
     #[test]

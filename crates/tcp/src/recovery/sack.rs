@@ -14,14 +14,23 @@
 //!   counts the same packets: the original leaves the count when it is presumed lost, the
 //!   retransmission when the partial ACK covers it.
 //! - [`SackFlavor::Rfc6675`]: RFC 6675 IsLost (DupThresh discontiguous SACKed runs or more than
-//!   (DupThresh − 1)·SMSS SACKed bytes above), pipe (§4 SetPipe) and NextSeg rule (1); recovery
-//!   also starts when IsLost(snd_una) holds before the third duplicate (§5 (2)). NextSeg rules
-//!   (3) and (4) (resending not-yet-lost segments when no new data can go, the rescue
-//!   retransmission) are left out: the sender's new data comes first in our bulk transfers.
+//!   (DupThresh − 1)·SMSS SACKed bytes above), pipe (§4 SetPipe) and all four NextSeg rules;
+//!   recovery also starts when IsLost(snd_una) holds before the third duplicate (§5 (2)). Rule
+//!   (2), new data, is the sender's own path; when it cannot send (nothing buffered beyond
+//!   HighData, or the peer's window is full) the sender asks [`LossRecovery::next_fallback`],
+//!   which is rule (3) (resend the first unSACKed, not yet resent segment below the highest
+//!   SACKed byte although IsLost does not hold) and rule (4) (once per recovery, the rescue
+//!   retransmission of the highest unSACKed segment, which does not move HighRxt).
+//!   After a timeout the board is kept (SACKed bits stay, retransmission marks go): RFC 6675
+//!   §5.1 has Update() go on after an RTO so that the go-back-N resends only what the receiver
+//!   lacks. RFC 2018 §8 clears the bits in case the receiver reneged; lossylink's receiver never
+//!   reneges (it keeps every out-of-order segment it SACKed).
+//! - [`SackFlavor::Rfc6675Basic`]: RFC 6675 as lossylink had it before issue 20, for ablation
+//!   (`tcp.sack_sender = "rfc6675-basic"`): NextSeg rule (1) only, board cleared at a timeout.
 //!
 //! Both: the first retransmission of an episode goes regardless of the window (RFC 6675 §5
 //! (4.3), Fall & Floyd); a timeout clears the board (RFC 2018 §8 "turn off all of the SACKed
-//! bits", as ns-2's Sack1 does) and, as in ns-2 with its `bugfix` and RFC 6675 §5.1, no recovery
+//! bits", as ns-2's Sack1 does; not [`SackFlavor::Rfc6675`], above) and, as in ns-2 with its `bugfix` and RFC 6675 §5.1, no recovery
 //! starts until everything sent before the timeout is acknowledged.
 
 use super::scoreboard::Scoreboard;
@@ -37,8 +46,10 @@ pub enum SackFlavor {
     /// Fall & Floyd 1996 "Sack1" pipe-based recovery.
     #[default]
     FallFloyd,
-    /// RFC 6675 (IsLost, NextSeg, SetPipe).
+    /// RFC 6675 (IsLost, NextSeg rules (1)-(4), SetPipe).
     Rfc6675,
+    /// RFC 6675 with NextSeg rule (1) only (no rules (3) and (4)): lossylink before issue 20.
+    Rfc6675Basic,
 }
 
 /// SACK-based loss recovery.
@@ -50,6 +61,10 @@ pub struct SackRecovery {
     board: Scoreboard,
     /// The episode's first retransmission, sent regardless of the window.
     forced: Option<u64>,
+    /// RFC 6675 RescueRxt: whether this recovery episode already used NextSeg rule (4).
+    rescued: bool,
+    /// The last ACK of new data SACKed new octets outside recovery (RFC 6675 §2 duplicate).
+    sack_dup: bool,
 }
 
 impl SackRecovery {
@@ -61,6 +76,8 @@ impl SackRecovery {
             phase: Phase::Open,
             board: Scoreboard::new(mss),
             forced: None,
+            rescued: false,
+            sack_dup: false,
         }
     }
 
@@ -73,7 +90,7 @@ impl SackRecovery {
     fn is_lost(&self, off: u64, highest: Option<u64>) -> bool {
         match self.flavor {
             SackFlavor::FallFloyd => highest.is_some_and(|h| off < h),
-            SackFlavor::Rfc6675 => {
+            SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => {
                 let (bytes, runs) = self.board.sacked_above(off);
                 let mss = u64::from(self.board.mss());
                 runs >= self.dupthresh || bytes > u64::from(self.dupthresh - 1) * mss
@@ -86,6 +103,8 @@ impl SackRecovery {
             recover: view.snd_max,
         };
         self.forced = Some(view.snd_una);
+        // RFC 6675 §5 (4): RescueRxt is undefined at the start of an episode.
+        self.rescued = false;
         AckDecision {
             // Halve once; cwnd = ssthresh (pipe-based, no inflation).
             congestion: Some(LossResponse::FastRetransmit {
@@ -101,6 +120,7 @@ impl LossRecovery for SackRecovery {
         match self.flavor {
             SackFlavor::FallFloyd => "sack-fall-floyd",
             SackFlavor::Rfc6675 => "sack-rfc6675",
+            SackFlavor::Rfc6675Basic => "sack-rfc6675-basic",
         }
     }
 
@@ -111,10 +131,16 @@ impl LossRecovery for SackRecovery {
     fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
         self.board.update(view.snd_una, view.snd_max);
         self.board.on_cum_ack(ack.ack);
-        self.board.on_sack_blocks(ack.sack);
+        let newly_sacked = self.board.on_sack_blocks(ack.sack);
+        // RFC 6675 §2: an ACK carrying a SACK block for octets not SACKed before is a duplicate
+        // acknowledgment "even if it ... moves the cumulative acknowledgment point".
+        self.sack_dup = self.flavor == SackFlavor::Rfc6675
+            && newly_sacked > 0
+            && matches!(ack.kind, AckKind::New { .. })
+            && self.phase == Phase::Open;
         match (ack.kind, self.phase) {
             (AckKind::Dup { count }, Phase::Open) => {
-                let lost_una = self.flavor == SackFlavor::Rfc6675
+                let lost_una = self.flavor != SackFlavor::FallFloyd
                     && self.is_lost(view.snd_una, self.board.highest_sacked_end());
                 if count >= self.dupthresh || lost_una {
                     self.enter(view)
@@ -146,8 +172,13 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_timeout(&mut self, view: SenderView) {
-        // RFC 2018 §8; ns-2 Sack1.
-        self.board.clear();
+        if self.flavor == SackFlavor::Rfc6675 {
+            // RFC 6675 §5.1: keep using what the receiver reported; resend the rest.
+            self.board.clear_retransmitted();
+        } else {
+            // RFC 2018 §8; ns-2 Sack1.
+            self.board.clear();
+        }
         self.forced = None;
         self.phase = Phase::Loss {
             recover: view.snd_max,
@@ -207,9 +238,55 @@ impl LossRecovery for SackRecovery {
                 .pipe(view.snd_max, view.snd_una, |s| match self.flavor {
                     // A resent hole's original has left the network (Fall & Floyd).
                     SackFlavor::FallFloyd => s.rexmit_at.is_some() || self.is_lost(s.off, highest),
-                    SackFlavor::Rfc6675 => self.is_lost(s.off, highest),
+                    SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => self.is_lost(s.off, highest),
                 }),
         )
+    }
+
+    fn new_ack_is_duplicate(&self) -> bool {
+        self.sack_dup
+    }
+
+    fn next_fallback(&mut self, now: SimTime, view: SenderView, budget: u64) -> Option<Retransmit> {
+        if self.flavor != SackFlavor::Rfc6675 || !matches!(self.phase, Phase::Recovery { .. }) {
+            return None;
+        }
+        self.board.update(view.snd_una, view.snd_max);
+        let highest = self.board.highest_sacked_end();
+        // RFC 6675 §4 NextSeg (3): the first unSACKed segment above HighRxt (here: not yet
+        // resent) and below the highest SACKed byte, IsLost (1.c) not required.
+        let s3 = highest.and_then(|h| {
+            self.board
+                .segments()
+                .find(|s| !s.sacked && s.rexmit_at.is_none() && s.off < h)
+        });
+        if let Some(s) = s3 {
+            if u64::from(s.len) > budget {
+                return None;
+            }
+            // §5 (C.3): HighRxt moves; SetPipe counts the segment twice.
+            self.board.mark_retransmitted(s.off, now);
+            return Some(Retransmit {
+                off: s.off,
+                len: s.len,
+                forced: false,
+            });
+        }
+        // NextSeg (4): one rescue retransmission per episode (HighACK > RescueRxt), the segment
+        // holding the highest outstanding unSACKed byte; HighRxt is not updated.
+        if self.rescued {
+            return None;
+        }
+        let last = self.board.segments().filter(|s| !s.sacked).last()?;
+        if u64::from(last.len) > budget {
+            return None;
+        }
+        self.rescued = true;
+        Some(Retransmit {
+            off: last.off,
+            len: last.len,
+            forced: false,
+        })
     }
 
     fn is_sacked(&self, off: u64) -> bool {
@@ -297,6 +374,42 @@ mod tests {
     }
 
     #[test]
+    fn a_new_ack_with_new_sack_blocks_is_a_duplicate_for_rfc6675_only() {
+        // RFC 6675 §2: the ACK of segment 0 also SACKs segment 2 (1 is missing).
+        static B: [(u64, u64); 1] = [(2 * MSS, 3 * MSS)];
+        let a = AckInput {
+            sack: &B,
+            ..new_ack(MSS, MSS)
+        };
+        for (flavor, dup) in [
+            (SackFlavor::Rfc6675, true),
+            (SackFlavor::Rfc6675Basic, false),
+            (SackFlavor::FallFloyd, false),
+        ] {
+            let mut r = SackRecovery::new(flavor, 1400, 3);
+            r.on_ack(&a, view(0, 5 * MSS));
+            assert_eq!(r.new_ack_is_duplicate(), dup, "{flavor:?}");
+            // The same blocks again: nothing new is SACKed, so no duplicate.
+            r.on_ack(
+                &AckInput {
+                    sack: &B,
+                    ..new_ack(MSS, 0)
+                },
+                view(MSS, 5 * MSS),
+            );
+            assert!(!r.new_ack_is_duplicate(), "{flavor:?}");
+        }
+        // In recovery it is a partial ACK, not a duplicate.
+        let mut r = SackRecovery::new(SackFlavor::Rfc6675, 1400, 3);
+        for c in 1..=3 {
+            r.on_ack(&sdup(c, &[(3 * MSS, 4 * MSS)]), view(0, 5 * MSS));
+        }
+        assert!(matches!(r.phase(), Phase::Recovery { .. }));
+        r.on_ack(&a, view(0, 5 * MSS));
+        assert!(!r.new_ack_is_duplicate());
+    }
+
+    #[test]
     fn timeout_clears_the_board_and_blocks_recovery_until_recover() {
         let mut r = SackRecovery::new(SackFlavor::FallFloyd, 1400, 3);
         let v = view(0, 5 * MSS);
@@ -313,5 +426,60 @@ mod tests {
         assert_eq!(r.phase(), Phase::Loss { recover: 5 * MSS });
         r.on_ack(&new_ack(5 * MSS, 5 * MSS), v);
         assert_eq!(r.phase(), Phase::Open);
+    }
+
+    #[test]
+    fn rfc6675_keeps_sacked_bits_across_a_timeout_and_basic_clears_them() {
+        for (flavor, kept) in [
+            (SackFlavor::Rfc6675, true),
+            (SackFlavor::Rfc6675Basic, false),
+        ] {
+            let mut r = SackRecovery::new(flavor, 1400, 3);
+            let v = view(0, 5 * MSS);
+            r.on_ack(&sdup(1, &[(2 * MSS, 3 * MSS)]), v);
+            r.on_timeout(v);
+            assert_eq!(r.is_sacked(2 * MSS), kept, "{flavor:?}");
+            assert_eq!(r.phase(), Phase::Loss { recover: 5 * MSS });
+            // Update() goes on in the Loss phase either way (§5.1).
+            r.on_ack(&sdup(2, &[(3 * MSS, 4 * MSS)]), v);
+            assert!(r.is_sacked(3 * MSS));
+            assert_eq!(r.phase(), Phase::Loss { recover: 5 * MSS });
+        }
+    }
+
+    #[test]
+    fn rfc6675_fallback_rules_3_then_4_and_rule1_flavour_has_none() {
+        for flavor in [SackFlavor::Rfc6675, SackFlavor::Rfc6675Basic] {
+            let mut r = SackRecovery::new(flavor, 1400, 3);
+            let v = view(0, 5 * MSS);
+            // 0 and 3 lost: IsLost(0) (three SACKed above), IsLost(3) not (one above).
+            r.on_ack(&sdup(1, &[(MSS, 2 * MSS)]), v);
+            r.on_ack(&sdup(2, &[(MSS, 3 * MSS)]), v);
+            r.on_ack(&sdup(3, &[(4 * MSS, 5 * MSS), (MSS, 3 * MSS)]), v);
+            assert!(r.next_retransmission(SimTime::ZERO, v, 0).is_some());
+            assert_eq!(r.next_retransmission(SimTime::ZERO, v, 9 * MSS), None);
+            if flavor == SackFlavor::Rfc6675Basic {
+                assert_eq!(r.next_fallback(SimTime::ZERO, v, 9 * MSS), None);
+                continue;
+            }
+            assert_eq!(r.next_fallback(SimTime::ZERO, v, MSS - 1), None, "no room");
+            // Rule (3): segment 3, counted twice in pipe afterwards (SetPipe (a) and (b)).
+            let before = r.pipe(v).unwrap();
+            let s3 = r.next_fallback(SimTime::ZERO, v, 9 * MSS).unwrap();
+            assert_eq!((s3.off, s3.forced), (3 * MSS, false));
+            assert_eq!(r.pipe(v), Some(before + MSS));
+            // Rule (4): no candidate for (3) left, so the highest unSACKed segment, once.
+            let s4 = r.next_fallback(SimTime::ZERO, v, 9 * MSS).unwrap();
+            assert_eq!(s4.off, 3 * MSS);
+            assert_eq!(r.next_fallback(SimTime::ZERO, v, 9 * MSS), None, "once");
+            // A new episode may rescue again.
+            r.on_ack(&new_ack(5 * MSS, 5 * MSS), view(0, 5 * MSS));
+            assert_eq!(r.phase(), Phase::Open);
+            assert_eq!(
+                r.next_fallback(SimTime::ZERO, v, 9 * MSS),
+                None,
+                "not in recovery"
+            );
+        }
     }
 }

@@ -5,9 +5,18 @@
 //! tolerance for reordering, takes every unset segment below the highest set bit as lost. It
 //! resends such a segment at once, regardless of the window, on the first ACK that shows the gap
 //! ("retransmits on the first dupack that carries loss information", §B.1), and again only if it
-//! was not resent within the last round trip (`AckInput::srtt`; before any RTT sample, which the
-//! handshake normally provides, [`NO_SAMPLE_RTT`]). Lost retransmissions are not detected
-//! otherwise: the coarse timeout recovers them (§2.4, "falls back to the coarse timeout").
+//! was not resent within the last round trip. Lost retransmissions are not detected otherwise:
+//! the coarse timeout recovers them (§2.4, "falls back to the coarse timeout").
+//!
+//! "Within the last round trip" is measured on one of two clocks ([`SmartClock`]; the spec leaves
+//! it open, §2.4 "a knob"). The paper's SMART lived in BSD/OS 2.1, whose TCP had no clock but the
+//! 500 ms slow timer and the 200 ms fast timer and kept its smoothed RTT in whole slow ticks
+//! (Net/3 `t_srtt`): with [`SmartClock::Ticks`] a segment goes again only once more slow-timer
+//! boundaries have passed since its last resend than the smoothed RTT holds (`ticks > srtt`, so on
+//! a LAN, whose RTT is 0 ticks, one boundary: a lost retransmission waits for the next tick, up to
+//! 500 ms, and a timeout may come first, as the paper says SMART's sometimes do). With
+//! [`SmartClock::Fine`] the rule uses the sender's fine-grained smoothed RTT (`AckInput::srtt`;
+//! before any RTT sample, which the handshake normally provides, [`NO_SAMPLE_RTT`]).
 //!
 //! Congestion response ([INFERRED] default of §2.4): ssthresh = cwnd/2 and cwnd = ssthresh once
 //! per loss episode; the episode lasts until the cumulative ACK reaches `recover` (snd_max when
@@ -26,7 +35,18 @@ use super::{
     AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit, SenderView,
     WindowOp,
 };
+use crate::rto::TickClock;
 use engine::{SimDuration, SimTime};
+
+/// The clock of the once-per-round-trip resend rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmartClock {
+    /// The sender's fine-grained smoothed RTT (a modern stack).
+    Fine,
+    /// Whole slow-timer ticks against the estimator's smoothed RTT in ticks (a BSD stack; the
+    /// clock is the sender's slow timer, phase included).
+    Ticks(TickClock),
+}
 
 /// The round trip assumed by the once-per-RTT rule before the sender has an RTT sample: between
 /// the LAN's (about 10 ms) and the WAN's (about 100 ms) round trips, well below the 1 s minimum
@@ -39,6 +59,8 @@ pub struct SmartRecovery {
     phase: Phase,
     board: Scoreboard,
     rtt: SimDuration,
+    clock: SmartClock,
+    srtt_ticks: u32,
 }
 
 impl SmartRecovery {
@@ -48,6 +70,22 @@ impl SmartRecovery {
             phase: Phase::Open,
             board: Scoreboard::new(mss),
             rtt: NO_SAMPLE_RTT,
+            clock: SmartClock::Fine,
+            srtt_ticks: 0,
+        }
+    }
+
+    /// The same on another clock for the once-per-RTT rule.
+    pub fn with_clock(mut self, clock: SmartClock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Whether a round trip has passed since a resend at `at`, on this sender's clock.
+    fn round_trip_since(&self, at: SimTime, now: SimTime) -> bool {
+        match self.clock {
+            SmartClock::Fine => now >= at + self.rtt,
+            SmartClock::Ticks(c) => c.ticks_between(at, now) > u64::from(self.srtt_ticks),
         }
     }
 
@@ -72,6 +110,7 @@ impl LossRecovery for SmartRecovery {
         } else {
             ack.srtt
         };
+        self.srtt_ticks = ack.srtt_ticks;
         self.board.update(view.snd_una, view.snd_max);
         self.board.on_cum_ack(ack.ack);
         if let Some(t) = ack.smart {
@@ -125,13 +164,13 @@ impl LossRecovery for SmartRecovery {
         }
         self.board.update(view.snd_una, view.snd_max);
         let highest = self.board.highest_sacked_end()?;
-        let rtt = self.rtt;
         // §2.4: every unset segment below the highest set bit is lost; resend it unless it was
         // resent within the last round trip.
-        let seg = self
-            .board
-            .segments()
-            .find(|s| !s.sacked && s.off < highest && s.rexmit_at.is_none_or(|t| now >= t + rtt))?;
+        let seg = self.board.segments().find(|s| {
+            !s.sacked
+                && s.off < highest
+                && s.rexmit_at.is_none_or(|t| self.round_trip_since(t, now))
+        })?;
         self.board.mark_retransmitted(seg.off, now);
         Some(Retransmit {
             off: seg.off,
@@ -230,6 +269,62 @@ mod tests {
         assert_eq!(
             r.next_retransmission(SimTime::ZERO, view(MSS, 4 * MSS), 0),
             None
+        );
+    }
+
+    #[test]
+    fn tick_clock_resends_only_after_more_ticks_than_the_smoothed_rtt() {
+        // BSD/OS: 500 ms slow ticks at 100 ms + k·500 ms; a LAN RTT is 0 ticks (srtt_ticks 0).
+        let clock = TickClock {
+            period: SimDuration::from_millis(500),
+            phase: SimDuration::from_millis(100),
+        };
+        let mut r = SmartRecovery::new(1400).with_clock(SmartClock::Ticks(clock));
+        let v = view(0, 5 * MSS);
+        let at = |ms: u64| AckInput {
+            srtt_ticks: 0,
+            ..sm(2, 4 * MSS, ms)
+        };
+        r.on_ack(&at(10), v);
+        let first: Vec<u64> = std::iter::from_fn(|| {
+            r.next_retransmission(SimTime(10_000_000), v, 0)
+                .map(|x| x.off)
+        })
+        .collect();
+        assert_eq!(first, [0, MSS, 2 * MSS, 3 * MSS], "every hole at once");
+        // 80 ms later (8 fine RTTs): the fine clock would resend; no tick has passed.
+        r.on_ack(&at(90), v);
+        assert_eq!(r.next_retransmission(SimTime(90_000_000), v, 0), None);
+        // The tick at 100 ms: one boundary > 0 ticks of srtt.
+        r.on_ack(&at(100), v);
+        let second: Vec<u64> = std::iter::from_fn(|| {
+            r.next_retransmission(SimTime(100_000_000), v, 0)
+                .map(|x| x.off)
+        })
+        .collect();
+        assert_eq!(second, [0, MSS, 2 * MSS, 3 * MSS]);
+        // With a smoothed RTT of 1 tick, two boundaries must pass: not at 600 ms, at 1100 ms.
+        let at1 = |ms: u64| AckInput {
+            srtt_ticks: 1,
+            ..sm(3, 4 * MSS, ms)
+        };
+        r.on_ack(&at1(600), v);
+        assert_eq!(r.next_retransmission(SimTime(600_000_000), v, 0), None);
+        r.on_ack(&at1(1100), v);
+        assert_eq!(
+            r.next_retransmission(SimTime(1_100_000_000), v, 0)
+                .map(|x| x.off),
+            Some(0)
+        );
+        // The fine clock on the same inputs resends 10 ms after the first resend.
+        let mut f = SmartRecovery::new(1400);
+        f.on_ack(&at(10), v);
+        assert!(f.next_retransmission(SimTime(10_000_000), v, 0).is_some());
+        f.on_ack(&at(20), v);
+        assert_eq!(
+            f.next_retransmission(SimTime(20_000_000), v, 0)
+                .map(|x| x.off),
+            Some(0)
         );
     }
 }

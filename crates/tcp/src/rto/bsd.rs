@@ -113,6 +113,11 @@ impl BsdRto {
 }
 
 impl RtoEstimator for BsdRto {
+    fn srtt_ticks(&self) -> u32 {
+        // srtt is scaled by 8; 0 before any sample.
+        (self.srtt.max(0) >> 3) as u32
+    }
+
     fn on_sample(&mut self, sent: SimTime, acked: SimTime) {
         // t_rtt starts at 1 when the segment is sent and counts slow ticks.
         let rtt = 1 + self.cfg.clock.ticks_between(sent, acked) as i64;

@@ -44,4 +44,9 @@ pub trait RtoEstimator: Send {
     fn backoff_shift(&self) -> u32;
     /// The sender's window before a sample (estimators whose gains follow the load use it).
     fn observe_window(&mut self, _cwnd: u32, _ssthresh: u32, _mss: u32) {}
+    /// The smoothed RTT in whole slow-timer ticks (Net/3's `t_srtt >> TCP_RTT_SHIFT`), for the
+    /// once-per-RTT rules of a stack whose only clocks are ticks; 0 for fine-grained estimators.
+    fn srtt_ticks(&self) -> u32 {
+        0
+    }
 }

@@ -149,6 +149,8 @@ pub struct Sender {
     saved_cwnd: u32,
     /// A fine smoothed RTT (ns) for once-per-RTT rules, independent of the timer's estimate.
     srtt_fine: Option<u64>,
+    /// The estimator's smoothed RTT in slow-timer ticks, refreshed with every sample.
+    srtt_ticks: u32,
     /// Pacing of the burst after an Eifel restore, while it lasts.
     pacer: Option<Pacer>,
     /// Send times of outstanding segments (kept only for [`Rexmt::Precise`]).
@@ -208,6 +210,7 @@ impl Sender {
             lt_allow: 0,
             saved_cwnd: 0,
             srtt_fine: None,
+            srtt_ticks: 0,
             pacer: None,
             send_log: SendLog::default(),
             prr: None,
@@ -326,7 +329,10 @@ impl Sender {
         }
     }
 
+    /// Called after every sample the estimator takes: the fine smoothed RTT and the
+    /// estimator's own in ticks.
     fn fine_sample(&mut self, sent: SimTime, acked: SimTime) {
+        self.srtt_ticks = self.parts.rto.srtt_ticks();
         let r = (acked - sent).as_nanos();
         self.srtt_fine = Some(match self.srtt_fine {
             None => r,
@@ -378,6 +384,7 @@ impl Sender {
             eln: seg.opts.eln,
             cc: seg.opts.cc,
             srtt: SimDuration(self.srtt_fine.unwrap_or(0)),
+            srtt_ticks: self.srtt_ticks,
         };
         if ack <= self.una {
             // RFC 5681 §2 / Net/3: a duplicate ACK carries no data, acknowledges snd_una, does not
@@ -486,6 +493,23 @@ impl Sender {
         }
         self.apply_new(now, d, acked, flight_before);
         self.update_window(seg.wnd);
+        // RFC 6675 §5 (1)-(2): an ACK of new data that SACKs new octets outside recovery is
+        // also the first duplicate (DupAcks reset, then counted); asked only of SACK ACKs.
+        if n > 0 && self.max > self.una && self.parts.recovery.new_ack_is_duplicate() {
+            self.dupacks = 1;
+            let dup = AckInput {
+                kind: AckKind::Dup { count: 1 },
+                ..input
+            };
+            let before = (self.cwnd(), self.ssthresh());
+            let d = self.parts.recovery.on_ack(&dup, self.view());
+            if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
+                self.on_fast_retransmit(now, before, inflate_segments, trace);
+            } else if self.cfg.limited_transmit {
+                // RFC 3042 §2 (RFC 6675 §5 (2.3)): one new segment for this duplicate.
+                self.lt_allow = self.cfg.mss;
+            }
+        }
         self.eifel_on_new_ack(now, seg, acked, trace);
         if self.extras {
             let started = d.congestion.is_some();

@@ -66,7 +66,7 @@ impl Sender {
         if let Some(r) = self.parts.recovery.next_retransmission(now, view, budget) {
             return Some(self.emit::<false>(now, r.off, r.len, trace));
         }
-        self.send_new::<false>(now, (window, pipe), None, trace)
+        self.send_new::<false>(now, (window, pipe, budget), None, trace)
     }
 
     /// `next_segment` with today's parts (`today.rs`): the tail loss probe goes first; during
@@ -99,7 +99,7 @@ impl Sender {
         }
         let frto = u64::from(self.frto_new * self.cfg.mss);
         let extra = Some((prr, frto));
-        let seg = self.send_new::<true>(now, (window, pipe), extra, trace);
+        let seg = self.send_new::<true>(now, (window, pipe, budget), extra, trace);
         if seg.is_none() && self.written.saturating_sub(self.nxt) < u64::from(self.cfg.mss) {
             // Nothing (or less than a segment) left to send with the window open: the sender is
             // application-limited (draft-cheng-iccrg-delivery-rate-estimation §3.4).
@@ -127,13 +127,14 @@ impl Sender {
     }
 
     /// New data (or the go-back-N) from `snd_nxt`, within `window` given the recovery part's
-    /// `pipe`; `today`: PRR's allowance and F-RTO's bytes beyond the window, if today's parts
-    /// run.
+    /// `pipe` (and, when no new data may go, RFC 6675's NextSeg rules (3) and (4) within
+    /// `budget`); `today`: PRR's allowance and F-RTO's bytes beyond the window, if today's
+    /// parts run.
     #[inline(always)]
     fn send_new<const TODAY: bool>(
         &mut self,
         now: SimTime,
-        (window, pipe): (u64, Option<u64>),
+        (window, pipe, budget): (u64, Option<u64>, u64),
         today: Option<(Option<u64>, u64)>,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
@@ -155,6 +156,12 @@ impl Sender {
             window_end = window_end.max(self.nxt + frto);
         }
         let usable_end = buffered_end.min(window_end).min(peer_end);
+        if self.nxt >= buffered_end.min(peer_end) {
+            // RFC 6675 NextSeg (2) cannot send new data: rules (3) and (4).
+            let view = self.view();
+            let r = self.parts.recovery.next_fallback(now, view, budget)?;
+            return Some(self.emit::<TODAY>(now, r.off, r.len, trace));
+        }
         if self.nxt >= usable_end {
             return None;
         }

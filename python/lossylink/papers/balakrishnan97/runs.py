@@ -114,6 +114,9 @@ TABLES = (
 BURST_SIZES = (2, 4, 6)
 BURST_SCHEMES = ("ll-tcp-aware", "ll-smart-tcp-aware")
 BURST_CONFIG = "lan32"
+BURST_SPACINGS = ("exponential", "fixed")
+"""§B.3 leaves open whether bursts came at exponential gaps ("at an average rate of one every
+64 KBytes") or exactly 64 KB apart ("generated once every 64 KBytes"): both are run."""
 """§B.3 leaves LAN/WAN and the buffer open; we use LAN 32 KB (the sweep's and Figure 3's)."""
 
 SWEEP_EVERY_KIB = (16, 32, 64, 128, 256)
@@ -193,32 +196,35 @@ def _table_experiments() -> list[Experiment]:
     return out
 
 
-def burst_error(k: int) -> str:
-    """The wireless error model of the §4.5 experiment: bursts of ``k`` consecutive frames."""
-    return f'{{ model = "burst", every = "{ERROR_EVERY}", length = {k} }}'
+def burst_error(k: int, spacing: str = "exponential") -> str:
+    """The wireless error model of the §4.5 experiment: bursts of ``k`` consecutive frames,
+    at exponential gaps or exactly ``ERROR_EVERY`` apart."""
+    return f'{{ model = "burst", every = "{ERROR_EVERY}", length = {k}, spacing = "{spacing}" }}'
 
 
 def _burst_experiments() -> list[Experiment]:
     out = []
-    for scheme in BURST_SCHEMES:
-        for k in BURST_SIZES:
-            overrides = (
-                ("scheme", scheme),
-                ("buffer", CONFIGS[BURST_CONFIG].buffer),
-                # Bursts hit the data direction (base station -> mobile); ACKs see no errors.
-                (f"hops.{WIRELESS}.forward.error", burst_error(k)),
-                (f"hops.{WIRELESS}.reverse.error", '{ model = "none" }'),
-            )
-            out.append(
-                Experiment(
-                    f"{scheme}@burst{k}",
-                    "burst",
-                    scheme,
-                    BURST_CONFIG,
-                    overrides,
-                    params=(("burst_packets", k),),
+    for spacing in BURST_SPACINGS:
+        for scheme in BURST_SCHEMES:
+            for k in BURST_SIZES:
+                overrides = (
+                    ("scheme", scheme),
+                    ("buffer", CONFIGS[BURST_CONFIG].buffer),
+                    # Bursts hit the data direction (base station -> mobile); ACKs see no errors.
+                    (f"hops.{WIRELESS}.forward.error", burst_error(k, spacing)),
+                    (f"hops.{WIRELESS}.reverse.error", '{ model = "none" }'),
                 )
-            )
+                suffix = "" if spacing == "exponential" else f"-{spacing}"
+                out.append(
+                    Experiment(
+                        f"{scheme}@burst{k}{suffix}",
+                        "burst",
+                        scheme,
+                        BURST_CONFIG,
+                        overrides,
+                        params=(("burst_packets", k), ("burst_spacing", spacing)),
+                    )
+                )
     return out
 
 

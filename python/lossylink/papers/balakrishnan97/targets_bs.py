@@ -301,7 +301,9 @@ TABLE2_KNOWN_DEVIATIONS: dict[str, str] = {
 
 TABLE4_KNOWN_DEVIATIONS: dict[str, str] = {
     # target id -> anchor in docs/reproduction.md; KNOWN_DEVIATIONS of paper_table4.rs.
+    "table4.split@lan8.mbps": "net3-reno",
     "table4.split@lan32.mbps": "split-reno-leg",
+    "table4.split-smart-over-split.wan32": "split-wan",
     "table4.split@wan32.mbps": "split-wan",
     "table4.split-over-e2e.wan32": "split-wan",
     "table4.split-smart@lan8.mbps": "smart-lan",

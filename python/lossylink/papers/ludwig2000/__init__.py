@@ -21,7 +21,8 @@ The parts live in :mod:`lossylink.papers.ludwig2000.runs`,
 :mod:`lossylink.papers.ludwig2000.more_targets`, (the S12 model)
 :mod:`lossylink.papers.ludwig2000.squares` and (S12 at the packet level)
 :mod:`lossylink.papers.ludwig2000.spurious` and
-:mod:`lossylink.papers.ludwig2000.spurious_targets`.
+:mod:`lossylink.papers.ludwig2000.spurious_targets`, and (S1-S5, TCP over GSM-CSD with RLP)
+:mod:`lossylink.papers.ludwig2000.gsm`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 from lossylink.papers._base import Figure, Selection, Target
 from lossylink.papers.ludwig2000 import eifel as _eifel
 from lossylink.papers.ludwig2000 import eifel_targets as _eifel_targets
+from lossylink.papers.ludwig2000 import gsm as _gsm
 from lossylink.papers.ludwig2000 import more as _more
 from lossylink.papers.ludwig2000 import more_targets as _more_targets
 from lossylink.papers.ludwig2000 import runs as _runs
@@ -42,9 +44,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     *_eifel.EXPERIMENTS,
     *_more.EXPERIMENTS,
     *_spurious.EXPERIMENTS,
+    *_gsm.EXPERIMENTS,
 )
-GROUPS = (*_runs.GROUPS, *_eifel.GROUPS, *_more.GROUPS)
-GROUP_TITLES = {**_runs.GROUP_TITLES, **_eifel.GROUP_TITLES, **_more.GROUP_TITLES}
+GROUPS = (*_runs.GROUPS, *_eifel.GROUPS, *_more.GROUPS, *_gsm.GROUPS)
+GROUP_TITLES = {
+    **_runs.GROUP_TITLES,
+    **_eifel.GROUP_TITLES,
+    **_more.GROUP_TITLES,
+    **_gsm.GROUP_TITLES,
+}
 BY_ID = {e.id: e for e in EXPERIMENTS}
 TRACED_RUNS: dict[str, Experiment] = {e.id: e for e in EXPERIMENTS if e.traced}
 """Every experiment with a figure or a trace-based target is also traced on the first seed."""
@@ -68,6 +76,7 @@ TARGETS: tuple[Target, ...] = (
     *_more_targets.TARGETS[: _more_targets.S12_COUNT],
     *_spurious_targets.TARGETS,
     *_more_targets.TARGETS[_more_targets.S12_COUNT :],
+    *_gsm.TARGETS,
 )
 TARGET_TABLES = (
     *_targets.TARGET_TABLES,
@@ -75,12 +84,14 @@ TARGET_TABLES = (
     *_more_targets.TARGET_TABLES[:1],
     *_spurious_targets.TARGET_TABLES,
     *_more_targets.TARGET_TABLES[1:],
+    *_gsm.TARGET_TABLES,
 )
 TABLE_GROUP = {
     **_targets.TABLE_GROUP,
     **_eifel_targets.TABLE_GROUP,
     **_more_targets.TABLE_GROUP,
     **_spurious_targets.TABLE_GROUP,
+    **_gsm.TABLE_GROUP,
 }
 DEVIATIONS = _targets.DEVIATIONS
 

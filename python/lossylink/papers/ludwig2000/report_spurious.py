@@ -35,7 +35,7 @@ def losses(rep: Reproduction) -> dict[tuple[str, str], dict[str, float]]:
 
 
 def spurious_bars(rep: Reproduction, fig: Figure) -> Any:
-    """Grouped bars (symlog scale: the losses span 0.0 … 532 %), the model's loss a black
+    """Grouped bars (symlog scale: the losses span 0.0 … 221 %), the model's loss a black
     tick over each group."""
     from lossylink.plots import subplots
 

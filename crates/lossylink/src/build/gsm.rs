@@ -1,0 +1,129 @@
+//! `medium = "gsm-csd"` hops into the GSM link's configuration (crate `net::medium::gsm`), with
+//! every knob validated and named in its error.
+
+use crate::error::Error;
+use crate::schema::{BlocksDoc, GsmDoc, HopDoc};
+use engine::SimDuration;
+use net::config::BlockSource;
+use net::gsm::{BlockTrace, Profile};
+use net::medium::{GsmConfig, L2rConfig};
+use std::sync::Arc;
+
+/// The RLP link of a GSM hop (`{field}.gsm`).
+pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
+    let d = d.cloned().unwrap_or_default();
+    let f = |k: &str| format!("{field}.gsm.{k}");
+    let mut cfg = GsmConfig::default();
+    if d.reliable == Some(true) && d.n2.is_some() {
+        return Err(Error::invalid(
+            f("n2"),
+            "a reliable link never resets; give n2 or reliable = true, not both",
+        ));
+    }
+    cfg.n2 = match (d.reliable, d.n2) {
+        (Some(true), _) => None,
+        (_, Some(0)) => return Err(Error::invalid(f("n2"), "must be at least 1")),
+        (_, Some(n)) => Some(n),
+        (_, None) => Some(6),
+    };
+    if let Some(r) = d.rlp_rtt {
+        if r.0 < cfg.block.as_nanos() {
+            return Err(Error::invalid(
+                f("rlp_rtt"),
+                "must be at least one radio block (20ms)",
+            ));
+        }
+        cfg.rlp_rtt = SimDuration(r.0);
+    }
+    cfg.vj = d.vj.unwrap_or(false);
+    cfg.ppp_overhead = d.ppp.unwrap_or(7);
+    if let Some(l) = &d.l2r {
+        let rate = l.rate.unwrap_or(960);
+        let peak = (1_000_000_000 * u64::from(cfg.frame_bytes - cfg.overhead)
+            / cfg.block.as_nanos().max(1)) as u32;
+        if rate == 0 || rate >= peak {
+            return Err(Error::invalid(
+                f("l2r.rate"),
+                format!("{rate} B/s is outside 1..{peak} (the link's peak user rate)"),
+            ));
+        }
+        let lo = l.gap_min.map_or(950_000_000, |x| x.0);
+        let hi = l.gap_max.map_or(1_300_000_000, |x| x.0);
+        if lo == 0 || lo > hi {
+            return Err(Error::invalid(
+                f("l2r.gap_min"),
+                "must be positive and not above gap_max",
+            ));
+        }
+        cfg.l2r = Some(L2rConfig {
+            rate,
+            gap_min: SimDuration(lo),
+            gap_max: SimDuration(hi),
+        });
+    }
+    Ok(cfg)
+}
+
+/// The GSM knobs belong to `gsm-csd` hops only.
+pub(super) fn not_gsm(field: &str, h: &HopDoc) -> Result<(), Error> {
+    let blocks = h.blocks.is_some() || h.forward.blocks.is_some() || h.reverse.blocks.is_some();
+    match (h.gsm.is_some(), blocks) {
+        (true, _) => Err(Error::invalid(
+            format!("{field}.gsm"),
+            "belongs to a medium = \"gsm-csd\" hop",
+        )),
+        (_, true) => Err(Error::invalid(
+            format!("{field}.blocks"),
+            "block erasures belong to a medium = \"gsm-csd\" hop (use error for other links)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A direction's block-erasure channel (`{field}.blocks`).
+pub(super) fn blocks(field: &str, b: Option<&BlocksDoc>) -> Result<Option<BlockSource>, Error> {
+    let Some(b) = b else {
+        return Ok(None);
+    };
+    let f = |k: &str| format!("{field}.blocks.{k}");
+    match (&b.profile, &b.file) {
+        (Some(_), Some(_)) | (None, None) => Err(Error::invalid(
+            format!("{field}.blocks"),
+            "give either profile or file",
+        )),
+        (Some(p), None) => {
+            let profile = Profile::named(p).ok_or_else(|| {
+                Error::invalid(
+                    f("profile"),
+                    format!("'{p}' is none of {}", Profile::NAMES.join(", ")),
+                )
+            })?;
+            let minutes = b.minutes.unwrap_or(60);
+            if !(1..=1440).contains(&minutes) {
+                return Err(Error::invalid(f("minutes"), "must be within 1..=1440"));
+            }
+            Ok(Some(BlockSource::Profile {
+                profile,
+                minutes: minutes as usize,
+                draw: b.draw.unwrap_or(0),
+            }))
+        }
+        (None, Some(path)) => {
+            if let Some(k) = [("minutes", b.minutes.is_some()), ("draw", b.draw.is_some())]
+                .iter()
+                .find(|x| x.1)
+                .map(|x| x.0)
+            {
+                return Err(Error::invalid(
+                    f(k),
+                    "belongs to a synthetic profile, not a trace file",
+                ));
+            }
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Error::invalid(f("file"), format!("cannot read '{path}': {e}")))?;
+            let t = BlockTrace::parse(&text)
+                .map_err(|e| Error::invalid(f("file"), format!("{path}: {e}")))?;
+            Ok(Some(BlockSource::Trace(Arc::new(t))))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The per-member rows of a run's 802.11 DCF cells (crate `net::medium::dcf`; issue 13): one
+//! row per access point and station, with its MAC counters, the queue drops of its interface
+//! queues, its access delays and its share of the airtime.
+
+use crate::metrics::Value;
+use net::config::TopologyConfig;
+use net::Network;
+
+/// One row per DCF member of every DCF cell, the access point first, then the stations in the
+/// cell's member order; cells in the order the network built their media (by their first link).
+pub(crate) fn member_rows(
+    network: &Network,
+    topology: &TopologyConfig,
+    run_s: f64,
+) -> Vec<Vec<(&'static str, Value)>> {
+    // DCF media in the order the network built them: a cell at its first member link, a
+    // `dcf` hop at its own link.
+    enum Unit<'a> {
+        Cell(&'a net::config::CellConfig),
+        Hop(usize),
+    }
+    let mut units: Vec<(usize, Unit<'_>)> = topology
+        .cells
+        .iter()
+        .filter(|c| c.dcf.is_some())
+        .map(|c| {
+            (
+                c.links.iter().min().copied().unwrap_or(usize::MAX),
+                Unit::Cell(c),
+            )
+        })
+        .collect();
+    let in_cell = |l: usize| topology.cells.iter().any(|c| c.links.contains(&l));
+    for (l, link) in topology.links.iter().enumerate() {
+        if matches!(link.hop.medium, net::config::Medium::Dcf(_)) && !in_cell(l) {
+            units.push((l, Unit::Hop(l)));
+        }
+    }
+    units.sort_by_key(|u| u.0);
+    let stats = network.dcf_stats();
+    let u = |v: u64| Value::Int(v.min(i64::MAX as u64) as i64);
+    let mut rows = Vec::new();
+    for ((_, unit), members) in units.iter().zip(stats) {
+        for (k, m) in members.iter().enumerate() {
+            let (name, role, node, ports): (String, &str, _, Vec<usize>) = match unit {
+                // Member 0 is the access point: its ports go to every station; a station's
+                // port goes to the access point.
+                Unit::Cell(cell) if k == 0 => (
+                    cell.name.clone(),
+                    "access-point",
+                    cell.access_point,
+                    cell.links
+                        .iter()
+                        .map(|&l| port_from(topology, l, cell.access_point))
+                        .collect(),
+                ),
+                Unit::Cell(cell) => {
+                    let l = cell.links[k - 1];
+                    let link = &topology.links[l];
+                    let sta = if link.a == cell.access_point {
+                        link.b
+                    } else {
+                        link.a
+                    };
+                    (
+                        cell.name.clone(),
+                        "station",
+                        sta,
+                        vec![port_from(topology, l, sta)],
+                    )
+                }
+                // A `dcf` hop: its two ends, forward sender first.
+                Unit::Hop(l) => {
+                    let link = &topology.links[*l];
+                    let node = if k == 0 { link.a } else { link.b };
+                    (link.hop.name.clone(), "end", node, vec![2 * l + k])
+                }
+            };
+            let queue_drops: u64 = ports
+                .iter()
+                .map(|&p| network.ports()[p].stats.queue_drops)
+                .sum();
+            let mut d = m.delays_ns.clone();
+            d.sort_unstable();
+            let (mean_ms, p95_ms) = if d.is_empty() {
+                (f64::NAN, f64::NAN)
+            } else {
+                // Nearest rank: the smallest delay with at least 95 % at or below it.
+                let rank = ((0.95 * d.len() as f64).ceil() as usize).clamp(1, d.len());
+                (
+                    d.iter().sum::<u64>() as f64 / d.len() as f64 * 1e-6,
+                    d[rank - 1] as f64 * 1e-6,
+                )
+            };
+            rows.push(vec![
+                ("cell", Value::Str(name)),
+                (
+                    "node",
+                    Value::Str(topology.nodes[node.index()].name.clone()),
+                ),
+                ("role", Value::Str(role.into())),
+                ("attempts", u(m.attempts)),
+                ("successes", u(m.successes)),
+                ("collisions", u(m.collisions)),
+                ("errors", u(m.errors)),
+                ("retries", u(m.retries)),
+                ("retry_drops", u(m.drops)),
+                ("queue_drops", u(queue_drops)),
+                ("access_delay_mean_ms", Value::Float(mean_ms)),
+                ("access_delay_p95_ms", Value::Float(p95_ms)),
+                (
+                    "airtime_share",
+                    Value::Float(if run_s > 0.0 {
+                        m.airtime_ns as f64 * 1e-9 / run_s
+                    } else {
+                        0.0
+                    }),
+                ),
+            ]);
+        }
+    }
+    rows
+}
+
+/// The port of link `l` that sends from `node` (ports `2l` forward a -> b, `2l + 1` reverse).
+fn port_from(topology: &TopologyConfig, l: usize, node: engine::NodeId) -> usize {
+    if topology.links[l].a == node {
+        2 * l
+    } else {
+        2 * l + 1
+    }
+}

@@ -1,0 +1,64 @@
+//! `medium = "gsm-csd"` hops: a GSM circuit-switched data link with RLP (crate
+//! `net::medium::gsm`; Ludwig2000 §2.4, §3.2.5, §4.2). Defaults are the dissertation's.
+
+use crate::units::Dur;
+use serde::{Deserialize, Serialize};
+
+/// The `gsm = { ... }` table of a GSM hop.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GsmDoc {
+    /// Retransmissions of one RLP frame before the link resets (6, GSM's default N2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n2: Option<u32>,
+    /// Never reset (an infinitely persistent RLP; false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reliable: Option<bool>,
+    /// From a frame's transmission to its retransmission after an erasure (400 ms, the RLP
+    /// round trip).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rlp_rtt: Option<Dur>,
+    /// L2R flow control from the remote side (none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2r: Option<L2rDoc>,
+    /// VJ TCP/IP header compression at the PPP ends (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vj: Option<bool>,
+    /// PPP framing bytes per packet (7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ppp: Option<u32>,
+}
+
+/// L2R's throttle (Ludwig2000 §3.2.5: 960 B/s, XOFF gaps of 950-1300 ms).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct L2rDoc {
+    /// Average user bytes per second (960).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<u32>,
+    /// Shortest gap (950 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_min: Option<Dur>,
+    /// Longest gap (1300 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_max: Option<Dur>,
+}
+
+/// The block-erasure channel of a GSM hop direction: a synthetic profile or a trace file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlocksDoc {
+    /// `good` (trace_A-like), `poor-b` or `poor-c` (crate `net::gsm::Profile`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// Minutes of the synthetic trace before it repeats (60).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+    /// Which realization of the synthetic channel (0: the one of the run's seed; n: the n-th
+    /// fixed one, the same for every seed, for campaigns over several channels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<u32>,
+    /// A `block_trace` file: one line per block, `1` erased.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+}

@@ -1,0 +1,146 @@
+//! Van Jacobson TCP/IP header compression (RFC 1144) at the two PPP ends of a GSM-CSD link, and
+//! how it fails after an RLP reset (Ludwig2000 §2.2.3, §2.5.5, §4.2.3; spec §3.8, S2, RT20).
+//!
+//! The compressor sends the first header of a connection in full and after that only the change
+//! to the previous header (the common case: 4 bytes instead of 40, [E]). RFC 1144 §3.2 sends the
+//! header of a retransmitted segment in full, which is also how the decompressor gets back in
+//! step. The decompressor applies each delta to the header it stored. When a packet is lost on
+//! the link without the decompressor knowing (an RLP reset flushes whole PPP frames), every
+//! later delta is applied to the wrong header: the TCP checksum fails at the receiver and the
+//! segment is silently discarded, until the next full header, which comes with the sender's
+//! retransmission after a timeout ("off by k", §4.2.3: 13 segments discarded after a reset that
+//! lost 5). RFC 1144's "toss" rule (discard compressed packets after a framing error until a
+//! full header) has the same effect and is what we model: a loss marks the connection's context
+//! out of step.
+//!
+//! Deliberate simplifications: the TCP options (the 12-byte timestamp option of the
+//! dissertation's runs) travel uncompressed beside the 4-byte delta (RFC 1144 would send a
+//! segment whose options changed in full); the 7-byte special cases of §3.8 are not modelled.
+
+use engine::FlowId;
+
+/// Bytes of the TCP/IP header a full (uncompressed) header carries.
+pub const FULL_HEADER: u32 = 40;
+/// Bytes of a compressed header in the common case (Ludwig2000 §2.2.3 [E]).
+pub const COMPRESSED_HEADER: u32 = 4;
+
+/// How a packet's header crosses the link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Header {
+    /// Uncompressed: the decompressor stores it (and is back in step).
+    Full,
+    /// A delta to the previous header of the same connection.
+    Compressed,
+}
+
+impl Header {
+    /// Bytes this header takes instead of the 40-byte TCP/IP header.
+    pub fn bytes(self) -> u32 {
+        match self {
+            Header::Full => FULL_HEADER,
+            Header::Compressed => COMPRESSED_HEADER,
+        }
+    }
+}
+
+/// The link sender's side: one context per connection (the highest sequence number sent).
+#[derive(Clone, Debug, Default)]
+pub struct Compressor {
+    flows: Vec<(FlowId, u32)>,
+}
+
+impl Compressor {
+    /// The header of the next TCP packet of `flow` carrying `[seq, seq + len)`: full for the
+    /// first packet of a connection and for a retransmission (RFC 1144 §3.2), else compressed.
+    pub fn header(&mut self, flow: FlowId, seq: u32, len: u32) -> Header {
+        let end = seq.wrapping_add(len);
+        match self.flows.iter_mut().find(|(f, _)| *f == flow) {
+            None => {
+                self.flows.push((flow, end));
+                Header::Full
+            }
+            Some((_, high)) => {
+                // Sequence space comparison (RFC 793 modulo 2^32).
+                let retransmission = len > 0 && (seq.wrapping_sub(*high) as i32) < 0;
+                if (end.wrapping_sub(*high) as i32) > 0 {
+                    *high = end;
+                }
+                if retransmission {
+                    Header::Full
+                } else {
+                    Header::Compressed
+                }
+            }
+        }
+    }
+}
+
+/// The link receiver's side: which connections' contexts are out of step.
+#[derive(Clone, Debug, Default)]
+pub struct Decompressor {
+    out_of_step: Vec<FlowId>,
+}
+
+impl Decompressor {
+    /// A packet of `flow` with `header` arrived: whether its TCP header comes out right.
+    pub fn receive(&mut self, flow: FlowId, header: Header) -> bool {
+        let i = self.out_of_step.iter().position(|f| *f == flow);
+        match (header, i) {
+            (Header::Full, Some(i)) => {
+                self.out_of_step.swap_remove(i);
+                true
+            }
+            (Header::Full, None) | (Header::Compressed, None) => true,
+            (Header::Compressed, Some(_)) => false,
+        }
+    }
+
+    /// A packet of `flow` was lost on the link without the decompressor seeing it.
+    pub fn lose(&mut self, flow: FlowId) {
+        if !self.out_of_step.contains(&flow) {
+            self.out_of_step.push(flow);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const F: FlowId = FlowId(0);
+
+    #[test]
+    fn first_and_retransmitted_headers_go_in_full_the_rest_compressed() {
+        let mut c = Compressor::default();
+        assert_eq!(c.header(F, 1000, 460), Header::Full);
+        assert_eq!(c.header(F, 1460, 460), Header::Compressed);
+        assert_eq!(c.header(F, 1920, 460), Header::Compressed);
+        // A retransmission of the second segment.
+        assert_eq!(c.header(F, 1460, 460), Header::Full);
+        assert_eq!(c.header(F, 2380, 460), Header::Compressed);
+        // Another connection has its own context; pure ACKs compress.
+        assert_eq!(c.header(FlowId(1), 5, 0), Header::Full);
+        assert_eq!(c.header(FlowId(1), 5, 0), Header::Compressed);
+        // Across the wrap of the sequence space.
+        let mut w = Compressor::default();
+        assert_eq!(w.header(F, u32::MAX - 100, 460), Header::Full);
+        assert_eq!(w.header(F, 359, 460), Header::Compressed);
+        assert_eq!(w.header(F, u32::MAX - 100, 460), Header::Full);
+    }
+
+    #[test]
+    fn a_lost_packet_puts_the_context_out_of_step_until_a_full_header() {
+        let mut d = Decompressor::default();
+        assert!(d.receive(F, Header::Full));
+        assert!(d.receive(F, Header::Compressed));
+        d.lose(F);
+        // Every later delta is applied to the wrong header: discarded (RT20).
+        assert!(!d.receive(F, Header::Compressed));
+        assert!(!d.receive(F, Header::Compressed));
+        // Another connection is not affected.
+        assert!(d.receive(FlowId(1), Header::Compressed));
+        // The retransmission's full header puts it back in step.
+        assert!(d.receive(F, Header::Full));
+        assert!(d.receive(F, Header::Compressed));
+    }
+}
