@@ -25,8 +25,7 @@
 
 use crate::cc::{AckSample, CongestionControl, CongestionEvent};
 use crate::recovery::{
-    AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, PrrBound, SenderView,
-    WindowOp,
+    AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, SenderView, WindowOp,
 };
 use crate::rto::RtoEstimator;
 use crate::segment::Segment;
@@ -35,6 +34,7 @@ use crate::spurious::{Eifel, Frto, Retransmission, RetransmitCause};
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
+mod config;
 mod eifel;
 mod frto;
 mod output;
@@ -45,71 +45,12 @@ mod send_log;
 mod tlp;
 mod today;
 
+pub use config::{Rexmt, SenderConfig};
 use pacer::Pacer;
 use prr::PrrRun;
 use rate::RateSampler;
 use send_log::SendLog;
 use tlp::Tlp;
-
-/// Fixed knobs of a sender.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SenderConfig {
-    /// Maximum segment size (payload bytes).
-    pub mss: u32,
-    /// Send socket buffer in bytes: bounds unacknowledged plus unsent data.
-    pub send_buffer: u32,
-    /// Window the peer is assumed to advertise before its first ACK.
-    pub initial_peer_window: u32,
-    /// RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs.
-    pub limited_transmit: bool,
-    /// RFC 7323 timestamps, with this clock granularity (None: no timestamps).
-    pub timestamps: Option<SimDuration>,
-    /// How the retransmission timer is re-armed when an ACK advances `snd_una`.
-    pub rexmt: Rexmt,
-    /// Spread the burst an Eifel restore releases over one smoothed RTT (Ludwig2000 §5.2.2).
-    pub burst_pacer: bool,
-    /// React to a drop by the host's own interface queue as 4.4BSD `tcp_quench` does
-    /// (cwnd = 1 MSS, Ludwig2000 §2.3); otherwise the drop is left to the loss recovery.
-    pub quench: bool,
-    /// Proportional Rate Reduction (RFC 6937) during fast recovery, with this reduction bound
-    /// (None: the recovery part's own window rules).
-    pub prr: Option<PrrBound>,
-    /// Tail loss probes (RFC 8985 §7), for a SACK sender with RACK.
-    pub tlp: bool,
-    /// F-RTO spurious-timeout detection (RFC 5682), beside or instead of Eifel.
-    pub frto: bool,
-}
-
-impl SenderConfig {
-    /// A configuration with the BSD defaults: no limited transmit, no timestamps,
-    /// `tcp_quench` on local drops.
-    pub fn new(mss: u32, buffer: u32) -> Self {
-        SenderConfig {
-            mss,
-            send_buffer: buffer,
-            initial_peer_window: buffer,
-            limited_transmit: false,
-            timestamps: None,
-            quench: true,
-            rexmt: Rexmt::Restart,
-            burst_pacer: false,
-            prr: None,
-            tlp: false,
-            frto: false,
-        }
-    }
-}
-
-/// Re-arming the retransmission timer on an ACK that leaves data outstanding.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Rexmt {
-    /// With the full RTO from the ACK's arrival (4.4BSD, RFC 6298 §5.3): the timer lies about
-    /// one RTT above the RTO (Ludwig2000 §5.3.3, the "REXMT-restart bug").
-    #[default]
-    Restart,
-    /// RTO minus the age of the oldest outstanding segment (Ludwig2000 §5.4.5, REXMT_E).
-    Precise,
-}
 
 /// The parts a sender is built from.
 pub struct SenderParts {
