@@ -3,6 +3,32 @@
 //! The sender tells a controller what happened through small value structs and never hands it
 //! the sender itself (DESIGN.md, "The sender is assembled from parts").
 
+/// The methods of a controller that keeps Reno's window in a field `reno` and changes only its
+/// response to congestion and its growth (Westwood+, Veno): everything else is Reno's.
+macro_rules! reno_window_delegates {
+    () => {
+        fn cwnd(&self) -> u32 {
+            self.reno.cwnd()
+        }
+        fn ssthresh(&self) -> u32 {
+            self.reno.ssthresh()
+        }
+        fn on_recovery_dupack(&mut self) {
+            self.reno.on_recovery_dupack();
+        }
+        fn on_recovery_exit(&mut self) {
+            self.reno.on_recovery_exit();
+        }
+        fn on_partial_ack(&mut self, acked: u32) {
+            self.reno.on_partial_ack(acked);
+        }
+        fn undo(&mut self, cwnd: u32, ssthresh: u32) {
+            self.reno.undo(cwnd, ssthresh);
+        }
+    };
+}
+pub(crate) use reno_window_delegates;
+
 mod bbr;
 mod cubic;
 mod reno;

@@ -58,14 +58,9 @@ impl VenoCc {
 }
 
 impl CongestionControl for VenoCc {
+    super::reno_window_delegates!();
     fn name(&self) -> &'static str {
         "veno"
-    }
-    fn cwnd(&self) -> u32 {
-        self.reno.cwnd()
-    }
-    fn ssthresh(&self) -> u32 {
-        self.reno.ssthresh()
     }
     fn on_ack(&mut self, ack: AckSample) {
         let avoidance = self.reno.cwnd() >= self.reno.ssthresh();
@@ -86,18 +81,6 @@ impl CongestionControl for VenoCc {
             let s = (before / 5 * 4).max(2 * self.mss);
             self.reno.undo(s + dupacks * self.mss, s);
         }
-    }
-    fn on_recovery_dupack(&mut self) {
-        self.reno.on_recovery_dupack();
-    }
-    fn on_recovery_exit(&mut self) {
-        self.reno.on_recovery_exit();
-    }
-    fn on_partial_ack(&mut self, acked: u32) {
-        self.reno.on_partial_ack(acked);
-    }
-    fn undo(&mut self, cwnd: u32, ssthresh: u32) {
-        self.reno.undo(cwnd, ssthresh);
     }
     fn wants_rate_samples(&self) -> bool {
         true

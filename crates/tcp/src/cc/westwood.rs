@@ -102,14 +102,9 @@ impl WestwoodCc {
 }
 
 impl CongestionControl for WestwoodCc {
+    super::reno_window_delegates!();
     fn name(&self) -> &'static str {
         "westwood+"
-    }
-    fn cwnd(&self) -> u32 {
-        self.reno.cwnd()
-    }
-    fn ssthresh(&self) -> u32 {
-        self.reno.ssthresh()
     }
     fn on_ack(&mut self, ack: AckSample) {
         self.reno.on_ack(ack);
@@ -127,18 +122,6 @@ impl CongestionControl for WestwoodCc {
             CongestionEvent::Timeout { .. } => self.reno.undo(self.mss, s),
             CongestionEvent::LocalDrop => {}
         }
-    }
-    fn on_recovery_dupack(&mut self) {
-        self.reno.on_recovery_dupack();
-    }
-    fn on_recovery_exit(&mut self) {
-        self.reno.on_recovery_exit();
-    }
-    fn on_partial_ack(&mut self, acked: u32) {
-        self.reno.on_partial_ack(acked);
-    }
-    fn undo(&mut self, cwnd: u32, ssthresh: u32) {
-        self.reno.undo(cwnd, ssthresh);
     }
     fn wants_rate_samples(&self) -> bool {
         true
