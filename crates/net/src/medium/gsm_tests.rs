@@ -1,0 +1,190 @@
+//! Unit tests of the GSM RLP medium (explicit block times against the FakeAir of shared.rs).
+
+use super::super::shared::tests::FakeAir;
+use super::*;
+
+/// Deliver the medium's wake-ups in time order until none is left or `limit` is passed.
+fn drive(m: &mut Gsm, air: &mut FakeAir, limit: SimTime) {
+    while let Some(k) = (0..air.wakes.len()).min_by_key(|&i| (air.wakes[i].0, i)) {
+        let (t, tag) = air.wakes.remove(k);
+        if t > limit {
+            return;
+        }
+        m.on_wake(t, tag, air);
+    }
+}
+
+fn ms(x: u64) -> SimTime {
+    SimTime(x * 1_000_000)
+}
+
+/// Hand-overs in the log: (time in ms, wire bytes, delivered intact).
+fn overs(air: &FakeAir) -> Vec<(u64, u64, bool)> {
+    air.log
+        .iter()
+        .filter_map(|l| {
+            let v: Vec<&str> = l.split(' ').collect();
+            (v.get(1) == Some(&"over")).then(|| {
+                let t: u64 = v[0].parse().unwrap_or(0);
+                (t / 1_000_000, v[3].parse().unwrap_or(0), v[4] == "ok")
+            })
+        })
+        .collect()
+}
+
+fn trace(erased: &[usize]) -> Arc<BlockTrace> {
+    let mut b = vec![false; 3000];
+    for &i in erased {
+        b[i] = true;
+    }
+    Arc::new(BlockTrace::new(b).unwrap_or_else(|_| unreachable!()))
+}
+
+#[test]
+fn a_packet_is_cut_into_frames_of_24_bytes_one_per_block() {
+    // 512 + 7 PPP bytes = 519 bytes: 22 frames (21 of 24 bytes and one of 15), 20 ms each;
+    // the packet leaves with the block that carries its last byte, at 440 ms.
+    let mut m = Gsm::new(
+        PortId(0),
+        GsmConfig::default(),
+        None,
+        RngStream::new(1, "l"),
+    );
+    let mut air = FakeAir::new(vec![1]);
+    m.on_ready(ms(3), &mut air);
+    drive(&mut m, &mut air, ms(10_000));
+    assert_eq!(overs(&air), vec![(20 + 440, 519, true)]);
+    assert_eq!(m.stats().frames, 22);
+    assert!(!m.is_busy());
+}
+
+#[test]
+fn an_erased_frame_goes_again_one_rlp_round_trip_later_and_data_waits_in_order() {
+    // Two packets (44 frames from 0 ms); block 2 (40-60 ms) is erased: that frame goes
+    // again at the first block after 40 + 400 ms = 440 ms, before new frames. The first
+    // packet (frames 0-21) waits for it; frames 3-21 arrived meanwhile.
+    let mut m = Gsm::new(
+        PortId(0),
+        GsmConfig::default(),
+        Some(trace(&[2])),
+        RngStream::new(1, "l"),
+    );
+    let mut air = FakeAir::new(vec![2]);
+    m.on_ready(ms(0), &mut air);
+    drive(&mut m, &mut air, ms(10_000));
+    // Frames 0-21 of the first packet need blocks 0-22 (one went twice); the retransmission
+    // is in block 22 (440-460 ms), so packet 1 leaves at 460 ms; packet 2 (22 frames, one
+    // block later) at 900 ms.
+    assert_eq!(overs(&air), vec![(460, 519, true), (900, 519, true)]);
+    assert_eq!((m.stats().retransmissions, m.stats().erased), (1, 1));
+}
+
+#[test]
+fn more_than_n2_erasures_of_one_frame_reset_the_link_and_flush_its_packets() {
+    // N2 = 2: block 0 erased, then its retransmissions at 400 and 800 ms too: the link
+    // resets when the block at 800 ms ends; both packets in RLP's buffer are flushed (they
+    // fail PPP's FCS at the far end), the next one starts afresh.
+    let cfg = GsmConfig {
+        n2: Some(2),
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(
+        PortId(0),
+        cfg,
+        Some(trace(&[0, 20, 40])),
+        RngStream::new(1, "l"),
+    );
+    let mut air = FakeAir::new(vec![3]);
+    m.on_ready(ms(0), &mut air);
+    drive(&mut m, &mut air, ms(20_000));
+    let o = overs(&air);
+    assert_eq!(o[0], (820, 519, false));
+    assert_eq!(o[1], (820, 519, false));
+    assert!(o[2].2, "the third packet gets through: {o:?}");
+    assert_eq!((m.stats().resets, m.stats().flushed), (1, 2));
+    // Fully reliable: no reset, the first frame gets through at 1200 ms.
+    let cfg = GsmConfig {
+        n2: None,
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(
+        PortId(0),
+        cfg,
+        Some(trace(&[0, 20, 40])),
+        RngStream::new(1, "l"),
+    );
+    let mut air = FakeAir::new(vec![3]);
+    m.on_ready(ms(0), &mut air);
+    drive(&mut m, &mut air, ms(20_000));
+    assert_eq!(m.stats().resets, 0);
+    assert!(overs(&air).iter().all(|o| o.2));
+}
+
+#[test]
+fn l2r_holds_the_sender_to_its_rate_in_bursts_separated_by_gaps() {
+    // 200 packets of 519 bytes at 960 B/s with gaps of 950-1300 ms: the last one leaves
+    // after 200 · 519 / 960 s plus at most one gap; every gap within the range.
+    let cfg = GsmConfig {
+        l2r: Some(L2rConfig {
+            rate: 960,
+            gap_min: SimDuration::from_millis(950),
+            gap_max: SimDuration::from_millis(1300),
+        }),
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
+    let mut air = FakeAir::new(vec![200]);
+    m.on_ready(ms(0), &mut air);
+    drive(&mut m, &mut air, ms(1_000_000));
+    let o = overs(&air);
+    assert_eq!(o.len(), 200);
+    let last = o[199].0 as f64 / 1000.0;
+    let ideal = 200.0 * 519.0 / 960.0;
+    assert!(
+        last >= ideal - 1.3 && last <= ideal + 1.3,
+        "{last} s vs {ideal} s"
+    );
+    let s = m.stats();
+    assert!(s.xoff_gaps > 15, "{s:?}");
+    let mean_gap = s.xoff_ns as f64 / s.xoff_gaps as f64 / 1e9;
+    assert!((0.95..=1.3).contains(&mean_gap), "{mean_gap}");
+    // Between two packets' hand-overs at the peak rate there are 22 blocks (440 ms); a gap
+    // shows as a longer spacing.
+    let long = o.windows(2).filter(|w| w[1].0 - w[0].0 > 1000).count();
+    assert!(long > 15, "{long}");
+}
+
+#[test]
+fn with_vj_headers_shrink_and_a_reset_desynchronises_until_a_full_header() {
+    // VJ: the first packet's header in full (519 bytes), the next ones compressed (40 -> 4:
+    // 483 bytes). A reset flushes a packet: every later compressed packet of the
+    // connection fails at the far end.
+    let cfg = GsmConfig {
+        vj: true,
+        n2: Some(1),
+        ..GsmConfig::default()
+    };
+    // Block 30 (600 ms) is in the second packet; erased, and its retransmission at
+    // 1000 ms too: with N2 = 1 the link resets at 1020 ms.
+    let mut m = Gsm::new(
+        PortId(0),
+        cfg,
+        Some(trace(&[30, 50])),
+        RngStream::new(1, "l"),
+    );
+    let mut air = FakeAir::new(vec![8]);
+    m.on_ready(ms(0), &mut air);
+    drive(&mut m, &mut air, ms(20_000));
+    let o = overs(&air);
+    assert_eq!(o[0], (440, 519, true));
+    assert!(o[1..].iter().all(|x| x.1 == 483), "compressed: {o:?}");
+    let s = m.stats();
+    assert_eq!(s.resets, 1);
+    let flushed = s.flushed as usize;
+    assert!(flushed >= 2, "{s:?}");
+    // The flushed packets at the reset, then every later one out of step: none arrives
+    // intact, and all but the flushed ones count as VJ discards.
+    assert!(o[1..=flushed].iter().all(|x| x.0 == 1020 && !x.2), "{o:?}");
+    assert!(o[flushed + 1..].iter().all(|x| x.0 > 1020 && !x.2), "{o:?}");
+    assert_eq!(s.vj_discards as usize, 8 - 1 - flushed);
+}
