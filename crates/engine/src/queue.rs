@@ -65,6 +65,7 @@ impl<E> EventQueue<E> {
 
     /// Schedule `event` at `time`. Scheduling in the past is a logic error; it is clamped to
     /// `now` in release builds so that the order stays total, and caught in debug builds.
+    #[inline]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         debug_assert!(
             time >= self.now,

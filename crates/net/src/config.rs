@@ -107,7 +107,9 @@ pub struct DirectionConfig {
     pub delivery: Option<DeliveryTrace>,
     /// The block-erasure channel of a GSM link's direction (crate::medium::gsm): erased or not
     /// per 20 ms radio block, the trace repeating; `None` for an error-free channel.
-    pub blocks: Option<BlockSource>,
+    /// Boxed: every port keeps its direction's configuration, and the hot path should not pay
+    /// for the size of a field only GSM links read.
+    pub blocks: Option<Box<BlockSource>>,
 }
 
 /// Where a GSM link's block erasures come from.

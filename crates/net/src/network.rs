@@ -212,7 +212,8 @@ impl Network {
                     (media.len() - 1, media.len() - 1)
                 }
                 (None, config::Medium::Gsm(g)) => {
-                    let blocks = |d: &config::DirectionConfig, dir: &str| match &d.blocks {
+                    let blocks = |d: &config::DirectionConfig, dir: &str| match d.blocks.as_deref()
+                    {
                         None => None,
                         Some(config::BlockSource::Trace(t)) => Some(t.clone()),
                         Some(config::BlockSource::Profile {
@@ -438,6 +439,9 @@ impl Network {
         }
     }
 
+    // Inlined into `run`, its only caller: an outlined handler costs the reference run ~5 %
+    // of its instructions (callgrind), and the inliner stops inlining it as media are added.
+    #[inline(always)]
     fn handle(&mut self, now: SimTime, ev: Event) {
         match ev {
             Event::Mac { medium, tag } => self.mac(now, medium as usize, tag),

@@ -81,7 +81,10 @@ pub(super) fn not_gsm(field: &str, h: &HopDoc) -> Result<(), Error> {
 }
 
 /// A direction's block-erasure channel (`{field}.blocks`).
-pub(super) fn blocks(field: &str, b: Option<&BlocksDoc>) -> Result<Option<BlockSource>, Error> {
+pub(super) fn blocks(
+    field: &str,
+    b: Option<&BlocksDoc>,
+) -> Result<Option<Box<BlockSource>>, Error> {
     let Some(b) = b else {
         return Ok(None);
     };
@@ -102,11 +105,11 @@ pub(super) fn blocks(field: &str, b: Option<&BlocksDoc>) -> Result<Option<BlockS
             if !(1..=1440).contains(&minutes) {
                 return Err(Error::invalid(f("minutes"), "must be within 1..=1440"));
             }
-            Ok(Some(BlockSource::Profile {
+            Ok(Some(Box::new(BlockSource::Profile {
                 profile,
                 minutes: minutes as usize,
                 draw: b.draw.unwrap_or(0),
-            }))
+            })))
         }
         (None, Some(path)) => {
             if let Some(k) = [("minutes", b.minutes.is_some()), ("draw", b.draw.is_some())]
@@ -123,7 +126,7 @@ pub(super) fn blocks(field: &str, b: Option<&BlocksDoc>) -> Result<Option<BlockS
                 .map_err(|e| Error::invalid(f("file"), format!("cannot read '{path}': {e}")))?;
             let t = BlockTrace::parse(&text)
                 .map_err(|e| Error::invalid(f("file"), format!("{path}: {e}")))?;
-            Ok(Some(BlockSource::Trace(Arc::new(t))))
+            Ok(Some(Box::new(BlockSource::Trace(Arc::new(t)))))
         }
     }
 }

@@ -86,6 +86,17 @@ struct AirOf<'a> {
     medium: usize,
 }
 
+impl AirOf<'_> {
+    /// A frame a MAC or a framing medium finished with goes on the wire to the far end. One
+    /// out-of-line place for the media other than the full-duplex and shared channels, so that
+    /// their extra call sites leave the hot path's `transmit` as the compiler laid it out.
+    #[inline(never)]
+    fn onto_wire(&mut self, now: SimTime, port: PortId, r: crate::packet::PacketRef, bad: bool) {
+        self.ports[port.index()].wire.push_back((r, bad));
+        self.sent(now, port);
+    }
+}
+
 impl Air for AirOf<'_> {
     #[inline(always)]
     fn take(&mut self, now: SimTime, port: PortId) -> Option<Frame> {
@@ -129,8 +140,7 @@ impl Air for AirOf<'_> {
     }
 
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
-        self.ports[port.index()].wire.push_back((r, false));
-        self.sent(now, port);
+        self.onto_wire(now, port, r, false);
     }
 
     fn discard(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
@@ -143,10 +153,8 @@ impl Air for AirOf<'_> {
     }
 
     fn lose(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
-        let p = &mut self.ports[port.index()];
-        p.count_lost_attempt(&self.pool[r]);
-        p.wire.push_back((r, true));
-        self.sent(now, port);
+        self.ports[port.index()].count_lost_attempt(&self.pool[r]);
+        self.onto_wire(now, port, r, true);
     }
 
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame) {
@@ -178,10 +186,8 @@ impl Air for AirOf<'_> {
     ) {
         let pkt = &self.pool[r];
         self.taps.frame(now, port, pkt, corrupted);
-        let p = &mut self.ports[port.index()];
-        p.count_carried(pkt, wire_bytes, corrupted);
-        p.wire.push_back((r, corrupted));
-        self.sent(now, port);
+        self.ports[port.index()].count_carried(pkt, wire_bytes, corrupted);
+        self.onto_wire(now, port, r, corrupted);
     }
 
     #[inline(always)]
