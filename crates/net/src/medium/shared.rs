@@ -126,6 +126,8 @@ pub(crate) mod tests {
         next_seq: u32,
         /// Every attempt is corrupted (MAC tests).
         pub(crate) corrupt: bool,
+        /// Attempts on these ports are corrupted (a station in a bad channel).
+        pub(crate) bad_ports: Vec<PortId>,
         /// Wake-ups asked for, in order (MAC tests drive them).
         pub(crate) wakes: Vec<(SimTime, u32)>,
     }
@@ -139,6 +141,7 @@ pub(crate) mod tests {
                 ip_len: 512,
                 next_seq: 0,
                 corrupt: false,
+                bad_ports: Vec::new(),
                 wakes: Vec::new(),
             }
         }
@@ -175,7 +178,10 @@ pub(crate) mod tests {
         }
         fn attempt(&mut self, now: SimTime, port: PortId, _f: &Frame) -> (SimDuration, bool) {
             self.log.push(format!("{} try {port}", now.as_nanos()));
-            (SimDuration::from_micros(1000), self.corrupt)
+            (
+                SimDuration::from_micros(1000),
+                self.corrupt || self.bad_ports.contains(&port),
+            )
         }
         fn ack_lost(&mut self, _now: SimTime, _port: PortId, _bits: u64) -> bool {
             false
