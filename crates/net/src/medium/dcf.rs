@@ -201,8 +201,10 @@ impl Dcf {
         self.members.iter().map(|m| m.stats.clone()).collect()
     }
 
-    /// Members without a frame take one from their ports (in turn) and draw a backoff.
-    fn fill<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    /// Members without a frame take one from their ports (in turn) and draw a backoff; returns
+    /// whether any did.
+    fn fill<A: Air>(&mut self, now: SimTime, air: &mut A) -> bool {
+        let mut took = false;
         for m in &mut self.members {
             if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
                 continue;
@@ -216,10 +218,12 @@ impl Dcf {
                     m.attempt = 0;
                     let slots = m.draw();
                     m.phase = Phase::Backoff { slots, from: None };
+                    took = true;
                     break;
                 }
             }
         }
+        took
     }
 
     /// The medium is idle at `now`: members whose wait ended rejoin, frozen counters start
@@ -414,18 +418,8 @@ impl Dcf {
 
 impl Medium for Dcf {
     fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
-        let idle_before = self
-            .members
-            .iter()
-            .filter(|m| matches!(m.phase, Phase::Empty))
-            .count();
-        self.fill(now, air);
-        let idle_after = self
-            .members
-            .iter()
-            .filter(|m| matches!(m.phase, Phase::Empty))
-            .count();
-        if idle_after != idle_before {
+        // fill only moves members from Empty to a backoff: resume when one took a frame.
+        if self.fill(now, air) {
             self.resume(now, air);
         }
     }
