@@ -1,10 +1,13 @@
-"""Benchmark of the sweep executors: the issue's 600-run sweep (6 schemes x 5 error rates x
-20 seeds of 8 MiB transfers over the lan preset), sequential, local pool and Dask LocalCluster.
+"""Benchmark of the sweep executors: a 600-run sweep (6 schemes x 5 error rates x 20 seeds of
+8 MiB transfers over the lan preset), sequential, local pool and Dask LocalCluster.
 
     .venv/bin/python benches/sweep.py [--seeds N] [--executors seq,pool,dask] [--workers N]
+        [--schemes e2e,e2e-newreno,ll-tcp-aware]   # the 300-run sweep of issue 21
 
 Prints wall time and runs per second per executor (cache off, so every run executes) and checks
-that the Parquet files are byte-identical. Timings include starting the pool or cluster.
+that the Parquet files are byte-identical. Timings include starting the pool or cluster, not
+importing pyarrow (a one-run warm-up sweep does that first, so the executor measured first
+does not pay for it); the pool says whether it ran on threads or started processes.
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ def main() -> None:
     parser.add_argument("--executors", default="seq,pool,dask")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--transfer", default="8MiB")
+    parser.add_argument("--schemes", default=None, help="comma-separated [6 registered schemes]")
     args = parser.parse_args()
 
-    grid = {"scheme": schemes(), "error_every": ERROR_RATES}
+    names = args.schemes.split(",") if args.schemes else schemes()
+    grid = {"scheme": names, "error_every": ERROR_RATES}
     base = ll.Scenario.preset("lan", transfer=args.transfer)
     runs = len(grid["scheme"]) * len(ERROR_RATES) * args.seeds
     print(
@@ -46,6 +51,7 @@ def main() -> None:
         f"seeds, {args.transfer}; {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
     )
     digests = {}
+    ll.sweep(base, {"scheme": names[:1]}, 1, executor="seq", cache=False)  # imports pyarrow
     with tempfile.TemporaryDirectory() as tmp:
         for ex in args.executors.split(","):
             out = Path(tmp) / f"{ex}.parquet"

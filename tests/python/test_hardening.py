@@ -139,6 +139,15 @@ def _sweep(out: Path, seeds: int) -> tuple[int, str, str]:
     return r.exit_code, r.stdout, r.stderr
 
 
+@pytest.fixture
+def processes_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These sweeps are short enough for the pool's threads: make it start its processes."""
+    from lossylink.sweeps import executors
+
+    monkeypatch.setattr(executors, "PROCESSES_PAY_OFF_S", 0.0)
+
+
+@pytest.mark.usefixtures("processes_at_once")
 def test_a_killed_pool_worker_costs_only_a_retry(tmp_path: Path) -> None:
     stop, killed = threading.Event(), []
     killer = threading.Thread(target=_kill_a_worker_soon, args=(stop, killed))
@@ -162,6 +171,7 @@ def test_runs_lost_past_the_retries_are_one_line_and_a_rerun_runs_only_those(
     from lossylink.sweeps import executors
 
     monkeypatch.setattr(executors, "WORKER_RETRIES", 0)
+    monkeypatch.setattr(executors, "PROCESSES_PAY_OFF_S", 0.0)
     original = executors.PoolExecutor.__init__
     monkeypatch.setattr(
         executors.PoolExecutor,

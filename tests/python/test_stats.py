@@ -6,6 +6,8 @@ import itertools
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lossylink.stats import summarize, t_quantile_975
 
@@ -50,3 +52,18 @@ def test_summarize_constant_values_zero_width() -> None:
 def test_summarize_empty_raises() -> None:
     with pytest.raises(ValueError, match="no values"):
         summarize([])
+
+
+@given(
+    st.lists(
+        st.floats(min_value=-1e9, max_value=1e9, allow_nan=False, allow_infinity=False),
+        min_size=2,
+        max_size=60,
+    )
+)
+def test_summarize_agrees_with_the_exact_statistics_module(values: list[float]) -> None:
+    import statistics
+
+    s = summarize(values)
+    assert s.mean == pytest.approx(statistics.fmean(values), rel=1e-12, abs=1e-12)
+    assert s.stdev == pytest.approx(statistics.stdev(values), rel=1e-9, abs=1e-6)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import signal
 import subprocess
@@ -366,9 +367,36 @@ def test_batches_shrink_towards_the_end_and_cover_every_run() -> None:
 
     sizes = batch_sizes(600, PoolExecutor(2))
     assert sum(sizes) == 600
-    assert sizes[0] == 32
+    # The pool's first round is one run per worker (it times them), then guided batches.
+    assert sizes[:3] == [1, 1, 32]
     assert sizes[-4:] == [1, 1, 1, 1]
-    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[2:] == sorted(sizes[2:], reverse=True)
     assert batch_sizes(5, SequentialExecutor()) == [1] * 5
     assert batch_sizes(7, PoolExecutor(2), batch=3) == [3, 3, 1]
     assert batch_sizes(0, PoolExecutor(2)) == []
+
+
+def test_the_pool_runs_short_sweeps_on_threads_and_long_ones_on_processes(tmp_path: Path) -> None:
+    """The pool times its first round; a rest within the pay-off time stays on threads, a
+    longer one goes to worker processes; the results are the same either way."""
+    from lossylink.sweeps import executors
+    from lossylink.sweeps.table import NONDETERMINISTIC_METRICS
+
+    grid = {"error_every": ["32KiB", "64KiB"]}
+    outs = {}
+    for label, pay_off in (("threads", math.inf), ("processes", 0.0)):
+        pool = executors.PoolExecutor(2, processes_pay_off_s=pay_off)
+        batches = [[(i, _base().to_json(), seed)] for i, seed in enumerate(range(1, 7))]
+        outcomes = sorted(o for b in pool.run(batches) for o in b)
+        pool.close()
+        assert pool.used_processes == (label == "processes")
+        outs[label] = [
+            (o[0], {k: v for k, v in o[1].items() if k not in NONDETERMINISTIC_METRICS})
+            for o in outcomes
+        ]
+        assert all(o[2] is None for o in outcomes)
+    assert outs["threads"] == outs["processes"]
+    # And through sweep(): the pool's single-run first round, then the rest.
+    res = ll.sweep(_base(), grid, seeds=3, out=tmp_path / "r.parquet", executor="pool", cache=False)
+    assert res.executed == 6
+    assert not res.failures

@@ -252,14 +252,17 @@ def batch_sizes(pending: int, ex: Executor, batch: int | None = None) -> list[in
     A fixed ``batch``, if given. Otherwise one run per task in-process (fine-grained progress
     and caching), and for a pool or cluster guided self-scheduling: each task takes a share
     ``remaining / (2 * workers)`` of the runs left, at most 32, so the first tasks are big
-    (little overhead per run) and the last ones small (workers finish together).
+    (little overhead per run) and the last ones small (workers finish together). The pool's
+    first ``workers`` tasks are single runs: it times them to decide between threads and
+    processes (:class:`~lossylink.sweeps.executors.PoolExecutor`), and an interrupt during
+    them waits for one run only.
     """
     if batch is not None:
         return [min(batch, pending - i) for i in range(0, pending, batch)]
     if ex.name == "seq":
         return [1] * pending
-    sizes = []
-    remaining = pending
+    sizes = [1] * min(ex.workers, pending) if ex.name == "pool" else []
+    remaining = pending - len(sizes)
     while remaining > 0:
         size = max(1, min(_MAX_AUTO_BATCH, math.ceil(remaining / (2 * ex.workers))))
         sizes.append(size)

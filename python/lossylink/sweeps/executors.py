@@ -13,7 +13,14 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    as_completed,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from typing import Any, Protocol, TypeAlias
@@ -37,6 +44,15 @@ CONNECT_TIMEOUT_S = 20
 WORKER_RETRIES = 2
 """How many times a batch whose worker died (killed, out of memory) is run again on a fresh
 worker before its runs are given up as lost."""
+
+PROCESSES_PAY_OFF_S = 5.0
+"""The pool runs a sweep on in-process threads (the simulation releases the GIL) unless, after
+its first round of batches, the rest is estimated to take longer than this many seconds of
+wall time: only then are worker processes started for the rest. Starting them costs about
+0.15-0.3 s (a forkserver and its workers); what they buy is isolation (a run that crashes or
+exhausts memory takes down a worker, not the sweep) and no contention for the GIL between the
+parts of a run that are Python (metrics dicts), which grows with the number of cores. Set it
+to 0 to always use processes after the first round, or ``math.inf`` for threads only."""
 
 LOST = "lost: the worker running it died"
 """How the error of a run lost with its worker begins (the CLI sums these up in one line)."""
@@ -146,21 +162,55 @@ class SequentialExecutor:
 
 
 class PoolExecutor:
-    """A local pool of worker processes (``forkserver`` on Linux, ``spawn`` elsewhere)."""
+    """A local pool: in-process threads first, worker processes (``forkserver`` on Linux,
+    ``spawn`` elsewhere) for sweeps long enough to pay for them (:data:`PROCESSES_PAY_OFF_S`)."""
 
     name = "pool"
 
-    def __init__(self, workers: int | None = None, retries: int = WORKER_RETRIES) -> None:
-        """Start no processes yet; ``workers`` defaults to the usable cores; a batch whose
-        worker dies is run again on a fresh pool up to ``retries`` times."""
+    def __init__(
+        self,
+        workers: int | None = None,
+        retries: int = WORKER_RETRIES,
+        processes_pay_off_s: float | None = None,
+    ) -> None:
+        """Start nothing yet; ``workers`` defaults to the usable cores; a batch whose worker
+        process dies is run again on a fresh pool up to ``retries`` times."""
         self.workers = workers or default_workers()
         self.retries = retries
+        self.processes_pay_off_s = (
+            PROCESSES_PAY_OFF_S if processes_pay_off_s is None else processes_pay_off_s
+        )
         self._pool: ProcessPoolExecutor | None = None
+        self.used_processes = False
+        """Whether the last :meth:`run` started worker processes."""
 
     def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
-        """Submit every batch, yield each as it completes. A dying worker breaks the whole
-        pool: the batches it took down are run again on a fresh one (finished batches are kept),
-        and a batch that keeps losing its worker comes back as lost runs."""
+        """Yield each batch's outcomes as it completes. The first ``workers`` batches run on
+        threads in this process and time the runs; the rest follow them on the threads when
+        they are estimated to take at most :attr:`processes_pay_off_s`, on processes if not."""
+        self.used_processes = False
+        first, rest = list(batches[: self.workers]), list(batches[self.workers :])
+        runs, cpu = 0, 0.0
+        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="lossylink") as tp:
+            for future in as_completed([tp.submit(run_batch, b) for b in first]):
+                outcomes = future.result()
+                runs += len(outcomes)
+                cpu += sum(o[4] for o in outcomes)
+                yield outcomes
+            left = sum(len(b) for b in rest)
+            estimate = left * (cpu / runs if runs else 0.0) / self.workers
+            if rest and estimate <= self.processes_pay_off_s:
+                for future in as_completed([tp.submit(run_batch, b) for b in rest]):
+                    yield future.result()
+                return
+        if rest:
+            self.used_processes = True
+            yield from self._run_processes(rest)
+
+    def _run_processes(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
+        """Submit every batch to worker processes. A dying worker breaks the whole pool: the
+        batches it took down are run again on a fresh one (finished batches are kept), and a
+        batch that keeps losing its worker comes back as lost runs."""
         todo = list(range(len(batches)))
         attempts = [0] * len(batches)
         while todo:
@@ -189,7 +239,7 @@ class PoolExecutor:
             todo.sort()
 
     def close(self) -> None:
-        """Stop the workers (cancelling batches not started)."""
+        """Stop the worker processes (cancelling batches not started)."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
