@@ -501,7 +501,7 @@ impl Network {
                 for pkt in released {
                     self.enqueue_and_start(now, port, pkt);
                 }
-                self.kick(now, self.ports[port.index()].medium);
+                self.kick(now, self.ports[port.index()].medium, port);
             }
             Event::AgentTimer { node } => self.agent_timer(now, node),
             Event::ProxyTimer { node, flow } => self.proxy_timer(now, node, flow),
@@ -653,7 +653,7 @@ impl Network {
             }
         }
         let m = p.medium;
-        self.kick(now, m);
+        self.kick(now, m, port);
         dropped
     }
 
@@ -661,12 +661,11 @@ impl Network {
     /// there is counted by the port and reported to no one) and start its channel if idle.
     fn enqueue_and_start(&mut self, now: SimTime, port: PortId, r: PacketRef) {
         let p = &mut self.ports[port.index()];
-        let queued = p.enqueue(r);
         let m = p.medium;
-        if !queued {
+        if !p.enqueue(r) {
             self.pool.release(r);
         } else {
-            self.kick(now, m);
+            self.kick(now, m, port);
         }
     }
 }

@@ -145,10 +145,18 @@ impl Member {
 /// epoch of the schedule it belongs to, so that a stale one is ignored.
 const MEMBER: u32 = 1 << 31;
 
+/// `Dcf::member_of` for a port that is not the cell's.
+const NO_MEMBER: u32 = u32::MAX;
+
 /// The DCF medium of a cell.
 pub(crate) struct Dcf {
     cfg: DcfConfig,
     members: Vec<Member>,
+    /// The member of each port, by port index (`NO_MEMBER` for ports of other media).
+    member_of: Vec<u32>,
+    /// The members whose countdown ends in the current slot (scratch, kept to reuse its
+    /// allocation).
+    senders: Vec<usize>,
     /// The medium is busy until then (frames and ACKs on the air).
     busy_until: SimTime,
     epoch: u32,
@@ -157,8 +165,16 @@ pub(crate) struct Dcf {
 impl Dcf {
     /// A DCF over `members` (each a list of ports and its random stream).
     pub(crate) fn new(cfg: DcfConfig, members: Vec<(Vec<PortId>, RngStream)>) -> Self {
+        let mut member_of = Vec::new();
+        for (i, (ports, _)) in members.iter().enumerate() {
+            for &p in ports {
+                Self::set_member(&mut member_of, p, i);
+            }
+        }
         Dcf {
             cfg,
+            member_of,
+            senders: Vec::new(),
             members: members
                 .into_iter()
                 .map(|(ports, rng)| Member {
@@ -182,6 +198,8 @@ impl Dcf {
     /// a member of its own drawing from `rng`.
     pub(crate) fn add_link(&mut self, ap_port: PortId, sta_port: PortId, rng: RngStream) {
         self.members[0].ports.push(ap_port);
+        Self::set_member(&mut self.member_of, ap_port, 0);
+        Self::set_member(&mut self.member_of, sta_port, self.members.len());
         let cfg = self.cfg;
         self.members.push(Member {
             ports: vec![sta_port],
@@ -196,34 +214,43 @@ impl Dcf {
         });
     }
 
+    fn set_member(member_of: &mut Vec<u32>, port: PortId, member: usize) {
+        let i = port.index();
+        if member_of.len() <= i {
+            member_of.resize(i + 1, NO_MEMBER);
+        }
+        member_of[i] = member as u32;
+    }
+
     /// Each member's counters, in member order.
     pub(crate) fn stats(&self) -> Vec<DcfStats> {
         self.members.iter().map(|m| m.stats.clone()).collect()
     }
 
-    /// Members without a frame take one from their ports (in turn) and draw a backoff; returns
-    /// whether any did.
-    fn fill<A: Air>(&mut self, now: SimTime, air: &mut A) -> bool {
-        let mut took = false;
-        for m in &mut self.members {
-            if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
-                continue;
-            }
-            let n = m.ports.len();
-            for k in 0..n {
-                let port = m.ports[(m.next_port + k) % n];
-                if let Some(f) = air.take(now, port) {
-                    m.next_port = (m.next_port + k + 1) % n;
-                    m.frame = Some((port, f, now));
-                    m.attempt = 0;
-                    let slots = m.draw();
-                    m.phase = Phase::Backoff { slots, from: None };
-                    took = true;
-                    break;
-                }
+    /// Member `i`, if it has no frame, takes one from its ports (in turn, from the one after
+    /// the port served last) and draws a backoff; returns whether it did. A member is offered
+    /// frames when one of its ports reports one (`on_ready`) and when its exchange ends, so an
+    /// empty member never has a frame waiting that it could take.
+    fn fill<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+        let m = &mut self.members[i];
+        if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
+            return false;
+        }
+        let n = m.ports.len();
+        let mut k = m.next_port;
+        for _ in 0..n {
+            let port = m.ports[k];
+            k = if k + 1 == n { 0 } else { k + 1 };
+            if let Some(f) = air.take(now, port) {
+                m.next_port = k;
+                m.frame = Some((port, f, now));
+                m.attempt = 0;
+                let slots = m.draw();
+                m.phase = Phase::Backoff { slots, from: None };
+                return true;
             }
         }
-        took
+        false
     }
 
     /// The medium is idle at `now`: members whose wait ended rejoin, frozen counters start
@@ -263,7 +290,8 @@ impl Dcf {
     /// The countdown ended at `now` for some members: they transmit, the others freeze.
     fn countdown<A: Air>(&mut self, now: SimTime, air: &mut A) {
         let slot = self.cfg.slot;
-        let mut senders = Vec::new();
+        let mut senders = std::mem::take(&mut self.senders);
+        senders.clear();
         for (i, m) in self.members.iter().enumerate() {
             if let Phase::Backoff {
                 slots,
@@ -276,6 +304,7 @@ impl Dcf {
             }
         }
         if senders.is_empty() {
+            self.senders = senders;
             self.resume(now, air);
             return;
         }
@@ -365,6 +394,7 @@ impl Dcf {
         }
         self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
         air.wake(end, self.epoch);
+        self.senders = senders;
     }
 
     /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
@@ -417,9 +447,15 @@ impl Dcf {
 }
 
 impl Medium for Dcf {
-    fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
-        // fill only moves members from Empty to a backoff: resume when one took a frame.
-        if self.fill(now, air) {
+    fn on_ready<A: Air>(&mut self, now: SimTime, port: PortId, air: &mut A) {
+        // Only the port's own member can take its frame; fill only moves a member from Empty
+        // to a backoff: resume when it took one.
+        let i = self
+            .member_of
+            .get(port.index())
+            .copied()
+            .unwrap_or(NO_MEMBER);
+        if i != NO_MEMBER && self.fill(now, i as usize, air) {
             self.resume(now, air);
         }
     }
@@ -429,7 +465,7 @@ impl Medium for Dcf {
             let i = (tag & !MEMBER) as usize;
             if i < self.members.len() {
                 self.outcome(now, i, air);
-                self.fill(now, air);
+                self.fill(now, i, air);
                 self.resume(now, air);
             }
             return;

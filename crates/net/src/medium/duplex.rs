@@ -23,7 +23,7 @@ impl Duplex {
 
 impl Medium for Duplex {
     #[inline(always)]
-    fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn on_ready<A: Air>(&mut self, now: SimTime, _port: PortId, air: &mut A) {
         if self.busy {
             return;
         }
@@ -39,7 +39,7 @@ impl Medium for Duplex {
         if std::mem::replace(&mut self.busy, false) {
             air.sent(now, self.port);
         }
-        self.on_ready(now, air);
+        self.on_ready(now, self.port, air);
     }
 
     #[inline(always)]
@@ -57,10 +57,10 @@ mod tests {
     fn frames_leave_back_to_back_and_one_is_on_the_air() {
         let mut m = Duplex::new(PortId(0));
         let mut air = FakeAir::new(vec![2]);
-        m.on_ready(SimTime(0), &mut air);
+        m.on_ready(SimTime(0), PortId(0), &mut air);
         assert!(m.is_busy());
         // Busy: a second offer changes nothing.
-        m.on_ready(SimTime(5), &mut air);
+        m.on_ready(SimTime(5), PortId(0), &mut air);
         m.on_wake(SimTime(100), TX_END, &mut air);
         m.on_wake(SimTime(200), TX_END, &mut air);
         assert!(!m.is_busy());

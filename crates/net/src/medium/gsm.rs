@@ -459,7 +459,7 @@ impl Gsm {
 }
 
 impl Medium for Gsm {
-    fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn on_ready<A: Air>(&mut self, now: SimTime, _port: PortId, air: &mut A) {
         if !self.ticking {
             self.ticking = true;
             air.wake(self.boundary(now), 0);

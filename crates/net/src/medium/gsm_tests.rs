@@ -51,7 +51,7 @@ fn a_packet_is_cut_into_frames_of_24_bytes_one_per_block() {
         RngStream::new(1, "l"),
     );
     let mut air = FakeAir::new(vec![1]);
-    m.on_ready(ms(3), &mut air);
+    m.on_ready(ms(3), PortId(0), &mut air);
     drive(&mut m, &mut air, ms(10_000));
     assert_eq!(overs(&air), vec![(20 + 440, 519, true)]);
     assert_eq!(m.stats().frames, 22);
@@ -70,7 +70,7 @@ fn an_erased_frame_goes_again_one_rlp_round_trip_later_and_data_waits_in_order()
         RngStream::new(1, "l"),
     );
     let mut air = FakeAir::new(vec![2]);
-    m.on_ready(ms(0), &mut air);
+    m.on_ready(ms(0), PortId(0), &mut air);
     drive(&mut m, &mut air, ms(10_000));
     // Frames 0-21 of the first packet need blocks 0-22 (one went twice); the retransmission
     // is in block 22 (440-460 ms), so packet 1 leaves at 460 ms; packet 2 (22 frames, one
@@ -95,7 +95,7 @@ fn more_than_n2_erasures_of_one_frame_reset_the_link_and_flush_its_packets() {
         RngStream::new(1, "l"),
     );
     let mut air = FakeAir::new(vec![3]);
-    m.on_ready(ms(0), &mut air);
+    m.on_ready(ms(0), PortId(0), &mut air);
     drive(&mut m, &mut air, ms(20_000));
     let o = overs(&air);
     assert_eq!(o[0], (820, 519, false));
@@ -114,7 +114,7 @@ fn more_than_n2_erasures_of_one_frame_reset_the_link_and_flush_its_packets() {
         RngStream::new(1, "l"),
     );
     let mut air = FakeAir::new(vec![3]);
-    m.on_ready(ms(0), &mut air);
+    m.on_ready(ms(0), PortId(0), &mut air);
     drive(&mut m, &mut air, ms(20_000));
     assert_eq!(m.stats().resets, 0);
     assert!(overs(&air).iter().all(|o| o.2));
@@ -134,7 +134,7 @@ fn l2r_holds_the_sender_to_its_rate_in_bursts_separated_by_gaps() {
     };
     let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
     let mut air = FakeAir::new(vec![200]);
-    m.on_ready(ms(0), &mut air);
+    m.on_ready(ms(0), PortId(0), &mut air);
     drive(&mut m, &mut air, ms(1_000_000));
     let o = overs(&air);
     assert_eq!(o.len(), 200);
@@ -173,7 +173,7 @@ fn with_vj_headers_shrink_and_a_reset_desynchronises_until_a_full_header() {
         RngStream::new(1, "l"),
     );
     let mut air = FakeAir::new(vec![8]);
-    m.on_ready(ms(0), &mut air);
+    m.on_ready(ms(0), PortId(0), &mut air);
     drive(&mut m, &mut air, ms(20_000));
     let o = overs(&air);
     assert_eq!(o[0], (440, 519, true));

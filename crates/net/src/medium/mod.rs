@@ -110,9 +110,10 @@ pub(crate) struct FrameInfo {
 /// A medium: decides which of its ports transmits when. Generic over the [`Air`] it is given,
 /// so that the network's calls are static and inlined (the event loop's hot path).
 pub(crate) trait Medium {
-    /// One of the medium's ports may have a frame to send (a packet was queued, a hold ended, a
-    /// local retransmission was put at the head).
-    fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A);
+    /// `port`, one of the medium's ports, may have a frame to send (a packet was queued, a
+    /// hold ended, a local retransmission was put at the head). Each such change is reported
+    /// for its own port, so a medium may look at that port only.
+    fn on_ready<A: Air>(&mut self, now: SimTime, port: PortId, air: &mut A);
     /// A wake-up asked for with [`Air::wake`] is due.
     fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A);
     /// Whether a frame is on the air (the network then need not offer it frames).
@@ -146,12 +147,12 @@ impl AnyMedium {
 
     /// [`Medium::on_ready`].
     #[inline(always)]
-    pub(crate) fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    pub(crate) fn on_ready<A: Air>(&mut self, now: SimTime, port: PortId, air: &mut A) {
         match self {
-            AnyMedium::Duplex(m) => m.on_ready(now, air),
-            AnyMedium::Shared(m) => m.on_ready(now, air),
-            AnyMedium::Dcf(m) => dcf_ready(m, now, air),
-            AnyMedium::Gsm(m) => gsm_ready(m, now, air),
+            AnyMedium::Duplex(m) => m.on_ready(now, port, air),
+            AnyMedium::Shared(m) => m.on_ready(now, port, air),
+            AnyMedium::Dcf(m) => dcf_ready(m, now, port, air),
+            AnyMedium::Gsm(m) => gsm_ready(m, now, port, air),
         }
     }
 
@@ -170,8 +171,8 @@ impl AnyMedium {
 /// The DCF's calls kept out of line, so that the full-duplex and shared paths of the event loop
 /// stay small (the reference run does not use a DCF).
 #[inline(never)]
-fn dcf_ready<A: Air>(m: &mut Dcf, now: SimTime, air: &mut A) {
-    m.on_ready(now, air);
+fn dcf_ready<A: Air>(m: &mut Dcf, now: SimTime, port: PortId, air: &mut A) {
+    m.on_ready(now, port, air);
 }
 
 #[inline(never)]
@@ -180,8 +181,8 @@ fn dcf_wake<A: Air>(m: &mut Dcf, now: SimTime, tag: u32, air: &mut A) {
 }
 
 #[inline(never)]
-fn gsm_ready<A: Air>(m: &mut Gsm, now: SimTime, air: &mut A) {
-    m.on_ready(now, air);
+fn gsm_ready<A: Air>(m: &mut Gsm, now: SimTime, port: PortId, air: &mut A) {
+    m.on_ready(now, port, air);
 }
 
 #[inline(never)]

@@ -62,7 +62,7 @@ impl Shared {
 
 impl Medium for Shared {
     #[inline(always)]
-    fn on_ready<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn on_ready<A: Air>(&mut self, now: SimTime, _port: PortId, air: &mut A) {
         if self.state != State::Idle {
             return;
         }
@@ -102,7 +102,8 @@ impl Medium for Shared {
         if let State::Busy { port } = std::mem::replace(&mut self.state, State::Idle) {
             air.sent(now, port);
         }
-        self.on_ready(now, air);
+        // Any port: the shared medium serves its ports in turn whichever reported.
+        self.on_ready(now, self.ports[0], air);
     }
 
     #[inline(always)]
@@ -118,7 +119,7 @@ pub(crate) mod tests {
 
     /// A fake network: ports with a number of frames waiting, a fixed airtime, and a log.
     pub(crate) struct FakeAir {
-        waiting: Vec<u32>,
+        pub(crate) waiting: Vec<u32>,
         pub(crate) log: Vec<String>,
         /// IP bytes of every packet (framing media, crate::medium::gsm), and the sequence
         /// number the next one carries.
@@ -232,10 +233,10 @@ pub(crate) mod tests {
             Some((Contention::Fixed(SimDuration(10)), RngStream::new(1, "t"))),
         );
         let mut air = FakeAir::new(vec![2, 1]);
-        m.on_ready(SimTime(0), &mut air);
+        m.on_ready(SimTime(0), PortId(0), &mut air);
         assert!(m.is_busy());
         // A second offer while busy does nothing.
-        m.on_ready(SimTime(5), &mut air);
+        m.on_ready(SimTime(5), PortId(0), &mut air);
         m.on_wake(SimTime(110), TX_END, &mut air);
         m.on_wake(SimTime(220), TX_END, &mut air);
         m.on_wake(SimTime(330), TX_END, &mut air);

@@ -81,7 +81,7 @@ impl Network {
             let p = &mut self.ports[port.index()];
             p.enqueue_front(r);
             let m = p.medium;
-            self.kick(now, m);
+            self.kick(now, m, port);
         }
     }
 

@@ -76,7 +76,7 @@ impl Network {
                     let back = &mut self.ports[peer.index()];
                     if back.enqueue_link_ack(ack, &mut self.pool) {
                         let m = back.medium;
-                        self.kick(now, m);
+                        self.kick(now, m, peer);
                     }
                 }
                 for p in out.deliver {
