@@ -40,6 +40,8 @@ pub(crate) struct Built {
     /// The base-station agents: where each runs and which kind, with the agents' knobs.
     pub agents: Vec<(NodeId, AgentKind)>,
     pub ll: LinkTimerConfig,
+    /// LL-ELSN's knobs (`ll.elsn`).
+    pub elsn: net::agent::elsn::ElsnConfig,
     /// The link ARQ's knobs and the nodes across the wireless links of its base stations (where
     /// link receivers run), for `ll-arq`.
     pub arq: Option<(ArqConfig, Vec<NodeId>)>,
@@ -119,11 +121,16 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
             continue;
         }
         let field = spec_field(single, f.entry, "scheme");
-        let on_path: Vec<NodeId> = net
+        let mut on_path: Vec<NodeId> = net
             .transit(f.src, f.dst)
             .into_iter()
             .filter(|&n| net.is_base_station(n))
             .collect();
+        // LL-ELSN runs in the MAC that sends the data: on a sending station too (the uplink,
+        // eln-llelsn spec §4.1 (c)).
+        if kind == AgentKind::Elsn && sends_over_wireless(&net, f.src, f.dst) {
+            on_path.insert(0, f.src);
+        }
         if on_path.is_empty() {
             return Err(Error::invalid(field, no_base_station(doc, &f.scheme_name)));
         }
@@ -177,8 +184,29 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         warmup: run.warmup,
         agents,
         ll,
+        elsn: elsn_settings(&doc.ll.elsn),
         arq,
     })
+}
+
+/// Whether the first hop from `src` towards `dst` is a wireless one.
+fn sends_over_wireless(net: &Net, src: NodeId, dst: NodeId) -> bool {
+    net.path(src, dst)
+        .first()
+        .is_some_and(|&p| net.direction(p).0.role == net::config::HopRole::Wireless)
+}
+
+/// LL-ELSN's knobs (`ll.elsn`); every value the schema admits is valid.
+fn elsn_settings(d: &crate::schema::ElsnDoc) -> net::agent::elsn::ElsnConfig {
+    net::agent::elsn::ElsnConfig {
+        ersn: d.ersn.unwrap_or(true),
+        path: match d.path {
+            None | Some(crate::schema::ElsnPathDoc::Control) => {
+                net::agent::NoticePath::ControlPacket
+            }
+            Some(crate::schema::ElsnPathDoc::Oracle) => net::agent::NoticePath::Oracle,
+        },
+    }
 }
 
 /// The validated `[run]` section.

@@ -27,6 +27,9 @@ use std::path::{Path, PathBuf};
 pub const SENDER_PORT_BASE: u16 = 49152;
 /// TCP port of every receiver.
 pub const RECEIVER_PORT: u16 = 50001;
+/// UDP port of LL-ELSN's notification packets (both ends): a 20-byte control payload
+/// (eln-llelsn spec §4.1 (c)), shown as UDP so that no analyser takes it for a TCP segment.
+pub const NOTICE_PORT: u16 = 7010;
 /// UDP source port of UDP flow 0 (flow i uses `UDP_PORT_BASE + i`).
 pub const UDP_PORT_BASE: u16 = 40000;
 /// UDP destination port of every UDP flow (the discard service, RFC 863).
@@ -123,6 +126,8 @@ impl Capture {
         let ports = if pkt.is_udp() {
             // UDP flows have their own ids: ports from UDP_PORT_BASE up, to the discard port.
             (UDP_PORT_BASE.wrapping_add(pkt.flow.0 as u16), UDP_SINK_PORT)
+        } else if !pkt.is_tcp() {
+            (NOTICE_PORT, NOTICE_PORT)
         } else {
             let sender = self.flow_senders.get(pkt.flow.index()).copied();
             let sport = SENDER_PORT_BASE.wrapping_add(pkt.flow.0 as u16);
@@ -163,15 +168,21 @@ impl Capture {
     ) -> Result<(), Error> {
         for f in self.frames.iter().filter(|f| f.port == port) {
             let meta = self.meta(f);
-            let headers = if f.pkt.is_udp() {
-                encode_udp_headers(f.pkt.seg.len, &meta)
+            let notice = !f.pkt.is_udp() && !f.pkt.is_tcp();
+            let payload = if notice {
+                net::NOTICE_BYTES - 28
+            } else {
+                f.pkt.seg.len
+            };
+            let headers = if f.pkt.is_udp() || notice {
+                encode_udp_headers(payload, &meta)
             } else {
                 encode_headers(&f.pkt.seg, &meta)
             }
             .map_err(|message| Error::Simulation {
                 message: format!("pcap {name}: {message}"),
             })?;
-            w.frame(f.start.as_nanos(), &headers, f.pkt.seg.len)
+            w.frame(f.start.as_nanos(), &headers, payload)
                 .map_err(|e| Error::Io {
                     path: name.to_string(),
                     message: e.to_string(),

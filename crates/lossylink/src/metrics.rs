@@ -139,6 +139,16 @@ pub struct Metrics {
     pub sender_suppressed_fast_retransmits: u64,
     /// Tail loss probes the sender sent (RACK-TLP, RFC 8985 §7).
     pub sender_tlp_probes: u64,
+    /// LL-ELSN: loss notifications the link layers sent (eln-llelsn spec §4.1).
+    pub elsn_elns_sent: u64,
+    /// LL-ELSN: retransmission-start notifications the link layers sent (§4.2).
+    pub elsn_ersns_sent: u64,
+    /// ELNs that reached the sender.
+    pub sender_elns: u64,
+    /// ... of which ESACK filtered (consecutive ELNs, §4.3).
+    pub sender_elns_filtered: u64,
+    /// ERSNs that restarted the sender's retransmission timer.
+    pub sender_ersn_restarts: u64,
     /// The GSM RLP link's counters, when the path has one (their columns appear only then).
     pub gsm: Option<GsmMetrics>,
 }
@@ -257,6 +267,11 @@ impl Metrics {
                 i(self.sender_suppressed_fast_retransmits),
             ),
             ("sender_tlp_probes", i(self.sender_tlp_probes)),
+            ("elsn_elns_sent", i(self.elsn_elns_sent)),
+            ("elsn_ersns_sent", i(self.elsn_ersns_sent)),
+            ("sender_elns", i(self.sender_elns)),
+            ("sender_elns_filtered", i(self.sender_elns_filtered)),
+            ("sender_ersn_restarts", i(self.sender_ersn_restarts)),
         ];
         if let Some(g) = &self.gsm {
             pairs.extend([

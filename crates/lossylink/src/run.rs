@@ -130,6 +130,13 @@ fn make_sender(
         RecoveryKind::Sack if t.rack => Box::new(RackRecovery::new(t.mss, t.dupthresh)),
         RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
         RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
+        RecoveryKind::Esack => Box::new(tcp::recovery::EsackRecovery::new(
+            tcp::recovery::EsackConfig {
+                dupthresh: t.dupthresh,
+                filter: t.esack_filter.unwrap_or(3),
+            },
+            t.mss,
+        )),
         RecoveryKind::Dcr => Box::new(tcp::recovery::DcrRecovery::new(
             RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction),
             t.dupthresh,
@@ -458,6 +465,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
             AgentKind::Smart => Box::new(SmartLinkLayer::new(false, cfg)),
             AgentKind::SmartTcpAware => Box::new(SmartLinkLayer::new(true, cfg)),
             AgentKind::ElnBs => Box::new(ElnMarker::new()),
+            AgentKind::Elsn => Box::new(net::agent::elsn::Elsn::new(b.elsn)),
             AgentKind::Arq => match &b.arq {
                 Some((arq, _)) => Box::new(LinkArq::new(*arq)),
                 None => continue,
@@ -617,6 +625,11 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         link_duplicate_frames: link_rx.duplicates,
         sender_suppressed_fast_retransmits: s.suppressed_fast_retransmits,
         sender_tlp_probes: s.tlp_probes,
+        elsn_elns_sent: agents.elns_sent,
+        elsn_ersns_sent: agents.ersns_sent,
+        sender_elns: s.elns_received,
+        sender_elns_filtered: s.elns_filtered,
+        sender_ersn_restarts: s.ersn_timer_restarts,
         gsm: crate::run_gsm::gsm_metrics(
             &network,
             &plan.tcp,

@@ -82,6 +82,38 @@ pub struct LlDoc {
     /// Knobs of the `ll-arq` link ARQ.
     #[serde(default, skip_serializing_if = "ArqDoc::is_default")]
     pub arq: ArqDoc,
+    /// Knobs of LL-ELSN (`ll-elsn`).
+    #[serde(default, skip_serializing_if = "ElsnDoc::is_default")]
+    pub elsn: ElsnDoc,
+}
+
+/// Knobs of LL-ELSN's notifications (eln-llelsn spec §4.1 (c), §4.2 (c)).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ElsnDoc {
+    /// Send ERSN when the MAC starts retrying a data frame (true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ersn: Option<bool>,
+    /// How notifications reach the sender: control (a 40-byte packet over the wired path, the
+    /// spec's default) | oracle (at once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<ElsnPathDoc>,
+}
+
+impl ElsnDoc {
+    fn is_default(&self) -> bool {
+        *self == ElsnDoc::default()
+    }
+}
+
+/// `ll.elsn.path`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElsnPathDoc {
+    /// A control packet routed to the sender.
+    Control,
+    /// Handed to the sender at once.
+    Oracle,
 }
 
 impl LlDoc {

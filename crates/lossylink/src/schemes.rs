@@ -18,6 +18,7 @@
 use crate::error::Error;
 
 mod anchors;
+mod elsn;
 mod variants;
 
 /// The modifiers a scheme name may carry, as the errors list them.
@@ -52,6 +53,8 @@ pub(crate) enum RecoveryKind {
     TcpEln,
     /// TCP-DCR: Reno's response to duplicates delayed by one RTT (eln-llelsn spec §4.6).
     Dcr,
+    /// ESACK, LL-ELSN's sender (eln-llelsn spec §4.3; `tcp.esack_filter`).
+    Esack,
 }
 
 /// Options the receiver adds to its ACKs.
@@ -83,6 +86,8 @@ pub(crate) enum AgentKind {
     Split,
     /// Selective-repeat link ARQ with link-level ACKs and a link receiver at the mobile (§2.13).
     Arq,
+    /// LL-ELSN (eln-llelsn spec §4.1-4.2): ELN and ERSN from the 802.11 MAC that sends the data.
+    Elsn,
 }
 
 /// A registered scheme: its description and its parts.
@@ -448,6 +453,7 @@ fn all() -> impl Iterator<Item = (&'static SchemeDef, Modifiers)> {
         .chain(MODERN.iter().map(|(d, m)| (d, *m)))
         .chain(anchors::ANCHORS.iter().map(|(d, m)| (d, *m)))
         .chain(variants::VARIANTS.iter().map(|(d, m)| (d, *m)))
+        .chain(elsn::ELSN.iter().map(|(d, m)| (d, *m)))
 }
 
 /// What to say of an unknown scheme `base`: the registered names closest to it (at most three,

@@ -685,6 +685,57 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
+    // LL-ELSN (issue 15).
+    (
+        "llelsn-downlink-fer3",
+        "LL-ELSN with ESACK on the 802.11b downlink, retry limit 1, 3% FER: each MAC drop an ELN over the wired path, resent without a window cut",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
+        "llelsn-uplink-fer3",
+        "LL-ELSN uplink: the station's own MAC notifies its TCP in the host (no ELN delay)",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            (
+                "flows",
+                "[{ name = \"up\", from = \"sta1\", to = \"server\" }]",
+            ),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
+        "llelsn-ersn-retry-delay",
+        "LL-ELSN with ERSN, four link attempts 100 ms apart (Fig. 13): ERSN restarts the sender's timer during the retries",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            (
+                "cells.0.dcf",
+                "{ retry_limit = 4, basic_rate = \"1Mbps\", retry_delay = \"100ms\" }",
+            ),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
+        "esack-no-notices",
+        "ESACK without a notifying link layer: SACK recovery, one halving per episode, on the LL-ELSN cell at 1% FER",
+        "llelsn",
+        &[("run.duration", "20s"), ("scheme", "e2e-esack")],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay
@@ -706,7 +757,15 @@ const SPLIT_FIELDS: &[&str] = &[
 const HOST_FIELDS: &[&str] = &["sender_local_drops", "hiccup_intercepted", "hiccup_expired"];
 
 /// Eifel counters added after the table was first written, only where they are not zero.
-const EIFEL_FIELDS: &[&str] = &["sender_suppressed_fast_retransmits", "sender_tlp_probes"];
+const EIFEL_FIELDS: &[&str] = &[
+    "sender_suppressed_fast_retransmits",
+    "sender_tlp_probes",
+    "elsn_elns_sent",
+    "elsn_ersns_sent",
+    "sender_elns",
+    "sender_elns_filtered",
+    "sender_ersn_restarts",
+];
 
 const AGENT_FIELDS: &[&str] = &[
     "local_retransmissions",

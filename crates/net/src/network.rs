@@ -21,6 +21,7 @@ use tcp::{Receiver, Sender};
 
 mod agents;
 mod air;
+mod elsn;
 mod flow;
 mod link_arq;
 mod proxy;
@@ -61,6 +62,8 @@ enum Event {
     UdpSend { flow: FlowId },
     /// A web session's wake-up (a page or an object is requested).
     WebWake { session: u32 },
+    /// Agents' link-status notifications wait in `Network::notices` (LL-ELSN).
+    Notices,
 }
 
 /// How a run ended.
@@ -95,6 +98,8 @@ pub struct Network {
     proxies: BTreeMap<(NodeId, FlowId), proxy::ProxySlot>,
     /// Link receivers of a link ARQ by node index (empty when none runs).
     link_receivers: Vec<Option<LinkReceiver>>,
+    /// Link-status notifications agents raised during a medium call, in order (LL-ELSN).
+    notices: Vec<(NodeId, crate::agent::Notice)>,
     /// Optional recorders (crate::tap), off unless enabled.
     taps: Taps,
     /// Packets handed to a transport endpoint at their destination.
@@ -290,6 +295,7 @@ impl Network {
             agents: (0..n).map(|_| None).collect(),
             proxies: BTreeMap::new(),
             link_receivers: Vec::new(),
+            notices: Vec::new(),
             taps: Taps::default(),
             delivered: 0,
             udp: Vec::new(),
@@ -521,6 +527,7 @@ impl Network {
             }
             Event::UdpSend { flow } => self.udp_send(now, flow),
             Event::WebWake { session } => self.web_wake(now, session as usize),
+            Event::Notices => self.send_notices(now),
         }
     }
 
@@ -551,6 +558,12 @@ impl Network {
         }
         let f = pkt.flow.index();
         self.delivered += 1;
+        if let Proto::Notice(kind) = pkt.proto {
+            let (flow, seq) = (pkt.flow, pkt.seg.seq);
+            self.pool.release(r);
+            self.notice_arrived(now, flow, tcp::LinkNotice { kind, seq });
+            return;
+        }
         if pkt.is_udp() {
             let u = &mut self.udp[f];
             u.delivered += 1;

@@ -22,6 +22,9 @@ pub struct Packet {
     pub proto: Proto,
 }
 
+/// Bytes of an LL-ELSN notification packet (IP header included).
+pub const NOTICE_BYTES: u32 = 40;
+
 /// The transport protocol of a packet.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Proto {
@@ -31,6 +34,10 @@ pub enum Proto {
     /// A UDP datagram of a background source: `seg.len` payload bytes, the rest of `seg` unused.
     /// It loads queues and links but is no TCP: agents, proxies and the ELN oracle ignore it.
     Udp,
+    /// A link-status notification of LL-ELSN (`tcp::LinkNotice`, eln-llelsn spec §4.1-4.2):
+    /// `seg.seq` names the segment, `flow` its connection; a 40-byte control packet from the
+    /// link layer that saw the frame to the segment's sender. Agents and proxies ignore it.
+    Notice(tcp::NoticeKind),
 }
 
 /// Link-layer header of a frame on a wireless hop run by a link ARQ (`crate::agent::arq`).
@@ -111,8 +118,16 @@ impl Packet {
             (LinkTag::Ack(a), _) => a.bytes,
             // IPv4 20 + UDP 8 bytes of header.
             (_, Proto::Udp) => 28 + self.seg.len,
+            // IPv4 20 + a 20-byte control header (flow, sequence number, kind): the spec's
+            // "about 40 bytes" [PROPOSAL].
+            (_, Proto::Notice(_)) => NOTICE_BYTES,
             (_, Proto::Tcp) => self.seg.ip_len(),
         }
+    }
+    /// Whether this is a TCP segment of a flow (neither UDP nor a link notice).
+    #[inline]
+    pub fn is_tcp(&self) -> bool {
+        self.proto == Proto::Tcp
     }
     /// Whether this is a UDP datagram.
     pub fn is_udp(&self) -> bool {

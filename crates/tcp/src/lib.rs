@@ -8,6 +8,7 @@
 //! events: time is passed in, segments are pulled out.
 
 pub mod cc;
+mod notice;
 mod receiver;
 pub mod recovery;
 pub mod rto;
@@ -17,6 +18,7 @@ mod seq;
 pub mod spurious;
 mod trace;
 
+pub use notice::{ElnVerdict, LinkNotice, NoticeKind};
 pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
 pub use segment::{
     SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
@@ -37,6 +39,8 @@ mod script_tests_cubic;
 mod script_tests_e2e;
 #[cfg(test)]
 mod script_tests_eifel;
+#[cfg(test)]
+mod script_tests_elsn;
 #[cfg(test)]
 mod script_tests_frto;
 #[cfg(test)]

@@ -112,6 +112,14 @@ pub struct SenderStats {
     pub tlp_probes: u64,
     /// Retransmitted probes found to have repaired a loss (one window reduction each).
     pub tlp_recoveries: u64,
+    /// LL-ELSN loss notifications received (eln-llelsn spec §4.1).
+    pub elns_received: u64,
+    /// ... of which ESACK filtered as part of a run of consecutive ELNs (§4.3).
+    pub elns_filtered: u64,
+    /// LL-ELSN retransmission-start notifications received (§4.2).
+    pub ersns_received: u64,
+    /// ... of which restarted the retransmission timer (the segment was outstanding).
+    pub ersn_timer_restarts: u64,
     /// When the first data byte was sent.
     pub first_send: Option<engine::SimTime>,
 }

@@ -104,6 +104,8 @@ pub(crate) struct TcpSettings {
     pub tcp_eln: TcpElnConfig,
     /// `tcp.eln.ident = "single-conn"`: the receiving host must have only this connection.
     pub eln_single_conn: bool,
+    /// `tcp.esack_filter`, if given (ESACK's default is 3).
+    pub esack_filter: Option<u32>,
     /// Reno's cwnd retraction at the end of fast recovery.
     pub exit_retraction: ExitRetraction,
     /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
@@ -456,6 +458,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         linux,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
+        esack_filter: t.esack_filter,
         mss: t.mss,
         buffer: t.buffer.0 as u32,
         socket_buffer: match t.buffer_rounding.unwrap_or(match t.profile {

@@ -228,6 +228,10 @@ pub struct TcpDoc {
     /// default) | none (the modern default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_rounding: Option<BufferRoundingDoc>,
+    /// ESACK's ELN filter (ll-elsn, e2e-esack): ELNs for consecutive segments resent before
+    /// the rest are left to the timer (3; 0 never filters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub esack_filter: Option<u32>,
     /// Westwood+'s bandwidth filter: tustin (default) | linux.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub westwood_filter: Option<WestwoodFilterDoc>,
@@ -388,6 +392,7 @@ impl Default for TcpDoc {
             exit_retraction: None,
             smart_rtt: None,
             buffer_rounding: None,
+            esack_filter: None,
             westwood_filter: None,
             newreno: None,
             rto: None,

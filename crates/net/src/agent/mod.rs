@@ -28,6 +28,7 @@
 pub mod arq;
 pub(crate) mod cache;
 pub mod eln_bs;
+pub mod elsn;
 pub mod ll;
 pub mod smart;
 
@@ -62,6 +63,32 @@ impl Reaction {
     }
 }
 
+/// How a link-status notification travels to the segment's sender (eln-llelsn spec §4.1 (c),
+/// knob `elsn_path`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NoticePath {
+    /// A control packet of [`crate::packet::NOTICE_BYTES`] from the agent's node to the
+    /// sender, routed and queued like any packet (the downlink's "ELN delay"; delivered in the
+    /// host when the agent runs on the sender's own node, the uplink).
+    #[default]
+    ControlPacket,
+    /// Handed to the sender at the instant the MAC reported it (an oracle, for ablation).
+    Oracle,
+}
+
+/// A notification an agent asks the network to deliver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The connection of the segment.
+    pub flow: FlowId,
+    /// The segment's sender (where the notification goes).
+    pub to: engine::NodeId,
+    /// What is notified.
+    pub notice: tcp::LinkNotice,
+    /// How it travels.
+    pub path: NoticePath,
+}
+
 /// Always-on counters of an agent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AgentStats {
@@ -88,6 +115,10 @@ pub struct AgentStats {
     pub link_acks_received: u64,
     /// Frames a semi-reliable link ARQ gave up after its retransmission limit.
     pub link_frames_given_up: u64,
+    /// LL-ELSN loss notifications sent (frames the MAC dropped after the retry limit).
+    pub elns_sent: u64,
+    /// LL-ELSN retransmission-start notifications sent.
+    pub ersns_sent: u64,
 }
 
 impl AgentStats {
@@ -104,6 +135,8 @@ impl AgentStats {
         self.sender_retransmissions_seen += o.sender_retransmissions_seen;
         self.link_acks_received += o.link_acks_received;
         self.link_frames_given_up += o.link_frames_given_up;
+        self.elns_sent += o.elns_sent;
+        self.ersns_sent += o.ersns_sent;
     }
 }
 
@@ -134,11 +167,16 @@ pub trait Agent {
     }
     /// Cross-layer hook of an 802.11 DCF cell (issue 13): the MAC gave up a frame this node
     /// sent, after its last retry; `pkt` is the packet it carried (lost on the air). The base of
-    /// LL-ELSN's loss notification (eln-llelsn spec §4.1). Default: nothing.
-    fn on_mac_drop(&mut self, _now: SimTime, _pkt: &Packet) {}
+    /// LL-ELSN's loss notification (eln-llelsn spec §4.1); the agent may answer with a
+    /// notification for the segment's sender. Default: nothing.
+    fn on_mac_drop(&mut self, _now: SimTime, _pkt: &Packet) -> Option<Notice> {
+        None
+    }
     /// Cross-layer hook of an 802.11 DCF cell: a frame this node sent starts its first retry
     /// (its first attempt was not acknowledged); the base of ERSN (spec §4.2). Default: nothing.
-    fn on_first_retry(&mut self, _now: SimTime, _pkt: &Packet) {}
+    fn on_first_retry(&mut self, _now: SimTime, _pkt: &Packet) -> Option<Notice> {
+        None
+    }
 }
 
 /// Knobs of the local retransmission timer and dupack trigger shared by the link-layer agents.

@@ -30,7 +30,7 @@ impl Network {
     /// packets no agent sees are not moved through it.
     pub(super) fn agent_at(&self, port: PortId, pkt: &Packet) -> bool {
         let node = self.ports[port.index()].to;
-        pkt.dst != node && !pkt.is_udp() && self.agents[node.index()].is_some()
+        pkt.dst != node && pkt.is_tcp() && self.agents[node.index()].is_some()
     }
 
     /// An intact packet arrived through `port` at a node: if an agent runs there and the packet

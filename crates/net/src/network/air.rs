@@ -4,11 +4,12 @@
 
 use super::agents;
 use super::{AgentSlot, Event, Network};
+use crate::agent::Notice;
 use crate::medium::{Air, AnyMedium, Frame, FrameInfo};
 use crate::packet::PacketPool;
 use crate::port::Port;
 use crate::tap::Taps;
-use engine::{EventQueue, PortId, SimDuration, SimTime};
+use engine::{EventQueue, NodeId, PortId, SimDuration, SimTime};
 
 impl Network {
     /// Offer `port`'s medium `m` the port's frames (crate::medium), unless it is busy. The
@@ -62,6 +63,7 @@ impl Network {
             agents,
             taps,
             queue,
+            notices,
             ..
         } = self;
         (
@@ -72,6 +74,7 @@ impl Network {
                 agents,
                 taps,
                 queue,
+                notices,
                 medium: m,
             },
         )
@@ -85,10 +88,21 @@ struct AirOf<'a> {
     agents: &'a mut [Option<AgentSlot>],
     taps: &'a mut Taps,
     queue: &'a mut EventQueue<Event>,
+    notices: &'a mut Vec<(NodeId, Notice)>,
     medium: usize,
 }
 
 impl AirOf<'_> {
+    /// An agent's notification, delivered by the event loop right after this medium call
+    /// (`Event::Notices`, at the same instant, after the events already due).
+    #[cold]
+    fn notify(&mut self, now: SimTime, from: NodeId, n: Notice) {
+        if self.notices.is_empty() {
+            self.queue.schedule(now, Event::Notices);
+        }
+        self.notices.push((from, n));
+    }
+
     /// A frame a MAC or a framing medium finished with goes on the wire to the far end. One
     /// out-of-line place for the media other than the full-duplex and shared channels, so that
     /// their extra call sites leave the hot path's `transmit` as the compiler laid it out.
@@ -149,7 +163,9 @@ impl Air for AirOf<'_> {
         self.ports[port.index()].stats.mac_drops += 1;
         let node = self.ports[port.index()].from;
         if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-            agent.on_mac_drop(now, &self.pool[r]);
+            if let Some(n) = agent.on_mac_drop(now, &self.pool[r]) {
+                self.notify(now, node, n);
+            }
         }
         self.pool.release(r);
     }
@@ -162,7 +178,9 @@ impl Air for AirOf<'_> {
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame) {
         let node = self.ports[port.index()].from;
         if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-            agent.on_first_retry(now, &self.pool[frame.0]);
+            if let Some(n) = agent.on_first_retry(now, &self.pool[frame.0]) {
+                self.notify(now, node, n);
+            }
         }
     }
 
@@ -171,7 +189,7 @@ impl Air for AirOf<'_> {
         FrameInfo {
             ip_len: p.ip_len(),
             flow: p.flow,
-            tcp: !p.is_udp() && !p.is_link_ack(),
+            tcp: p.is_tcp() && !p.is_link_ack(),
             seq: p.seg.seq.0,
             len: p.seg.len,
             options: p.seg.options_len(),

@@ -9,6 +9,7 @@
 
 mod dcr;
 mod eln;
+mod esack;
 mod newreno;
 mod prr;
 mod rack;
@@ -20,6 +21,7 @@ mod tcp_eln;
 
 pub use dcr::DcrRecovery;
 pub use eln::ElnRecovery;
+pub use esack::{EsackConfig, EsackRecovery};
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
 pub use prr::{Prr, PrrBound};
 pub use rack::RackRecovery;
@@ -29,6 +31,7 @@ pub use scoreboard::Scoreboard;
 pub use smart::{SmartClock, SmartRecovery, NO_SAMPLE_RTT};
 pub use tcp_eln::{ElnBasis, ElnExpected, ElnResend, TcpElnConfig, TcpElnRecovery};
 
+use crate::notice::ElnVerdict;
 use engine::{SimDuration, SimTime};
 
 /// The recovery phase of a sender (house rule 6: the state carries its data).
@@ -216,6 +219,11 @@ pub trait LossRecovery: Send {
     /// acknowledged), so the sender skips it when sending from `snd_nxt`.
     fn is_sacked(&self, _off: u64) -> bool {
         false
+    }
+    /// LL-ELSN's link layer reports the segment at `off` lost on the wireless hop (eln-llelsn
+    /// spec §4.1). Only ESACK acts on it; the default leaves it unheeded.
+    fn on_eln(&mut self, _now: SimTime, _off: u64, _view: SenderView) -> ElnVerdict {
+        ElnVerdict::Unheeded
     }
     /// A spurious retransmission was detected and the window restored: leave recovery.
     fn on_undo(&mut self) {}

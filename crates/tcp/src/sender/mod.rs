@@ -36,6 +36,7 @@ use engine::{SimDuration, SimTime, TraceSink};
 
 mod config;
 mod eifel;
+mod elsn;
 mod frto;
 mod output;
 mod pacer;

@@ -118,6 +118,12 @@ pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Resu
             "BBR sets its own window in recovery (packet conservation); PRR cannot be used with +bbr",
         ));
     }
+    if t.esack_filter.is_some() && def.recovery != RecoveryKind::Esack {
+        return Err(Error::invalid(
+            "tcp.esack_filter",
+            format!("belongs to ESACK (ll-elsn, e2e-esack); '{name}' runs another sender"),
+        ));
+    }
     if t.rack && (def.recovery != RecoveryKind::Sack || def.eln_dupthresh.is_some()) {
         return Err(Error::invalid(
             field,

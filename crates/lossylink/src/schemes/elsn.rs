@@ -1,0 +1,41 @@
+//! LL-ELSN (issue 15; eln-llelsn spec §4.1-4.3): the link layer of the hop that carries the
+//! data notifies the sender of every frame the 802.11 MAC gave up (ELN) and of every
+//! retransmission it starts (ERSN); the sender runs ESACK. On the `modern` profile, like the
+//! study's other variants (ns-2's fine-grained TCP).
+
+use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, LL, MODERN_MODS, SACK_RX};
+
+pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
+    (
+        SchemeDef {
+            info: SchemeInfo {
+                name: "ll-elsn",
+                family: LL,
+                description: "LL-ELSN with ESACK: the 802.11 MAC that sends the data (access point downlink, the station itself uplink) reports each frame it gave up after its last retry (ELN) and each first retry (ERSN, elsn.ersn) to the sender (elsn.path = control | oracle); ESACK resends an ELN'd segment without a window cut, keeps ELN holes out of its SACK congestion test, filters runs of consecutive ELNs (tcp.esack_filter) and halves once per congestion episode; on the modern profile",
+                source: "Cross-layer explicit link status notification, EURASIP JWCN 2009 (eln-llelsn spec 4.1-4.3, [PROPOSAL] readings)",
+            },
+            recovery: RecoveryKind::Esack,
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: SACK_RX,
+            agent: AgentKind::Elsn,
+        },
+        MODERN_MODS,
+    ),
+    (
+        SchemeDef {
+            info: SchemeInfo {
+                name: "e2e-esack",
+                family: super::E2E,
+                description: "ESACK without a link layer that notifies: RFC 6675-style SACK recovery that halves once per congestion episode; what an LL-ELSN sender does where no ELN arrives (the friendliness baseline of the study)",
+                source: "eln-llelsn spec 4.3 ([PROPOSAL]: reduces to RFC 3517/6675 SACK without ELN)",
+            },
+            recovery: RecoveryKind::Esack,
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: SACK_RX,
+            agent: AgentKind::None,
+        },
+        MODERN_MODS,
+    ),
+];
