@@ -47,4 +47,8 @@ pub struct DcfDoc {
     /// frame goes once, collided or corrupted ones are lost).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac_ack: Option<bool>,
+    /// Whether simultaneous backoff ends collide (true). false is an ablation: the members
+    /// take turns instead (no collision losses; the LL-ELSN study's T004-3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collisions: Option<bool>,
 }

@@ -47,6 +47,10 @@ pub struct DcfConfig {
     /// 915 MHz WaveLAN had, Balakrishnan97's testbed) a frame is sent once after its backoff and
     /// a collided or corrupted one is lost on the air (the far end discards it); CW never grows.
     pub mac_ack: bool,
+    /// Whether two backoffs ending in the same slot collide (802.11). Off is an ablation
+    /// (the LL-ELSN study's T004-3: its lead at low FER comes from collisions): one of them,
+    /// in turn, sends and the others keep their zero count and send after it.
+    pub collisions: bool,
 }
 
 impl DcfConfig {
@@ -62,6 +66,7 @@ impl DcfConfig {
         ack_bits: 14 * 8,
         retry_delay: SimDuration::ZERO,
         mac_ack: true,
+        collisions: true,
     };
 
     /// DIFS = SIFS + 2 slots.
@@ -160,6 +165,8 @@ pub(crate) struct Dcf {
     /// The medium is busy until then (frames and ACKs on the air).
     busy_until: SimTime,
     epoch: u32,
+    /// Slots in which several countdowns ended with collisions off (whose turn it is).
+    ties: usize,
 }
 
 impl Dcf {
@@ -175,6 +182,7 @@ impl Dcf {
             cfg,
             member_of,
             senders: Vec::new(),
+            ties: 0,
             members: members
                 .into_iter()
                 .map(|(ports, rng)| Member {
@@ -307,6 +315,13 @@ impl Dcf {
             self.senders = senders;
             self.resume(now, air);
             return;
+        }
+        if senders.len() > 1 && !self.cfg.collisions {
+            // The ablation: one sends, in turn; the others freeze with nothing left to count.
+            let winner = senders[self.ties % senders.len()];
+            self.ties = self.ties.wrapping_add(1);
+            senders.clear();
+            senders.push(winner);
         }
         for (i, m) in self.members.iter_mut().enumerate() {
             if senders.contains(&i) {

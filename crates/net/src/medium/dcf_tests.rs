@@ -99,6 +99,34 @@ fn equal_counters_collide_and_both_retry_with_a_doubled_window() {
 }
 
 #[test]
+fn with_collisions_off_equal_counters_take_turns() {
+    // The ablation (dcf.collisions = false): CWmin 0 as above, but the access point sends at
+    // 50 us and the station, whose count also ended, waits: after the exchange (1000 us on the
+    // air, SIFS, the 304 us ACK) and DIFS, it goes with nothing left to count.
+    let cfg = DcfConfig {
+        cw_min: 0,
+        cw_max: 1023,
+        collisions: false,
+        ..DcfConfig::B_LONG_1M
+    };
+    let mut d = cell(cfg, 1);
+    let mut air = FakeAir::new(vec![1, 1]);
+    ready(&mut d, &mut air);
+    drive(&mut d, &mut air, SimTime(1_000_000_000));
+    let tries: Vec<&String> = air.log.iter().filter(|l| l.contains("try")).collect();
+    assert_eq!(
+        tries,
+        [
+            &format!("{} try port0", us(50)),
+            &format!("{} try port1", us(50 + 1314 + 50)),
+        ]
+    );
+    let st = d.stats();
+    assert_eq!((st[0].collisions, st[1].collisions), (0, 0));
+    assert_eq!((st[0].retries, st[1].retries), (0, 0));
+}
+
+#[test]
 fn a_backoff_freezes_while_the_medium_is_busy_and_resumes_after_difs() {
     // The access point (port 0) and the station (port 1) each have a frame at 0 and draw
     // their backoffs from their own streams. The shorter one goes first; the other's
