@@ -21,6 +21,7 @@ use tcp::{Receiver, Sender};
 
 mod agents;
 mod air;
+mod emulated;
 mod flow;
 mod link_arq;
 mod proxy;
@@ -28,6 +29,7 @@ mod taps;
 mod udp;
 mod web;
 
+pub use emulated::Injected;
 pub use flow::Flow;
 pub use udp::UdpFlow;
 pub use web::{Connector, WebFlow};
@@ -103,6 +105,9 @@ pub struct Network {
     udp: Vec<UdpFlow>,
     /// Web sessions (their connections are flows, opened as they go).
     web: Vec<WebFlow>,
+    /// Real datagrams of the emulator that reached their destination, with the model time of
+    /// their arrival, until `advance` hands them out (network/emulated.rs).
+    emulated_out: Vec<(SimTime, Packet)>,
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
@@ -294,6 +299,7 @@ impl Network {
             delivered: 0,
             udp: Vec::new(),
             web: Vec::new(),
+            emulated_out: Vec::new(),
         })
     }
 
@@ -467,7 +473,7 @@ impl Network {
                     }
                 } else {
                     let pkt = &self.pool[r];
-                    if pkt.dst == to && pkt.seg.is_data() && !pkt.is_udp() {
+                    if pkt.dst == to && pkt.seg.is_data() && pkt.proto == Proto::Tcp {
                         // The ELN oracle: the receiving host learns which segment the link
                         // corrupted (Balakrishnan97 §2.6); receivers without ELN ignore it.
                         self.flows[pkt.flow.index()].receiver.on_corrupted(&pkt.seg);
@@ -551,6 +557,10 @@ impl Network {
         }
         let f = pkt.flow.index();
         self.delivered += 1;
+        if pkt.is_emulated() {
+            self.emulated_out.push((now, self.pool.take(r)));
+            return;
+        }
         if pkt.is_udp() {
             let u = &mut self.udp[f];
             u.delivered += 1;

@@ -31,6 +31,14 @@ pub enum Proto {
     /// A UDP datagram of a background source: `seg.len` payload bytes, the rest of `seg` unused.
     /// It loads queues and links but is no TCP: agents, proxies and the ELN oracle ignore it.
     Udp,
+    /// A real IP datagram of the emulator (`lossylink-emu`) of `ip_len` bytes: `seg` is its
+    /// TCP header as parsed (payload length in `seg.len`), or an empty segment for another
+    /// protocol. The network moves it like a TCP packet and hands it back at its destination
+    /// (`Network::advance`) instead of delivering it to an endpoint.
+    Emulated {
+        /// Length of the real datagram.
+        ip_len: u32,
+    },
 }
 
 /// Link-layer header of a frame on a wireless hop run by a link ARQ (`crate::agent::arq`).
@@ -112,11 +120,16 @@ impl Packet {
             // IPv4 20 + UDP 8 bytes of header.
             (_, Proto::Udp) => 28 + self.seg.len,
             (_, Proto::Tcp) => self.seg.ip_len(),
+            (_, Proto::Emulated { ip_len }) => ip_len,
         }
     }
     /// Whether this is a UDP datagram.
     pub fn is_udp(&self) -> bool {
         self.proto == Proto::Udp
+    }
+    /// Whether this is a real datagram of the emulator ([`Proto::Emulated`]).
+    pub fn is_emulated(&self) -> bool {
+        matches!(self.proto, Proto::Emulated { .. })
     }
 }
 

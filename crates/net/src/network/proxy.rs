@@ -26,7 +26,7 @@ impl Network {
     /// leaves the pool; otherwise it passes on).
     pub(super) fn proxy_absorbs(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> bool {
         let pkt = &self.pool[r];
-        if pkt.dst == node || self.proxies.is_empty() || pkt.is_udp() {
+        if pkt.dst == node || self.proxies.is_empty() || pkt.proto != Proto::Tcp {
             return false;
         }
         let Some((proxy, _)) = self.proxies.get_mut(&(node, pkt.flow)) else {
