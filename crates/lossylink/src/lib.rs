@@ -28,7 +28,7 @@ mod schemes;
 mod trace;
 pub mod units;
 
-pub use capture::{Capture, CapturePort};
+pub use capture::{node_mac, Capture, CapturePort};
 pub use emulation::{emulation_plan, EmulationPlan};
 pub use error::{Error, ErrorKind};
 pub use flow_metrics::{jain, FlowResults};
