@@ -114,6 +114,8 @@ impl Relay {
 
     /// Relay until `stop` says so (asked between wake-ups, at least every 20 ms).
     pub fn run(&mut self, clock: &Clock, mut stop: impl FnMut() -> bool) -> io::Result<()> {
+        // Timers of this thread fire when due, not up to the default 50 us later.
+        nix::sys::prctl::set_timerslack(1).map_err(io::Error::from)?;
         while !stop() {
             self.release_due(clock)?;
             self.read_all(clock)?;
