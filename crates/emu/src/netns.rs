@@ -140,9 +140,25 @@ impl Drop for Namespaces {
     fn drop(&mut self) {
         for n in self.created.drain(..).rev() {
             // Nothing more can be done about a failure here; the next start removes leftovers.
-            let _ = ip(&["netns", "del", &n]);
+            let _ = remove_netns(&n);
         }
     }
+}
+
+/// End the processes still inside namespace `n` (programs an emulator started there, and
+/// whatever they started) and delete it.
+fn remove_netns(n: &str) -> Result<(), EmuError> {
+    if let Ok(out) = Command::new("ip").args(["netns", "pids", n]).output() {
+        for pid in String::from_utf8_lossy(&out.stdout).split_whitespace() {
+            if let Ok(pid) = pid.parse::<i32>() {
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
+        }
+    }
+    ip(&["netns", "del", n])
 }
 
 /// The pid in an object name `ll-<pid>-<role>`, if it is one.
@@ -161,7 +177,7 @@ fn alive(pid: u32) -> bool {
 }
 
 /// Delete the namespaces and devices of emulators that are no longer running (their pid is
-/// gone); returns their names. Objects of running emulators, this one included, are left.
+/// gone), ending the processes left inside those namespaces; returns their names. Objects of running emulators, this one included, are left.
 pub fn remove_stale() -> Result<Vec<String>, EmuError> {
     let mut removed = Vec::new();
     let me = std::process::id();
@@ -174,7 +190,7 @@ pub fn remove_stale() -> Result<Vec<String>, EmuError> {
         for n in names {
             if let Some(pid) = owner_pid(&n) {
                 if pid != me && !alive(pid) {
-                    ip(&["netns", "del", &n])?;
+                    remove_netns(&n)?;
                     removed.push(n);
                 }
             }

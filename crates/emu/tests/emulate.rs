@@ -107,6 +107,7 @@ fn nothing_of_an_emulator_killed_with_sigkill_is_left_after_the_next_start() {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lossylink-emu"))
         .args(["lan", "--server", "sleep 30", "--time-limit", "30"])
         .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let pid = child.id();
