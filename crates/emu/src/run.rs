@@ -219,6 +219,7 @@ impl EmulateResult {
             ("timing_max_us", us(self.timing.max_ns)),
             ("wall_s", Value::Float(self.wall_s)),
             ("cpu_s", Value::Float(self.cpu_s)),
+            ("relay_cpu_s", Value::Float(r.cpu_s)),
             ("interrupted", Value::Bool(self.interrupted)),
             ("timed_out", Value::Bool(self.timed_out)),
         ]);
