@@ -51,17 +51,29 @@ def _leftovers(pid: int) -> list[str]:
 
 def test_the_built_in_transfer_reports_throughput_timing_and_pcap(tmp_path: Path) -> None:
     out = subprocess.run(
-        [*CLI, "emulate", "lan", "--set", "error_every=0", "--bytes", "128KiB", "--json"]
-        + ["--pcap", str(tmp_path)],
+        [
+            *CLI,
+            "emulate",
+            "lan",
+            "--set",
+            "error_every=0",
+            "--bytes",
+            "128KiB",
+            "--json",
+            "--pcap",
+            str(tmp_path),
+        ],  # fmt: skip
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
-    assert r["complete"] is True and r["transfer_bytes"] == 128 * 1024
+    assert r["complete"] is True
+    assert r["transfer_bytes"] == 128 * 1024
     assert 0.5 < r["throughput_mbps"] < 2.0
-    assert r["timing_samples"] > 100 and r["timing_p99_us"] >= r["timing_median_us"] > 0
+    assert r["timing_samples"] > 100
+    assert r["timing_p99_us"] >= r["timing_median_us"] > 0
     files = sorted(Path(p).name for p in r["pcap"])
     assert files == ["client-to-server.pcap", "server-to-client.pcap"]
     # Every released datagram is in the capture: a 24-byte header, then 16 + 14 + IP bytes each.
@@ -111,4 +123,5 @@ def test_a_bad_congestion_control_is_one_line() -> None:
         [*CLI, "emulate", "lan", "--cc", "vegas"], capture_output=True, text=True, timeout=60
     )
     assert out.returncode == 2
-    assert "vegas" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "vegas" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
