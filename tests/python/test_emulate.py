@@ -62,7 +62,7 @@ def test_the_built_in_transfer_reports_throughput_timing_and_pcap(tmp_path: Path
             "--json",
             "--pcap",
             str(tmp_path),
-        ],  # fmt: skip
+        ],
         capture_output=True,
         text=True,
         timeout=60,
