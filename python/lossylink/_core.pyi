@@ -5,6 +5,7 @@ the Rust facade crate ``lossylink``; every rule about what a simulation means li
 """
 
 import os
+from typing import Any
 
 from lossylink._types import RawRun, SchemeInfo
 
@@ -89,6 +90,19 @@ def run_seeds(
 def schemes() -> list[SchemeInfo]:
     """The scheme registry, in registry order."""
 
+def emulate(
+    scenario: Scenario,
+    seed: int = 1,
+    cc: str = "reno",
+    bytes: str | None = None,
+    buffer: str | None = None,
+    server: str | None = None,
+    client: str | None = None,
+    time_limit: float = 600.0,
+    pcap: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """Emulate ``scenario`` with real Linux TCP in two network namespaces (needs root)."""
+
 class LossylinkError(Exception):
     """Base class of every error lossylink raises."""
 
@@ -118,3 +132,9 @@ class SimulationError(LossylinkError):
 
 class LossylinkIOError(LossylinkError):
     """A file could not be read or written."""
+
+class EmulationError(LossylinkError):
+    """The emulator could not set up or run."""
+
+class PrivilegeError(EmulationError):
+    """The emulator lacks CAP_NET_ADMIN or CAP_SYS_ADMIN."""

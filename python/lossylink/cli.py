@@ -26,7 +26,7 @@ from lossylink.errors import LossylinkError
 # reports). These two lists are checked against their modules by the tests.
 EXECUTORS = ("seq", "pool", "dask")
 """`lossylink.sweeps.executors.EXECUTORS`."""
-PAPER_NAMES = ("balakrishnan97", "ludwig2000", "buchholcz")
+PAPER_NAMES = ("balakrishnan97", "ludwig2000", "buchholcz", "llelsn")
 """`lossylink.papers.PAPERS`, in order."""
 
 PROG = "lossylink"
@@ -576,6 +576,11 @@ def reproduce_cmd(
     buchholcz       Buchholcz et al., TCP-ELN: Reno against TCP-ELN on the five-node
                     network, FTP and web (SURGE) traffic, uniform and Markov (Table 1)
                     errors (Figs 4, 6-9; T002-1..12; 5 seeds, 1 with --quick).
+    llelsn          The LL-ELSN study: twelve loss-coping TCPs over an 802.11b cell,
+                    FER, RTT, uplink, N flows, fairness, Pareto background,
+                    friendliness, ERSN, disconnection, retry limit and Markov channels
+                    (Figs 6-18; T004-1..17; 20 runs per point, 50 with link ARQ; 1
+                    with --quick).
 
     Writes into DIR: results.csv (one row per run), tables.md (the paper's values beside ours,
     mean and 95% CI), targets.json (every target with paper value, ours, tolerance and
@@ -701,6 +706,114 @@ def plot_cmd(
     out_file.parent.mkdir(parents=True, exist_ok=True)
     plots.save_figure(fig, out_file.with_suffix(""), formats=[fmt])
     click.echo(f"wrote {out_file}")
+
+
+@cli.command("emulate", short_help="Real Linux TCP through a scenario's links (root).")
+@click.argument("scenario_name", metavar="SCENARIO")
+@click.option(
+    "--cc",
+    type=click.Choice(["reno", "cubic", "bbr"]),
+    default="reno",
+    show_default=True,
+    help="Kernel congestion control (TCP_CONGESTION; the namespaces' default for --server and "
+    "--client).",
+)
+@click.option("--bytes", "nbytes", metavar="SIZE", help="Bytes the built-in transfer sends "
+              "[the scenario's transfer].")  # fmt: skip
+@click.option(
+    "--buffer",
+    metavar="SIZE",
+    help="Socket buffers of the built-in transfer; 0: the scenario's tcp.buffer "
+    "[the kernel's autotuning].",
+)
+@click.option("--server", metavar="CMD", help="Shell command to run in the server's namespace.")
+@click.option("--client", metavar="CMD", help="Shell command to run in the client's namespace "
+              "(the run ends when it exits).")  # fmt: skip
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=_parse_assignment,
+    help="Set any scenario field by alias or dotted path (repeatable), e.g. error_every=0.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=MAX_SEED),
+    default=1,
+    show_default=True,
+    metavar="S",
+    help="Seed of the links' error models and media.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.001),
+    default=600.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Stop the run after this long.",
+)
+@click.option(
+    "--pcap",
+    type=_Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Write client-to-server.pcap and server-to-client.pcap (real datagrams, model times) "
+    "into DIR.",
+)
+@click.option("--json", "as_json", is_flag=True, help="The results as one JSON object.")
+def emulate_cmd(
+    scenario_name: str,
+    cc: str,
+    nbytes: str | None,
+    buffer: str | None,
+    server: str | None,
+    client: str | None,
+    assignments: list[tuple[str, str]],
+    seed: int,
+    time_limit: float,
+    pcap: Path | None,
+    as_json: bool,
+) -> None:
+    """Emulate SCENARIO (a preset name or a .toml/.json file) with real Linux TCP.
+
+    Two network namespaces (ll-<pid>-c for the first flow's sender, ll-<pid>-s for its
+    receiver, addresses 10.77.0.1 and 10.77.0.2, in $LL_CLIENT_ADDR and $LL_SERVER_ADDR) are
+    joined through TUN devices to the scenario's links, which every real datagram crosses in
+    real time. Without --server and --client, a built-in transfer sends the scenario's bytes.
+    Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN); everything it creates is removed on exit, and
+    leftovers of a killed emulator on the next start. See docs/emulation.md.
+    """
+    from lossylink import _core
+    from lossylink.scenario import Scenario
+
+    path = Path(scenario_name)
+    scenario = (
+        Scenario.load(path) if path.suffix in (".toml", ".json") else Scenario.preset(scenario_name)
+    )
+    for key, value in assignments:
+        scenario.set(key, value)
+    result = _core.emulate(
+        scenario.core,
+        seed=seed,
+        cc=cc,
+        bytes=nbytes,
+        buffer=buffer,
+        server=server,
+        client=client,
+        time_limit=time_limit,
+        pcap=pcap,
+    )
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        width = max(len(k) for k in result)
+        for key, value in result.items():
+            if key == "pcap" and not value:
+                continue
+            shown = f"{value:.4f}" if isinstance(value, float) else value
+            click.echo(f"{key:<{width}}  {shown}")
+    if result.get("interrupted"):
+        sys.exit(130)
 
 
 def main() -> None:

@@ -12,13 +12,17 @@ classes are defined in the Rust extension (one per Rust ``ErrorKind``) and re-ex
     │   ├── UnitError              malformed or unknown unit ("64KiB", "2Mbps", "10ms")
     │   └── ScenarioSyntaxError    TOML / JSON document not well-formed
     ├── SimulationError            a valid scenario failed while running
-    └── LossylinkIOError           a file could not be read or written
+    ├── LossylinkIOError           a file could not be read or written
+    └── EmulationError             the emulator could not set up or run
+        └── PrivilegeError         it lacks CAP_NET_ADMIN or CAP_SYS_ADMIN
 """
 
 from lossylink._core import (
+    EmulationError,
     InvalidValueError,
     LossylinkError,
     LossylinkIOError,
+    PrivilegeError,
     ScenarioError,
     ScenarioSyntaxError,
     SimulationError,
@@ -29,9 +33,11 @@ from lossylink._core import (
 )
 
 __all__ = [
+    "EmulationError",
     "InvalidValueError",
     "LossylinkError",
     "LossylinkIOError",
+    "PrivilegeError",
     "ScenarioError",
     "ScenarioSyntaxError",
     "SimulationError",

@@ -34,7 +34,16 @@ class Outcome:
 
     def values(self, metric: str) -> list[float]:
         """The per-seed values of a flat metric, or of an aggregate of a ``[[flows]]`` run
-        (``agg.<key>``: aggregate goodput, Jain's index, page response times, ...)."""
+        (``agg.<key>``: aggregate goodput, Jain's index, page response times, ...), or of one
+        flow of it (``flow.<name>.<key>``)."""
+        if metric.startswith("flow."):
+            name, _, key = metric[5:].rpartition(".")
+            return [
+                float(f[key])
+                for r in self.results
+                for f in (r.flows or [])
+                if f.get("flow") == name and key in f
+            ]
         if metric.startswith("agg."):
             key = metric[4:]
             return [

@@ -126,7 +126,7 @@ impl Capture {
         let ports = if pkt.is_udp() {
             // UDP flows have their own ids: ports from UDP_PORT_BASE up, to the discard port.
             (UDP_PORT_BASE.wrapping_add(pkt.flow.0 as u16), UDP_SINK_PORT)
-        } else if !pkt.is_tcp() {
+        } else if matches!(pkt.proto, net::Proto::Notice(_)) {
             (NOTICE_PORT, NOTICE_PORT)
         } else {
             let sender = self.flow_senders.get(pkt.flow.index()).copied();
@@ -168,7 +168,7 @@ impl Capture {
     ) -> Result<(), Error> {
         for f in self.frames.iter().filter(|f| f.port == port) {
             let meta = self.meta(f);
-            let notice = !f.pkt.is_udp() && !f.pkt.is_tcp();
+            let notice = matches!(f.pkt.proto, net::Proto::Notice(_));
             let payload = if notice {
                 net::NOTICE_BYTES - 28
             } else {

@@ -13,6 +13,7 @@
 
 mod build;
 mod capture;
+mod emulation;
 mod error;
 mod flow_metrics;
 mod mac_metrics;
@@ -27,7 +28,8 @@ mod schemes;
 mod trace;
 pub mod units;
 
-pub use capture::{Capture, CapturePort};
+pub use capture::{node_mac, Capture, CapturePort};
+pub use emulation::{emulation_plan, EmulationPlan};
 pub use error::{Error, ErrorKind};
 pub use flow_metrics::{jain, FlowResults};
 pub use metrics::{GsmMetrics, Metrics, Value};

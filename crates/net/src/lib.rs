@@ -26,6 +26,6 @@ pub mod web;
 
 pub use error_model::{BurstSpacing, ErrorModel, ErrorModelConfig};
 pub use hiccup::{Hiccup, Stage as HiccupStage};
-pub use network::{Connector, Flow, Network, Outcome, PacketAccount, UdpFlow, WebFlow};
+pub use network::{Connector, Flow, Injected, Network, Outcome, PacketAccount, UdpFlow, WebFlow};
 pub use packet::{LinkAck, LinkTag, Packet, PacketKind, Proto, NOTICE_BYTES};
 pub use port::{Port, PortStats};

@@ -22,6 +22,7 @@ use tcp::{Receiver, Sender};
 mod agents;
 mod air;
 mod elsn;
+mod emulated;
 mod flow;
 mod link_arq;
 mod proxy;
@@ -29,6 +30,7 @@ mod taps;
 mod udp;
 mod web;
 
+pub use emulated::Injected;
 pub use flow::Flow;
 pub use udp::UdpFlow;
 pub use web::{Connector, WebFlow};
@@ -108,6 +110,9 @@ pub struct Network {
     udp: Vec<UdpFlow>,
     /// Web sessions (their connections are flows, opened as they go).
     web: Vec<WebFlow>,
+    /// Real datagrams of the emulator that reached their destination, with the model time of
+    /// their arrival, until `advance` hands them out (network/emulated.rs).
+    emulated_out: Vec<(SimTime, Packet)>,
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
@@ -300,6 +305,7 @@ impl Network {
             delivered: 0,
             udp: Vec::new(),
             web: Vec::new(),
+            emulated_out: Vec::new(),
         })
     }
 
@@ -473,7 +479,7 @@ impl Network {
                     }
                 } else {
                     let pkt = &self.pool[r];
-                    if pkt.dst == to && pkt.seg.is_data() && !pkt.is_udp() {
+                    if pkt.dst == to && pkt.seg.is_data() && pkt.proto == Proto::Tcp {
                         // The ELN oracle: the receiving host learns which segment the link
                         // corrupted (Balakrishnan97 §2.6); receivers without ELN ignore it.
                         self.flows[pkt.flow.index()].receiver.on_corrupted(&pkt.seg);
@@ -562,6 +568,10 @@ impl Network {
             let (flow, seq) = (pkt.flow, pkt.seg.seq);
             self.pool.release(r);
             self.notice_arrived(now, flow, tcp::LinkNotice { kind, seq });
+            return;
+        }
+        if pkt.is_emulated() {
+            self.emulated_out.push((now, self.pool.take(r)));
             return;
         }
         if pkt.is_udp() {

@@ -38,6 +38,14 @@ pub enum Proto {
     /// `seg.seq` names the segment, `flow` its connection; a 40-byte control packet from the
     /// link layer that saw the frame to the segment's sender. Agents and proxies ignore it.
     Notice(tcp::NoticeKind),
+    /// A real IP datagram of the emulator (`lossylink-emu`) of `ip_len` bytes: `seg` is its
+    /// TCP header as parsed (payload length in `seg.len`), or an empty segment for another
+    /// protocol. The network moves it like a TCP packet and hands it back at its destination
+    /// (`Network::advance`) instead of delivering it to an endpoint.
+    Emulated {
+        /// Length of the real datagram.
+        ip_len: u32,
+    },
 }
 
 /// Link-layer header of a frame on a wireless hop run by a link ARQ (`crate::agent::arq`).
@@ -122,6 +130,7 @@ impl Packet {
             // "about 40 bytes" [PROPOSAL].
             (_, Proto::Notice(_)) => NOTICE_BYTES,
             (_, Proto::Tcp) => self.seg.ip_len(),
+            (_, Proto::Emulated { ip_len }) => ip_len,
         }
     }
     /// Whether this is a TCP segment of a flow (neither UDP nor a link notice).
@@ -132,6 +141,10 @@ impl Packet {
     /// Whether this is a UDP datagram.
     pub fn is_udp(&self) -> bool {
         self.proto == Proto::Udp
+    }
+    /// Whether this is a real datagram of the emulator ([`Proto::Emulated`]).
+    pub fn is_emulated(&self) -> bool {
+        matches!(self.proto, Proto::Emulated { .. })
     }
 }
 

@@ -335,9 +335,11 @@ impl Port {
     }
 
     /// A MAC ACK of `bits` exposed bits on this direction: counted; whether it is corrupted.
-    pub(crate) fn mac_ack(&mut self, bits: u64) -> bool {
+    pub(crate) fn mac_ack(&mut self, at: SimTime, bits: u64) -> bool {
         self.stats.mac_ack_frames += 1;
-        let lost = self.error.frame(bits);
+        // At its time: a time-slotted channel (an outage trace, a slotted Gilbert chain) hits
+        // the ACK in the slot it is sent in, not at the next entry of a per-frame count.
+        let lost = self.error.frame_at(at, SimDuration::ZERO, bits);
         self.stats.corrupted_mac_acks += u64::from(lost);
         lost
     }

@@ -11,7 +11,9 @@
 //! │   ├── UnitError               ErrorKind::BadUnit
 //! │   └── ScenarioSyntaxError     ErrorKind::Syntax
 //! ├── SimulationError             ErrorKind::Simulation
-//! └── LossylinkIOError            ErrorKind::Io
+//! ├── LossylinkIOError            ErrorKind::Io
+//! └── EmulationError              emu::EmuError (setup, programs, options)
+//!     └── PrivilegeError          emu::EmuError::Privilege
 //! ```
 //!
 //! The classes are created with `__module__ = "lossylink.errors"`, where the Python package
@@ -83,6 +85,28 @@ create_exception!(
     "A file could not be read or written."
 );
 
+create_exception!(
+    lossylink.errors,
+    EmulationError,
+    LossylinkError,
+    "The emulator could not set up or run (namespaces, devices, programs, options)."
+);
+create_exception!(
+    lossylink.errors,
+    PrivilegeError,
+    EmulationError,
+    "The emulator lacks a privilege it needs (CAP_NET_ADMIN, CAP_SYS_ADMIN): run as root."
+);
+
+/// The Python exception for an emulator error (its one-line message).
+pub(crate) fn emu_to_pyerr(err: emu::EmuError) -> PyErr {
+    match err {
+        emu::EmuError::Scenario(e) => to_pyerr(e),
+        e @ emu::EmuError::Privilege { .. } => PrivilegeError::new_err(e.to_string()),
+        e => EmulationError::new_err(e.to_string()),
+    }
+}
+
 /// The Python exception for a facade error; the message is the error's one-line `Display`.
 pub(crate) fn to_pyerr(err: lossylink::Error) -> PyErr {
     let msg = err.message();
@@ -111,5 +135,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioSyntaxError", py.get_type::<ScenarioSyntaxError>())?;
     m.add("SimulationError", py.get_type::<SimulationError>())?;
     m.add("LossylinkIOError", py.get_type::<LossylinkIOError>())?;
+    m.add("EmulationError", py.get_type::<EmulationError>())?;
+    m.add("PrivilegeError", py.get_type::<PrivilegeError>())?;
     Ok(())
 }

@@ -7,11 +7,13 @@
 //! - [`scenario`]: the `Scenario` class, a thin handle on [`lossylink::Scenario`];
 //! - [`run`]: `run` / `run_seeds`, which release the GIL while simulating, and `schemes`;
 //! - [`convert`]: metrics and traces to Python dicts and numpy arrays;
-//! - [`errors`]: one Python exception class per [`lossylink::ErrorKind`].
+//! - [`emulate`]: the emulator (`emu`), GIL released;
+//! - [`errors`]: one Python exception class per [`lossylink::ErrorKind`], and the emulator's.
 
 use pyo3::prelude::*;
 
 mod convert;
+mod emulate;
 mod errors;
 mod run;
 mod scenario;
@@ -25,6 +27,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_seeds, m)?)?;
     m.add_function(wrap_pyfunction!(run::schemes, m)?)?;
+    m.add_function(wrap_pyfunction!(emulate::emulate, m)?)?;
     errors::register(m)?;
     Ok(())
 }

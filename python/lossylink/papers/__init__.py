@@ -8,9 +8,9 @@ from __future__ import annotations
 from types import ModuleType
 
 from lossylink.errors import InvalidValueError
-from lossylink.papers import balakrishnan97, buchholcz, ludwig2000
+from lossylink.papers import balakrishnan97, buchholcz, llelsn, ludwig2000
 
-PAPERS: dict[str, ModuleType] = {m.NAME: m for m in (balakrishnan97, ludwig2000, buchholcz)}
+PAPERS: dict[str, ModuleType] = {m.NAME: m for m in (balakrishnan97, ludwig2000, buchholcz, llelsn)}
 """Paper name (as on the command line) -> catalogue module."""
 
 
@@ -24,4 +24,4 @@ def catalogue(name: str) -> ModuleType:
         raise InvalidValueError(f"paper: unknown paper {name!r} (known: {known})") from None
 
 
-__all__ = ["PAPERS", "balakrishnan97", "buchholcz", "catalogue", "ludwig2000"]
+__all__ = ["PAPERS", "balakrishnan97", "buchholcz", "catalogue", "llelsn", "ludwig2000"]

@@ -9,6 +9,22 @@ pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
     (
         SchemeDef {
             info: SchemeInfo {
+                name: "snoop-newreno",
+                family: LL,
+                description: "snoop (ll-tcp-aware) at the base station with NewReno senders, as the LL-ELSN study ran it (ns-2's snoop with NewReno); on the modern profile",
+                source: "Balakrishnan97 2.9, B.3; eln-llelsn spec 4.4 (\"We use NewReno when evaluating the performance of Snoop\")",
+            },
+            recovery: RecoveryKind::NewReno,
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: super::NONE,
+            agent: AgentKind::Snoop,
+        },
+        MODERN_MODS,
+    ),
+    (
+        SchemeDef {
+            info: SchemeInfo {
                 name: "ll-elsn",
                 family: LL,
                 description: "LL-ELSN with ESACK: the 802.11 MAC that sends the data (access point downlink, the station itself uplink) reports each frame it gave up after its last retry (ELN) and each first retry (ERSN, elsn.ersn) to the sender (elsn.path = control | oracle); ESACK resends an ELN'd segment without a window cut, keeps ELN holes out of its SACK congestion test, filters runs of consecutive ELNs (tcp.esack_filter) and halves once per congestion episode; on the modern profile",

@@ -4,7 +4,7 @@
 use super::{AgentSlot, Event, Network};
 use crate::agent::{Agent, AgentStats, Verdict};
 use crate::config::HopRole;
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{Packet, PacketKind, Proto};
 use crate::packet::{PacketPool, PacketRef};
 use crate::port::Port;
 use engine::EventQueue;
@@ -141,7 +141,7 @@ pub(super) fn agent_sent(
         return;
     };
     let pkt = &pool[r];
-    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.is_udp() {
+    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.proto != Proto::Tcp {
         return;
     }
     if let Some((agent, _)) = agents[p.from.index()].as_mut() {
@@ -166,7 +166,7 @@ pub(super) fn agent_transmit(
     if p.role != HopRole::Wireless
         || pkt.kind() != PacketKind::Data
         || pkt.is_link_ack()
-        || pkt.is_udp()
+        || pkt.proto != Proto::Tcp
     {
         return;
     }

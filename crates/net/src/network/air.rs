@@ -150,9 +150,9 @@ impl Air for AirOf<'_> {
         (airtime, corrupted)
     }
 
-    fn ack_lost(&mut self, _now: SimTime, port: PortId, bits: u64) -> bool {
+    fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool {
         let peer = self.ports[port.index()].peer;
-        self.ports[peer.index()].mac_ack(bits)
+        self.ports[peer.index()].mac_ack(now, bits)
     }
 
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {

@@ -200,6 +200,10 @@ impl LossRecovery for EsackRecovery {
         }
     }
 
+    fn heeds_notices(&self) -> bool {
+        true
+    }
+
     fn on_eln(&mut self, _now: SimTime, off: u64, view: SenderView) -> ElnVerdict {
         self.board.update(view.snd_una, view.snd_max);
         let Some(seg) = self

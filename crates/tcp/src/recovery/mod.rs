@@ -225,6 +225,11 @@ pub trait LossRecovery: Send {
     fn on_eln(&mut self, _now: SimTime, _off: u64, _view: SenderView) -> ElnVerdict {
         ElnVerdict::Unheeded
     }
+    /// Whether the sender understands LL-ELSN's notifications (ESACK): only then does an
+    /// ERSN restart its timer. Default: no (a Reno sender behind an LL-ELSN base station).
+    fn heeds_notices(&self) -> bool {
+        false
+    }
     /// A spurious retransmission was detected and the window restored: leave recovery.
     fn on_undo(&mut self) {}
     /// Bytes above `snd_una` the part knows to be selectively acknowledged, if it keeps a

@@ -30,7 +30,11 @@ impl Sender {
                 self.stats.ersns_received += 1;
                 // §4.2 (c): "On ERSN for a segment that is currently outstanding, the sender
                 // restarts its RTO timer."
-                if off >= self.una && off < self.max && self.rexmt_at.is_some() {
+                if self.parts.recovery.heeds_notices()
+                    && off >= self.una
+                    && off < self.max
+                    && self.rexmt_at.is_some()
+                {
                     self.rexmt_at = Some(self.parts.rto.deadline(now));
                     self.stats.ersn_timer_restarts += 1;
                 }

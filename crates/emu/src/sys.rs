@@ -1,0 +1,80 @@
+//! The one place this crate talks to the kernel without a safe wrapper: creating a TUN device
+//! (`open("/dev/net/tun")` and the `TUNSETIFF` ioctl, Linux Documentation/networking/tuntap.rst).
+//! Everything else goes through `std` and `nix`.
+#![allow(unsafe_code)]
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::unix::fs::OpenOptionsExt;
+
+/// `TUNSETIFF` = `_IOW('T', 202, int)` (include/uapi/linux/if_tun.h); the libc crate does not
+/// export it.
+const TUNSETIFF: libc::c_ulong = 0x4004_54ca;
+
+/// A TUN device (layer 3: each read or write is one IP datagram, no packet-info header),
+/// non-blocking. The kernel removes the device when the descriptor closes.
+pub struct Tun {
+    file: File,
+    name: String,
+}
+
+impl Tun {
+    /// Create the TUN device `name` (at most 15 bytes) in the caller's network namespace.
+    pub fn create(name: &str) -> io::Result<Tun> {
+        if name.is_empty() || name.len() >= libc::IFNAMSIZ {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("device name '{name}' must have 1 to 15 bytes"),
+            ));
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open("/dev/net/tun")?;
+        // SAFETY: `ifreq` is a plain C struct of integers and byte arrays, for which all-zero
+        // bytes are a valid value.
+        let mut ifr: libc::ifreq = unsafe { std::mem::zeroed() };
+        for (dst, &src) in ifr.ifr_name.iter_mut().zip(name.as_bytes()) {
+            *dst = src as libc::c_char;
+        }
+        ifr.ifr_ifru.ifru_flags = (libc::IFF_TUN | libc::IFF_NO_PI) as libc::c_short;
+        // SAFETY: the descriptor is open for as long as `file` lives; `TUNSETIFF` reads an
+        // `ifreq` through the pointer, which points at a live, initialised one, and writes the
+        // device's name back into it (within the struct).
+        let rc = unsafe { libc::ioctl(file.as_raw_fd(), TUNSETIFF as _, &mut ifr) };
+        if rc < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Tun {
+            file,
+            name: name.to_string(),
+        })
+    }
+
+    /// The device's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Read one datagram into `buf`; `Ok(None)` when none is waiting.
+    pub fn recv(&mut self, buf: &mut [u8]) -> io::Result<Option<usize>> {
+        match self.file.read(buf) {
+            Ok(n) => Ok(Some(n)),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Hand one datagram to the kernel (as if it arrived on the device).
+    pub fn send(&mut self, datagram: &[u8]) -> io::Result<()> {
+        self.file.write(datagram).map(|_| ())
+    }
+}
+
+impl AsFd for Tun {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.file.as_fd()
+    }
+}

@@ -1,0 +1,151 @@
+//! Real Linux TCP through the emulator against the simulator (issue 16). These tests need root
+//! (CAP_NET_ADMIN, CAP_SYS_ADMIN), TUN devices and network namespaces; elsewhere each prints
+//! why it was skipped and passes. They run one at a time (a lock) so that two emulations do not
+//! share the machine's two cores.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use emu::{emulate, Congestion, EmulateOptions, Programs};
+use lossylink::{run, RunOptions, Scenario};
+use std::sync::Mutex;
+use std::time::Duration;
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Why emulation cannot run here, if it cannot.
+fn skip_reason() -> Option<String> {
+    if let Err(e) = emu::netns::check_privileges() {
+        return Some(e.to_string());
+    }
+    if !std::path::Path::new("/dev/net/tun").exists() {
+        return Some("no /dev/net/tun".to_string());
+    }
+    let probe = std::process::Command::new("ip")
+        .args(["netns", "list"])
+        .output();
+    match probe {
+        Ok(o) if o.status.success() => None,
+        _ => Some("iproute2's `ip netns` is not available".to_string()),
+    }
+}
+
+macro_rules! require_emulation {
+    () => {
+        if let Some(why) = skip_reason() {
+            eprintln!("SKIPPED: emulation unavailable: {why}");
+            return;
+        }
+    };
+}
+
+/// The simulated and the emulated throughput of `preset` without errors, `bytes` sent.
+fn loss_free(preset: &str, bytes: &str) -> (f64, f64) {
+    let mut s = Scenario::preset(preset).unwrap();
+    s.set("error_every", "0").unwrap();
+    s.set("transfer", bytes).unwrap();
+    // Linux's own defaults on the simulated side (initial window, delayed ACKs, SACK, ...).
+    s.set("profile", "linux").unwrap();
+    let sim = run(&s, 1, &RunOptions::default()).unwrap();
+    let opts = EmulateOptions {
+        cc: Congestion::Reno,
+        programs: Programs::Bulk { bytes: None },
+        // The scenario's socket buffers, as the simulated endpoints have them.
+        buffer: Some(0),
+        time_limit: Duration::from_secs(60),
+        ..EmulateOptions::default()
+    };
+    let r = emulate(&s, &opts).unwrap();
+    let b = r.bulk.unwrap();
+    assert!(b.complete, "{preset}: {} of {bytes} delivered", b.bytes);
+    eprintln!(
+        "{preset}: simulated {:.4} Mb/s, emulated {:.4} Mb/s; release lateness median {} us, p99 {} us",
+        sim.metrics.throughput_mbps,
+        r.goodput_mbps(),
+        r.timing.median_ns / 1000,
+        r.timing.p99_ns / 1000
+    );
+    (sim.metrics.throughput_mbps, r.goodput_mbps())
+}
+
+#[test]
+fn reno_over_the_lan_links_reaches_the_simulated_loss_free_throughput() {
+    require_emulation!();
+    let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (sim, real) = loss_free("lan", "512KiB");
+    assert!((real - sim).abs() <= 0.05 * sim, "sim {sim} real {real}");
+}
+
+#[test]
+fn reno_over_the_wan_links_reaches_the_simulated_loss_free_throughput() {
+    require_emulation!();
+    let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (sim, real) = loss_free("wan", "1MiB");
+    assert!((real - sim).abs() <= 0.05 * sim, "sim {sim} real {real}");
+}
+
+/// Names in `dir` that belong to process `pid`.
+fn leftovers(pid: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["/run/netns", "/sys/class/net"] {
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for e in entries.flatten() {
+                let n = e.file_name().to_string_lossy().into_owned();
+                if emu::netns::owner_pid(&n) == Some(pid) {
+                    out.push(format!("{dir}/{n}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn nothing_of_an_emulator_killed_with_sigkill_is_left_after_the_next_start() {
+    require_emulation!();
+    let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // An emulator that holds its namespaces: a server that sleeps, no client.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lossylink-emu"))
+        .args(["lan", "--server", "sleep 30", "--time-limit", "30"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let ns = format!("/run/netns/{}", emu::netns::name(pid, "s"));
+    let t0 = std::time::Instant::now();
+    while !std::path::Path::new(&ns).exists() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "{ns} never appeared"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Let it finish setting up its devices, then kill it without a chance to clean up.
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !leftovers(pid).is_empty(),
+        "SIGKILL left nothing to clean up"
+    );
+    // The next start removes them.
+    let mut s = Scenario::preset("lan").unwrap();
+    s.set("error_every", "0").unwrap();
+    let opts = EmulateOptions {
+        programs: Programs::Bulk {
+            bytes: Some(64 * 1024),
+        },
+        time_limit: Duration::from_secs(20),
+        ..EmulateOptions::default()
+    };
+    let r = emulate(&s, &opts).unwrap();
+    assert!(r.bulk.unwrap().complete);
+    assert!(leftovers(pid).is_empty(), "left: {:?}", leftovers(pid));
+    assert!(
+        r.removed_stale.iter().any(|n| n.contains(&pid.to_string())),
+        "{:?}",
+        r.removed_stale
+    );
+    // And this emulation left nothing of its own.
+    assert!(leftovers(std::process::id()).is_empty());
+}

@@ -1,0 +1,68 @@
+"""The LL-ELSN study ("Cross-layer explicit link status notification to improve TCP
+performance in wireless networks", EURASIP JWCN 2009): the catalogue of ``lossylink reproduce
+llelsn`` (eln-llelsn spec §4.1-4.14, §5.4, §6.2, §7.2).
+
+- :data:`EXPERIMENTS` (:mod:`lossylink.papers.llelsn.runs`): every experiment of §5.4.2 on the
+  ``llelsn`` network (an 802.11b DCF cell behind two 10 Mb/s wired hops), Figs 6-18, plus the
+  collision ablation of T004-3; schemes not registered yet are reported as not available;
+- :data:`TARGETS` (:mod:`lossylink.papers.llelsn.targets`): T004-1..17;
+- :data:`FIGURES`: one per experiment group in the paper's form; report sections in
+  :mod:`lossylink.papers.llelsn.report`.
+"""
+
+from __future__ import annotations
+
+from lossylink.papers._base import Figure, Selection, Target
+from lossylink.papers.llelsn import targets as _targets
+from lossylink.papers.llelsn.runs import BY_ID, EXPERIMENTS, GROUP_TITLES, GROUPS, Experiment
+
+TRACED_RUNS: dict[str, Experiment] = {}
+FIGURES: tuple[Figure, ...] = tuple(
+    Figure(f"fig-{g}", GROUP_TITLES[g], "curve", table=g) for g in GROUPS if g != "ablation"
+)
+TARGETS: tuple[Target, ...] = _targets.TARGETS
+TARGET_TABLES = _targets.TARGET_TABLES
+DEVIATIONS = _targets.DEVIATIONS
+
+PAPER = (
+    "Cross-layer explicit link status notification to improve TCP performance in wireless "
+    "networks (LL-ELSN), EURASIP J. Wireless Communications and Networking, 2009"
+)
+NAME = "llelsn"
+DOC = "docs/llelsn.md"
+PAPER_LABEL = "paper"
+TRANSFER = "long-lived"
+DEFAULT_SEEDS = 50
+"""50 runs per point with link-layer ARQ, 20 without (each experiment caps its own, §5.4.1)."""
+QUICK_SEEDS = 1
+
+
+def _group_of(exp_id: str) -> str:
+    return BY_ID[exp_id].group
+
+
+def select(groups: set[str], figures: bool = True) -> Selection:
+    """The experiments of ``groups``, the targets that read any of them (with the runs of other
+    groups they compare against), and the figures of the selected groups."""
+    targets = tuple(
+        t for t in TARGETS if any(n in BY_ID and _group_of(n) in groups for n in t.needs)
+    )
+    needed = {n for t in targets for n in t.needs}
+    figs = tuple(f for f in FIGURES if f.table in groups) if figures else ()
+    experiments = tuple(e for e in EXPERIMENTS if e.group in groups or e.id in needed)
+    return Selection(experiments, (), targets, figs)
+
+
+__all__ = [
+    "BY_ID",
+    "DEVIATIONS",
+    "EXPERIMENTS",
+    "FIGURES",
+    "GROUPS",
+    "GROUP_TITLES",
+    "TARGETS",
+    "TARGET_TABLES",
+    "TRACED_RUNS",
+    "Experiment",
+    "select",
+]

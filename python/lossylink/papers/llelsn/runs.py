@@ -1,0 +1,385 @@
+"""The experiments of the LL-ELSN study (eln-llelsn spec §5.4, Figs 6-18): the ``llelsn``
+network (a server, two 10 Mb/s wired hops, an 802.11b cell with N stations, 50-packet queues,
+1000-byte segments, long-lived downloads of 200 s), the twelve schemes of Fig. 6 where they are
+registered, uniform FER (derived from a full data frame, scaled by length, both directions) and
+per-station two-state Markov channels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMES: tuple[tuple[str, str], ...] = (
+    ("Reno", "e2e"),
+    ("NewReno", "e2e-newreno"),
+    ("SACK", "e2e-ietf-sack"),
+    ("Snoop", "snoop-newreno"),
+    ("Westwood+", "e2e-westwood"),
+    ("DCR", "e2e-dcr"),
+    ("Veno", "e2e-veno"),
+    ("Jersey", "e2e-jersey"),
+    ("JTCP", "e2e-jtcp"),
+    ("TIBET", "e2e-tibet"),
+    ("LHP", "e2e-lhp"),
+    ("LL-ELSN", "ll-elsn"),
+)
+"""(label, scheme) of Fig. 6's legend; the study ran Snoop with NewReno senders (§4)."""
+LABEL = dict(SCHEMES)
+ARQ_SCHEMES = (("Reno", "e2e"), ("Snoop", "snoop-newreno"), ("LL-ELSN", "ll-elsn"))
+"""The schemes of Figs 17 and 18 (§5.4.2)."""
+
+FER_PCT = (0.001, 0.01, 0.1, 0.5, 1, 2, 3, 5, 7, 9)
+"""T004-1's grid, percent."""
+RTT_D_MS = (1, 10, 20, 50, 100, 200)
+"""Fig. 7: the one-way delay of the server's wired link (the spec's delay offset `d`, [GAP])."""
+UPLINK_FER_PCT = (0.1, 1, 3, 9)
+N_FLOWS = (1, 2, 5, 10, 15, 20)
+REPLACED = (0, 2, 4, 6, 8)
+"""Fig. 12: Reno connections of ten replaced by the variant."""
+FRIENDLY = (
+    ("SACK", "e2e-ietf-sack"),
+    ("Westwood+", "e2e-westwood"),
+    ("Veno", "e2e-veno"),
+    ("TIBET", "e2e-tibet"),
+    ("ideal BWE", "e2e-ideal-bwe"),
+    ("DCR", "e2e-dcr"),
+    ("HACK", "e2e-hack"),
+    ("LL-ELSN", "ll-elsn"),
+)
+ERSN_FER_PCT = (1, 3, 5, 7, 9)
+RETRY_FER_PCT = (0.5, 1, 2, 3, 5, 7, 9)
+RETRY_LIMITS = (1, 2, 4)
+P_BB = (0.1, 0.2, 0.3, 0.4, 0.5)
+MARKOV_LIMITS = (1, 2, 4, 7)
+DEFAULT_FER_PCT = 1.0
+"""The FER of the figures whose FER the excerpt leaves out (Figs 7, 9-12, 14: [GAP])."""
+DURATION = "200s"
+REFERENCE = "1076B"
+"""Exposed bytes of a full data frame: 1000 payload + 40 TCP/IP + 36 MAC framing (§5.4.3)."""
+DISCONNECT_TRACE = Path(__file__).with_name("disconnect.trace")
+"""Fig. 16: the station's channel loses every frame from t = 10 s (1 s slots)."""
+PARETO = (
+    '{ model = "pareto", rate = "10Mbps", on = "400ms", off = "100ms", shape = 2.0, '
+    'size = "1000B" }'
+)
+"""Fig. 11: the spec's [PROPOSAL] for the 8 Mb/s, shape 2 background (ON 10 Mb/s, ON 80 %)."""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One run configuration of the study."""
+
+    id: str
+    group: str
+    label: str
+    """The scheme's label in the paper's legends."""
+    x: float
+    overrides: tuple[tuple[str, str], ...]
+    description: str
+    params: tuple[tuple[str, str | int], ...] = ()
+    max_seeds: int | None = 20
+    """20 runs per point, 50 with link-layer ARQ (§5.4.1)."""
+    traced: bool = False
+
+    @property
+    def preset(self) -> str:
+        return "llelsn"
+
+    def columns(self) -> dict[str, Any]:
+        return {"scheme_label": self.label, "x": self.x}
+
+
+def fer(pct: float) -> str:
+    if pct == 0:
+        return '{ model = "none" }'
+    return f'{{ model = "fer", fer = {pct / 100:g}, reference = "{REFERENCE}" }}'
+
+
+def stations(n: int) -> tuple[tuple[str, str], ...]:
+    """N stations in the cell, one download each (nodes first, so every step validates)."""
+    nodes = [
+        '{ name = "server", kind = "host" }',
+        '{ name = "router", kind = "router" }',
+        '{ name = "ap", kind = "base-station" }',
+        *(f'{{ name = "sta{i}", kind = "host" }}' for i in range(1, n + 1)),
+    ]
+    names = ", ".join(f'"sta{i}"' for i in range(1, n + 1))
+    return (
+        ("nodes", "[" + ", ".join(nodes) + "]"),
+        ("cells.0.stations", f"[{names}]"),
+        ("flows", flows(n)),
+    )
+
+
+def background() -> tuple[tuple[str, str], ...]:
+    """Fig. 11: a Pareto source at the server whose sink hangs off the access point on a fast
+    wire, so that it crosses both 10 Mb/s hops the download crosses ("along the path of a TCP
+    connection"; the spec's [PROPOSAL]: wired links only)."""
+    nodes = (
+        '[{ name = "server", kind = "host" }, { name = "router", kind = "router" }, '
+        '{ name = "ap", kind = "base-station" }, { name = "sta1", kind = "host" }, '
+        '{ name = "bgsink", kind = "host" }]'
+    )
+    links = (
+        '[{ name = "internet", between = ["server", "router"], role = "wired", '
+        'rate = "10Mbps", delay = "20ms", queue = 50 }, { name = "lan", between = '
+        '["router", "ap"], role = "wired", rate = "10Mbps", delay = "1ms", queue = 50 }, '
+        '{ name = "sink", between = ["ap", "bgsink"], role = "wired", rate = "100Mbps", '
+        'delay = "1us", queue = 50 }]'
+    )
+    bg = f'{{ name = "bg", from = "server", to = "bgsink", udp = {PARETO} }}'
+    return (("nodes", nodes), ("links", links), ("flows", flows(1, extra=bg)))
+
+
+def flows(n: int, schemes: list[str] | None = None, extra: str = "") -> str:
+    out = []
+    for i in range(1, n + 1):
+        scheme = f', scheme = "{schemes[i - 1]}"' if schemes else ""
+        out.append(f'{{ name = "sta{i}", from = "server", to = "sta{i}"{scheme} }}')
+    if extra:
+        out.append(extra)
+    return "[" + ", ".join(out) + "]"
+
+
+def dcf(limit: int, delay: str | None = None, collisions: bool = True) -> str:
+    parts = [f"retry_limit = {limit}", 'basic_rate = "1Mbps"']
+    if delay:
+        parts.append(f'retry_delay = "{delay}"')
+    if not collisions:
+        parts.append("collisions = false")
+    return "{ " + ", ".join(parts) + " }"
+
+
+def _cut() -> str:
+    path = DISCONNECT_TRACE.as_posix()
+    return f'{{ model = "trace", file = "{path}", slot = "1s", repeat = false }}'
+
+
+def _exp(
+    group: str,
+    key: str,
+    label: str,
+    scheme: str,
+    x: float,
+    ov: list[tuple[str, str]],
+    desc: str,
+    **kw: Any,
+) -> Experiment:
+    return Experiment(
+        id=f"{group}-{key}-{scheme}",
+        group=group,
+        label=label,
+        x=x,
+        overrides=(("scheme", scheme), ("run.duration", DURATION), *ov),
+        description=desc,
+        **kw,
+    )
+
+
+def _experiments() -> list[Experiment]:
+    out: list[Experiment] = []
+    for label, scheme in SCHEMES:
+        for p in FER_PCT:
+            out.append(
+                _exp(
+                    "fer",
+                    f"{p:g}",
+                    label,
+                    scheme,
+                    p,
+                    [("cells.0.error", fer(p))],
+                    f"Fig. 6: downlink, N = 1, FER {p:g} %, {label}",
+                )
+            )
+        out.append(
+            _exp(
+                "ablation",
+                "0.01",
+                label,
+                scheme,
+                0.01,
+                [("cells.0.error", fer(0.01)), ("cells.0.dcf", dcf(1, collisions=False))],
+                f"T004-3 ablation: FER 0.01 %, collisions off, {label}",
+            )
+        )
+        for d in RTT_D_MS:
+            out.append(
+                _exp(
+                    "rtt",
+                    f"{d}",
+                    label,
+                    scheme,
+                    d,
+                    [("cells.0.error", fer(DEFAULT_FER_PCT)), ("links.0.delay", f"{d}ms")],
+                    f"Fig. 7: d = {d} ms, FER 1 %, {label}",
+                )
+            )
+        if scheme != "snoop-newreno":
+            for p in UPLINK_FER_PCT:
+                out.append(
+                    _exp(
+                        "uplink",
+                        f"{p:g}",
+                        label,
+                        scheme,
+                        p,
+                        [
+                            ("flows", '[{ name = "up", from = "sta1", to = "server" }]'),
+                            ("cells.0.error", fer(p)),
+                        ],
+                        f"Fig. 8: uplink, FER {p:g} %, {label}",
+                    )
+                )
+        for n in N_FLOWS:
+            out.append(
+                _exp(
+                    "nsweep",
+                    f"{n}",
+                    label,
+                    scheme,
+                    n,
+                    [*stations(n), ("cells.0.error", fer(DEFAULT_FER_PCT))],
+                    f"Figs 9-10: N = {n}, FER 1 %, {label}",
+                )
+            )
+        out.append(
+            _exp(
+                "pareto",
+                "8",
+                label,
+                scheme,
+                8.0,
+                [*background(), ("cells.0.error", fer(DEFAULT_FER_PCT))],
+                f"Fig. 11: Pareto background 8 Mb/s mean, FER 1 %, {label}",
+            )
+        )
+    for label, scheme in FRIENDLY:
+        for k in REPLACED:
+            mix = [scheme] * k + ["e2e"] * (10 - k)
+            out.append(
+                _exp(
+                    "friendly",
+                    f"{k}",
+                    label,
+                    scheme,
+                    k,
+                    [*stations(10)[:2], ("flows", flows(10, mix)), ("cells.0.error", fer(0))],
+                    f"Fig. 12: {k} of 10 Reno flows replaced by {label}, no bit errors",
+                )
+            )
+    for ersn in (True, False):
+        label = "LL-ELSN+ERSN" if ersn else "LL-ELSN"
+        for p in ERSN_FER_PCT:
+            out.append(
+                Experiment(
+                    id=f"ersn-{p:g}-{'on' if ersn else 'off'}",
+                    group="ersn",
+                    label=label,
+                    x=p,
+                    overrides=(
+                        ("scheme", "ll-elsn"),
+                        ("run.duration", DURATION),
+                        ("cells.0.dcf", dcf(4, "100ms")),
+                        ("cells.0.error", fer(p)),
+                        ("ll.elsn.ersn", "true" if ersn else "false"),
+                    ),
+                    description=f"Fig. 13: 100 ms retry delay, 4 attempts, FER {p:g} %, {label}",
+                    max_seeds=50,
+                )
+            )
+    out.append(
+        Experiment(
+            id="disconnect-base",
+            group="disconnect",
+            label="ESACK",
+            x=-1.0,
+            overrides=(("scheme", "ll-elsn"), ("run.duration", "10s"), ("cells.0.error", _cut())),
+            description="Fig. 16: the first 10 s alone (what every variant sent before the cut)",
+            max_seeds=1,
+        )
+    )
+    for filt, label in ((3, "ESACK"), (0, "ESACK without the ELN filter")):
+        out.append(
+            Experiment(
+                id=f"disconnect-{filt}",
+                group="disconnect",
+                label=label,
+                x=float(filt),
+                overrides=(
+                    ("scheme", "ll-elsn"),
+                    ("run.duration", "30s"),
+                    ("tcp.esack_filter", str(filt)),
+                    ("cells.0.error", _cut()),
+                ),
+                description=f"Fig. 16: the receiver unreachable from 10 s, {label}",
+                max_seeds=1,
+            )
+        )
+    for label, scheme in ARQ_SCHEMES:
+        for r in RETRY_LIMITS:
+            for p in RETRY_FER_PCT:
+                out.append(
+                    _exp(
+                        "retry",
+                        f"{p:g}-r{r}",
+                        label,
+                        scheme,
+                        p,
+                        [("cells.0.dcf", dcf(r)), ("cells.0.error", fer(p))],
+                        f"Fig. 17: FER {p:g} %, retry limit {r}, {label}",
+                        params=(("retry_limit", r),),
+                        max_seeds=50 if r > 1 else 20,
+                    )
+                )
+        for r in MARKOV_LIMITS:
+            for pbb in P_BB:
+                chain = (
+                    f'{{ model = "gilbert", p_gb = 0.01, p_bb = {pbb:g}, '
+                    f"loss_good = 0.0, loss_bad = 1.0 }}"
+                )
+                per = "{ " + ", ".join(f"sta{i} = {chain}" for i in range(1, 11)) + " }"
+                out.append(
+                    _exp(
+                        "markov",
+                        f"{pbb:g}-r{r}",
+                        label,
+                        scheme,
+                        pbb,
+                        [*stations(10), ("cells.0.station_error", per), ("cells.0.dcf", dcf(r))],
+                        f"Fig. 18: 10 flows, Markov P_bb = {pbb:g}, retry limit {r}, {label}",
+                        params=(("retry_limit", r),),
+                        max_seeds=50 if r > 1 else 20,
+                    )
+                )
+    return out
+
+
+EXPERIMENTS: tuple[Experiment, ...] = tuple(_experiments())
+BY_ID = {e.id: e for e in EXPERIMENTS}
+GROUPS = (
+    "fer",
+    "ablation",
+    "rtt",
+    "uplink",
+    "nsweep",
+    "pareto",
+    "friendly",
+    "ersn",
+    "disconnect",
+    "retry",
+    "markov",
+)
+GROUP_TITLES = {
+    "fer": "Fig. 6: downlink goodput against FER (N = 1, retry limit 1)",
+    "ablation": "T004-3 ablation: FER 0.01 % with collisions switched off",
+    "rtt": "Fig. 7: goodput against the wired delay d (FER 1 %)",
+    "uplink": "Fig. 8: uplink goodput against FER",
+    "nsweep": "Figs 9-10: aggregate goodput and Jain's index against N (FER 1 %)",
+    "pareto": "Fig. 11: Pareto background traffic (8 Mb/s mean, FER 1 %)",
+    "friendly": "Fig. 12: friendliness, Reno flows replaced one by one (10 flows)",
+    "ersn": "Fig. 13: ERSN with a 100 ms link retry delay",
+    "disconnect": "Fig. 16: receiver disconnected at 10 s",
+    "retry": "Fig. 17: link-layer ARQ, goodput against FER per retry limit",
+    "markov": "Fig. 18: Markov channels, 10 flows, per retry limit",
+}
