@@ -85,12 +85,15 @@ fn phase_name(p: Phase) -> &'static str {
 }
 
 /// Build the `sender{suffix}` (window state after each input) and `events{suffix}` (sends,
-/// ACKs, fast retransmits, timeouts) tables from a sender's records. The source's tables have
-/// no suffix; the wireless leg of a split connection has `_wireless`.
+/// ACKs, fast retransmits, timeouts) and `rtt{suffix}` (each round-trip sample the RTO
+/// estimator took: `rtt_s`, the `rto_s` after it and `rexmt_at_s`, when the retransmission
+/// timer re-armed on that ACK expires, 0 if it stopped) tables from a sender's records. The
+/// source's tables have no suffix; the wireless leg of a split connection has `_wireless`.
 pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) -> Vec<TraceTable> {
     let (mut t, mut cwnd, mut ssthresh, mut una, mut nxt, mut rto, mut phase) =
         (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut et, mut kind, mut seq, mut len) = (vec![], vec![], vec![], vec![]);
+    let (mut rt, mut rtt, mut rtt_rto, mut rexmt) = (vec![], vec![], vec![], vec![]);
     for (time, ev) in records {
         let ts = time.as_secs_f64();
         let mut event = |k: &str, s: u64, l: u32| {
@@ -122,6 +125,17 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
                 retransmission,
             } => event(if retransmission { "retransmit" } else { "send" }, s, l),
             SenderEvent::Acked { ack } => event("ack", ack, 0),
+            SenderEvent::RttSample {
+                rtt_ns,
+                rto_ns,
+                rexmt_at_ns,
+            } => {
+                rt.push(ts);
+                rtt.push(rtt_ns as f64 * 1e-9);
+                rtt_rto.push(rto_ns as f64 * 1e-9);
+                // 0: the timer stopped (nothing outstanding).
+                rexmt.push(rexmt_at_ns as f64 * 1e-9);
+            }
             SenderEvent::FastRetransmit { seq: s } => event("fast-retransmit", s, 0),
             SenderEvent::Timeout { seq: s, .. } => event("timeout", s, 0),
             SenderEvent::SpuriousUndo { ack } => event("spurious-undo", ack, 0),
@@ -153,6 +167,15 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
                 ("kind".into(), Column::Str(kind)),
                 ("seq".into(), Column::I64(seq)),
                 ("len".into(), Column::I64(len)),
+            ],
+        },
+        TraceTable {
+            name: format!("rtt{suffix}"),
+            columns: vec![
+                ("time_s".into(), Column::F64(rt)),
+                ("rtt_s".into(), Column::F64(rtt)),
+                ("rto_s".into(), Column::F64(rtt_rto)),
+                ("rexmt_at_s".into(), Column::F64(rexmt)),
             ],
         },
     ]

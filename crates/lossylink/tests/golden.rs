@@ -685,6 +685,23 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
+    (
+        "s9-timer-testbed-eifel",
+        "Ludwig2000 S9: the timer testbed (2.4 kbit/s async, MTU 1500, IFQ 40, timestamps) with the Eifel timer RTO_E, three congestion-avoidance cycles",
+        "hiccup",
+        &[
+            ("transfer", "5MB"),
+            ("run.time_limit", "8h"),
+            ("hops.0.rate", "1920bps"),
+            ("hops.0.forward.queue", "40"),
+            ("tcp.mss", "1448"),
+            ("buffer", "65535"),
+            ("tcp.delayed_ack", "off"),
+            ("tcp.quench", "false"),
+            ("tcp.max_rto", "600s"),
+            ("tcp.rto", "eifel"),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

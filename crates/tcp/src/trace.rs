@@ -60,6 +60,18 @@ pub enum SenderEvent {
         /// The cumulative ACK.
         ack: u64,
     },
+    /// The estimator took a round-trip sample (every ACK of new data with timestamps, the
+    /// timed segment's ACK without): the round trip as the estimator saw it (on the timestamp
+    /// clock with timestamps), the RTO after it, and when the retransmission timer, re-armed
+    /// on this ACK, expires (0 when nothing is outstanding). Ludwig2000 §5.3 (S9).
+    RttSample {
+        /// The sample, nanoseconds.
+        rtt_ns: u64,
+        /// The RTO after the sample, nanoseconds.
+        rto_ns: u64,
+        /// The retransmission timer's deadline after this ACK (0: stopped).
+        rexmt_at_ns: u64,
+    },
     /// Window state after an input was processed.
     Window {
         /// Congestion window, bytes.

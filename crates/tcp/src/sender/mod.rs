@@ -394,6 +394,7 @@ impl Sender {
             .timestamps
             .zip(seg.opts.ts)
             .filter(|(_, t)| t.ecr != 0);
+        let mut sampled = None;
         if let Some((g, t)) = ts_sample {
             // RFC 7323 §4.1: every ACK of new data gives a sample from the echoed timestamp.
             let sent = SimTime(u64::from(t.ecr - 1) * g.as_nanos());
@@ -401,12 +402,14 @@ impl Sender {
             self.parts.rto.on_sample(sent, now);
             self.fine_sample(sent, now);
             self.timing = None;
+            sampled = Some(sent);
         } else if let Some((timed, sent)) = self.timing {
             if ack > timed {
                 self.observe_load();
                 self.parts.rto.on_sample(sent, now);
                 self.fine_sample(sent, now);
                 self.timing = None;
+                sampled = Some(sent);
             }
         }
         self.rexmt_at = if ack >= self.max {
@@ -418,6 +421,16 @@ impl Sender {
         } else {
             Some(self.parts.rto.deadline(now))
         };
+        if let (Some(sent), true) = (sampled, trace.enabled()) {
+            trace.record(
+                now,
+                SenderEvent::RttSample {
+                    rtt_ns: now.saturating_since(sent).as_nanos(),
+                    rto_ns: self.parts.rto.current().as_nanos(),
+                    rexmt_at_ns: self.rexmt_at.map_or(0, SimTime::as_nanos),
+                },
+            );
+        }
         let before = (self.cwnd(), self.ssthresh());
         let d = self.parts.recovery.on_ack(&input, self.view());
         self.una = ack;
