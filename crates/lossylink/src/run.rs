@@ -173,6 +173,7 @@ fn make_sender(
             prr: t.prr,
             tlp: t.rack,
             frto: t.frto,
+            syn: t.syn,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },

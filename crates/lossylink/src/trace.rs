@@ -125,6 +125,17 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
                 retransmission,
             } => event(if retransmission { "retransmit" } else { "send" }, s, l),
             SenderEvent::Acked { ack } => event("ack", ack, 0),
+            SenderEvent::Syn { retransmission } => event(
+                if retransmission {
+                    "syn-retransmit"
+                } else {
+                    "syn"
+                },
+                0,
+                0,
+            ),
+            SenderEvent::SynTimeout { .. } => event("syn-timeout", 0, 0),
+            SenderEvent::Established => event("established", 0, 0),
             SenderEvent::RttSample {
                 rtt_ns,
                 rto_ns,

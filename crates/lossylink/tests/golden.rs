@@ -702,6 +702,18 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("tcp.rto", "eifel"),
         ],
     ),
+    (
+        "hiccup-syn-held",
+        "the opening SYN (tcp.syn) held 8 s: its 6 s timer fires, the SYN is resent backed off, the first SYN-ACK opens the connection without an RTT sample (Karn)",
+        "hiccup",
+        &[
+            ("tcp.syn", "true"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"hold\", at = \"0s\", duration = \"8s\" }]",
+            ),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

@@ -72,6 +72,18 @@ pub enum SenderEvent {
         /// The retransmission timer's deadline after this ACK (0: stopped).
         rexmt_at_ns: u64,
     },
+    /// The SYN left (`SenderConfig::syn`), first or again after its timer expired.
+    Syn {
+        /// Whether a SYN had been sent before.
+        retransmission: bool,
+    },
+    /// The SYN's timer expired; `backoff` is the shift after it.
+    SynTimeout {
+        /// Backoff shift after the expiry.
+        backoff: u32,
+    },
+    /// The SYN-ACK arrived: the connection is open.
+    Established,
     /// Window state after an input was processed.
     Window {
         /// Congestion window, bytes.
@@ -126,4 +138,8 @@ pub struct SenderStats {
     pub tlp_recoveries: u64,
     /// When the first data byte was sent.
     pub first_send: Option<engine::SimTime>,
+    /// Expiries of the SYN's timer (`SenderConfig::syn`).
+    pub syn_timeouts: u64,
+    /// When the SYN-ACK arrived, nanoseconds (0: no handshake).
+    pub connect_ns: u64,
 }

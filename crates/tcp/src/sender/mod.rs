@@ -42,6 +42,7 @@ mod pacer;
 mod prr;
 mod rate;
 mod send_log;
+mod syn;
 mod tlp;
 mod today;
 
@@ -119,6 +120,8 @@ pub struct Sender {
     /// peer sends no data in a one-way transfer).
     peer_seq: SeqNum,
     stats: SenderStats,
+    /// The opening handshake while it runs.
+    syn: Option<syn::Syn>,
 }
 
 impl Sender {
@@ -159,6 +162,7 @@ impl Sender {
             ts_recent: 0,
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
+            syn: cfg.syn.then(syn::Syn::new),
         }
     }
 
@@ -236,6 +240,9 @@ impl Sender {
 
     /// The instant of the next timer expiry, if a timer runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
+        if let Some(at) = self.syn_deadline() {
+            return at;
+        }
         let mut at = self.rexmt_at;
         let mut earliest = |t: Option<SimTime>| {
             if let Some(t) = t {
@@ -299,6 +306,10 @@ impl Sender {
 
     /// Process an acknowledgment from the receiver.
     pub fn on_ack(&mut self, now: SimTime, seg: &Segment, trace: &mut dyn TraceSink<SenderEvent>) {
+        if self.syn.is_some() || seg.opts.syn.is_some() {
+            // The handshake, or a late SYN-ACK (for a resent SYN) after it: no ACK of data.
+            return self.syn_ack(now, seg, trace);
+        }
         let ack = self.space.offset(seg.ack, self.una);
         if ack > self.max {
             // Acknowledges data never sent: ignore (tcp_input "dropafterack").
@@ -587,6 +598,9 @@ impl Sender {
     /// A timer may have expired (retransmission, the recovery part's, the tail loss probe);
     /// `now` is the current time.
     pub fn on_timeout(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
+        if self.syn.is_some() {
+            return self.syn_timeout(now, trace);
+        }
         if self.extras && self.today_timeout(now, trace) {
             return;
         }
