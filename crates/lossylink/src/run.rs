@@ -445,6 +445,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     network.open_window_at(SimTime::ZERO + b.warmup);
     if opts.trace {
         network.enable_agent_trace();
+        network.enable_rlp_log();
     }
     if opts.pcap {
         network.enable_frame_tap();
@@ -650,6 +651,9 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
                 network.agent_trace().unwrap_or_default(),
                 space,
             ));
+        }
+        if let Some(t) = crate::trace::rlp_table(&network) {
+            tables.push(t);
         }
         Trace { tables }
     });

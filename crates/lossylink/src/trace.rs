@@ -230,3 +230,50 @@ pub(crate) fn base_station_table(records: &[AgentRecord], space: SeqSpace) -> Tr
         ],
     }
 }
+
+/// The `rlp` table of a run over GSM links (none without one): every RLP event of each link
+/// direction (`net::medium::gsm`, rlpdump's events, Ludwig2000 §3.5), in time order: `time_s`,
+/// `kind` (`data` first transmission, `xmit` retransmission, `xoff`/`xon` L2R flow control,
+/// `reset`), `offset` (the end of the frame's bytes in the link's byte stream, PPP and headers
+/// included) and `port` (the direction: the index of the port it carries).
+pub(crate) fn rlp_table(network: &net::Network) -> Option<TraceTable> {
+    use net::medium::RlpKind;
+    let logs = network.rlp_logs();
+    if logs.is_empty() {
+        return None;
+    }
+    let mut rows: Vec<_> = logs
+        .iter()
+        .flat_map(|(port, log)| log.iter().map(move |e| (e.at, *port, e)))
+        .collect();
+    // Stable: events of one instant keep their order (XON is logged when its gap starts).
+    rows.sort_by_key(|&(at, port, _)| (at, port.index()));
+    let name = |k: RlpKind| match k {
+        RlpKind::Data => "data",
+        RlpKind::Xmit => "xmit",
+        RlpKind::Xoff => "xoff",
+        RlpKind::Xon => "xon",
+        RlpKind::Reset => "reset",
+    };
+    Some(TraceTable {
+        name: "rlp".into(),
+        columns: vec![
+            (
+                "time_s".into(),
+                Column::F64(rows.iter().map(|r| r.0.as_secs_f64()).collect()),
+            ),
+            (
+                "kind".into(),
+                Column::Str(rows.iter().map(|r| name(r.2.kind).to_string()).collect()),
+            ),
+            (
+                "offset".into(),
+                Column::I64(rows.iter().map(|r| r.2.offset as i64).collect()),
+            ),
+            (
+                "port".into(),
+                Column::I64(rows.iter().map(|r| r.1.index() as i64).collect()),
+            ),
+        ],
+    })
+}

@@ -122,6 +122,35 @@ impl GsmStats {
     }
 }
 
+/// What an RLP event log entry records (rlpdump's events, Ludwig2000 §3.5; the curves of the
+/// multi-layer plot, spec §4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RlpKind {
+    /// A frame's first transmission (`RlpSnd_Data`).
+    Data,
+    /// A retransmission after an erasure (`RlpSnd_Xmit`).
+    Xmit,
+    /// L2R stops the sender (`RlpRcv_XOFF`).
+    Xoff,
+    /// L2R lets it go again (`RlpRcv_XON`).
+    Xon,
+    /// A link reset (`RlpSnd_Rst`).
+    Reset,
+}
+
+/// One entry of the RLP event log: when, what, and the end of the frame's bytes in the RLP
+/// byte stream (PPP framing, IP and TCP headers included; the stream is the link's, not the
+/// TCP sequence space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RlpEvent {
+    /// When it happened (a frame: the start of its block).
+    pub at: SimTime,
+    /// What happened.
+    pub kind: RlpKind,
+    /// Stream offset: the end of the frame's bytes (the stream position for XOFF/XON/reset).
+    pub offset: u64,
+}
+
 /// A packet in the byte stream.
 #[derive(Debug)]
 struct Queued {
@@ -213,6 +242,8 @@ pub(crate) struct Gsm {
     compressor: Compressor,
     decompressor: Decompressor,
     stats: GsmStats,
+    /// The event log, when asked for (`enable_log`).
+    log: Option<Vec<RlpEvent>>,
 }
 
 impl Gsm {
@@ -245,6 +276,28 @@ impl Gsm {
             compressor: Compressor::default(),
             decompressor: Decompressor::default(),
             stats: GsmStats::default(),
+            log: None,
+        }
+    }
+
+    /// Record every RLP event from now on.
+    pub(crate) fn enable_log(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// The event log, in time order of recording (`None` if it is off).
+    pub(crate) fn log(&self) -> Option<&[RlpEvent]> {
+        self.log.as_deref()
+    }
+
+    /// The port whose packets this direction carries.
+    pub(crate) fn port(&self) -> PortId {
+        self.port
+    }
+
+    fn record(&mut self, at: SimTime, kind: RlpKind, offset: u64) {
+        if let Some(log) = self.log.as_mut() {
+            log.push(RlpEvent { at, kind, offset });
         }
     }
 
@@ -336,6 +389,7 @@ impl Gsm {
     /// fails its FCS at the far end.
     fn reset<A: Air>(&mut self, now: SimTime, hole: u64, air: &mut A) {
         self.stats.resets += 1;
+        self.record(now, RlpKind::Reset, hole);
         self.lost.push_back(Lost {
             start: hole,
             end: hole,
@@ -382,6 +436,7 @@ impl Gsm {
         {
             let l = self.lost.remove(i)?;
             self.stats.retransmissions += 1;
+            self.record(now, RlpKind::Xmit, l.end);
             return Some(OnAir {
                 start: l.start,
                 end: l.end,
@@ -402,13 +457,20 @@ impl Gsm {
         let end = self.stream_end.min(start + self.payload());
         self.next_new = end;
         self.stats.frames += 1;
+        self.record(now, RlpKind::Data, end);
+        let mut gap = None;
         if let Some(l) = self.l2r.as_mut() {
             // The frame's bytes reach the remote buffer, and a gap starts, when its block ends.
             let end_at = now + self.cfg.block;
             if l.sent(end_at, (end - start) as u32) {
                 self.stats.xoff_gaps += 1;
                 self.stats.xoff_ns += l.xoff_until.saturating_since(end_at).as_nanos();
+                gap = Some((end_at, l.xoff_until));
             }
+        }
+        if let Some((off, on)) = gap {
+            self.record(off, RlpKind::Xoff, end);
+            self.record(on, RlpKind::Xon, end);
         }
         Some(OnAir {
             start,

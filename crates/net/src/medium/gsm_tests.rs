@@ -188,3 +188,75 @@ fn with_vj_headers_shrink_and_a_reset_desynchronises_until_a_full_header() {
     assert!(o[flushed + 1..].iter().all(|x| x.0 > 1020 && !x.2), "{o:?}");
     assert_eq!(s.vj_discards as usize, 8 - 1 - flushed);
 }
+
+#[test]
+fn the_event_log_records_first_transmissions_retransmissions_and_resets() {
+    // As above with N2 = 2: block 0 erased, its retransmissions at 400 and 800 ms too. The
+    // log: the first frame (stream bytes 0-24) at 0 ms, new frames every 20 ms, the
+    // retransmissions of bytes ..24 at 400 and 800 ms, and the reset when the block at 800 ms
+    // ends, at the hole (offset 0).
+    let cfg = GsmConfig {
+        n2: Some(2),
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(
+        PortId(0),
+        cfg,
+        Some(trace(&[0, 20, 40])),
+        RngStream::new(1, "l"),
+    );
+    m.enable_log();
+    let mut air = FakeAir::new(vec![3]);
+    m.on_ready(ms(0), PortId(0), &mut air);
+    drive(&mut m, &mut air, ms(20_000));
+    let log = m.log().unwrap_or_default();
+    let at = |k: RlpKind| -> Vec<(u64, u64)> {
+        log.iter()
+            .filter(|e| e.kind == k)
+            .map(|e| (e.at.as_nanos() / 1_000_000, e.offset))
+            .collect()
+    };
+    assert_eq!(at(RlpKind::Data)[..2], [(0, 24), (20, 48)]);
+    assert_eq!(at(RlpKind::Xmit), [(400, 24), (800, 24)]);
+    assert_eq!(at(RlpKind::Reset), [(820, 0)]);
+    assert!(at(RlpKind::Xoff).is_empty());
+    // Without the log nothing is kept.
+    let m = Gsm::new(
+        PortId(0),
+        GsmConfig::default(),
+        None,
+        RngStream::new(1, "l"),
+    );
+    assert!(m.log().is_none());
+}
+
+#[test]
+fn the_event_log_pairs_each_l2r_gap_with_its_xon() {
+    let cfg = GsmConfig {
+        l2r: Some(L2rConfig {
+            rate: 960,
+            gap_min: SimDuration::from_millis(950),
+            gap_max: SimDuration::from_millis(1300),
+        }),
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
+    m.enable_log();
+    let mut air = FakeAir::new(vec![20]);
+    m.on_ready(ms(0), PortId(0), &mut air);
+    drive(&mut m, &mut air, ms(60_000));
+    let log = m.log().unwrap_or_default();
+    let offs: Vec<_> = log.iter().filter(|e| e.kind == RlpKind::Xoff).collect();
+    let ons: Vec<_> = log.iter().filter(|e| e.kind == RlpKind::Xon).collect();
+    assert_eq!(offs.len() as u64, m.stats().xoff_gaps);
+    assert!(!offs.is_empty());
+    for (off, on) in offs.iter().zip(&ons) {
+        let gap = on.at.saturating_since(off.at).as_nanos() / 1_000_000;
+        assert!((950..=1300).contains(&gap), "{gap} ms");
+        assert_eq!(off.offset, on.offset);
+        // No new frame inside a gap.
+        assert!(!log
+            .iter()
+            .any(|e| e.kind == RlpKind::Data && e.at > off.at && e.at < on.at));
+    }
+}

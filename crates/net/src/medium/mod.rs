@@ -30,7 +30,7 @@ pub use dcf::{DcfConfig, DcfStats};
 use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use gsm::Gsm;
-pub use gsm::{GsmConfig, GsmStats, L2rConfig};
+pub use gsm::{GsmConfig, GsmStats, L2rConfig, RlpEvent, RlpKind};
 use shared::Shared;
 
 /// A frame a medium took from a port and has not yet put on the air: opaque to the medium,
