@@ -52,3 +52,31 @@ def test_a_target_on_the_wrong_run_fails(rep: Reproduction) -> None:
     ]
     target = next(t for t in l2k.TARGETS if t.id == "gsm.rt21.syn")
     assert evaluate((target,), rep.outcomes, swapped)[0].verdict == "fail"
+
+
+# -- the GSM figures (multi-layer plot, Fig 4-5) --------------------------------------------------
+
+
+def test_traced_gsm_runs_carry_the_rlp_layer(rep: Reproduction) -> None:
+    by_id = {t.run.id: t for t in rep.traced}
+    rlp = by_id["gsm-s2"].result.trace["rlp"]
+    kinds = set(rlp["kind"])
+    assert {"data", "xmit", "xoff", "xon", "reset"} <= kinds
+    reset = [t for t, k in zip(rlp["time_s"], rlp["kind"], strict=True) if k == "reset"]
+    assert reset == pytest.approx([gsm.S2_RESET_S], abs=0.01)
+
+
+def test_the_utilization_bins_round_up() -> None:
+    from lossylink.papers.ludwig2000.report_gsm import histogram_bins
+
+    # 97.01 % counts as 98 %: "between 99 and 100 percent is counted as 100 percent".
+    assert histogram_bins([99.2, 100.0, 98.0, 97.01, 91.5]) == {100: 2, 98: 2, 92: 1}
+
+
+def test_the_gsm_figures_are_drawn(rep: Reproduction) -> None:
+    from lossylink.papers.ludwig2000.report import draw
+
+    for key in ("gsm-multilayer", "gsm-utilization"):
+        fig = next(f for f in l2k.FIGURES if f.key == key)
+        f = draw(rep, fig)
+        assert len(f.axes) >= 1

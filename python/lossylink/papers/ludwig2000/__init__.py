@@ -67,6 +67,7 @@ FIGURES: tuple[Figure, ...] = (
     *_more.FIGURES[:1],
     *_spurious.FIGURES,
     *_more.FIGURES[1:],
+    *_gsm.FIGURES,
     *_timers.FIGURES,
 )
 FIGURE_GROUP = {
@@ -74,6 +75,7 @@ FIGURE_GROUP = {
     **_eifel.FIGURE_GROUP,
     **_more.FIGURE_GROUP,
     **_spurious.FIGURE_GROUP,
+    **_gsm.FIGURE_GROUP,
     **_timers.FIGURE_GROUP,
 }
 """The group of a figure without traced runs, or whose runs span groups."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lossylink.papers._base import INF, Measured, Target, mean
+from lossylink.papers._base import INF, Figure, Measured, Target, mean
 from lossylink.papers._trace import SenderTrace
 from lossylink.papers.ludwig2000.runs import Experiment
 from lossylink.papers.ludwig2000.targets import Value, _t
@@ -84,7 +84,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         for k in range(1, CAMPAIGN_RUNS + 1)
     ),
     _exp("gsm-s3", "S3", "Fig 4-10", "a 1.3 s burst of erased blocks at 60 s",
-         _blocks(S3_TRACE)),
+         _blocks(S3_TRACE), traced=True),
     _exp("gsm-s2", "S2", "Figs 4-7, 4-8", "a 4 s burst at 60 s resets RLP; VJ on",
          _blocks(S2_TRACE), ("hops.0.gsm", VJ), traced=True),
     _exp("gsm-s2-plain", "S2", "Figs 4-7, 4-8", "the same reset without VJ",
@@ -96,6 +96,16 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "the same with an interface queue of 4 packets", traced=True, max_seeds=1),
 )  # fmt: skip
 
+
+FIGURES: tuple[Figure, ...] = (
+    Figure("gsm-multilayer", "Multi-layer time-sequence plots (MultiTracer, Figs 3-6, 4-10, "
+           "4-7): the RLP sender 10,000 bytes above the TCP sender", "multilayer",
+           ("gsm-s1", "gsm-s3", "gsm-s2")),
+    Figure("gsm-utilization", "Fig 4-5 (S1 campaign): utilization of each run", "utilization",
+           note="1 % bins rounded up; each bin with the throughput range of its runs"),
+)  # fmt: skip
+FIGURE_GROUP = {"gsm-utilization": "gsm"}
+"""The group of a figure without traced runs."""
 
 CAMPAIGN = tuple(f"gsm-s1-{sig}-{k}" for sig, _, _ in CHANNELS for k in range(1, CAMPAIGN_RUNS + 1))
 

@@ -107,6 +107,14 @@ def draw(rep: Reproduction, fig: Figure) -> Any:
         from lossylink.papers.ludwig2000.report_spurious import spurious_bars
 
         return spurious_bars(rep, fig)
+    if fig.kind == "multilayer":
+        from lossylink.papers.ludwig2000.report_gsm import multilayer_figure
+
+        return multilayer_figure(rep, fig)
+    if fig.kind == "utilization":
+        from lossylink.papers.ludwig2000.report_gsm import utilization_figure
+
+        return utilization_figure(rep, fig)
     if fig.kind == "timer-model":
         from lossylink.papers.ludwig2000.report_timers import model_figure
 
