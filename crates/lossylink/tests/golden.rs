@@ -703,6 +703,15 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "gsm-flow-adaptive-poor-b",
+        "Ludwig2000 §4.1: the flow-adaptive RLP (TCP persists up to the MSL instead of N2 = 6) over a synthetic poor-signal channel",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            ("hops.0.gsm", "{ adaptive = {}, l2r = { rate = 960 } }"),
+        ],
+    ),
+    (
         "hiccup-syn-held",
         "the opening SYN (tcp.syn) held 8 s: its 6 s timer fires, the SYN is resent backed off, the first SYN-ACK opens the connection without an RTT sample (Karn)",
         "hiccup",

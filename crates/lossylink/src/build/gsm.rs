@@ -6,7 +6,7 @@ use crate::schema::{BlocksDoc, GsmDoc, HopDoc};
 use engine::SimDuration;
 use net::config::BlockSource;
 use net::gsm::{BlockTrace, Profile};
-use net::medium::{GsmConfig, L2rConfig};
+use net::medium::{FlowAdaptive, GsmConfig, L2rConfig};
 use std::sync::Arc;
 
 /// The RLP link of a GSM hop (`{field}.gsm`).
@@ -34,6 +34,29 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
             ));
         }
         cfg.rlp_rtt = SimDuration(r.0);
+    }
+    if let Some(a) = &d.adaptive {
+        if d.n2.is_some() || d.reliable.is_some() {
+            return Err(Error::invalid(
+                f("adaptive"),
+                "sets the persistency per class; leave n2 and reliable out",
+            ));
+        }
+        let def = FlowAdaptive::default();
+        let persistency = a.persistency.map_or(def.persistency, |x| SimDuration(x.0));
+        let bound = a
+            .realtime_bound
+            .map_or(def.realtime_bound, |x| SimDuration(x.0));
+        if persistency < cfg.rlp_rtt {
+            return Err(Error::invalid(
+                f("adaptive.persistency"),
+                "must be at least one RLP round trip",
+            ));
+        }
+        cfg.adaptive = Some(FlowAdaptive {
+            persistency,
+            realtime_bound: bound,
+        });
     }
     cfg.vj = d.vj.unwrap_or(false);
     cfg.ppp_overhead = d.ppp.unwrap_or(7);

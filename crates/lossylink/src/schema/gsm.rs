@@ -27,6 +27,24 @@ pub struct GsmDoc {
     /// PPP framing bytes per packet (7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ppp: Option<u32>,
+    /// The flow-adaptive link layer of Ludwig2000 §4.1 (none): per-class persistency (TCP
+    /// fully reliable, UDP real-time) and out-of-order delivery across flows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive: Option<AdaptiveDoc>,
+}
+
+/// `gsm.adaptive`: the classes' error control (Ludwig2000 §4.1.2).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveDoc {
+    /// How long a TCP (fully-reliable) frame may persist before the link resets (120 s, the
+    /// MSL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persistency: Option<Dur>,
+    /// Delay bound of UDP (real-time) bytes: a retransmission later than this after the first
+    /// transmission is not made (50 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime_bound: Option<Dur>,
 }
 
 /// L2R's throttle (Ludwig2000 §3.2.5: 960 B/s, XOFF gaps of 950-1300 ms).

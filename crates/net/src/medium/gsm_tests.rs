@@ -260,3 +260,70 @@ fn the_event_log_pairs_each_l2r_gap_with_its_xon() {
             .any(|e| e.kind == RlpKind::Data && e.at > off.at && e.at < on.at));
     }
 }
+
+fn adaptive() -> GsmConfig {
+    GsmConfig {
+        adaptive: Some(FlowAdaptive::default()),
+        ..GsmConfig::default()
+    }
+}
+
+#[test]
+fn flow_adaptive_a_udp_packet_overtakes_a_tcp_packet_waiting_for_a_retransmission() {
+    // A 512-byte TCP packet (519 bytes, frames 0-21) then a 200-byte UDP datagram (207
+    // bytes, frames 21-30, the last in block 30, 600-620 ms); block 2 (40-60 ms) is erased
+    // and, with an RLP round trip of 1 s, resent in block 52 (1040-1060 ms). In order the
+    // datagram waits for it (head-of-line blocking, §2.5.3); flow-adaptive it leaves at 620 ms
+    // and the TCP packet, still in order for its own flow, at 1060 ms.
+    let run = |adaptive: Option<FlowAdaptive>| {
+        let cfg = GsmConfig {
+            rlp_rtt: SimDuration::from_millis(1000),
+            adaptive,
+            ..GsmConfig::default()
+        };
+        let mut m = Gsm::new(PortId(0), cfg, Some(trace(&[2])), RngStream::new(1, "l"));
+        let mut air = FakeAir::new(vec![2]);
+        air.udp = vec![2];
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(10_000));
+        (overs(&air), m.stats())
+    };
+    let (in_order, s) = run(None);
+    assert_eq!(in_order, [(1060, 519, true), (1060, 207, true)]);
+    assert_eq!(s.out_of_order, 0);
+    let (adaptive, s) = run(Some(FlowAdaptive::default()));
+    assert_eq!(adaptive, [(620, 207, true), (1060, 519, true)]);
+    assert_eq!((s.out_of_order, s.retransmissions), (1, 1));
+}
+
+#[test]
+fn flow_adaptive_gives_up_real_time_bytes_and_persists_for_tcp() {
+    // Block 25 (500-520 ms) carries only the UDP datagram's bytes: in-order RLP resends it at
+    // 900 ms and the datagram arrives intact at 920 ms; flow-adaptive, a retransmission 400 ms
+    // later is past the 50 ms bound: the datagram is given up (discarded at the far end when
+    // its last frame is in, 620 ms) and nothing is resent.
+    let run = |cfg: GsmConfig, erased: &[usize]| {
+        let mut m = Gsm::new(PortId(0), cfg, Some(trace(erased)), RngStream::new(1, "l"));
+        let mut air = FakeAir::new(vec![2]);
+        air.udp = vec![2];
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(20_000));
+        (overs(&air), m.stats())
+    };
+    let (o, s) = run(GsmConfig::default(), &[25]);
+    assert_eq!(o, [(440, 519, true), (920, 207, true)]);
+    assert_eq!(s.retransmissions, 1);
+    let (o, s) = run(adaptive(), &[25]);
+    assert_eq!(o, [(440, 519, true), (620, 207, false)]);
+    assert_eq!((s.retransmissions, s.realtime_dropped, s.resets), (0, 1, 0));
+    // The TCP packet's first frame erased 8 times (blocks 0, 20, ..., 140: each retransmission
+    // 400 ms after the last): N2 = 6 resets the link; flow-adaptive persists (up to 120 s) and
+    // the packet gets through with the ninth transmission, in block 160 (3200-3220 ms); the
+    // datagram behind it leaves first (640 ms).
+    let erased: Vec<usize> = (0..8).map(|k| 20 * k).collect();
+    let (_, s) = run(GsmConfig::default(), &erased);
+    assert_eq!(s.resets, 1);
+    let (o, s) = run(adaptive(), &erased);
+    assert_eq!(s.resets, 0);
+    assert_eq!(o, [(640, 207, true), (3220, 519, true)]);
+}
