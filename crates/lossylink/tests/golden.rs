@@ -712,6 +712,15 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "gsm-rfc2507-poor-b",
+        "RFC 2507 header compression (the twice algorithm repairs one lost delta) over GSM RLP on a synthetic poor-signal channel",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            ("hops.0.gsm", "{ n2 = 6, hc = \"rfc2507\", l2r = { rate = 960 } }"),
+        ],
+    ),
+    (
         "hiccup-syn-held",
         "the opening SYN (tcp.syn) held 8 s: its 6 s timer fires, the SYN is resent backed off, the first SYN-ACK opens the connection without an RTT sample (Karn)",
         "hiccup",

@@ -59,6 +59,23 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
         });
     }
     cfg.vj = d.vj.unwrap_or(false);
+    match (d.hc.as_deref(), d.vj) {
+        (None, _) => {}
+        (Some(_), Some(_)) => {
+            return Err(Error::invalid(
+                f("hc"),
+                "chooses the header compression; leave vj out",
+            ))
+        }
+        (Some("vj"), None) => cfg.vj = true,
+        (Some("rfc2507"), None) => (cfg.vj, cfg.twice) = (true, true),
+        (Some(other), None) => {
+            return Err(Error::invalid(
+                f("hc"),
+                format!("unknown header compression '{other}' (allowed: vj, rfc2507)"),
+            ))
+        }
+    }
     cfg.ppp_overhead = d.ppp.unwrap_or(7);
     if let Some(l) = &d.l2r {
         let rate = l.rate.unwrap_or(960);

@@ -24,6 +24,10 @@ pub struct GsmDoc {
     /// VJ TCP/IP header compression at the PPP ends (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vj: Option<bool>,
+    /// Header compression at the PPP ends: `vj` (RFC 1144, the same as `vj = true`) or
+    /// `rfc2507` (its decompressor repairs one lost delta with the twice algorithm); none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hc: Option<String>,
     /// PPP framing bytes per packet (7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ppp: Option<u32>,

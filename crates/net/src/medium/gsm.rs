@@ -174,7 +174,11 @@ impl Gsm {
             ticking: false,
             l2r,
             compressor: Compressor::default(),
-            decompressor: Decompressor::default(),
+            decompressor: if cfg.twice {
+                Decompressor::twice()
+            } else {
+                Decompressor::vj()
+            },
             stats: GsmStats::default(),
             log: None,
         }

@@ -57,8 +57,10 @@ pub struct GsmConfig {
     pub l2r: Option<L2rConfig>,
     /// PPP framing bytes per packet (7).
     pub ppp_overhead: u32,
-    /// VJ header compression (RFC 1144) at both PPP ends.
+    /// TCP/IP header compression at both PPP ends: VJ (RFC 1144), or RFC 2507 with `twice`.
     pub vj: bool,
+    /// With `vj`: RFC 2507's decompressor, which repairs one lost delta (the twice algorithm).
+    pub twice: bool,
     /// The flow-adaptive link layer (per-class persistency, out-of-order delivery across
     /// flows); `None`: RLP as GSM runs it (one persistency, in-order delivery).
     pub adaptive: Option<FlowAdaptive>,
@@ -75,6 +77,7 @@ impl Default for GsmConfig {
             l2r: None,
             ppp_overhead: 7,
             vj: false,
+            twice: false,
             adaptive: None,
         }
     }
