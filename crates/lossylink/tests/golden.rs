@@ -721,6 +721,15 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "gsm-handover-lossy",
+        "Ludwig2000 §2.4.2: a 2 s handover at 60 s loses the frames on the air; RLP resends them (delay, no packet loss)",
+        "gsm",
+        &[(
+            "hops.0.gsm",
+            "{ n2 = 6, l2r = { rate = 960 }, handovers = [{ at = \"60s\", duration = \"2s\", lossless = false }] }",
+        )],
+    ),
+    (
         "hiccup-syn-held",
         "the opening SYN (tcp.syn) held 8 s: its 6 s timer fires, the SYN is resent backed off, the first SYN-ACK opens the connection without an RTT sample (Karn)",
         "hiccup",

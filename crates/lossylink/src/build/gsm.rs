@@ -4,9 +4,10 @@
 use crate::error::Error;
 use crate::schema::{BlocksDoc, GsmDoc, HopDoc};
 use engine::SimDuration;
+use engine::SimTime;
 use net::config::BlockSource;
 use net::gsm::{BlockTrace, Profile};
-use net::medium::{FlowAdaptive, GsmConfig, L2rConfig};
+use net::medium::{FlowAdaptive, GsmConfig, Handover, L2rConfig, MAX_HANDOVERS};
 use std::sync::Arc;
 
 /// The RLP link of a GSM hop (`{field}.gsm`).
@@ -56,6 +57,26 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
         cfg.adaptive = Some(FlowAdaptive {
             persistency,
             realtime_bound: bound,
+        });
+    }
+    let handovers = d.handovers.as_deref().unwrap_or_default();
+    if handovers.len() > MAX_HANDOVERS {
+        return Err(Error::invalid(
+            f("handovers"),
+            format!("at most {MAX_HANDOVERS} handovers per link"),
+        ));
+    }
+    for (i, h) in handovers.iter().enumerate() {
+        if h.duration.0 == 0 {
+            return Err(Error::invalid(
+                f(&format!("handovers[{i}].duration")),
+                "must be greater than zero",
+            ));
+        }
+        cfg.handovers[i] = Some(Handover {
+            at: SimTime(h.at.0),
+            duration: SimDuration(h.duration.0),
+            lossless: h.lossless.unwrap_or(true),
         });
     }
     cfg.vj = d.vj.unwrap_or(false);

@@ -35,6 +35,24 @@ pub struct GsmDoc {
     /// fully reliable, UDP real-time) and out-of-order delivery across flows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adaptive: Option<AdaptiveDoc>,
+    /// Handovers of the mobile (Ludwig2000 §2.4.2): interruptions of the radio channel (none;
+    /// at most 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handovers: Option<Vec<HandoverDoc>>,
+}
+
+/// One handover: the channel is interrupted from `at` for `duration`; `lossless` holds the
+/// data (late), otherwise the frames sent in it are lost (RLP resends them).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandoverDoc {
+    /// When it starts.
+    pub at: Dur,
+    /// How long the channel is interrupted.
+    pub duration: Dur,
+    /// Whether the air interface's data survives it (true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lossless: Option<bool>,
 }
 
 /// `gsm.adaptive`: the classes' error control (Ludwig2000 §4.1.2).

@@ -36,7 +36,9 @@
 //!   behind another flow's retransmission (no head-of-line blocking, §2.5.3); a flow's own
 //!   packets stay in order, so VJ, which does not resequence, is safe (§4.1.2).
 
-pub use super::gsm_types::{FlowAdaptive, GsmConfig, GsmStats, L2rConfig, RlpEvent, RlpKind};
+pub use super::gsm_types::{
+    FlowAdaptive, GsmConfig, GsmStats, Handover, L2rConfig, RlpEvent, RlpKind, MAX_HANDOVERS,
+};
 use super::{Air, Frame, Medium};
 use crate::gsm::vj::{Compressor, Decompressor, Header, FULL_HEADER};
 use crate::gsm::BlockTrace;
@@ -226,6 +228,16 @@ impl Gsm {
     }
 
     fn erased(&self, block_start: SimTime) -> bool {
+        // A lossy handover loses what is on the air.
+        if self
+            .cfg
+            .handovers
+            .iter()
+            .flatten()
+            .any(|h| !h.lossless && h.covers(block_start))
+        {
+            return true;
+        }
         match &self.erasure {
             Some(t) if !t.is_empty() => {
                 let i = block_start.as_nanos() / self.cfg.block.as_nanos().max(1);
@@ -404,7 +416,21 @@ impl Gsm {
     }
 
     /// The next frame to put on the air at block boundary `now`, if any.
+    /// The end of the lossless handover in progress at `now`, if any.
+    fn held_until(&self, now: SimTime) -> Option<SimTime> {
+        self.cfg
+            .handovers
+            .iter()
+            .flatten()
+            .find(|h| h.lossless && h.covers(now))
+            .map(|h| h.at + h.duration)
+    }
+
     fn next<A: Air>(&mut self, now: SimTime, air: &mut A) -> Option<OnAir> {
+        if self.held_until(now).is_some() {
+            // A lossless handover: the sender holds everything until it is over.
+            return None;
+        }
         // Selective reject: the earliest retransmission that is due goes first.
         if let Some(i) = (0..self.lost.len())
             .filter(|&i| self.lost[i].due <= now)
@@ -484,7 +510,7 @@ impl Gsm {
                     .as_ref()
                     .filter(|l| l.xoff_until > now)
                     .map(|l| l.xoff_until);
-                [due, xoff]
+                [due, xoff, self.held_until(now)]
                     .into_iter()
                     .flatten()
                     .min()

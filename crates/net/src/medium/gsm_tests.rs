@@ -365,3 +365,32 @@ fn rfc2507_twice_repairs_a_reset_that_lost_one_packet_where_vj_stays_out_of_step
     assert!(rfc[2..].iter().all(|o| o.2), "{rfc:?}");
     assert_eq!((s.flushed, s.vj_discards), (1, 0));
 }
+
+#[test]
+fn a_lossless_handover_delays_the_data_and_a_lossy_one_makes_rlp_resend_it() {
+    // One packet (22 frames, 440 ms on a clean channel); a handover at 100 ms for 300 ms.
+    let run = |lossless: bool| {
+        let mut cfg = GsmConfig::default();
+        cfg.handovers[0] = Some(Handover {
+            at: ms(100),
+            duration: SimDuration::from_millis(300),
+            lossless,
+        });
+        let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
+        let mut air = FakeAir::new(vec![1]);
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(10_000));
+        (overs(&air), m.stats())
+    };
+    // Lossless: frames 0-4 before it, the sender holds from 100 to 400 ms, frames 5-21 after:
+    // 300 ms late (740 ms), nothing resent.
+    let (o, s) = run(true);
+    assert_eq!(o, [(740, 519, true)]);
+    assert_eq!((s.frames, s.retransmissions), (22, 0));
+    // Lossy: frames 5-19 go into the interrupted blocks (100-400 ms) and are lost; each is
+    // resent one RLP round trip later (500-780 ms), after frames 20 and 21 (400-440 ms): the
+    // packet is complete when the last resent frame's block ends, 800 ms.
+    let (o, s) = run(false);
+    assert_eq!(o, [(800, 519, true)]);
+    assert_eq!((s.frames, s.retransmissions, s.erased), (22, 15, 15));
+}

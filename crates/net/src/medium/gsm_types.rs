@@ -40,6 +40,32 @@ impl Default for FlowAdaptive {
     }
 }
 
+/// A handover of the mobile between cells (Ludwig2000 §2.4.2, spec §7.1 item 11, S13): the
+/// radio channel is interrupted from `at` for `duration`. In GSM-CSD only data on the air
+/// interface can be lost (the queues are before the anchor point, the IWF, and RLP ends there);
+/// a `lossless` handover holds the RLP sender for the interruption (the data is late, nothing
+/// is lost), a lossy one loses every frame sent in it (the blocks are erased: RLP resends them,
+/// or resets after N2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handover {
+    /// When the interruption starts.
+    pub at: SimTime,
+    /// How long it lasts.
+    pub duration: SimDuration,
+    /// Whether the air interface's data survives it.
+    pub lossless: bool,
+}
+
+impl Handover {
+    /// Whether `t` falls in the interruption.
+    pub fn covers(&self, t: SimTime) -> bool {
+        t >= self.at && t < self.at + self.duration
+    }
+}
+
+/// At most this many handovers per link (the configuration stays `Copy`).
+pub const MAX_HANDOVERS: usize = 8;
+
 /// What is fixed for a GSM-CSD link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GsmConfig {
@@ -64,6 +90,8 @@ pub struct GsmConfig {
     /// The flow-adaptive link layer (per-class persistency, out-of-order delivery across
     /// flows); `None`: RLP as GSM runs it (one persistency, in-order delivery).
     pub adaptive: Option<FlowAdaptive>,
+    /// Handovers (at most [`MAX_HANDOVERS`]).
+    pub handovers: [Option<Handover>; MAX_HANDOVERS],
 }
 
 impl Default for GsmConfig {
@@ -79,6 +107,7 @@ impl Default for GsmConfig {
             vj: false,
             twice: false,
             adaptive: None,
+            handovers: [None; MAX_HANDOVERS],
         }
     }
 }

@@ -31,7 +31,9 @@ pub use dcf::{DcfConfig, DcfStats};
 use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use gsm::Gsm;
-pub use gsm::{FlowAdaptive, GsmConfig, GsmStats, L2rConfig, RlpEvent, RlpKind};
+pub use gsm::{
+    FlowAdaptive, GsmConfig, GsmStats, Handover, L2rConfig, RlpEvent, RlpKind, MAX_HANDOVERS,
+};
 use shared::Shared;
 
 /// A frame a medium took from a port and has not yet put on the air: opaque to the medium,
