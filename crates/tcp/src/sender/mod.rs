@@ -41,6 +41,7 @@ mod output;
 mod pacer;
 mod prr;
 mod rate;
+mod samples;
 mod send_log;
 mod syn;
 mod tlp;
@@ -277,33 +278,6 @@ impl Sender {
         }
     }
 
-    /// Called after every sample the estimator takes: the fine smoothed RTT and the
-    /// estimator's own in ticks.
-    fn fine_sample(&mut self, sent: SimTime, acked: SimTime) {
-        self.srtt_ticks = self.parts.rto.srtt_ticks();
-        let r = (acked - sent).as_nanos();
-        self.srtt_fine = Some(match self.srtt_fine {
-            None => r,
-            Some(s) => (7 * s + r) / 8,
-        });
-    }
-
-    fn sample_window(&self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
-        if trace.enabled() {
-            trace.record(
-                now,
-                SenderEvent::Window {
-                    cwnd: self.cwnd(),
-                    ssthresh: self.ssthresh(),
-                    snd_una: self.una,
-                    snd_nxt: self.nxt,
-                    rto_ns: self.parts.rto.current().as_nanos(),
-                    phase: self.phase(),
-                },
-            );
-        }
-    }
-
     /// Process an acknowledgment from the receiver.
     pub fn on_ack(&mut self, now: SimTime, seg: &Segment, trace: &mut dyn TraceSink<SenderEvent>) {
         if self.syn.is_some() || seg.opts.syn.is_some() {
@@ -432,15 +406,8 @@ impl Sender {
         } else {
             Some(self.parts.rto.deadline(now))
         };
-        if let (Some(sent), true) = (sampled, trace.enabled()) {
-            trace.record(
-                now,
-                SenderEvent::RttSample {
-                    rtt_ns: now.saturating_since(sent).as_nanos(),
-                    rto_ns: self.parts.rto.current().as_nanos(),
-                    rexmt_at_ns: self.rexmt_at.map_or(0, SimTime::as_nanos),
-                },
-            );
+        if let Some(sent) = sampled {
+            self.record_rtt_sample(now, sent, trace);
         }
         let before = (self.cwnd(), self.ssthresh());
         let d = self.parts.recovery.on_ack(&input, self.view());
