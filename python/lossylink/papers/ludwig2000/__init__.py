@@ -32,6 +32,7 @@ from lossylink.papers._base import Figure, Selection, Target
 from lossylink.papers.ludwig2000 import eifel as _eifel
 from lossylink.papers.ludwig2000 import eifel_targets as _eifel_targets
 from lossylink.papers.ludwig2000 import gsm as _gsm
+from lossylink.papers.ludwig2000 import gsm_more as _gsm_more
 from lossylink.papers.ludwig2000 import more as _more
 from lossylink.papers.ludwig2000 import more_targets as _more_targets
 from lossylink.papers.ludwig2000 import runs as _runs
@@ -48,14 +49,23 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     *_more.EXPERIMENTS,
     *_spurious.EXPERIMENTS,
     *_gsm.EXPERIMENTS,
+    *_gsm_more.EXPERIMENTS,
     *_timers.EXPERIMENTS,
 )
-GROUPS = (*_runs.GROUPS, *_eifel.GROUPS, *_more.GROUPS, *_gsm.GROUPS, *_timers.GROUPS)
+GROUPS = (
+    *_runs.GROUPS,
+    *_eifel.GROUPS,
+    *_more.GROUPS,
+    *_gsm.GROUPS,
+    *_gsm_more.GROUPS,
+    *_timers.GROUPS,
+)
 GROUP_TITLES = {
     **_runs.GROUP_TITLES,
     **_eifel.GROUP_TITLES,
     **_more.GROUP_TITLES,
     **_gsm.GROUP_TITLES,
+    **_gsm_more.GROUP_TITLES,
     **_timers.GROUP_TITLES,
 }
 BY_ID = {e.id: e for e in EXPERIMENTS}
@@ -86,6 +96,7 @@ TARGETS: tuple[Target, ...] = (
     *_spurious_targets.TARGETS,
     *_more_targets.TARGETS[_more_targets.S12_COUNT :],
     *_gsm.TARGETS,
+    *_gsm_more.TARGETS,
     *_timer_targets.TARGETS,
 )
 TARGET_TABLES = (
@@ -95,6 +106,7 @@ TARGET_TABLES = (
     *_spurious_targets.TARGET_TABLES,
     *_more_targets.TARGET_TABLES[1:],
     *_gsm.TARGET_TABLES,
+    *_gsm_more.TARGET_TABLES,
     *_timer_targets.TARGET_TABLES,
 )
 TABLE_GROUP = {
@@ -103,6 +115,7 @@ TABLE_GROUP = {
     **_more_targets.TABLE_GROUP,
     **_spurious_targets.TABLE_GROUP,
     **_gsm.TABLE_GROUP,
+    **_gsm_more.TABLE_GROUP,
     **_timer_targets.TABLE_GROUP,
 }
 DEVIATIONS = _targets.DEVIATIONS
