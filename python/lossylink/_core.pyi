@@ -7,6 +7,8 @@ the Rust facade crate ``lossylink``; every rule about what a simulation means li
 import os
 from typing import Any
 
+import numpy as np
+
 from lossylink._types import RawRun, SchemeInfo
 
 __version__: str
@@ -102,6 +104,15 @@ def emulate(
     pcap: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Emulate ``scenario`` with real Linux TCP in two network namespaces (needs root)."""
+
+
+def timer_model(
+    w: int, service: str, tick: str, cycles: int, timer: str, sampling: str
+) -> dict[str, np.ndarray]:
+    """The steady-state timer model of Ludwig (2000) §3.4.2: one row per ACK (``time_s``,
+    ``cycle``, ``load``, ``rtt_s``, ``sampled``, ``rto_prev_s``, ``rto_s``,
+    ``rexmt_restart_s``, ``rexmt_precise_s``); ``timer`` is ``lite`` or ``eifel``,
+    ``sampling`` ``every-ack`` or ``once-per-rtt``."""
 
 class LossylinkError(Exception):
     """Base class of every error lossylink raises."""

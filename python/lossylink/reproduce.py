@@ -99,7 +99,11 @@ def build(
     if scheme is not None and scheme.split("+")[0] not in registered:
         return None, f"scheme {scheme!r} is not registered"
     try:
-        sc = Scenario.preset(preset)
+        if preset.endswith(".toml"):
+            # A scenario file of a catalogue, relative to the papers package.
+            sc = Scenario.load(Path(base.__file__).parent / preset)
+        else:
+            sc = Scenario.preset(preset)
         for key, value in overrides:
             if base.WIRELESS in key:
                 key = key.replace(base.WIRELESS, str(_wireless_hop(sc)))

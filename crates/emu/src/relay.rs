@@ -46,6 +46,7 @@ const NOT_TCP: Segment = Segment {
         smart: None,
         eln: false,
         cc: None,
+        syn: None,
     },
 };
 

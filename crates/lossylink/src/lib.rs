@@ -25,6 +25,7 @@ mod run_web;
 mod scenario;
 mod schema;
 mod schemes;
+mod timer_model;
 mod trace;
 pub mod units;
 
@@ -36,6 +37,7 @@ pub use metrics::{GsmMetrics, Metrics, Value};
 pub use run::{run, RunOptions, RunResult};
 pub use scenario::Scenario;
 pub use schemes::{schemes, SchemeInfo};
+pub use timer_model::timer_model;
 pub use trace::{Column, Trace, TraceTable};
 
 /// The crate version, recorded with every result.

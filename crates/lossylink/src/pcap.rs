@@ -88,6 +88,10 @@ pub fn internet_checksum(bytes: &[u8]) -> u16 {
 pub fn encode_options(seg: &Segment) -> Vec<u8> {
     let o = &seg.opts;
     let mut out = Vec::with_capacity(o.len() as usize);
+    if let Some(mss) = o.syn {
+        out.extend_from_slice(&[2, 4]);
+        out.extend_from_slice(&mss.to_be_bytes());
+    }
     if let Some(ts) = o.ts {
         out.extend_from_slice(&[1, 1, 8, 10]);
         out.extend_from_slice(&ts.val.to_be_bytes());
@@ -141,9 +145,10 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
     f.extend_from_slice(&seg.seq.0.to_be_bytes());
     let ack = if seg.ack_flag { seg.ack.0 } else { 0 };
     f.extend_from_slice(&ack.to_be_bytes());
-    let flags: u8 = if seg.ack_flag { 0x10 } else { 0 };
+    let flags: u8 =
+        if seg.ack_flag { 0x10 } else { 0 } | if seg.opts.syn.is_some() { 0x02 } else { 0 };
     f.extend_from_slice(&[((tcp_len / 4) as u8) << 4, flags]);
-    // Without window scaling (no SYN is captured) the field holds at most 65535.
+    // Without window scaling (a SYN announces none) the field holds at most 65535.
     f.extend_from_slice(&(seg.wnd.min(0xffff) as u16).to_be_bytes());
     f.extend_from_slice(&[0, 0, 0, 0]);
     f.extend_from_slice(&opts);
@@ -372,6 +377,21 @@ mod tests {
     }
 
     #[test]
+    fn a_syn_carries_its_flag_and_the_mss_option() {
+        let opts = SegOptions {
+            syn: Some(460),
+            ..SegOptions::default()
+        };
+        let s = Segment {
+            ack_flag: false,
+            ..seg(0, opts)
+        };
+        assert_eq!(encode_options(&s), [2, 4, 0x01, 0xcc]);
+        let f = encode_headers(&s, &meta()).unwrap();
+        assert_eq!(f[47], 0x02, "SYN, no ACK");
+    }
+
+    #[test]
     fn options_have_the_documented_bytes_and_sizes() {
         let opts = SegOptions {
             ts: Some(Timestamps {
@@ -382,6 +402,7 @@ mod tests {
             smart: None,
             eln: true,
             cc: None,
+            syn: None,
         };
         let s = seg(0, opts);
         let o = encode_options(&s);
@@ -428,6 +449,7 @@ mod tests {
             smart: None,
             eln: true,
             cc: None,
+            syn: None,
         };
         assert!(encode_headers(&seg(0, opts), &meta()).is_err());
     }

@@ -180,6 +180,7 @@ fn make_sender(
             prr: t.prr,
             tlp: t.rack,
             frto: t.frto,
+            syn: t.syn,
             initial_peer_window: peer_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },
@@ -451,6 +452,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     network.open_window_at(SimTime::ZERO + b.warmup);
     if opts.trace {
         network.enable_agent_trace();
+        network.enable_rlp_log();
     }
     if opts.pcap {
         network.enable_frame_tap();
@@ -662,6 +664,9 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
                 network.agent_trace().unwrap_or_default(),
                 space,
             ));
+        }
+        if let Some(t) = crate::trace::rlp_table(&network) {
+            tables.push(t);
         }
         Trace { tables }
     });

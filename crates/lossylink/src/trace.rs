@@ -85,12 +85,15 @@ fn phase_name(p: Phase) -> &'static str {
 }
 
 /// Build the `sender{suffix}` (window state after each input) and `events{suffix}` (sends,
-/// ACKs, fast retransmits, timeouts) tables from a sender's records. The source's tables have
-/// no suffix; the wireless leg of a split connection has `_wireless`.
+/// ACKs, fast retransmits, timeouts) and `rtt{suffix}` (each round-trip sample the RTO
+/// estimator took: `rtt_s`, the `rto_s` after it and `rexmt_at_s`, when the retransmission
+/// timer re-armed on that ACK expires, 0 if it stopped) tables from a sender's records. The
+/// source's tables have no suffix; the wireless leg of a split connection has `_wireless`.
 pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) -> Vec<TraceTable> {
     let (mut t, mut cwnd, mut ssthresh, mut una, mut nxt, mut rto, mut phase) =
         (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut et, mut kind, mut seq, mut len) = (vec![], vec![], vec![], vec![]);
+    let (mut rt, mut rtt, mut rtt_rto, mut rexmt) = (vec![], vec![], vec![], vec![]);
     for (time, ev) in records {
         let ts = time.as_secs_f64();
         let mut event = |k: &str, s: u64, l: u32| {
@@ -122,6 +125,28 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
                 retransmission,
             } => event(if retransmission { "retransmit" } else { "send" }, s, l),
             SenderEvent::Acked { ack } => event("ack", ack, 0),
+            SenderEvent::Syn { retransmission } => event(
+                if retransmission {
+                    "syn-retransmit"
+                } else {
+                    "syn"
+                },
+                0,
+                0,
+            ),
+            SenderEvent::SynTimeout { .. } => event("syn-timeout", 0, 0),
+            SenderEvent::Established => event("established", 0, 0),
+            SenderEvent::RttSample {
+                rtt_ns,
+                rto_ns,
+                rexmt_at_ns,
+            } => {
+                rt.push(ts);
+                rtt.push(rtt_ns as f64 * 1e-9);
+                rtt_rto.push(rto_ns as f64 * 1e-9);
+                // 0: the timer stopped (nothing outstanding).
+                rexmt.push(rexmt_at_ns as f64 * 1e-9);
+            }
             SenderEvent::FastRetransmit { seq: s } => event("fast-retransmit", s, 0),
             SenderEvent::Timeout { seq: s, .. } => event("timeout", s, 0),
             SenderEvent::SpuriousUndo { ack } => event("spurious-undo", ack, 0),
@@ -153,6 +178,15 @@ pub(crate) fn sender_tables(records: &[(SimTime, SenderEvent)], suffix: &str) ->
                 ("kind".into(), Column::Str(kind)),
                 ("seq".into(), Column::I64(seq)),
                 ("len".into(), Column::I64(len)),
+            ],
+        },
+        TraceTable {
+            name: format!("rtt{suffix}"),
+            columns: vec![
+                ("time_s".into(), Column::F64(rt)),
+                ("rtt_s".into(), Column::F64(rtt)),
+                ("rto_s".into(), Column::F64(rtt_rto)),
+                ("rexmt_at_s".into(), Column::F64(rexmt)),
             ],
         },
     ]
@@ -195,4 +229,51 @@ pub(crate) fn base_station_table(records: &[AgentRecord], space: SeqSpace) -> Tr
             ("trigger".into(), Column::Str(trigger)),
         ],
     }
+}
+
+/// The `rlp` table of a run over GSM links (none without one): every RLP event of each link
+/// direction (`net::medium::gsm`, rlpdump's events, Ludwig2000 §3.5), in time order: `time_s`,
+/// `kind` (`data` first transmission, `xmit` retransmission, `xoff`/`xon` L2R flow control,
+/// `reset`), `offset` (the end of the frame's bytes in the link's byte stream, PPP and headers
+/// included) and `port` (the direction: the index of the port it carries).
+pub(crate) fn rlp_table(network: &net::Network) -> Option<TraceTable> {
+    use net::medium::RlpKind;
+    let logs = network.rlp_logs();
+    if logs.is_empty() {
+        return None;
+    }
+    let mut rows: Vec<_> = logs
+        .iter()
+        .flat_map(|(port, log)| log.iter().map(move |e| (e.at, *port, e)))
+        .collect();
+    // Stable: events of one instant keep their order (XON is logged when its gap starts).
+    rows.sort_by_key(|&(at, port, _)| (at, port.index()));
+    let name = |k: RlpKind| match k {
+        RlpKind::Data => "data",
+        RlpKind::Xmit => "xmit",
+        RlpKind::Xoff => "xoff",
+        RlpKind::Xon => "xon",
+        RlpKind::Reset => "reset",
+    };
+    Some(TraceTable {
+        name: "rlp".into(),
+        columns: vec![
+            (
+                "time_s".into(),
+                Column::F64(rows.iter().map(|r| r.0.as_secs_f64()).collect()),
+            ),
+            (
+                "kind".into(),
+                Column::Str(rows.iter().map(|r| name(r.2.kind).to_string()).collect()),
+            ),
+            (
+                "offset".into(),
+                Column::I64(rows.iter().map(|r| r.2.offset as i64).collect()),
+            ),
+            (
+                "port".into(),
+                Column::I64(rows.iter().map(|r| r.1.index() as i64).collect()),
+            ),
+        ],
+    })
 }

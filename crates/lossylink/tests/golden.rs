@@ -736,6 +736,62 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "llelsn",
         &[("run.duration", "20s"), ("scheme", "e2e-esack")],
     ),
+    (
+        "s9-timer-testbed-eifel",
+        "Ludwig2000 S9: the timer testbed (2.4 kbit/s async, MTU 1500, IFQ 40, timestamps) with the Eifel timer RTO_E, three congestion-avoidance cycles",
+        "hiccup",
+        &[
+            ("transfer", "5MB"),
+            ("run.time_limit", "8h"),
+            ("hops.0.rate", "1920bps"),
+            ("hops.0.forward.queue", "40"),
+            ("tcp.mss", "1448"),
+            ("buffer", "65535"),
+            ("tcp.delayed_ack", "off"),
+            ("tcp.quench", "false"),
+            ("tcp.max_rto", "600s"),
+            ("tcp.rto", "eifel"),
+        ],
+    ),
+    (
+        "gsm-flow-adaptive-poor-b",
+        "Ludwig2000 §4.1: the flow-adaptive RLP (TCP persists up to the MSL instead of N2 = 6) over a synthetic poor-signal channel",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            ("hops.0.gsm", "{ adaptive = {}, l2r = { rate = 960 } }"),
+        ],
+    ),
+    (
+        "gsm-rfc2507-poor-b",
+        "RFC 2507 header compression (the twice algorithm repairs one lost delta) over GSM RLP on a synthetic poor-signal channel",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            ("hops.0.gsm", "{ n2 = 6, hc = \"rfc2507\", l2r = { rate = 960 } }"),
+        ],
+    ),
+    (
+        "gsm-handover-lossy",
+        "Ludwig2000 §2.4.2: a 2 s handover at 60 s loses the frames on the air; RLP resends them (delay, no packet loss)",
+        "gsm",
+        &[(
+            "hops.0.gsm",
+            "{ n2 = 6, l2r = { rate = 960 }, handovers = [{ at = \"60s\", duration = \"2s\", lossless = false }] }",
+        )],
+    ),
+    (
+        "hiccup-syn-held",
+        "the opening SYN (tcp.syn) held 8 s: its 6 s timer fires, the SYN is resent backed off, the first SYN-ACK opens the connection without an RTT sample (Karn)",
+        "hiccup",
+        &[
+            ("tcp.syn", "true"),
+            (
+                "hops.0.forward.hiccups",
+                "[{ kind = \"hold\", at = \"0s\", duration = \"8s\" }]",
+            ),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

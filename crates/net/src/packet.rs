@@ -113,7 +113,8 @@ impl Packet {
     }
     /// Data or pure ACK (a link ACK frame counts as an ACK: it carries no TCP payload).
     pub fn kind(&self) -> PacketKind {
-        if self.seg.is_data() {
+        // A SYN goes the data's way, to the receiver; its SYN-ACK is an ACK.
+        if self.seg.is_data() || (self.seg.opts.syn.is_some() && !self.seg.ack_flag) {
             PacketKind::Data
         } else {
             PacketKind::Ack

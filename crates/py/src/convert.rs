@@ -75,7 +75,7 @@ fn value_to_py(py: Python<'_>, value: Value) -> PyResult<Bound<'_, PyAny>> {
 
 /// `{table: {column: array}}`: numbers move into numpy arrays without a copy (`from_vec`),
 /// strings become a `list[str]`.
-fn trace_to_dict(py: Python<'_>, trace: Trace) -> PyResult<Bound<'_, PyDict>> {
+pub(crate) fn trace_to_dict(py: Python<'_>, trace: Trace) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     for table in trace.tables {
         let columns = PyDict::new(py);

@@ -146,3 +146,29 @@ pub fn schemes(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     }
     Ok(out)
 }
+
+/// The steady-state timer model of Ludwig2000 §3.4.2 (`lossylink::timer_model`): returns
+/// `{column: numpy array}`, one row per ACK.
+#[pyfunction]
+#[pyo3(signature = (w, service, tick, cycles, timer, sampling))]
+pub fn timer_model<'py>(
+    py: Python<'py>,
+    w: u32,
+    service: &str,
+    tick: &str,
+    cycles: u32,
+    timer: &str,
+    sampling: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let table =
+        lossylink::timer_model(w, service, tick, cycles, timer, sampling).map_err(to_pyerr)?;
+    let name = table.name.clone();
+    let out = crate::convert::trace_to_dict(
+        py,
+        lossylink::Trace {
+            tables: vec![table],
+        },
+    )?;
+    out.get_item(name)?
+        .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("timer_model: no table"))
+}

@@ -54,4 +54,6 @@ mod script_tests_relay;
 #[cfg(test)]
 mod script_tests_sack;
 #[cfg(test)]
+mod script_tests_syn;
+#[cfg(test)]
 mod script_tests_tcp_eln;

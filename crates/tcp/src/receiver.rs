@@ -127,6 +127,8 @@ pub struct Receiver {
     /// Out-of-order data, as sorted disjoint half-open ranges of stream offsets.
     ooo: Vec<(u64, u64)>,
     ack_now: bool,
+    /// A SYN arrived: answer with a SYN-ACK.
+    syn_ack: bool,
     delack_at: Option<SimTime>,
     /// Sequence number carried in the ACKs' own `seq` field (our ISN + 1; we send no data).
     own_seq: SeqNum,
@@ -159,6 +161,7 @@ impl Receiver {
             last_ack: 0,
             ooo: Vec::new(),
             ack_now: false,
+            syn_ack: false,
             delack_at: None,
             own_seq,
             recent: Vec::new(),
@@ -248,6 +251,14 @@ impl Receiver {
 
     /// Process a data segment that arrived intact.
     pub fn on_segment(&mut self, now: SimTime, seg: &Segment) {
+        if seg.opts.syn.is_some() && !seg.ack_flag {
+            // A (possibly repeated) SYN: answer each with a SYN-ACK.
+            if let Some(ts) = seg.opts.ts {
+                self.ts_recent = ts.val;
+            }
+            self.syn_ack = true;
+            return;
+        }
         if seg.len == 0 {
             return;
         }
@@ -378,6 +389,24 @@ impl Receiver {
 
     /// The ACK to send now, if any; `now` stamps its timestamp.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<Segment> {
+        if self.syn_ack {
+            self.syn_ack = false;
+            return Some(Segment {
+                seq: self.own_seq.plus(u32::MAX),
+                ack: self.space.seq(self.rcv_nxt),
+                len: 0,
+                wnd: self.window(),
+                ack_flag: true,
+                opts: SegOptions {
+                    ts: self.cfg.timestamps.map(|g| Timestamps {
+                        val: (now.as_nanos() / g.as_nanos().max(1)) as u32 + 1,
+                        ecr: self.ts_recent,
+                    }),
+                    syn: Some(self.cfg.mss.min(65535) as u16),
+                    ..SegOptions::default()
+                },
+            });
+        }
         if !self.ack_now {
             return None;
         }
@@ -399,6 +428,7 @@ impl Receiver {
             self.stats.eln_acks_sent += 1;
         }
         let mut opts = SegOptions {
+            syn: None,
             ts: self.cfg.timestamps.map(|g| Timestamps {
                 val: (now.as_nanos() / g.as_nanos().max(1)) as u32 + 1,
                 ecr: self.ts_recent,

@@ -84,12 +84,18 @@ pub struct SegOptions {
     pub eln: bool,
     /// TCP-ELN: the receiver's count of segments it received corrupted (ACKs only).
     pub cc: Option<u32>,
+    /// The SYN flag (a SYN, or with the ACK flag a SYN-ACK) with the MSS option it announces
+    /// (4 bytes on the wire).
+    pub syn: Option<u16>,
 }
 
 impl SegOptions {
     /// Bytes of TCP options on the wire (see the module documentation).
     pub fn len(&self) -> u32 {
         let mut n = 0;
+        if self.syn.is_some() {
+            n += 4;
+        }
         if self.ts.is_some() {
             n += 12;
         }

@@ -60,6 +60,30 @@ pub enum SenderEvent {
         /// The cumulative ACK.
         ack: u64,
     },
+    /// The estimator took a round-trip sample (every ACK of new data with timestamps, the
+    /// timed segment's ACK without): the round trip as the estimator saw it (on the timestamp
+    /// clock with timestamps), the RTO after it, and when the retransmission timer, re-armed
+    /// on this ACK, expires (0 when nothing is outstanding). Ludwig2000 §5.3 (S9).
+    RttSample {
+        /// The sample, nanoseconds.
+        rtt_ns: u64,
+        /// The RTO after the sample, nanoseconds.
+        rto_ns: u64,
+        /// The retransmission timer's deadline after this ACK (0: stopped).
+        rexmt_at_ns: u64,
+    },
+    /// The SYN left (`SenderConfig::syn`), first or again after its timer expired.
+    Syn {
+        /// Whether a SYN had been sent before.
+        retransmission: bool,
+    },
+    /// The SYN's timer expired; `backoff` is the shift after it.
+    SynTimeout {
+        /// Backoff shift after the expiry.
+        backoff: u32,
+    },
+    /// The SYN-ACK arrived: the connection is open.
+    Established,
     /// Window state after an input was processed.
     Window {
         /// Congestion window, bytes.
@@ -122,4 +146,8 @@ pub struct SenderStats {
     pub ersn_timer_restarts: u64,
     /// When the first data byte was sent.
     pub first_send: Option<engine::SimTime>,
+    /// Expiries of the SYN's timer (`SenderConfig::syn`).
+    pub syn_timeouts: u64,
+    /// When the SYN-ACK arrived, nanoseconds (0: no handshake).
+    pub connect_ns: u64,
 }

@@ -4,9 +4,10 @@
 use crate::error::Error;
 use crate::schema::{BlocksDoc, GsmDoc, HopDoc};
 use engine::SimDuration;
+use engine::SimTime;
 use net::config::BlockSource;
 use net::gsm::{BlockTrace, Profile};
-use net::medium::{GsmConfig, L2rConfig};
+use net::medium::{FlowAdaptive, GsmConfig, Handover, L2rConfig, MAX_HANDOVERS};
 use std::sync::Arc;
 
 /// The RLP link of a GSM hop (`{field}.gsm`).
@@ -35,7 +36,67 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
         }
         cfg.rlp_rtt = SimDuration(r.0);
     }
+    if let Some(a) = &d.adaptive {
+        if d.n2.is_some() || d.reliable.is_some() {
+            return Err(Error::invalid(
+                f("adaptive"),
+                "sets the persistency per class; leave n2 and reliable out",
+            ));
+        }
+        let def = FlowAdaptive::default();
+        let persistency = a.persistency.map_or(def.persistency, |x| SimDuration(x.0));
+        let bound = a
+            .realtime_bound
+            .map_or(def.realtime_bound, |x| SimDuration(x.0));
+        if persistency < cfg.rlp_rtt {
+            return Err(Error::invalid(
+                f("adaptive.persistency"),
+                "must be at least one RLP round trip",
+            ));
+        }
+        cfg.adaptive = Some(FlowAdaptive {
+            persistency,
+            realtime_bound: bound,
+        });
+    }
+    let handovers = d.handovers.as_deref().unwrap_or_default();
+    if handovers.len() > MAX_HANDOVERS {
+        return Err(Error::invalid(
+            f("handovers"),
+            format!("at most {MAX_HANDOVERS} handovers per link"),
+        ));
+    }
+    for (i, h) in handovers.iter().enumerate() {
+        if h.duration.0 == 0 {
+            return Err(Error::invalid(
+                f(&format!("handovers[{i}].duration")),
+                "must be greater than zero",
+            ));
+        }
+        cfg.handovers[i] = Some(Handover {
+            at: SimTime(h.at.0),
+            duration: SimDuration(h.duration.0),
+            lossless: h.lossless.unwrap_or(true),
+        });
+    }
     cfg.vj = d.vj.unwrap_or(false);
+    match (d.hc.as_deref(), d.vj) {
+        (None, _) => {}
+        (Some(_), Some(_)) => {
+            return Err(Error::invalid(
+                f("hc"),
+                "chooses the header compression; leave vj out",
+            ))
+        }
+        (Some("vj"), None) => cfg.vj = true,
+        (Some("rfc2507"), None) => (cfg.vj, cfg.twice) = (true, true),
+        (Some(other), None) => {
+            return Err(Error::invalid(
+                f("hc"),
+                format!("unknown header compression '{other}' (allowed: vj, rfc2507)"),
+            ))
+        }
+    }
     cfg.ppp_overhead = d.ppp.unwrap_or(7);
     if let Some(l) = &d.l2r {
         let rate = l.rate.unwrap_or(960);

@@ -86,6 +86,8 @@ pub(crate) struct TcpSettings {
     pub initial_cwnd: u32,
     pub delack: DelackSettings,
     pub handshake_rtt: bool,
+    /// Open with a SYN (`tcp.syn`); the estimator is then not seeded.
+    pub syn: bool,
     /// Timestamp clock granularity, if timestamps are on.
     pub timestamps: Option<SimDuration>,
     pub eifel: Option<EifelResponse>,
@@ -412,6 +414,12 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     }
     let prr = today::prr(t.prr, mods, linux)?;
     let rack = today::rack(t.rack, mods, linux)?;
+    if t.syn == Some(true) && t.handshake_rtt == Some(true) {
+        return Err(Error::invalid(
+            "tcp.handshake_rtt",
+            "seeds the estimator with a handshake that tcp.syn models itself; leave one out",
+        ));
+    }
     let frto = today::frto(t.frto, mods, eifel.is_some(), linux)?;
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
@@ -480,7 +488,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         dupthresh,
         initial_cwnd: initial_cwnd * t.mss,
         delack,
-        handshake_rtt: t.handshake_rtt.unwrap_or(true),
+        handshake_rtt: t.handshake_rtt.unwrap_or(true) && t.syn != Some(true),
+        syn: t.syn.unwrap_or(false),
     })
 }
 

@@ -24,9 +24,49 @@ pub struct GsmDoc {
     /// VJ TCP/IP header compression at the PPP ends (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vj: Option<bool>,
+    /// Header compression at the PPP ends: `vj` (RFC 1144, the same as `vj = true`) or
+    /// `rfc2507` (its decompressor repairs one lost delta with the twice algorithm); none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hc: Option<String>,
     /// PPP framing bytes per packet (7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ppp: Option<u32>,
+    /// The flow-adaptive link layer of Ludwig2000 §4.1 (none): per-class persistency (TCP
+    /// fully reliable, UDP real-time) and out-of-order delivery across flows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive: Option<AdaptiveDoc>,
+    /// Handovers of the mobile (Ludwig2000 §2.4.2): interruptions of the radio channel (none;
+    /// at most 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handovers: Option<Vec<HandoverDoc>>,
+}
+
+/// One handover: the channel is interrupted from `at` for `duration`; `lossless` holds the
+/// data (late), otherwise the frames sent in it are lost (RLP resends them).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandoverDoc {
+    /// When it starts.
+    pub at: Dur,
+    /// How long the channel is interrupted.
+    pub duration: Dur,
+    /// Whether the air interface's data survives it (true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lossless: Option<bool>,
+}
+
+/// `gsm.adaptive`: the classes' error control (Ludwig2000 §4.1.2).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveDoc {
+    /// How long a TCP (fully-reliable) frame may persist before the link resets (120 s, the
+    /// MSL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persistency: Option<Dur>,
+    /// Delay bound of UDP (real-time) bytes: a retransmission later than this after the first
+    /// transmission is not made (50 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime_bound: Option<Dur>,
 }
 
 /// L2R's throttle (Ludwig2000 §3.2.5: 960 B/s, XOFF gaps of 950-1300 ms).

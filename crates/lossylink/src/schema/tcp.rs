@@ -264,6 +264,10 @@ pub struct TcpDoc {
     /// with Eifel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frto: Option<bool>,
+    /// Open the connection with a SYN and send data only after its SYN-ACK (false: the
+    /// connection is open at the flow's start; Ludwig2000 S5, a SYN behind a loaded queue).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub syn: Option<bool>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -402,6 +406,7 @@ impl Default for TcpDoc {
             prr: None,
             rack: None,
             frto: None,
+            syn: None,
         }
     }
 }

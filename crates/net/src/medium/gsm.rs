@@ -26,101 +26,25 @@
 //! - **VJ header compression** (crate::gsm::vj) at the PPP ends, optional: a compressed TCP/IP
 //!   header takes 4 bytes instead of 40; after a reset the connection's decompressor is out of
 //!   step and every compressed packet is discarded at the far end until a full header.
+//! - **Flow-adaptive** (§4.1, spec §3.7; `GsmConfig::adaptive`, off by default): each packet's
+//!   class, by IP protocol (the "layer-violating trick" of [LR99]), sets RLP's persistency for
+//!   its bytes: TCP's persist up to the MSL (120 s) before a reset, instead of N2
+//!   retransmissions; an erased frame of only UDP (real-time) bytes is not resent when the
+//!   retransmission would come later than their delay bound (50 ms) after the first
+//!   transmission, and its datagrams are given up (discarded at the far end) without a reset.
+//!   Packets of different flows leave out of order: one whose bytes are all in no longer waits
+//!   behind another flow's retransmission (no head-of-line blocking, §2.5.3); a flow's own
+//!   packets stay in order, so VJ, which does not resequence, is safe (§4.1.2).
 
+pub use super::gsm_types::{
+    FlowAdaptive, GsmConfig, GsmStats, Handover, L2rConfig, RlpEvent, RlpKind, MAX_HANDOVERS,
+};
 use super::{Air, Frame, Medium};
 use crate::gsm::vj::{Compressor, Decompressor, Header, FULL_HEADER};
 use crate::gsm::BlockTrace;
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use std::collections::VecDeque;
 use std::sync::Arc;
-
-/// L2R flow control from the remote side (Ludwig2000 §3.2.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct L2rConfig {
-    /// The rate the remote side drains the link at, user bytes per second (960).
-    pub rate: u32,
-    /// Shortest XOFF gap (950 ms).
-    pub gap_min: SimDuration,
-    /// Longest XOFF gap (1300 ms).
-    pub gap_max: SimDuration,
-}
-
-/// What is fixed for a GSM-CSD link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GsmConfig {
-    /// One radio block (20 ms).
-    pub block: SimDuration,
-    /// RLP frame bytes, overhead included (30).
-    pub frame_bytes: u32,
-    /// RLP and L2R overhead per frame (6).
-    pub overhead: u32,
-    /// From a frame's transmission to its retransmission after an erasure (400 ms).
-    pub rlp_rtt: SimDuration,
-    /// Retransmissions of one frame before a reset; `None`: unlimited.
-    pub n2: Option<u32>,
-    /// L2R throttling, if any.
-    pub l2r: Option<L2rConfig>,
-    /// PPP framing bytes per packet (7).
-    pub ppp_overhead: u32,
-    /// VJ header compression (RFC 1144) at both PPP ends.
-    pub vj: bool,
-}
-
-impl Default for GsmConfig {
-    fn default() -> Self {
-        GsmConfig {
-            block: SimDuration::from_millis(20),
-            frame_bytes: 30,
-            overhead: 6,
-            rlp_rtt: SimDuration::from_millis(400),
-            n2: Some(6),
-            l2r: None,
-            ppp_overhead: 7,
-            vj: false,
-        }
-    }
-}
-
-/// Counters of one direction of a GSM link.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GsmStats {
-    /// RLP frames sent (first transmissions).
-    pub frames: u64,
-    /// RLP frames sent again after an erasure.
-    pub retransmissions: u64,
-    /// Blocks that carried a frame and were erased.
-    pub erased: u64,
-    /// Link resets (a frame erased more than N2 times).
-    pub resets: u64,
-    /// Packets a reset flushed (discarded by PPP's FCS at the far end).
-    pub flushed: u64,
-    /// Packets discarded at the far end because their compressed header decompressed wrong.
-    pub vj_discards: u64,
-    /// L2R XOFF gaps.
-    pub xoff_gaps: u64,
-    /// User bytes delivered in order.
-    pub delivered_bytes: u64,
-    /// Time of XOFF gaps, nanoseconds.
-    pub xoff_ns: u64,
-    /// Start of the first frame and end of the last (zero before any frame).
-    pub first_ns: u64,
-    /// End of the last frame.
-    pub last_ns: u64,
-}
-
-impl GsmStats {
-    /// Dissertation §3.2.2 (spec §4.4): the share of the time from the first frame to the last
-    /// that the RLP sender was busy or held back by L2R, before TCP's spurious retransmissions
-    /// are taken off (the caller's part).
-    pub fn busy_share(&self, block: SimDuration) -> f64 {
-        let span = self.last_ns.saturating_sub(self.first_ns);
-        if span == 0 {
-            return 0.0;
-        }
-        let busy = (self.frames + self.retransmissions) * block.as_nanos() + self.xoff_ns;
-        (busy as f64 / span as f64).min(1.0)
-    }
-}
 
 /// A packet in the byte stream.
 #[derive(Debug)]
@@ -132,6 +56,10 @@ struct Queued {
     flow: engine::FlowId,
     /// `None` for a packet that is not compressed (UDP, no VJ).
     header: Option<Header>,
+    /// Flow-adaptive: a real-time packet (UDP).
+    realtime: bool,
+    /// Flow-adaptive: given up after an erasure (discarded at the far end).
+    failed: bool,
 }
 
 /// An RLP frame that was erased and waits for its retransmission.
@@ -143,6 +71,8 @@ struct Lost {
     rexmits: u32,
     /// When it may go again.
     due: SimTime,
+    /// Its first transmission.
+    first: SimTime,
 }
 
 /// The frame on the air in the current block.
@@ -152,6 +82,7 @@ struct OnAir {
     end: u64,
     rexmits: u32,
     sent: SimTime,
+    first: SimTime,
 }
 
 /// L2R's view of the remote buffer.
@@ -213,6 +144,8 @@ pub(crate) struct Gsm {
     compressor: Compressor,
     decompressor: Decompressor,
     stats: GsmStats,
+    /// The event log, when asked for (`enable_log`).
+    log: Option<Vec<RlpEvent>>,
 }
 
 impl Gsm {
@@ -243,8 +176,34 @@ impl Gsm {
             ticking: false,
             l2r,
             compressor: Compressor::default(),
-            decompressor: Decompressor::default(),
+            decompressor: if cfg.twice {
+                Decompressor::twice()
+            } else {
+                Decompressor::vj()
+            },
             stats: GsmStats::default(),
+            log: None,
+        }
+    }
+
+    /// Record every RLP event from now on.
+    pub(crate) fn enable_log(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// The event log, in time order of recording (`None` if it is off).
+    pub(crate) fn log(&self) -> Option<&[RlpEvent]> {
+        self.log.as_deref()
+    }
+
+    /// The port whose packets this direction carries.
+    pub(crate) fn port(&self) -> PortId {
+        self.port
+    }
+
+    fn record(&mut self, at: SimTime, kind: RlpKind, offset: u64) {
+        if let Some(log) = self.log.as_mut() {
+            log.push(RlpEvent { at, kind, offset });
         }
     }
 
@@ -269,6 +228,16 @@ impl Gsm {
     }
 
     fn erased(&self, block_start: SimTime) -> bool {
+        // A lossy handover loses what is on the air.
+        if self
+            .cfg
+            .handovers
+            .iter()
+            .flatten()
+            .any(|h| !h.lossless && h.covers(block_start))
+        {
+            return true;
+        }
         match &self.erasure {
             Some(t) if !t.is_empty() => {
                 let i = block_start.as_nanos() / self.cfg.block.as_nanos().max(1);
@@ -309,6 +278,8 @@ impl Gsm {
                 end: self.stream_end + bytes,
                 flow: info.flow,
                 header,
+                realtime: self.cfg.adaptive.is_some() && !info.tcp,
+                failed: false,
             });
             self.stream_end += bytes;
         }
@@ -321,14 +292,74 @@ impl Gsm {
             let Some(q) = self.queued.pop_front() else {
                 break;
             };
-            let ok = match q.header {
-                Some(h) => self.decompressor.receive(q.flow, h),
-                None => true,
-            };
-            self.stats.vj_discards += u64::from(!ok);
-            self.stats.delivered_bytes += q.end - q.start;
-            air.hand_over(now, self.port, q.frame, q.end - q.start, !ok);
+            self.hand(now, q, air);
         }
+        if self.cfg.adaptive.is_some() {
+            self.deliver_across_flows(now, air);
+        }
+    }
+
+    /// Hand `q` over to the far end, intact unless given up or out of step with VJ.
+    fn hand<A: Air>(&mut self, now: SimTime, q: Queued, air: &mut A) {
+        let ok = match q.header {
+            Some(h) => self.decompressor.receive(q.flow, h),
+            None => true,
+        } && !q.failed;
+        self.stats.vj_discards += u64::from(!ok && !q.failed);
+        self.stats.delivered_bytes += q.end - q.start;
+        air.hand_over(now, self.port, q.frame, q.end - q.start, !ok);
+    }
+
+    /// Flow-adaptive (§4.1): a packet whose bytes have all arrived leaves although an earlier
+    /// packet of another flow still waits for a retransmission; each flow's packets stay in
+    /// order (so VJ, which does not resequence, is not upset: §4.1.2).
+    fn deliver_across_flows<A: Air>(&mut self, now: SimTime, air: &mut A) {
+        let mut i = 1;
+        while i < self.queued.len() {
+            let q = &self.queued[i];
+            // UDP and TCP flows number their ids apart: a flow is (id, class).
+            let (s, e, flow) = (q.start, q.end, (q.flow, q.realtime));
+            let missing = self.lost.iter().any(|l| l.start < e && s < l.end)
+                || self.on_air.is_some_and(|a| a.start < e && s < a.end);
+            let behind = self
+                .queued
+                .iter()
+                .take(i)
+                .any(|p| (p.flow, p.realtime) == flow);
+            if e > self.next_new || missing || behind {
+                i += 1;
+                continue;
+            }
+            if let Some(q) = self.queued.remove(i) {
+                self.stats.out_of_order += 1;
+                self.hand(now, q, air);
+            }
+        }
+    }
+
+    /// Flow-adaptive: whether the erased frame `f` is given up as real-time (all its bytes are
+    /// real-time packets' and a retransmission would come after their bound); if so its
+    /// packets are marked failed.
+    fn give_up_realtime(&mut self, f: &OnAir) -> bool {
+        let Some(a) = self.cfg.adaptive else {
+            return false;
+        };
+        let late = (f.sent + self.cfg.rlp_rtt).saturating_since(f.first) > a.realtime_bound;
+        let touched = |q: &Queued| q.start < f.end && f.start < q.end;
+        if !late
+            || !self
+                .queued
+                .iter()
+                .filter(|q| touched(q))
+                .all(|q| q.realtime)
+        {
+            return false;
+        }
+        for q in self.queued.iter_mut().filter(|q| touched(q)) {
+            self.stats.realtime_dropped += u64::from(!q.failed);
+            q.failed = true;
+        }
+        true
     }
 
     /// Semi-reliable RLP gives up on the frame starting at `hole`: what arrived in order before
@@ -336,11 +367,13 @@ impl Gsm {
     /// fails its FCS at the far end.
     fn reset<A: Air>(&mut self, now: SimTime, hole: u64, air: &mut A) {
         self.stats.resets += 1;
+        self.record(now, RlpKind::Reset, hole);
         self.lost.push_back(Lost {
             start: hole,
             end: hole,
             rexmits: 0,
             due: now,
+            first: now,
         });
         self.deliver(now, air);
         while let Some(q) = self.queued.pop_front() {
@@ -361,7 +394,15 @@ impl Gsm {
             return;
         }
         self.stats.erased += 1;
-        if self.cfg.n2.is_some_and(|n2| f.rexmits >= n2) {
+        if self.give_up_realtime(&f) {
+            return;
+        }
+        let give_up = match self.cfg.adaptive {
+            // §4.1.2: fully-reliable bytes persist up to the MSL.
+            Some(a) => (f.sent + self.cfg.rlp_rtt).saturating_since(f.first) > a.persistency,
+            None => self.cfg.n2.is_some_and(|n2| f.rexmits >= n2),
+        };
+        if give_up {
             self.reset(now, f.start, air);
             return;
         }
@@ -370,11 +411,26 @@ impl Gsm {
             end: f.end,
             rexmits: f.rexmits,
             due: f.sent + self.cfg.rlp_rtt,
+            first: f.first,
         });
     }
 
     /// The next frame to put on the air at block boundary `now`, if any.
+    /// The end of the lossless handover in progress at `now`, if any.
+    fn held_until(&self, now: SimTime) -> Option<SimTime> {
+        self.cfg
+            .handovers
+            .iter()
+            .flatten()
+            .find(|h| h.lossless && h.covers(now))
+            .map(|h| h.at + h.duration)
+    }
+
     fn next<A: Air>(&mut self, now: SimTime, air: &mut A) -> Option<OnAir> {
+        if self.held_until(now).is_some() {
+            // A lossless handover: the sender holds everything until it is over.
+            return None;
+        }
         // Selective reject: the earliest retransmission that is due goes first.
         if let Some(i) = (0..self.lost.len())
             .filter(|&i| self.lost[i].due <= now)
@@ -382,11 +438,13 @@ impl Gsm {
         {
             let l = self.lost.remove(i)?;
             self.stats.retransmissions += 1;
+            self.record(now, RlpKind::Xmit, l.end);
             return Some(OnAir {
                 start: l.start,
                 end: l.end,
                 rexmits: l.rexmits + 1,
                 sent: now,
+                first: l.first,
             });
         }
         if let Some(l) = self.l2r.as_mut() {
@@ -402,19 +460,27 @@ impl Gsm {
         let end = self.stream_end.min(start + self.payload());
         self.next_new = end;
         self.stats.frames += 1;
+        self.record(now, RlpKind::Data, end);
+        let mut gap = None;
         if let Some(l) = self.l2r.as_mut() {
             // The frame's bytes reach the remote buffer, and a gap starts, when its block ends.
             let end_at = now + self.cfg.block;
             if l.sent(end_at, (end - start) as u32) {
                 self.stats.xoff_gaps += 1;
                 self.stats.xoff_ns += l.xoff_until.saturating_since(end_at).as_nanos();
+                gap = Some((end_at, l.xoff_until));
             }
+        }
+        if let Some((off, on)) = gap {
+            self.record(off, RlpKind::Xoff, end);
+            self.record(on, RlpKind::Xon, end);
         }
         Some(OnAir {
             start,
             end,
             rexmits: 0,
             sent: now,
+            first: now,
         })
     }
 
@@ -444,7 +510,7 @@ impl Gsm {
                     .as_ref()
                     .filter(|l| l.xoff_until > now)
                     .map(|l| l.xoff_until);
-                [due, xoff]
+                [due, xoff, self.held_until(now)]
                     .into_iter()
                     .flatten()
                     .min()

@@ -188,3 +188,209 @@ fn with_vj_headers_shrink_and_a_reset_desynchronises_until_a_full_header() {
     assert!(o[flushed + 1..].iter().all(|x| x.0 > 1020 && !x.2), "{o:?}");
     assert_eq!(s.vj_discards as usize, 8 - 1 - flushed);
 }
+
+#[test]
+fn the_event_log_records_first_transmissions_retransmissions_and_resets() {
+    // As above with N2 = 2: block 0 erased, its retransmissions at 400 and 800 ms too. The
+    // log: the first frame (stream bytes 0-24) at 0 ms, new frames every 20 ms, the
+    // retransmissions of bytes ..24 at 400 and 800 ms, and the reset when the block at 800 ms
+    // ends, at the hole (offset 0).
+    let cfg = GsmConfig {
+        n2: Some(2),
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(
+        PortId(0),
+        cfg,
+        Some(trace(&[0, 20, 40])),
+        RngStream::new(1, "l"),
+    );
+    m.enable_log();
+    let mut air = FakeAir::new(vec![3]);
+    m.on_ready(ms(0), PortId(0), &mut air);
+    drive(&mut m, &mut air, ms(20_000));
+    let log = m.log().unwrap_or_default();
+    let at = |k: RlpKind| -> Vec<(u64, u64)> {
+        log.iter()
+            .filter(|e| e.kind == k)
+            .map(|e| (e.at.as_nanos() / 1_000_000, e.offset))
+            .collect()
+    };
+    assert_eq!(at(RlpKind::Data)[..2], [(0, 24), (20, 48)]);
+    assert_eq!(at(RlpKind::Xmit), [(400, 24), (800, 24)]);
+    assert_eq!(at(RlpKind::Reset), [(820, 0)]);
+    assert!(at(RlpKind::Xoff).is_empty());
+    // Without the log nothing is kept.
+    let m = Gsm::new(
+        PortId(0),
+        GsmConfig::default(),
+        None,
+        RngStream::new(1, "l"),
+    );
+    assert!(m.log().is_none());
+}
+
+#[test]
+fn the_event_log_pairs_each_l2r_gap_with_its_xon() {
+    let cfg = GsmConfig {
+        l2r: Some(L2rConfig {
+            rate: 960,
+            gap_min: SimDuration::from_millis(950),
+            gap_max: SimDuration::from_millis(1300),
+        }),
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
+    m.enable_log();
+    let mut air = FakeAir::new(vec![20]);
+    m.on_ready(ms(0), PortId(0), &mut air);
+    drive(&mut m, &mut air, ms(60_000));
+    let log = m.log().unwrap_or_default();
+    let offs: Vec<_> = log.iter().filter(|e| e.kind == RlpKind::Xoff).collect();
+    let ons: Vec<_> = log.iter().filter(|e| e.kind == RlpKind::Xon).collect();
+    assert_eq!(offs.len() as u64, m.stats().xoff_gaps);
+    assert!(!offs.is_empty());
+    for (off, on) in offs.iter().zip(&ons) {
+        let gap = on.at.saturating_since(off.at).as_nanos() / 1_000_000;
+        assert!((950..=1300).contains(&gap), "{gap} ms");
+        assert_eq!(off.offset, on.offset);
+        // No new frame inside a gap.
+        assert!(!log
+            .iter()
+            .any(|e| e.kind == RlpKind::Data && e.at > off.at && e.at < on.at));
+    }
+}
+
+fn adaptive() -> GsmConfig {
+    GsmConfig {
+        adaptive: Some(FlowAdaptive::default()),
+        ..GsmConfig::default()
+    }
+}
+
+#[test]
+fn flow_adaptive_a_udp_packet_overtakes_a_tcp_packet_waiting_for_a_retransmission() {
+    // A 512-byte TCP packet (519 bytes, frames 0-21) then a 200-byte UDP datagram (207
+    // bytes, frames 21-30, the last in block 30, 600-620 ms); block 2 (40-60 ms) is erased
+    // and, with an RLP round trip of 1 s, resent in block 52 (1040-1060 ms). In order the
+    // datagram waits for it (head-of-line blocking, §2.5.3); flow-adaptive it leaves at 620 ms
+    // and the TCP packet, still in order for its own flow, at 1060 ms.
+    let run = |adaptive: Option<FlowAdaptive>| {
+        let cfg = GsmConfig {
+            rlp_rtt: SimDuration::from_millis(1000),
+            adaptive,
+            ..GsmConfig::default()
+        };
+        let mut m = Gsm::new(PortId(0), cfg, Some(trace(&[2])), RngStream::new(1, "l"));
+        let mut air = FakeAir::new(vec![2]);
+        air.udp = vec![2];
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(10_000));
+        (overs(&air), m.stats())
+    };
+    let (in_order, s) = run(None);
+    assert_eq!(in_order, [(1060, 519, true), (1060, 207, true)]);
+    assert_eq!(s.out_of_order, 0);
+    let (adaptive, s) = run(Some(FlowAdaptive::default()));
+    assert_eq!(adaptive, [(620, 207, true), (1060, 519, true)]);
+    assert_eq!((s.out_of_order, s.retransmissions), (1, 1));
+}
+
+#[test]
+fn flow_adaptive_gives_up_real_time_bytes_and_persists_for_tcp() {
+    // Block 25 (500-520 ms) carries only the UDP datagram's bytes: in-order RLP resends it at
+    // 900 ms and the datagram arrives intact at 920 ms; flow-adaptive, a retransmission 400 ms
+    // later is past the 50 ms bound: the datagram is given up (discarded at the far end when
+    // its last frame is in, 620 ms) and nothing is resent.
+    let run = |cfg: GsmConfig, erased: &[usize]| {
+        let mut m = Gsm::new(PortId(0), cfg, Some(trace(erased)), RngStream::new(1, "l"));
+        let mut air = FakeAir::new(vec![2]);
+        air.udp = vec![2];
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(20_000));
+        (overs(&air), m.stats())
+    };
+    let (o, s) = run(GsmConfig::default(), &[25]);
+    assert_eq!(o, [(440, 519, true), (920, 207, true)]);
+    assert_eq!(s.retransmissions, 1);
+    let (o, s) = run(adaptive(), &[25]);
+    assert_eq!(o, [(440, 519, true), (620, 207, false)]);
+    assert_eq!((s.retransmissions, s.realtime_dropped, s.resets), (0, 1, 0));
+    // The TCP packet's first frame erased 8 times (blocks 0, 20, ..., 140: each retransmission
+    // 400 ms after the last): N2 = 6 resets the link; flow-adaptive persists (up to 120 s) and
+    // the packet gets through with the ninth transmission, in block 160 (3200-3220 ms); the
+    // datagram behind it leaves first (640 ms).
+    let erased: Vec<usize> = (0..8).map(|k| 20 * k).collect();
+    let (_, s) = run(GsmConfig::default(), &erased);
+    assert_eq!(s.resets, 1);
+    let (o, s) = run(adaptive(), &erased);
+    assert_eq!(s.resets, 0);
+    assert_eq!(o, [(640, 207, true), (3220, 519, true)]);
+}
+
+#[test]
+fn rfc2507_twice_repairs_a_reset_that_lost_one_packet_where_vj_stays_out_of_step() {
+    // Eight packets, headers compressed after the first (483 bytes each). Packet 2 is bytes
+    // 519-1002, frames 21-41. With an RLP round trip of 200 ms and N2 = 1, block 22 (frame
+    // 22) and its retransmission in block 32 are erased: the link resets at 660 ms with only
+    // packet 2 in RLP's buffer (packet 3 is pulled in at block 41), so one delta is lost.
+    let run = |twice: bool| {
+        let cfg = GsmConfig {
+            vj: true,
+            twice,
+            n2: Some(1),
+            rlp_rtt: SimDuration::from_millis(200),
+            ..GsmConfig::default()
+        };
+        let mut m = Gsm::new(
+            PortId(0),
+            cfg,
+            Some(trace(&[22, 32])),
+            RngStream::new(1, "l"),
+        );
+        let mut air = FakeAir::new(vec![8]);
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(20_000));
+        (overs(&air), m.stats())
+    };
+    let (vj, s) = run(false);
+    assert_eq!((s.resets, s.flushed), (1, 1));
+    assert_eq!(vj[1], (660, 483, false), "the flushed packet");
+    // VJ: every later compressed packet out of step.
+    assert!(vj[2..].iter().all(|o| !o.2), "{vj:?}");
+    assert_eq!(s.vj_discards, 6);
+    // RFC 2507: the next delta applied twice puts it back in step: all six arrive intact.
+    let (rfc, s) = run(true);
+    assert_eq!(rfc[1], (660, 483, false));
+    assert!(rfc[2..].iter().all(|o| o.2), "{rfc:?}");
+    assert_eq!((s.flushed, s.vj_discards), (1, 0));
+}
+
+#[test]
+fn a_lossless_handover_delays_the_data_and_a_lossy_one_makes_rlp_resend_it() {
+    // One packet (22 frames, 440 ms on a clean channel); a handover at 100 ms for 300 ms.
+    let run = |lossless: bool| {
+        let mut cfg = GsmConfig::default();
+        cfg.handovers[0] = Some(Handover {
+            at: ms(100),
+            duration: SimDuration::from_millis(300),
+            lossless,
+        });
+        let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
+        let mut air = FakeAir::new(vec![1]);
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(10_000));
+        (overs(&air), m.stats())
+    };
+    // Lossless: frames 0-4 before it, the sender holds from 100 to 400 ms, frames 5-21 after:
+    // 300 ms late (740 ms), nothing resent.
+    let (o, s) = run(true);
+    assert_eq!(o, [(740, 519, true)]);
+    assert_eq!((s.frames, s.retransmissions), (22, 0));
+    // Lossy: frames 5-19 go into the interrupted blocks (100-400 ms) and are lost; each is
+    // resent one RLP round trip later (500-780 ms), after frames 20 and 21 (400-440 ms): the
+    // packet is complete when the last resent frame's block ends, 800 ms.
+    let (o, s) = run(false);
+    assert_eq!(o, [(800, 519, true)]);
+    assert_eq!((s.frames, s.retransmissions, s.erased), (22, 15, 15));
+}

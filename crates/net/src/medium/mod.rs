@@ -22,6 +22,7 @@
 pub mod dcf;
 pub(crate) mod duplex;
 pub mod gsm;
+mod gsm_types;
 pub(crate) mod shared;
 
 use crate::packet::PacketRef;
@@ -30,7 +31,9 @@ pub use dcf::{DcfConfig, DcfStats};
 use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use gsm::Gsm;
-pub use gsm::{GsmConfig, GsmStats, L2rConfig};
+pub use gsm::{
+    FlowAdaptive, GsmConfig, GsmStats, Handover, L2rConfig, RlpEvent, RlpKind, MAX_HANDOVERS,
+};
 use shared::Shared;
 
 /// A frame a medium took from a port and has not yet put on the air: opaque to the medium,

@@ -131,6 +131,10 @@ pub(crate) mod tests {
         pub(crate) bad_ports: Vec<PortId>,
         /// Wake-ups asked for, in order (MAC tests drive them).
         pub(crate) wakes: Vec<(SimTime, u32)>,
+        /// Packets (numbered from 1 in take order) that are 200-byte UDP datagrams of flow 1
+        /// (the flow-adaptive GSM tests); the others are 512-byte TCP segments of flow 0.
+        pub(crate) udp: Vec<u32>,
+        taken: u32,
     }
 
     impl FakeAir {
@@ -144,6 +148,8 @@ pub(crate) mod tests {
                 corrupt: false,
                 bad_ports: Vec::new(),
                 wakes: Vec::new(),
+                udp: Vec::new(),
+                taken: 0,
             }
         }
     }
@@ -155,6 +161,7 @@ pub(crate) mod tests {
                 return None;
             }
             *w -= 1;
+            self.taken += 1;
             // Each packet's sequence number follows the last one's payload.
             self.next_seq = self.next_seq.wrapping_add(self.ip_len - 52);
             Some(Frame(crate::packet::PacketRef::dangling()))
@@ -203,6 +210,16 @@ pub(crate) mod tests {
             self.log.push(format!("{} resend1 {port}", now.as_nanos()));
         }
         fn frame_info(&self, _f: &Frame) -> super::super::FrameInfo {
+            if self.udp.contains(&self.taken) {
+                return super::super::FrameInfo {
+                    ip_len: 200,
+                    flow: engine::FlowId(1),
+                    tcp: false,
+                    seq: 0,
+                    len: 172,
+                    options: 0,
+                };
+            }
             super::super::FrameInfo {
                 ip_len: self.ip_len,
                 flow: engine::FlowId(0),

@@ -47,6 +47,27 @@ impl Network {
             .collect()
     }
 
+    /// Log the RLP events of every GSM link direction from now on (the multi-layer plot).
+    pub fn enable_rlp_log(&mut self) {
+        for m in &mut self.media {
+            if let AnyMedium::Gsm(g) = m {
+                g.enable_log();
+            }
+        }
+    }
+
+    /// The RLP event logs: for each GSM link direction with its log on, the port it carries and
+    /// its events.
+    pub fn rlp_logs(&self) -> Vec<(PortId, &[crate::medium::RlpEvent])> {
+        self.media
+            .iter()
+            .filter_map(|m| match m {
+                AnyMedium::Gsm(g) => g.log().map(|l| (g.port(), l)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// A wake-up of medium `m` is due.
     pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
         let (medium, mut air) = self.air(m);

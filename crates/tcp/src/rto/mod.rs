@@ -6,11 +6,14 @@
 //! - [`EifelRto`]: the Eifel retransmission timer of Ludwig2000 §3.3.
 //! - [`AggRto`]: the Eifel timer scaled by the self-training factor of RTO_AGG (§3.4).
 //! - [`LinuxRto`]: Linux's timer, its minimum on the variance term (the `linux` profile).
+//! - [`model`]: the steady-state spreadsheet model of Ludwig2000 §3.4.2 that drives RTO_L and
+//!   RTO_E with the round trips of a congestion-avoidance sawtooth (S10).
 
 mod agg;
 mod bsd;
 mod eifel;
 mod linux;
+pub mod model;
 mod rfc6298;
 
 pub use agg::{AggRto, AggRtoConfig, AGG_ONE};

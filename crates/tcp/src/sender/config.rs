@@ -30,6 +30,9 @@ pub struct SenderConfig {
     pub tlp: bool,
     /// F-RTO spurious-timeout detection (RFC 5682), beside or instead of Eifel.
     pub frto: bool,
+    /// Open the connection with a SYN and wait for the SYN-ACK before any data (`syn.rs`);
+    /// otherwise it is open at start.
+    pub syn: bool,
 }
 
 impl SenderConfig {
@@ -48,6 +51,7 @@ impl SenderConfig {
             prr: None,
             tlp: false,
             frto: false,
+            syn: false,
         }
     }
 }

@@ -42,7 +42,9 @@ mod output;
 mod pacer;
 mod prr;
 mod rate;
+mod samples;
 mod send_log;
+mod syn;
 mod tlp;
 mod today;
 
@@ -120,6 +122,8 @@ pub struct Sender {
     /// peer sends no data in a one-way transfer).
     peer_seq: SeqNum,
     stats: SenderStats,
+    /// The opening handshake while it runs.
+    syn: Option<syn::Syn>,
 }
 
 impl Sender {
@@ -160,6 +164,7 @@ impl Sender {
             ts_recent: 0,
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
+            syn: cfg.syn.then(syn::Syn::new),
         }
     }
 
@@ -237,6 +242,9 @@ impl Sender {
 
     /// The instant of the next timer expiry, if a timer runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
+        if let Some(at) = self.syn_deadline() {
+            return at;
+        }
         let mut at = self.rexmt_at;
         let mut earliest = |t: Option<SimTime>| {
             if let Some(t) = t {
@@ -271,35 +279,12 @@ impl Sender {
         }
     }
 
-    /// Called after every sample the estimator takes: the fine smoothed RTT and the
-    /// estimator's own in ticks.
-    fn fine_sample(&mut self, sent: SimTime, acked: SimTime) {
-        self.srtt_ticks = self.parts.rto.srtt_ticks();
-        let r = (acked - sent).as_nanos();
-        self.srtt_fine = Some(match self.srtt_fine {
-            None => r,
-            Some(s) => (7 * s + r) / 8,
-        });
-    }
-
-    fn sample_window(&self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
-        if trace.enabled() {
-            trace.record(
-                now,
-                SenderEvent::Window {
-                    cwnd: self.cwnd(),
-                    ssthresh: self.ssthresh(),
-                    snd_una: self.una,
-                    snd_nxt: self.nxt,
-                    rto_ns: self.parts.rto.current().as_nanos(),
-                    phase: self.phase(),
-                },
-            );
-        }
-    }
-
     /// Process an acknowledgment from the receiver.
     pub fn on_ack(&mut self, now: SimTime, seg: &Segment, trace: &mut dyn TraceSink<SenderEvent>) {
+        if self.syn.is_some() || seg.opts.syn.is_some() {
+            // The handshake, or a late SYN-ACK (for a resent SYN) after it: no ACK of data.
+            return self.syn_ack(now, seg, trace);
+        }
         let ack = self.space.offset(seg.ack, self.una);
         if ack > self.max {
             // Acknowledges data never sent: ignore (tcp_input "dropafterack").
@@ -395,6 +380,7 @@ impl Sender {
             .timestamps
             .zip(seg.opts.ts)
             .filter(|(_, t)| t.ecr != 0);
+        let mut sampled = None;
         if let Some((g, t)) = ts_sample {
             // RFC 7323 §4.1: every ACK of new data gives a sample from the echoed timestamp.
             let sent = SimTime(u64::from(t.ecr - 1) * g.as_nanos());
@@ -402,12 +388,14 @@ impl Sender {
             self.parts.rto.on_sample(sent, now);
             self.fine_sample(sent, now);
             self.timing = None;
+            sampled = Some(sent);
         } else if let Some((timed, sent)) = self.timing {
             if ack > timed {
                 self.observe_load();
                 self.parts.rto.on_sample(sent, now);
                 self.fine_sample(sent, now);
                 self.timing = None;
+                sampled = Some(sent);
             }
         }
         self.rexmt_at = if ack >= self.max {
@@ -419,6 +407,9 @@ impl Sender {
         } else {
             Some(self.parts.rto.deadline(now))
         };
+        if let Some(sent) = sampled {
+            self.record_rtt_sample(now, sent, trace);
+        }
         let before = (self.cwnd(), self.ssthresh());
         let d = self.parts.recovery.on_ack(&input, self.view());
         self.una = ack;
@@ -575,6 +566,9 @@ impl Sender {
     /// A timer may have expired (retransmission, the recovery part's, the tail loss probe);
     /// `now` is the current time.
     pub fn on_timeout(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
+        if self.syn.is_some() {
+            return self.syn_timeout(now, trace);
+        }
         if self.extras && self.today_timeout(now, trace) {
             return;
         }

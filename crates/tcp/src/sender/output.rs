@@ -14,6 +14,9 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
+        if self.syn.is_some() {
+            return self.syn_transmit(now, trace);
+        }
         if let Some(p) = self.pacer.as_mut() {
             if !p.advance(now) {
                 self.pacer = None;

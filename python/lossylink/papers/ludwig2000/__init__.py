@@ -22,7 +22,8 @@ The parts live in :mod:`lossylink.papers.ludwig2000.runs`,
 :mod:`lossylink.papers.ludwig2000.squares` and (S12 at the packet level)
 :mod:`lossylink.papers.ludwig2000.spurious` and
 :mod:`lossylink.papers.ludwig2000.spurious_targets`, and (S1-S5, TCP over GSM-CSD with RLP)
-:mod:`lossylink.papers.ludwig2000.gsm`.
+:mod:`lossylink.papers.ludwig2000.gsm`, and (S9, S10: the timers)
+:mod:`lossylink.papers.ludwig2000.timers` and :mod:`lossylink.papers.ludwig2000.timer_targets`.
 """
 
 from __future__ import annotations
@@ -31,12 +32,15 @@ from lossylink.papers._base import Figure, Selection, Target
 from lossylink.papers.ludwig2000 import eifel as _eifel
 from lossylink.papers.ludwig2000 import eifel_targets as _eifel_targets
 from lossylink.papers.ludwig2000 import gsm as _gsm
+from lossylink.papers.ludwig2000 import gsm_more as _gsm_more
 from lossylink.papers.ludwig2000 import more as _more
 from lossylink.papers.ludwig2000 import more_targets as _more_targets
 from lossylink.papers.ludwig2000 import runs as _runs
 from lossylink.papers.ludwig2000 import spurious as _spurious
 from lossylink.papers.ludwig2000 import spurious_targets as _spurious_targets
 from lossylink.papers.ludwig2000 import targets as _targets
+from lossylink.papers.ludwig2000 import timer_targets as _timer_targets
+from lossylink.papers.ludwig2000 import timers as _timers
 from lossylink.papers.ludwig2000.runs import MSS, RWND, Experiment, Shade
 
 EXPERIMENTS: tuple[Experiment, ...] = (
@@ -45,13 +49,24 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     *_more.EXPERIMENTS,
     *_spurious.EXPERIMENTS,
     *_gsm.EXPERIMENTS,
+    *_gsm_more.EXPERIMENTS,
+    *_timers.EXPERIMENTS,
 )
-GROUPS = (*_runs.GROUPS, *_eifel.GROUPS, *_more.GROUPS, *_gsm.GROUPS)
+GROUPS = (
+    *_runs.GROUPS,
+    *_eifel.GROUPS,
+    *_more.GROUPS,
+    *_gsm.GROUPS,
+    *_gsm_more.GROUPS,
+    *_timers.GROUPS,
+)
 GROUP_TITLES = {
     **_runs.GROUP_TITLES,
     **_eifel.GROUP_TITLES,
     **_more.GROUP_TITLES,
     **_gsm.GROUP_TITLES,
+    **_gsm_more.GROUP_TITLES,
+    **_timers.GROUP_TITLES,
 }
 BY_ID = {e.id: e for e in EXPERIMENTS}
 TRACED_RUNS: dict[str, Experiment] = {e.id: e for e in EXPERIMENTS if e.traced}
@@ -62,12 +77,16 @@ FIGURES: tuple[Figure, ...] = (
     *_more.FIGURES[:1],
     *_spurious.FIGURES,
     *_more.FIGURES[1:],
+    *_gsm.FIGURES,
+    *_timers.FIGURES,
 )
 FIGURE_GROUP = {
     **_runs.FIGURE_GROUP,
     **_eifel.FIGURE_GROUP,
     **_more.FIGURE_GROUP,
     **_spurious.FIGURE_GROUP,
+    **_gsm.FIGURE_GROUP,
+    **_timers.FIGURE_GROUP,
 }
 """The group of a figure without traced runs, or whose runs span groups."""
 TARGETS: tuple[Target, ...] = (
@@ -77,6 +96,8 @@ TARGETS: tuple[Target, ...] = (
     *_spurious_targets.TARGETS,
     *_more_targets.TARGETS[_more_targets.S12_COUNT :],
     *_gsm.TARGETS,
+    *_gsm_more.TARGETS,
+    *_timer_targets.TARGETS,
 )
 TARGET_TABLES = (
     *_targets.TARGET_TABLES,
@@ -85,6 +106,8 @@ TARGET_TABLES = (
     *_spurious_targets.TARGET_TABLES,
     *_more_targets.TARGET_TABLES[1:],
     *_gsm.TARGET_TABLES,
+    *_gsm_more.TARGET_TABLES,
+    *_timer_targets.TARGET_TABLES,
 )
 TABLE_GROUP = {
     **_targets.TABLE_GROUP,
@@ -92,6 +115,8 @@ TABLE_GROUP = {
     **_more_targets.TABLE_GROUP,
     **_spurious_targets.TABLE_GROUP,
     **_gsm.TABLE_GROUP,
+    **_gsm_more.TABLE_GROUP,
+    **_timer_targets.TABLE_GROUP,
 }
 DEVIATIONS = _targets.DEVIATIONS
 

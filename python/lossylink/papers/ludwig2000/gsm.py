@@ -12,14 +12,17 @@ the runs on the ``gsm`` preset and their targets, every one also checked by
 - S2 (RT20): a 4 s burst (``s2_reset.trace``) exceeds N2 = 6 and resets the link with VJ on:
   the decompressor is out of step and the rest of the flight is discarded at the receiver.
 - S5 (RT21): the load climbs to the advertised window (18 segments) against a pipe of about 2;
-  draining that queue takes longer than a new connection's 6 s initial RTO.
+  draining that queue takes longer than a new connection's 6 s initial RTO: a second connection
+  from the mobile opens at 100 s with a SYN (``tcp.syn``, ``s5_second.toml``, as
+  ``crates/lossylink/tests/gsm_s5.rs``), which times out behind the queue; with an interface
+  queue of 4 packets (the ISPs' 3-4 per line) it does not.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from lossylink.papers._base import INF, Measured, Target, mean
+from lossylink.papers._base import INF, Figure, Measured, Target, mean
 from lossylink.papers._trace import SenderTrace
 from lossylink.papers.ludwig2000.runs import Experiment
 from lossylink.papers.ludwig2000.targets import Value, _t
@@ -30,12 +33,17 @@ TABLE = "S1-S5 (GSM-CSD, RLP)"
 TARGET_TABLES = (TABLE,)
 TABLE_GROUP = {TABLE: "gsm"}
 SRC = "spec §6 S1-S5, §8; tests/gsm.rs"
+SRC5 = "spec §6 S5, §8 RT21; tests/gsm_s5.rs"
 
 HERE = Path(__file__).parent
 S3_TRACE = HERE / "s3_burst.trace"
 """65 erased blocks (1.3 s) from 60 s on."""
 S2_TRACE = HERE / "s2_reset.trace"
 """200 erased blocks (4 s) from 60 s on: more than N2 = 6 retransmissions 400 ms apart."""
+S5_FILE = "ludwig2000/s5_second.toml"
+"""The S5 scenario (a topology document), relative to the papers package."""
+S5_SECOND_AT = 100.0
+"""When the second connection sends its SYN."""
 S2_RESET_S = 62.42
 """The reset: the first erased frame at 60.00 s, its sixth retransmission at 62.40 s erased too."""
 MSS = 460
@@ -76,13 +84,28 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         for k in range(1, CAMPAIGN_RUNS + 1)
     ),
     _exp("gsm-s3", "S3", "Fig 4-10", "a 1.3 s burst of erased blocks at 60 s",
-         _blocks(S3_TRACE)),
+         _blocks(S3_TRACE), traced=True),
     _exp("gsm-s2", "S2", "Figs 4-7, 4-8", "a 4 s burst at 60 s resets RLP; VJ on",
          _blocks(S2_TRACE), ("hops.0.gsm", VJ), traced=True),
     _exp("gsm-s2-plain", "S2", "Figs 4-7, 4-8", "the same reset without VJ",
          _blocks(S2_TRACE)),
+    Experiment("gsm-s5", "gsm", "S5", "§4.2.2", S5_FILE, (),
+               "a second connection opens with a SYN at 100 s behind the bulk flow's queue "
+               "(IFQ 50)", traced=True, max_seeds=1),
+    Experiment("gsm-s5-q4", "gsm", "S5", "§4.2.2", S5_FILE, (("links.0.queue", "4"),),
+               "the same with an interface queue of 4 packets", traced=True, max_seeds=1),
 )  # fmt: skip
 
+
+FIGURES: tuple[Figure, ...] = (
+    Figure("gsm-multilayer", "Multi-layer time-sequence plots (MultiTracer, Figs 3-6, 4-10, "
+           "4-7): the RLP sender 10,000 bytes above the TCP sender", "multilayer",
+           ("gsm-s1", "gsm-s3", "gsm-s2")),
+    Figure("gsm-utilization", "Fig 4-5 (S1 campaign): utilization of each run", "utilization",
+           note="1 % bins rounded up; each bin with the throughput range of its runs"),
+)  # fmt: skip
+FIGURE_GROUP = {"gsm-utilization": "gsm"}
+"""The group of a figure without traced runs."""
 
 CAMPAIGN = tuple(f"gsm-s1-{sig}-{k}" for sig, _, _ in CHANNELS for k in range(1, CAMPAIGN_RUNS + 1))
 
@@ -124,6 +147,28 @@ def _rest_of_flight(m: Measured) -> float:
 
 def _discards_minus_rest(m: Measured) -> float:
     return mean(m, "gsm-s2", "vj_discards") - _rest_of_flight(m)
+
+
+def second_events(m: Measured, run: str) -> list[tuple[float, str]]:
+    """(time, kind) of the second connection's sender events in an S5 run."""
+    ev = m.trace(run)["events"]
+    return [
+        (float(t), str(k))
+        for t, k, f in zip(ev["time_s"], ev["kind"], ev["flow"], strict=True)
+        if f == "second"
+    ]
+
+
+def _syn_timeouts(run: str) -> Value:
+    return lambda m: float(sum(k == "syn-timeout" for _, k in second_events(m, run)))
+
+
+def _connect(run: str) -> Value:
+    def f(m: Measured) -> float:
+        opened = [t for t, k in second_events(m, run) if k == "established"]
+        return opened[0] - S5_SECOND_AT if opened else float("inf")
+
+    return f
 
 
 def _late(m: Measured) -> float:
@@ -179,4 +224,16 @@ TARGETS: tuple[Target, ...] = (
     _t("gsm.rt21.drain", TABLE, "S5: time to drain that load at 960 B/s", 7.5, (6.0, INF),
        lambda m: _flight_segments("gsm-s1", 100.0)(m) * SEGMENT_BYTES / RATE, ("gsm-s1",),
        SRC, unit="s", expected="> 6 s, a new connection's initial RTO: its SYN times out"),
+    _t("gsm.rt21.syn", TABLE, "S5: the second connection's SYN timeouts (IFQ 50)", None,
+       (1.0, INF), _syn_timeouts("gsm-s5"), ("gsm-s5",), SRC5,
+       expected="its SYN times out at the 6 s initial RTO"),
+    _t("gsm.rt21.connect", TABLE, "S5: from the SYN to the SYN-ACK (IFQ 50)", 7.5, (6.0, INF),
+       _connect("gsm-s5"), ("gsm-s5",), SRC5, unit="s",
+       expected="queue / rate: up to 7 KB at 960 B/s, ≈ 7.5 s, above the 6 s RTO"),
+    _t("gsm.rt21.q4_syn", TABLE, "S5 with IFQ 4: the second connection's SYN timeouts", None,
+       (0.0, 0.0), _syn_timeouts("gsm-s5-q4"), ("gsm-s5-q4",), SRC5,
+       expected="none: 3-4 packets per line drain within the RTO"),
+    _t("gsm.rt21.q4_connect", TABLE, "S5 with IFQ 4: from the SYN to the SYN-ACK", None,
+       (0.0, 6.0), _connect("gsm-s5-q4"), ("gsm-s5-q4",), SRC5, unit="s",
+       expected="below the 6 s initial RTO"),
 )  # fmt: skip

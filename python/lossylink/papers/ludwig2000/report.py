@@ -107,6 +107,22 @@ def draw(rep: Reproduction, fig: Figure) -> Any:
         from lossylink.papers.ludwig2000.report_spurious import spurious_bars
 
         return spurious_bars(rep, fig)
+    if fig.kind == "multilayer":
+        from lossylink.papers.ludwig2000.report_gsm import multilayer_figure
+
+        return multilayer_figure(rep, fig)
+    if fig.kind == "utilization":
+        from lossylink.papers.ludwig2000.report_gsm import utilization_figure
+
+        return utilization_figure(rep, fig)
+    if fig.kind == "timer-model":
+        from lossylink.papers.ludwig2000.report_timers import model_figure
+
+        return model_figure(fig)
+    if fig.kind == "timer-s9":
+        from lossylink.papers.ludwig2000.report_timers import s9_figure
+
+        return s9_figure(rep, fig)
     if fig.kind == "s13-bars":
         from lossylink.papers.ludwig2000.report_more import hold_bars
 

@@ -1,0 +1,187 @@
+//! The settings, counters and event-log entries of the GSM RLP medium (crate
+//! `medium::gsm`; Ludwig2000 §2.4, §3.2.5, §4.2).
+
+use engine::{SimDuration, SimTime};
+
+/// L2R flow control from the remote side (Ludwig2000 §3.2.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct L2rConfig {
+    /// The rate the remote side drains the link at, user bytes per second (960).
+    pub rate: u32,
+    /// Shortest XOFF gap (950 ms).
+    pub gap_min: SimDuration,
+    /// Longest XOFF gap (1300 ms).
+    pub gap_max: SimDuration,
+}
+
+/// The flow-adaptive link layer of Ludwig2000 §4.1 (spec §3.7, §7.1 item 9): each packet's
+/// class sets RLP's persistency for its bytes, and packets of different flows may leave the
+/// link out of order. The class comes from the IP protocol, the "layer-violating trick" of
+/// [LR99] (the dissertation gives no DS codepoints, spec Q18): TCP is fully reliable, UDP is
+/// real-time (its "very" delay-sensitive class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowAdaptive {
+    /// Fully-reliable class: a frame is given up (the link resets) only once its first
+    /// transmission is this old (the MSL, 120 s), instead of after N2 retransmissions.
+    pub persistency: SimDuration,
+    /// Real-time class: an erased frame carrying only real-time bytes is sent again only if
+    /// the retransmission would still leave within this time of its first transmission
+    /// (50 ms); otherwise its packets are given up (discarded at the far end), with no reset.
+    /// With RLP's 400 ms round trip that is never.
+    pub realtime_bound: SimDuration,
+}
+
+impl Default for FlowAdaptive {
+    fn default() -> Self {
+        FlowAdaptive {
+            persistency: SimDuration::from_secs(120),
+            realtime_bound: SimDuration::from_millis(50),
+        }
+    }
+}
+
+/// A handover of the mobile between cells (Ludwig2000 §2.4.2, spec §7.1 item 11, S13): the
+/// radio channel is interrupted from `at` for `duration`. In GSM-CSD only data on the air
+/// interface can be lost (the queues are before the anchor point, the IWF, and RLP ends there);
+/// a `lossless` handover holds the RLP sender for the interruption (the data is late, nothing
+/// is lost), a lossy one loses every frame sent in it (the blocks are erased: RLP resends them,
+/// or resets after N2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handover {
+    /// When the interruption starts.
+    pub at: SimTime,
+    /// How long it lasts.
+    pub duration: SimDuration,
+    /// Whether the air interface's data survives it.
+    pub lossless: bool,
+}
+
+impl Handover {
+    /// Whether `t` falls in the interruption.
+    pub fn covers(&self, t: SimTime) -> bool {
+        t >= self.at && t < self.at + self.duration
+    }
+}
+
+/// At most this many handovers per link (the configuration stays `Copy`).
+pub const MAX_HANDOVERS: usize = 8;
+
+/// What is fixed for a GSM-CSD link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GsmConfig {
+    /// One radio block (20 ms).
+    pub block: SimDuration,
+    /// RLP frame bytes, overhead included (30).
+    pub frame_bytes: u32,
+    /// RLP and L2R overhead per frame (6).
+    pub overhead: u32,
+    /// From a frame's transmission to its retransmission after an erasure (400 ms).
+    pub rlp_rtt: SimDuration,
+    /// Retransmissions of one frame before a reset; `None`: unlimited.
+    pub n2: Option<u32>,
+    /// L2R throttling, if any.
+    pub l2r: Option<L2rConfig>,
+    /// PPP framing bytes per packet (7).
+    pub ppp_overhead: u32,
+    /// TCP/IP header compression at both PPP ends: VJ (RFC 1144), or RFC 2507 with `twice`.
+    pub vj: bool,
+    /// With `vj`: RFC 2507's decompressor, which repairs one lost delta (the twice algorithm).
+    pub twice: bool,
+    /// The flow-adaptive link layer (per-class persistency, out-of-order delivery across
+    /// flows); `None`: RLP as GSM runs it (one persistency, in-order delivery).
+    pub adaptive: Option<FlowAdaptive>,
+    /// Handovers (at most [`MAX_HANDOVERS`]).
+    pub handovers: [Option<Handover>; MAX_HANDOVERS],
+}
+
+impl Default for GsmConfig {
+    fn default() -> Self {
+        GsmConfig {
+            block: SimDuration::from_millis(20),
+            frame_bytes: 30,
+            overhead: 6,
+            rlp_rtt: SimDuration::from_millis(400),
+            n2: Some(6),
+            l2r: None,
+            ppp_overhead: 7,
+            vj: false,
+            twice: false,
+            adaptive: None,
+            handovers: [None; MAX_HANDOVERS],
+        }
+    }
+}
+
+/// Counters of one direction of a GSM link.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GsmStats {
+    /// RLP frames sent (first transmissions).
+    pub frames: u64,
+    /// RLP frames sent again after an erasure.
+    pub retransmissions: u64,
+    /// Blocks that carried a frame and were erased.
+    pub erased: u64,
+    /// Link resets (a frame erased more than N2 times).
+    pub resets: u64,
+    /// Packets a reset flushed (discarded by PPP's FCS at the far end).
+    pub flushed: u64,
+    /// Packets discarded at the far end because their compressed header decompressed wrong.
+    pub vj_discards: u64,
+    /// L2R XOFF gaps.
+    pub xoff_gaps: u64,
+    /// User bytes delivered in order.
+    pub delivered_bytes: u64,
+    /// Time of XOFF gaps, nanoseconds.
+    pub xoff_ns: u64,
+    /// Start of the first frame and end of the last (zero before any frame).
+    pub first_ns: u64,
+    /// End of the last frame.
+    pub last_ns: u64,
+    /// Flow-adaptive: real-time packets given up after an erasure.
+    pub realtime_dropped: u64,
+    /// Flow-adaptive: packets handed over ahead of an earlier packet of another flow.
+    pub out_of_order: u64,
+}
+
+impl GsmStats {
+    /// Dissertation §3.2.2 (spec §4.4): the share of the time from the first frame to the last
+    /// that the RLP sender was busy or held back by L2R, before TCP's spurious retransmissions
+    /// are taken off (the caller's part).
+    pub fn busy_share(&self, block: SimDuration) -> f64 {
+        let span = self.last_ns.saturating_sub(self.first_ns);
+        if span == 0 {
+            return 0.0;
+        }
+        let busy = (self.frames + self.retransmissions) * block.as_nanos() + self.xoff_ns;
+        (busy as f64 / span as f64).min(1.0)
+    }
+}
+
+/// What an RLP event log entry records (rlpdump's events, Ludwig2000 §3.5; the curves of the
+/// multi-layer plot, spec §4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RlpKind {
+    /// A frame's first transmission (`RlpSnd_Data`).
+    Data,
+    /// A retransmission after an erasure (`RlpSnd_Xmit`).
+    Xmit,
+    /// L2R stops the sender (`RlpRcv_XOFF`).
+    Xoff,
+    /// L2R lets it go again (`RlpRcv_XON`).
+    Xon,
+    /// A link reset (`RlpSnd_Rst`).
+    Reset,
+}
+
+/// One entry of the RLP event log: when, what, and the end of the frame's bytes in the RLP
+/// byte stream (PPP framing, IP and TCP headers included; the stream is the link's, not the
+/// TCP sequence space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RlpEvent {
+    /// When it happened (a frame: the start of its block).
+    pub at: SimTime,
+    /// What happened.
+    pub kind: RlpKind,
+    /// Stream offset: the end of the frame's bytes (the stream position for XOFF/XON/reset).
+    pub offset: u64,
+}

@@ -1,0 +1,172 @@
+//! The spreadsheet model against RT1, RT2, RT5 and RT6 (spec §8) and its own rules.
+use super::*;
+
+fn cfg(w: u32, tick_ms: u64, timer: ModelTimer, sampling: ModelSampling) -> ModelConfig {
+    ModelConfig {
+        w,
+        // 1500 bytes at 240 B/s: the timer testbed's service time (§3.4.3).
+        service: SimDuration::from_millis(6250),
+        tick: SimDuration::from_millis(tick_ms),
+        cycles: 6,
+        timer,
+        sampling,
+    }
+}
+
+fn s(d: SimDuration) -> f64 {
+    d.as_secs_f64()
+}
+
+fn cycle(rows: &[ModelRow], c: u32) -> Vec<ModelRow> {
+    rows.iter().copied().filter(|r| r.cycle == c).collect()
+}
+
+fn max_rto(rows: &[ModelRow]) -> f64 {
+    rows.iter().map(|r| s(r.rto)).fold(0.0, f64::max)
+}
+
+/// Rows where the RTT fell from the previous row's and the RTO rose.
+fn drop_spikes(rows: &[ModelRow]) -> usize {
+    rows.windows(2)
+        .filter(|p| p[1].rtt < p[0].rtt && p[1].rto > p[1].rto_prev)
+        .count()
+}
+
+#[test]
+fn rows_follow_the_sawtooth() {
+    let rows = run(&cfg(10, 1, ModelTimer::Lite, ModelSampling::EveryAck)).unwrap();
+    // Loads 5..=10, L ACKs each: 45 a cycle; the first ACK at (W/2)·s = 31.25 s.
+    assert_eq!(rows.len(), 6 * 45);
+    assert_eq!(rows[0].at, SimTime(31_250_000_000));
+    assert_eq!(rows[0].rtt, SimDuration::from_millis(31_250));
+    assert_eq!(rows[44].rtt, SimDuration::from_millis(62_500));
+    assert_eq!(rows[45].rtt, SimDuration::from_millis(31_250));
+    assert_eq!(rows[1].at - rows[0].at, SimDuration::from_millis(6250));
+    assert!(rows.iter().all(|r| r.sampled));
+}
+
+#[test]
+fn rto_l_spikes_when_the_rtt_drops_rt1() {
+    // Fig 5-8: W = 10, 1 ms. At each cycle start RTT(i) = 31.25 s < SRTT, yet RTO_L rises
+    // (|DELTA|), and that spike is the highest RTO since the last one.
+    let rows = run(&cfg(10, 1, ModelTimer::Lite, ModelSampling::EveryAck)).unwrap();
+    let n = drop_spikes(&rows);
+    assert_eq!(n, 5, "one at each of cycles 1-5");
+    for c in 1..6 {
+        let (now, before) = (cycle(&rows, c), cycle(&rows, c - 1));
+        let first = now[0];
+        assert!(first.rto > first.rto_prev, "cycle {c}");
+        assert!(
+            s(first.rto_prev) > 75.0 && s(first.rto) > 97.0,
+            "cycle {c}: {first:?}"
+        );
+        let spike = now
+            .iter()
+            .filter(|r| r.load == 5)
+            .map(|r| s(r.rto))
+            .fold(0.0, f64::max);
+        // Steady state repeats the cycle: equal to within one tick.
+        assert!(
+            spike + 0.001 >= max_rto(&before),
+            "cycle {c}: {spike} < {}",
+            max_rto(&before)
+        );
+    }
+}
+
+#[test]
+fn rto_l_collapses_into_the_rtt_at_500_ms_with_every_ack_timed_rt2() {
+    // Fig 5-9: W = 40, 500 ms, sampling rate 1: RTO_L within 10 % of the RTT for most of each
+    // cycle, and below it at times (where a precise timer would fire spuriously).
+    let rows = run(&cfg(40, 500, ModelTimer::Lite, ModelSampling::EveryAck)).unwrap();
+    for c in 1..6 {
+        let now = cycle(&rows, c);
+        let near = now
+            .iter()
+            .filter(|r| s(r.rto_prev) <= 1.1 * s(r.rtt))
+            .count();
+        let under = now.iter().filter(|r| r.rto_prev < r.rtt).count();
+        assert_eq!((near, under, now.len()), (602, 19, 630), "cycle {c}");
+    }
+    // Timing one segment per round trip, the gains work: never below the RTT (Fig 5-10, RT4),
+    // and the spike at each cycle start stays.
+    let once = run(&cfg(40, 500, ModelTimer::Lite, ModelSampling::OncePerRtt)).unwrap();
+    assert!(once
+        .iter()
+        .filter(|r| r.cycle > 0)
+        .all(|r| r.rto_prev >= r.rtt));
+    assert_eq!(drop_spikes(&once), 5);
+    // One sample per round trip: 21 flights a cycle, 20-22 samples.
+    for c in 1..6 {
+        let n = cycle(&once, c).iter().filter(|r| r.sampled).count();
+        assert!((20..=22).contains(&n), "cycle {c}: {n} samples");
+    }
+}
+
+#[test]
+fn restarted_rexmt_lies_one_rtt_above_the_rto_rt5() {
+    // Fig 5-11: re-armed with the full RTO on each ACK, the timer of the next oldest segment
+    // runs RTO + its age, about one RTT; the precise REXMT_E is the RTO itself.
+    for (w, tick) in [(10, 1), (40, 500)] {
+        let rows = run(&cfg(w, tick, ModelTimer::Lite, ModelSampling::EveryAck)).unwrap();
+        let body = &rows[..rows.len() - 1];
+        let n = body.len() as f64;
+        let offset = body
+            .iter()
+            .map(|r| s(r.rexmt_restart) - s(r.rto))
+            .sum::<f64>()
+            / n;
+        let rtt = body.iter().map(|r| s(r.rtt)).sum::<f64>() / n;
+        assert!(
+            (0.8..=1.2).contains(&(offset / rtt)),
+            "W {w}: {offset} / {rtt}"
+        );
+        for r in body {
+            // On the heartbeat the precise deadline is a tick boundary: within one tick.
+            let d = s(r.rexmt_precise) - s(r.rto);
+            assert!(d.abs() <= s(SimDuration::from_millis(tick)) + 1e-9, "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn rto_e_has_no_drop_spikes_and_scales_with_the_load_rt6() {
+    // Figs 5-13, 5-14: no rise on a falling RTT; the mean RTO_E/RTT of a cycle about the same
+    // for W = 10, 20, 40 (coefficient of variation ≤ 15 %).
+    let mut ratios = vec![];
+    for w in [10, 20, 40] {
+        let rows = run(&cfg(w, 1, ModelTimer::Eifel, ModelSampling::EveryAck)).unwrap();
+        assert_eq!(drop_spikes(&rows), 0, "W {w}");
+        let last = cycle(&rows, 5);
+        let r = last.iter().map(|r| s(r.rto_prev) / s(r.rtt)).sum::<f64>() / last.len() as f64;
+        assert!(last.iter().all(|r| r.rto_prev >= r.rtt), "W {w}");
+        let body = &last[..last.len() - 1];
+        assert!(
+            body.iter().all(|r| r.rexmt_precise == r.rto),
+            "W {w}: REXMT_E = RTO_E"
+        );
+        ratios.push(r);
+    }
+    let m = ratios.iter().sum::<f64>() / 3.0;
+    let sd = (ratios.iter().map(|r| (r - m) * (r - m)).sum::<f64>() / 3.0).sqrt();
+    assert!(sd / m <= 0.15, "{ratios:?}");
+    // And without timestamps (Fig 5-15): no spikes either.
+    let once = run(&cfg(40, 500, ModelTimer::Eifel, ModelSampling::OncePerRtt)).unwrap();
+    assert_eq!(drop_spikes(&once), 0);
+}
+
+#[test]
+fn bad_parameters_are_named() {
+    let mut c = cfg(10, 1, ModelTimer::Lite, ModelSampling::EveryAck);
+    c.w = 9;
+    assert_eq!(
+        run(&c).unwrap_err().to_string(),
+        "w: must be an even number of segments from 4 to 10000"
+    );
+    c.w = 10;
+    c.tick = SimDuration::ZERO;
+    assert!(run(&c).unwrap_err().to_string().starts_with("tick: "));
+    c.tick = SimDuration::from_millis(1);
+    c.cycles = 0;
+    assert!(run(&c).unwrap_err().to_string().starts_with("cycles: "));
+}
