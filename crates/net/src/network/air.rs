@@ -184,9 +184,20 @@ impl Air for AirOf<'_> {
         self.ports[port.index()].stats.mac_drops += 1;
         let node = self.ports[port.index()].from;
         if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-            if let Some(n) = agent.on_mac_drop(now, &self.pool[r]) {
+            let pkt = &self.pool[r];
+            // The frame was on the air, as a corrupted one would have been: the agents that
+            // cache and time their data frames (snoop, LL) see it leave, or they would wait
+            // for a frame that never went and absorb the duplicates it causes.
+            if self.ports[port.index()].role == crate::config::HopRole::Wireless
+                && pkt.kind() == crate::packet::PacketKind::Data
+                && pkt.is_tcp()
+            {
+                agent.on_sent(now, pkt);
+            }
+            if let Some(n) = agent.on_mac_drop(now, pkt) {
                 self.notify(now, node, n);
             }
+            agents::pump_agent(self.agents, self.queue, node, now);
         }
         self.pool.release(r);
     }
