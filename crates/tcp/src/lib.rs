@@ -40,6 +40,8 @@ mod script_tests_eifel;
 #[cfg(test)]
 mod script_tests_frto;
 #[cfg(test)]
+mod script_tests_hack;
+#[cfg(test)]
 mod script_tests_linux;
 #[cfg(test)]
 mod script_tests_prr;
@@ -51,3 +53,5 @@ mod script_tests_relay;
 mod script_tests_sack;
 #[cfg(test)]
 mod script_tests_tcp_eln;
+#[cfg(test)]
+mod script_tests_variants;
