@@ -47,6 +47,8 @@ const NOT_TCP: Segment = Segment {
         eln: false,
         cc: None,
         syn: None,
+        nack: None,
+        cw: false,
     },
 };
 

@@ -337,6 +337,12 @@ fn split_settings(
         }
     };
     let mut wireless_tcp = tcp_settings(tcp_doc, wireless.mods)?;
+    if let transport::CcSettings::IdealBwe { rate_bps: None, .. } = wireless_tcp.cc {
+        return Err(Error::invalid(
+            "tcp.ideal_bwe_rate",
+            "the ideal-BWE oracle on a split connection's wireless leg needs the rate given",
+        ));
+    }
     transport::fit_profile(&mut wireless_tcp, wireless.def, tcp_doc, wireless.mods);
     transport::check_parts(&wireless_tcp, wireless.def, "split.wireless_scheme")?;
     Ok(SplitSettings {

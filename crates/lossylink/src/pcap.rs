@@ -15,6 +15,8 @@
 //!   that triggered the ACK (8 bytes; an RFC 6994 experimental option);
 //! - ELN: kind 253, length 4, ExID [`ELN_EXID`] (4 bytes; an RFC 6994 experimental option).
 //! - TCP-ELN's corruption counter: kind 253, length 8, ExID [`CC_EXID`], the count (8 bytes).
+//! - HACK's NACK / LHP's notification: kind 253, length 8, ExID [`NACK_EXID`], the sequence
+//!   number of the corrupted segment (8 bytes); TCP-Jersey's congestion warning is ECE.
 //!
 //! The two ExIDs are not IANA-assigned; they were chosen away from the registered ones, so
 //! Wireshark shows them as "Experimental" options with their magic number.
@@ -32,6 +34,8 @@ pub const SMART_EXID: u16 = 0x534d;
 pub const ELN_EXID: u16 = 0x454c;
 /// RFC 6994 experiment id of TCP-ELN's corruption-counter option ("CC").
 pub const CC_EXID: u16 = 0x4343;
+/// Experiment id of HACK's NACK / LHP's loss notification option ("NK").
+pub const NACK_EXID: u16 = 0x4e4b;
 /// Snapshot length written in the file header (whole frames are captured).
 pub const SNAPLEN: u32 = 65535;
 /// The largest TCP header (data offset 15).
@@ -119,6 +123,11 @@ pub fn encode_options(seg: &Segment) -> Vec<u8> {
         out.extend_from_slice(&CC_EXID.to_be_bytes());
         out.extend_from_slice(&cc.to_be_bytes());
     }
+    if let Some(n) = o.nack {
+        out.extend_from_slice(&[253, 8]);
+        out.extend_from_slice(&NACK_EXID.to_be_bytes());
+        out.extend_from_slice(&n.0.to_be_bytes());
+    }
     out
 }
 
@@ -145,8 +154,12 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
     f.extend_from_slice(&seg.seq.0.to_be_bytes());
     let ack = if seg.ack_flag { seg.ack.0 } else { 0 };
     f.extend_from_slice(&ack.to_be_bytes());
-    let flags: u8 =
+    let mut flags: u8 =
         if seg.ack_flag { 0x10 } else { 0 } | if seg.opts.syn.is_some() { 0x02 } else { 0 };
+    if seg.opts.cw {
+        // TCP-Jersey's congestion warning rides the ECN bits: ECE on an ACK (RFC 3168 §6.1).
+        flags |= 0x40;
+    }
     f.extend_from_slice(&[((tcp_len / 4) as u8) << 4, flags]);
     // Without window scaling (a SYN announces none) the field holds at most 65535.
     f.extend_from_slice(&(seg.wnd.min(0xffff) as u16).to_be_bytes());
@@ -402,7 +415,7 @@ mod tests {
             smart: None,
             eln: true,
             cc: None,
-            syn: None,
+            ..SegOptions::default()
         };
         let s = seg(0, opts);
         let o = encode_options(&s);
@@ -449,7 +462,7 @@ mod tests {
             smart: None,
             eln: true,
             cc: None,
-            syn: None,
+            ..SegOptions::default()
         };
         assert!(encode_headers(&seg(0, opts), &meta()).is_err());
     }

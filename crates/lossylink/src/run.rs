@@ -22,10 +22,10 @@ use net::link_receiver::LinkReceiver;
 use net::split::SplitProxy;
 use net::traffic::UdpSource;
 use net::{keys, Network, Outcome};
-use tcp::cc::{BbrCc, CubicCc, RenoCc};
+use tcp::cc::{BbrCc, CubicCc, IdealBweCc, JerseyCc, JtcpCc, RenoCc, TibetCc};
 use tcp::recovery::{
-    ElnRecovery, LossRecovery, NewRenoRecovery, RackRecovery, RenoRecovery, SackRecovery,
-    SmartClock, SmartRecovery, TcpElnRecovery,
+    ElnRecovery, HackMode, HackRecovery, LossRecovery, NewRenoRecovery, RackRecovery, RenoRecovery,
+    SackRecovery, SmartClock, SmartRecovery, TcpElnRecovery,
 };
 use tcp::rto::{
     AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, RtoEstimator,
@@ -141,6 +141,20 @@ fn make_sender(
             RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction),
             t.dupthresh,
         )),
+        RecoveryKind::Hack { fixed } => Box::new(HackRecovery::new(
+            Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
+            if fixed {
+                HackMode::Fixed
+            } else {
+                HackMode::Plain
+            },
+            if fixed { "hack-fixed" } else { "hack" },
+        )),
+        RecoveryKind::Lhp => Box::new(HackRecovery::new(
+            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
+            HackMode::Fixed,
+            "lhp",
+        )),
     };
     let recovery: Box<dyn LossRecovery> = match def.eln_dupthresh {
         Some(k) => Box::new(ElnRecovery::new(base, k)),
@@ -159,6 +173,18 @@ fn make_sender(
                 65535,
             )),
             CcSettings::Veno => Box::new(tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Jersey(u) => Box::new(JerseyCc::new(u, t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Jtcp(k) => Box::new(JtcpCc::new(k, t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Tibet(a) => Box::new(TibetCc::new(a, t.mss, t.initial_cwnd, 65535)),
+            // The build fills in the path's rate for a flow (`build/flows.rs`); a split leg's
+            // oracle without a given rate is refused there.
+            CcSettings::IdealBwe { rate_bps, rtt } => Box::new(IdealBweCc::new(
+                rate_bps.unwrap_or(0) / 8,
+                rtt,
+                t.mss,
+                t.initial_cwnd,
+                65535,
+            )),
         },
         recovery,
         rto,
@@ -217,6 +243,7 @@ fn make_receiver(
             smart: rx.smart,
             eln: rx.eln,
             corruption_counter: rx.corruption_counter,
+            nack: rx.nack,
             timestamps: t.timestamps,
             ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },

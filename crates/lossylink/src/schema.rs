@@ -11,11 +11,13 @@ mod either;
 mod gsm;
 mod tcp;
 mod today;
+mod variants;
 mod web;
 pub use dcf::*;
 pub use gsm::*;
 pub use tcp::*;
 pub use today::*;
+pub use variants::*;
 pub use web::*;
 
 /// A whole scenario.

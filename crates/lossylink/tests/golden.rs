@@ -629,6 +629,48 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-veno")],
     ),
     (
+        "jersey-wan",
+        "TCP-Jersey: the window from ABE x minimum RTT after a loss (no CW marks)",
+        "wan",
+        &[("scheme", "e2e-jersey")],
+    ),
+    (
+        "jtcp-wan",
+        "JTCP: a loss with a flat jitter ratio keeps the window",
+        "wan",
+        &[("scheme", "e2e-jtcp")],
+    ),
+    (
+        "tibet-wan",
+        "TIBET: ssthresh = filtered length / filtered interval x minimum RTT after a loss",
+        "wan",
+        &[("scheme", "e2e-tibet")],
+    ),
+    (
+        "ideal-bwe-wan",
+        "ideal-BWE oracle: ssthresh = the path's slowest link rate x propagation RTT",
+        "wan",
+        &[("scheme", "e2e-ideal-bwe")],
+    ),
+    (
+        "hack-wan",
+        "TCP HACK: a NACKed corrupted segment is resent at once; duplicates still count",
+        "wan",
+        &[("scheme", "e2e-hack")],
+    ),
+    (
+        "hack-fixed-wan",
+        "HACK-fixed: the duplicates at a NACKed hole do not count",
+        "wan",
+        &[("scheme", "e2e-hack-fixed")],
+    ),
+    (
+        "lhp-wan",
+        "LHP packet list over Reno: listed losses resent at once, a fast recovery per other loss",
+        "wan",
+        &[("scheme", "e2e-lhp")],
+    ),
+    (
         "gsm-l2r-clean",
         "Ludwig2000 S1/S4: TCP-Lite over GSM RLP at L2R's 960 B/s, clean channel",
         "gsm",

@@ -20,6 +20,13 @@ const NEW: &[&str] = &[
     "e2e-westwood",
     "e2e-veno",
     "e2e-dcr",
+    "e2e-jersey",
+    "e2e-jtcp",
+    "e2e-tibet",
+    "e2e-ideal-bwe",
+    "e2e-hack",
+    "e2e-hack-fixed",
+    "e2e-lhp",
 ];
 
 fn as_flows(preset: &str, scheme: &str) -> Scenario {

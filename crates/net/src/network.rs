@@ -479,12 +479,20 @@ impl Network {
                     }
                 } else {
                     let pkt = &self.pool[r];
+                    let mut nack = None;
                     if pkt.dst == to && pkt.seg.is_data() && pkt.proto == Proto::Tcp {
                         // The ELN oracle: the receiving host learns which segment the link
                         // corrupted (Balakrishnan97 §2.6); receivers without ELN ignore it.
-                        self.flows[pkt.flow.index()].receiver.on_corrupted(&pkt.seg);
+                        // A HACK receiver answers at once (eln-llelsn spec §4.12).
+                        let f = pkt.flow.index();
+                        if self.flows[f].receiver.on_corrupted(&pkt.seg) {
+                            nack = Some(f);
+                        }
                     }
                     self.pool.release(r);
+                    if let Some(f) = nack {
+                        self.pump_receiver(f, now);
+                    }
                 }
             }
             Event::SenderTimer { flow } => {

@@ -44,6 +44,8 @@ mod script_tests_elsn;
 #[cfg(test)]
 mod script_tests_frto;
 #[cfg(test)]
+mod script_tests_hack;
+#[cfg(test)]
 mod script_tests_linux;
 #[cfg(test)]
 mod script_tests_prr;
@@ -57,3 +59,5 @@ mod script_tests_sack;
 mod script_tests_syn;
 #[cfg(test)]
 mod script_tests_tcp_eln;
+#[cfg(test)]
+mod script_tests_variants;

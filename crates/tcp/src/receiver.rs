@@ -18,6 +18,11 @@
 //! - ELN by oracle (Balakrishnan97 §2.6, the paper's experiments): the network tells the
 //!   receiver which segments were corrupted on the way ([`Receiver::on_corrupted`]); an ACK
 //!   whose cumulative acknowledgment is the start of such a missing segment carries the mark;
+//! - HACK's NACK / LHP's notification (eln-llelsn spec §4.11-4.12): a segment that arrives
+//!   with a corrupted payload but an intact header is answered at once by an ACK naming it
+//!   (every corrupted arrival the network reports is taken to have an intact header);
+//! - TCP-Jersey's congestion warning (spec §4.8): a data segment's CW mark is echoed on the
+//!   next ACK (always on; nothing marks unless a router does);
 //! - timestamps (RFC 7323 §4.3): TS.Recent is taken only from a segment at the left edge of
 //!   the window (`SEG.SEQ <= Last.ACK.sent`) whose TSval is not older, and echoed in every ACK,
 //!   so the ACK of an original transmission echoes the original's TSval (Ludwig2000 §2.1).
@@ -73,6 +78,8 @@ pub struct ReceiverConfig {
     /// TCP-ELN (Buchholcz et al., eln-llelsn spec §3.2): count the data segments the MAC
     /// reports corrupted and carry the count on every ACK.
     pub corruption_counter: bool,
+    /// HACK / LHP: answer a corrupted segment with an ACK that names it.
+    pub nack: bool,
     /// RFC 7323 timestamps with this clock granularity.
     pub timestamps: Option<SimDuration>,
 }
@@ -88,6 +95,7 @@ impl ReceiverConfig {
             smart: false,
             eln: false,
             corruption_counter: false,
+            nack: false,
             timestamps: None,
         }
     }
@@ -113,6 +121,8 @@ pub struct ReceiverStats {
     /// TCP-ELN's corruption counter: every corrupted data segment reported, duplicates and
     /// retransmissions included (it travels modulo 2^32).
     pub corruption_count: u64,
+    /// ACKs sent naming a corrupted segment (HACK, LHP).
+    pub nacks_sent: u64,
 }
 
 /// A receiver of a `total`-byte transfer.
@@ -138,6 +148,10 @@ pub struct Receiver {
     trigger: Option<u64>,
     /// Corrupted segments not yet received, as half-open offset ranges (ELN oracle).
     corrupted: Vec<(u64, u64)>,
+    /// Corrupted segments still to be named in an ACK (HACK, LHP), oldest first.
+    nacks: Vec<u64>,
+    /// The next ACK echoes a congestion warning (TCP-Jersey).
+    cw_echo: bool,
     /// TS.Recent.
     ts_recent: u32,
     /// With reads on demand: the stream offset below which the application has read.
@@ -167,6 +181,8 @@ impl Receiver {
             recent: Vec::new(),
             trigger: None,
             corrupted: Vec::new(),
+            nacks: Vec::new(),
+            cw_echo: false,
             ts_recent: 0,
             read: None,
             adv_right: 0,
@@ -265,6 +281,7 @@ impl Receiver {
         let start = self.space.offset(seg.seq, self.rcv_nxt);
         let end = start + u64::from(seg.len);
         self.trigger = Some(start);
+        self.cw_echo |= seg.opts.cw;
         if let Some(ts) = seg.opts.ts {
             // RFC 7323 §4.3 (2): only a segment at the left edge updates TS.Recent.
             if start <= self.last_ack && ts.val >= self.ts_recent {
@@ -341,16 +358,26 @@ impl Receiver {
 
     /// A data segment addressed to us arrived corrupted (the checksum failed): the ELN oracle
     /// of the paper's experiments (Balakrishnan97 §2.6, "sufficient knowledge at the receiver").
-    pub fn on_corrupted(&mut self, seg: &Segment) {
+    /// Returns whether an ACK is now due (HACK's NACK), so the caller polls the receiver.
+    pub fn on_corrupted(&mut self, seg: &Segment) -> bool {
         if seg.len == 0 {
-            return;
+            return false;
         }
         if self.cfg.corruption_counter {
             // Spec §3.2: the only action is to count; no ACK is generated.
             self.stats.corruption_count += 1;
         }
+        if self.cfg.nack {
+            // Balan et al.: the header checksum verifies, so the segment is named at once.
+            let start = self.space.offset(seg.seq, self.rcv_nxt);
+            if start + u64::from(seg.len) > self.rcv_nxt && !self.nacks.contains(&start) {
+                self.nacks.push(start);
+                self.ack_now = true;
+                return true;
+            }
+        }
         if !self.cfg.eln {
-            return;
+            return false;
         }
         self.stats.corrupted_segments += 1;
         let start = self.space.offset(seg.seq, self.rcv_nxt);
@@ -358,6 +385,7 @@ impl Receiver {
         if end > self.rcv_nxt && !self.corrupted.contains(&(start, end)) {
             self.corrupted.push((start, end));
         }
+        false
     }
 
     /// SACK blocks for the next ACK (RFC 2018 §4), most recent first, at most `room`.
@@ -445,7 +473,16 @@ impl Receiver {
             // byte for byte Reno's (spec §3.1 point 12, T002-1).
             cc: (self.cfg.corruption_counter && self.stats.corruption_count > 0)
                 .then_some(self.stats.corruption_count as u32),
+            nack: None,
+            cw: std::mem::take(&mut self.cw_echo),
         };
+        if !self.nacks.is_empty() {
+            let off = self.nacks.remove(0);
+            opts.nack = Some(self.space.seq(off));
+            self.stats.nacks_sent += 1;
+            // One notification per ACK: the next one goes at once.
+            self.ack_now = !self.nacks.is_empty();
+        }
         if self.cfg.sack {
             // Only as many blocks as fit beside the other options (40 bytes in all).
             opts.sack = self.sack_blocks(opts.sack_room());

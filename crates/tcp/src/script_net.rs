@@ -22,6 +22,8 @@ pub(crate) enum Log {
 
 enum Ev {
     Data(Segment),
+    /// A data segment arriving with a corrupted payload (its header intact).
+    Corrupt(Segment),
     Ack(Segment),
     SenderTimer,
     ReceiverTimer,
@@ -52,6 +54,9 @@ pub(crate) struct Path {
     /// in place of the receiver's 16-bit one.
     pub ack_window: Option<u32>,
     pub drop: DropRule,
+    /// Which of the segments the drop rule loses (by offset) still arrive, corrupted: the
+    /// receiver is told ([`Receiver::on_corrupted`]) as the network's ELN oracle does.
+    pub corrupt: Box<dyn FnMut(u64) -> bool>,
     pub log: Vec<(SimTime, Log)>,
     pub trace: VecSink<SenderEvent>,
     sends: BTreeMap<u64, u32>,
@@ -83,6 +88,7 @@ impl Path {
             ack_hold: None,
             ack_window: None,
             drop: Box::new(|_, _, _| false),
+            corrupt: Box::new(|_| false),
             log: Vec::new(),
             trace: VecSink::default(),
             sends: BTreeMap::new(),
@@ -132,6 +138,9 @@ impl Path {
             if (self.drop)(now, off, n) {
                 // Lost on the way (corrupted): it took its turn on the bottleneck.
                 self.log.push((now, Log::Lost { off }));
+                if (self.corrupt)(off) {
+                    self.schedule(done + self.fwd_delay, Ev::Corrupt(seg));
+                }
                 continue;
             }
             self.schedule(done + self.fwd_delay, Ev::Data(seg));
@@ -178,6 +187,11 @@ impl Path {
                 Ev::Data(seg) => {
                     self.receiver.on_segment(at, &seg);
                     self.pump_receiver();
+                }
+                Ev::Corrupt(seg) => {
+                    if self.receiver.on_corrupted(&seg) {
+                        self.pump_receiver();
+                    }
                 }
                 Ev::Ack(seg) => {
                     let ack = self.space.offset(seg.ack, self.sender.snd_una());

@@ -12,7 +12,12 @@
 //!   id) marking a loss as corruption: **4 bytes**;
 //! - TCP-ELN's corruption counter (Buchholcz et al.; the spec gives no format [GAP]): an
 //!   experimental option (RFC 6994: kind 253, length 8, a 2-byte experiment id, the 4-byte
-//!   count of segments received corrupted so far): **8 bytes**.
+//!   count of segments received corrupted so far): **8 bytes**;
+//! - HACK's NACK / LHP's loss notification (Balan et al., INFOCOM 2001; eln-llelsn spec §4.11,
+//!   §4.12): an experimental option (kind 253, length 8, a 2-byte experiment id, the 4-byte
+//!   sequence number of the segment received with a corrupted payload): **8 bytes**;
+//! - TCP-Jersey's congestion warning (Xu, Tian, Ansari 2004; spec §4.8): the ECN bits of the
+//!   header (CE on data, ECE on the ACK that echoes it): **no option bytes**.
 
 use crate::seq::SeqNum;
 use serde::{Deserialize, Serialize};
@@ -87,6 +92,13 @@ pub struct SegOptions {
     /// The SYN flag (a SYN, or with the ACK flag a SYN-ACK) with the MSS option it announces
     /// (4 bytes on the wire).
     pub syn: Option<u16>,
+    /// HACK / LHP: the first sequence number of a segment that arrived with an intact header
+    /// and a corrupted payload (ACKs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nack: Option<SeqNum>,
+    /// TCP-Jersey's congestion warning: set by a router on data (CE), echoed on ACKs (ECE).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cw: bool,
 }
 
 impl SegOptions {
@@ -109,6 +121,9 @@ impl SegOptions {
             n += 4;
         }
         if self.cc.is_some() {
+            n += 8;
+        }
+        if self.nack.is_some() {
             n += 8;
         }
         n

@@ -15,6 +15,7 @@ use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 use tcp::spurious::{EifelResponse, LateDupack};
 
 mod today;
+mod variants;
 use tcp::Rexmt;
 pub(crate) use today::{check_parts, fit_profile};
 
@@ -59,6 +60,18 @@ pub(crate) enum CcSettings {
     Westwood(tcp::cc::WestwoodFilter),
     /// Veno, from the `+veno` modifier.
     Veno,
+    /// TCP-Jersey, from `+jersey`, with its answer to an unmarked loss.
+    Jersey(tcp::cc::JerseyUnmarked),
+    /// JTCP, from `+jtcp`, averaging this many jitter ratios.
+    Jtcp(u32),
+    /// TIBET, from `+tibet`, with α in millionths.
+    Tibet(u32),
+    /// The ideal-BWE oracle, from `+ideal-bwe`: the available rate in bit/s and the round
+    /// trip, each from the path when not given (`build/flows.rs` fills them in).
+    IdealBwe {
+        rate_bps: Option<u64>,
+        rtt: Option<SimDuration>,
+    },
 }
 
 /// Delayed-ACK settings.
@@ -269,14 +282,16 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     };
     let variant = [mods.cubic, mods.bbr, mods.westwood, mods.veno]
         .iter()
+        .chain(variants::chosen(mods).iter())
         .filter(|&&x| x)
         .count();
     if variant > 1 {
         return Err(Error::invalid(
             "scheme",
-            "+cubic, +bbr, +westwood and +veno each choose the congestion controller; keep one",
+            "+cubic, +bbr, +westwood, +veno, +jersey, +jtcp, +tibet and +ideal-bwe each choose the congestion controller; keep one",
         ));
     }
+    let study = variants::variant_cc(t, mods)?;
     if t.westwood_filter.is_some() && !mods.westwood {
         return Err(Error::invalid(
             "tcp.westwood_filter",
@@ -284,7 +299,9 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         ));
     }
     let cc = match (mods.cubic, t.ca_extra_mss_over_8) {
-        _ if (mods.westwood || mods.veno) && t.ca_extra_mss_over_8 == Some(true) => {
+        _ if (mods.westwood || mods.veno || study.is_some())
+            && t.ca_extra_mss_over_8 == Some(true) =>
+        {
             return Err(Error::invalid(
                 "tcp.ca_extra_mss_over_8",
                 "is a Net/3 Reno term; the scheme asks for another controller",
@@ -307,6 +324,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         }
         (true, _) => CcSettings::Cubic,
     };
+    // The study's controllers (`transport/variants.rs`) replace the profile's.
+    let cc = study.unwrap_or(cc);
     let delack_time = t.delayed_ack_time.map_or(ms(200), |d| SimDuration(d.0));
     if delack_time.as_nanos() == 0 {
         return Err(Error::invalid(

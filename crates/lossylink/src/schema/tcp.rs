@@ -1,7 +1,8 @@
 //! The `[tcp]` section of a scenario: a profile plus optional overrides of its knobs
 //! (docs/scenarios.md).
 
-use crate::units::{Dur, Size};
+use super::JerseyLossDoc;
+use crate::units::{Dur, Rate, Size};
 use serde::{Deserialize, Serialize};
 
 /// Which set of TCP defaults.
@@ -268,6 +269,28 @@ pub struct TcpDoc {
     /// connection is open at the flow's start; Ludwig2000 S5, a SYN behind a loaded queue).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub syn: Option<bool>,
+    /// TCP-Jersey (`e2e-jersey`, `+jersey`): what a three-duplicate loss without a congestion
+    /// warning does (ownd: the window from the bandwidth estimate | keep: retransmit only,
+    /// spec §4.8 (b); ownd).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jersey_unmarked_loss: Option<JerseyLossDoc>,
+    /// TCP-Jersey: routers mark congestion warnings (spec §4.8 (c); false; true is refused
+    /// until the network marks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jersey_cw_routers: Option<bool>,
+    /// JTCP (`e2e-jtcp`, `+jtcp`): jitter-ratio samples averaged (1..=1024; 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jtcp_samples: Option<u32>,
+    /// TIBET (`e2e-tibet`, `+tibet`): the filter gain α, 0 < α < 1 (0.99).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tibet_alpha: Option<f64>,
+    /// The ideal-BWE oracle (`e2e-ideal-bwe`, `+ideal-bwe`): the available rate (the slowest
+    /// link on the flow's path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ideal_bwe_rate: Option<Rate>,
+    /// The ideal-BWE oracle: the round trip (the path's propagation round trip).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ideal_bwe_rtt: Option<Dur>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -407,6 +430,12 @@ impl Default for TcpDoc {
             rack: None,
             frto: None,
             syn: None,
+            jersey_unmarked_loss: None,
+            jersey_cw_routers: None,
+            jtcp_samples: None,
+            tibet_alpha: None,
+            ideal_bwe_rate: None,
+            ideal_bwe_rtt: None,
         }
     }
 }

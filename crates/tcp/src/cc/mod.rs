@@ -29,9 +29,39 @@ macro_rules! reno_window_delegates {
 }
 pub(crate) use reno_window_delegates;
 
+/// The response of a sender that sets ssthresh from a bandwidth estimate (Westwood's rule,
+/// eln-llelsn spec §4.5, shared by TIBET, Jersey and the ideal-BWE oracle), after Reno's own
+/// response has run: three duplicates give `ssthresh = s`, `cwnd = min(cwnd_before, s)` plus
+/// the duplicates (Reno's inflation); a timeout gives `ssthresh = s`, `cwnd = 1 MSS`.
+pub(crate) fn bwe_response(
+    reno: &mut RenoCc,
+    event: CongestionEvent,
+    cwnd_before: u32,
+    s: u32,
+    mss: u32,
+) {
+    match event {
+        CongestionEvent::FastRetransmit { dupacks, .. } => {
+            reno.undo(cwnd_before.min(s) + dupacks * mss, s);
+        }
+        CongestionEvent::Timeout { .. } => reno.undo(mss, s),
+        CongestionEvent::LocalDrop => {}
+    }
+}
+
+/// `max(2·MSS, rate·rtt)` in bytes for a rate in bytes per second.
+pub(crate) fn bdp_bytes(rate: f64, rtt: SimDuration, mss: u32) -> u32 {
+    let bytes = rate * rtt.as_nanos() as f64 * 1e-9;
+    (bytes.min(f64::from(u32::MAX)) as u32).max(2 * mss)
+}
+
 mod bbr;
 mod cubic;
+mod ideal_bwe;
+mod jersey;
+mod jtcp;
 mod reno;
+mod tibet;
 mod veno;
 mod westwood;
 
@@ -39,7 +69,11 @@ use crate::recovery::Phase;
 pub use bbr::{BbrCc, BbrMode};
 pub use cubic::CubicCc;
 use engine::{SimDuration, SimTime};
+pub use ideal_bwe::IdealBweCc;
+pub use jersey::{JerseyCc, JerseyUnmarked};
+pub use jtcp::JtcpCc;
 pub use reno::{RenoCc, RenoFlavor};
+pub use tibet::TibetCc;
 pub use veno::{VenoCc, VENO_BETA};
 pub use westwood::{WestwoodCc, WestwoodFilter};
 
@@ -158,6 +192,9 @@ pub trait CongestionControl: Send {
     fn pacing_rate(&self) -> Option<u64> {
         None
     }
+    /// An ACK carried a congestion warning (TCP-Jersey's CW, the echoed ECN mark of a router
+    /// whose average queue is over its threshold); called before the ACK's other processing.
+    fn on_congestion_warning(&mut self, _now: SimTime) {}
     /// What a model-based controller believes (None for the others).
     fn model(&self) -> Option<ModelState> {
         None

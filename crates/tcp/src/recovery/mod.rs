@@ -10,6 +10,7 @@
 mod dcr;
 mod eln;
 mod esack;
+mod hack;
 mod newreno;
 mod prr;
 mod rack;
@@ -22,6 +23,7 @@ mod tcp_eln;
 pub use dcr::DcrRecovery;
 pub use eln::ElnRecovery;
 pub use esack::{EsackConfig, EsackRecovery};
+pub use hack::{HackMode, HackRecovery};
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
 pub use prr::{Prr, PrrBound};
 pub use rack::RackRecovery;
@@ -250,6 +252,10 @@ pub trait LossRecovery: Send {
     fn poll_timeout(&self) -> Option<SimTime> {
         None
     }
+    /// The receiver named the segment at `off` as received with a corrupted payload and an
+    /// intact header (HACK's NACK, LHP's notification; eln-llelsn spec §4.11-4.12), on an ACK
+    /// that the sender then does not count as a duplicate. The default ignores it.
+    fn on_nack(&mut self, _now: SimTime, _off: u64, _view: SenderView) {}
     /// The part's timer may have expired; the answer is carried out like an ACK's.
     fn on_timer(&mut self, _now: SimTime, _view: SenderView) -> AckDecision {
         AckDecision::window(WindowOp::Keep)

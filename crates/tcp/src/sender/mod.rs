@@ -38,6 +38,7 @@ mod config;
 mod eifel;
 mod elsn;
 mod frto;
+mod notify;
 mod output;
 mod pacer;
 mod prr;
@@ -292,6 +293,9 @@ impl Sender {
         }
         if let Some(ts) = seg.opts.ts {
             self.ts_recent = ts.val;
+        }
+        if (seg.opts.cw || seg.opts.nack.is_some()) && self.on_marks(now, seg, ack) {
+            return;
         }
         let mut sack = [(0u64, 0u64); crate::segment::MAX_SACK_BLOCKS];
         let mut n = 0;

@@ -1,0 +1,182 @@
+//! HACK, HACK-fixed and LHP's packet list (eln-llelsn spec §4.11-4.12), as a layer over another
+//! recovery part: the sender acts on the receiver's notifications naming a segment that arrived
+//! with an intact header and a corrupted payload.
+//!
+//! - TCP HACK (Balan et al., IEEE INFOCOM 2001; spec §4.12 (b)): the notified segment is resent
+//!   at once, without a congestion response; the duplicate ACKs the later segments produce
+//!   still count towards the inner part's threshold (the weakness 004 describes: "congestion
+//!   control can be invoked by following duplicate ACKs").
+//! - HACK-fixed (spec §4.12 (c) [PROPOSAL], 004 does not define it): duplicates whose
+//!   cumulative ACK is a notified hole are the notified loss's echo and are not passed to the
+//!   inner part at all, so they neither count towards its threshold nor inflate the window.
+//! - LHP's packet list (Gao, Diggavi, Muthukrishnan, ICC 2003; spec §4.11 (c) [PROPOSAL]): the
+//!   notified segments form the list, resent at once and kept out of the duplicate count, which
+//!   is HACK-fixed's rule; the scheme puts it over Reno, whose recovery has no `recover` guard,
+//!   so losses not on the list run one fast recovery each (004's "multiple fast recoveries").
+//!
+//! The notifications ride ACKs (the receiver sends one per corrupted arrival), so a lost ACK
+//! loses one. A hole stays notified until the cumulative ACK passes it.
+
+use super::{seg_len, AckDecision, AckInput, AckKind, LossRecovery, Phase, Retransmit};
+use super::{SenderView, WindowOp};
+use engine::SimTime;
+
+/// Which duplicates reach the inner part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HackMode {
+    /// All of them (TCP HACK).
+    Plain,
+    /// None whose cumulative ACK is a notified hole (HACK-fixed, LHP's packet list).
+    Fixed,
+}
+
+/// The notification layer over an inner recovery part.
+pub struct HackRecovery {
+    inner: Box<dyn LossRecovery>,
+    mode: HackMode,
+    name: &'static str,
+    /// Notified segments to resend, oldest first.
+    pending: Vec<u64>,
+    /// Notified holes not yet cumulatively acknowledged.
+    holes: Vec<u64>,
+}
+
+impl HackRecovery {
+    /// The layer over `inner`; `name` names the scheme's sender in traces.
+    pub fn new(inner: Box<dyn LossRecovery>, mode: HackMode, name: &'static str) -> Self {
+        HackRecovery {
+            inner,
+            mode,
+            name,
+            pending: Vec::new(),
+            holes: Vec::new(),
+        }
+    }
+}
+
+impl LossRecovery for HackRecovery {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn phase(&self) -> Phase {
+        self.inner.phase()
+    }
+
+    fn on_nack(&mut self, _now: SimTime, off: u64, view: SenderView) {
+        if off < view.snd_una || off >= view.snd_max {
+            return;
+        }
+        if !self.pending.contains(&off) {
+            self.pending.push(off);
+        }
+        if !self.holes.contains(&off) {
+            self.holes.push(off);
+        }
+    }
+
+    fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
+        match ack.kind {
+            AckKind::Dup { .. }
+                if self.mode == HackMode::Fixed && self.holes.contains(&ack.ack) =>
+            {
+                AckDecision::window(WindowOp::Keep)
+            }
+            AckKind::Dup { .. } => self.inner.on_ack(ack, view),
+            AckKind::New { .. } => {
+                self.holes.retain(|&h| h >= ack.ack);
+                self.pending.retain(|&p| p >= ack.ack);
+                self.inner.on_ack(ack, view)
+            }
+        }
+    }
+
+    fn on_timeout(&mut self, view: SenderView) {
+        // Go-back-N resends everything from snd_una anyway.
+        self.pending.clear();
+        self.inner.on_timeout(view);
+    }
+
+    fn next_retransmission(
+        &mut self,
+        now: SimTime,
+        view: SenderView,
+        budget: u64,
+    ) -> Option<Retransmit> {
+        while !self.pending.is_empty() {
+            let off = self.pending.remove(0);
+            let len = seg_len(off, view);
+            if off >= view.snd_una && len > 0 {
+                return Some(Retransmit {
+                    off,
+                    len,
+                    forced: true,
+                });
+            }
+        }
+        self.inner.next_retransmission(now, view, budget)
+    }
+
+    fn pipe(&self, view: SenderView) -> Option<u64> {
+        self.inner.pipe(view)
+    }
+
+    fn is_sacked(&self, off: u64) -> bool {
+        self.inner.is_sacked(off)
+    }
+
+    fn on_undo(&mut self) {
+        self.inner.on_undo();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::reno::tests::{dup, new_ack, view};
+    use super::super::RenoRecovery;
+    use super::*;
+
+    fn layer(mode: HackMode) -> HackRecovery {
+        HackRecovery::new(Box::new(RenoRecovery::new(3)), mode, "hack")
+    }
+
+    #[test]
+    fn a_notified_segment_is_resent_at_once_without_a_response() {
+        let mut r = layer(HackMode::Plain);
+        let v = view(0, 10_000);
+        r.on_nack(SimTime::ZERO, 2000, v);
+        let rx = r.next_retransmission(SimTime::ZERO, v, 0).unwrap();
+        assert_eq!((rx.off, rx.forced), (2000, true));
+        assert_eq!(r.next_retransmission(SimTime::ZERO, v, 0), None);
+        assert_eq!(r.phase(), Phase::Open);
+        // Outside the window: ignored.
+        r.on_nack(SimTime::ZERO, 20_000, v);
+        assert_eq!(r.next_retransmission(SimTime::ZERO, v, 0), None);
+    }
+
+    #[test]
+    fn plain_hack_counts_the_holes_duplicates_fixed_does_not() {
+        let v = view(2000, 10_000);
+        let mut plain = layer(HackMode::Plain);
+        plain.on_nack(SimTime::ZERO, 2000, v);
+        plain.next_retransmission(SimTime::ZERO, v, 0);
+        plain.on_ack(&dup(1, 2000), v);
+        plain.on_ack(&dup(2, 2000), v);
+        let d = plain.on_ack(&dup(3, 2000), v);
+        assert!(d.congestion.is_some(), "HACK: the third duplicate halves");
+        let mut fixed = layer(HackMode::Fixed);
+        fixed.on_nack(SimTime::ZERO, 2000, v);
+        fixed.next_retransmission(SimTime::ZERO, v, 0);
+        for c in 1..=5 {
+            let d = fixed.on_ack(&dup(c, 2000), v);
+            assert_eq!((d.congestion, d.window), (None, WindowOp::Keep));
+        }
+        assert_eq!(fixed.phase(), Phase::Open);
+        // The repair is acknowledged; duplicates at a hole nobody notified count again.
+        fixed.on_ack(&new_ack(6000, 4000), view(6000, 10_000));
+        let v = view(6000, 10_000);
+        fixed.on_ack(&dup(1, 6000), v);
+        fixed.on_ack(&dup(2, 6000), v);
+        assert!(fixed.on_ack(&dup(3, 6000), v).congestion.is_some());
+    }
+}
