@@ -40,11 +40,14 @@ def test_hierarchy() -> None:
     assert issubclass(LossylinkIOError, LossylinkError)
     assert not issubclass(SimulationError, ScenarioError)
     assert not issubclass(LossylinkIOError, ScenarioError)
+    assert issubclass(errors.EmulationError, LossylinkError)
+    assert issubclass(errors.PrivilegeError, errors.EmulationError)
+    assert not issubclass(errors.EmulationError, ScenarioError)
 
 
 def test_every_class_is_public_and_distinct() -> None:
     classes = [getattr(errors, name) for name in errors.__all__]
-    assert len(set(classes)) == len(classes) == 10
+    assert len(set(classes)) == len(classes) == 12
     for cls in classes:
         assert cls.__module__ == "lossylink.errors"
         assert cls.__doc__

@@ -15,7 +15,7 @@ from lossylink.reproduce import reproduce
 
 
 def test_every_paper_is_a_package_with_a_catalogue_and_a_report() -> None:
-    assert set(PAPERS) == {"balakrishnan97", "ludwig2000", "buchholcz"}
+    assert set(PAPERS) == {"balakrishnan97", "ludwig2000", "buchholcz", "llelsn"}
     assert tuple(PAPERS) == PAPER_NAMES
     for name, cat in PAPERS.items():
         assert cat.__name__ == f"lossylink.papers.{name}"

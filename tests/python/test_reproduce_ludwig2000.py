@@ -41,7 +41,7 @@ def rep(tmp_path_factory: pytest.TempPathFactory) -> Reproduction:
 
 
 def test_registry_lists_the_papers_and_each_has_a_report_module() -> None:
-    assert list(PAPERS) == ["balakrishnan97", "ludwig2000", "buchholcz"]
+    assert list(PAPERS) == ["balakrishnan97", "ludwig2000", "buchholcz", "llelsn"]
     for name, cat in PAPERS.items():
         assert name == cat.NAME
         report = paper_report(name)
