@@ -573,6 +573,9 @@ pub struct DirectionDoc {
     /// Whether the queue is the sending node's own interface queue (see the hop's field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_queue: Option<bool>,
+    /// TCP-Jersey's CW marking threshold (see the hop's field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cw_mark: Option<u32>,
     /// Framing bytes per frame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framing: Option<u32>,
@@ -629,6 +632,10 @@ pub struct HopDoc {
     /// a hop that stands for a path whose bottleneck queue is a router's (the wan preset).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_queue: Option<bool>,
+    /// TCP-Jersey's congestion warning (eln-llelsn spec §4.8): a TCP data packet offered
+    /// while the queue holds at least this many packets is marked CW (none: no marking).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cw_mark: Option<u32>,
     /// Framing bytes per frame (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framing: Option<u32>,

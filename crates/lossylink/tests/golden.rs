@@ -635,6 +635,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-jersey")],
     ),
     (
+        "jersey-cw-wan",
+        "TCP-Jersey with CW marks from the internet hop's queue (cw_mark = 3 packets)",
+        "wan",
+        &[("scheme", "e2e-jersey"), ("hops.0.cw_mark", "3")],
+    ),
+    (
         "jtcp-wan",
         "JTCP: a loss with a flat jitter ratio keeps the window",
         "wan",

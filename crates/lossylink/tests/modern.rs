@@ -111,3 +111,28 @@ fn todays_knobs_reject_parts_that_cannot_carry_them() {
     let e = err(&[("scheme", "e2e-frto+eifel")]);
     assert!(e.contains("tcp.frto") && e.contains("Eifel"), "{e}");
 }
+
+/// TCP-Jersey's CW marks come from a link direction that asks for them (`cw_mark`); a bad
+/// threshold is a one-line error naming the field, and marks change Jersey's run.
+#[test]
+fn jersey_cw_marks_come_from_links_that_set_cw_mark() {
+    let mut s = Scenario::preset("wan").unwrap();
+    s.set("scheme", "e2e-jersey").unwrap();
+    s.set("error_every", "64KiB").unwrap();
+    let plain = run(&s, 1, &RunOptions::default()).unwrap().metrics;
+    let mut bad = s.clone();
+    let e = match bad.set("hops.0.cw_mark", "0") {
+        Err(e) => e.to_string(),
+        Ok(()) => run(&bad, 1, &RunOptions::default())
+            .err()
+            .unwrap()
+            .to_string(),
+    };
+    assert!(
+        e.contains("hops[0].forward.cw_mark") && !e.contains('\n'),
+        "{e}"
+    );
+    s.set("hops.0.cw_mark", "3").unwrap();
+    let marked = run(&s, 1, &RunOptions::default()).unwrap().metrics;
+    assert_ne!(plain.sender_timeouts, marked.sender_timeouts);
+}

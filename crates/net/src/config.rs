@@ -96,6 +96,10 @@ pub struct DirectionConfig {
     pub host_queue: bool,
     /// Link framing bytes sent at `rate_bps` with every frame (MAC header, FCS, ...).
     pub framing_bytes: u32,
+    /// TCP-Jersey's congestion warning (Xu, Tian, Ansari 2004; eln-llelsn spec §4.8): a TCP
+    /// data packet offered while the queue holds at least this many packets is marked CW;
+    /// `None`, the default, marks nothing.
+    pub cw_mark: Option<u32>,
     /// Fixed airtime per frame not proportional to its size (preamble, inter-frame space,
     /// link-level acknowledgment).
     pub per_frame: SimDuration,

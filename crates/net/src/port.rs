@@ -29,6 +29,8 @@ pub struct PortStats {
     pub corrupted_data: u64,
     /// ACK frames corrupted by the error model.
     pub corrupted_acks: u64,
+    /// Data packets marked with TCP-Jersey's congestion warning.
+    pub cw_marks: u64,
     /// Packets dropped because the queue was full.
     pub queue_drops: u64,
     /// Longest queue seen, in packets.
@@ -143,6 +145,9 @@ impl Port {
     /// hiccup holds counts as accepted. A dropped `pkt` is left in `pool` for the caller; a
     /// held-back packet released behind it and dropped is freed here.
     pub(crate) fn offer(&mut self, now: SimTime, pkt: PacketRef, pool: &mut PacketPool) -> bool {
+        if let Some(threshold) = self.cfg.cw_mark {
+            self.mark_cw(threshold, pkt, pool);
+        }
         if self.hiccups.ip_idle() {
             return self.enqueue(pkt);
         }
@@ -163,6 +168,18 @@ impl Port {
                 }
                 queued
             }
+        }
+    }
+
+    /// TCP-Jersey's CW marking (spec §4.8): a data packet offered to a queue holding at least
+    /// `threshold` packets is marked. Deliberate deviation: the instantaneous queue length, not
+    /// RED's average.
+    #[inline(never)]
+    fn mark_cw(&mut self, threshold: u32, pkt: PacketRef, pool: &mut PacketPool) {
+        let p = &mut pool[pkt];
+        if self.queue.len() >= threshold as usize && p.seg.is_data() && !p.is_udp() {
+            p.seg.opts.cw = true;
+            self.stats.cw_marks += 1;
         }
     }
 

@@ -155,6 +155,7 @@ mod tests {
             queue_packets: 10,
             host_queue: true,
             framing_bytes: 0,
+            cw_mark: None,
             per_frame: SimDuration::ZERO,
             exposure: Exposure::Frame,
             error: ErrorModelConfig::None,

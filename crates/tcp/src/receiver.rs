@@ -608,6 +608,48 @@ mod tests {
         assert_eq!(plain.stats().corruption_count, 0);
     }
 
+    #[test]
+    fn a_nack_receiver_names_each_corrupted_segment_at_once_and_echoes_cw() {
+        let space = SeqSpace { base: SeqNum(1000) };
+        let cfg = ReceiverConfig {
+            nack: true,
+            ..ReceiverConfig::new(100, 65535, DelayedAck::Off)
+        };
+        let mut r = Receiver::new(cfg, space, 10_000, SeqNum(5));
+        let seg = |off: u64, cw: bool| Segment {
+            seq: space.seq(off),
+            ack: SeqNum(5),
+            len: 100,
+            wnd: 65535,
+            ack_flag: true,
+            opts: SegOptions {
+                cw,
+                ..SegOptions::default()
+            },
+        };
+        let t = SimTime::ZERO;
+        r.on_segment(t, &seg(0, true));
+        let a = r.poll_transmit(t).unwrap();
+        assert!(a.opts.cw && a.opts.nack.is_none(), "CW echoed once");
+        // Two corrupted arrivals: one ACK each, naming them in order (8 option bytes).
+        assert!(r.on_corrupted(&seg(100, false)));
+        assert!(r.on_corrupted(&seg(200, false)));
+        assert!(!r.on_corrupted(&seg(200, false)), "already to be named");
+        let a = r.poll_transmit(t).unwrap();
+        assert_eq!(
+            (a.opts.nack, a.ack, a.options_len()),
+            (Some(space.seq(100)), space.seq(100), 8)
+        );
+        assert!(!a.opts.cw);
+        assert_eq!(r.poll_transmit(t).unwrap().opts.nack, Some(space.seq(200)));
+        assert_eq!(r.poll_transmit(t), None);
+        assert_eq!(r.stats().nacks_sent, 2);
+        // Old data is not named.
+        r.on_segment(t, &seg(100, false));
+        r.poll_transmit(t);
+        assert!(!r.on_corrupted(&seg(100, false)));
+    }
+
     proptest! {
         #[test]
         fn ranges_stay_sorted_disjoint_and_cover_inserts(ins in proptest::collection::vec((0u64..200, 1u64..20), 0..40)) {

@@ -215,6 +215,13 @@ pub(super) fn direction(
             "must be at least 1 packet",
         ));
     }
+    let cw_mark = d.cw_mark.or(h.cw_mark);
+    if cw_mark == Some(0) {
+        return Err(Error::invalid(
+            format!("{field}.cw_mark"),
+            "must be at least 1 packet (leave it out for no marking)",
+        ));
+    }
     let exposure = match d.exposure.or(h.exposure).unwrap_or(ExposureDoc::Frame) {
         ExposureDoc::Payload => Exposure::Payload,
         ExposureDoc::Ip => Exposure::Ip,
@@ -230,6 +237,7 @@ pub(super) fn direction(
         queue_packets: queue,
         host_queue: d.host_queue.or(h.host_queue).unwrap_or(true),
         framing_bytes: d.framing.or(h.framing).unwrap_or(0),
+        cw_mark,
         per_frame: d
             .per_frame
             .as_ref()

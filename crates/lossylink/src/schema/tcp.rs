@@ -271,13 +271,9 @@ pub struct TcpDoc {
     pub syn: Option<bool>,
     /// TCP-Jersey (`e2e-jersey`, `+jersey`): what a three-duplicate loss without a congestion
     /// warning does (ownd: the window from the bandwidth estimate | keep: retransmit only,
-    /// spec §4.8 (b); ownd).
+    /// spec §4.8 (b), for networks whose routers mark CW, the links' `cw_mark`; ownd).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jersey_unmarked_loss: Option<JerseyLossDoc>,
-    /// TCP-Jersey: routers mark congestion warnings (spec §4.8 (c); false; true is refused
-    /// until the network marks).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub jersey_cw_routers: Option<bool>,
     /// JTCP (`e2e-jtcp`, `+jtcp`): jitter-ratio samples averaged (1..=1024; 8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jtcp_samples: Option<u32>,
@@ -431,7 +427,6 @@ impl Default for TcpDoc {
             frto: None,
             syn: None,
             jersey_unmarked_loss: None,
-            jersey_cw_routers: None,
             jtcp_samples: None,
             tibet_alpha: None,
             ideal_bwe_rate: None,

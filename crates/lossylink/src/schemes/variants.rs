@@ -65,7 +65,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             info: SchemeInfo {
                 name: "e2e-jersey",
                 family: E2E,
-                description: "TCP-Jersey: the available-bandwidth estimator R = (RTT R + L)/(gap + RTT) over the ACK stream; after three duplicates or a timeout the window comes from ownd = R x minimum RTT (tcp.jersey_unmarked_loss = keep: an unmarked loss only retransmits); an ACK with a congestion warning (CW) runs rcontrol() (no router marks yet: tcp.jersey_cw_routers); Reno's growth on the modern profile; e2e-jersey == e2e+modern+jersey",
+                description: "TCP-Jersey: the available-bandwidth estimator R = (RTT R + L)/(gap + RTT) over the ACK stream; after three duplicates or a timeout the window comes from ownd = R x minimum RTT (tcp.jersey_unmarked_loss = keep: an unmarked loss only retransmits); an ACK with a congestion warning (CW) runs rcontrol() (routers mark where a link sets cw_mark); Reno's growth on the modern profile; e2e-jersey == e2e+modern+jersey",
                 source: "Xu, Tian, Ansari, IEEE JSAC 22(4), 2004; eln-llelsn spec 4.8",
             },
             recovery: RecoveryKind::Reno,

@@ -20,8 +20,8 @@
 //! minimum keeps queueing out of the window, as Westwood's rule does). The default for an
 //! unmarked loss, [`JerseyUnmarked::Ownd`], is the rate-based window (`rcontrol()`) rather
 //! than the spec's retransmission without a window change ([`JerseyUnmarked::Keep`]), because
-//! no router in our networks marks CW yet (`tcp.jersey_cw_routers`, off): with `Keep` and no
-//! marks a congestion loss would never reduce the window.
+//! routers mark CW only where a link direction asks for it (`cw_mark`, off by default): with
+//! `Keep` and no marks a congestion loss would never reduce the window.
 
 use super::{bdp_bytes, bwe_response, AckSample, CongestionControl, CongestionEvent, RateSample};
 use super::{RenoCc, RenoFlavor};

@@ -29,12 +29,6 @@ fn foreign(t: &TcpDoc, mods: Modifiers) -> Result<(), Error> {
             "TCP-Jersey (scheme e2e-jersey or +jersey)",
         ),
         (
-            t.jersey_cw_routers.is_some(),
-            mods.jersey,
-            "tcp.jersey_cw_routers",
-            "TCP-Jersey (scheme e2e-jersey or +jersey)",
-        ),
-        (
             t.jtcp_samples.is_some(),
             mods.jtcp,
             "tcp.jtcp_samples",
@@ -71,12 +65,6 @@ fn foreign(t: &TcpDoc, mods: Modifiers) -> Result<(), Error> {
 pub(super) fn variant_cc(t: &TcpDoc, mods: Modifiers) -> Result<Option<CcSettings>, Error> {
     foreign(t, mods)?;
     if mods.jersey {
-        if t.jersey_cw_routers == Some(true) {
-            return Err(Error::invalid(
-                "tcp.jersey_cw_routers",
-                "routers that mark congestion warnings are not modelled yet; the sender honours CW bits on ACKs (docs/modern.md, \"TCP-Jersey\")",
-            ));
-        }
         return Ok(Some(CcSettings::Jersey(match t.jersey_unmarked_loss {
             None | Some(JerseyLossDoc::Ownd) => JerseyUnmarked::Ownd,
             Some(JerseyLossDoc::Keep) => JerseyUnmarked::Keep,
@@ -150,7 +138,7 @@ mod tests {
 
     #[test]
     fn bad_or_foreign_knobs_are_one_line_errors_naming_the_field() {
-        let cases: [Case; 8] = [
+        let cases: [Case; 7] = [
             ("e2e-jtcp", |d| d.jtcp_samples = Some(0), "tcp.jtcp_samples"),
             (
                 "e2e-tibet",
@@ -166,11 +154,6 @@ mod tests {
                 "e2e-jersey",
                 |d| d.tibet_alpha = Some(0.9),
                 "tcp.tibet_alpha",
-            ),
-            (
-                "e2e-jersey",
-                |d| d.jersey_cw_routers = Some(true),
-                "tcp.jersey_cw_routers",
             ),
             (
                 "e2e-westwood",
