@@ -31,7 +31,6 @@ fn every_mac_drop_becomes_one_eln_that_reaches_the_sender_over_the_wire() {
     let r = run(&s, 1, &pcap()).unwrap();
     let m = &r.metrics;
     assert!(m.elsn_elns_sent > 100, "{}", m.elsn_elns_sent);
-    assert_eq!(m.elsn_elns_sent, m.sender_elns, "none is lost on the way");
     // Retry limit 1: no retries, so no ERSN.
     assert_eq!(m.elsn_ersns_sent, 0);
     let cap = r.capture.unwrap();
@@ -41,9 +40,17 @@ fn every_mac_drop_becomes_one_eln_that_reaches_the_sender_over_the_wire() {
         .iter()
         .filter(|f| matches!(f.pkt.proto, Proto::Notice(NoticeKind::Eln)))
         .collect();
-    // Each ELN crosses lan (ap -> router) and internet (router -> server): two frames.
-    assert_eq!(notices.len() as u64, 2 * m.elsn_elns_sent);
+    // Each ELN crosses lan (ap -> router) and internet (router -> server): two frames. None is
+    // lost on the way: every one the sender has not seen was still on the wire (less than the
+    // wired path's 21 ms plus two 40-byte frames before the end of the run).
     assert!(notices.iter().all(|f| f.port.0 == 3 || f.port.0 == 1));
+    let sent: Vec<_> = notices.iter().filter(|f| f.port.0 == 3).collect();
+    assert_eq!(sent.len() as u64, m.elsn_elns_sent);
+    let crossed = notices.iter().filter(|f| f.port.0 == 1).count() as u64;
+    assert!(m.sender_elns <= crossed && crossed <= m.elsn_elns_sent);
+    let end = 10_000_000_000u64;
+    let in_flight = sent.iter().filter(|f| f.start.0 + 22_000_000 > end).count() as u64;
+    assert!(m.elsn_elns_sent - m.sender_elns <= in_flight);
     for n in notices.iter().filter(|f| f.port.0 == 3).take(50) {
         // It names a data frame the cell sent before it (corrupted, or collided: a collision
         // is a loss the MAC gives up just the same)...
@@ -113,12 +120,17 @@ fn uplink_elns_are_an_in_host_call() {
 
 #[test]
 fn ersn_with_a_long_link_retry_delay_prevents_spurious_timeouts() {
-    // Spec Fig. 13: 100 ms between link retries; four attempts.
+    // Spec Fig. 13: 100 ms between link retries; four attempts. The sender's timer is the
+    // modern profile's (200 ms minimum, delayed ACKs), under which a retry burst outlasts the
+    // RTO; with the preset's ns-2 timer (1 s minimum) it rarely does (docs/llelsn.md).
     let with = |ersn: bool| {
         let s = scenario(
             "llelsn",
             &[
                 ("run.duration", "30s"),
+                ("tcp.min_rto", "200ms"),
+                ("tcp.delayed_ack", "deadline"),
+                ("tcp.initial_cwnd", "3"),
                 (
                     "cells.0.dcf",
                     "{ retry_limit = 4, basic_rate = \"1Mbps\", retry_delay = \"100ms\" }",
