@@ -105,7 +105,6 @@ def emulate(
 ) -> dict[str, Any]:
     """Emulate ``scenario`` with real Linux TCP in two network namespaces (needs root)."""
 
-
 def timer_model(
     w: int, service: str, tick: str, cycles: int, timer: str, sampling: str
 ) -> dict[str, np.ndarray]:
