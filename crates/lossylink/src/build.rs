@@ -127,8 +127,12 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
             .filter(|&n| net.is_base_station(n))
             .collect();
         // LL-ELSN runs in the MAC that sends the data: on a sending station too (the uplink,
-        // eln-llelsn spec §4.1 (c)).
-        if kind == AgentKind::Elsn && sends_over_wireless(&net, f.src, f.dst) {
+        // eln-llelsn spec §4.1 (c)). So does snoop, "by symmetric operation" (spec §4.4 (a)):
+        // at a sending station it caches the station's own segments and answers the duplicate
+        // ACKs that come back over the air.
+        if matches!(kind, AgentKind::Elsn | AgentKind::Snoop)
+            && sends_over_wireless(&net, f.src, f.dst)
+        {
             on_path.insert(0, f.src);
         }
         if on_path.is_empty() {

@@ -747,6 +747,23 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "snoop-station-uplink-fer3",
+        "Snoop at the sending station (eln-llelsn spec 4.4): resends on duplicate ACKs one RTT late",
+        "llelsn",
+        &[
+            ("scheme", "snoop-newreno"),
+            ("run.duration", "20s"),
+            (
+                "flows",
+                "[{ name = \"up\", from = \"sta1\", to = \"server\" }]",
+            ),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "llelsn-uplink-fer3",
         "LL-ELSN uplink: the station's own MAC notifies its TCP in the host (no ELN delay)",
         "llelsn",

@@ -615,7 +615,7 @@ impl Network {
             let seg = sender.poll_transmit(now, sink);
             let Some(seg) = seg else { break };
             let src = fl.src;
-            let r = self.pool.insert(Packet {
+            let mut pkt = Packet {
                 uid: self.next_uid,
                 flow: fl.id,
                 src,
@@ -623,8 +623,15 @@ impl Network {
                 seg,
                 link: LinkTag::None,
                 proto: Proto::Tcp,
-            });
+            };
             self.next_uid += 1;
+            if self.agents[src.index()].is_some() {
+                match self.agent_outgoing(now, src, pkt) {
+                    Some(p) => pkt = p,
+                    None => continue,
+                }
+            }
+            let r = self.pool.insert(pkt);
             if let Some(dropped) = self.send_from(now, src, r) {
                 // ENOBUFS from the host's own interface queue (Ludwig2000 §2.3).
                 let (sender, sink) = self.flows[f].sender_and_sink();

@@ -29,8 +29,11 @@ impl Network {
     /// (the packets [`Network::agent_intercept`] may hand to it). Checked first so that the
     /// packets no agent sees are not moved through it.
     pub(super) fn agent_at(&self, port: PortId, pkt: &Packet) -> bool {
-        let node = self.ports[port.index()].to;
-        pkt.dst != node && pkt.is_tcp() && self.agents[node.index()].is_some()
+        let p = &self.ports[port.index()];
+        let node = p.to;
+        pkt.is_tcp()
+            && self.agents[node.index()].is_some()
+            && (pkt.dst != node || (p.role == HopRole::Wireless && pkt.kind() == PacketKind::Ack))
     }
 
     /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
@@ -44,12 +47,20 @@ impl Network {
     ) -> Option<Packet> {
         let p = &self.ports[port.index()];
         let node = p.to;
-        if pkt.dst == node || self.agents[node.index()].is_none() {
+        if self.agents[node.index()].is_none() {
             return Some(pkt);
         }
-        let out = self.routes[node.index()][pkt.dst.index()]?;
         let from_wireless = p.role == HopRole::Wireless;
-        let to_wireless = self.ports[out.index()].role == HopRole::Wireless;
+        // An ACK for the node's own sender (an agent on a sending station) counts as leaving
+        // the air: it goes on to the local TCP.
+        let to_wireless = if pkt.dst != node {
+            let out = self.routes[node.index()][pkt.dst.index()]?;
+            self.ports[out.index()].role == HopRole::Wireless
+        } else if from_wireless && pkt.kind() == PacketKind::Ack {
+            false
+        } else {
+            return Some(pkt);
+        };
         let (agent, _) = self.agents[node.index()].as_mut()?;
         let before = self.taps.agent_before(|| agent.stats());
         let reaction = match pkt.kind() {
@@ -57,6 +68,38 @@ impl Network {
             PacketKind::Ack if from_wireless && !to_wireless => agent.on_ack(now, pkt),
             _ => return Some(pkt),
         };
+        let shown = Some((&pkt, &reaction.verdict));
+        let after = || agent.stats();
+        self.taps
+            .agent_after((now, node), before, after, shown, &reaction.local);
+        self.inject_local(now, node, reaction.local);
+        self.pump_agent(node, now);
+        match reaction.verdict {
+            Verdict::Forward(p) => Some(p),
+            Verdict::Absorb => None,
+        }
+    }
+
+    /// A segment the TCP sender on `node` is about to send: if an agent runs there (snoop on a
+    /// sending station) and the segment goes out over a wireless hop, the agent sees it first,
+    /// as a base station sees data from the wired side. Returns the packet to send, if any.
+    pub(super) fn agent_outgoing(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        pkt: Packet,
+    ) -> Option<Packet> {
+        let Some(out) = self.routes[node.index()][pkt.dst.index()] else {
+            return Some(pkt);
+        };
+        if self.ports[out.index()].role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
+            return Some(pkt);
+        }
+        let Some((agent, _)) = self.agents[node.index()].as_mut() else {
+            return Some(pkt);
+        };
+        let before = self.taps.agent_before(|| agent.stats());
+        let reaction = agent.on_data(now, pkt);
         let shown = Some((&pkt, &reaction.verdict));
         let after = || agent.stats();
         self.taps

@@ -215,22 +215,22 @@ def _experiments() -> list[Experiment]:
                     f"Fig. 7: d = {d} ms, FER 1 %, {label}",
                 )
             )
-        if scheme != "snoop-newreno":
-            for p in UPLINK_FER_PCT:
-                out.append(
-                    _exp(
-                        "uplink",
-                        f"{p:g}",
-                        label,
-                        scheme,
-                        p,
-                        [
-                            ("flows", '[{ name = "up", from = "sta1", to = "server" }]'),
-                            ("cells.0.error", fer(p)),
-                        ],
-                        f"Fig. 8: uplink, FER {p:g} %, {label}",
-                    )
+        # Snoop runs at the station in the uplink, "by symmetric operation" (spec §4.4 (a)).
+        for p in UPLINK_FER_PCT:
+            out.append(
+                _exp(
+                    "uplink",
+                    f"{p:g}",
+                    label,
+                    scheme,
+                    p,
+                    [
+                        ("flows", '[{ name = "up", from = "sta1", to = "server" }]'),
+                        ("cells.0.error", fer(p)),
+                    ],
+                    f"Fig. 8: uplink, FER {p:g} %, {label}",
                 )
+            )
         for n in N_FLOWS:
             out.append(
                 _exp(
