@@ -747,6 +747,23 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "lhp-header-protection-fer3",
+        "LHP with its link-layer header protection (spec 4.11): corrupted frames are NACKed",
+        "llelsn",
+        &[
+            ("scheme", "e2e-lhp"),
+            ("run.duration", "20s"),
+            (
+                "cells.0.dcf",
+                "{ retry_limit = 1, basic_rate = \"1Mbps\", header_protection = true }",
+            ),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "snoop-station-uplink-fer3",
         "Snoop at the sending station (eln-llelsn spec 4.4): resends on duplicate ACKs one RTT late",
         "llelsn",

@@ -64,7 +64,11 @@ fn a_lost_uplink_frame_is_resent_by_the_station_one_round_trip_later() {
         .expect("a duplicate ACK for the hole");
     // ... after the segments behind the hole crossed the cell, both wired hops (21 ms each
     // way) and the ACK came back: at least 42 ms after the loss.
-    assert!(dupack.start.0 >= t0 + 42_000_000, "{} ns", dupack.start.0 - t0);
+    assert!(
+        dupack.start.0 >= t0 + 42_000_000,
+        "{} ns",
+        dupack.start.0 - t0
+    );
     // The station resends the segment itself after that duplicate, well before its sender's
     // retransmission timer (1 s minimum) could.
     let resend = frames
@@ -98,7 +102,10 @@ fn snoop_helps_the_uplink_less_than_the_downlink() {
                 ),
             ],
         );
-        run(&s, 1, &RunOptions::default()).unwrap().metrics.throughput_mbps
+        run(&s, 1, &RunOptions::default())
+            .unwrap()
+            .metrics
+            .throughput_mbps
     };
     let up = |scheme: &str| {
         let mut s = uplink(scheme, true);
@@ -108,10 +115,16 @@ fn snoop_helps_the_uplink_less_than_the_downlink() {
             "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
         )
         .unwrap();
-        run(&s, 1, &RunOptions::default()).unwrap().metrics.throughput_mbps
+        run(&s, 1, &RunOptions::default())
+            .unwrap()
+            .metrics
+            .throughput_mbps
     };
     let gain_down = down("snoop-newreno") / down("e2e-newreno");
     let gain_up = up("snoop-newreno") / up("e2e-newreno");
     assert!(gain_up > 1.0, "snoop still helps the uplink: {gain_up}");
-    assert!(gain_up < gain_down, "uplink {gain_up}, downlink {gain_down}");
+    assert!(
+        gain_up < gain_down,
+        "uplink {gain_up}, downlink {gain_down}"
+    );
 }

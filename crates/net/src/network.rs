@@ -66,6 +66,8 @@ enum Event {
     WebWake { session: u32 },
     /// Agents' link-status notifications wait in `Network::notices` (LL-ELSN).
     Notices,
+    /// Headers of corrupted frames reach their receivers (LHP's header protection).
+    Headers,
 }
 
 /// How a run ended.
@@ -102,6 +104,8 @@ pub struct Network {
     link_receivers: Vec<Option<LinkReceiver>>,
     /// Link-status notifications agents raised during a medium call, in order (LL-ELSN).
     notices: Vec<(NodeId, crate::agent::Notice)>,
+    /// Protected headers of corrupted frames on their way to the receiver (time of arrival).
+    headers: Vec<(SimTime, FlowId, tcp::Segment)>,
     /// Optional recorders (crate::tap), off unless enabled.
     taps: Taps,
     /// Packets handed to a transport endpoint at their destination.
@@ -301,6 +305,7 @@ impl Network {
             proxies: BTreeMap::new(),
             link_receivers: Vec::new(),
             notices: Vec::new(),
+            headers: Vec::new(),
             taps: Taps::default(),
             delivered: 0,
             udp: Vec::new(),
@@ -542,6 +547,7 @@ impl Network {
             Event::UdpSend { flow } => self.udp_send(now, flow),
             Event::WebWake { session } => self.web_wake(now, session as usize),
             Event::Notices => self.send_notices(now),
+            Event::Headers => self.headers_arrive(now),
         }
     }
 

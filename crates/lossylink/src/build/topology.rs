@@ -440,5 +440,6 @@ pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConf
             .map_or(SimDuration::ZERO, |x| SimDuration(x.0)),
         mac_ack: d.mac_ack.unwrap_or(true),
         collisions: d.collisions.unwrap_or(true),
+        header_protection: d.header_protection.unwrap_or(false),
     })
 }

@@ -51,4 +51,8 @@ pub struct DcfDoc {
     /// take turns instead (no collision losses; the LL-ELSN study's T004-3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collisions: Option<bool>,
+    /// LHP's link-layer header protection (false): a corrupted frame's header still reaches
+    /// the receiver, which a NACK receiver (e2e-lhp, e2e-hack) answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header_protection: Option<bool>,
 }

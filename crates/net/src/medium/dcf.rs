@@ -51,6 +51,11 @@ pub struct DcfConfig {
     /// (the LL-ELSN study's T004-3: its lead at low FER comes from collisions): one of them,
     /// in turn, sends and the others keep their zero count and send after it.
     pub collisions: bool,
+    /// LHP's link-layer header protection (eln-llelsn spec §4.11 (b); Gao et al. 2003): the
+    /// headers travel under their own check, so a frame whose payload the channel corrupted
+    /// (not one lost in a collision) still hands its header up at the receiver, which can name
+    /// the segment (an ELN carried on its ACKs). Off in plain 802.11.
+    pub header_protection: bool,
 }
 
 impl DcfConfig {
@@ -67,6 +72,7 @@ impl DcfConfig {
         retry_delay: SimDuration::ZERO,
         mac_ack: true,
         collisions: true,
+        header_protection: false,
     };
 
     /// DIFS = SIFS + 2 slots.
@@ -347,6 +353,9 @@ impl Dcf {
                 air.first_retry(now, *port, frame);
             }
             let (airtime, corrupted) = air.attempt(now, *port, frame);
+            if corrupted && !collision && self.cfg.header_protection {
+                air.header_up(now + airtime, *port, frame);
+            }
             m.stats.attempts += 1;
             m.stats.airtime_ns += airtime.as_nanos();
             if m.attempt > 0 {

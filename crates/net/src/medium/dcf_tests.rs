@@ -225,3 +225,70 @@ fn a_frame_is_dropped_after_the_retry_limit_and_the_window_resets() {
         .collect();
     assert_eq!(events, ["try", "resend1", "try", "try", "drop"]);
 }
+
+#[test]
+fn with_header_protection_a_corrupted_attempt_hands_its_header_up_at_its_end() {
+    // LHP (eln-llelsn spec §4.11): each corrupted attempt's header reaches the far end when the
+    // attempt ends (FakeAir: 1 ms of airtime); without the knob nothing is handed up.
+    let run = |protect: bool| {
+        let cfg = DcfConfig {
+            retry_limit: 2,
+            header_protection: protect,
+            ..DcfConfig::B_LONG_1M
+        };
+        let mut d = cell(cfg, 1);
+        let mut air = FakeAir::new(vec![1, 0]);
+        air.bad_ports = vec![PortId(0)];
+        ready(&mut d, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        air.log
+            .iter()
+            .filter(|l| l.contains(" try ") || l.contains(" header "))
+            .map(|l| {
+                let (t, what) = l.split_once(' ').unwrap();
+                (t.parse::<u64>().unwrap(), what.to_string())
+            })
+            .collect::<Vec<_>>()
+    };
+    let on = run(true);
+    assert_eq!(on.len(), 4, "{on:?}");
+    for pair in on.chunks(2) {
+        assert_eq!(pair[0].1, "try port0");
+        assert_eq!(pair[1], (pair[0].0 + 1_000_000, "header port0".to_string()));
+    }
+    let off = run(false);
+    assert_eq!(off.len(), 2, "{off:?}");
+    assert!(off.iter().all(|(_, w)| w == "try port0"));
+}
+
+#[test]
+fn a_collision_hands_no_header_up() {
+    // CWmin 0: both draw 0 and collide at 50 us; nothing of either frame is decodable. Every
+    // attempt is corrupted by the channel as well, so each attempt that did not collide (the
+    // retries, once the windows differ) hands its header up and no collided one does.
+    let cfg = DcfConfig {
+        cw_min: 0,
+        retry_limit: 3,
+        header_protection: true,
+        ..DcfConfig::B_LONG_1M
+    };
+    let mut d = cell(cfg, 1);
+    let mut air = FakeAir::new(vec![1, 1]);
+    air.corrupt = true;
+    ready(&mut d, &mut air);
+    drive(&mut d, &mut air, SimTime(1_000_000_000));
+    let first: Vec<&String> = air.log.iter().take_while(|l| !l.contains("wake")).collect();
+    assert!(air.log.contains(&format!("{} try port0", us(50))));
+    assert!(air.log.contains(&format!("{} try port1", us(50))));
+    assert!(
+        !air.log.contains(&format!("{} header port0", us(1050))),
+        "{first:?}"
+    );
+    assert!(!air.log.contains(&format!("{} header port1", us(1050))));
+    let st = d.stats();
+    let attempts: u64 = st.iter().map(|s| s.attempts).sum();
+    let collided: u64 = st.iter().map(|s| s.collisions).sum();
+    let headers = air.log.iter().filter(|l| l.contains(" header ")).count() as u64;
+    assert!(collided >= 2);
+    assert_eq!(headers, attempts - collided);
+}

@@ -76,6 +76,10 @@ pub(crate) trait Air {
     /// A frame of `port` starts its first retry (the cross-layer hook of agents at the sending
     /// node, crate::agent::Agent::on_first_retry).
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame);
+    /// The attempt of `frame` of `port` that ended at `end` was corrupted, but its protected
+    /// header was not (LHP's link-layer header protection, crate::medium::dcf): the header
+    /// reaches the far end after the propagation delay.
+    fn header_up(&mut self, end: SimTime, port: PortId, frame: &Frame);
     /// What a medium that frames packets itself needs to know of `frame` (crate::medium::gsm).
     fn frame_info(&self, frame: &Frame) -> FrameInfo;
     /// A medium with its own channel carried `frame` of `port` over `wire_bytes` bytes and

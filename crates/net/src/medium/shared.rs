@@ -209,6 +209,9 @@ pub(crate) mod tests {
         fn first_retry(&mut self, now: SimTime, port: PortId, _f: &Frame) {
             self.log.push(format!("{} resend1 {port}", now.as_nanos()));
         }
+        fn header_up(&mut self, end: SimTime, port: PortId, _f: &Frame) {
+            self.log.push(format!("{} header {port}", end.as_nanos()));
+        }
         fn frame_info(&self, _f: &Frame) -> super::super::FrameInfo {
             if self.udp.contains(&self.taken) {
                 return super::super::FrameInfo {

@@ -85,6 +85,7 @@ impl Network {
             taps,
             queue,
             notices,
+            headers,
             ..
         } = self;
         (
@@ -96,6 +97,7 @@ impl Network {
                 taps,
                 queue,
                 notices,
+                headers,
                 medium: m,
             },
         )
@@ -110,6 +112,7 @@ struct AirOf<'a> {
     taps: &'a mut Taps,
     queue: &'a mut EventQueue<Event>,
     notices: &'a mut Vec<(NodeId, Notice)>,
+    headers: &'a mut Vec<(SimTime, engine::FlowId, tcp::Segment)>,
     medium: usize,
 }
 
@@ -213,6 +216,18 @@ impl Air for AirOf<'_> {
             if let Some(n) = agent.on_first_retry(now, &self.pool[frame.0]) {
                 self.notify(now, node, n);
             }
+        }
+    }
+
+    #[cold]
+    fn header_up(&mut self, end: SimTime, port: PortId, frame: &Frame) {
+        let p = &self.ports[port.index()];
+        let pkt = &self.pool[frame.0];
+        // Only a TCP segment for the host at the far end has a receiver to name it to.
+        if pkt.is_tcp() && pkt.seg.is_data() && pkt.dst == p.to {
+            let at = end + p.delay();
+            self.headers.push((at, pkt.flow, pkt.seg));
+            self.queue.schedule(at, Event::Headers);
         }
     }
 

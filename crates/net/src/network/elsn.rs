@@ -59,6 +59,25 @@ impl Network {
         }
     }
 
+    /// Protected headers of corrupted frames that are due reach their receivers (LHP's link-layer
+    /// header protection, eln-llelsn spec §4.11): each is the ELN oracle's corrupted-segment
+    /// signal, which a NACK receiver (HACK, LHP) answers at once.
+    pub(super) fn headers_arrive(&mut self, now: SimTime) {
+        let mut i = 0;
+        while i < self.headers.len() {
+            let (at, flow, seg) = self.headers[i];
+            if at > now {
+                i += 1;
+                continue;
+            }
+            self.headers.remove(i);
+            let f = flow.index();
+            if self.flows.get(f).is_some() && self.flows[f].receiver.on_corrupted(&seg) {
+                self.pump_receiver(f, now);
+            }
+        }
+    }
+
     /// A notification reached the sender of `flow`.
     pub(super) fn notice_arrived(&mut self, now: SimTime, flow: FlowId, notice: LinkNotice) {
         let f = flow.index();

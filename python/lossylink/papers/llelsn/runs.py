@@ -156,6 +156,9 @@ def _cut() -> str:
     return f'{{ model = "trace", file = "{path}", slot = "1s", repeat = false }}'
 
 
+HEADER_PROTECTED = frozenset({"e2e-lhp", "e2e-hack", "e2e-hack-fixed"})
+
+
 def _exp(
     group: str,
     key: str,
@@ -166,6 +169,10 @@ def _exp(
     desc: str,
     **kw: Any,
 ) -> Experiment:
+    if scheme in HEADER_PROTECTED:
+        # LHP and HACK need the link to hand up the header of a corrupted frame (spec §4.11,
+        # §4.12): the cell protects headers for them. Last, after any `cells.0.dcf` above.
+        ov = [*ov, ("cells.0.dcf.header_protection", "true")]
     return Experiment(
         id=f"{group}-{key}-{scheme}",
         group=group,

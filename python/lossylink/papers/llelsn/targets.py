@@ -22,9 +22,6 @@ TABLE_TITLES = {
 DEVIATIONS: dict[str, str] = {
     "not-built": "the experiment this target reads is not built yet (LL-ELSN with HACK, "
     "HACK-fixed or LHP senders, Figs 14-15)",
-    "lhp-half": "LHP's link-layer header protection (a corrupted frame's intact header reaching "
-    "the receiver) is not built, so no NACK reaches e2e-lhp on a cell and it runs as its base "
-    "Reno sender: its goodput equals Reno's at every point (see docs/llelsn.md)",
 }
 
 
@@ -631,7 +628,6 @@ TARGETS: tuple[Target, ...] = (
         "1 = holds (P2)",
         _t10b,
         _ids("pareto", ["8"], ALL),
-        deviation="lhp-half",
     ),
     _t(
         "T004-11.aggressive",
