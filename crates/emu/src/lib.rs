@@ -14,6 +14,7 @@ mod error;
 pub mod netns;
 pub mod relay;
 mod run;
+pub mod split;
 mod sys;
 pub mod wire;
 

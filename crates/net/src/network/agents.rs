@@ -4,7 +4,7 @@
 use super::{AgentSlot, Event, Network};
 use crate::agent::{Agent, AgentStats, Verdict};
 use crate::config::HopRole;
-use crate::packet::{Packet, PacketKind, Proto};
+use crate::packet::{Packet, PacketKind};
 use crate::packet::{PacketPool, PacketRef};
 use crate::port::Port;
 use engine::EventQueue;
@@ -30,7 +30,7 @@ impl Network {
     /// packets no agent sees are not moved through it.
     pub(super) fn agent_at(&self, port: PortId, pkt: &Packet) -> bool {
         let node = self.ports[port.index()].to;
-        pkt.dst != node && pkt.is_tcp() && self.agents[node.index()].is_some()
+        pkt.dst != node && pkt.is_tcp_segment() && self.agents[node.index()].is_some()
     }
 
     /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
@@ -141,7 +141,7 @@ pub(super) fn agent_sent(
         return;
     };
     let pkt = &pool[r];
-    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.proto != Proto::Tcp {
+    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || !pkt.is_tcp_segment() {
         return;
     }
     if let Some((agent, _)) = agents[p.from.index()].as_mut() {
@@ -166,7 +166,7 @@ pub(super) fn agent_transmit(
     if p.role != HopRole::Wireless
         || pkt.kind() != PacketKind::Data
         || pkt.is_link_ack()
-        || pkt.proto != Proto::Tcp
+        || !pkt.is_tcp_segment()
     {
         return;
     }
