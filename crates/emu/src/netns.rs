@@ -138,6 +138,31 @@ impl Namespaces {
             .chain(std::iter::once(&self.server))
     }
 
+    /// Write kernel setting `key` (checked by [`check_sysctl_key`]) = `value` in every
+    /// namespace.
+    pub fn set_sysctl(&self, key: &str, value: &str) -> Result<(), EmuError> {
+        let path = Path::new("/proc/sys").join(key.replace('.', "/"));
+        for h in self.hosts() {
+            // `ip netns exec` mounts the namespace's own /proc/sys/net; no shell.
+            let out = Command::new("ip")
+                .args(["netns", "exec", &h.netns, "sysctl", "-qw"])
+                .arg(format!("{key}={value}"))
+                .output()
+                .map_err(|e| EmuError::setup("sysctl", e))?;
+            if !out.status.success() {
+                return Err(EmuError::Option {
+                    option: "sysctl",
+                    message: format!(
+                        "{key}={value}: {} ({})",
+                        String::from_utf8_lossy(&out.stderr).trim(),
+                        path.display()
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Set the default congestion control of every namespace (for the user's programs).
     pub fn set_congestion_control(&self, cc: &str) -> Result<(), EmuError> {
         for h in self.hosts() {
@@ -236,6 +261,23 @@ pub fn remove_stale() -> Result<Vec<String>, EmuError> {
     Ok(removed)
 }
 
+/// A kernel setting the emulator may write in its namespaces: a dotted `net.` key of letters,
+/// digits and `_` (the per-namespace ones; anything else would change the whole machine).
+pub fn check_sysctl_key(key: &str) -> Result<(), EmuError> {
+    let ok = key.starts_with("net.")
+        && key
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    if ok {
+        Ok(())
+    } else {
+        Err(EmuError::Option {
+            option: "sysctl",
+            message: format!("'{key}' is not a net.* key (per network namespace)"),
+        })
+    }
+}
+
 /// Whether this process has `CAP_NET_ADMIN` and `CAP_SYS_ADMIN` in its effective set (creating
 /// devices, namespaces and their mounts); the first missing one as an error.
 pub fn check_privileges() -> Result<(), EmuError> {
@@ -273,5 +315,21 @@ mod tests {
         assert_eq!(owner_pid("ll-abc-c"), None);
         assert_eq!(owner_pid("lo"), None);
         assert_eq!(owner_pid("eth0"), None);
+    }
+
+    #[test]
+    fn only_per_namespace_sysctl_keys_are_accepted() {
+        assert!(check_sysctl_key("net.ipv4.tcp_recovery").is_ok());
+        assert!(check_sysctl_key("net.ipv4.tcp_early_retrans").is_ok());
+        for bad in [
+            "kernel.panic",
+            "net.ipv4..x",
+            "net.ipv4.x;reboot",
+            "net",
+            "vm.swappiness",
+        ] {
+            let e = check_sysctl_key(bad).err().map(|e| e.to_string());
+            assert!(e.is_some_and(|e| e.contains("sysctl")), "{bad}");
+        }
     }
 }

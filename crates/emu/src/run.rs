@@ -90,6 +90,9 @@ pub struct EmulateOptions {
     pub pcap_dir: Option<PathBuf>,
     /// Stop when this is set (besides SIGINT and SIGTERM).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Kernel settings (`net.ipv4.tcp_recovery` = `0`, ...) written in every namespace before
+    /// the programs start; only `net.*` keys (per-namespace ones).
+    pub sysctls: Vec<(String, String)>,
 }
 
 impl Default for EmulateOptions {
@@ -102,6 +105,7 @@ impl Default for EmulateOptions {
             time_limit: Duration::from_secs(600),
             pcap_dir: None,
             stop: None,
+            sysctls: Vec::new(),
         }
     }
 }
@@ -280,7 +284,13 @@ pub fn emulate(scenario: &Scenario, opts: &EmulateOptions) -> Result<EmulateResu
     // The devices carry segments of the scenario's size: MSS + 20 bytes of IPv4 + 20 of TCP.
     let mtu = plan.mss + 40;
     let pid = std::process::id();
+    for (k, _) in &opts.sysctls {
+        netns::check_sysctl_key(k)?;
+    }
     let (ns, tuns) = Namespaces::create(pid, mtu, plan.split.is_some())?;
+    for (k, v) in &opts.sysctls {
+        ns.set_sysctl(k, v)?;
+    }
     let nodes = [
         Some(plan.client),
         plan.split.map(|s| s.0),
