@@ -761,6 +761,14 @@ def plot_cmd(
     "model times) and hop<i>-<name>-<forward|reverse>.pcap per link direction into DIR.",
 )
 @click.option(
+    "--sysctl",
+    "sysctls",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=_parse_assignment,
+    help="A net.* kernel setting for every namespace (repeatable), e.g. net.ipv4.tcp_sack=0.",
+)
+@click.option(
     "--compare",
     is_flag=True,
     help="Also simulate the scenario (same seed, the emulated byte count) and print both "
@@ -778,6 +786,7 @@ def emulate_cmd(
     seed: int,
     time_limit: float,
     pcap: Path | None,
+    sysctls: list[tuple[str, str]],
     compare: bool,
     as_json: bool,
 ) -> None:
@@ -815,6 +824,7 @@ def emulate_cmd(
         client=client,
         time_limit=time_limit,
         pcap=pcap,
+        sysctls=list(sysctls),
     )
     simulated = None
     if compare and not result.get("interrupted"):
