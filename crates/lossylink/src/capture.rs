@@ -89,7 +89,7 @@ fn file_safe(s: &str) -> String {
 pub fn port_file_name(port: &net::Port, hop_names: &[String]) -> String {
     let hop = port.hop.index();
     let name = hop_names.get(hop).map_or("hop", String::as_str);
-    let dir = if port.id.0 % 2 == 0 {
+    let dir = if port.id.0.is_multiple_of(2) {
         "forward"
     } else {
         "reverse"

@@ -133,6 +133,7 @@ mod tests {
             hiccups: Vec::new(),
             delivery: None,
             blocks: None,
+            cw_mark: None,
         };
         let node = |name: &str| NodeConfig {
             name: name.to_string(),
