@@ -91,7 +91,9 @@ def test_the_built_in_transfer_reports_throughput_timing_and_pcap(tmp_path: Path
 
 def test_compare_prints_the_simulated_run_beside_under_the_same_names() -> None:
     args = [*CLI, "emulate", "lan", "--set", "scheme=ll-tcp-aware", "--bytes", "256KiB"]
-    out = subprocess.run([*args, "--compare", "--json"], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [*args, "--compare", "--json"], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
     emulated, simulated = r["emulated"], r["simulated"]
@@ -107,7 +109,9 @@ def test_compare_prints_the_simulated_run_beside_under_the_same_names() -> None:
     lines = table.stdout.splitlines()
     assert lines[0].split() == ["metric", "emulated", "simulated"]
     row = next(line.split() for line in lines if line.startswith("throughput_mbps "))
-    assert len(row) == 3 and float(row[1]) > 0 and float(row[2]) > 0
+    assert len(row) == 3
+    assert float(row[1]) > 0
+    assert float(row[2]) > 0
     # An emulator-only metric has no simulated value.
     row = next(line.split() for line in lines if line.startswith("timing_median_us "))
     assert row[2] == "-"
@@ -148,7 +152,8 @@ def test_sysctl_is_set_in_the_namespaces_and_other_keys_are_refused() -> None:
         timeout=60,
     )
     assert out.returncode == 2
-    assert len(out.stderr.strip().splitlines()) == 1 and "kernel.panic" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "kernel.panic" in out.stderr
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
