@@ -103,3 +103,40 @@ pub fn emulation_plan(scenario: &Scenario, seed: u64) -> Result<EmulationPlan, E
         network,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(scheme: &str) -> Result<EmulationPlan, Error> {
+        let mut s = Scenario::preset("lan")?;
+        s.set("scheme", scheme)?;
+        emulation_plan(&s, 1)
+    }
+
+    #[test]
+    fn snoop_and_ll_run_on_real_segments_and_a_split_scheme_names_its_base_station() {
+        let p = plan("ll-tcp-aware").ok();
+        assert_eq!(p.as_ref().map(|p| p.agents.len()), Some(1));
+        assert_eq!(p.as_ref().map(|p| p.agents[0].1), Some("snoop"));
+        assert_eq!(plan("ll").ok().map(|p| p.agents[0].1), Some("ll"));
+        let e2e = plan("e2e").ok();
+        assert!(e2e.is_some_and(|p| p.agents.is_empty() && p.split.is_none()));
+        let split = plan("split").ok();
+        // lan: fixed host (0) - base station (1) - mobile (2).
+        assert_eq!(split.and_then(|p| p.split).map(|s| s.0), Some(NodeId(1)));
+    }
+
+    #[test]
+    fn an_agent_that_rewrites_segments_is_refused_in_one_line_naming_the_field() {
+        for scheme in ["ll-smart", "eln-bs"] {
+            let e = plan(scheme)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.starts_with("scheme"), "{e}");
+            assert!(e.contains(scheme) && e.contains("ll-tcp-aware"), "{e}");
+            assert_eq!(e.lines().count(), 1, "{e}");
+        }
+    }
+}
