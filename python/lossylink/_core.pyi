@@ -102,8 +102,9 @@ def emulate(
     client: str | None = None,
     time_limit: float = 600.0,
     pcap: str | os.PathLike[str] | None = None,
+    sysctls: list[tuple[str, str]] = ...,
 ) -> dict[str, Any]:
-    """Emulate ``scenario`` with real Linux TCP in two network namespaces (needs root)."""
+    """Emulate ``scenario`` with real Linux TCP in network namespaces (needs root)."""
 
 def timer_model(
     w: int, service: str, tick: str, cycles: int, timer: str, sampling: str

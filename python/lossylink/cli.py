@@ -757,8 +757,22 @@ def plot_cmd(
     "--pcap",
     type=_Path(file_okay=False, path_type=Path),
     metavar="DIR",
-    help="Write client-to-server.pcap and server-to-client.pcap (real datagrams, model times) "
-    "into DIR.",
+    help="Write client-to-server.pcap and server-to-client.pcap (real datagrams as released, "
+    "model times) and hop<i>-<name>-<forward|reverse>.pcap per link direction into DIR.",
+)
+@click.option(
+    "--sysctl",
+    "sysctls",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=_parse_assignment,
+    help="A net.* kernel setting for every namespace (repeatable), e.g. net.ipv4.tcp_sack=0.",
+)
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="Also simulate the scenario (same seed, the emulated byte count) and print both "
+    "side by side under the same metric names.",
 )
 @click.option("--json", "as_json", is_flag=True, help="The results as one JSON object.")
 def emulate_cmd(
@@ -772,6 +786,8 @@ def emulate_cmd(
     seed: int,
     time_limit: float,
     pcap: Path | None,
+    sysctls: list[tuple[str, str]],
+    compare: bool,
     as_json: bool,
 ) -> None:
     """Emulate SCENARIO (a preset name or a .toml/.json file) with real Linux TCP.
@@ -779,9 +795,12 @@ def emulate_cmd(
     Two network namespaces (ll-<pid>-c for the first flow's sender, ll-<pid>-s for its
     receiver, addresses 10.77.0.1 and 10.77.0.2, in $LL_CLIENT_ADDR and $LL_SERVER_ADDR) are
     joined through TUN devices to the scenario's links, which every real datagram crosses in
-    real time. Without --server and --client, a built-in transfer sends the scenario's bytes.
-    Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN); everything it creates is removed on exit, and
-    leftovers of a killed emulator on the next start. See docs/emulation.md.
+    real time. The scheme's snoop or LL agent runs on the real segments; a split scheme's
+    base station is a third namespace (ll-<pid>-b, 10.77.0.3, $LL_PROXY_ADDR) whose proxy
+    terminates the connection. Without --server and --client, a built-in transfer sends the
+    scenario's bytes. Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN); everything it creates is
+    removed on exit, and leftovers of a killed emulator on the next start. See
+    docs/emulation.md.
     """
     from lossylink import _core
     from lossylink.scenario import Scenario
@@ -792,6 +811,9 @@ def emulate_cmd(
     )
     for key, value in assignments:
         scenario.set(key, value)
+    if compare and (server or client):
+        raise click.BadParameter("needs the built-in transfer (no --server/--client)",
+                                 param_hint="--compare")  # fmt: skip
     result = _core.emulate(
         scenario.core,
         seed=seed,
@@ -802,18 +824,45 @@ def emulate_cmd(
         client=client,
         time_limit=time_limit,
         pcap=pcap,
+        sysctls=list(sysctls),
     )
+    simulated = None
+    if compare and not result.get("interrupted"):
+        from lossylink.runner import run
+
+        # The same scenario and seed, sending what the emulated transfer sent.
+        scenario.set("transfer", str(result["transfer_bytes"]))
+        simulated = run(scenario, seed=seed).to_dict()
     if as_json:
-        click.echo(json.dumps(result))
+        both = {"emulated": result, "simulated": simulated} if simulated else result
+        click.echo(json.dumps(both))
     else:
-        width = max(len(k) for k in result)
-        for key, value in result.items():
-            if key == "pcap" and not value:
-                continue
-            shown = f"{value:.4f}" if isinstance(value, float) else value
-            click.echo(f"{key:<{width}}  {shown}")
+        _print_emulated(result, simulated)
     if result.get("interrupted"):
         sys.exit(130)
+
+
+def _print_emulated(result: dict[str, Any], simulated: dict[str, Any] | None) -> None:
+    """One metric a line; with ``simulated``, its value of the same metric beside (``-``:
+    the simulator has no such metric)."""
+
+    def shown(value: Any) -> str:
+        return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+    rows = [(k, v) for k, v in result.items() if not (k == "pcap" and not v)]
+    width = max(len(k) for k, _ in rows)
+    if simulated is None:
+        for key, value in rows:
+            click.echo(f"{key:<{width}}  {shown(value)}")
+        return
+    col = max(len("emulated"), *(len(shown(v)) for k, v in rows if k != "pcap"))
+    click.echo(f"{'metric':<{width}}  {'emulated':>{col}}  simulated")
+    for key, value in rows:
+        sim = shown(simulated[key]) if key in simulated else "-"
+        if key == "pcap":
+            click.echo(f"{key:<{width}}  {shown(value)}")
+        else:
+            click.echo(f"{key:<{width}}  {shown(value):>{col}}  {sim}")
 
 
 def main() -> None:

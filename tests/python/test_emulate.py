@@ -75,10 +75,85 @@ def test_the_built_in_transfer_reports_throughput_timing_and_pcap(tmp_path: Path
     assert r["timing_samples"] > 100
     assert r["timing_p99_us"] >= r["timing_median_us"] > 0
     files = sorted(Path(p).name for p in r["pcap"])
-    assert files == ["client-to-server.pcap", "server-to-client.pcap"]
+    # As released to each end, and per hop direction as the simulator names them.
+    assert files == [
+        "client-to-server.pcap",
+        "hop0-ethernet-forward.pcap",
+        "hop0-ethernet-reverse.pcap",
+        "hop1-wavelan-forward.pcap",
+        "hop1-wavelan-reverse.pcap",
+        "server-to-client.pcap",
+    ]
     # Every released datagram is in the capture: a 24-byte header, then 16 + 14 + IP bytes each.
     c2s = (tmp_path / "client-to-server.pcap").stat().st_size
     assert c2s == 24 + 30 * r["packets_client_to_server"] + r["bytes_client_to_server"]
+
+
+def test_compare_prints_the_simulated_run_beside_under_the_same_names() -> None:
+    args = [*CLI, "emulate", "lan", "--set", "scheme=ll-tcp-aware", "--bytes", "256KiB"]
+    out = subprocess.run(
+        [*args, "--compare", "--json"], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout)
+    emulated, simulated = r["emulated"], r["simulated"]
+    assert emulated["complete"] is True
+    assert simulated["transfer_bytes"] == emulated["transfer_bytes"] == 256 * 1024
+    assert simulated["scheme"] == emulated["scheme"] == "ll-tcp-aware"
+    for key in ("throughput_mbps", "completion_s", "local_retransmissions"):
+        assert isinstance(emulated[key], type(simulated[key])), key
+    # Both are real transfers of the same bytes over the same 2 Mb/s WaveLAN hop.
+    assert 0.5 < emulated["throughput_mbps"] / simulated["throughput_mbps"] < 1.5
+    table = subprocess.run([*args, "--compare"], capture_output=True, text=True, timeout=120)
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].split() == ["metric", "emulated", "simulated"]
+    row = next(line.split() for line in lines if line.startswith("throughput_mbps "))
+    assert len(row) == 3
+    assert float(row[1]) > 0
+    assert float(row[2]) > 0
+    # An emulator-only metric has no simulated value.
+    row = next(line.split() for line in lines if line.startswith("timing_median_us "))
+    assert row[2] == "-"
+
+
+def test_compare_needs_the_built_in_transfer() -> None:
+    out = subprocess.run(
+        [*CLI, "emulate", "lan", "--client", "true", "--compare"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert "--compare" in out.stderr
+
+
+def test_sysctl_is_set_in_the_namespaces_and_other_keys_are_refused() -> None:
+    out = subprocess.run(
+        [
+            *CLI,
+            "emulate",
+            "lan",
+            "--sysctl",
+            "net.ipv4.tcp_sack=0",
+            "--client",
+            "cat /proc/sys/net/ipv4/tcp_sack",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "0"
+    out = subprocess.run(
+        [*CLI, "emulate", "lan", "--sysctl", "kernel.panic=1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "kernel.panic" in out.stderr
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])

@@ -32,6 +32,8 @@ pub struct BulkSpec {
     /// Socket buffers of both ends (`SO_SNDBUF`/`SO_RCVBUF`), if set; the kernel's
     /// autotuning otherwise.
     pub buffer: Option<u32>,
+    /// The address the client connects to instead of the server's (a split proxy's).
+    pub connect_to: Option<std::net::Ipv4Addr>,
 }
 
 /// What the transfer achieved.
@@ -54,14 +56,15 @@ pub struct Bulk {
     bytes: u64,
 }
 
-fn enter(host: &Host) -> Result<(), EmuError> {
+/// Move the calling thread into `host`'s network namespace.
+pub(crate) fn enter(host: &Host) -> Result<(), EmuError> {
     let f = std::fs::File::open(host.netns_path())
         .map_err(|e| EmuError::run("enter namespace", format!("{}: {e}", host.netns)))?;
     setns(&f, CloneFlags::CLONE_NEWNET)
         .map_err(|e| EmuError::run("enter namespace", format!("{}: {e}", host.netns)))
 }
 
-fn io_err(what: &'static str) -> impl Fn(io::Error) -> EmuError {
+pub(crate) fn io_err(what: &'static str) -> impl Fn(io::Error) -> EmuError {
     move |e| EmuError::run(what, e)
 }
 
@@ -101,7 +104,7 @@ impl Bulk {
             netns: client.netns.clone(),
             addr: client.addr,
         };
-        let to = SocketAddrV4::new(server.addr, PORT);
+        let to = SocketAddrV4::new(spec.connect_to.unwrap_or(server.addr), PORT);
         let spec2 = spec.clone();
         let client_thread = std::thread::spawn(move || {
             let r = source(&client_host, to, &spec2, clock, &stop);

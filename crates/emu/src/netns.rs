@@ -30,13 +30,16 @@ impl Host {
     }
 }
 
-/// The two namespaces of an emulation; dropping it deletes them (and with them anything still
+/// The namespaces of an emulation; dropping it deletes them (and with them anything still
 /// configured inside).
 pub struct Namespaces {
     /// The client end (the first flow's sender).
     pub client: Host,
     /// The server end (the first flow's receiver).
     pub server: Host,
+    /// A split scheme's base station (`ll-<pid>-b`, 10.77.0.3), where the connection is
+    /// terminated.
+    pub base: Option<Host>,
     created: Vec<String>,
 }
 
@@ -68,11 +71,16 @@ pub fn exec_in(ns: &str, script: &str) -> Command {
 }
 
 impl Namespaces {
-    /// Create the two namespaces of process `pid`, each with a TUN device of `mtu` bytes
-    /// addressed point to point (client 10.77.0.1, server 10.77.0.2) and `lo` up; returns the
-    /// namespaces and the two devices' descriptors (client, server). IPv6 is off inside, so only
-    /// the traffic of the programs crosses the links.
-    pub fn create(pid: u32, mtu: u32) -> Result<(Namespaces, Tun, Tun), EmuError> {
+    /// Create the namespaces of process `pid`, each with a TUN device of `mtu` bytes on
+    /// 10.77.0.0/24 (client 10.77.0.1, server 10.77.0.2, with `base_station` also a base
+    /// station 10.77.0.3) and `lo` up; returns the namespaces and the devices' descriptors in
+    /// path order (client, base station, server). IPv6 is off inside, so only the traffic of
+    /// the programs crosses the links.
+    pub fn create(
+        pid: u32,
+        mtu: u32,
+        base_station: bool,
+    ) -> Result<(Namespaces, Vec<Tun>), EmuError> {
         let mut ns = Namespaces {
             client: Host {
                 netns: name(pid, "c"),
@@ -82,19 +90,26 @@ impl Namespaces {
                 netns: name(pid, "s"),
                 addr: Ipv4Addr::new(10, 77, 0, 2),
             },
+            base: base_station.then(|| Host {
+                netns: name(pid, "b"),
+                addr: Ipv4Addr::new(10, 77, 0, 3),
+            }),
             created: Vec::new(),
         };
         let mut tuns = Vec::new();
-        for (me, peer) in [(&ns.client, ns.server.addr), (&ns.server, ns.client.addr)] {
-            ip(&["netns", "add", &me.netns])?;
-            ns.created.push(me.netns.clone());
+        let hosts: Vec<(String, Ipv4Addr)> =
+            ns.hosts().map(|h| (h.netns.clone(), h.addr)).collect();
+        for (netns, addr) in hosts {
+            ip(&["netns", "add", &netns])?;
+            // From here the guard deletes it, whatever fails next.
+            ns.created.push(netns.clone());
             // The device is named like its namespace: it lives as long as the descriptor.
-            let tun = Tun::create(&me.netns)
-                .map_err(|e| EmuError::setup(format!("create TUN device {}", me.netns), e))?;
+            let tun = Tun::create(&netns)
+                .map_err(|e| EmuError::setup(format!("create TUN device {netns}"), e))?;
             let dev = tun.name().to_string();
-            ip(&["link", "set", "dev", &dev, "netns", &me.netns])?;
+            ip(&["link", "set", "dev", &dev, "netns", &netns])?;
             let status = exec_in(
-                &me.netns,
+                &netns,
                 "echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6; \
                  echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6",
             )
@@ -103,24 +118,54 @@ impl Namespaces {
             if !status.success() {
                 return Err(EmuError::setup("disable IPv6", status));
             }
-            let local = format!("{}/32", me.addr);
-            let peer = format!("{peer}/32");
+            // A TUN device has no link layer: the /24 is a route through it to every other
+            // host, the relay delivers by destination address.
+            let local = format!("{addr}/24");
             let mtu = mtu.to_string();
-            let n = me.netns.as_str();
+            let n = netns.as_str();
             ip(&["-n", n, "link", "set", "lo", "up"])?;
-            ip(&["-n", n, "addr", "add", &local, "peer", &peer, "dev", &dev])?;
+            ip(&["-n", n, "addr", "add", &local, "dev", &dev])?;
             ip(&["-n", n, "link", "set", "dev", &dev, "mtu", &mtu, "up"])?;
             tuns.push(tun);
         }
-        let (Some(server_tun), Some(client_tun)) = (tuns.pop(), tuns.pop()) else {
-            return Err(EmuError::setup("create TUN devices", "fewer than two"));
-        };
-        Ok((ns, client_tun, server_tun))
+        Ok((ns, tuns))
     }
 
-    /// Set the default congestion control of both namespaces (for the user's programs).
+    /// The hosts in path order: client, base station (if any), server.
+    pub fn hosts(&self) -> impl Iterator<Item = &Host> {
+        std::iter::once(&self.client)
+            .chain(self.base.as_ref())
+            .chain(std::iter::once(&self.server))
+    }
+
+    /// Write kernel setting `key` (checked by [`check_sysctl_key`]) = `value` in every
+    /// namespace.
+    pub fn set_sysctl(&self, key: &str, value: &str) -> Result<(), EmuError> {
+        let path = Path::new("/proc/sys").join(key.replace('.', "/"));
+        for h in self.hosts() {
+            // `ip netns exec` mounts the namespace's own /proc/sys/net; no shell.
+            let out = Command::new("ip")
+                .args(["netns", "exec", &h.netns, "sysctl", "-qw"])
+                .arg(format!("{key}={value}"))
+                .output()
+                .map_err(|e| EmuError::setup("sysctl", e))?;
+            if !out.status.success() {
+                return Err(EmuError::Option {
+                    option: "sysctl",
+                    message: format!(
+                        "{key}={value}: {} ({})",
+                        String::from_utf8_lossy(&out.stderr).trim(),
+                        path.display()
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Set the default congestion control of every namespace (for the user's programs).
     pub fn set_congestion_control(&self, cc: &str) -> Result<(), EmuError> {
-        for h in [&self.client, &self.server] {
+        for h in self.hosts() {
             let script = format!("echo {cc} > /proc/sys/net/ipv4/tcp_congestion_control");
             let out = exec_in(&h.netns, &script)
                 .output()
@@ -216,6 +261,23 @@ pub fn remove_stale() -> Result<Vec<String>, EmuError> {
     Ok(removed)
 }
 
+/// A kernel setting the emulator may write in its namespaces: a dotted `net.` key of letters,
+/// digits and `_` (the per-namespace ones; anything else would change the whole machine).
+pub fn check_sysctl_key(key: &str) -> Result<(), EmuError> {
+    let ok = key.starts_with("net.")
+        && key
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    if ok {
+        Ok(())
+    } else {
+        Err(EmuError::Option {
+            option: "sysctl",
+            message: format!("'{key}' is not a net.* key (per network namespace)"),
+        })
+    }
+}
+
 /// Whether this process has `CAP_NET_ADMIN` and `CAP_SYS_ADMIN` in its effective set (creating
 /// devices, namespaces and their mounts); the first missing one as an error.
 pub fn check_privileges() -> Result<(), EmuError> {
@@ -253,5 +315,21 @@ mod tests {
         assert_eq!(owner_pid("ll-abc-c"), None);
         assert_eq!(owner_pid("lo"), None);
         assert_eq!(owner_pid("eth0"), None);
+    }
+
+    #[test]
+    fn only_per_namespace_sysctl_keys_are_accepted() {
+        assert!(check_sysctl_key("net.ipv4.tcp_recovery").is_ok());
+        assert!(check_sysctl_key("net.ipv4.tcp_early_retrans").is_ok());
+        for bad in [
+            "kernel.panic",
+            "net.ipv4..x",
+            "net.ipv4.x;reboot",
+            "net",
+            "vm.swappiness",
+        ] {
+            let e = check_sysctl_key(bad).err().map(|e| e.to_string());
+            assert!(e.is_some_and(|e| e.contains("sysctl")), "{bad}");
+        }
     }
 }

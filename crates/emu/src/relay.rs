@@ -1,26 +1,31 @@
-//! The real-time engine: datagrams read from the two TUN devices enter the scenario's network
-//! (`net::Network::inject`) at the clock's `now`; the network's events run as the clock passes
-//! their times (`Network::advance`), and each datagram that arrives is written to the device of
-//! its destination. The lateness of each release against the model's arrival time is the
-//! timing error the results report. The models never read the clock: this loop hands them
-//! every `now` (DESIGN.md, house rule 1).
+//! The real-time engine: datagrams read from the hosts' TUN devices (the two ends, and a split
+//! scheme's base station) enter the scenario's network (`net::Network::inject`) at the clock's
+//! `now`, from the reading host's node to the node of their IPv4 destination; the network's
+//! events run as the clock passes their times (`Network::advance`), and each datagram that
+//! arrives is written to the device of its destination. The lateness of each release against
+//! the model's arrival time is the timing error the results report. The models never read the
+//! clock: this loop hands them every `now` (DESIGN.md, house rule 1).
+//!
+//! A base-station agent (LL, snoop) may resend a segment it cached: the network hands back a
+//! new packet carrying its original's payload key (`Proto::Emulated::payload`), and the relay
+//! writes the original bytes again. Payloads stay in their slot until a newer datagram needs it.
 
-use crate::capture::DirCapture;
+use crate::capture::{DirCapture, HopCaptures};
 use crate::clock::Clock;
 use crate::sys::Tun;
 use crate::wire::parse_tcp;
 use engine::{NodeId, SimTime};
-use net::{Network, Packet};
+use net::{Network, Packet, Proto};
 use nix::poll::{ppoll, PollFd, PollFlags};
 use nix::sys::time::TimeSpec;
 use std::io;
+use std::net::Ipv4Addr;
 use std::os::fd::AsFd;
 use std::time::Duration;
-use tcp::{SackBlocks, SegOptions, Segment, SeqNum};
 
-/// Payloads held while their packet is in the network, by uid modulo the size. Packets the
-/// model drops leave their slot to be overwritten: a slot is reused only after this many newer
-/// datagrams, far more than the queues and wires of a scenario hold.
+/// Payloads, by payload key (the uid a datagram entered with) modulo the size. A slot is
+/// reused only after this many newer datagrams, far more than the queues, wires and agent
+/// caches of a scenario hold.
 const STORE_SLOTS: usize = 1 << 16;
 /// Largest datagram read (the devices' MTU is below it).
 const MAX_DATAGRAM: usize = 65_536;
@@ -33,29 +38,11 @@ const MAX_SLEEP: Duration = Duration::from_millis(20);
 /// latency is tens of microseconds).
 const SPIN: u64 = 30_000;
 
-/// The segment a datagram that is not IPv4 TCP crosses the links as (an ACK for the counters).
-const NOT_TCP: Segment = Segment {
-    seq: SeqNum(0),
-    ack: SeqNum(0),
-    len: 0,
-    wnd: 0,
-    ack_flag: false,
-    opts: SegOptions {
-        ts: None,
-        sack: SackBlocks::EMPTY,
-        smart: None,
-        eln: false,
-        cc: None,
-        syn: None,
-        nack: None,
-        cw: false,
-    },
-};
-
 /// Counters of the relay.
 #[derive(Clone, Debug, Default)]
 pub struct RelayStats {
-    /// Datagrams read, per direction (client to server, server to client).
+    /// Datagrams read, per direction (forward: toward the server, along the path from the
+    /// client; reverse: toward the client).
     pub read: [u64; 2],
     /// Datagrams written out, per direction.
     pub released: [u64; 2],
@@ -63,6 +50,8 @@ pub struct RelayStats {
     pub released_bytes: [u64; 2],
     /// Datagrams the first queue dropped at once.
     pub dropped_at_entry: u64,
+    /// Datagrams read whose destination is no host of the emulation (not forwarded).
+    pub unroutable: u64,
     /// Datagrams whose payload slot was reused before they arrived (0 unless a hold kept more
     /// than `STORE_SLOTS` datagrams).
     pub evicted: u64,
@@ -84,36 +73,86 @@ fn thread_cpu_seconds() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// The two ends and the network between them.
+/// One host of the emulation as the relay sees it: its device, its node in the network and its
+/// address.
+pub struct Endpoint {
+    /// The TUN device of its namespace.
+    pub tun: Tun,
+    /// Its node.
+    pub node: NodeId,
+    /// Its IPv4 address.
+    pub addr: Ipv4Addr,
+}
+
+/// The hosts and the network between them.
 pub struct Relay {
     net: Network,
-    /// `tuns[0]`: the client's device, `tuns[1]`: the server's.
-    tuns: [Tun; 2],
-    /// The network nodes of the client and the server.
-    nodes: [NodeId; 2],
+    /// The hosts in path order: the client first, the server last (a base station between).
+    hosts: Vec<Endpoint>,
     store: Vec<(u64, Vec<u8>)>,
     out: Vec<(SimTime, Packet)>,
     buf: Vec<u8>,
-    /// Captures of each direction, as released (client to server, server to client).
+    /// Captures of each direction, as released (forward, reverse).
     captures: [Option<DirCapture>; 2],
+    /// Captures of each hop direction, at the start of each transmission.
+    hops: Option<HopCaptures>,
     /// Counters.
     pub stats: RelayStats,
 }
 
 impl Relay {
-    /// A relay between the `client` and `server` devices through `net`, where they are the
-    /// nodes `nodes` (client, server).
-    pub fn new(net: Network, (client, server): (Tun, Tun), nodes: [NodeId; 2]) -> Self {
+    /// A relay between `hosts` (in path order, client first, server last) through `net`.
+    pub fn new(net: Network, hosts: Vec<Endpoint>) -> Self {
         Relay {
             net,
-            tuns: [client, server],
-            nodes,
+            hosts,
             store: vec![(u64::MAX, Vec::new()); STORE_SLOTS],
             out: Vec::new(),
             buf: vec![0; MAX_DATAGRAM],
             captures: [None, None],
+            hops: None,
             stats: RelayStats::default(),
         }
+    }
+
+    /// Record every hop direction's frames as their transmissions start (the network's frame
+    /// tap, as a simulated run's captures).
+    pub fn capture_hops(&mut self, hops: HopCaptures) {
+        self.net.enable_frame_tap();
+        self.hops = Some(hops);
+    }
+
+    /// The hop captures, taken out.
+    pub fn take_hop_captures(&mut self) -> Option<HopCaptures> {
+        self.hops.take()
+    }
+
+    /// Index of the host of `node`.
+    fn host_of(&self, node: NodeId) -> Option<usize> {
+        self.hosts.iter().position(|h| h.node == node)
+    }
+
+    /// The payload key of an emulated packet.
+    fn key(pkt: &Packet) -> u64 {
+        match pkt.proto {
+            Proto::Emulated { payload, .. } => payload,
+            _ => pkt.uid,
+        }
+    }
+
+    /// Write the frames the network's tap recorded since the last call.
+    fn write_hop_frames(&mut self) -> io::Result<()> {
+        let Some(h) = self.hops.as_mut() else {
+            return Ok(());
+        };
+        for f in self.net.take_tapped_frames() {
+            let key = Self::key(&f.pkt);
+            let slot = &self.store[(key % STORE_SLOTS as u64) as usize];
+            if slot.0 == key {
+                h.record(&f, &slot.1)?;
+            }
+        }
+        Ok(())
     }
 
     /// Record each direction's released datagrams.
@@ -149,6 +188,7 @@ impl Relay {
         self.release_due(clock)?;
         self.read_some(clock)?;
         self.release_due(clock)?;
+        self.write_hop_frames()?;
         self.wait(clock)
     }
 
@@ -160,14 +200,19 @@ impl Relay {
 
     /// Write out the datagrams that arrived.
     fn write_out(&mut self, clock: &Clock) -> io::Result<()> {
-        for (at, pkt) in self.out.drain(..) {
-            let slot = &mut self.store[(pkt.uid % STORE_SLOTS as u64) as usize];
-            if slot.0 != pkt.uid {
+        let mut out = std::mem::take(&mut self.out);
+        for (at, pkt) in out.drain(..) {
+            let key = Self::key(&pkt);
+            let (Some(from), Some(to)) = (self.host_of(pkt.src), self.host_of(pkt.dst)) else {
+                continue;
+            };
+            let slot = &self.store[(key % STORE_SLOTS as u64) as usize];
+            if slot.0 != key {
                 self.stats.evicted += 1;
                 continue;
             }
-            let dir = usize::from(pkt.dst != self.nodes[1]);
-            self.tuns[1 - dir].send(&slot.1)?;
+            let dir = usize::from(from > to);
+            self.hosts[to].tun.send(&slot.1)?;
             let now = clock.now();
             self.stats
                 .lateness_ns
@@ -177,22 +222,41 @@ impl Relay {
             if let Some(c) = &mut self.captures[dir] {
                 c.record(at, &slot.1)?;
             }
-            slot.0 = u64::MAX;
         }
+        // The emptied vector keeps its capacity for the next releases.
+        self.out = out;
         Ok(())
+    }
+
+    /// The host a datagram read from host `from` goes to: the one with its IPv4 destination
+    /// address (with two hosts, anything not addressed to the reader goes to the other).
+    fn destination(&self, from: usize, datagram: &[u8]) -> Option<usize> {
+        let dst = (datagram.len() >= 20 && datagram[0] >> 4 == 4)
+            .then(|| Ipv4Addr::new(datagram[16], datagram[17], datagram[18], datagram[19]));
+        match dst.and_then(|a| self.hosts.iter().position(|h| h.addr == a)) {
+            Some(to) if to != from => Some(to),
+            Some(_) => None,
+            None if self.hosts.len() == 2 => Some(1 - from),
+            None => None,
+        }
     }
 
     /// Read up to `READ_BATCH` waiting datagrams from each device into the network, releasing
     /// what falls due meanwhile.
     fn read_some(&mut self, clock: &Clock) -> io::Result<()> {
-        for dir in 0..2 {
+        for from in 0..self.hosts.len() {
             for _ in 0..READ_BATCH {
-                let Some(n) = self.tuns[dir].recv(&mut self.buf)? else {
+                let Some(n) = self.hosts[from].tun.recv(&mut self.buf)? else {
                     break;
                 };
+                let Some(to) = self.destination(from, &self.buf[..n]) else {
+                    self.stats.unroutable += 1;
+                    continue;
+                };
+                let dir = usize::from(from > to);
                 self.stats.read[dir] += 1;
-                let seg = parse_tcp(&self.buf[..n]).unwrap_or(NOT_TCP);
-                let ends = (self.nodes[dir], self.nodes[1 - dir]);
+                let seg = parse_tcp(&self.buf[..n]);
+                let ends = (self.hosts[from].node, self.hosts[to].node);
                 let now = clock.now();
                 // The network may have events due before the datagram came in.
                 self.net.advance(now, &mut self.out);
@@ -225,10 +289,11 @@ impl Relay {
             Some(ns) => Duration::from_nanos(ns - SPIN / 2).min(MAX_SLEEP),
             None => MAX_SLEEP,
         };
-        let mut fds = [
-            PollFd::new(self.tuns[0].as_fd(), PollFlags::POLLIN),
-            PollFd::new(self.tuns[1].as_fd(), PollFlags::POLLIN),
-        ];
+        let mut fds: Vec<PollFd> = self
+            .hosts
+            .iter()
+            .map(|h| PollFd::new(h.tun.as_fd(), PollFlags::POLLIN))
+            .collect();
         match ppoll(&mut fds, Some(TimeSpec::from_duration(sleep)), None) {
             Ok(_) | Err(nix::errno::Errno::EINTR) => Ok(()),
             Err(e) => Err(io::Error::from(e)),

@@ -4,12 +4,14 @@
 //! the namespaces by their guard's `Drop`, the programs by their pids.
 
 use crate::bulk::{Bulk, BulkOutcome, BulkSpec};
-use crate::capture::DirCapture;
+use crate::capture::{DirCapture, HopCaptures};
 use crate::clock::Clock;
 use crate::error::EmuError;
 use crate::netns::{self, exec_in, Namespaces};
-use crate::relay::{Relay, RelayStats};
+use crate::relay::{Endpoint, Relay, RelayStats};
+use crate::split::{Proxy, ProxySpec};
 use lossylink::{emulation_plan, Scenario, Value};
+use net::agent::AgentStats;
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,10 +85,14 @@ pub struct EmulateOptions {
     pub buffer: Option<u32>,
     /// The run stops after this long whatever the programs do.
     pub time_limit: Duration,
-    /// Write `client-to-server.pcap` and `server-to-client.pcap` here.
+    /// Write `client-to-server.pcap` and `server-to-client.pcap` (as released to the hosts)
+    /// and one file per hop direction (`hop<i>-<name>-<forward|reverse>.pcap`) here.
     pub pcap_dir: Option<PathBuf>,
     /// Stop when this is set (besides SIGINT and SIGTERM).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Kernel settings (`net.ipv4.tcp_recovery` = `0`, ...) written in every namespace before
+    /// the programs start; only `net.*` keys (per-namespace ones).
+    pub sysctls: Vec<(String, String)>,
 }
 
 impl Default for EmulateOptions {
@@ -99,6 +105,7 @@ impl Default for EmulateOptions {
             time_limit: Duration::from_secs(600),
             pcap_dir: None,
             stop: None,
+            sysctls: Vec::new(),
         }
     }
 }
@@ -137,8 +144,14 @@ impl Timing {
 pub struct EmulateResult {
     /// Scenario name.
     pub scenario: String,
-    /// The scenario's scheme (its agents do not run on real traffic).
+    /// The scenario's scheme.
     pub scheme: String,
+    /// The base-station agents that ran on the real segments (`ll`, `snoop`).
+    pub agents: Vec<&'static str>,
+    /// Their counters, summed.
+    pub agent_stats: AgentStats,
+    /// Bytes the split proxy relayed to the server (a split scheme).
+    pub proxy_bytes: Option<u64>,
     /// Kernel congestion control.
     pub cc: Congestion,
     /// Master seed.
@@ -153,8 +166,8 @@ pub struct EmulateResult {
     pub timing: Timing,
     /// Queue drops on the scenario's ports.
     pub queue_drops: u64,
-    /// Frames the error models corrupted.
-    pub corrupted: u64,
+    /// Frames the error models corrupted (data, ACKs).
+    pub corrupted: (u64, u64),
     /// Seconds the relay ran.
     pub wall_s: f64,
     /// CPU seconds the emulator's process used while the relay ran (all its threads).
@@ -206,13 +219,25 @@ impl EmulateResult {
         if let Some(c) = self.exit_codes.1 {
             m.push(("client_exit", Value::Int(i64::from(c))));
         }
+        if !self.agents.is_empty() {
+            let a = &self.agent_stats;
+            m.push(("agents", Value::Str(self.agents.join(","))));
+            m.push(("local_retransmissions", i(a.local_retransmissions)));
+            m.push(("bs_dupacks_suppressed", i(a.dupacks_suppressed)));
+            m.push(("bs_timer_retransmissions", i(a.timer_retransmissions)));
+        }
+        if let Some(b) = self.proxy_bytes {
+            m.push(("proxy_bytes", i(b)));
+        }
         m.extend([
             ("packets_client_to_server", i(r.released[0])),
             ("packets_server_to_client", i(r.released[1])),
             ("bytes_client_to_server", i(r.released_bytes[0])),
             ("bytes_server_to_client", i(r.released_bytes[1])),
             ("queue_drops", i(self.queue_drops)),
-            ("corrupted_frames", i(self.corrupted)),
+            ("corrupted_frames", i(self.corrupted.0 + self.corrupted.1)),
+            ("corrupted_data_frames", i(self.corrupted.0)),
+            ("corrupted_ack_frames", i(self.corrupted.1)),
             ("timing_samples", i(self.timing.samples)),
             ("timing_median_us", us(self.timing.median_ns)),
             ("timing_p99_us", us(self.timing.p99_ns)),
@@ -259,12 +284,29 @@ pub fn emulate(scenario: &Scenario, opts: &EmulateOptions) -> Result<EmulateResu
     // The devices carry segments of the scenario's size: MSS + 20 bytes of IPv4 + 20 of TCP.
     let mtu = plan.mss + 40;
     let pid = std::process::id();
-    let (ns, client_tun, server_tun) = Namespaces::create(pid, mtu)?;
-    let mut relay = Relay::new(
-        plan.network,
-        (client_tun, server_tun),
-        [plan.client, plan.server],
-    );
+    for (k, _) in &opts.sysctls {
+        netns::check_sysctl_key(k)?;
+    }
+    let (ns, tuns) = Namespaces::create(pid, mtu, plan.split.is_some())?;
+    for (k, v) in &opts.sysctls {
+        ns.set_sysctl(k, v)?;
+    }
+    let nodes = [
+        Some(plan.client),
+        plan.split.map(|s| s.0),
+        Some(plan.server),
+    ];
+    let hosts = tuns
+        .into_iter()
+        .zip(nodes.into_iter().flatten())
+        .zip(ns.hosts())
+        .map(|((tun, node), h)| Endpoint {
+            tun,
+            node,
+            addr: h.addr,
+        })
+        .collect();
+    let mut relay = Relay::new(plan.network, hosts);
     let mut pcap_files = Vec::new();
     if let Some(dir) = &opts.pcap_dir {
         std::fs::create_dir_all(dir).map_err(|e| EmuError::setup("pcap directory", e))?;
@@ -276,7 +318,19 @@ pub fn emulate(scenario: &Scenario, opts: &EmulateOptions) -> Result<EmulateResu
             .map_err(|e| EmuError::setup("pcap", e))?;
         relay.capture([ca, cb]);
         pcap_files = vec![a, b];
+        let hops = HopCaptures::create(dir, relay.network(), &plan.hop_names)
+            .map_err(|e| EmuError::setup("pcap", e))?;
+        pcap_files.extend(hops.paths.iter().cloned());
+        relay.capture_hops(hops);
     }
+    let proxy = plan.split.map(|(_, relay_buffer)| ProxySpec {
+        cc: opts.cc.name().to_string(),
+        upstream_buffer: match opts.buffer {
+            Some(0) => Some(plan.buffer),
+            b => b,
+        },
+        relay_buffer,
+    });
 
     // SIGINT and SIGTERM end the run through the normal path (and so the cleanup).
     let signalled = Arc::new(AtomicBool::new(false));
@@ -286,26 +340,39 @@ pub fn emulate(scenario: &Scenario, opts: &EmulateOptions) -> Result<EmulateResu
             .map_err(|e| EmuError::setup("signal handlers", e))?;
         sig_ids.push(id);
     }
-    let outcome = drive(&ns, &mut relay, opts, plan.bytes, plan.buffer, &signalled);
+    let outcome = drive(
+        &ns,
+        &mut relay,
+        opts,
+        (plan.bytes, plan.buffer),
+        proxy.as_ref(),
+        &signalled,
+    );
     for id in sig_ids {
         signal_hook::low_level::unregister(id);
     }
-    let (bulk, exit_codes, wall_s, cpu_s, interrupted, timed_out) = outcome?;
+    let (bulk, proxy_bytes, exit_codes, wall_s, cpu_s, interrupted, timed_out) = outcome?;
     for c in relay.take_captures().into_iter().flatten() {
         c.finish().map_err(|e| EmuError::run("pcap", e))?;
+    }
+    if let Some(h) = relay.take_hop_captures() {
+        h.finish().map_err(|e| EmuError::run("pcap", e))?;
     }
     drop(ns);
     let ports = relay.network().ports();
     let queue_drops = ports.iter().map(|p| p.stats.queue_drops).sum();
-    let corrupted = ports
-        .iter()
-        .map(|p| p.stats.corrupted_data + p.stats.corrupted_acks)
-        .sum();
+    let corrupted = (
+        ports.iter().map(|p| p.stats.corrupted_data).sum(),
+        ports.iter().map(|p| p.stats.corrupted_acks).sum(),
+    );
     let mut stats = std::mem::take(&mut relay.stats);
     let timing = Timing::of(std::mem::take(&mut stats.lateness_ns));
     Ok(EmulateResult {
         scenario: scenario.name().to_string(),
         scheme: plan.scheme,
+        agents: plan.agents.iter().map(|a| a.1).collect(),
+        agent_stats: relay.network().agent_stats(),
+        proxy_bytes,
         cc: opts.cc,
         seed: opts.seed,
         bulk,
@@ -325,6 +392,7 @@ pub fn emulate(scenario: &Scenario, opts: &EmulateOptions) -> Result<EmulateResu
 
 type Driven = (
     Option<BulkOutcome>,
+    Option<u64>,
     (Option<i32>, Option<i32>),
     f64,
     f64,
@@ -337,8 +405,8 @@ fn drive(
     ns: &Namespaces,
     relay: &mut Relay,
     opts: &EmulateOptions,
-    scenario_bytes: Option<u64>,
-    scenario_buffer: u32,
+    (scenario_bytes, scenario_buffer): (Option<u64>, u32),
+    proxy: Option<&ProxySpec>,
     signalled: &Arc<AtomicBool>,
 ) -> Result<Driven, EmuError> {
     let clock = Clock::start();
@@ -347,6 +415,16 @@ fn drive(
     let stopping = || signalled.load(Ordering::SeqCst) || external.load(Ordering::SeqCst);
     let limit = engine::SimTime(opts.time_limit.as_nanos() as u64);
     let mut timed_out = false;
+    // A split scheme's proxy listens at the base station before the programs start.
+    let proxy_stop = Arc::new(AtomicBool::new(false));
+    let proxy = match (proxy, &ns.base) {
+        (Some(spec), Some(base)) => Some(Proxy::start(base, &ns.server, spec, proxy_stop.clone())?),
+        _ => None,
+    };
+    let proxied = |proxy: Option<Proxy>| -> Result<Option<u64>, EmuError> {
+        proxy_stop.store(true, Ordering::SeqCst);
+        proxy.map(Proxy::join).transpose()
+    };
     match &opts.programs {
         Programs::Bulk { bytes } => {
             let bytes = bytes.or(scenario_bytes).ok_or(EmuError::Option {
@@ -361,6 +439,7 @@ fn drive(
                 bytes,
                 cc: opts.cc.name().to_string(),
                 buffer,
+                connect_to: ns.base.as_ref().map(|b| b.addr),
             };
             let done = Arc::new(AtomicBool::new(false));
             let stop = Arc::new(AtomicBool::new(false));
@@ -382,11 +461,13 @@ fn drive(
             stop.store(true, Ordering::SeqCst);
             // Let the last ACKs and FINs through while the ends finish.
             let joined = bulk.join();
+            let relayed = proxied(proxy);
             run.map_err(|e| EmuError::run("relay", e))?;
             let wall = clock.now().as_secs_f64();
             let outcome = joined?;
             Ok((
                 Some(outcome),
+                relayed?,
                 (None, None),
                 wall,
                 cpu_seconds() - cpu0,
@@ -400,6 +481,9 @@ fn drive(
                 c.env("LL_SERVER_ADDR", ns.server.addr.to_string())
                     .env("LL_CLIENT_ADDR", ns.client.addr.to_string())
                     .stdin(Stdio::null());
+                if let Some(b) = &ns.base {
+                    c.env("LL_PROXY_ADDR", b.addr.to_string());
+                }
             };
             let mut children = Children(Vec::new());
             let spawn = |netns: &str, cmd: &str, what: &'static str| {
@@ -441,9 +525,11 @@ fn drive(
                 codes.1 = code(&mut children.0[i]);
             }
             drop(children);
+            let relayed = proxied(proxy);
             run.map_err(|e| EmuError::run("relay", e))?;
             Ok((
                 None,
+                relayed?,
                 codes,
                 clock.now().as_secs_f64(),
                 cpu_seconds() - cpu0,

@@ -10,33 +10,9 @@ use lossylink::{run, RunOptions, Scenario};
 use std::sync::Mutex;
 use std::time::Duration;
 
+mod common;
+
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// Why emulation cannot run here, if it cannot.
-fn skip_reason() -> Option<String> {
-    if let Err(e) = emu::netns::check_privileges() {
-        return Some(e.to_string());
-    }
-    if !std::path::Path::new("/dev/net/tun").exists() {
-        return Some("no /dev/net/tun".to_string());
-    }
-    let probe = std::process::Command::new("ip")
-        .args(["netns", "list"])
-        .output();
-    match probe {
-        Ok(o) if o.status.success() => None,
-        _ => Some("iproute2's `ip netns` is not available".to_string()),
-    }
-}
-
-macro_rules! require_emulation {
-    () => {
-        if let Some(why) = skip_reason() {
-            eprintln!("SKIPPED: emulation unavailable: {why}");
-            return;
-        }
-    };
-}
 
 /// The simulated and the emulated throughput of `preset` without errors, `bytes` sent.
 fn loss_free(preset: &str, bytes: &str) -> (f64, f64) {
@@ -103,14 +79,24 @@ fn leftovers(pid: u32) -> Vec<String> {
 fn nothing_of_an_emulator_killed_with_sigkill_is_left_after_the_next_start() {
     require_emulation!();
     let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    // An emulator that holds its namespaces: a server that sleeps, no client.
+    // An emulator that holds its namespaces: a server that sleeps, no client; a split scheme,
+    // so the base station's namespace exists too (and its proxy thread listens there).
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lossylink-emu"))
-        .args(["lan", "--server", "sleep 30", "--time-limit", "30"])
+        .args([
+            "lan",
+            "--set",
+            "scheme=split",
+            "--server",
+            "sleep 30",
+            "--time-limit",
+            "30",
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let pid = child.id();
+    // The server's namespace is created last.
     let ns = format!("/run/netns/{}", emu::netns::name(pid, "s"));
     let t0 = std::time::Instant::now();
     while !std::path::Path::new(&ns).exists() {
@@ -124,10 +110,11 @@ fn nothing_of_an_emulator_killed_with_sigkill_is_left_after_the_next_start() {
     std::thread::sleep(Duration::from_millis(300));
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(
-        !leftovers(pid).is_empty(),
-        "SIGKILL left nothing to clean up"
-    );
+    let left = leftovers(pid);
+    for role in ["c", "b", "s"] {
+        let n = format!("/run/netns/{}", emu::netns::name(pid, role));
+        assert!(left.contains(&n), "{n} not left by SIGKILL: {left:?}");
+    }
     // The next start removes them.
     let mut s = Scenario::preset("lan").unwrap();
     s.set("error_every", "0").unwrap();

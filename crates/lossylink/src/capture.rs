@@ -84,6 +84,19 @@ fn file_safe(s: &str) -> String {
         .collect()
 }
 
+/// File name of the capture of `port` (`hop<i>-<hop name>-<forward|reverse>.pcap`); `hop_names`
+/// in chain order.
+pub fn port_file_name(port: &net::Port, hop_names: &[String]) -> String {
+    let hop = port.hop.index();
+    let name = hop_names.get(hop).map_or("hop", String::as_str);
+    let dir = if port.id.0.is_multiple_of(2) {
+        "forward"
+    } else {
+        "reverse"
+    };
+    format!("hop{hop}-{}-{dir}.pcap", file_safe(name))
+}
+
 impl Capture {
     /// The capture of `network`, whose frame tap was enabled before it ran (`None` otherwise).
     pub(crate) fn from_network(network: &Network, hop_names: &[String]) -> Option<Capture> {
@@ -91,19 +104,10 @@ impl Capture {
         let ports = network
             .ports()
             .iter()
-            .map(|p| {
-                let hop = p.hop.index();
-                let name = hop_names.get(hop).map_or("hop", String::as_str);
-                let dir = if p.id.0 % 2 == 0 {
-                    "forward"
-                } else {
-                    "reverse"
-                };
-                CapturePort {
-                    file_name: format!("hop{hop}-{}-{dir}.pcap", file_safe(name)),
-                    from: p.from,
-                    to: p.to,
-                }
+            .map(|p| CapturePort {
+                file_name: port_file_name(p, hop_names),
+                from: p.from,
+                to: p.to,
             })
             .collect();
         let flow_senders = network.flows().iter().map(|f| f.src).collect();

@@ -29,7 +29,7 @@ mod timer_model;
 mod trace;
 pub mod units;
 
-pub use capture::{node_mac, Capture, CapturePort};
+pub use capture::{node_mac, port_file_name, Capture, CapturePort};
 pub use emulation::{emulation_plan, EmulationPlan};
 pub use error::{Error, ErrorKind};
 pub use flow_metrics::{jain, FlowResults};

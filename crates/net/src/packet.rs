@@ -41,10 +41,17 @@ pub enum Proto {
     /// A real IP datagram of the emulator (`lossylink-emu`) of `ip_len` bytes: `seg` is its
     /// TCP header as parsed (payload length in `seg.len`), or an empty segment for another
     /// protocol. The network moves it like a TCP packet and hands it back at its destination
-    /// (`Network::advance`) instead of delivering it to an endpoint.
+    /// (`Network::advance`) instead of delivering it to an endpoint. Base-station agents that
+    /// only cache and resend segments (LL, snoop) see it when it is TCP.
     Emulated {
         /// Length of the real datagram.
         ip_len: u32,
+        /// The emulator's key of the datagram's bytes: the uid it entered with. A local
+        /// retransmission of an agent is a new packet (new uid) carrying its original's key, so
+        /// the emulator resends the original bytes.
+        payload: u64,
+        /// Whether the datagram is IPv4 TCP (`seg` parsed from it).
+        tcp: bool,
     },
 }
 
@@ -131,13 +138,19 @@ impl Packet {
             // "about 40 bytes" [PROPOSAL].
             (_, Proto::Notice(_)) => NOTICE_BYTES,
             (_, Proto::Tcp) => self.seg.ip_len(),
-            (_, Proto::Emulated { ip_len }) => ip_len,
+            (_, Proto::Emulated { ip_len, .. }) => ip_len,
         }
     }
     /// Whether this is a TCP segment of a flow (neither UDP nor a link notice).
     #[inline]
     pub fn is_tcp(&self) -> bool {
         self.proto == Proto::Tcp
+    }
+    /// Whether this carries a TCP segment that base-station agents may cache, time and resend:
+    /// a simulated one, or a real IPv4 TCP datagram of the emulator.
+    #[inline]
+    pub fn is_tcp_segment(&self) -> bool {
+        matches!(self.proto, Proto::Tcp | Proto::Emulated { tcp: true, .. })
     }
     /// Whether this is a UDP datagram.
     pub fn is_udp(&self) -> bool {

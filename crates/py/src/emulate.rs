@@ -17,9 +17,10 @@ use crate::scenario::PyScenario;
 /// Without `server` and `client`, the built-in bulk transfer sends `bytes` (a size such as
 /// "512KiB"; the scenario's transfer if None) with congestion control `cc`; `buffer` sets both
 /// socket buffers ("0": the scenario's `tcp.buffer`, None: the kernel's autotuning). With `pcap`, one file per direction
-/// is written there. SIGINT and SIGTERM end the run cleanly (`interrupted` is then true).
+/// is written there (and one per hop direction); `sysctls` are `net.*` kernel settings written
+/// in every namespace. SIGINT and SIGTERM end the run cleanly (`interrupted` is then true).
 #[pyfunction]
-#[pyo3(signature = (scenario, seed = 1, cc = "reno", bytes = None, buffer = None, server = None, client = None, time_limit = 600.0, pcap = None))]
+#[pyo3(signature = (scenario, seed = 1, cc = "reno", bytes = None, buffer = None, server = None, client = None, time_limit = 600.0, pcap = None, sysctls = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn emulate<'py>(
     py: Python<'py>,
@@ -32,6 +33,7 @@ pub fn emulate<'py>(
     client: Option<String>,
     time_limit: f64,
     pcap: Option<PathBuf>,
+    sysctls: Vec<(String, String)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let scenario = scenario.borrow().inner.clone();
     let cc = Congestion::parse(cc).map_err(emu_to_pyerr)?;
@@ -71,6 +73,7 @@ pub fn emulate<'py>(
         time_limit: Duration::from_secs_f64(time_limit),
         pcap_dir: pcap,
         stop: None,
+        sysctls,
     };
     let r = py
         .allow_threads(|| emu::emulate(&scenario, &opts))

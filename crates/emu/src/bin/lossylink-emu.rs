@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! lossylink-emu PRESET|FILE.toml [--cc reno|cubic|bbr] [--bytes N] [--seed N] [--buffer N]
-//!               [--set KEY=VALUE]... [--pcap DIR] [--server CMD] [--client CMD] [--time-limit S]
+//!               [--set KEY=VALUE]... [--sysctl KEY=VALUE]... [--pcap DIR] [--server CMD]
+//!               [--client CMD] [--time-limit S]
 //! ```
 
 use emu::{emulate, Congestion, EmuError, EmulateOptions, Programs};
@@ -40,6 +41,11 @@ fn parse() -> Result<(Scenario, EmulateOptions), String> {
                 s.set(k, v).map_err(|e| e.to_string())?;
             }
             "--pcap" => o.pcap_dir = Some(val()?.into()),
+            "--sysctl" => {
+                let kv = val()?;
+                let (k, v) = kv.split_once('=').ok_or("--sysctl: KEY=VALUE")?;
+                o.sysctls.push((k.to_string(), v.to_string()));
+            }
             "--server" => server = Some(val()?),
             "--client" => client = Some(val()?),
             "--time-limit" => {

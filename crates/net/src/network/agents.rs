@@ -4,7 +4,7 @@
 use super::{AgentSlot, Event, Network};
 use crate::agent::{Agent, AgentStats, Verdict};
 use crate::config::HopRole;
-use crate::packet::{Packet, PacketKind, Proto};
+use crate::packet::{Packet, PacketKind};
 use crate::packet::{PacketPool, PacketRef};
 use crate::port::Port;
 use engine::EventQueue;
@@ -31,7 +31,7 @@ impl Network {
     pub(super) fn agent_at(&self, port: PortId, pkt: &Packet) -> bool {
         let p = &self.ports[port.index()];
         let node = p.to;
-        pkt.is_tcp()
+        pkt.is_tcp_segment()
             && self.agents[node.index()].is_some()
             && (pkt.dst != node || (p.role == HopRole::Wireless && pkt.kind() == PacketKind::Ack))
     }
@@ -184,7 +184,7 @@ pub(super) fn agent_sent(
         return;
     };
     let pkt = &pool[r];
-    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || pkt.proto != Proto::Tcp {
+    if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || !pkt.is_tcp_segment() {
         return;
     }
     if let Some((agent, _)) = agents[p.from.index()].as_mut() {
@@ -209,7 +209,7 @@ pub(super) fn agent_transmit(
     if p.role != HopRole::Wireless
         || pkt.kind() != PacketKind::Data
         || pkt.is_link_ack()
-        || pkt.proto != Proto::Tcp
+        || !pkt.is_tcp_segment()
     {
         return;
     }

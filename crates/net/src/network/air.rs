@@ -193,7 +193,7 @@ impl Air for AirOf<'_> {
             // for a frame that never went and absorb the duplicates it causes.
             if self.ports[port.index()].role == crate::config::HopRole::Wireless
                 && pkt.kind() == crate::packet::PacketKind::Data
-                && pkt.is_tcp()
+                && pkt.is_tcp_segment()
             {
                 agent.on_sent(now, pkt);
             }

@@ -7,7 +7,26 @@
 use super::Network;
 use crate::packet::{LinkTag, Packet, Proto};
 use engine::{FlowId, NodeId, SimTime};
-use tcp::Segment;
+use tcp::{SackBlocks, SegOptions, Segment, SeqNum};
+
+/// The segment a datagram that is not IPv4 TCP crosses the links as (an ACK for the counters).
+const NOT_TCP: Segment = Segment {
+    seq: SeqNum(0),
+    ack: SeqNum(0),
+    len: 0,
+    wnd: 0,
+    ack_flag: false,
+    opts: SegOptions {
+        ts: None,
+        sack: SackBlocks::EMPTY,
+        smart: None,
+        eln: false,
+        cc: None,
+        syn: None,
+        nack: None,
+        cw: false,
+    },
+};
 
 /// What became of a datagram handed to [`Network::inject`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,27 +39,34 @@ pub struct Injected {
 
 impl Network {
     /// A real datagram of `ip_len` bytes, from node `src` to node `dst`, enters the network at
-    /// `now` (IP output at `src`). `seg` is its TCP header as parsed (or an empty segment):
-    /// what decides data or ACK for counters and hiccups, and the exposed bytes of a
-    /// payload-exposed error model. `now` must not be before the last event run.
+    /// `now` (IP output at `src`). `seg` is its TCP header as parsed (`None`: not IPv4 TCP; it
+    /// crosses the links as an empty segment): what decides data or ACK for counters and
+    /// hiccups, the exposed bytes of a payload-exposed error model, and what the base-station
+    /// agents (LL, snoop) cache and match ACKs against. `now` must not be before the last event
+    /// run.
     pub fn inject(
         &mut self,
         now: SimTime,
         (src, dst): (NodeId, NodeId),
-        seg: Segment,
+        seg: Option<Segment>,
         ip_len: u32,
     ) -> Injected {
         let uid = self.next_uid;
         self.next_uid += 1;
+        let tcp = seg.is_some();
         let drops_before = self.total_queue_drops();
         let r = self.pool.insert(Packet {
             uid,
             flow: FlowId(0),
             src,
             dst,
-            seg,
+            seg: seg.unwrap_or(NOT_TCP),
             link: LinkTag::None,
-            proto: Proto::Emulated { ip_len },
+            proto: Proto::Emulated {
+                ip_len,
+                payload: uid,
+                tcp,
+            },
         });
         // A drop of a host queue comes back as the packet; of another queue, only as a count.
         let dropped = self.send_from(now, src, r).is_some();
@@ -131,10 +157,10 @@ mod tests {
         let mut net = link(2);
         let ends = (NodeId(0), NodeId(1));
         // 1000 bytes at 8 Mb/s: 1 ms on the wire, then 5 ms of delay.
-        let a = net.inject(SimTime::ZERO, ends, seg(960), 1000);
-        let b = net.inject(SimTime::ZERO, ends, seg(960), 1000);
-        let c = net.inject(SimTime::ZERO, ends, seg(960), 1000);
-        let d = net.inject(SimTime::ZERO, ends, seg(960), 1000);
+        let a = net.inject(SimTime::ZERO, ends, Some(seg(960)), 1000);
+        let b = net.inject(SimTime::ZERO, ends, Some(seg(960)), 1000);
+        let c = net.inject(SimTime::ZERO, ends, Some(seg(960)), 1000);
+        let d = net.inject(SimTime::ZERO, ends, Some(seg(960)), 1000);
         // The first is on the wire at once, two wait, the fourth finds the queue full.
         assert!(a.queued && b.queued && c.queued && !d.queued);
         let mut out = Vec::new();

@@ -19,6 +19,16 @@ impl Network {
         self.taps.frames.as_deref()
     }
 
+    /// The frames recorded by the link tap so far, taken out (the tap stays on; the emulator
+    /// writes them as it goes).
+    pub fn take_tapped_frames(&mut self) -> Vec<TappedFrame> {
+        self.taps
+            .frames
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
     /// The agent trace, in time order (`None` if it is off).
     pub fn agent_trace(&self) -> Option<&[AgentRecord]> {
         self.taps.agent.as_deref()

@@ -1,0 +1,129 @@
+//! Base-station agents and the split proxy on real Linux TCP (issue 16): snoop absorbs the
+//! duplicate ACKs of a loss it repairs locally and resends the segment itself (both read from
+//! the per-hop pcap files), and the split proxy relays a whole transfer over a lossy wireless
+//! hop through two real connections. Root only (TUN devices, network namespaces); elsewhere
+//! each test prints why it was skipped and passes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use emu::{emulate, Congestion, EmulateOptions, Programs};
+use lossylink::Scenario;
+use std::net::Ipv4Addr;
+use std::time::Duration;
+
+mod common;
+
+const MIB: u64 = 1 << 20;
+
+fn opts(bytes: u64, pcap: &std::path::Path) -> EmulateOptions {
+    EmulateOptions {
+        cc: Congestion::Reno,
+        programs: Programs::Bulk { bytes: Some(bytes) },
+        buffer: Some(0),
+        time_limit: Duration::from_secs(60),
+        pcap_dir: Some(pcap.to_path_buf()),
+        ..EmulateOptions::default()
+    }
+}
+
+#[test]
+fn snoop_absorbs_the_dupacks_of_a_locally_repaired_loss_of_real_tcp_and_resends_it() {
+    require_emulation!();
+    // lan: fixed host -(hop 0, Ethernet)- base station -(hop 1, WaveLAN, one error per 64 KiB
+    // on average)- mobile; the fixed host sends.
+    let mut s = Scenario::preset("lan").unwrap();
+    s.set("scheme", "ll-tcp-aware").unwrap();
+    let dir = common::scratch("snoop");
+    let r = emulate(&s, &opts(MIB, &dir)).unwrap();
+    let b = r.bulk.unwrap();
+    assert!(b.complete && b.bytes == MIB, "{b:?}");
+    assert_eq!(r.agents, ["snoop"]);
+    let a = r.agent_stats;
+    assert!(r.corrupted.0 > 0, "no data frame was corrupted");
+
+    // Local retransmissions: copies of a segment on the wireless hop that the fixed host did
+    // not send.
+    let wired_data = common::data_copies(&common::read_pcap(&common::hop_file(&dir, 0, "forward")));
+    let air_data = common::data_copies(&common::read_pcap(&common::hop_file(&dir, 1, "forward")));
+    let local: Vec<(u32, u32)> = air_data
+        .iter()
+        .filter_map(|(&seq, &n)| {
+            let sent = wired_data.get(&seq).copied().unwrap_or(0);
+            (n > sent).then_some((seq, n - sent))
+        })
+        .collect();
+    let resent: u32 = local.iter().map(|l| l.1).sum();
+    assert!(resent > 0, "the base station resent nothing");
+    assert_eq!(u64::from(resent), a.local_retransmissions, "{local:?}");
+
+    // Duplicate ACKs: the mobile's (wireless hop, reverse) against what reached the fixed host
+    // (wired hop, reverse).
+    let air_dup = common::dupacks(&common::read_pcap(&common::hop_file(&dir, 1, "reverse")));
+    let wired_dup = common::dupacks(&common::read_pcap(&common::hop_file(&dir, 0, "reverse")));
+    let total = |m: &std::collections::BTreeMap<u32, u32>| m.values().sum::<u32>();
+    let absorbed = total(&air_dup) - total(&wired_dup);
+    assert!(a.dupacks_suppressed > 0 && absorbed > 0);
+    if r.corrupted.1 == 0 {
+        // Every duplicate the mobile sent reached the base station.
+        assert_eq!(u64::from(absorbed), a.dupacks_suppressed);
+    }
+    // The signature: a loss repaired locally whose duplicates (at least the two that trigger
+    // the repair) all stayed at the base station.
+    let clean: Vec<u32> = local
+        .iter()
+        .map(|l| l.0)
+        .filter(|seq| air_dup.get(seq).copied().unwrap_or(0) >= 2 && !wired_dup.contains_key(seq))
+        .collect();
+    eprintln!(
+        "snoop: {:.3} Mb/s; {} local retransmissions {local:?}; dupacks from the mobile {}, to \
+         the fixed host {}, suppressed {}; repairs with every dupack absorbed: {}",
+        r.goodput_mbps(),
+        resent,
+        total(&air_dup),
+        total(&wired_dup),
+        a.dupacks_suppressed,
+        clean.len()
+    );
+    assert!(!clean.is_empty(), "air {air_dup:?} wired {wired_dup:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_split_proxy_relays_a_real_transfer_over_a_lossy_wireless_hop() {
+    require_emulation!();
+    let mut s = Scenario::preset("lan").unwrap();
+    s.set("scheme", "split").unwrap();
+    let dir = common::scratch("split");
+    let bytes = MIB / 2;
+    let r = emulate(&s, &opts(bytes, &dir)).unwrap();
+    let b = r.bulk.unwrap();
+    assert!(b.complete, "{b:?}");
+    assert_eq!(b.bytes, bytes);
+    assert_eq!(r.proxy_bytes, Some(bytes));
+    assert!(r.corrupted.0 > 0, "the wireless hop corrupted nothing");
+    // Two connections: the fixed host's ends at the base station, the base station's own
+    // reaches the mobile.
+    let (client, server, base) = (
+        Ipv4Addr::new(10, 77, 0, 1),
+        Ipv4Addr::new(10, 77, 0, 2),
+        Ipv4Addr::new(10, 77, 0, 3),
+    );
+    let wired = common::read_pcap(&common::hop_file(&dir, 0, "forward"));
+    let air = common::read_pcap(&common::hop_file(&dir, 1, "forward"));
+    assert!(wired.iter().all(|g| (g.src, g.dst) == (client, base)));
+    assert!(air.iter().all(|g| (g.src, g.dst) == (base, server)));
+    let payload = |v: &[common::Seg]| -> u64 {
+        common::data_copies(v)
+            .keys()
+            .map(|seq| u64::from(v.iter().find(|g| g.seq == *seq && g.len > 0).unwrap().len))
+            .sum()
+    };
+    assert_eq!(payload(&wired), bytes);
+    assert_eq!(payload(&air), bytes);
+    eprintln!(
+        "split: {:.3} Mb/s, {} corrupted data frames on the air",
+        r.goodput_mbps(),
+        r.corrupted.0
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
