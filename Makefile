@@ -85,6 +85,7 @@ reproduce: develop
 	$(VENV)/bin/lossylink reproduce balakrishnan97 --quick --out out/balakrishnan97
 	$(VENV)/bin/lossylink reproduce ludwig2000 --out out/ludwig2000
 	$(VENV)/bin/lossylink reproduce buchholcz --out out/buchholcz
+	$(VENV)/bin/lossylink reproduce llelsn --quick --out out/llelsn
 
 test: develop test-rust test-python
 
