@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,11 +57,8 @@ class Row:
 
 
 def warm_table_writer() -> None:
-    """Import pyarrow and what its first ``pa.array`` call imports (pandas), ahead of use."""
-    import pyarrow as pa
-    import pyarrow.parquet
-
-    pa.array([0], type=pa.int64())
+    """Import pyarrow and its Parquet writer ahead of use (not pandas: see :func:`_array`)."""
+    import pyarrow.parquet  # noqa: F401
 
 
 def flatten_scenario(canonical: str) -> dict[str, Any]:
@@ -113,7 +111,7 @@ def build_table(
     for name, values in columns.items():
         typ, converted = _typed(values)
         fields.append(pa.field(name, typ))
-        arrays.append(pa.array(converted, type=typ))
+        arrays.append(_array(typ, converted))
     schema = pa.schema(fields, metadata={k.encode(): v.encode() for k, v in metadata.items()})
     return pa.Table.from_arrays(arrays, schema=schema)
 
@@ -172,6 +170,46 @@ def _typed(values: list[Any]) -> tuple[pa.DataType, list[Any]]:
     return pa.string(), [
         v if v is None or isinstance(v, str) else json.dumps(v, sort_keys=True) for v in values
     ]
+
+
+def _array(typ: pa.DataType, values: list[Any]) -> pa.Array:
+    """The Arrow array of ``values`` (``None`` for null), built from its buffers.
+
+    What ``pa.array(values, type=typ)`` returns, without its first call's import of pandas
+    (about 0.3 s, most of what a short sweep's results table costs).
+    """
+    import pyarrow as pa
+
+    n = len(values)
+    nulls = sum(v is None for v in values)
+    validity = _bits([v is not None for v in values]) if nulls else None
+    if typ == pa.bool_():
+        data = [_bits([bool(v) for v in values])]
+    elif typ == pa.string():
+        encoded = [b"" if v is None else v.encode() for v in values]
+        if sum(map(len, encoded)) >= 2**31:  # past 32-bit offsets: pyarrow chunks it
+            return pa.array(values, type=typ)
+        offsets, at = array("i", [0]), 0
+        for e in encoded:
+            at += len(e)
+            offsets.append(at)
+        data = [pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(encoded))]
+    else:
+        code = {pa.int64(): "q", pa.uint64(): "Q", pa.float64(): "d"}[typ]
+        zero = 0.0 if code == "d" else 0
+        data = [pa.py_buffer(array(code, [zero if v is None else v for v in values]).tobytes())]
+    return pa.Array.from_buffers(typ, n, [validity, *data], null_count=nulls)
+
+
+def _bits(flags: list[bool]) -> Any:
+    """A little-endian bitmap of ``flags`` as a pyarrow buffer."""
+    import pyarrow as pa
+
+    out = bytearray((len(flags) + 7) // 8)
+    for i, f in enumerate(flags):
+        if f:
+            out[i >> 3] |= 1 << (i & 7)
+    return pa.py_buffer(bytes(out))
 
 
 def _kind(value: Any) -> str:
