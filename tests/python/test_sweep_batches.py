@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pyarrow as pa
 import pytest
@@ -94,7 +95,7 @@ def test_arrays_from_buffers_equal_pa_array(typ: pa.DataType, values: list[objec
     assert built.null_count == sum(v is None for v in values)
 
 
-def test_a_sweep_imports_no_pandas(tmp_path: object) -> None:
+def test_a_sweep_imports_no_pandas(tmp_path: Path) -> None:
     code = (
         "import sys, lossylink as ll\n"
         f"ll.sweep('lan', {{'error_every': ['64KiB']}}, 2, out={str(tmp_path)!r} + '/r.parquet',"
@@ -102,3 +103,23 @@ def test_a_sweep_imports_no_pandas(tmp_path: object) -> None:
         "assert 'pandas' not in sys.modules, 'pandas imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_cli_sweep_writes_the_library_bytes_without_numpy_or_pandas(tmp_path: Path) -> None:
+    """`lossylink sweep` imports pyarrow without numpy (table.WRITER_ONLY): same file."""
+    grid = {"scheme": ["e2e", "ll-tcp-aware"], "error_every": ["16KiB", "64KiB"]}
+    lib = tmp_path / "lib.parquet"
+    ll.sweep(ll.Scenario.preset("lan", transfer="128KiB"), grid, 3, out=lib, cache=False)
+    cli = tmp_path / "cli.parquet"
+    args = [
+        "sweep", "--preset", "lan", "--set", "transfer=128KiB", "--grid", "scheme=e2e,ll-tcp-aware",
+        "--grid", "error_every=16KiB,64KiB", "--seeds", "3", "--no-cache", "--out", str(cli),
+    ]  # fmt: skip
+    code = (
+        "import sys\nfrom lossylink.cli import cli\n"
+        f"cli.main(args={args!r}, standalone_mode=False)\n"
+        "print(sorted(m for m in ('numpy', 'pandas') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert cli.read_bytes() == lib.read_bytes()
