@@ -50,7 +50,11 @@ def summary_rows(rows: Sequence[Row], grid_keys: Sequence[str]) -> list[dict[str
         entry["runs"] = len(ok)
         entry["failed"] = len(runs) - len(ok)
         for name in metrics:
-            values = [float(m[name]) for m in ok if _numeric(m.get(name))]
+            raw = [m.get(name) for m in ok]
+            if all(type(v) is float or type(v) is int for v in raw):  # the usual case, fast
+                values = list(map(float, raw))
+            else:
+                values = [float(v) for v in raw if _numeric(v)]
             s = summarize(values) if values else None
             entry[f"{name}_mean"] = s.mean if s else None
             entry[f"{name}_std"] = s.stdev if s else None

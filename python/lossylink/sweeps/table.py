@@ -120,7 +120,11 @@ def build_table(
         if name in NONDETERMINISTIC_METRICS or name in fixed:
             continue
         columns[name] = [None if r.metrics is None else r.metrics.get(name) for r in rows]
-    flats = [flatten_scenario(r.scenario) if r.scenario else None for r in rows]
+    flat_of: dict[str, dict[str, Any]] = {}  # the runs of a grid point share their scenario
+    for r in rows:
+        if r.scenario and r.scenario not in flat_of:
+            flat_of[r.scenario] = flatten_scenario(r.scenario)
+    flats = [flat_of[r.scenario] if r.scenario else None for r in rows]
     for path in _union_keys(flats):
         columns[f"scenario.{path}"] = [None if f is None else f.get(path) for f in flats]
     columns["scenario"] = [r.scenario for r in rows]
@@ -175,7 +179,7 @@ def _typed(values: list[Any]) -> tuple[pa.DataType, list[Any]]:
     """An Arrow type for a column, decided by the kinds of its non-null values only."""
     import pyarrow as pa
 
-    kinds = {_kind(v) for v in values if v is not None}
+    kinds = {_kind_of(t) for t in set(map(type, values)) if t is not type(None)}
     if kinds == {"bool"}:
         return pa.bool_(), values
     if kinds == {"int"}:
@@ -231,13 +235,15 @@ def _bits(flags: list[bool]) -> Any:
     return pa.py_buffer(bytes(out))
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
+def _kind_of(typ: type) -> str:
+    """The kind of the values of type ``typ`` (asked once per type of a column, not per
+    value: the columns of a 300-run sweep hold some 30,000 values)."""
+    if issubclass(typ, bool):
         return "bool"
-    if isinstance(value, int):
+    if issubclass(typ, int):
         return "int"
-    if isinstance(value, float):
+    if issubclass(typ, float):
         return "float"
-    if isinstance(value, str):
+    if issubclass(typ, str):
         return "str"
     return "other"
