@@ -8,13 +8,14 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from lossylink.errors import LossylinkIOError
 from lossylink.stats import summarize
 from lossylink.sweeps.table import NONDETERMINISTIC_METRICS, Row
+
+if TYPE_CHECKING:
+    from rich.table import Table  # imported with the printed table only (35 ms)
 
 # Metrics that identify a run rather than measure it.
 _NOT_SUMMARIZED = frozenset({"seed"}) | NONDETERMINISTIC_METRICS
