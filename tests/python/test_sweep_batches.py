@@ -123,3 +123,13 @@ def test_cli_sweep_writes_the_library_bytes_without_numpy_or_pandas(tmp_path: Pa
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert done.stdout.splitlines()[-1] == "[]"
     assert cli.read_bytes() == lib.read_bytes()
+
+
+def test_importing_the_sweep_module_is_light() -> None:
+    code = (
+        "import sys\nimport lossylink.sweeps.core\n"
+        "heavy = ('rich', 'numpy', 'pandas', 'pyarrow', 'multiprocessing')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(heavy)}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert done.stdout.strip() == "[]"
