@@ -89,6 +89,15 @@ def run_seeds(
     subdirectories of it for several.
     """
 
+def run_batch(
+    scenarios: list[Scenario], seeds: list[int], threads: int = 1
+) -> list[tuple[RawRun | None, str | None, float]]:
+    """Run each ``(scenario, seed)`` pair on ``threads`` threads (0: the usable cores),
+    releasing the GIL once; a failing run does not stop the others. Returns, in order,
+    ``(result shaped like run's, None, seconds)`` or ``(None, "ExceptionClass: message",
+    seconds)``, with the wall seconds the run took on its thread.
+    """
+
 def schemes() -> list[SchemeInfo]:
     """The scheme registry, in registry order."""
 

@@ -117,6 +117,9 @@ pub struct Network {
     /// Real datagrams of the emulator that reached their destination, with the model time of
     /// their arrival, until `advance` hands them out (network/emulated.rs).
     emulated_out: Vec<(SimTime, Packet)>,
+    /// A flow's receiver took a data segment since `run` last looked at completion (only
+    /// `Receiver::on_segment` completes a transfer): the loop asks the flows only then.
+    data_delivered: bool,
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
@@ -311,6 +314,7 @@ impl Network {
             udp: Vec::new(),
             web: Vec::new(),
             emulated_out: Vec::new(),
+            data_delivered: false,
         })
     }
 
@@ -428,8 +432,10 @@ impl Network {
         // UDP sources and web sessions run to the limit too (they are long-lived).
         let all_finite =
             self.flows.iter().all(|f| f.finite) && self.udp.is_empty() && self.web.is_empty();
+        self.data_delivered = true;
         loop {
             if all_finite
+                && std::mem::take(&mut self.data_delivered)
                 && self
                     .flows
                     .iter()
@@ -598,6 +604,7 @@ impl Network {
         match pkt.kind() {
             PacketKind::Data => {
                 self.flows[f].receiver.on_segment(now, &pkt.seg);
+                self.data_delivered = true;
                 self.pool.release(r);
                 self.pump_receiver(f, now);
                 if let Some((w, end)) = self.flows[f].web {

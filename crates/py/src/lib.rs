@@ -5,7 +5,7 @@
 //! Python API is the pure-Python package `python/lossylink`, which wraps what is exported here.
 //!
 //! - [`scenario`]: the `Scenario` class, a thin handle on [`lossylink::Scenario`];
-//! - [`run`]: `run` / `run_seeds`, which release the GIL while simulating, and `schemes`;
+//! - [`run`]: `run` / `run_seeds` / `run_batch`, which release the GIL while simulating, and `schemes`;
 //! - [`convert`]: metrics and traces to Python dicts and numpy arrays;
 //! - [`emulate`]: the emulator (`emu`), GIL released;
 //! - [`errors`]: one Python exception class per [`lossylink::ErrorKind`], and the emulator's.
@@ -26,6 +26,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenario::PyScenario>()?;
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_seeds, m)?)?;
+    m.add_function(wrap_pyfunction!(run::run_batch, m)?)?;
     m.add_function(wrap_pyfunction!(run::schemes, m)?)?;
     m.add_function(wrap_pyfunction!(emulate::emulate, m)?)?;
     m.add_function(wrap_pyfunction!(run::timer_model, m)?)?;

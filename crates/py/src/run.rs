@@ -85,49 +85,112 @@ pub fn run_seeds<'py>(
         });
         run_one(&scenario, seed, &opts, dir.as_deref())
     };
-    let workers = match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-    .min(seeds.len().max(1));
-    let results = py
-        .allow_threads(|| {
-            if workers <= 1 {
-                return seeds.iter().map(|&s| one(s)).collect::<Vec<_>>();
-            }
-            // Each worker takes the next seed index; results land in their seed's slot.
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let slots: Vec<std::sync::Mutex<Option<_>>> =
-                seeds.iter().map(|_| std::sync::Mutex::new(None)).collect();
-            std::thread::scope(|scope| {
-                for _ in 0..workers {
-                    scope.spawn(|| loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&seed) = seeds.get(i) else { break };
-                        let r = one(seed);
-                        if let Ok(mut slot) = slots[i].lock() {
-                            *slot = Some(r);
-                        }
-                    });
-                }
-            });
-            slots
-                .into_iter()
-                .map(|m| {
-                    m.into_inner().ok().flatten().unwrap_or_else(|| {
-                        Err(Error::Simulation {
-                            message: "a worker thread stopped without a result".into(),
-                        })
-                    })
-                })
-                .collect::<Vec<_>>()
-        })
+    let results = py.allow_threads(|| in_order(seeds.len(), threads, |i| one(seeds[i])));
+    let results = results
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
         .map_err(to_pyerr)?;
     let out = PyList::empty(py);
     for (result, paths) in results {
         out.append(result_to_dict(py, result, paths)?)?;
+    }
+    Ok(out)
+}
+
+/// `f(0) .. f(n-1)` on `threads` threads (0: the usable cores, never more than `n`), results
+/// in index order: each thread takes the next index, each result lands in its index's slot.
+fn in_order<T: Send>(
+    n: usize,
+    threads: usize,
+    f: impl Fn(usize) -> Result<T, Error> + Sync,
+) -> Vec<Result<T, Error>> {
+    let workers = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    }
+    .min(n.max(1));
+    if workers <= 1 {
+        return (0..n).map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<_>>> =
+        (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let r = f(i);
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner().ok().flatten().unwrap_or_else(|| {
+                Err(Error::Simulation {
+                    message: "a worker thread stopped without a result".into(),
+                })
+            })
+        })
+        .collect()
+}
+
+/// Run `(scenario, seed)` pairs (the tasks of a sweep) on `threads` threads (0: the usable
+/// cores), releasing the GIL once for the whole batch; a failing run does not stop the others.
+///
+/// Returns, in task order, `(result dict | None, error text | None, seconds)`: the dict shaped
+/// like `run`'s, or the text `"<ExceptionClass>: <message>"` of the exception `run` would have
+/// raised (a panic is a `PanicException`), and the wall seconds the run took on its thread.
+#[pyfunction]
+#[pyo3(signature = (scenarios, seeds, threads = 1))]
+pub fn run_batch<'py>(
+    py: Python<'py>,
+    scenarios: Vec<PyRef<'py, PyScenario>>,
+    seeds: Vec<u64>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    if scenarios.len() != seeds.len() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "run_batch: scenarios and seeds differ in length",
+        ));
+    }
+    let scenarios: Vec<lossylink::Scenario> = scenarios.iter().map(|s| s.inner.clone()).collect();
+    let opts = RunOptions::default();
+    let outcomes = py.allow_threads(|| {
+        in_order(seeds.len(), threads, |i| {
+            let started = std::time::Instant::now();
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                lossylink::run(&scenarios[i], seeds[i], &opts)
+            }));
+            Ok((run, started.elapsed().as_secs_f64()))
+        })
+    });
+    let out = PyList::empty(py);
+    for outcome in outcomes {
+        let (run, secs) = outcome.map_err(to_pyerr)?;
+        let item = match run {
+            Ok(Ok(result)) => (Some(result_to_dict(py, result, None)?), None, secs),
+            Ok(Err(err)) => {
+                let err = to_pyerr(err);
+                let name = err.get_type(py).name()?;
+                (None, Some(format!("{name}: {}", err.value(py))), secs)
+            }
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a run panicked".into());
+                (None, Some(format!("PanicException: {msg}")), secs)
+            }
+        };
+        out.append(item)?;
     }
     Ok(out)
 }

@@ -24,7 +24,6 @@ from lossylink.scenario import Scenario, ScenarioLike
 from lossylink.sweeps.cache import RunCache, canonical_json, run_key
 from lossylink.sweeps.executors import EXECUTORS, Executor, Task, make_executor
 from lossylink.sweeps.grid import Grid, GridSpec
-from lossylink.sweeps.progress import SweepProgress
 from lossylink.sweeps.summary import summary_rows, write_summary_csv
 from lossylink.sweeps.table import (
     NONDETERMINISTIC_METRICS,
@@ -165,7 +164,7 @@ def sweep(
             batches.append(_tasks(pending[first : first + size]))
             first += size
         runnable = sum(r.error is None for r in rows)
-        with SweepProgress(runnable, cached, enabled=progress) as bar:
+        with _progress_bar(runnable, cached, progress) as bar:
             for outcomes in ex.run(batches):
                 for index, metrics, error, worker_version, cpu in outcomes:
                     _finish(rows[index], metrics, error, worker_version, version, store)
@@ -200,6 +199,28 @@ def sweep(
         "write_s": time.perf_counter() - t_end_run,
     }
     return result
+
+
+class _NoProgress:
+    """What :class:`~lossylink.sweeps.progress.SweepProgress` does when disabled, without
+    importing rich (a sixth of a short sweep's start-up)."""
+
+    def __enter__(self) -> _NoProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def advance(self, runs: int) -> None:
+        """Nothing to count."""
+
+
+def _progress_bar(total: int, done: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoProgress()
+    from lossylink.sweeps.progress import SweepProgress
+
+    return SweepProgress(total, done, enabled=True)
 
 
 def summary_path_for(out: Path) -> Path:

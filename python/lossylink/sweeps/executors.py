@@ -8,32 +8,26 @@ results back in run order, so the order in which an executor finishes cannot cha
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
-import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    Future,
-    ProcessPoolExecutor,
-    ThreadPoolExecutor,
-    as_completed,
-    wait,
-)
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import ExitStack
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from lossylink._types import MetricValue
 from lossylink.errors import InvalidValueError, LossylinkIOError
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 Task: TypeAlias = tuple[int, str, int]
 """One run: ``(run index, scenario JSON, seed)``."""
 
 Outcome: TypeAlias = tuple[int, "dict[str, MetricValue] | None", "str | None", str, float]
 """One finished run: ``(run index, metrics or None, error text or None, worker's version,
-CPU seconds the run took in its worker)``."""
+seconds the run took on its worker thread)``."""
 
 EXECUTORS = ("seq", "pool", "dask")
 """The executor names of ``lossylink sweep --executor``."""
@@ -53,6 +47,9 @@ wall time: only then are worker processes started for the rest. Starting them co
 exhausts memory takes down a worker, not the sweep) and no contention for the GIL between the
 parts of a run that are Python (metrics dicts), which grows with the number of cores. Set it
 to 0 to always use processes after the first round, or ``math.inf`` for threads only."""
+
+SEQ_CALL_S = 0.05
+"""The wall time of runs the sequential executor hands the extension in one call."""
 
 LOST = "lost: the worker running it died"
 """How the error of a run lost with its worker begins (the CLI sums these up in one line)."""
@@ -94,32 +91,44 @@ def network_columns(raw: Any) -> dict[str, Any]:
     return out
 
 
-def run_batch(tasks: Sequence[Task]) -> list[Outcome]:
+def run_batch(tasks: Sequence[Task], threads: int = 1) -> list[Outcome]:
     """Run a batch of tasks in this process; a failing run becomes an error outcome.
 
-    Runs of one batch usually share a scenario, so each distinct JSON text is parsed once.
+    The whole batch runs in the extension with the GIL released once (on ``threads`` threads,
+    results in task order), so other Python threads, such as the one importing pyarrow, cost
+    the runs nothing. Runs of one batch usually share a scenario, so each distinct JSON text is
+    parsed once.
     """
     from lossylink import _core
 
+    version = _core.__version__
     parsed: dict[str, Any] = {}
+    for _, scenario_json, _ in tasks:
+        if scenario_json not in parsed:
+            try:
+                parsed[scenario_json] = _core.Scenario.from_json(scenario_json)
+            except Exception as exc:
+                parsed[scenario_json] = f"{type(exc).__name__}: {exc}"
+    runnable = [t for t in tasks if not isinstance(parsed[t[1]], str)]
+    raws = iter(
+        _core.run_batch(
+            [parsed[t[1]] for t in runnable], [seed for _, _, seed in runnable], threads
+        )
+    )
     out: list[Outcome] = []
-    for index, scenario_json, seed in tasks:
-        cpu = time.thread_time()
-        try:
-            scenario = parsed.get(scenario_json)
-            if scenario is None:
-                scenario = parsed[scenario_json] = _core.Scenario.from_json(scenario_json)
-            raw = _core.run(scenario, seed, False)
-            metrics = raw["metrics"]
-            if "flows" in raw:
-                metrics.update(network_columns(raw))
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as exc:  # also pyo3's PanicException: report it, keep the rest
-            error = f"{type(exc).__name__}: {exc}"
-            out.append((index, None, error, _core.__version__, time.thread_time() - cpu))
-        else:
-            out.append((index, metrics, None, _core.__version__, time.thread_time() - cpu))
+    for index, scenario_json, _ in tasks:
+        scenario = parsed[scenario_json]
+        if isinstance(scenario, str):
+            out.append((index, None, scenario, version, 0.0))
+            continue
+        raw, error, seconds = next(raws)
+        if raw is None:
+            out.append((index, None, error, version, seconds))
+            continue
+        metrics = raw["metrics"]
+        if "flows" in raw:
+            metrics.update(network_columns(raw))
+        out.append((index, metrics, None, version, seconds))
     return out
 
 
@@ -153,9 +162,26 @@ class SequentialExecutor:
     workers = 1
 
     def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
-        """Run the batches in order."""
-        for batch in batches:
-            yield run_batch(batch)
+        """Run the batches in order, yielding each batch's outcomes. Consecutive batches go to
+        the extension together, as many as take about :data:`SEQ_CALL_S` by the runs timed so
+        far (one batch first): each call releases the GIL once, so a thread running Python
+        beside the sweep (pyarrow's import) delays the runs once per call, not once per run,
+        and an interrupt still waits for :data:`SEQ_CALL_S` of runs at most (or one batch)."""
+        i, runs, seconds = 0, 0, 0.0
+        while i < len(batches):
+            take = 1
+            if runs and seconds > 0:
+                per_batch = seconds / runs * (sum(len(b) for b in batches[:i]) / i)
+                take = max(1, min(len(batches) - i, int(SEQ_CALL_S / per_batch)))
+            group = batches[i : i + take]
+            i += take
+            outcomes = run_batch([t for b in group for t in b])
+            runs += len(outcomes)
+            seconds += sum(o[4] for o in outcomes)
+            at = 0
+            for b in group:
+                yield outcomes[at : at + len(b)]
+                at += len(b)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -211,6 +237,9 @@ class PoolExecutor:
         """Submit every batch to worker processes. A dying worker breaks the whole pool: the
         batches it took down are run again on a fresh one (finished batches are kept), and a
         batch that keeps losing its worker comes back as lost runs."""
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures.process import BrokenProcessPool
+
         todo = list(range(len(batches)))
         attempts = [0] * len(batches)
         while todo:
@@ -249,6 +278,8 @@ def _mp_context() -> multiprocessing.context.BaseContext:
     """``forkserver`` on Linux, with this module (and so the extension) imported once in the
     server, so each worker starts as a cheap fork of it; ``spawn`` elsewhere. Plain ``fork``
     is avoided: the progress bar runs a thread, and forking a threaded process is unsafe."""
+    import multiprocessing
+
     if not sys.platform.startswith("linux"):
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")

@@ -8,13 +8,14 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from lossylink.errors import LossylinkIOError
 from lossylink.stats import summarize
 from lossylink.sweeps.table import NONDETERMINISTIC_METRICS, Row
+
+if TYPE_CHECKING:
+    from rich.table import Table  # imported with the printed table only (35 ms)
 
 # Metrics that identify a run rather than measure it.
 _NOT_SUMMARIZED = frozenset({"seed"}) | NONDETERMINISTIC_METRICS
@@ -50,7 +51,11 @@ def summary_rows(rows: Sequence[Row], grid_keys: Sequence[str]) -> list[dict[str
         entry["runs"] = len(ok)
         entry["failed"] = len(runs) - len(ok)
         for name in metrics:
-            values = [float(m[name]) for m in ok if _numeric(m.get(name))]
+            raw = [m.get(name) for m in ok]
+            if all(type(v) is float or type(v) is int for v in raw):  # the usual case, fast
+                values = list(map(float, raw))
+            else:
+                values = [float(v) for v in raw if _numeric(v)]
             s = summarize(values) if values else None
             entry[f"{name}_mean"] = s.mean if s else None
             entry[f"{name}_std"] = s.stdev if s else None

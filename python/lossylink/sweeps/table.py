@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,12 +56,28 @@ class Row:
     error: str | None
 
 
-def warm_table_writer() -> None:
-    """Import pyarrow and what its first ``pa.array`` call imports (pandas), ahead of use."""
-    import pyarrow as pa
-    import pyarrow.parquet
+WRITER_ONLY = False
+"""Whether this process imports pyarrow for writing results files only, without numpy: set by
+the ``lossylink sweep`` command, which never converts a table to numpy or pandas. pyarrow runs
+without numpy (an optional dependency of it); importing it so costs a quarter of the CPU time
+(about 0.07 s instead of 0.25 s), the part of a short sweep's start-up that the runs on a pool
+have to share their cores with. A process that imported numpy first is left as it is."""
 
-    pa.array([0], type=pa.int64())
+
+def warm_table_writer() -> None:
+    """Import pyarrow and its Parquet writer ahead of use (not pandas: see :func:`_array`);
+    without numpy if :data:`WRITER_ONLY` and neither is imported yet."""
+    import sys
+
+    if not WRITER_ONLY or "numpy" in sys.modules or "pyarrow" in sys.modules:
+        import pyarrow.parquet
+
+        return
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # pyarrow: "import numpy" fails
+    try:
+        import pyarrow.parquet  # noqa: F401
+    finally:
+        del sys.modules["numpy"]
 
 
 def flatten_scenario(canonical: str) -> dict[str, Any]:
@@ -103,7 +120,11 @@ def build_table(
         if name in NONDETERMINISTIC_METRICS or name in fixed:
             continue
         columns[name] = [None if r.metrics is None else r.metrics.get(name) for r in rows]
-    flats = [flatten_scenario(r.scenario) if r.scenario else None for r in rows]
+    flat_of: dict[str, dict[str, Any]] = {}  # the runs of a grid point share their scenario
+    for r in rows:
+        if r.scenario and r.scenario not in flat_of:
+            flat_of[r.scenario] = flatten_scenario(r.scenario)
+    flats = [flat_of[r.scenario] if r.scenario else None for r in rows]
     for path in _union_keys(flats):
         columns[f"scenario.{path}"] = [None if f is None else f.get(path) for f in flats]
     columns["scenario"] = [r.scenario for r in rows]
@@ -113,7 +134,7 @@ def build_table(
     for name, values in columns.items():
         typ, converted = _typed(values)
         fields.append(pa.field(name, typ))
-        arrays.append(pa.array(converted, type=typ))
+        arrays.append(_array(typ, converted))
     schema = pa.schema(fields, metadata={k.encode(): v.encode() for k, v in metadata.items()})
     return pa.Table.from_arrays(arrays, schema=schema)
 
@@ -158,7 +179,7 @@ def _typed(values: list[Any]) -> tuple[pa.DataType, list[Any]]:
     """An Arrow type for a column, decided by the kinds of its non-null values only."""
     import pyarrow as pa
 
-    kinds = {_kind(v) for v in values if v is not None}
+    kinds = {_kind_of(t) for t in set(map(type, values)) if t is not type(None)}
     if kinds == {"bool"}:
         return pa.bool_(), values
     if kinds == {"int"}:
@@ -174,13 +195,55 @@ def _typed(values: list[Any]) -> tuple[pa.DataType, list[Any]]:
     ]
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
+def _array(typ: pa.DataType, values: list[Any]) -> pa.Array:
+    """The Arrow array of ``values`` (``None`` for null), built from its buffers.
+
+    What ``pa.array(values, type=typ)`` returns, without its first call's import of pandas
+    (about 0.3 s, most of what a short sweep's results table costs).
+    """
+    import pyarrow as pa
+
+    n = len(values)
+    nulls = sum(v is None for v in values)
+    validity = _bits([v is not None for v in values]) if nulls else None
+    if typ == pa.bool_():
+        data = [_bits([bool(v) for v in values])]
+    elif typ == pa.string():
+        encoded = [b"" if v is None else v.encode() for v in values]
+        if sum(map(len, encoded)) >= 2**31:  # past 32-bit offsets: pyarrow chunks it
+            return pa.array(values, type=typ)
+        offsets, at = array("i", [0]), 0
+        for e in encoded:
+            at += len(e)
+            offsets.append(at)
+        data = [pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(encoded))]
+    else:
+        code = {pa.int64(): "q", pa.uint64(): "Q", pa.float64(): "d"}[typ]
+        zero = 0.0 if code == "d" else 0
+        data = [pa.py_buffer(array(code, [zero if v is None else v for v in values]).tobytes())]
+    return pa.Array.from_buffers(typ, n, [validity, *data], null_count=nulls)
+
+
+def _bits(flags: list[bool]) -> Any:
+    """A little-endian bitmap of ``flags`` as a pyarrow buffer."""
+    import pyarrow as pa
+
+    out = bytearray((len(flags) + 7) // 8)
+    for i, f in enumerate(flags):
+        if f:
+            out[i >> 3] |= 1 << (i & 7)
+    return pa.py_buffer(bytes(out))
+
+
+def _kind_of(typ: type) -> str:
+    """The kind of the values of type ``typ`` (asked once per type of a column, not per
+    value: the columns of a 300-run sweep hold some 30,000 values)."""
+    if issubclass(typ, bool):
         return "bool"
-    if isinstance(value, int):
+    if issubclass(typ, int):
         return "int"
-    if isinstance(value, float):
+    if issubclass(typ, float):
         return "float"
-    if isinstance(value, str):
+    if issubclass(typ, str):
         return "str"
     return "other"
