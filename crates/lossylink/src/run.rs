@@ -141,20 +141,26 @@ fn make_sender(
             RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction),
             t.dupthresh,
         )),
-        RecoveryKind::Hack { fixed } => Box::new(HackRecovery::new(
-            Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
-            if fixed {
-                HackMode::Fixed
-            } else {
-                HackMode::Plain
-            },
-            if fixed { "hack-fixed" } else { "hack" },
-        )),
-        RecoveryKind::Lhp => Box::new(HackRecovery::new(
-            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
-            HackMode::Fixed,
-            "lhp",
-        )),
+        RecoveryKind::Hack { fixed } => Box::new(
+            HackRecovery::new(
+                Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
+                if fixed {
+                    HackMode::Fixed
+                } else {
+                    HackMode::Plain
+                },
+                if fixed { "hack-fixed" } else { "hack" },
+            )
+            .with_notices(def.agent == AgentKind::Elsn),
+        ),
+        RecoveryKind::Lhp => Box::new(
+            HackRecovery::new(
+                Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
+                HackMode::Fixed,
+                "lhp",
+            )
+            .with_notices(def.agent == AgentKind::Elsn),
+        ),
     };
     let recovery: Box<dyn LossRecovery> = match def.eln_dupthresh {
         Some(k) => Box::new(ElnRecovery::new(base, k)),

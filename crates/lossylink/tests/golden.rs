@@ -747,6 +747,19 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "llelsn-lhp-sender-fer3",
+        "LL-ELSN's ELNs to LHP's packet-list sender (spec Fig. 14)",
+        "llelsn",
+        &[
+            ("scheme", "ll-elsn-lhp"),
+            ("run.duration", "20s"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "lhp-header-protection-fer3",
         "LHP with its link-layer header protection (spec 4.11): corrupted frames are NACKed",
         "llelsn",

@@ -181,3 +181,49 @@ fn a_cell_run_with_notices_is_deterministic() {
     assert_eq!(a.throughput_mbps, b.throughput_mbps);
     assert_eq!(a.sender_elns, b.sender_elns);
 }
+
+#[test]
+fn the_fig14_senders_resend_on_an_eln_like_on_a_nack() {
+    // LL-ELSN as the detector for HACK, HACK-fixed and LHP's packet list (spec Fig. 14): the
+    // ELN crosses the internet link, and the server resends the named segment as soon as it
+    // arrives (20 ms of propagation after the notice starts on that link).
+    for scheme in ["ll-elsn-hack", "ll-elsn-hack-fixed", "ll-elsn-lhp"] {
+        let s = scenario(
+            "llelsn",
+            &[
+                ("scheme", scheme),
+                ("run.duration", "10s"),
+                (
+                    "cells.0.error",
+                    "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
+                ),
+            ],
+        );
+        let r = run(&s, 1, &pcap()).unwrap();
+        let m = &r.metrics;
+        assert!(m.sender_elns > 20, "{scheme}: {}", m.sender_elns);
+        let frames = r.capture.unwrap().frames;
+        let mut checked = 0;
+        for n in frames
+            .iter()
+            .filter(|f| f.port.0 == 1 && matches!(f.pkt.proto, Proto::Notice(NoticeKind::Eln)))
+            .take(20)
+        {
+            let resend = frames
+                .iter()
+                .find(|f| f.port.0 == 0 && f.start > n.start && f.pkt.seg.seq == n.pkt.seg.seq);
+            let Some(resend) = resend else { continue };
+            let gap = resend.start.0 - n.start.0;
+            // Plain HACK still counts the hole's duplicates, so its fast retransmit may resend
+            // the segment before the ELN arrives; the fixed senders wait for the ELN.
+            if scheme != "ll-elsn-hack" {
+                assert!(gap >= 20_032_000, "{scheme}: {gap} ns");
+            }
+            // The notice's 32 us on the wire plus 20 ms, and no more than a queue of data ahead.
+            if (20_032_000..80_000_000).contains(&gap) {
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "{scheme}: {checked}");
+    }
+}

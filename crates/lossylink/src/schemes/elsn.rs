@@ -3,6 +3,7 @@
 //! retransmission it starts (ERSN); the sender runs ESACK. On the `modern` profile, like the
 //! study's other variants (ns-2's fine-grained TCP).
 
+use super::NACK_RX;
 use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, LL, MODERN_MODS, SACK_RX};
 
 pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
@@ -38,6 +39,9 @@ pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
         },
         MODERN_MODS,
     ),
+    elsn_with("ll-elsn-hack", "LL-ELSN's ELNs to a TCP HACK sender (the study's Fig. 14): an ELN is handled as HACK's NACK, resent without a congestion response, the later duplicates still count towards NewReno's fast retransmit; on the modern profile", RecoveryKind::Hack { fixed: false }),
+    elsn_with("ll-elsn-hack-fixed", "LL-ELSN's ELNs to a HACK-fixed sender (Fig. 14): duplicates at an ELN'd hole do not count; NewReno otherwise; on the modern profile", RecoveryKind::Hack { fixed: true }),
+    elsn_with("ll-elsn-lhp", "LL-ELSN's ELNs to LHP's packet-list sender (Fig. 14): ELN'd segments are resent at once and kept out of the duplicate count, other losses run one Reno fast recovery each; on the modern profile", RecoveryKind::Lhp),
     (
         SchemeDef {
             info: SchemeInfo {
@@ -55,3 +59,28 @@ pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
         MODERN_MODS,
     ),
 ];
+
+/// LL-ELSN's agent with another notified sender (eln-llelsn spec §5.4.2, Fig. 14: "LL-ELSN with
+/// HACK, HACK-fixed, LHP packet list"); ERSN restarts its timer as ESACK's.
+const fn elsn_with(
+    name: &'static str,
+    description: &'static str,
+    recovery: RecoveryKind,
+) -> (SchemeDef, Modifiers) {
+    (
+        SchemeDef {
+            info: SchemeInfo {
+                name,
+                family: LL,
+                description,
+                source: "eln-llelsn spec 5.4.2 (Fig. 14), 4.11-4.12; Balan et al., INFOCOM 2001; Gao et al., ICC 2003",
+            },
+            recovery,
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: NACK_RX,
+            agent: AgentKind::Elsn,
+        },
+        MODERN_MODS,
+    )
+}

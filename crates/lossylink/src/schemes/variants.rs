@@ -173,7 +173,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             info: SchemeInfo {
                 name: "e2e-lhp",
                 family: E2E,
-                description: "LHP packet-list sender: segments the receiver names as corrupted (intact header) are resent at once and their duplicates kept out of the count; other losses run Reno's fast recovery each, several per window; the link-layer header protection itself is not modelled (every corrupted arrival is named); on the modern profile",
+                description: "LHP packet-list sender: segments the receiver names as corrupted (intact header) are resent at once and their duplicates kept out of the count; other losses run Reno's fast recovery each, several per window; on a chain every corrupted arrival is named, on an 802.11 cell only with dcf.header_protection (LHP's link-layer half); on the modern profile",
                 source: "Gao, Diggavi, Muthukrishnan, ICC 2003; eln-llelsn spec 4.11 (c) [PROPOSAL]",
             },
             recovery: RecoveryKind::Lhp,

@@ -16,9 +16,14 @@
 //!
 //! The notifications ride ACKs (the receiver sends one per corrupted arrival), so a lost ACK
 //! loses one. A hole stays notified until the cumulative ACK passes it.
+//!
+//! With LL-ELSN as the detector (the study's Fig. 14, spec §5.4.2: "LL-ELSN with HACK,
+//! HACK-fixed, LHP"), [`HackRecovery::with_notices`] makes the link layer's ELN a notification
+//! like the receiver's NACK: the same segment list, the same rules.
 
 use super::{seg_len, AckDecision, AckInput, AckKind, LossRecovery, Phase, Retransmit};
 use super::{SenderView, WindowOp};
+use crate::notice::ElnVerdict;
 use engine::SimTime;
 
 /// Which duplicates reach the inner part.
@@ -39,6 +44,8 @@ pub struct HackRecovery {
     pending: Vec<u64>,
     /// Notified holes not yet cumulatively acknowledged.
     holes: Vec<u64>,
+    /// Whether LL-ELSN's ELNs notify too (and an ERSN restarts the timer).
+    notices: bool,
 }
 
 impl HackRecovery {
@@ -50,7 +57,28 @@ impl HackRecovery {
             name,
             pending: Vec::new(),
             holes: Vec::new(),
+            notices: false,
         }
+    }
+
+    /// Take LL-ELSN's notifications as well (an ELN is handled as a NACK).
+    pub fn with_notices(mut self, on: bool) -> Self {
+        self.notices = on;
+        self
+    }
+
+    /// Put the segment at `off` on the list; false if it is not outstanding.
+    fn notify(&mut self, off: u64, view: SenderView) -> bool {
+        if off < view.snd_una || off >= view.snd_max {
+            return false;
+        }
+        if !self.pending.contains(&off) {
+            self.pending.push(off);
+        }
+        if !self.holes.contains(&off) {
+            self.holes.push(off);
+        }
+        true
     }
 }
 
@@ -64,15 +92,21 @@ impl LossRecovery for HackRecovery {
     }
 
     fn on_nack(&mut self, _now: SimTime, off: u64, view: SenderView) {
-        if off < view.snd_una || off >= view.snd_max {
-            return;
+        self.notify(off, view);
+    }
+
+    fn on_eln(&mut self, _now: SimTime, off: u64, view: SenderView) -> ElnVerdict {
+        if !self.notices {
+            ElnVerdict::Unheeded
+        } else if self.notify(off, view) {
+            ElnVerdict::Resend
+        } else {
+            ElnVerdict::Stale
         }
-        if !self.pending.contains(&off) {
-            self.pending.push(off);
-        }
-        if !self.holes.contains(&off) {
-            self.holes.push(off);
-        }
+    }
+
+    fn heeds_notices(&self) -> bool {
+        self.notices
     }
 
     fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
@@ -178,5 +212,27 @@ mod tests {
         fixed.on_ack(&dup(1, 6000), v);
         fixed.on_ack(&dup(2, 6000), v);
         assert!(fixed.on_ack(&dup(3, 6000), v).congestion.is_some());
+    }
+
+    #[test]
+    fn with_notices_an_eln_is_a_nack_and_without_it_is_unheeded() {
+        let v = view(2000, 10_000);
+        let mut plain = layer(HackMode::Fixed);
+        assert!(!plain.heeds_notices());
+        assert_eq!(plain.on_eln(SimTime::ZERO, 4000, v), ElnVerdict::Unheeded);
+        assert_eq!(plain.next_retransmission(SimTime::ZERO, v, 0), None);
+        let mut lhp = layer(HackMode::Fixed).with_notices(true);
+        assert!(lhp.heeds_notices());
+        assert_eq!(lhp.on_eln(SimTime::ZERO, 4000, v), ElnVerdict::Resend);
+        assert_eq!(lhp.on_eln(SimTime::ZERO, 1000, v), ElnVerdict::Stale);
+        let rx = lhp.next_retransmission(SimTime::ZERO, v, 0).unwrap();
+        assert_eq!((rx.off, rx.forced), (4000, true));
+        // The ELN'd hole's duplicates are kept out of the count, as a NACKed one's.
+        let v = view(4000, 10_000);
+        lhp.on_ack(&new_ack(4000, 2000), v);
+        for c in 1..=4 {
+            let d = lhp.on_ack(&dup(c, 4000), v);
+            assert_eq!((d.congestion, d.window), (None, WindowOp::Keep));
+        }
     }
 }

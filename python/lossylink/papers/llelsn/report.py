@@ -25,6 +25,8 @@ X_LABEL = {
     "pareto": "background (Mb/s)",
     "friendly": "Reno flows replaced",
     "ersn": "FER (%)",
+    "senders": "connections N",
+    "congestion": "background mean (Mb/s)",
     "disconnect": "ELN filter",
     "retry": "FER (%)",
     "markov": "P_bb",

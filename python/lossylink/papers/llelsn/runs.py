@@ -26,6 +26,13 @@ SCHEMES: tuple[tuple[str, str], ...] = (
 )
 """(label, scheme) of Fig. 6's legend; the study ran Snoop with NewReno senders (§4)."""
 LABEL = dict(SCHEMES)
+SENDERS = (
+    ("ESACK", "ll-elsn"),
+    ("HACK", "ll-elsn-hack"),
+    ("HACK-fixed", "ll-elsn-hack-fixed"),
+    ("LHP", "ll-elsn-lhp"),
+    ("Reno", "e2e"),
+)
 ARQ_SCHEMES = (("Reno", "e2e"), ("Snoop", "snoop-newreno"), ("LL-ELSN", "ll-elsn"))
 """The schemes of Figs 17 and 18 (§5.4.2)."""
 
@@ -64,6 +71,17 @@ PARETO = (
     'size = "1000B" }'
 )
 """Fig. 11: the spec's [PROPOSAL] for the 8 Mb/s, shape 2 background (ON 10 Mb/s, ON 80 %)."""
+BG_MEAN_MBPS = (2, 4, 6, 8)
+"""Fig. 15's congestion levels ([GAP]: "congestion level varied"): the Fig. 11 source with its ON
+rate scaled so that its mean is 2-8 Mb/s of the wired hops' 10."""
+
+
+def pareto_source(mean_mbps: float) -> str:
+    """The Fig. 11 source (ON 80 % of the time) with mean rate `mean_mbps`."""
+    return (
+        f'{{ model = "pareto", rate = "{mean_mbps / 0.8:g}Mbps", on = "400ms", off = "100ms", '
+        'shape = 2.0, size = "1000B" }'
+    )
 
 
 @dataclass(frozen=True)
@@ -112,10 +130,10 @@ def stations(n: int) -> tuple[tuple[str, str], ...]:
     )
 
 
-def background() -> tuple[tuple[str, str], ...]:
+def background(pareto: str = "") -> tuple[tuple[str, str], ...]:
     """Fig. 11: a Pareto source at the server whose sink hangs off the access point on a fast
     wire, so that it crosses both 10 Mb/s hops the download crosses ("along the path of a TCP
-    connection"; the spec's [PROPOSAL]: wired links only)."""
+    connection"; the spec's [PROPOSAL]: wired links only). `pareto`: another source (Fig. 15)."""
     nodes = (
         '[{ name = "server", kind = "host" }, { name = "router", kind = "router" }, '
         '{ name = "ap", kind = "base-station" }, { name = "sta1", kind = "host" }, '
@@ -128,7 +146,7 @@ def background() -> tuple[tuple[str, str], ...]:
         '{ name = "sink", between = ["ap", "bgsink"], role = "wired", rate = "100Mbps", '
         'delay = "1us", queue = 50 }]'
     )
-    bg = f'{{ name = "bg", from = "server", to = "bgsink", udp = {PARETO} }}'
+    bg = f'{{ name = "bg", from = "server", to = "bgsink", udp = {pareto or PARETO} }}'
     return (("nodes", nodes), ("links", links), ("flows", flows(1, extra=bg)))
 
 
@@ -359,6 +377,34 @@ def _experiments() -> list[Experiment]:
                         max_seeds=50 if r > 1 else 20,
                     )
                 )
+    # Fig. 15: ESACK against LHP's packet list (both with LL-ELSN) under growing background.
+    for label, scheme in (("ESACK", "ll-elsn"), ("LHP", "ll-elsn-lhp")):
+        for mean in BG_MEAN_MBPS:
+            out.append(
+                _exp(
+                    "congestion",
+                    f"{mean}",
+                    label,
+                    scheme,
+                    float(mean),
+                    [*background(pareto_source(mean)), ("cells.0.error", fer(DEFAULT_FER_PCT))],
+                    f"Fig. 15: Pareto background {mean} Mb/s mean, FER 1 %, LL-ELSN with {label}",
+                )
+            )
+    # Fig. 14: LL-ELSN as the detector for other senders (spec §5.4.2), against N.
+    for label, scheme in SENDERS:
+        for n in N_FLOWS:
+            out.append(
+                _exp(
+                    "senders",
+                    f"{n}",
+                    label,
+                    scheme,
+                    n,
+                    [*stations(n), ("cells.0.error", fer(DEFAULT_FER_PCT))],
+                    f"Fig. 14: N = {n}, FER 1 %, LL-ELSN with {label}",
+                )
+            )
     return out
 
 
@@ -373,6 +419,8 @@ GROUPS = (
     "pareto",
     "friendly",
     "ersn",
+    "senders",
+    "congestion",
     "disconnect",
     "retry",
     "markov",
@@ -386,6 +434,8 @@ GROUP_TITLES = {
     "pareto": "Fig. 11: Pareto background traffic (8 Mb/s mean, FER 1 %)",
     "friendly": "Fig. 12: friendliness, Reno flows replaced one by one (10 flows)",
     "ersn": "Fig. 13: ERSN with a 100 ms link retry delay",
+    "senders": "Fig. 14: senders with LL-ELSN as the detector, against N (FER 1 %)",
+    "congestion": "Fig. 15: ESACK against LHP's packet list under Pareto background (FER 1 %)",
     "disconnect": "Fig. 16: receiver disconnected at 10 s",
     "retry": "Fig. 17: link-layer ARQ, goodput against FER per retry limit",
     "markov": "Fig. 18: Markov channels, 10 flows, per retry limit",
