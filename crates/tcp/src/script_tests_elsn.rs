@@ -138,3 +138,39 @@ fn an_ersn_restarts_the_timer_through_a_long_link_retry_burst() {
     // and the ACK at 280 ms ends the burst without a timeout.
     assert_eq!(run(true), (Some(ms(305)), vec![], 0));
 }
+
+#[test]
+fn a_run_of_consecutive_elns_past_the_filter_is_left_to_the_timer() {
+    // ESACK's ELN filter (spec §4.3, tcp.esack_filter = 3): the receiver disconnects, so the
+    // link gives up every frame. ELNs for segments 1, 2, 3 arrive at 11, 12, 13 ms and each is
+    // resent at once; the fourth consecutive one (segment 4, 14 ms) is filtered: it is not
+    // resent, and the retransmission timer (200 ms after the last ACK at 10 ms) probes at 210 ms.
+    let mut s = sender(esack());
+    let mut t = VecSink::default();
+    assert_eq!(drain(&mut s, ms(0), &mut t), vec![0, 1, 2, 3, 4]);
+    s.on_ack(ms(10), &ack(1, &[]), &mut t);
+    assert_eq!(drain(&mut s, ms(10), &mut t), vec![5, 6]);
+    for (i, seg) in (1..=3).enumerate() {
+        let at = ms(11 + i as u64);
+        s.on_link_notice(at, notice(NoticeKind::Eln, seg), &mut t);
+        assert_eq!(
+            drain(&mut s, at, &mut t),
+            vec![seg],
+            "ELN {seg} resent at once"
+        );
+    }
+    s.on_link_notice(ms(14), notice(NoticeKind::Eln, 4), &mut t);
+    // Held: not resent; its original has left the pipe, so new data (segment 7) may go.
+    assert_eq!(drain(&mut s, ms(14), &mut t), vec![7], "the fourth is held");
+    assert_eq!(s.stats().elns_received, 4);
+    assert_eq!(s.stats().elns_filtered, 1);
+    assert_eq!(s.stats().retransmitted_segments, 3);
+    assert_eq!(s.poll_timeout(), Some(ms(210)));
+    s.on_timeout(ms(210), &mut t);
+    assert_eq!(s.stats().timeouts, 1);
+    assert_eq!(
+        drain(&mut s, ms(210), &mut t).first(),
+        Some(&1),
+        "the timer probes from snd_una"
+    );
+}
