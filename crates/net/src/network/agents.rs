@@ -61,12 +61,24 @@ impl Network {
         } else {
             return Some(pkt);
         };
-        let (agent, _) = self.agents[node.index()].as_mut()?;
+        match pkt.kind() {
+            PacketKind::Data if to_wireless && !from_wireless => self.agent_react(now, node, pkt),
+            PacketKind::Ack if from_wireless && !to_wireless => self.agent_react(now, node, pkt),
+            _ => Some(pkt),
+        }
+    }
+
+    /// The agent on `node` takes `pkt` (data onto the air: `on_data`; an ACK off it: `on_ack`);
+    /// its local resends go out, its timer is rescheduled and the taps record the call.
+    /// Returns the packet to pass on, if any.
+    fn agent_react(&mut self, now: SimTime, node: NodeId, pkt: Packet) -> Option<Packet> {
+        let Some((agent, _)) = self.agents[node.index()].as_mut() else {
+            return Some(pkt);
+        };
         let before = self.taps.agent_before(|| agent.stats());
         let reaction = match pkt.kind() {
-            PacketKind::Data if to_wireless && !from_wireless => agent.on_data(now, pkt),
-            PacketKind::Ack if from_wireless && !to_wireless => agent.on_ack(now, pkt),
-            _ => return Some(pkt),
+            PacketKind::Data => agent.on_data(now, pkt),
+            PacketKind::Ack => agent.on_ack(now, pkt),
         };
         let shown = Some((&pkt, &reaction.verdict));
         let after = || agent.stats();
@@ -95,21 +107,7 @@ impl Network {
         if self.ports[out.index()].role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
             return Some(pkt);
         }
-        let Some((agent, _)) = self.agents[node.index()].as_mut() else {
-            return Some(pkt);
-        };
-        let before = self.taps.agent_before(|| agent.stats());
-        let reaction = agent.on_data(now, pkt);
-        let shown = Some((&pkt, &reaction.verdict));
-        let after = || agent.stats();
-        self.taps
-            .agent_after((now, node), before, after, shown, &reaction.local);
-        self.inject_local(now, node, reaction.local);
-        self.pump_agent(node, now);
-        match reaction.verdict {
-            Verdict::Forward(p) => Some(p),
-            Verdict::Absorb => None,
-        }
+        self.agent_react(now, node, pkt)
     }
 
     /// Put local retransmissions at the head of the queue they route through, in order.
