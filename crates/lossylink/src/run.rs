@@ -137,9 +137,15 @@ fn make_sender(
             },
             t.mss,
         )),
-        RecoveryKind::Dcr => Box::new(tcp::recovery::DcrRecovery::new(
-            RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction),
+        RecoveryKind::Dcr { sack: false } => Box::new(tcp::recovery::DcrRecovery::new(
+            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
             t.dupthresh,
+            "dcr",
+        )),
+        RecoveryKind::Dcr { sack: true } => Box::new(tcp::recovery::DcrRecovery::new(
+            Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
+            t.dupthresh,
+            "dcr-sack",
         )),
         RecoveryKind::Hack { fixed } => Box::new(
             HackRecovery::new(

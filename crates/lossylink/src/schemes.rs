@@ -51,8 +51,9 @@ pub(crate) enum RecoveryKind {
     Sack,
     /// TCP-ELN's state machine over Reno (Buchholcz et al.; knobs from `tcp.eln`).
     TcpEln,
-    /// TCP-DCR: Reno's response to duplicates delayed by one RTT (eln-llelsn spec §4.6).
-    Dcr,
+    /// TCP-DCR: the base's response to duplicates delayed by one RTT (eln-llelsn spec §4.6);
+    /// `sack`: over the SACK sender (`tcp.sack_sender`), else over Reno.
+    Dcr { sack: bool },
     /// ESACK, LL-ELSN's sender (eln-llelsn spec §4.3; `tcp.esack_filter`).
     Esack,
     /// TCP HACK over NewReno: NACKed segments resent at once (spec §4.12); `fixed`: their

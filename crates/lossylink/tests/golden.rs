@@ -623,6 +623,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-dcr")],
     ),
     (
+        "dcr-sack-wan",
+        "TCP-DCR over SACK: the response to duplicates waits one RTT; the SACK sender's recovery after it",
+        "wan",
+        &[("scheme", "e2e-dcr-sack")],
+    ),
+    (
         "veno-wan",
         "Veno: a fast retransmit with a small Vegas backlog cuts the window by a fifth",
         "wan",

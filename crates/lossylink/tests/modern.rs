@@ -20,6 +20,7 @@ const NEW: &[&str] = &[
     "e2e-westwood",
     "e2e-veno",
     "e2e-dcr",
+    "e2e-dcr-sack",
     "e2e-jersey",
     "e2e-jtcp",
     "e2e-tibet",

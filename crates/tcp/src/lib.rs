@@ -36,6 +36,8 @@ mod script_tests_bbr;
 #[cfg(test)]
 mod script_tests_cubic;
 #[cfg(test)]
+mod script_tests_dcr;
+#[cfg(test)]
 mod script_tests_e2e;
 #[cfg(test)]
 mod script_tests_eifel;

@@ -3,7 +3,7 @@
 //! TCP), over Reno's fast recovery.
 
 use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E, MODERN_MODS};
-use super::{NACK_RX, NONE};
+use super::{NACK_RX, NONE, SACK_RX};
 
 pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
     (
@@ -30,13 +30,29 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             info: SchemeInfo {
                 name: "e2e-dcr",
                 family: E2E,
-                description: "TCP-DCR: the response to duplicate ACKs waits one smoothed RTT (a timer from the first duplicate), every duplicate meanwhile clocking out one new segment; a hole repaired within it costs nothing, else Reno's fast retransmit and recovery; on the modern profile",
+                description: "TCP-DCR over Reno: the response to duplicate ACKs waits one smoothed RTT (a timer from the first duplicate), every duplicate meanwhile clocking out one new segment; a hole repaired within it costs nothing, else Reno's fast retransmit and recovery; on the modern profile",
                 source: "Bhandarkar, Sadry, Reddy, Vaidya, IEEE TMC 2005; eln-llelsn spec 4.6",
             },
-            recovery: RecoveryKind::Dcr,
+            recovery: RecoveryKind::Dcr { sack: false },
             eln_dupthresh: None,
             limited_transmit: false,
             receiver: NONE,
+            agent: AgentKind::None,
+        },
+        MODERN_MODS,
+    ),
+    (
+        SchemeDef {
+            info: SchemeInfo {
+                name: "e2e-dcr-sack",
+                family: E2E,
+                description: "TCP-DCR over SACK: the response to duplicate ACKs waits one smoothed RTT (a timer from the first duplicate), every duplicate meanwhile clocking out one new segment while the SACK board follows; a hole repaired within it costs nothing, else the SACK sender's recovery (tcp.sack_sender) of every hole; the DCR paper's base and RFC 4653's; on the modern profile",
+                source: "Bhandarkar, Sadry, Reddy, Vaidya, IEEE TMC 2005; RFC 4653; eln-llelsn spec 4.6",
+            },
+            recovery: RecoveryKind::Dcr { sack: true },
+            eln_dupthresh: None,
+            limited_transmit: false,
+            receiver: SACK_RX,
             agent: AgentKind::None,
         },
         MODERN_MODS,

@@ -260,6 +260,27 @@ pub trait LossRecovery: Send {
     fn on_timer(&mut self, _now: SimTime, _view: SenderView) -> AckDecision {
         AckDecision::window(WindowOp::Keep)
     }
+    /// A wrapper (TCP-DCR, eln-llelsn spec §4.6) holds the response to this duplicate ACK back:
+    /// record what the ACK reports (a SACK scoreboard) without deciding anything. Default:
+    /// nothing to record (Reno counts duplicates in the sender).
+    fn hold(&mut self, _ack: &AckInput<'_>, _view: SenderView) {}
+    /// A wrapper's delay ran out with the hole at `snd_una` still open: start the fast
+    /// retransmit and recovery now. Default: the part sees a `dupthresh`-th duplicate of
+    /// `snd_una` (Reno's trigger).
+    fn respond_now(&mut self, now: SimTime, view: SenderView, dupthresh: u32) -> AckDecision {
+        let dup = AckInput {
+            now,
+            kind: AckKind::Dup { count: dupthresh },
+            ack: view.snd_una,
+            sack: &[],
+            smart: None,
+            eln: false,
+            cc: None,
+            srtt: SimDuration::ZERO,
+            srtt_ticks: 0,
+        };
+        self.on_ack(&dup, view)
+    }
 }
 
 /// The forced retransmission of the segment waiting in `pending` (the BSD fast retransmit sends

@@ -293,6 +293,21 @@ impl LossRecovery for SackRecovery {
         self.board.is_sacked(off)
     }
 
+    fn hold(&mut self, ack: &AckInput<'_>, view: SenderView) {
+        // TCP-DCR over SACK: the board follows every ACK while the response waits.
+        self.board.update(view.snd_una, view.snd_max);
+        self.board.on_cum_ack(ack.ack);
+        self.board.on_sack_blocks(ack.sack);
+    }
+
+    fn respond_now(&mut self, _now: SimTime, view: SenderView, _dupthresh: u32) -> AckDecision {
+        if self.phase != Phase::Open {
+            return AckDecision::window(WindowOp::Keep);
+        }
+        self.board.update(view.snd_una, view.snd_max);
+        self.enter(view)
+    }
+
     fn on_undo(&mut self) {
         self.forced = None;
         self.phase = Phase::Open;

@@ -16,7 +16,7 @@ SCHEMES: tuple[tuple[str, str], ...] = (
     ("SACK", "e2e-ietf-sack"),
     ("Snoop", "snoop-newreno"),
     ("Westwood+", "e2e-westwood"),
-    ("DCR", "e2e-dcr"),
+    ("DCR", "e2e-dcr-sack"),
     ("Veno", "e2e-veno"),
     ("Jersey", "e2e-jersey"),
     ("JTCP", "e2e-jtcp"),
@@ -50,7 +50,7 @@ FRIENDLY = (
     ("Veno", "e2e-veno"),
     ("TIBET", "e2e-tibet"),
     ("ideal BWE", "e2e-ideal-bwe"),
-    ("DCR", "e2e-dcr"),
+    ("DCR", "e2e-dcr-sack"),
     ("HACK", "e2e-hack"),
     ("LL-ELSN", "ll-elsn"),
 )
