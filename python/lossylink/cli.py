@@ -554,7 +554,19 @@ def demo_cmd(seeds: int) -> None:
     type=click.IntRange(min=1, max=MAX_WORKERS),
     default=None,
     metavar="N",
-    help="Threads [all cores].",
+    help="Threads, or with --executor dask the LocalCluster's processes [all cores].",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(("threads", "dask")),
+    default="threads",
+    show_default=True,
+    help="threads: this process; dask: a Dask cluster (same results).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDR",
+    help="Dask scheduler (tcp://HOST:PORT) for --executor dask; none: a LocalCluster.",
 )
 def reproduce_cmd(
     paper: str,
@@ -564,6 +576,8 @@ def reproduce_cmd(
     transfer: str | None,
     groups: tuple[str, ...],
     workers: int | None,
+    executor: str,
+    scheduler: str | None,
 ) -> None:
     """Reproduce PAPER end to end.
 
@@ -597,6 +611,8 @@ def reproduce_cmd(
     from lossylink.render import make_console
     from lossylink.reproduce import reproduce
 
+    if scheduler and executor != "dask":
+        raise click.BadParameter("only --executor dask takes a scheduler", param_hint="--scheduler")
     known = catalogue(paper).GROUPS
     unknown = [g for g in groups if g not in known]
     if unknown:
@@ -632,6 +648,8 @@ def reproduce_cmd(
             groups=groups or None,
             workers=workers,
             progress=progress,
+            executor=executor,
+            scheduler=scheduler,
         )
     counts: dict[str, int] = {}
     for v in rep.verdicts:

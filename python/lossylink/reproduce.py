@@ -8,8 +8,10 @@ figures and a one-page HTML report.
 The papers are registered in :data:`lossylink.papers.PAPERS`; each catalogue (configs, paper
 values, tolerances) is data in :mod:`lossylink.papers`. Every experiment whose scheme is
 registered and whose scenario the Rust side accepts is run; the rest are reported as "not
-available". Runs go to a thread pool (the simulation releases the GIL), one run per seed,
-identical scenarios run once.
+available". Runs go to a thread pool (the simulation releases the GIL), or with
+``executor="dask"`` to a Dask cluster (a running scheduler, or a LocalCluster), one run per
+seed; identical scenarios run once. The executor cannot change a result: every run is a pure
+function of its scenario and seed.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from lossylink.errors import InvalidValueError, LossylinkError
+from lossylink.errors import InvalidValueError, LossylinkError, LossylinkIOError
 from lossylink.outcomes import Measurements, Outcome, Reproduction, TracedOutcome, Verdict
 from lossylink.papers import PAPERS, catalogue
 from lossylink.papers import _base as base
@@ -115,6 +117,89 @@ def build(
     return sc, ""
 
 
+EXECUTORS = ("threads", "dask")
+"""Where ``reproduce`` runs: this process's threads, or a Dask cluster."""
+
+Job: TypeAlias = tuple[str, int, bool]
+"""One run of a reproduction: ``(scenario TOML, seed, traced)``."""
+
+BATCHES_PER_WORKER = 8
+"""Dask: the untraced runs go out in about this many batches per worker thread, enough to
+balance long and short runs, few enough that the scheduler's cost per task stays small."""
+
+
+def run_batch(tasks: Sequence[tuple[int, str, int, bool]]) -> tuple[str, list[tuple[int, Any]]]:
+    """Run ``(index, scenario JSON, seed, traced)`` tasks in this process (on a Dask worker)
+    and return the worker's lossylink version with each run's raw result."""
+    from lossylink import _core
+
+    out = []
+    for index, scenario_json, seed, traced in tasks:
+        sc = _core.Scenario.from_json(scenario_json)
+        out.append((index, _core.run(sc, seed, traced, None)))
+    return _core.__version__, out
+
+
+def _threads(
+    jobs: dict[Job, Scenario], workers: int, progress: Progress | None
+) -> dict[Job, RunResult]:
+    done: dict[Job, RunResult] = {}
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(run, sc, seed=key[1], trace=key[2]): key for key, sc in jobs.items()}
+        for i, fut in enumerate(as_completed(futures), 1):
+            done[futures[fut]] = fut.result()
+            if progress:
+                progress(i, len(jobs))
+    return done
+
+
+def _dask(
+    jobs: dict[Job, Scenario],
+    workers: int | None,
+    scheduler: str | None,
+    progress: Progress | None,
+) -> tuple[dict[Job, RunResult], int]:
+    from lossylink import _core
+    from lossylink.sweeps.executors import WORKER_RETRIES, DaskExecutor
+
+    keys = list(jobs)
+    tasks = [(i, jobs[k].to_json(), k[1], k[2]) for i, k in enumerate(keys)]
+    ex = DaskExecutor(scheduler, workers)
+    try:
+        from distributed import KilledWorker
+        from distributed import as_completed as dask_completed
+
+        plain = [t for t in tasks if not t[3]]
+        size = max(1, math.ceil(len(plain) / (ex.workers * BATCHES_PER_WORKER)))
+        # A traced run returns its trace tables: one per task.
+        batches = [plain[i : i + size] for i in range(0, len(plain), size)]
+        batches += [[t] for t in tasks if t[3]]
+        futures = {
+            ex.client.submit(run_batch, b, pure=False, retries=WORKER_RETRIES): b for b in batches
+        }
+        done: dict[Job, RunResult] = {}
+        for fut in dask_completed(list(futures)):
+            try:
+                version, raws = fut.result()
+            except KilledWorker:
+                raise LossylinkIOError(
+                    f"executor dask: a worker running {len(futures[fut])} runs died "
+                    f"{WORKER_RETRIES + 1} times (killed, or out of memory)"
+                ) from None
+            if version != _core.__version__:
+                raise LossylinkIOError(
+                    f"executor dask: a worker has lossylink {version}, this process "
+                    f"{_core.__version__}; install the same version on every worker"
+                )
+            for index, raw in raws:
+                done[keys[index]] = RunResult.from_raw(raw)
+            if progress:
+                progress(len(done), len(jobs))
+        return done, ex.workers
+    finally:
+        ex.close()
+
+
 def run_catalogue(
     experiments: Sequence[base.ExperimentLike],
     traced_runs: Sequence[base.TracedRunLike],
@@ -123,8 +208,18 @@ def run_catalogue(
     transfer: str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    executor: str = "threads",
+    scheduler: str | None = None,
 ) -> tuple[list[Outcome], list[TracedOutcome], int]:
-    """Run experiments (one run per seed) and traced runs (first seed) on a thread pool."""
+    """Run experiments (one run per seed) and traced runs (first seed) on a thread pool, or
+    on a Dask cluster (``executor="dask"``: the ``scheduler`` address, else a LocalCluster of
+    ``workers`` processes)."""
+    if executor not in EXECUTORS:
+        raise InvalidValueError(
+            f"executor: unknown {executor!r} (choose from {', '.join(EXECUTORS)})"
+        )
+    if scheduler and executor != "dask":
+        raise InvalidValueError("scheduler: only the dask executor takes a scheduler address")
     registered = {s["name"] for s in schemes()}
     outcomes = []
     for exp in experiments:
@@ -136,7 +231,7 @@ def run_catalogue(
         traced.append(TracedOutcome(tr, sc is not None, reason))
 
     # Identical scenarios (the sweep's 64 KiB column and the tables) run once.
-    jobs: dict[tuple[str, int, bool], Scenario] = {}
+    jobs: dict[Job, Scenario] = {}
     for o in outcomes:
         if o.available and o.scenario is not None:
             n = (
@@ -154,17 +249,13 @@ def run_catalogue(
             traced_scenarios[t.run.id] = sc
             jobs.setdefault((sc.to_toml(), seeds[0], True), sc)
 
-    workers = workers or os.cpu_count() or 1
-    done: dict[tuple[str, int, bool], RunResult] = {}
-    total = len(jobs)
     if progress:
-        progress(0, total)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(run, sc, seed=key[1], trace=key[2]): key for key, sc in jobs.items()}
-        for i, fut in enumerate(as_completed(futures), 1):
-            done[futures[fut]] = fut.result()
-            if progress:
-                progress(i, total)
+        progress(0, len(jobs))
+    if executor == "dask":
+        done, workers = _dask(jobs, workers, scheduler, progress)
+    else:
+        workers = workers or os.cpu_count() or 1
+        done = _threads(jobs, workers, progress)
 
     for o in outcomes:
         if o.available and o.scenario is not None:
@@ -230,6 +321,8 @@ def reproduce(
     workers: int | None = None,
     progress: Progress | None = None,
     figures: bool = True,
+    executor: str = "threads",
+    scheduler: str | None = None,
 ) -> Reproduction:
     """Run a paper's catalogue (``paper``: a name of :data:`lossylink.papers.PAPERS`); with
     ``out``, write results.csv, tables.md, targets.json, the figures (PNG and SVG), the traced
@@ -237,6 +330,10 @@ def reproduce(
 
     ``seeds``: a count or a list; default the catalogue's ``DEFAULT_SEEDS``, or its
     ``QUICK_SEEDS`` with ``quick``.
+    ``executor``: ``"threads"`` (this process, ``workers`` threads [all cores]) or ``"dask"``
+    (the Dask ``scheduler`` at an address such as ``tcp://host:8786``, whose workers have the
+    same lossylink installed; without one a LocalCluster of ``workers`` processes). Either gives
+    the same results.
     ``groups`` restricts the experiments (balakrishnan97: ``table3``, ``sweep``, ...;
     ludwig2000: ``s8``, ``s8f``, ...); ``transfer`` overrides the transfer of every run (for
     tests).
@@ -269,6 +366,8 @@ def reproduce(
         transfer=transfer,
         workers=workers,
         progress=counting,
+        executor=executor,
+        scheduler=scheduler,
     )
     verdicts = evaluate(sel.targets, outcomes, traced)
     frame = results_frame(outcomes)

@@ -323,3 +323,54 @@ def test_cli_reproduce_unknown_paper(
     proc = cli_run("reproduce", "nosuchpaper")
     assert proc.returncode == 2
     assert proc.stderr.startswith("lossylink: error:")
+
+
+# -- executors -----------------------------------------------------------------------------
+
+
+@pytest.mark.dask
+def test_dask_executor_gives_the_threads_results() -> None:
+    kw = {"seeds": 2, "transfer": TINY, "groups": ["table3", "sweep"]}
+    threads = reproduce(**kw)  # type: ignore[arg-type]
+    dask = reproduce(executor="dask", workers=2, **kw)  # type: ignore[arg-type]
+    assert dask.workers == 2
+    assert dask.runs == threads.runs > 0
+    assert any(t.available for t in dask.traced), "traced runs go to the cluster too"
+    for a, b in zip(threads.traced, dask.traced, strict=True):
+        if a.available:
+            assert a.result is not None
+            assert b.result is not None
+            assert a.result.trace is not None
+            assert b.result.trace is not None
+            assert a.result.trace.keys() == b.result.trace.keys()
+            for name in a.result.trace:
+                for col in a.result.trace[name]:
+                    got, want = b.result.trace[name][col], a.result.trace[name][col]
+                    np.testing.assert_array_equal(got, want)
+    # Everything but the wall time each run took is identical.
+    pd.testing.assert_frame_equal(
+        threads.frame.drop(columns="wall_s"), dask.frame.drop(columns="wall_s")
+    )
+    verdicts = [(v.ours, v.verdict) for v in threads.verdicts]
+    assert verdicts == [(v.ours, v.verdict) for v in dask.verdicts]
+
+
+def test_executor_and_scheduler_are_checked() -> None:
+    from lossylink.errors import InvalidValueError
+
+    with pytest.raises(InvalidValueError, match=r"^executor: unknown 'ray'"):
+        reproduce(seeds=1, groups=["table3"], executor="ray")
+    with pytest.raises(InvalidValueError, match=r"^scheduler: only the dask executor"):
+        reproduce(seeds=1, groups=["table3"], scheduler="tcp://127.0.0.1:8786")
+
+
+def test_cli_scheduler_needs_the_dask_executor(
+    cli_run: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    proc = cli_run(
+        "reproduce", "balakrishnan97", "--scheduler", "tcp://127.0.0.1:8786",
+        "--out", str(tmp_path / "r"),
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert "--scheduler" in proc.stderr
