@@ -163,7 +163,7 @@ impl Network {
             let fwd = PortId(2 * i as u32);
             let rev = PortId(2 * i as u32 + 1);
             let rng = |dir: &str| RngStream::new(seed, &keys::link_errors(&link.key, dir));
-            let (m_f, m_r) = match (cell_of[i], hop.medium) {
+            let (m_f, m_r) = match (cell_of[i], hop.medium.clone()) {
                 (Some(c), _) => {
                     let m = match cell_medium[c] {
                         Some(m) => m,
@@ -248,7 +248,7 @@ impl Network {
                     let l2r = |dir: &str| RngStream::new(seed, &keys::l2r_gaps(&link.key, dir));
                     media.push(AnyMedium::Gsm(Box::new(Gsm::new(
                         fwd,
-                        g,
+                        g.clone(),
                         blocks(&hop.forward, "forward"),
                         l2r("forward"),
                     ))));

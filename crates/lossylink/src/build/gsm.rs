@@ -2,12 +2,12 @@
 //! every knob validated and named in its error.
 
 use crate::error::Error;
-use crate::schema::{BlocksDoc, GsmDoc, HopDoc};
+use crate::schema::{BlocksDoc, GsmDoc, HandoverDoc, HopDoc};
 use engine::SimDuration;
 use engine::SimTime;
 use net::config::BlockSource;
 use net::gsm::{BlockTrace, Profile};
-use net::medium::{FlowAdaptive, GsmConfig, Handover, L2rConfig, MAX_HANDOVERS};
+use net::medium::{FlowAdaptive, GsmConfig, Handover, Handovers, L2rConfig};
 use std::sync::Arc;
 
 /// The RLP link of a GSM hop (`{field}.gsm`).
@@ -59,26 +59,7 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
             realtime_bound: bound,
         });
     }
-    let handovers = d.handovers.as_deref().unwrap_or_default();
-    if handovers.len() > MAX_HANDOVERS {
-        return Err(Error::invalid(
-            f("handovers"),
-            format!("at most {MAX_HANDOVERS} handovers per link"),
-        ));
-    }
-    for (i, h) in handovers.iter().enumerate() {
-        if h.duration.0 == 0 {
-            return Err(Error::invalid(
-                f(&format!("handovers[{i}].duration")),
-                "must be greater than zero",
-            ));
-        }
-        cfg.handovers[i] = Some(Handover {
-            at: SimTime(h.at.0),
-            duration: SimDuration(h.duration.0),
-            lossless: h.lossless.unwrap_or(true),
-        });
-    }
+    cfg.handovers = handovers(field, d.handovers.as_deref().unwrap_or_default())?;
     cfg.vj = d.vj.unwrap_or(false);
     match (d.hc.as_deref(), d.vj) {
         (None, _) => {}
@@ -123,6 +104,37 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
         });
     }
     Ok(cfg)
+}
+
+/// `{field}.gsm.handovers`: any number, each longer than zero, in time order, none starting
+/// before the previous one ended (Ludwig2000 §2.4.2; spec S13).
+fn handovers(field: &str, list: &[HandoverDoc]) -> Result<Handovers, Error> {
+    let f = |i: usize, k: &str| format!("{field}.gsm.handovers[{i}].{k}");
+    let mut out = Vec::with_capacity(list.len());
+    for (i, h) in list.iter().enumerate() {
+        if h.duration.0 == 0 {
+            return Err(Error::invalid(
+                f(i, "duration"),
+                "must be greater than zero",
+            ));
+        }
+        out.push(Handover {
+            at: SimTime(h.at.0),
+            duration: SimDuration(h.duration.0),
+            lossless: h.lossless.unwrap_or(true),
+        });
+    }
+    Handovers::new(out).map_err(|i| {
+        let end = list[i - 1].at.0 + list[i - 1].duration.0;
+        Error::invalid(
+            f(i, "at"),
+            format!(
+                "must not be before the end of handovers[{}] ({}); give them in time order without overlaps",
+                i - 1,
+                crate::units::format_duration(end)
+            ),
+        )
+    })
 }
 
 /// The GSM knobs belong to `gsm-csd` hops only.

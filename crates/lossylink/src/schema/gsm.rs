@@ -35,8 +35,8 @@ pub struct GsmDoc {
     /// fully reliable, UDP real-time) and out-of-order delivery across flows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adaptive: Option<AdaptiveDoc>,
-    /// Handovers of the mobile (Ludwig2000 §2.4.2): interruptions of the radio channel (none;
-    /// at most 8).
+    /// Handovers of the mobile (Ludwig2000 §2.4.2): interruptions of the radio channel, in time
+    /// order and not overlapping (none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handovers: Option<Vec<HandoverDoc>>,
 }

@@ -37,7 +37,7 @@
 //!   packets stay in order, so VJ, which does not resequence, is safe (§4.1.2).
 
 pub use super::gsm_types::{
-    FlowAdaptive, GsmConfig, GsmStats, Handover, L2rConfig, RlpEvent, RlpKind, MAX_HANDOVERS,
+    FlowAdaptive, GsmConfig, GsmStats, Handover, Handovers, L2rConfig, RlpEvent, RlpKind,
 };
 use super::{Air, Frame, Medium};
 use crate::gsm::vj::{Compressor, Decompressor, Header, FULL_HEADER};
@@ -157,6 +157,7 @@ impl Gsm {
         erasure: Option<Arc<BlockTrace>>,
         rng: RngStream,
     ) -> Self {
+        let twice = cfg.twice;
         let l2r = cfg.l2r.map(|c| L2r {
             cfg: c,
             level_ub: 0,
@@ -176,7 +177,7 @@ impl Gsm {
             ticking: false,
             l2r,
             compressor: Compressor::default(),
-            decompressor: if cfg.twice {
+            decompressor: if twice {
                 Decompressor::twice()
             } else {
                 Decompressor::vj()
@@ -232,9 +233,8 @@ impl Gsm {
         if self
             .cfg
             .handovers
-            .iter()
-            .flatten()
-            .any(|h| !h.lossless && h.covers(block_start))
+            .at(block_start)
+            .is_some_and(|h| !h.lossless)
         {
             return true;
         }
@@ -420,9 +420,8 @@ impl Gsm {
     fn held_until(&self, now: SimTime) -> Option<SimTime> {
         self.cfg
             .handovers
-            .iter()
-            .flatten()
-            .find(|h| h.lossless && h.covers(now))
+            .at(now)
+            .filter(|h| h.lossless)
             .map(|h| h.at + h.duration)
     }
 

@@ -370,12 +370,15 @@ fn rfc2507_twice_repairs_a_reset_that_lost_one_packet_where_vj_stays_out_of_step
 fn a_lossless_handover_delays_the_data_and_a_lossy_one_makes_rlp_resend_it() {
     // One packet (22 frames, 440 ms on a clean channel); a handover at 100 ms for 300 ms.
     let run = |lossless: bool| {
-        let mut cfg = GsmConfig::default();
-        cfg.handovers[0] = Some(Handover {
-            at: ms(100),
-            duration: SimDuration::from_millis(300),
-            lossless,
-        });
+        let cfg = GsmConfig {
+            handovers: Handovers::new(vec![Handover {
+                at: ms(100),
+                duration: SimDuration::from_millis(300),
+                lossless,
+            }])
+            .unwrap_or_else(|_| unreachable!()),
+            ..GsmConfig::default()
+        };
         let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
         let mut air = FakeAir::new(vec![1]);
         m.on_ready(ms(0), PortId(0), &mut air);
@@ -393,4 +396,50 @@ fn a_lossless_handover_delays_the_data_and_a_lossy_one_makes_rlp_resend_it() {
     let (o, s) = run(false);
     assert_eq!(o, [(800, 519, true)]);
     assert_eq!((s.frames, s.retransmissions, s.erased), (22, 15, 15));
+}
+
+#[test]
+fn handovers_are_any_number_in_time_order_and_found_by_time() {
+    // Twenty lossy handovers of 100 ms, one every second from 1 s: each block that starts in
+    // one is found, the blocks between them are not, and any overlap or disorder is refused
+    // with the index of the first offender.
+    let h = |at: u64, d: u64| Handover {
+        at: ms(at),
+        duration: SimDuration::from_millis(d),
+        lossless: false,
+    };
+    let list: Vec<Handover> = (1..=20).map(|k| h(1000 * k, 100)).collect();
+    let hs = Handovers::new(list).unwrap_or_else(|_| unreachable!());
+    assert_eq!(hs.as_slice().len(), 20);
+    assert_eq!(hs.at(ms(999)), None);
+    assert_eq!(hs.at(ms(1000)).map(|x| x.at), Some(ms(1000)));
+    assert_eq!(hs.at(ms(1099)).map(|x| x.at), Some(ms(1000)));
+    assert_eq!(hs.at(ms(1100)), None);
+    assert_eq!(hs.at(ms(20_050)).map(|x| x.at), Some(ms(20_000)));
+    assert_eq!(hs.at(ms(20_100)), None);
+    // Back to back is fine; overlapping or out of order is not.
+    assert!(Handovers::new(vec![h(0, 100), h(100, 100)]).is_ok());
+    assert_eq!(Handovers::new(vec![h(0, 100), h(99, 100)]), Err(1));
+    assert_eq!(
+        Handovers::new(vec![h(0, 10), h(500, 10), h(200, 10)]),
+        Err(2)
+    );
+    // On the link: four 519-byte packets (87 frames), 20 lossy handovers of 40 ms (two
+    // blocks each) every 100 ms from 0 ms, RLP fully reliable. Every block is used until the
+    // end, so exactly the 40 blocks in handovers are erased (a retransmission may be erased
+    // again), each costs one retransmission, and the last packet leaves after 87 + 40 = 127
+    // blocks, at 2540 ms.
+    let cfg = GsmConfig {
+        n2: None,
+        handovers: Handovers::new((0..20).map(|k| h(100 * k, 40)).collect())
+            .unwrap_or_else(|_| unreachable!()),
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
+    let mut air = FakeAir::new(vec![4]);
+    m.on_ready(ms(0), PortId(0), &mut air);
+    drive(&mut m, &mut air, ms(20_000));
+    let s = m.stats();
+    assert_eq!((s.frames, s.erased, s.retransmissions), (87, 40, 40));
+    assert_eq!(overs(&air).last(), Some(&(2540, 519, true)));
 }

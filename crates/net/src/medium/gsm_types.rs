@@ -2,6 +2,7 @@
 //! `medium::gsm`; Ludwig2000 §2.4, §3.2.5, §4.2).
 
 use engine::{SimDuration, SimTime};
+use std::sync::Arc;
 
 /// L2R flow control from the remote side (Ludwig2000 §3.2.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,11 +64,38 @@ impl Handover {
     }
 }
 
-/// At most this many handovers per link (the configuration stays `Copy`).
-pub const MAX_HANDOVERS: usize = 8;
+/// A link's handovers in time order, none overlapping the next (checked where the scenario is
+/// built, crate `lossylink`'s `gsm.handovers`). Shared, so the settings stay cheap to clone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handovers(Arc<[Handover]>);
+
+impl Handovers {
+    /// `list` as given, if it is in time order with no interruption overlapping the next;
+    /// otherwise the index of the first one that starts before the previous one ended.
+    pub fn new(list: Vec<Handover>) -> Result<Self, usize> {
+        if let Some(i) =
+            (1..list.len()).find(|&i| list[i].at < list[i - 1].at + list[i - 1].duration)
+        {
+            return Err(i);
+        }
+        Ok(Handovers(list.into()))
+    }
+
+    /// All of them, in time order.
+    pub fn as_slice(&self) -> &[Handover] {
+        &self.0
+    }
+
+    /// The handover whose interruption covers `t`, if any (a binary search: the list is in
+    /// time order and its intervals are disjoint).
+    pub fn at(&self, t: SimTime) -> Option<&Handover> {
+        let i = self.0.partition_point(|h| h.at <= t);
+        i.checked_sub(1).map(|i| &self.0[i]).filter(|h| h.covers(t))
+    }
+}
 
 /// What is fixed for a GSM-CSD link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GsmConfig {
     /// One radio block (20 ms).
     pub block: SimDuration,
@@ -90,8 +118,8 @@ pub struct GsmConfig {
     /// The flow-adaptive link layer (per-class persistency, out-of-order delivery across
     /// flows); `None`: RLP as GSM runs it (one persistency, in-order delivery).
     pub adaptive: Option<FlowAdaptive>,
-    /// Handovers (at most [`MAX_HANDOVERS`]).
-    pub handovers: [Option<Handover>; MAX_HANDOVERS],
+    /// Handovers, in time order.
+    pub handovers: Handovers,
 }
 
 impl Default for GsmConfig {
@@ -107,7 +135,7 @@ impl Default for GsmConfig {
             vj: false,
             twice: false,
             adaptive: None,
-            handovers: [None; MAX_HANDOVERS],
+            handovers: Handovers::default(),
         }
     }
 }

@@ -32,7 +32,7 @@ use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use gsm::Gsm;
 pub use gsm::{
-    FlowAdaptive, GsmConfig, GsmStats, Handover, L2rConfig, RlpEvent, RlpKind, MAX_HANDOVERS,
+    FlowAdaptive, GsmConfig, GsmStats, Handover, Handovers, L2rConfig, RlpEvent, RlpKind,
 };
 use shared::Shared;
 
