@@ -876,6 +876,25 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         )],
     ),
     (
+        "gsm-adaptive-interactive",
+        "Ludwig2000 §4.1.2: a bulk flow and an interactive one (DS AF21) share a flow-adaptive RLP link over a synthetic poor-signal channel; the interactive frames go first",
+        "dumbbell",
+        &[
+            ("scheme", "e2e"),
+            ("tcp", "{ profile = \"bsd\", mss = 460, buffer = \"8KiB\", timestamps = true }"),
+            ("run", "{ duration = \"200s\" }"),
+            ("links.0.medium", "gsm-csd"),
+            ("links.0.rate", "9600bps"),
+            ("links.0.delay", "90ms"),
+            ("links.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            ("links.0.gsm", "{ adaptive = {}, l2r = { rate = 960 } }"),
+            (
+                "flows",
+                "[{ name = \"bulk\", from = \"s1\", to = \"d1\" }, { name = \"telnet\", from = \"s2\", to = \"d2\", start = \"30s\", bytes = \"4KB\", ds = 18 }]",
+            ),
+        ],
+    ),
+    (
         "hiccup-syn-held",
         "the opening SYN (tcp.syn) held 8 s: its 6 s timer fires, the SYN is resent backed off, the first SYN-ACK opens the connection without an RTT sample (Karn)",
         "hiccup",

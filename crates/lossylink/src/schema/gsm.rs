@@ -67,6 +67,43 @@ pub struct AdaptiveDoc {
     /// transmission is not made (50 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_bound: Option<Dur>,
+    /// Per-class policies and codepoints: `bulk`, `interactive`, `realtime`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classes: Option<ClassesDoc>,
+}
+
+/// `gsm.adaptive.classes`: the service classes of Ludwig2000 §4.1.2.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassesDoc {
+    /// Fully reliable, throughput-dominated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk: Option<ClassDoc>,
+    /// Fully reliable, delay-dominated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interactive: Option<ClassDoc>,
+    /// Real-time (given up once late).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime: Option<ClassDoc>,
+}
+
+/// One class's policy; what is left out keeps the dissertation's default.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassDoc {
+    /// The DS codepoints (0-63) of the class (bulk [10], interactive [18], realtime [46]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ds: Option<Vec<u8>>,
+    /// How long after its first transmission an erased frame of the class may be resent
+    /// (fully-reliable classes: `persistency`; realtime: `realtime_bound`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persistency: Option<Dur>,
+    /// Its packets wait for every earlier packet of any flow (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_order: Option<bool>,
+    /// Scheduling priority at the RLP sender, 0 first (interactive 0, the others 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<u8>,
 }
 
 /// L2R's throttle (Ludwig2000 §3.2.5: 960 B/s, XOFF gaps of 950-1300 ms).

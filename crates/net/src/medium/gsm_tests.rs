@@ -443,3 +443,69 @@ fn handovers_are_any_number_in_time_order_and_found_by_time() {
     assert_eq!((s.frames, s.erased, s.retransmissions), (87, 40, 40));
     assert_eq!(overs(&air).last(), Some(&(2540, 519, true)));
 }
+
+#[test]
+fn flow_adaptive_an_interactive_packet_goes_before_bulk_retransmissions_and_overtakes_them() {
+    // A bulk TCP packet (519 bytes: frames 0-21, the last shared) then an interactive one of
+    // flow 2 (100 + 7 bytes: stream bytes 519-626, frames 21-26). Blocks 2-7 (40-160 ms) are
+    // erased: their frames are due again from 440 ms, when frame 22, the first of only
+    // interactive bytes, is ready too.
+    let run = |marked: bool, in_order: bool| {
+        let mut a = FlowAdaptive::default();
+        if marked {
+            // Flow 2 marks AF21 (18), the interactive class's codepoint.
+            a.marks = Arc::from(&[(engine::FlowId(2), true, 18u8)][..]);
+        }
+        a.policies[ServiceClass::Interactive.index()].in_order = in_order;
+        let cfg = GsmConfig {
+            adaptive: Some(a),
+            ..GsmConfig::default()
+        };
+        let erased: Vec<usize> = (2..8).collect();
+        let mut m = Gsm::new(PortId(0), cfg, Some(trace(&erased)), RngStream::new(1, "l"));
+        let mut air = FakeAir::new(vec![2]);
+        air.interactive = vec![2];
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(10_000));
+        (overs(&air), m.stats())
+    };
+    // Unmarked, flow 2 is bulk by its protocol: the six retransmissions take blocks 22-27
+    // (440-560 ms), the bulk packet is complete at 560 ms, and the interactive packet's
+    // frames 22-26 follow in blocks 28-32: it leaves at 660 ms.
+    let (o, s) = run(false, false);
+    assert_eq!(o, [(560, 519, true), (660, 107, true)]);
+    assert_eq!(s.retransmissions, 6);
+    // Marked interactive (scheduled first): its frames take blocks 22-26 ahead of the due
+    // retransmissions, and it leaves at 540 ms, ahead of the bulk packet, which waits for
+    // its retransmissions in blocks 27-32 (660 ms).
+    let (o, s) = run(true, false);
+    assert_eq!(o, [(540, 107, true), (660, 519, true)]);
+    assert_eq!((s.retransmissions, s.out_of_order), (6, 1));
+    // The class asking for in-order delivery: sent first all the same, but it waits for the
+    // bulk packet before it (RLP's head-of-line blocking, §2.5.3).
+    let (o, _) = run(true, true);
+    assert_eq!(o, [(660, 519, true), (660, 107, true)]);
+}
+
+#[test]
+fn flow_adaptive_classes_by_codepoint_then_by_protocol() {
+    let a = FlowAdaptive {
+        marks: Arc::from(
+            &[
+                (engine::FlowId(0), true, 18u8),
+                (engine::FlowId(1), false, 10),
+                (engine::FlowId(2), true, 7),
+            ][..],
+        ),
+        ..FlowAdaptive::default()
+    };
+    assert_eq!(a.class(engine::FlowId(0), true), ServiceClass::Interactive);
+    // UDP flow 1 marked AF11: bulk; TCP flow 1 unmarked: bulk by protocol.
+    assert_eq!(a.class(engine::FlowId(1), false), ServiceClass::Bulk);
+    assert_eq!(a.class(engine::FlowId(1), true), ServiceClass::Bulk);
+    // An unmapped codepoint falls back to the protocol: TCP bulk, UDP real-time.
+    assert_eq!(a.class(engine::FlowId(2), true), ServiceClass::Bulk);
+    assert_eq!(a.class(engine::FlowId(0), false), ServiceClass::RealTime);
+    assert_eq!(a.policy(ServiceClass::Interactive).priority, 0);
+    assert_eq!(a.policy(ServiceClass::Bulk).priority, 1);
+}
