@@ -867,6 +867,18 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "gsm-rfc2507-request-poor-b",
+        "RFC 2507 with its header request (a context the twice algorithm cannot repair is asked for in full over the reverse link) over GSM RLP on a synthetic poor-signal channel",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            (
+                "hops.0.gsm",
+                "{ n2 = 6, hc = \"rfc2507\", hc_header_request = true, l2r = { rate = 960 } }",
+            ),
+        ],
+    ),
+    (
         "gsm-handover-lossy",
         "Ludwig2000 §2.4.2: a 2 s handover at 60 s loses the frames on the air; RLP resends them (delay, no packet loss)",
         "gsm",

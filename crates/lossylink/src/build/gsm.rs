@@ -64,6 +64,15 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
             ))
         }
     }
+    if let Some(r) = d.hc_header_request {
+        if r && !cfg.twice {
+            return Err(Error::invalid(
+                f("hc_header_request"),
+                "belongs to RFC 2507 header compression (hc = \"rfc2507\")",
+            ));
+        }
+        cfg.header_request = r;
+    }
     cfg.ppp_overhead = d.ppp.unwrap_or(7);
     if let Some(l) = &d.l2r {
         let rate = l.rate.unwrap_or(960);

@@ -28,6 +28,10 @@ pub struct GsmDoc {
     /// `rfc2507` (its decompressor repairs one lost delta with the twice algorithm); none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hc: Option<String>,
+    /// With `hc = "rfc2507"`: RFC 2507's header request, a context the decompressor cannot
+    /// repair asked for in full over the reverse link (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hc_header_request: Option<bool>,
     /// PPP framing bytes per packet (7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ppp: Option<u32>,

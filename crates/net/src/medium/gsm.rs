@@ -152,6 +152,12 @@ pub(crate) struct Gsm {
     stats: GsmStats,
     /// The event log, when asked for (`enable_log`).
     log: Option<Vec<RlpEvent>>,
+    /// The reverse direction's block erasures (RFC 2507's header requests cross it).
+    reverse: Option<Arc<BlockTrace>>,
+    /// Header requests on their way: when each reaches the compressor, and its context.
+    requests: Vec<(SimTime, engine::FlowId)>,
+    /// Contexts with a request out (until their full header arrives or the request is lost).
+    asking: Vec<engine::FlowId>,
 }
 
 impl Gsm {
@@ -190,7 +196,16 @@ impl Gsm {
             },
             stats: GsmStats::default(),
             log: None,
+            reverse: None,
+            requests: Vec::new(),
+            asking: Vec::new(),
         }
+    }
+
+    /// The reverse direction's block erasures (the channel RFC 2507's header requests cross).
+    pub(crate) fn with_reverse(mut self, reverse: Option<Arc<BlockTrace>>) -> Self {
+        self.reverse = reverse;
+        self
     }
 
     /// Record every RLP event from now on.
@@ -235,6 +250,11 @@ impl Gsm {
     }
 
     fn erased(&self, block_start: SimTime) -> bool {
+        self.erased_in(self.erasure.as_ref(), block_start)
+    }
+
+    /// Whether the block at `block_start` of a channel with erasures `trace` is erased.
+    fn erased_in(&self, trace: Option<&Arc<BlockTrace>>, block_start: SimTime) -> bool {
         // A lossy handover loses what is on the air.
         if self
             .cfg
@@ -244,7 +264,7 @@ impl Gsm {
         {
             return true;
         }
-        match &self.erasure {
+        match trace {
             Some(t) if !t.is_empty() => {
                 let i = block_start.as_nanos() / self.cfg.block.as_nanos().max(1);
                 t.erased()[(i % t.len() as u64) as usize]
@@ -271,6 +291,7 @@ impl Gsm {
                 return;
             };
             let info = air.frame_info(&frame);
+            self.answer_requests(now);
             let header = (self.cfg.vj && info.tcp)
                 .then(|| self.compressor.header(info.flow, info.seq, info.len));
             let ip = match header {
@@ -311,7 +332,11 @@ impl Gsm {
     /// Hand `q` over to the far end, intact unless given up or out of step with VJ.
     fn hand<A: Air>(&mut self, now: SimTime, q: Queued, air: &mut A) {
         let ok = match q.header {
-            Some(h) => self.decompressor.receive(q.flow, h),
+            Some(h) => {
+                let ok = self.decompressor.receive(q.flow, h);
+                self.header_request(now, q.flow, h, ok);
+                ok
+            }
             None => true,
         } && !q.failed;
         self.stats.vj_discards += u64::from(!ok && !q.failed);
@@ -502,6 +527,8 @@ impl Medium for Gsm {
 
 #[path = "gsm_adaptive.rs"]
 mod adaptive;
+#[path = "gsm_request.rs"]
+mod request;
 use adaptive::Verdict;
 
 #[cfg(test)]

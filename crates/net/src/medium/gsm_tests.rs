@@ -509,3 +509,66 @@ fn flow_adaptive_classes_by_codepoint_then_by_protocol() {
     assert_eq!(a.policy(ServiceClass::Interactive).priority, 0);
     assert_eq!(a.policy(ServiceClass::Bulk).priority, 1);
 }
+
+#[test]
+fn rfc2507_header_request_resynchronises_after_one_link_round_trip() {
+    // Twelve packets, headers compressed after the first (483 bytes, 21 blocks each less the
+    // shared ones). Block 30 (600 ms, in packet 2) is erased and so is its retransmission at
+    // 1000 ms: with N2 = 1 the link resets at 1020 ms and flushes the packets in RLP's buffer.
+    let run = |request: bool, reverse: Option<Arc<BlockTrace>>| {
+        let cfg = GsmConfig {
+            vj: true,
+            twice: true,
+            header_request: request,
+            delay: SimDuration::from_millis(90),
+            n2: Some(1),
+            ..GsmConfig::default()
+        };
+        let mut m = Gsm::new(
+            PortId(0),
+            cfg,
+            Some(trace(&[30, 50])),
+            RngStream::new(1, "l"),
+        )
+        .with_reverse(reverse);
+        let mut air = FakeAir::new(vec![12]);
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(30_000));
+        (overs(&air), m.stats())
+    };
+    // Without the request: the two flushed packets (1020 ms), then every compressed packet
+    // out of step (the twice algorithm cannot repair two lost deltas): nine discards.
+    let (o, s) = run(false, None);
+    assert_eq!(o[1..3], [(1020, 483, false), (1020, 483, false)]);
+    assert!(o[3..].iter().all(|x| !x.2), "{o:?}");
+    assert_eq!((s.flushed, s.vj_discards, s.header_requests), (2, 9, 0));
+    // With it: the first packet after the reset fails at the far end at 1440 + 90 ms; the
+    // request takes the reverse block 1540-1560 ms and reaches the compressor 90 ms later, at
+    // 1650 ms. The packet already in RLP's buffer (taken in at about 1420 ms) fails too
+    // (1840 ms); the next goes with a full header (519 bytes, 2260 ms) and all after it
+    // arrive intact: two discards, one link round trip's worth.
+    let (o, s) = run(true, None);
+    assert_eq!(
+        o[3..6],
+        [(1440, 483, false), (1840, 483, false), (2260, 519, true)]
+    );
+    assert!(o[6..].iter().all(|x| x.2 && x.1 == 483), "{o:?}");
+    assert_eq!(
+        (s.vj_discards, s.header_requests, s.header_requests_lost),
+        (2, 1, 0)
+    );
+    // The request's blocks erased on the reverse channel (1540 ms and its retransmission at
+    // 1940 ms; N2 = 1): it is lost. The failure at 1840 ms asks again: block 1940 ms erased,
+    // its retransmission at 2340 ms gets through, at the compressor at 2450 ms; the full
+    // header arrives at 3080 ms: four discards.
+    let (o, s) = run(true, Some(trace(&[77, 97])));
+    assert_eq!(o[7], (3080, 519, true));
+    assert!(
+        o[3..7].iter().all(|x| !x.2) && o[8..].iter().all(|x| x.2),
+        "{o:?}"
+    );
+    assert_eq!(
+        (s.vj_discards, s.header_requests, s.header_requests_lost),
+        (4, 1, 1)
+    );
+}

@@ -216,6 +216,11 @@ pub struct GsmConfig {
     pub vj: bool,
     /// With `vj`: RFC 2507's decompressor, which repairs one lost delta (the twice algorithm).
     pub twice: bool,
+    /// With `twice`: RFC 2507's header request; a context the decompressor cannot repair is
+    /// named in a one-frame request over the reverse channel, answered with a full header.
+    pub header_request: bool,
+    /// One-way delay between the link's ends (interleaving, 90 ms): the request's trip.
+    pub delay: SimDuration,
     /// The flow-adaptive link layer (per-class persistency, out-of-order delivery across
     /// flows); `None`: RLP as GSM runs it (one persistency, in-order delivery).
     pub adaptive: Option<FlowAdaptive>,
@@ -235,6 +240,8 @@ impl Default for GsmConfig {
             ppp_overhead: 7,
             vj: false,
             twice: false,
+            header_request: false,
+            delay: SimDuration::ZERO,
             adaptive: None,
             handovers: Handovers::default(),
         }
@@ -270,6 +277,10 @@ pub struct GsmStats {
     pub realtime_dropped: u64,
     /// Flow-adaptive: packets handed over ahead of an earlier packet of another flow.
     pub out_of_order: u64,
+    /// RFC 2507 header requests that reached the compressor.
+    pub header_requests: u64,
+    /// RFC 2507 header requests lost on the reverse channel (erased more than N2 times).
+    pub header_requests_lost: u64,
 }
 
 impl GsmStats {
