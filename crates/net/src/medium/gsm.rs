@@ -360,8 +360,12 @@ impl Gsm {
         self.deliver(now, air);
         while let Some(q) = self.queued.pop_front() {
             self.stats.flushed += 1;
-            if q.header.is_some() {
+            if let Some(h) = q.header {
                 self.decompressor.lose(q.flow);
+                if h == Header::Full {
+                    // The full header a request asked for is lost: the context may ask again.
+                    self.asking.retain(|f| *f != q.flow);
+                }
             }
             air.hand_over(now, self.port, q.frame, q.end - q.start, true);
         }
