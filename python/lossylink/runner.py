@@ -34,10 +34,10 @@ def run(
     or ``None`` for the ``lan`` preset; keyword ``overrides`` (``scheme="e2e"``,
     ``error_every="64KiB"``, ...) are applied to a copy. Same scenario and seed, same result.
 
-    ``trace=True`` records the trace tables (``sender``, ``events``, and ``base_station`` when a
-    base-station agent runs). ``pcap=DIR`` writes one classic pcap file per link direction into
-    ``DIR`` (``hop<i>-<name>-<forward|reverse>.pcap``; docs/traces.md), listed in
-    :attr:`RunResult.pcap`.
+    ``trace=True`` records the trace tables (``sender``, ``events``, ``rtt``, ``receiver``,
+    ``base_station`` when a base-station agent runs and ``rlp`` on a GSM link; docs/traces.md).
+    ``pcap=DIR`` writes one classic pcap file per link direction into ``DIR``
+    (``hop<i>-<name>-<forward|reverse>.pcap``; docs/traces.md), listed in :attr:`RunResult.pcap`.
 
     >>> r = run("lan", seed=3, error_every="64KiB", buffer="32KiB")   # doctest: +SKIP
     >>> r.throughput_mbps                                             # doctest: +SKIP

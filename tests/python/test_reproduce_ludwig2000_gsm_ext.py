@@ -1,6 +1,6 @@
-"""`lossylink reproduce ludwig2000 --only gsm-ext`: the flow-adaptive link, RFC 2507 and
-handovers on the GSM link, the runs and checks of crates/lossylink/tests/gsm_adaptive.rs,
-gsm_hc.rs and gsm_handover.rs."""
+"""`lossylink reproduce ludwig2000 --only gsm-ext`: the flow-adaptive link (with its interactive
+class), RFC 2507 (with its header request) and handovers on the GSM link, the runs and checks
+of crates/lossylink/tests/gsm_adaptive.rs, gsm_hc.rs and gsm_handover.rs."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def rep(tmp_path_factory: pytest.TempPathFactory) -> Reproduction:
 
 def test_every_target_passes(rep: Reproduction) -> None:
     mine = [v for v in rep.verdicts if v.target.table == gsm_more.TABLE]
-    assert len(mine) == len(gsm_more.TARGETS) == 9
+    assert len(mine) == len(gsm_more.TARGETS) == 13
     assert all(v.verdict == "pass" for v in mine), [(v.target.id, v.ours) for v in mine]
 
 
@@ -38,6 +38,26 @@ def test_the_shared_link_is_the_rust_tests() -> None:
         )
     )
     toml = (ROOT / "python/lossylink/papers" / gsm_more.ADAPTIVE_FILE).read_text()
+    lines = [x for x in toml.splitlines() if not x.startswith("#")]
+    assert "\n".join(lines).strip() == expected.strip()
+
+
+def test_the_interactive_case_is_the_rust_tests() -> None:
+    rust = (RUST_TESTS / "gsm_adaptive.rs").read_text()
+    bodies = re.findall(r'r#"\n(.*?)"#', rust, re.S)
+    assert len(bodies) == 2
+    expected = (
+        bodies[1]
+        .replace("{{", "{")
+        .replace("}}", "}")
+        .replace("queue = {queue}", "queue = 50")
+        .replace(
+            'gsm = {gsm}\nforward = { blocks = { file = "{trace}" } }\n',
+            "gsm = { adaptive = {}, l2r = { rate = 960 } }\n",
+        )
+        .replace("{ds}\n", "")
+    )
+    toml = (ROOT / "python/lossylink/papers" / gsm_more.INTERACTIVE_FILE).read_text()
     lines = [x for x in toml.splitlines() if not x.startswith("#")]
     assert "\n".join(lines).strip() == expected.strip()
 

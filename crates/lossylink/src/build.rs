@@ -81,6 +81,8 @@ pub(crate) struct FlowPlan {
     pub web: Option<net::web::WebConfig>,
     /// Index of its `[[flows]]` entry (error messages name it; a template has several flows).
     pub entry: usize,
+    /// The DS codepoint its packets carry (`flows[i].ds`).
+    pub ds: Option<u8>,
 }
 
 /// A split-connection proxy: where it runs, its relay buffer and its wireless leg.
@@ -96,7 +98,7 @@ pub(crate) struct SplitSettings {
 }
 
 pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
-    let net = network(doc)?;
+    let mut net = network(doc)?;
     let run = run_settings(doc)?;
     let single = doc.flow.is_some();
     let specs = flow_specs(doc)?;
@@ -104,6 +106,7 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
     for spec in &specs {
         flows.push(flow_plan(doc, &net, spec, &run)?);
     }
+    gsm::mark_flows(&mut net, &flows)?;
     if !flows.iter().any(|f| f.udp.is_none()) {
         return Err(Error::invalid(
             "flows",

@@ -492,6 +492,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     if opts.trace {
         network.enable_agent_trace();
         network.enable_rlp_log();
+        network.enable_receiver_trace();
     }
     if opts.pcap {
         network.enable_frame_tap();
@@ -678,17 +679,27 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         ),
     };
     let trace = opts.trace.then(|| {
+        // Each flow's receiver: segments accepted and ACKs sent, in its data sequence space.
+        let received = |id: engine::FlowId, p: &crate::build::FlowPlan| {
+            let (space, _) = isns(seed, &keys::flow_isn(&p.key));
+            let records = network.receiver_trace().unwrap_or_default();
+            crate::trace::receiver_table(records, id, space)
+        };
         let mut tables = if b.single {
-            flow.sender_trace()
+            let mut t = flow
+                .sender_trace()
                 .map(|t| sender_tables(&t.records, ""))
-                .unwrap_or_default()
+                .unwrap_or_default();
+            t.extend(b.tcp_flows().next().map(|p| received(flow.id, p)));
+            t
         } else {
-            // Every TCP flow's sender, one table each kind with a `flow` column.
+            // Every TCP flow's sender and receiver, one table each kind with a `flow` column.
             let mut all = Vec::new();
             for (f, p) in network.flows().iter().zip(b.tcp_flows()) {
                 if let Some(t) = f.sender_trace() {
                     merge_flow_tables(&mut all, &p.name, sender_tables(&t.records, ""));
                 }
+                merge_flow_tables(&mut all, &p.name, vec![received(f.id, p)]);
             }
             all
         };

@@ -235,6 +235,10 @@ pub struct FlowSpecDoc {
     /// Copy `i` starts `(i − 1) · stagger` after `start` (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stagger: Option<Dur>,
+    /// The DS codepoint (0-63) the flow's packets carry (RFC 2474): a flow-adaptive GSM link
+    /// (`gsm.adaptive`) classes them by it (unmarked: by protocol).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ds: Option<u8>,
 }
 
 /// A UDP background source (crate `net::traffic`).

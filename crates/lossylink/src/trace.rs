@@ -1,7 +1,7 @@
 //! Traces as columnar tables, ready for numpy/pandas/Parquet.
 
-use engine::SimTime;
-use net::tap::{AgentEvent, AgentRecord};
+use engine::{FlowId, SimTime};
+use net::tap::{AgentEvent, AgentRecord, ReceiverEvent, ReceiverRecord};
 use tcp::recovery::Phase;
 use tcp::{SenderEvent, SeqSpace};
 
@@ -227,6 +227,40 @@ pub(crate) fn base_station_table(records: &[AgentRecord], space: SeqSpace) -> Tr
             ("len".into(), Column::I64(len)),
             ("node".into(), Column::I64(node)),
             ("trigger".into(), Column::Str(trigger)),
+        ],
+    }
+}
+
+/// The `receiver` table of the connection `flow` from the receivers' trace: one row per data
+/// segment the TCP receiver accepted (`kind` = `data`, `seq` its first byte, `len`) and per ACK
+/// it sent (`ack`, `seq` the cumulative acknowledgement, `len` 0), in time order; `seq` is a
+/// stream offset, like the sender's tables (MultiTracer's `TcpRcv_Data` and `TcpRcv_Ack`,
+/// Ludwig2000 §3.2.4, spec §4.2).
+pub(crate) fn receiver_table(
+    records: &[ReceiverRecord],
+    flow: FlowId,
+    space: SeqSpace,
+) -> TraceTable {
+    let (mut t, mut kind, mut seq, mut len) = (vec![], vec![], vec![], vec![]);
+    let mut near = 0u64;
+    for &(time, _, ev) in records.iter().filter(|r| r.1 == flow) {
+        let (k, s, l) = match ev {
+            ReceiverEvent::Data { seq: s, len: l } => ("data", s, l),
+            ReceiverEvent::Ack { ack } => ("ack", ack, 0),
+        };
+        near = space.offset(s, near);
+        t.push(time.as_secs_f64());
+        kind.push(k.to_string());
+        seq.push(near as i64);
+        len.push(i64::from(l));
+    }
+    TraceTable {
+        name: "receiver".into(),
+        columns: vec![
+            ("time_s".into(), Column::F64(t)),
+            ("kind".into(), Column::Str(kind)),
+            ("seq".into(), Column::I64(seq)),
+            ("len".into(), Column::I64(len)),
         ],
     }
 }

@@ -873,6 +873,18 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "gsm-rfc2507-request-poor-b",
+        "RFC 2507 with its header request (a context the twice algorithm cannot repair is asked for in full over the reverse link) over GSM RLP on a synthetic poor-signal channel",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            (
+                "hops.0.gsm",
+                "{ n2 = 6, hc = \"rfc2507\", hc_header_request = true, l2r = { rate = 960 } }",
+            ),
+        ],
+    ),
+    (
         "gsm-handover-lossy",
         "Ludwig2000 §2.4.2: a 2 s handover at 60 s loses the frames on the air; RLP resends them (delay, no packet loss)",
         "gsm",
@@ -880,6 +892,25 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             "hops.0.gsm",
             "{ n2 = 6, l2r = { rate = 960 }, handovers = [{ at = \"60s\", duration = \"2s\", lossless = false }] }",
         )],
+    ),
+    (
+        "gsm-adaptive-interactive",
+        "Ludwig2000 §4.1.2: a bulk flow and an interactive one (DS AF21) share a flow-adaptive RLP link over a synthetic poor-signal channel; the interactive frames go first",
+        "dumbbell",
+        &[
+            ("scheme", "e2e"),
+            ("tcp", "{ profile = \"bsd\", mss = 460, buffer = \"8KiB\", timestamps = true }"),
+            ("run", "{ duration = \"200s\" }"),
+            ("links.0.medium", "gsm-csd"),
+            ("links.0.rate", "9600bps"),
+            ("links.0.delay", "90ms"),
+            ("links.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
+            ("links.0.gsm", "{ adaptive = {}, l2r = { rate = 960 } }"),
+            (
+                "flows",
+                "[{ name = \"bulk\", from = \"s1\", to = \"d1\" }, { name = \"telnet\", from = \"s2\", to = \"d2\", start = \"30s\", bytes = \"4KB\", ds = 18 }]",
+            ),
+        ],
     ),
     (
         "hiccup-syn-held",

@@ -62,3 +62,66 @@ fn handovers_are_checked() {
         "{e}"
     );
 }
+
+#[test]
+fn twenty_handovers_each_cost_their_length() {
+    // Twenty lossless handovers of 500 ms, one every 10 s from 20 s (all within the 217 s
+    // transfer), on the `gsm` link without L2R (which would let the sender catch up after
+    // each, at the link's 1200 B/s against L2R's 960): exactly 10 s late, nothing resent.
+    let list = |lossless: bool| {
+        let items: Vec<String> = (0..20)
+            .map(|k| {
+                format!(
+                    "{{ at = \"{}s\", duration = \"500ms\", lossless = {lossless} }}",
+                    20 + 10 * k
+                )
+            })
+            .collect();
+        format!("{{ n2 = 6, handovers = [{}] }}", items.join(", "))
+    };
+    let base = run(
+        &scenario("gsm", &[("hops.0.gsm", "{ n2 = 6 }")]),
+        1,
+        &RunOptions::default(),
+    )
+    .unwrap()
+    .metrics;
+    let go = |lossless: bool| {
+        run(
+            &scenario("gsm", &[("hops.0.gsm", &list(lossless))]),
+            1,
+            &RunOptions::default(),
+        )
+        .unwrap()
+        .metrics
+    };
+    let late = |m: &Metrics| m.completion_s - base.completion_s;
+    let m = go(true);
+    let g = m.gsm.clone().unwrap();
+    assert!((late(&m) - 10.0).abs() < 1e-6, "{}", late(&m));
+    assert_eq!((g.rlp_retransmissions, m.sender_timeouts), (0, 0));
+    // Lossy: the 25 frames sent into each are lost and resent (some again, when the resend
+    // 400 ms later falls into the same interruption); every block is still used, so the
+    // transfer is the same 10 s late, with no reset and no TCP timeout.
+    let m = go(false);
+    let g = m.gsm.clone().unwrap();
+    assert!((late(&m) - 10.0).abs() < 1e-6, "{}", late(&m));
+    assert!(g.rlp_retransmissions >= 500, "{g:?}");
+    assert_eq!((g.rlp_resets, m.sender_timeouts), (0, 0));
+}
+
+#[test]
+fn overlapping_or_unordered_handovers_are_refused() {
+    let mut s = lossylink::Scenario::preset("gsm").unwrap();
+    let e = s
+        .set(
+            "hops.0.gsm",
+            "{ handovers = [{ at = \"10s\", duration = \"2s\" }, { at = \"11s\", duration = \"1s\" }] }",
+        )
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e.lines().next().unwrap(),
+        "hops[0].gsm.handovers[1].at: must not be before the end of handovers[0] (12s); give them in time order without overlaps",
+    );
+}

@@ -224,5 +224,5 @@ fn the_base_station_table_lists_each_local_retransmission() {
         .into_iter()
         .map(|t| t.name)
         .collect();
-    assert_eq!(names, ["sender", "events", "rtt"]);
+    assert_eq!(names, ["sender", "events", "rtt", "receiver"]);
 }

@@ -62,10 +62,10 @@ pub enum Contention {
 }
 
 /// How the two directions of a hop share the channel.
-// A link's medium is copied once, when the network is built; the GSM settings' handover
-// table makes that variant larger than the others, which costs nothing at run time.
+// A link's medium is cloned once, when the network is built (the GSM settings share their
+// handover table); that variant is larger than the others, which costs nothing at run time.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Medium {
     /// Two independent simplex links.
     FullDuplex,

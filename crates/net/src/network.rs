@@ -164,7 +164,7 @@ impl Network {
             let fwd = PortId(2 * i as u32);
             let rev = PortId(2 * i as u32 + 1);
             let rng = |dir: &str| RngStream::new(seed, &keys::link_errors(&link.key, dir));
-            let (m_f, m_r) = match (cell_of[i], hop.medium) {
+            let (m_f, m_r) = match (cell_of[i], hop.medium.clone()) {
                 (Some(c), _) => {
                     let m = match cell_medium[c] {
                         Some(m) => m,
@@ -247,18 +247,18 @@ impl Network {
                         }
                     };
                     let l2r = |dir: &str| RngStream::new(seed, &keys::l2r_gaps(&link.key, dir));
-                    media.push(AnyMedium::Gsm(Box::new(Gsm::new(
-                        fwd,
-                        g,
+                    // Each direction knows the other's channel (RFC 2507's header requests).
+                    let (bf, br) = (
                         blocks(&hop.forward, "forward"),
-                        l2r("forward"),
-                    ))));
-                    media.push(AnyMedium::Gsm(Box::new(Gsm::new(
-                        rev,
-                        g,
                         blocks(&hop.reverse, "reverse"),
-                        l2r("reverse"),
-                    ))));
+                    );
+                    media.push(AnyMedium::Gsm(Box::new(
+                        Gsm::new(fwd, g.clone(), bf.clone(), l2r("forward"))
+                            .with_reverse(br.clone()),
+                    )));
+                    media.push(AnyMedium::Gsm(Box::new(
+                        Gsm::new(rev, g, br, l2r("reverse")).with_reverse(bf),
+                    )));
                     (media.len() - 2, media.len() - 1)
                 }
                 (None, config::Medium::HalfDuplex { contention }) => {

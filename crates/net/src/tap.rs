@@ -1,6 +1,8 @@
 //! Optional recorders of the network: a per-frame link tap (what a packet capture at each
-//! transmitter sees) and the base-station agents' trace (local retransmissions, suppressed
-//! duplicate ACKs). Both are off unless asked for; when off, each hook costs one branch.
+//! transmitter sees), the base-station agents' trace (local retransmissions, suppressed
+//! duplicate ACKs) and the TCP receivers' trace (segments they accepted, ACKs they sent: the
+//! `TcpRcv_Data`/`TcpRcv_Ack` curves of Ludwig2000's multi-layer plot, spec §4.2). All are off
+//! unless asked for; when off, each hook costs one branch.
 //!
 //! The tap records a frame when its transmission *starts* on a port (the time a capture at the
 //! transmitting interface would stamp it), including frames the error model corrupts: the
@@ -77,14 +79,43 @@ pub enum AgentEvent {
 /// One agent trace record: time, node of the agent, event.
 pub type AgentRecord = (SimTime, NodeId, AgentEvent);
 
-/// The recorders of a network; both `None` unless enabled.
+/// What a TCP receiver did, as recorded by the receiver trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReceiverEvent {
+    /// A data segment reached the receiver intact (a corrupted one never reaches TCP).
+    Data {
+        /// Wire sequence number of its first byte.
+        seq: SeqNum,
+        /// Payload bytes.
+        len: u32,
+    },
+    /// The receiver sent an ACK.
+    Ack {
+        /// Its cumulative acknowledgement (wire sequence number).
+        ack: SeqNum,
+    },
+}
+
+/// One receiver trace record: time, connection, event.
+pub type ReceiverRecord = (SimTime, FlowId, ReceiverEvent);
+
+/// The recorders of a network; all `None` unless enabled.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Taps {
     pub frames: Option<Vec<TappedFrame>>,
     pub agent: Option<Vec<AgentRecord>>,
+    pub receiver: Option<Vec<ReceiverRecord>>,
 }
 
 impl Taps {
+    /// A TCP receiver accepted a data segment or sent an ACK.
+    #[inline]
+    pub fn receiver(&mut self, now: SimTime, flow: FlowId, ev: ReceiverEvent) {
+        if let Some(v) = self.receiver.as_mut() {
+            v.push((now, flow, ev));
+        }
+    }
+
     /// A frame started on `port`.
     #[inline]
     pub fn frame(&mut self, start: SimTime, port: PortId, pkt: &Packet, corrupted: bool) {

@@ -25,6 +25,8 @@ pub(super) struct Spec<'a> {
     tcp: Option<&'a serde_json::Map<String, serde_json::Value>>,
     udp: Option<&'a UdpDoc>,
     web: Option<&'a WebDoc>,
+    /// The DS codepoint of its packets.
+    ds: Option<u8>,
     /// Whether the flow names its own scheme.
     own_scheme: bool,
 }
@@ -54,6 +56,7 @@ pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
             tcp: None,
             udp: None,
             web: None,
+            ds: None,
             own_scheme: false,
         }]),
         (None, false) => {
@@ -108,6 +111,7 @@ pub(super) fn flow_specs(doc: &ScenarioDoc) -> Result<Vec<Spec<'_>>, Error> {
                         tcp: Some(&f.tcp),
                         udp: f.udp.as_ref(),
                         web: f.web.as_ref(),
+                        ds: f.ds,
                         own_scheme: f.scheme.is_some(),
                     });
                 }
@@ -306,6 +310,7 @@ pub(super) fn flow_plan(
         udp,
         web,
         entry: spec.entry,
+        ds: spec.ds,
     })
 }
 

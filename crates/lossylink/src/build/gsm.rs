@@ -2,12 +2,12 @@
 //! every knob validated and named in its error.
 
 use crate::error::Error;
-use crate::schema::{BlocksDoc, GsmDoc, HopDoc};
+use crate::schema::{AdaptiveDoc, BlocksDoc, GsmDoc, HandoverDoc, HopDoc};
 use engine::SimDuration;
 use engine::SimTime;
 use net::config::BlockSource;
 use net::gsm::{BlockTrace, Profile};
-use net::medium::{FlowAdaptive, GsmConfig, Handover, L2rConfig, MAX_HANDOVERS};
+use net::medium::{FlowAdaptive, GsmConfig, Handover, Handovers, L2rConfig, ServiceClass};
 use std::sync::Arc;
 
 /// The RLP link of a GSM hop (`{field}.gsm`).
@@ -43,42 +43,9 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
                 "sets the persistency per class; leave n2 and reliable out",
             ));
         }
-        let def = FlowAdaptive::default();
-        let persistency = a.persistency.map_or(def.persistency, |x| SimDuration(x.0));
-        let bound = a
-            .realtime_bound
-            .map_or(def.realtime_bound, |x| SimDuration(x.0));
-        if persistency < cfg.rlp_rtt {
-            return Err(Error::invalid(
-                f("adaptive.persistency"),
-                "must be at least one RLP round trip",
-            ));
-        }
-        cfg.adaptive = Some(FlowAdaptive {
-            persistency,
-            realtime_bound: bound,
-        });
+        cfg.adaptive = Some(adaptive(&f("adaptive"), a, cfg.rlp_rtt)?);
     }
-    let handovers = d.handovers.as_deref().unwrap_or_default();
-    if handovers.len() > MAX_HANDOVERS {
-        return Err(Error::invalid(
-            f("handovers"),
-            format!("at most {MAX_HANDOVERS} handovers per link"),
-        ));
-    }
-    for (i, h) in handovers.iter().enumerate() {
-        if h.duration.0 == 0 {
-            return Err(Error::invalid(
-                f(&format!("handovers[{i}].duration")),
-                "must be greater than zero",
-            ));
-        }
-        cfg.handovers[i] = Some(Handover {
-            at: SimTime(h.at.0),
-            duration: SimDuration(h.duration.0),
-            lossless: h.lossless.unwrap_or(true),
-        });
-    }
+    cfg.handovers = handovers(field, d.handovers.as_deref().unwrap_or_default())?;
     cfg.vj = d.vj.unwrap_or(false);
     match (d.hc.as_deref(), d.vj) {
         (None, _) => {}
@@ -96,6 +63,15 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
                 format!("unknown header compression '{other}' (allowed: vj, rfc2507)"),
             ))
         }
+    }
+    if let Some(r) = d.hc_header_request {
+        if r && !cfg.twice {
+            return Err(Error::invalid(
+                f("hc_header_request"),
+                "belongs to RFC 2507 header compression (hc = \"rfc2507\")",
+            ));
+        }
+        cfg.header_request = r;
     }
     cfg.ppp_overhead = d.ppp.unwrap_or(7);
     if let Some(l) = &d.l2r {
@@ -123,6 +99,138 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
         });
     }
     Ok(cfg)
+}
+
+/// `{field}` (a hop's `gsm.adaptive`): the classes' policies and codepoints (Ludwig2000
+/// §4.1.2), the dissertation's defaults where left out. `persistency` and `realtime_bound` set
+/// the fully-reliable classes' and the real-time class's persistency; a class's own
+/// `persistency` overrides them.
+fn adaptive(field: &str, a: &AdaptiveDoc, rlp_rtt: SimDuration) -> Result<FlowAdaptive, Error> {
+    let mut out = FlowAdaptive::default();
+    let dur = |d: Option<crate::units::Dur>| d.map(|x| SimDuration(x.0));
+    let reliable = dur(a.persistency);
+    let realtime = dur(a.realtime_bound);
+    let classes = a.classes.clone().unwrap_or_default();
+    let docs = [classes.bulk, classes.interactive, classes.realtime];
+    let mut codepoints: Vec<(u8, ServiceClass)> = Vec::new();
+    for (class, doc) in ServiceClass::ALL.into_iter().zip(docs) {
+        let doc = doc.unwrap_or_default();
+        let g = |k: &str| format!("{field}.classes.{}.{k}", class.name());
+        let p = &mut out.policies[class.index()];
+        let fallback = match class {
+            ServiceClass::RealTime => realtime,
+            _ => reliable,
+        };
+        if let Some(x) = dur(doc.persistency).or(fallback) {
+            p.persistency = x;
+        }
+        if class != ServiceClass::RealTime && p.persistency < rlp_rtt {
+            let key = match doc.persistency {
+                Some(_) => g("persistency"),
+                None => format!("{field}.persistency"),
+            };
+            return Err(Error::invalid(key, "must be at least one RLP round trip"));
+        }
+        p.in_order = doc.in_order.unwrap_or(p.in_order);
+        p.priority = doc.priority.unwrap_or(p.priority);
+        let ds = match doc.ds {
+            Some(list) => list,
+            None => out
+                .codepoints
+                .iter()
+                .filter(|c| c.1 == class)
+                .map(|c| c.0)
+                .collect(),
+        };
+        for d in ds {
+            if d > 63 {
+                return Err(Error::invalid(g("ds"), format!("{d} is outside 0..=63")));
+            }
+            if let Some(other) = codepoints.iter().find(|c| c.0 == d) {
+                return Err(Error::invalid(
+                    g("ds"),
+                    format!("{d} is already the codepoint of {}", other.1.name()),
+                ));
+            }
+            codepoints.push((d, class));
+        }
+    }
+    out.codepoints = codepoints.into();
+    Ok(out)
+}
+
+/// The DS codepoints of the flows (`flows[i].ds`) onto every flow-adaptive GSM link, by the
+/// ids the run will give the flows: TCP flows and UDP sources each numbered in order. Web
+/// sessions open their connections as they go, so marks and web sessions do not mix.
+pub(super) fn mark_flows(
+    net: &mut super::topology::Net,
+    flows: &[crate::build::FlowPlan],
+) -> Result<(), Error> {
+    if let Some(f) = flows.iter().find(|f| f.ds.is_some_and(|d| d > 63)) {
+        return Err(Error::invalid(
+            format!("flows[{}].ds", f.entry),
+            format!("{} is outside 0..=63", f.ds.unwrap_or_default()),
+        ));
+    }
+    let Some(first) = flows.iter().find(|f| f.ds.is_some()) else {
+        return Ok(());
+    };
+    if flows.iter().any(|f| f.web.is_some()) {
+        return Err(Error::invalid(
+            format!("flows[{}].ds", first.entry),
+            "not in a scenario with web sessions (their connections are numbered as they open)",
+        ));
+    }
+    let (mut tcp, mut udp) = (0u32, 0u32);
+    let mut marks = Vec::new();
+    for f in flows {
+        let is_tcp = f.udp.is_none();
+        let n = if is_tcp { &mut tcp } else { &mut udp };
+        if let Some(ds) = f.ds {
+            marks.push((engine::FlowId(*n), is_tcp, ds));
+        }
+        *n += 1;
+    }
+    let marks: Arc<[(engine::FlowId, bool, u8)]> = marks.into();
+    for link in &mut net.topology.links {
+        if let ::net::config::Medium::Gsm(g) = &mut link.hop.medium {
+            if let Some(a) = g.adaptive.as_mut() {
+                a.marks = marks.clone();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `{field}.gsm.handovers`: any number, each longer than zero, in time order, none starting
+/// before the previous one ended (Ludwig2000 §2.4.2; spec S13).
+fn handovers(field: &str, list: &[HandoverDoc]) -> Result<Handovers, Error> {
+    let f = |i: usize, k: &str| format!("{field}.gsm.handovers[{i}].{k}");
+    let mut out = Vec::with_capacity(list.len());
+    for (i, h) in list.iter().enumerate() {
+        if h.duration.0 == 0 {
+            return Err(Error::invalid(
+                f(i, "duration"),
+                "must be greater than zero",
+            ));
+        }
+        out.push(Handover {
+            at: SimTime(h.at.0),
+            duration: SimDuration(h.duration.0),
+            lossless: h.lossless.unwrap_or(true),
+        });
+    }
+    Handovers::new(out).map_err(|i| {
+        let end = list[i - 1].at.0 + list[i - 1].duration.0;
+        Error::invalid(
+            f(i, "at"),
+            format!(
+                "must not be before the end of handovers[{}] ({}); give them in time order without overlaps",
+                i - 1,
+                crate::units::format_duration(end)
+            ),
+        )
+    })
 }
 
 /// The GSM knobs belong to `gsm-csd` hops only.

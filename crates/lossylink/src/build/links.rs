@@ -345,7 +345,12 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
                 "only a half-duplex medium has contention",
             ))
         }
-        (MediumDoc::GsmCsd, None) => Medium::Gsm(super::gsm::gsm(field, h.gsm.as_ref())?),
+        (MediumDoc::GsmCsd, None) => {
+            let mut g = super::gsm::gsm(field, h.gsm.as_ref())?;
+            // The hop's one-way delay (interleaving): what RFC 2507's header request takes.
+            g.delay = SimDuration(h.delay.map_or(0, |x| x.0));
+            Medium::Gsm(g)
+        }
         (MediumDoc::Dcf, Some(_)) => {
             return Err(Error::invalid(
                 format!("{field}.contention"),

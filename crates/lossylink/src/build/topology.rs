@@ -67,13 +67,13 @@ impl Net {
         let link = port.index() / 2;
         let c = match self.topology.cells.iter().find(|c| c.links.contains(&link)) {
             Some(cell) => cell.contention,
-            None => match self.topology.links[link].hop.medium {
+            None => match &self.topology.links[link].hop.medium {
                 Medium::FullDuplex => return SimDuration::ZERO,
                 // On average half a radio block until the next frame starts.
                 Medium::Gsm(g) => return SimDuration(g.block.as_nanos() / 2),
                 // DIFS and a mean backoff.
                 Medium::Dcf(d) => return d.difs() + d.slot.saturating_mul(u64::from(d.cw_min) / 2),
-                Medium::HalfDuplex { contention } => contention,
+                Medium::HalfDuplex { contention } => *contention,
             },
         };
         match c {

@@ -28,6 +28,10 @@ pub struct GsmDoc {
     /// `rfc2507` (its decompressor repairs one lost delta with the twice algorithm); none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hc: Option<String>,
+    /// With `hc = "rfc2507"`: RFC 2507's header request, a context the decompressor cannot
+    /// repair asked for in full over the reverse link (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hc_header_request: Option<bool>,
     /// PPP framing bytes per packet (7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ppp: Option<u32>,
@@ -35,8 +39,8 @@ pub struct GsmDoc {
     /// fully reliable, UDP real-time) and out-of-order delivery across flows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adaptive: Option<AdaptiveDoc>,
-    /// Handovers of the mobile (Ludwig2000 §2.4.2): interruptions of the radio channel (none;
-    /// at most 8).
+    /// Handovers of the mobile (Ludwig2000 §2.4.2): interruptions of the radio channel, in time
+    /// order and not overlapping (none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handovers: Option<Vec<HandoverDoc>>,
 }
@@ -67,6 +71,43 @@ pub struct AdaptiveDoc {
     /// transmission is not made (50 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_bound: Option<Dur>,
+    /// Per-class policies and codepoints: `bulk`, `interactive`, `realtime`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classes: Option<ClassesDoc>,
+}
+
+/// `gsm.adaptive.classes`: the service classes of Ludwig2000 §4.1.2.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassesDoc {
+    /// Fully reliable, throughput-dominated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk: Option<ClassDoc>,
+    /// Fully reliable, delay-dominated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interactive: Option<ClassDoc>,
+    /// Real-time (given up once late).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime: Option<ClassDoc>,
+}
+
+/// One class's policy; what is left out keeps the dissertation's default.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassDoc {
+    /// The DS codepoints (0-63) of the class (bulk [10], interactive [18], realtime [46]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ds: Option<Vec<u8>>,
+    /// How long after its first transmission an erased frame of the class may be resent
+    /// (fully-reliable classes: `persistency`; realtime: `realtime_bound`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persistency: Option<Dur>,
+    /// Its packets wait for every earlier packet of any flow (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_order: Option<bool>,
+    /// Scheduling priority at the RLP sender, 0 first (interactive 0, the others 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<u8>,
 }
 
 /// L2R's throttle (Ludwig2000 §3.2.5: 960 B/s, XOFF gaps of 950-1300 ms).

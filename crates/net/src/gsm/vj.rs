@@ -18,8 +18,10 @@
 //! TCP checksum it applies the delta twice, which succeeds if the lost segment was as long as
 //! the next (bulk transfer: MSS segments). Two or more deltas lost back to back still leave it
 //! out of step until a full header (§2.2.3, §2.5.5: "loses synchronization when two deltas are
-//! lost back-to-back"). Its header request (an explicit resynchronisation over the reverse
-//! link) is not modelled; with RLP below it the dissertation expects it to matter little.
+//! lost back-to-back"). Its header request (RFC 2507 §10.2, CONTEXT_STATE: the decompressor
+//! names the contexts it cannot repair over the reverse link, and the compressor sends the next
+//! packet of each with a full header) is [`Compressor::send_full`]; the medium carries the
+//! request (crate::medium::gsm, `GsmConfig::header_request`).
 //!
 //! Deliberate simplifications: the TCP options (the 12-byte timestamp option of the
 //! dissertation's runs) travel uncompressed beside the 4-byte delta (RFC 1144 would send a
@@ -55,6 +57,8 @@ impl Header {
 #[derive(Clone, Debug, Default)]
 pub struct Compressor {
     flows: Vec<(FlowId, u32)>,
+    /// Contexts whose next packet goes with a full header (a header request arrived).
+    forced: Vec<FlowId>,
 }
 
 impl Compressor {
@@ -73,12 +77,26 @@ impl Compressor {
                 if (end.wrapping_sub(*high) as i32) > 0 {
                     *high = end;
                 }
-                if retransmission {
+                // RFC 2507 §10.2: a header request is answered with a full header.
+                let forced = self.forced.iter().position(|f| *f == flow);
+                if let Some(i) = forced {
+                    self.forced.swap_remove(i);
+                }
+                if retransmission || forced.is_some() {
                     Header::Full
                 } else {
                     Header::Compressed
                 }
             }
+        }
+    }
+}
+
+impl Compressor {
+    /// A header request for `flow` arrived: its next packet goes with a full header.
+    pub fn send_full(&mut self, flow: FlowId) {
+        if !self.forced.contains(&flow) {
+            self.forced.push(flow);
         }
     }
 }
@@ -161,6 +179,24 @@ mod tests {
         assert_eq!(w.header(F, u32::MAX - 100, 460), Header::Full);
         assert_eq!(w.header(F, 359, 460), Header::Compressed);
         assert_eq!(w.header(F, u32::MAX - 100, 460), Header::Full);
+    }
+
+    #[test]
+    fn a_header_request_makes_the_next_header_full_once() {
+        let mut c = Compressor::default();
+        assert_eq!(c.header(F, 0, 460), Header::Full);
+        assert_eq!(c.header(F, 460, 460), Header::Compressed);
+        c.send_full(F);
+        c.send_full(F);
+        assert_eq!(c.header(FlowId(1), 0, 460), Header::Full);
+        assert_eq!(c.header(F, 920, 460), Header::Full);
+        assert_eq!(c.header(F, 1380, 460), Header::Compressed);
+        // Out of step after two lost deltas, the full header it asked for repairs it.
+        let mut d = Decompressor::twice();
+        d.lose(F);
+        d.lose(F);
+        assert!(!d.receive(F, Header::Compressed));
+        assert!(d.receive(F, Header::Full));
     }
 
     #[test]

@@ -26,18 +26,22 @@
 //! - **VJ header compression** (crate::gsm::vj) at the PPP ends, optional: a compressed TCP/IP
 //!   header takes 4 bytes instead of 40; after a reset the connection's decompressor is out of
 //!   step and every compressed packet is discarded at the far end until a full header.
-//! - **Flow-adaptive** (§4.1, spec §3.7; `GsmConfig::adaptive`, off by default): each packet's
-//!   class, by IP protocol (the "layer-violating trick" of [LR99]), sets RLP's persistency for
-//!   its bytes: TCP's persist up to the MSL (120 s) before a reset, instead of N2
-//!   retransmissions; an erased frame of only UDP (real-time) bytes is not resent when the
+//! - **Flow-adaptive** (§4.1, spec §3.7; `GsmConfig::adaptive`, off by default; the module
+//!   `gsm_adaptive`): each packet's service class, by its flow's DS codepoint or else by IP
+//!   protocol (the "layer-violating trick" of [LR99]), sets RLP's persistency for its bytes:
+//!   fully-reliable bytes persist up to the MSL (120 s) before a reset, instead of N2
+//!   retransmissions; an erased frame of only real-time bytes is not resent when the
 //!   retransmission would come later than their delay bound (50 ms) after the first
 //!   transmission, and its datagrams are given up (discarded at the far end) without a reset.
 //!   Packets of different flows leave out of order: one whose bytes are all in no longer waits
 //!   behind another flow's retransmission (no head-of-line blocking, §2.5.3); a flow's own
-//!   packets stay in order, so VJ, which does not resequence, is safe (§4.1.2).
+//!   packets stay in order, so VJ, which does not resequence, is safe (§4.1.2). A class of a
+//!   better scheduling priority (interactive) has its new frames sent before other classes'
+//!   due retransmissions.
 
 pub use super::gsm_types::{
-    FlowAdaptive, GsmConfig, GsmStats, Handover, L2rConfig, RlpEvent, RlpKind, MAX_HANDOVERS,
+    ClassPolicy, FlowAdaptive, GsmConfig, GsmStats, Handover, Handovers, L2rConfig, RlpEvent,
+    RlpKind, ServiceClass,
 };
 use super::{Air, Frame, Medium};
 use crate::gsm::vj::{Compressor, Decompressor, Header, FULL_HEADER};
@@ -56,8 +60,10 @@ struct Queued {
     flow: engine::FlowId,
     /// `None` for a packet that is not compressed (UDP, no VJ).
     header: Option<Header>,
-    /// Flow-adaptive: a real-time packet (UDP).
-    realtime: bool,
+    /// A TCP segment (UDP and TCP flows number their ids apart: a flow is (id, tcp)).
+    tcp: bool,
+    /// Flow-adaptive: its service class (`Bulk` when the link is not flow-adaptive).
+    class: ServiceClass,
     /// Flow-adaptive: given up after an erasure (discarded at the far end).
     failed: bool,
 }
@@ -146,6 +152,12 @@ pub(crate) struct Gsm {
     stats: GsmStats,
     /// The event log, when asked for (`enable_log`).
     log: Option<Vec<RlpEvent>>,
+    /// The reverse direction's block erasures (RFC 2507's header requests cross it).
+    reverse: Option<Arc<BlockTrace>>,
+    /// Header requests on their way: when each reaches the compressor, and its context.
+    requests: Vec<(SimTime, engine::FlowId)>,
+    /// Contexts with a request out (until their full header arrives or the request is lost).
+    asking: Vec<engine::FlowId>,
 }
 
 impl Gsm {
@@ -157,6 +169,7 @@ impl Gsm {
         erasure: Option<Arc<BlockTrace>>,
         rng: RngStream,
     ) -> Self {
+        let twice = cfg.twice;
         let l2r = cfg.l2r.map(|c| L2r {
             cfg: c,
             level_ub: 0,
@@ -176,14 +189,23 @@ impl Gsm {
             ticking: false,
             l2r,
             compressor: Compressor::default(),
-            decompressor: if cfg.twice {
+            decompressor: if twice {
                 Decompressor::twice()
             } else {
                 Decompressor::vj()
             },
             stats: GsmStats::default(),
             log: None,
+            reverse: None,
+            requests: Vec::new(),
+            asking: Vec::new(),
         }
+    }
+
+    /// The reverse direction's block erasures (the channel RFC 2507's header requests cross).
+    pub(crate) fn with_reverse(mut self, reverse: Option<Arc<BlockTrace>>) -> Self {
+        self.reverse = reverse;
+        self
     }
 
     /// Record every RLP event from now on.
@@ -228,17 +250,21 @@ impl Gsm {
     }
 
     fn erased(&self, block_start: SimTime) -> bool {
+        self.erased_in(self.erasure.as_ref(), block_start)
+    }
+
+    /// Whether the block at `block_start` of a channel with erasures `trace` is erased.
+    fn erased_in(&self, trace: Option<&Arc<BlockTrace>>, block_start: SimTime) -> bool {
         // A lossy handover loses what is on the air.
         if self
             .cfg
             .handovers
-            .iter()
-            .flatten()
-            .any(|h| !h.lossless && h.covers(block_start))
+            .at(block_start)
+            .is_some_and(|h| !h.lossless)
         {
             return true;
         }
-        match &self.erasure {
+        match trace {
             Some(t) if !t.is_empty() => {
                 let i = block_start.as_nanos() / self.cfg.block.as_nanos().max(1);
                 t.erased()[(i % t.len() as u64) as usize]
@@ -265,6 +291,7 @@ impl Gsm {
                 return;
             };
             let info = air.frame_info(&frame);
+            self.answer_requests(now);
             let header = (self.cfg.vj && info.tcp)
                 .then(|| self.compressor.header(info.flow, info.seq, info.len));
             let ip = match header {
@@ -278,7 +305,12 @@ impl Gsm {
                 end: self.stream_end + bytes,
                 flow: info.flow,
                 header,
-                realtime: self.cfg.adaptive.is_some() && !info.tcp,
+                tcp: info.tcp,
+                class: self
+                    .cfg
+                    .adaptive
+                    .as_ref()
+                    .map_or(ServiceClass::Bulk, |a| a.class(info.flow, info.tcp)),
                 failed: false,
             });
             self.stream_end += bytes;
@@ -294,72 +326,22 @@ impl Gsm {
             };
             self.hand(now, q, air);
         }
-        if self.cfg.adaptive.is_some() {
-            self.deliver_across_flows(now, air);
-        }
+        self.deliver_across_flows(now, air);
     }
 
     /// Hand `q` over to the far end, intact unless given up or out of step with VJ.
     fn hand<A: Air>(&mut self, now: SimTime, q: Queued, air: &mut A) {
         let ok = match q.header {
-            Some(h) => self.decompressor.receive(q.flow, h),
+            Some(h) => {
+                let ok = self.decompressor.receive(q.flow, h);
+                self.header_request(now, q.flow, h, ok);
+                ok
+            }
             None => true,
         } && !q.failed;
         self.stats.vj_discards += u64::from(!ok && !q.failed);
         self.stats.delivered_bytes += q.end - q.start;
         air.hand_over(now, self.port, q.frame, q.end - q.start, !ok);
-    }
-
-    /// Flow-adaptive (§4.1): a packet whose bytes have all arrived leaves although an earlier
-    /// packet of another flow still waits for a retransmission; each flow's packets stay in
-    /// order (so VJ, which does not resequence, is not upset: §4.1.2).
-    fn deliver_across_flows<A: Air>(&mut self, now: SimTime, air: &mut A) {
-        let mut i = 1;
-        while i < self.queued.len() {
-            let q = &self.queued[i];
-            // UDP and TCP flows number their ids apart: a flow is (id, class).
-            let (s, e, flow) = (q.start, q.end, (q.flow, q.realtime));
-            let missing = self.lost.iter().any(|l| l.start < e && s < l.end)
-                || self.on_air.is_some_and(|a| a.start < e && s < a.end);
-            let behind = self
-                .queued
-                .iter()
-                .take(i)
-                .any(|p| (p.flow, p.realtime) == flow);
-            if e > self.next_new || missing || behind {
-                i += 1;
-                continue;
-            }
-            if let Some(q) = self.queued.remove(i) {
-                self.stats.out_of_order += 1;
-                self.hand(now, q, air);
-            }
-        }
-    }
-
-    /// Flow-adaptive: whether the erased frame `f` is given up as real-time (all its bytes are
-    /// real-time packets' and a retransmission would come after their bound); if so its
-    /// packets are marked failed.
-    fn give_up_realtime(&mut self, f: &OnAir) -> bool {
-        let Some(a) = self.cfg.adaptive else {
-            return false;
-        };
-        let late = (f.sent + self.cfg.rlp_rtt).saturating_since(f.first) > a.realtime_bound;
-        let touched = |q: &Queued| q.start < f.end && f.start < q.end;
-        if !late
-            || !self
-                .queued
-                .iter()
-                .filter(|q| touched(q))
-                .all(|q| q.realtime)
-        {
-            return false;
-        }
-        for q in self.queued.iter_mut().filter(|q| touched(q)) {
-            self.stats.realtime_dropped += u64::from(!q.failed);
-            q.failed = true;
-        }
-        true
     }
 
     /// Semi-reliable RLP gives up on the frame starting at `hole`: what arrived in order before
@@ -378,8 +360,12 @@ impl Gsm {
         self.deliver(now, air);
         while let Some(q) = self.queued.pop_front() {
             self.stats.flushed += 1;
-            if q.header.is_some() {
+            if let Some(h) = q.header {
                 self.decompressor.lose(q.flow);
+                if h == Header::Full {
+                    // The full header a request asked for is lost: the context may ask again.
+                    self.asking.retain(|f| *f != q.flow);
+                }
             }
             air.hand_over(now, self.port, q.frame, q.end - q.start, true);
         }
@@ -394,12 +380,13 @@ impl Gsm {
             return;
         }
         self.stats.erased += 1;
-        if self.give_up_realtime(&f) {
-            return;
-        }
-        let give_up = match self.cfg.adaptive {
-            // §4.1.2: fully-reliable bytes persist up to the MSL.
-            Some(a) => (f.sent + self.cfg.rlp_rtt).saturating_since(f.first) > a.persistency,
+        let give_up = match &self.cfg.adaptive {
+            // §4.1.2: each class's bytes persist as long as its policy says.
+            Some(_) => match self.adaptive_verdict(&f) {
+                Verdict::Resend => false,
+                Verdict::GiveUp => return,
+                Verdict::Reset => true,
+            },
             None => self.cfg.n2.is_some_and(|n2| f.rexmits >= n2),
         };
         if give_up {
@@ -420,9 +407,8 @@ impl Gsm {
     fn held_until(&self, now: SimTime) -> Option<SimTime> {
         self.cfg
             .handovers
-            .iter()
-            .flatten()
-            .find(|h| h.lossless && h.covers(now))
+            .at(now)
+            .filter(|h| h.lossless)
             .map(|h| h.at + h.duration)
     }
 
@@ -431,10 +417,12 @@ impl Gsm {
             // A lossless handover: the sender holds everything until it is over.
             return None;
         }
-        // Selective reject: the earliest retransmission that is due goes first.
+        // Selective reject: the earliest retransmission that is due goes first, unless a new
+        // frame of a class scheduled before it waits (flow-adaptive).
         if let Some(i) = (0..self.lost.len())
             .filter(|&i| self.lost[i].due <= now)
             .min_by_key(|&i| (self.lost[i].due, self.lost[i].start))
+            .filter(|&i| !self.new_frame_first(now, i, air))
         {
             let l = self.lost.remove(i)?;
             self.stats.retransmissions += 1;
@@ -540,6 +528,12 @@ impl Medium for Gsm {
         self.ticking
     }
 }
+
+#[path = "gsm_adaptive.rs"]
+mod adaptive;
+#[path = "gsm_request.rs"]
+mod request;
+use adaptive::Verdict;
 
 #[cfg(test)]
 #[path = "gsm_tests.rs"]

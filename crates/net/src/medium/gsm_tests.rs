@@ -370,12 +370,15 @@ fn rfc2507_twice_repairs_a_reset_that_lost_one_packet_where_vj_stays_out_of_step
 fn a_lossless_handover_delays_the_data_and_a_lossy_one_makes_rlp_resend_it() {
     // One packet (22 frames, 440 ms on a clean channel); a handover at 100 ms for 300 ms.
     let run = |lossless: bool| {
-        let mut cfg = GsmConfig::default();
-        cfg.handovers[0] = Some(Handover {
-            at: ms(100),
-            duration: SimDuration::from_millis(300),
-            lossless,
-        });
+        let cfg = GsmConfig {
+            handovers: Handovers::new(vec![Handover {
+                at: ms(100),
+                duration: SimDuration::from_millis(300),
+                lossless,
+            }])
+            .unwrap_or_else(|_| unreachable!()),
+            ..GsmConfig::default()
+        };
         let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
         let mut air = FakeAir::new(vec![1]);
         m.on_ready(ms(0), PortId(0), &mut air);
@@ -393,4 +396,179 @@ fn a_lossless_handover_delays_the_data_and_a_lossy_one_makes_rlp_resend_it() {
     let (o, s) = run(false);
     assert_eq!(o, [(800, 519, true)]);
     assert_eq!((s.frames, s.retransmissions, s.erased), (22, 15, 15));
+}
+
+#[test]
+fn handovers_are_any_number_in_time_order_and_found_by_time() {
+    // Twenty lossy handovers of 100 ms, one every second from 1 s: each block that starts in
+    // one is found, the blocks between them are not, and any overlap or disorder is refused
+    // with the index of the first offender.
+    let h = |at: u64, d: u64| Handover {
+        at: ms(at),
+        duration: SimDuration::from_millis(d),
+        lossless: false,
+    };
+    let list: Vec<Handover> = (1..=20).map(|k| h(1000 * k, 100)).collect();
+    let hs = Handovers::new(list).unwrap_or_else(|_| unreachable!());
+    assert_eq!(hs.as_slice().len(), 20);
+    assert_eq!(hs.at(ms(999)), None);
+    assert_eq!(hs.at(ms(1000)).map(|x| x.at), Some(ms(1000)));
+    assert_eq!(hs.at(ms(1099)).map(|x| x.at), Some(ms(1000)));
+    assert_eq!(hs.at(ms(1100)), None);
+    assert_eq!(hs.at(ms(20_050)).map(|x| x.at), Some(ms(20_000)));
+    assert_eq!(hs.at(ms(20_100)), None);
+    // Back to back is fine; overlapping or out of order is not.
+    assert!(Handovers::new(vec![h(0, 100), h(100, 100)]).is_ok());
+    assert_eq!(Handovers::new(vec![h(0, 100), h(99, 100)]), Err(1));
+    assert_eq!(
+        Handovers::new(vec![h(0, 10), h(500, 10), h(200, 10)]),
+        Err(2)
+    );
+    // On the link: four 519-byte packets (87 frames), 20 lossy handovers of 40 ms (two
+    // blocks each) every 100 ms from 0 ms, RLP fully reliable. Every block is used until the
+    // end, so exactly the 40 blocks in handovers are erased (a retransmission may be erased
+    // again), each costs one retransmission, and the last packet leaves after 87 + 40 = 127
+    // blocks, at 2540 ms.
+    let cfg = GsmConfig {
+        n2: None,
+        handovers: Handovers::new((0..20).map(|k| h(100 * k, 40)).collect())
+            .unwrap_or_else(|_| unreachable!()),
+        ..GsmConfig::default()
+    };
+    let mut m = Gsm::new(PortId(0), cfg, None, RngStream::new(1, "l"));
+    let mut air = FakeAir::new(vec![4]);
+    m.on_ready(ms(0), PortId(0), &mut air);
+    drive(&mut m, &mut air, ms(20_000));
+    let s = m.stats();
+    assert_eq!((s.frames, s.erased, s.retransmissions), (87, 40, 40));
+    assert_eq!(overs(&air).last(), Some(&(2540, 519, true)));
+}
+
+#[test]
+fn flow_adaptive_an_interactive_packet_goes_before_bulk_retransmissions_and_overtakes_them() {
+    // A bulk TCP packet (519 bytes: frames 0-21, the last shared) then an interactive one of
+    // flow 2 (100 + 7 bytes: stream bytes 519-626, frames 21-26). Blocks 2-7 (40-160 ms) are
+    // erased: their frames are due again from 440 ms, when frame 22, the first of only
+    // interactive bytes, is ready too.
+    let run = |marked: bool, in_order: bool| {
+        let mut a = FlowAdaptive::default();
+        if marked {
+            // Flow 2 marks AF21 (18), the interactive class's codepoint.
+            a.marks = Arc::from(&[(engine::FlowId(2), true, 18u8)][..]);
+        }
+        a.policies[ServiceClass::Interactive.index()].in_order = in_order;
+        let cfg = GsmConfig {
+            adaptive: Some(a),
+            ..GsmConfig::default()
+        };
+        let erased: Vec<usize> = (2..8).collect();
+        let mut m = Gsm::new(PortId(0), cfg, Some(trace(&erased)), RngStream::new(1, "l"));
+        let mut air = FakeAir::new(vec![2]);
+        air.interactive = vec![2];
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(10_000));
+        (overs(&air), m.stats())
+    };
+    // Unmarked, flow 2 is bulk by its protocol: the six retransmissions take blocks 22-27
+    // (440-560 ms), the bulk packet is complete at 560 ms, and the interactive packet's
+    // frames 22-26 follow in blocks 28-32: it leaves at 660 ms.
+    let (o, s) = run(false, false);
+    assert_eq!(o, [(560, 519, true), (660, 107, true)]);
+    assert_eq!(s.retransmissions, 6);
+    // Marked interactive (scheduled first): its frames take blocks 22-26 ahead of the due
+    // retransmissions, and it leaves at 540 ms, ahead of the bulk packet, which waits for
+    // its retransmissions in blocks 27-32 (660 ms).
+    let (o, s) = run(true, false);
+    assert_eq!(o, [(540, 107, true), (660, 519, true)]);
+    assert_eq!((s.retransmissions, s.out_of_order), (6, 1));
+    // The class asking for in-order delivery: sent first all the same, but it waits for the
+    // bulk packet before it (RLP's head-of-line blocking, §2.5.3).
+    let (o, _) = run(true, true);
+    assert_eq!(o, [(660, 519, true), (660, 107, true)]);
+}
+
+#[test]
+fn flow_adaptive_classes_by_codepoint_then_by_protocol() {
+    let a = FlowAdaptive {
+        marks: Arc::from(
+            &[
+                (engine::FlowId(0), true, 18u8),
+                (engine::FlowId(1), false, 10),
+                (engine::FlowId(2), true, 7),
+            ][..],
+        ),
+        ..FlowAdaptive::default()
+    };
+    assert_eq!(a.class(engine::FlowId(0), true), ServiceClass::Interactive);
+    // UDP flow 1 marked AF11: bulk; TCP flow 1 unmarked: bulk by protocol.
+    assert_eq!(a.class(engine::FlowId(1), false), ServiceClass::Bulk);
+    assert_eq!(a.class(engine::FlowId(1), true), ServiceClass::Bulk);
+    // An unmapped codepoint falls back to the protocol: TCP bulk, UDP real-time.
+    assert_eq!(a.class(engine::FlowId(2), true), ServiceClass::Bulk);
+    assert_eq!(a.class(engine::FlowId(0), false), ServiceClass::RealTime);
+    assert_eq!(a.policy(ServiceClass::Interactive).priority, 0);
+    assert_eq!(a.policy(ServiceClass::Bulk).priority, 1);
+}
+
+#[test]
+fn rfc2507_header_request_resynchronises_after_one_link_round_trip() {
+    // Twelve packets, headers compressed after the first (483 bytes, 21 blocks each less the
+    // shared ones). Block 30 (600 ms, in packet 2) is erased and so is its retransmission at
+    // 1000 ms: with N2 = 1 the link resets at 1020 ms and flushes the packets in RLP's buffer.
+    let run = |request: bool, reverse: Option<Arc<BlockTrace>>| {
+        let cfg = GsmConfig {
+            vj: true,
+            twice: true,
+            header_request: request,
+            delay: SimDuration::from_millis(90),
+            n2: Some(1),
+            ..GsmConfig::default()
+        };
+        let mut m = Gsm::new(
+            PortId(0),
+            cfg,
+            Some(trace(&[30, 50])),
+            RngStream::new(1, "l"),
+        )
+        .with_reverse(reverse);
+        let mut air = FakeAir::new(vec![12]);
+        m.on_ready(ms(0), PortId(0), &mut air);
+        drive(&mut m, &mut air, ms(30_000));
+        (overs(&air), m.stats())
+    };
+    // Without the request: the two flushed packets (1020 ms), then every compressed packet
+    // out of step (the twice algorithm cannot repair two lost deltas): nine discards.
+    let (o, s) = run(false, None);
+    assert_eq!(o[1..3], [(1020, 483, false), (1020, 483, false)]);
+    assert!(o[3..].iter().all(|x| !x.2), "{o:?}");
+    assert_eq!((s.flushed, s.vj_discards, s.header_requests), (2, 9, 0));
+    // With it: the first packet after the reset fails at the far end at 1440 + 90 ms; the
+    // request takes the reverse block 1540-1560 ms and reaches the compressor 90 ms later, at
+    // 1650 ms. The packet already in RLP's buffer (taken in at about 1420 ms) fails too
+    // (1840 ms); the next goes with a full header (519 bytes, 2260 ms) and all after it
+    // arrive intact: two discards, one link round trip's worth.
+    let (o, s) = run(true, None);
+    assert_eq!(
+        o[3..6],
+        [(1440, 483, false), (1840, 483, false), (2260, 519, true)]
+    );
+    assert!(o[6..].iter().all(|x| x.2 && x.1 == 483), "{o:?}");
+    assert_eq!(
+        (s.vj_discards, s.header_requests, s.header_requests_lost),
+        (2, 1, 0)
+    );
+    // The request's blocks erased on the reverse channel (1540 ms and its retransmission at
+    // 1940 ms; N2 = 1): it is lost. The failure at 1840 ms asks again: block 1940 ms erased,
+    // its retransmission at 2340 ms gets through, at the compressor at 2450 ms; the full
+    // header arrives at 3080 ms: four discards.
+    let (o, s) = run(true, Some(trace(&[77, 97])));
+    assert_eq!(o[7], (3080, 519, true));
+    assert!(
+        o[3..7].iter().all(|x| !x.2) && o[8..].iter().all(|x| x.2),
+        "{o:?}"
+    );
+    assert_eq!(
+        (s.vj_discards, s.header_requests, s.header_requests_lost),
+        (4, 1, 1)
+    );
 }

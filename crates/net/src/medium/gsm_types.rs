@@ -2,6 +2,7 @@
 //! `medium::gsm`; Ludwig2000 §2.4, §3.2.5, §4.2).
 
 use engine::{SimDuration, SimTime};
+use std::sync::Arc;
 
 /// L2R flow control from the remote side (Ludwig2000 §3.2.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,28 +15,129 @@ pub struct L2rConfig {
     pub gap_max: SimDuration,
 }
 
-/// The flow-adaptive link layer of Ludwig2000 §4.1 (spec §3.7, §7.1 item 9): each packet's
-/// class sets RLP's persistency for its bytes, and packets of different flows may leave the
-/// link out of order. The class comes from the IP protocol, the "layer-violating trick" of
-/// [LR99] (the dissertation gives no DS codepoints, spec Q18): TCP is fully reliable, UDP is
-/// real-time (its "very" delay-sensitive class).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FlowAdaptive {
-    /// Fully-reliable class: a frame is given up (the link resets) only once its first
-    /// transmission is this old (the MSL, 120 s), instead of after N2 retransmissions.
-    pub persistency: SimDuration,
-    /// Real-time class: an erased frame carrying only real-time bytes is sent again only if
-    /// the retransmission would still leave within this time of its first transmission
-    /// (50 ms); otherwise its packets are given up (discarded at the far end), with no reset.
-    /// With RLP's 400 ms round trip that is never.
-    pub realtime_bound: SimDuration,
+/// The service classes of the flow-adaptive link layer (Ludwig2000 §4.1.2, spec §3.7; the
+/// real-time classes' error resilience is not modelled: both are `RealTime`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ServiceClass {
+    /// Fully reliable, throughput-dominated (bulk transfer).
+    Bulk,
+    /// Fully reliable, delay-dominated (interactive: telnet, a web request).
+    Interactive,
+    /// Real-time: given up once late.
+    RealTime,
 }
 
+impl ServiceClass {
+    /// All classes, in the index order of [`FlowAdaptive::policies`].
+    pub const ALL: [ServiceClass; 3] = [
+        ServiceClass::Bulk,
+        ServiceClass::Interactive,
+        ServiceClass::RealTime,
+    ];
+
+    /// Its name in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            ServiceClass::Bulk => "bulk",
+            ServiceClass::Interactive => "interactive",
+            ServiceClass::RealTime => "realtime",
+        }
+    }
+
+    /// Its index in [`FlowAdaptive::policies`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How the link treats one class's bytes (§4.1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassPolicy {
+    /// How long after its first transmission an erased frame of the class may still be resent.
+    /// Past it, a fully-reliable class resets the link (RLP can do nothing else); a real-time
+    /// class gives its packets up (discarded at the far end), with no reset.
+    pub persistency: SimDuration,
+    /// Its packets wait for every earlier packet of any flow (RLP as GSM runs it); `false`:
+    /// they leave as soon as they and their own flow's earlier packets are in (§4.1.2).
+    pub in_order: bool,
+    /// Scheduling priority at the RLP sender, 0 first: a new frame carrying bytes of a class
+    /// of a better priority than every due retransmission goes before them.
+    pub priority: u8,
+}
+
+/// The flow-adaptive link layer of Ludwig2000 §4.1 (spec §3.7, §7.1 item 9): each packet's
+/// class sets RLP's persistency for its bytes, whether it may leave the link ahead of other
+/// flows' packets, and its scheduling priority. The class comes from the DS codepoint the
+/// packet's flow marks (the signalling §4.1.1 proposes; the dissertation defines no
+/// codepoints, spec Q18, so the mapping is configurable), or, for an unmarked or unmapped
+/// flow, from the IP protocol, the "layer-violating trick" of [LR99]: TCP bulk, UDP real-time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlowAdaptive {
+    /// The policy of each class, indexed by [`ServiceClass::index`].
+    pub policies: [ClassPolicy; 3],
+    /// Codepoint to class.
+    pub codepoints: Arc<[(u8, ServiceClass)]>,
+    /// The codepoint each marked flow's packets carry: (flow, TCP (not UDP), codepoint).
+    pub marks: Arc<[(engine::FlowId, bool, u8)]>,
+}
+
+impl FlowAdaptive {
+    /// The class of a packet of `flow` (`tcp`: a TCP segment, else UDP).
+    pub fn class(&self, flow: engine::FlowId, tcp: bool) -> ServiceClass {
+        let ds = self
+            .marks
+            .iter()
+            .find(|m| m.0 == flow && m.1 == tcp)
+            .map(|m| m.2);
+        let mapped = ds.and_then(|d| self.codepoints.iter().find(|c| c.0 == d).map(|c| c.1));
+        match (mapped, tcp) {
+            (Some(c), _) => c,
+            (None, true) => ServiceClass::Bulk,
+            (None, false) => ServiceClass::RealTime,
+        }
+    }
+
+    /// The policy of `class`.
+    pub fn policy(&self, class: ServiceClass) -> ClassPolicy {
+        self.policies[class.index()]
+    }
+}
+
+/// The dissertation's classes (§4.1.2): both fully-reliable classes persist up to the MSL
+/// (120 s), real-time bytes are given up past 50 ms, and every class may leave ahead of other
+/// flows' packets. The interactive class is scheduled first (its "lowest per-packet delay";
+/// the dissertation names stronger FEC, which GSM's fixed channel coding cannot give here);
+/// real-time frames, never resent at RLP's 400 ms round trip, keep the common priority. Codepoints [P] (the
+/// dissertation gives none, spec Q18; these follow RFC 4594's service classes): AF11 (10)
+/// bulk, AF21 (18) interactive ("low-latency data"), EF (46) real-time.
 impl Default for FlowAdaptive {
     fn default() -> Self {
-        FlowAdaptive {
+        let reliable = ClassPolicy {
             persistency: SimDuration::from_secs(120),
-            realtime_bound: SimDuration::from_millis(50),
+            in_order: false,
+            priority: 1,
+        };
+        FlowAdaptive {
+            policies: [
+                reliable,
+                ClassPolicy {
+                    priority: 0,
+                    ..reliable
+                },
+                ClassPolicy {
+                    persistency: SimDuration::from_millis(50),
+                    in_order: false,
+                    priority: 1,
+                },
+            ],
+            codepoints: Arc::from(
+                &[
+                    (10, ServiceClass::Bulk),
+                    (18, ServiceClass::Interactive),
+                    (46, ServiceClass::RealTime),
+                ][..],
+            ),
+            marks: Arc::from(&[][..]),
         }
     }
 }
@@ -63,11 +165,38 @@ impl Handover {
     }
 }
 
-/// At most this many handovers per link (the configuration stays `Copy`).
-pub const MAX_HANDOVERS: usize = 8;
+/// A link's handovers in time order, none overlapping the next (checked where the scenario is
+/// built, crate `lossylink`'s `gsm.handovers`). Shared, so the settings stay cheap to clone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handovers(Arc<[Handover]>);
+
+impl Handovers {
+    /// `list` as given, if it is in time order with no interruption overlapping the next;
+    /// otherwise the index of the first one that starts before the previous one ended.
+    pub fn new(list: Vec<Handover>) -> Result<Self, usize> {
+        if let Some(i) =
+            (1..list.len()).find(|&i| list[i].at < list[i - 1].at + list[i - 1].duration)
+        {
+            return Err(i);
+        }
+        Ok(Handovers(list.into()))
+    }
+
+    /// All of them, in time order.
+    pub fn as_slice(&self) -> &[Handover] {
+        &self.0
+    }
+
+    /// The handover whose interruption covers `t`, if any (a binary search: the list is in
+    /// time order and its intervals are disjoint).
+    pub fn at(&self, t: SimTime) -> Option<&Handover> {
+        let i = self.0.partition_point(|h| h.at <= t);
+        i.checked_sub(1).map(|i| &self.0[i]).filter(|h| h.covers(t))
+    }
+}
 
 /// What is fixed for a GSM-CSD link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GsmConfig {
     /// One radio block (20 ms).
     pub block: SimDuration,
@@ -87,11 +216,16 @@ pub struct GsmConfig {
     pub vj: bool,
     /// With `vj`: RFC 2507's decompressor, which repairs one lost delta (the twice algorithm).
     pub twice: bool,
+    /// With `twice`: RFC 2507's header request; a context the decompressor cannot repair is
+    /// named in a one-frame request over the reverse channel, answered with a full header.
+    pub header_request: bool,
+    /// One-way delay between the link's ends (interleaving, 90 ms): the request's trip.
+    pub delay: SimDuration,
     /// The flow-adaptive link layer (per-class persistency, out-of-order delivery across
     /// flows); `None`: RLP as GSM runs it (one persistency, in-order delivery).
     pub adaptive: Option<FlowAdaptive>,
-    /// Handovers (at most [`MAX_HANDOVERS`]).
-    pub handovers: [Option<Handover>; MAX_HANDOVERS],
+    /// Handovers, in time order.
+    pub handovers: Handovers,
 }
 
 impl Default for GsmConfig {
@@ -106,8 +240,10 @@ impl Default for GsmConfig {
             ppp_overhead: 7,
             vj: false,
             twice: false,
+            header_request: false,
+            delay: SimDuration::ZERO,
             adaptive: None,
-            handovers: [None; MAX_HANDOVERS],
+            handovers: Handovers::default(),
         }
     }
 }
@@ -141,6 +277,10 @@ pub struct GsmStats {
     pub realtime_dropped: u64,
     /// Flow-adaptive: packets handed over ahead of an earlier packet of another flow.
     pub out_of_order: u64,
+    /// RFC 2507 header requests that reached the compressor.
+    pub header_requests: u64,
+    /// RFC 2507 header requests lost on the reverse channel (erased more than N2 times).
+    pub header_requests_lost: u64,
 }
 
 impl GsmStats {

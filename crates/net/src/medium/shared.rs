@@ -134,6 +134,9 @@ pub(crate) mod tests {
         /// Packets (numbered from 1 in take order) that are 200-byte UDP datagrams of flow 1
         /// (the flow-adaptive GSM tests); the others are 512-byte TCP segments of flow 0.
         pub(crate) udp: Vec<u32>,
+        /// Packets (numbered as `udp`) that are 100-byte TCP segments of flow 2 (an
+        /// interactive connection beside the bulk one).
+        pub(crate) interactive: Vec<u32>,
         taken: u32,
     }
 
@@ -149,6 +152,7 @@ pub(crate) mod tests {
                 bad_ports: Vec::new(),
                 wakes: Vec::new(),
                 udp: Vec::new(),
+                interactive: Vec::new(),
                 taken: 0,
             }
         }
@@ -213,6 +217,16 @@ pub(crate) mod tests {
             self.log.push(format!("{} header {port}", end.as_nanos()));
         }
         fn frame_info(&self, _f: &Frame) -> super::super::FrameInfo {
+            if self.interactive.contains(&self.taken) {
+                return super::super::FrameInfo {
+                    ip_len: 100,
+                    flow: engine::FlowId(2),
+                    tcp: true,
+                    seq: 0,
+                    len: 48,
+                    options: 12,
+                };
+            }
             if self.udp.contains(&self.taken) {
                 return super::super::FrameInfo {
                     ip_len: 200,

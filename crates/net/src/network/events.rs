@@ -145,6 +145,11 @@ impl Network {
         }
         match pkt.kind() {
             PacketKind::Data => {
+                let ev = crate::tap::ReceiverEvent::Data {
+                    seq: pkt.seg.seq,
+                    len: pkt.seg.len,
+                };
+                self.taps.receiver(now, pkt.flow, ev);
                 self.flows[f].receiver.on_segment(now, &pkt.seg);
                 self.data_delivered = true;
                 self.pool.release(r);
@@ -206,6 +211,8 @@ impl Network {
     pub(super) fn pump_receiver(&mut self, f: usize, now: SimTime) {
         while let Some(seg) = self.flows[f].receiver.poll_transmit(now) {
             let fl = &self.flows[f];
+            let ev = crate::tap::ReceiverEvent::Ack { ack: seg.ack };
+            self.taps.receiver(now, fl.id, ev);
             let src = fl.dst;
             let r = self.pool.insert(Packet {
                 uid: self.next_uid,

@@ -1,7 +1,7 @@
 //! Optional recorders (crate::tap): the per-frame link tap and the agent trace.
 
 use super::Network;
-use crate::tap::{AgentRecord, TappedFrame};
+use crate::tap::{AgentRecord, ReceiverRecord, TappedFrame};
 
 impl Network {
     /// Record every frame whose transmission starts, from now on (for packet captures).
@@ -27,6 +27,16 @@ impl Network {
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default()
+    }
+
+    /// Record what the TCP receivers do (segments accepted, ACKs sent), from now on.
+    pub fn enable_receiver_trace(&mut self) {
+        self.taps.receiver.get_or_insert_with(Vec::new);
+    }
+
+    /// The receiver trace, in time order (`None` if it is off).
+    pub fn receiver_trace(&self) -> Option<&[ReceiverRecord]> {
+        self.taps.receiver.as_deref()
     }
 
     /// The agent trace, in time order (`None` if it is off).

@@ -99,7 +99,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
 
 FIGURES: tuple[Figure, ...] = (
     Figure("gsm-multilayer", "Multi-layer time-sequence plots (MultiTracer, Figs 3-6, 4-10, "
-           "4-7): the RLP sender 10,000 bytes above the TCP sender", "multilayer",
+           "4-7): TCP sender, receiver (+10,000 B) and RLP sender (+20,000 B)", "multilayer",
            ("gsm-s1", "gsm-s3", "gsm-s2")),
     Figure("gsm-utilization", "Fig 4-5 (S1 campaign): utilization of each run", "utilization",
            note="1 % bins rounded up; each bin with the throughput range of its runs"),

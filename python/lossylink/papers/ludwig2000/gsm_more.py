@@ -1,12 +1,15 @@
 """What the dissertation proposes for the GSM link beyond its measurements (group ``gsm-ext``):
-the flow-adaptive link layer (§4.1, spec §3.7), RFC 2507 header compression beside VJ (§2.2.3,
-§2.5.5) and handovers (§2.4.2). The runs and checks are those of
+the flow-adaptive link layer (§4.1, spec §3.7) with its interactive class, RFC 2507 header
+compression beside VJ with its header request (§2.2.3, §2.5.5) and handovers (§2.4.2). The
+runs and checks are those of
 ``crates/lossylink/tests/gsm_adaptive.rs``, ``gsm_hc.rs`` and ``gsm_handover.rs``; the
 dissertation gives their expected behaviour in words, no numbers (docs/ludwig2000.md,
 "The flow-adaptive link layer", "RFC 2507 beside VJ", "Handovers").
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from lossylink.papers._base import INF, Target, mean
 from lossylink.papers.ludwig2000.gsm import S2_TRACE, _blocks
@@ -22,12 +25,28 @@ TABLE = "GSM link options (§4.1, §2.2.3, §2.4.2)"
 TARGET_TABLES = (TABLE,)
 TABLE_GROUP = {TABLE: "gsm-ext"}
 ADAPTIVE_FILE = "ludwig2000/gsm_adaptive.toml"
+INTERACTIVE_FILE = "ludwig2000/gsm_interactive.toml"
 L2R = "l2r = { rate = 960 }"
+REQUEST = 'hc = "rfc2507", hc_header_request = true'
+SEVENTH_TRACE = Path(__file__).parent / "seventh.trace"
 
 
 def _handover(duration: str, lossless: bool) -> tuple[str, str]:
     ho = f'{{ at = "60s", duration = "{duration}", lossless = {str(lossless).lower()} }}'
     return ("hops.0.gsm", f"{{ n2 = 6, {L2R}, handovers = [{ho}] }}")
+
+
+def _handovers(n: int) -> tuple[str, str]:
+    """`n` lossless handovers of 500 ms, one every 10 s from 20 s, on the link without L2R."""
+    ho = ", ".join(f'{{ at = "{20 + 10 * k}s", duration = "500ms" }}' for k in range(n))
+    return ("hops.0.gsm", f"{{ n2 = 6, handovers = [{ho}] }}")
+
+
+def _interactive(marked: bool) -> tuple[tuple[str, str], ...]:
+    """The bulk and interactive flows, one block in seven erased from 20 s to 120 s; the
+    exchange marked AF21 or not."""
+    blocks = ("links.0.forward.blocks", f'{{ file = "{SEVENTH_TRACE.as_posix()}" }}')
+    return (blocks, ("flows.1.ds", "18")) if marked else (blocks,)
 
 
 def _shared(gsm: str) -> tuple[tuple[str, str], ...]:
@@ -54,6 +73,19 @@ EXPERIMENTS: tuple[Experiment, ...] = (
          ("hops.0.gsm", f'{{ n2 = 6, hc = "vj", {L2R} }}')),
     _exp("gsm-s2-rfc2507", "S2's reset, RFC 2507 (twice)", _blocks(S2_TRACE),
          ("hops.0.gsm", f'{{ n2 = 6, hc = "rfc2507", {L2R} }}')),
+    _exp("gsm-s2-request", "S2's reset, RFC 2507 with its header request", _blocks(S2_TRACE),
+         ("hops.0.gsm", f'{{ n2 = 6, {REQUEST}, {L2R} }}')),
+    _exp("gsm-s2-request-newreno", "the same with a NewReno sender", _blocks(S2_TRACE),
+         ("hops.0.gsm", f'{{ n2 = 6, {REQUEST}, {L2R} }}'), ("scheme", "e2e-newreno")),
+    _exp("gsm-base-nol2r", "230 KB over RLP without L2R, clean channel",
+         ("hops.0.gsm", "{ n2 = 6 }")),
+    _exp("gsm-ho-20", "20 lossless 500 ms handovers, one every 10 s, without L2R",
+         _handovers(20)),
+    _exp("gsm-ia-unmarked", "bulk TCP and a 2 KB exchange at 60 s, flow-adaptive RLP, one "
+         "block in seven erased from 20 s; the exchange unmarked (bulk)", *_interactive(False),
+         preset=INTERACTIVE_FILE),
+    _exp("gsm-ia-marked", "the same, the exchange marked interactive (DS 18)",
+         *_interactive(True), preset=INTERACTIVE_FILE),
     _exp("gsm-shared-plain", "bulk TCP and 160 B UDP every 1.6 s sharing RLP (N2 = 6), S2's "
          "burst", *_shared("n2 = 6"), preset=ADAPTIVE_FILE),
     _exp("gsm-shared-adaptive", "the same with the flow-adaptive link", *_shared("adaptive = {}"),
@@ -94,6 +126,21 @@ def _targets() -> list[Target]:
         _t("gsmx.hc.vj", tb, "S2's reset with VJ: discards", None, (1, INF),
            _metric("gsm-s2-vj", "vj_discards"), ("gsm-s2-vj",), hc,
            expected="the rest of the flight (RT20)"),
+        _t("gsmx.hc.request", tb, "S2's reset, RFC 2507 with its header request: discards",
+           None, (1, 4), _metric("gsm-s2-request", "vj_discards"), ("gsm-s2-request",), hc,
+           expected="the packets in RLP's buffer for one link round trip, not the flight"),
+        _t("gsmx.hc.request_newreno", tb, "the same with NewReno: TCP timeouts", None, (0, 0),
+           _metric("gsm-s2-request-newreno", "sender_timeouts"), ("gsm-s2-request-newreno",),
+           hc, expected="none: the intact segments bring the duplicate ACKs"),
+        _t("gsmx.ho.twenty_late", tb, "20 lossless 500 ms handovers: how much later", None,
+           (9.999, 10.001), lambda m: mean(m, "gsm-ho-20", "completion_s")
+           - mean(m, "gsm-base-nol2r", "completion_s"), ("gsm-ho-20", "gsm-base-nol2r"), ho,
+           unit="s", expected="their 10 s (any number of handovers)"),
+        _t("gsmx.fa.interactive", tb, "interactive exchange: completion unmarked minus marked",
+           None, (0.139, 0.141), lambda m: mean(m, "gsm-ia-unmarked", "flow.telnet.completion_s")
+           - mean(m, "gsm-ia-marked", "flow.telnet.completion_s"), ("gsm-ia-unmarked",
+           "gsm-ia-marked"), fa, unit="s",
+           expected="earlier: its frames go before bulk retransmissions (§4.1.2)"),
         _t("gsmx.fa.plain_reset", tb, "shared link, RLP as GSM runs it: resets", None, (1, 1),
            _metric("gsm-shared-plain", "rlp_resets"), ("gsm-shared-plain",), fa,
            expected="N2 = 6 is too low (§4.2.3)"),

@@ -1,12 +1,14 @@
 """The GSM figures of Ludwig (2000) in the dissertation's style (spec §4.2, §4.4, §7.4):
 
-- the multi-layer time-sequence plot of MultiTracer (Figs 3-6, 4-7, 4-10): the RLP sender's
-  first transmissions (``RlpSnd_Data``) and retransmissions (``RlpSnd_Xmit``), L2R's XOFF/XON
-  (``RlpRcv_XOFF``/``RlpRcv_XON``) and resets (``RlpSnd_Rst``) from the run's ``rlp`` trace
-  table, in the TCP sequence space and 10,000 bytes above the TCP sender's curves
-  (``TcpSnd_Data``, ``TcpSnd_Ack``); RLP counts every byte of its stream (PPP framing and
-  headers), so its curve is steeper than TCP's, as in the dissertation. The receiver's curves
-  are not drawn: the runs trace the sender only.
+- the multi-layer time-sequence plot of MultiTracer (Figs 3-6, 4-7, 4-10): the TCP sender's
+  curves (``TcpSnd_Data``, ``TcpSnd_Ack``, from the ``events`` table), 10,000 bytes above them
+  the TCP receiver's (``TcpRcv_Data``: segments it accepted, ``TcpRcv_Ack``: ACKs it sent, from
+  the ``receiver`` table), and 10,000 bytes above those the RLP sender's first transmissions
+  (``RlpSnd_Data``) and retransmissions (``RlpSnd_Xmit``), L2R's XOFF/XON
+  (``RlpRcv_XOFF``/``RlpRcv_XON``) and resets (``RlpSnd_Rst``) from the run's ``rlp`` table,
+  in the TCP sequence space (spec §4.2: each layer 10,000 bytes from the next); RLP counts
+  every byte of its stream (PPP framing and headers), so its curve is steeper than TCP's, as in
+  the dissertation. The simulation's clocks agree, so the receiver's curves need no alignment.
 - the utilization histogram of Fig 4-5: the S1 campaign's runs by utilization in 1 % bins,
   rounded up (a run between 99 and 100 % counts as 100 %), each bin annotated with the
   throughput range of its runs.
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from lossylink.papers._base import Figure
 
 OFFSET = 10_000
-"""Bytes between the layers' curves (spec §4.2)."""
+"""Bytes between the layers' curves (spec §4.2): TCP sender, TCP receiver, RLP sender."""
 STYLE = {
     "data": ("RlpSnd_Data", "#1f4e9c", ".", 1.5),
     "xmit": ("RlpSnd_Xmit", "#c0392b", "x", 4.0),
@@ -51,13 +53,26 @@ def _layers(ax: Any, trace: Any, title: str, xlim: tuple[float, float] | None) -
     ax.plot(t[sent], seq[sent], ".", ms=1.5, color="#333333", label="TcpSnd_Data")
     acks = kind == "ack"
     ax.plot(t[acks], seq[acks], ".", ms=1.5, color="#e67e22", label="TcpSnd_Ack")
-    rlp = trace.get("rlp")
     ys = [seq]
+    rcv = trace.get("receiver")
+    if rcv is not None and len(rcv["time_s"]):
+        ct = np.asarray(rcv["time_s"], dtype=float)
+        ck = np.asarray(rcv["kind"], dtype=object)
+        cs = np.asarray(rcv["seq"], dtype=float) + OFFSET
+        for k, label, colour in (
+            ("data", "TcpRcv_Data", "#16a085"),
+            ("ack", "TcpRcv_Ack", "#d35400"),
+        ):
+            sel = ck == k
+            ax.plot(ct[sel], cs[sel], ".", ms=1.5, color=colour, label=f"{label} (+{OFFSET:,} B)")
+        t = np.concatenate([t, ct])
+        ys.append(cs)
+    rlp = trace.get("rlp")
     if rlp is not None and len(rlp["time_s"]):
         rt = np.asarray(rlp["time_s"], dtype=float)
         rk = np.asarray(rlp["kind"], dtype=object)
         port = np.asarray(rlp["port"])
-        off = np.asarray(rlp["offset"], dtype=float) + OFFSET
+        off = np.asarray(rlp["offset"], dtype=float) + 2 * OFFSET
         # The data direction: the port that sent the most frames.
         ports, counts = np.unique(port[rk == "data"], return_counts=True)
         mine = port == ports[np.argmax(counts)] if len(ports) else np.ones(len(rt), bool)
@@ -65,7 +80,7 @@ def _layers(ax: Any, trace: Any, title: str, xlim: tuple[float, float] | None) -
             sel = mine & (rk == k)
             if sel.any():
                 ax.plot(rt[sel], off[sel], marker, ms=size, color=colour,
-                        label=f"{label} (+{OFFSET:,} B)", mew=1.0)  # fmt: skip
+                        label=f"{label} (+{2 * OFFSET:,} B)", mew=1.0)  # fmt: skip
         t = np.concatenate([t, rt[mine]])
         ys.append(off[mine])
     if xlim is not None:
@@ -88,7 +103,7 @@ PANELS = (
 
 
 def multilayer_figure(rep: Reproduction, fig: Figure) -> Any:
-    """One panel per GSM run: the RLP layer above the TCP sender's curves."""
+    """One panel per GSM run: the RLP layer above the TCP receiver's and sender's curves."""
     from lossylink.plots import subplots
 
     panels = [(r, title, xl) for r, title, xl in PANELS if _trace(rep, r) is not None]
