@@ -29,7 +29,7 @@ fn tracing_does_not_change_results() {
     let b = run(&s, 7, &RunOptions::default()).unwrap();
     assert_eq!(strip(a.metrics), strip(b.metrics));
     let t = a.trace.unwrap();
-    assert_eq!(t.tables.len(), 3, "sender, events, rtt");
+    assert_eq!(t.tables.len(), 4, "sender, events, rtt, receiver");
     for table in &t.tables {
         let lens: Vec<usize> = table
             .columns
