@@ -8,6 +8,7 @@ use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{DcrRecovery, LossRecovery, RenoRecovery, SackFlavor, SackRecovery};
 use crate::script_net::Path;
 use crate::script_tests_prr::{ms, rfc6298};
+use crate::script_tests_rack::resent;
 use crate::{
     DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
 };
@@ -41,15 +42,6 @@ fn path(recovery: Box<dyn LossRecovery>, sack: bool) -> Path {
     p.fwd_delay = SimDuration::from_millis(9);
     p.drop = Box::new(|_, off, n| n == 1 && (off / M == 2 || off / M == 5));
     p
-}
-
-/// Retransmissions as (ms, segment).
-fn resent(p: &Path) -> Vec<(u64, u64)> {
-    p.sent_between(ms(1), ms(10_000))
-        .into_iter()
-        .filter(|&(_, _, r)| r)
-        .map(|(t, off, _)| (t.as_nanos() / 1_000_000, off / M))
-        .collect()
 }
 
 fn dcr(sack: bool) -> Path {

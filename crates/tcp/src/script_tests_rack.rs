@@ -61,8 +61,8 @@ fn plain_sack(lost: &'static [u64]) -> Path {
     )
 }
 
-/// Retransmissions as (ms, segment).
-fn resent(p: &Path) -> Vec<(u64, u64)> {
+/// Retransmissions as (ms, segment of 1000 bytes).
+pub(crate) fn resent(p: &Path) -> Vec<(u64, u64)> {
     p.sent_between(ms(1), ms(10_000))
         .into_iter()
         .filter(|&(_, _, r)| r)
