@@ -83,6 +83,7 @@ def test_cli_run_save_records_pcap_and_trace_csv(tmp_path: Path) -> None:
             f"sender_seed{seed}.csv",
             f"events_seed{seed}.csv",
             f"rtt_seed{seed}.csv",
+            f"receiver_seed{seed}.csv",
         }
         assert all(p.is_file() for p in back.trace_csv)
 
