@@ -166,26 +166,19 @@ def _dask(
     tasks = [(i, jobs[k].to_json(), k[1], k[2]) for i, k in enumerate(keys)]
     ex = DaskExecutor(scheduler, workers)
     try:
-        from distributed import KilledWorker
-        from distributed import as_completed as dask_completed
-
         plain = [t for t in tasks if not t[3]]
         size = max(1, math.ceil(len(plain) / (ex.workers * BATCHES_PER_WORKER)))
         # A traced run returns its trace tables: one per task.
         batches = [plain[i : i + size] for i in range(0, len(plain), size)]
         batches += [[t] for t in tasks if t[3]]
-        futures = {
-            ex.client.submit(run_batch, b, pure=False, retries=WORKER_RETRIES): b for b in batches
-        }
         done: dict[Job, RunResult] = {}
-        for fut in dask_completed(list(futures)):
-            try:
-                version, raws = fut.result()
-            except KilledWorker:
+        for batch, result in ex.map_batches(run_batch, batches):
+            if result is None:
                 raise LossylinkIOError(
-                    f"executor dask: a worker running {len(futures[fut])} runs died "
+                    f"executor dask: a worker running {len(batch)} runs died "
                     f"{WORKER_RETRIES + 1} times (killed, or out of memory)"
-                ) from None
+                )
+            version, raws = result
             if version != _core.__version__:
                 raise LossylinkIOError(
                     f"executor dask: a worker has lossylink {version}, this process "

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from lossylink._types import MetricValue
 from lossylink.errors import InvalidValueError, LossylinkIOError
@@ -28,6 +28,9 @@ Task: TypeAlias = tuple[int, str, int]
 Outcome: TypeAlias = tuple[int, "dict[str, MetricValue] | None", "str | None", str, float]
 """One finished run: ``(run index, metrics or None, error text or None, worker's version,
 seconds the run took on its worker thread)``."""
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 EXECUTORS = ("seq", "pool", "dask")
 """The executor names of ``lossylink sweep --executor``."""
@@ -338,24 +341,29 @@ class DaskExecutor:
 
     def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
         """Submit every batch as one task, yield each as it completes."""
-        from distributed import as_completed
+        for batch, outcomes in self.map_batches(run_batch, batches):
+            yield lost_outcomes(batch, WORKER_RETRIES + 1) if outcomes is None else outcomes
 
+    def map_batches(
+        self, fn: Callable[[list[T]], R], batches: Sequence[Sequence[T]]
+    ) -> Iterator[tuple[Sequence[T], R | None]]:
+        """Run ``fn(batch)`` on the cluster for every batch; yield ``(batch, result)`` as each
+        completes, the result ``None`` when the batch's worker died ``WORKER_RETRIES + 1``
+        times (Dask's own retries run it again on a fresh worker)."""
         if not batches:
             return
-        from distributed import KilledWorker
+        from distributed import KilledWorker, as_completed
 
-        # Dask's own retries run a batch again when its worker dies (WORKER_RETRIES times).
         futures = {
-            self.client.submit(run_batch, list(b), pure=False, retries=WORKER_RETRIES): b
-            for b in batches
+            self.client.submit(fn, list(b), pure=False, retries=WORKER_RETRIES): b for b in batches
         }
         try:
             for future in as_completed(list(futures)):
                 try:
-                    outcomes = future.result()
+                    result = future.result()
                 except KilledWorker:
-                    outcomes = lost_outcomes(futures[future], WORKER_RETRIES + 1)
-                yield outcomes
+                    result = None
+                yield futures[future], result
         finally:
             for future in futures:
                 future.release()
