@@ -86,6 +86,13 @@ impl SackRecovery {
         &self.board
     }
 
+    /// Bring the board up to date with an ACK; returns what it newly SACKed (as the board counts).
+    fn observe(&mut self, ack: &AckInput<'_>, view: SenderView) -> u32 {
+        self.board.update(view.snd_una, view.snd_max);
+        self.board.on_cum_ack(ack.ack);
+        self.board.on_sack_blocks(ack.sack)
+    }
+
     /// RFC 6675 §4 IsLost, or for Fall-Floyd "a higher segment was SACKed".
     fn is_lost(&self, off: u64, highest: Option<u64>) -> bool {
         match self.flavor {
@@ -129,9 +136,7 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
-        self.board.update(view.snd_una, view.snd_max);
-        self.board.on_cum_ack(ack.ack);
-        let newly_sacked = self.board.on_sack_blocks(ack.sack);
+        let newly_sacked = self.observe(ack, view);
         // RFC 6675 §2: an ACK carrying a SACK block for octets not SACKed before is a duplicate
         // acknowledgment "even if it ... moves the cumulative acknowledgment point".
         self.sack_dup = self.flavor == SackFlavor::Rfc6675
@@ -295,9 +300,7 @@ impl LossRecovery for SackRecovery {
 
     fn hold(&mut self, ack: &AckInput<'_>, view: SenderView) {
         // TCP-DCR over SACK: the board follows every ACK while the response waits.
-        self.board.update(view.snd_una, view.snd_max);
-        self.board.on_cum_ack(ack.ack);
-        self.board.on_sack_blocks(ack.sack);
+        self.observe(ack, view);
     }
 
     fn respond_now(&mut self, _now: SimTime, view: SenderView, _dupthresh: u32) -> AckDecision {
