@@ -73,13 +73,16 @@ impl<E> EventQueue<E> {
             self.now
         );
         let time = time.max(self.now);
-        // Past the events due at or before `time`, from the back (the earliest end): usually
-        // one or two frame events, the timers due later stay in front.
+        // In at the back (the earliest end), then moved forward past the events due at or
+        // before `time`: usually one or two frame events, the timers due later stay in front.
+        // One step of insertion sort, fused with the search: for the few places it moves, a
+        // swap each is cheaper than `Vec::insert`'s call to `memmove` (callgrind).
         let mut at = self.events.len();
+        self.events.push(Entry { time, event });
         while at > 0 && self.events[at - 1].time <= time {
+            self.events.swap(at - 1, at);
             at -= 1;
         }
-        self.events.insert(at, Entry { time, event });
     }
 
     /// The time of the next event, if any.

@@ -178,6 +178,10 @@ pub(super) fn agent_sent(
     port: PortId,
 ) {
     let p = &ports[port.index()];
+    // Most nodes have no agent: that check first, before the packet is looked at.
+    let Some((agent, _)) = agents[p.from.index()].as_mut() else {
+        return;
+    };
     let Some(&(r, _)) = p.wire.back() else {
         return;
     };
@@ -185,10 +189,8 @@ pub(super) fn agent_sent(
     if p.role != HopRole::Wireless || pkt.kind() != PacketKind::Data || !pkt.is_tcp_segment() {
         return;
     }
-    if let Some((agent, _)) = agents[p.from.index()].as_mut() {
-        agent.on_sent(now, pkt);
-        pump_agent(agents, queue, p.from, now);
-    }
+    agent.on_sent(now, pkt);
+    pump_agent(agents, queue, p.from, now);
 }
 
 /// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header (to
@@ -203,6 +205,9 @@ pub(super) fn agent_transmit(
     r: PacketRef,
 ) {
     let p = &ports[port.index()];
+    let Some((agent, _)) = agents[p.from.index()].as_mut() else {
+        return;
+    };
     let pkt = &pool[r];
     if p.role != HopRole::Wireless
         || pkt.kind() != PacketKind::Data
@@ -211,7 +216,5 @@ pub(super) fn agent_transmit(
     {
         return;
     }
-    if let Some((agent, _)) = agents[p.from.index()].as_mut() {
-        pool[r] = agent.on_transmit(now, *pkt);
-    }
+    pool[r] = agent.on_transmit(now, *pkt);
 }
