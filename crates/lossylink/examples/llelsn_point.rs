@@ -87,6 +87,9 @@ struct Tally {
     rcv_dups: [f64; 3],
     flight: Vec<f64>,
     fast_recovery: f64,
+    /// Seconds with fewer than 18 segments in flight (the path's delay-bandwidth product at
+    /// d = 20 ms: 3.3 Mb/s for 45 ms), and the time integral of the flight (segment-seconds).
+    low: [f64; 2],
 }
 
 /// Pairs (time, value) of column `v` over `rows`, for rows whose `kind` is `k` (all if None).
@@ -129,6 +132,13 @@ fn timeouts(tables: &[TraceTable], tally: &mut Tally) {
     let rcv = table(tables, "receiver")
         .map(|(t, r)| pairs(t, &r, "seq", Some("ack")))
         .unwrap_or_default();
+    for (k, w) in una.windows(2).enumerate() {
+        let f = nxt[sr[k]] - w[0].1;
+        if f < 18_000 {
+            tally.low[0] += w[1].0 - w[0].0;
+        }
+        tally.low[1] += f as f64 / 1000.0 * (w[1].0 - w[0].0);
+    }
     let mut timed_out = std::collections::HashSet::new();
     let mut fast = std::collections::HashSet::new();
     for &i in &er {
@@ -200,17 +210,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let (lo, hi) = seeds.split_once('-').unwrap_or((seeds, seeds));
     let (lo, hi): (u64, u64) = (lo.parse()?, hi.parse()?);
-    println!("| {fig} | scheme | goodput Mb/s | timeouts ({}) | lone timeouts: receiver sent 0 / 1 / 2 / 3+ dupacks | in fast recovery | median flight at a lone timeout (seg) | fast rexmits | AP frames lost: errors / collisions (% of attempts) | station (ACK) frames lost | queue drops: server / router / AP |", CLASSES.join(" / "));
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| {fig} | scheme | goodput Mb/s | timeouts ({}) | lone timeouts: receiver sent 0 / 1 / 2 / 3+ dupacks | in fast recovery | median flight at a lone timeout (seg) | time with flight < 18 seg; mean flight | fast rexmits | ELNs sent / at sender / filtered; segments resent | AP frames lost: errors / collisions (% of attempts) | station (ACK) frames lost | queue drops: server / router / AP |", CLASSES.join(" / "));
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for x in xs.split(',') {
         for scheme in schemes {
             let s = scenario(fig, x.parse()?, scheme)?;
             let (mut g, mut fr, mut tally) = (0.0, 0.0, Tally::default());
+            // ELNs the link layer sent, reached the sender, the sender filtered; segments resent.
+            let mut eln = [0.0; 4];
             let (mut ap, mut sta, mut q) = ([0.0; 3], 0.0, [0.0; 3]);
             for seed in lo..=hi {
                 let r = run(&s, seed, &RunOptions::traced())?;
                 g += r.metrics.throughput_mbps;
                 fr += r.metrics.sender_fast_retransmits as f64;
+                let m = &r.metrics;
+                for (e, v) in eln.iter_mut().zip([
+                    m.elsn_elns_sent,
+                    m.sender_elns,
+                    m.sender_elns_filtered,
+                    m.sender_retransmitted_segments,
+                ]) {
+                    *e += v as f64;
+                }
                 if let Some(t) = &r.trace {
                     timeouts(&t.tables, &mut tally);
                 }
@@ -243,7 +264,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .unwrap_or(f64::NAN);
             let to: Vec<String> = tally.to.iter().map(|c| format!("{:.1}", c / n)).collect();
             println!(
-                "| {x} | `{scheme}` | {:.3} | {:.1} ({}) | {} | {:.1} | {med:.1} | {:.1} | {:.1} / {:.1} ({:.1} / {:.1} %) | {:.1} | {:.1} / {:.1} / {:.1} |",
+                "| {x} | `{scheme}` | {:.3} | {:.1} ({}) | {} | {:.1} | {med:.1} | {:.0} %; {:.1} | {:.1} | {} | {:.1} / {:.1} ({:.1} / {:.1} %) | {:.1} | {:.1} / {:.1} / {:.1} |",
                 g / n,
                 tally.to.iter().sum::<f64>() / n,
                 to.join(" / "),
@@ -251,7 +272,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .map(|c| format!("{:.1}", c / n))
                     .join(" / "),
                 tally.fast_recovery / n,
+                100.0 * tally.low[0] / n / 200.0,
+                tally.low[1] / n / 200.0,
                 fr / n,
+                eln.map(|c| format!("{:.0}", c / n)).join(" / "),
                 ap[0] / n,
                 ap[1] / n,
                 100.0 * ap[0] / ap[2],
