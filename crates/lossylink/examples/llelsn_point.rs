@@ -88,8 +88,9 @@ struct Tally {
     flight: Vec<f64>,
     fast_recovery: f64,
     /// Seconds with fewer than 18 segments in flight (the path's delay-bandwidth product at
-    /// d = 20 ms: 3.3 Mb/s for 45 ms), and the time integral of the flight (segment-seconds).
-    low: [f64; 2],
+    /// d = 20 ms: 3.3 Mb/s for 45 ms), the time integral of the flight (segment-seconds), and
+    /// seconds with the 65 535-byte window full (64 segments or more in flight).
+    low: [f64; 3],
 }
 
 /// Pairs (time, value) of column `v` over `rows`, for rows whose `kind` is `k` (all if None).
@@ -138,6 +139,9 @@ fn timeouts(tables: &[TraceTable], tally: &mut Tally) {
             tally.low[0] += w[1].0 - w[0].0;
         }
         tally.low[1] += f as f64 / 1000.0 * (w[1].0 - w[0].0);
+        if f >= 64_000 {
+            tally.low[2] += w[1].0 - w[0].0;
+        }
     }
     let mut timed_out = std::collections::HashSet::new();
     let mut fast = std::collections::HashSet::new();
@@ -210,7 +214,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let (lo, hi) = seeds.split_once('-').unwrap_or((seeds, seeds));
     let (lo, hi): (u64, u64) = (lo.parse()?, hi.parse()?);
-    println!("| {fig} | scheme | goodput Mb/s | timeouts ({}) | lone timeouts: receiver sent 0 / 1 / 2 / 3+ dupacks | in fast recovery | median flight at a lone timeout (seg) | time with flight < 18 seg; mean flight | fast rexmits | ELNs sent / at sender / filtered; segments resent | AP frames lost: errors / collisions (% of attempts) | station (ACK) frames lost | queue drops: server / router / AP |", CLASSES.join(" / "));
+    println!("| {fig} | scheme | goodput Mb/s | timeouts ({}) | lone timeouts: receiver sent 0 / 1 / 2 / 3+ dupacks | in fast recovery | median flight at a lone timeout (seg) | time with flight < 18 seg; mean flight; time with the window full | fast rexmits | ELNs sent / at sender / filtered; segments resent | AP frames lost: errors / collisions (% of attempts) | station (ACK) frames lost | queue drops: server / router / AP |", CLASSES.join(" / "));
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for x in xs.split(',') {
         for scheme in schemes {
@@ -264,7 +268,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .unwrap_or(f64::NAN);
             let to: Vec<String> = tally.to.iter().map(|c| format!("{:.1}", c / n)).collect();
             println!(
-                "| {x} | `{scheme}` | {:.3} | {:.1} ({}) | {} | {:.1} | {med:.1} | {:.0} %; {:.1} | {:.1} | {} | {:.1} / {:.1} ({:.1} / {:.1} %) | {:.1} | {:.1} / {:.1} / {:.1} |",
+                "| {x} | `{scheme}` | {:.3} | {:.1} ({}) | {} | {:.1} | {med:.1} | {:.0} %; {:.1}; {:.0} % | {:.1} | {} | {:.1} / {:.1} ({:.1} / {:.1} %) | {:.1} | {:.1} / {:.1} / {:.1} |",
                 g / n,
                 tally.to.iter().sum::<f64>() / n,
                 to.join(" / "),
@@ -274,6 +278,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 tally.fast_recovery / n,
                 100.0 * tally.low[0] / n / 200.0,
                 tally.low[1] / n / 200.0,
+                100.0 * tally.low[2] / n / 200.0,
                 fr / n,
                 eln.map(|c| format!("{:.0}", c / n)).join(" / "),
                 ap[0] / n,
