@@ -9,8 +9,9 @@
 //!
 //! `rtt` and `bg` run at FER 1 %; `bg` x is the Pareto background's mean in Mb/s (0: none, one
 //! station). LLELSN_SET="key=value;..." adds settings. Per point (means per run): goodput, the
-//! sender's timeouts and fast retransmits, frames lost in the cell (bit errors, collisions) and
-//! in queues, the timeouts by what preceded them, and the flight (segments) at each timeout.
+//! sender's timeouts by what preceded them and its fast retransmits, the time with little in
+//! flight or the window full, the ELNs, frames lost in the cell (bit errors, collisions) and
+//! drops in the queues.
 
 use lossylink::{run, Column, RunOptions, Scenario, TraceTable, Value};
 
