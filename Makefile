@@ -7,7 +7,7 @@
 #   make test     Rust tests, then the Python tests against a fresh release build
 #   make tools    apt-get install tshark, mergecap, tcptrace if missing (as root; part of make test)
 #   make lint     rustfmt, clippy, ruff (check + format)
-#   make bench    criterion benchmark of one bulk transfer
+#   make bench    criterion benchmark of one bulk transfer (profile-guided build; PGO=0 without)
 #   make bench-sweep  the 600-run sweep on each executor (runs/s; results compared)
 #   make clean    remove build products and the virtualenv
 
@@ -64,10 +64,34 @@ $(PINS_STAMP): Makefile | $(PY)
 
 venv: $(PINS_STAMP)
 
+# The profile-guided build (docs/performance.md): .ci/pgo trains an instrumented build of a
+# package's examples/pgo_train.rs and merges the profile, rebuilt when the simulator's sources
+# change: one for the extension (crates/py), one for the benchmark (crates/lossylink), since a
+# profile matches only code built in the same dependency graph. Each build with a profile goes
+# to its own target directory; a profile changes code layout and inlining, never results.
+# Where llvm-profdata cannot be had the profile stays empty and the build goes on without it.
+# PGO=0 builds without a profile.
+PGO ?= 1
+PGO_PY := target/pgo/py.profdata
+PGO_BENCH := target/pgo/bench.profdata
+PGO_SOURCES := $(shell find crates/engine crates/tcp crates/net crates/lossylink crates/emu \
+	crates/py -name '*.rs' -o -name '*.toml') Cargo.lock .ci/pgo
+# $(call pgo_env,PROFILE,DIR): `RUSTFLAGS=... CARGO_TARGET_DIR=DIR` for cargo or maturin when
+# PGO=1 and PROFILE is not empty, nothing otherwise (expanded when the recipe runs).
+pgo_env = $(if $(filter 1,$(PGO)),$(shell test -s $(1) && echo \
+	RUSTFLAGS=\"-Cprofile-use=$(abspath $(1))\" CARGO_TARGET_DIR=$(abspath $(2))))
+pgo_profile = $(if $(filter 1,$(PGO)),$(1))
+
+$(PGO_PY): $(PGO_SOURCES)
+	@bash .ci/pgo $@ lossylink-py || { rc=$$?; test $$rc -eq 3 || exit $$rc; : > $@; }
+
+$(PGO_BENCH): $(PGO_SOURCES)
+	@bash .ci/pgo $@ lossylink || { rc=$$?; test $$rc -eq 3 || exit $$rc; : > $@; }
+
 ## Build the extension in release mode and install it (editable) into the virtualenv.
-develop: $(PINS_STAMP)
+develop: $(PINS_STAMP) $(call pgo_profile,$(PGO_PY))
 	@echo "building the Rust extension in release mode (a few minutes on a fresh clone, seconds after)..."
-	$(IN_VENV) maturin develop --release --quiet
+	$(IN_VENV) $(call pgo_env,$(PGO_PY),target/pgo/use-py) maturin develop --release --quiet
 
 ## The programs tests/python/test_pcap.py reads pcap files with (tshark, mergecap, tcptrace),
 ## installed with apt-get where missing. Never fails the build: without root or apt-get it prints
@@ -100,8 +124,8 @@ test-rust:
 test-python: develop tools
 	$(PY) -m pytest -q tests/python
 
-bench:
-	cargo bench -p lossylink --bench transfer
+bench: $(call pgo_profile,$(PGO_BENCH))
+	$(call pgo_env,$(PGO_BENCH),target/pgo/use-bench) cargo bench -p lossylink --bench transfer
 
 bench-sweep: develop
 	$(PY) benches/sweep.py
