@@ -446,7 +446,11 @@ def sweep_cmd(
     repeated sweep only runs what is missing. Exits with status 1 if any run failed (the other
     results are still written).
     """
-    from lossylink.render import make_console
+    import threading
+
+    # rich, for the printed summary, takes about 50 ms to import: on a thread while the grid
+    # is planned and the runs go (the simulation releases the GIL), as sweep() does pyarrow.
+    threading.Thread(target=_import_printing, name="lossylink-warm-rich", daemon=True).start()
     from lossylink.runner import seed_range
     from lossylink.scenario import Scenario
     from lossylink.sweeps.core import sweep
@@ -479,6 +483,8 @@ def sweep_cmd(
         cache=False if no_cache else cache,
         progress=progress,
     )
+    from lossylink.render import make_console
+
     console = make_console()
     console.print(summary_table(result.summary, result.grid.keys, width=console.width))
     wall = time.perf_counter() - started
@@ -503,6 +509,12 @@ def sweep_cmd(
                 err=True,
             )
         sys.exit(1)
+
+
+def _import_printing() -> None:
+    """Import what prints a sweep's summary (rich), ahead of use."""
+    import lossylink.render
+    import lossylink.tables  # noqa: F401
 
 
 @cli.command("demo", short_help="Our numbers beside the paper's (Table 3).")
