@@ -20,6 +20,7 @@ mod mac_metrics;
 mod metrics;
 pub mod pcap;
 mod run;
+mod run_endpoints;
 mod run_gsm;
 mod run_web;
 mod scenario;

@@ -3,7 +3,7 @@
 //! its own sequence space drawn from the stream `flow:<name>/conn{n}/isn`.
 
 use crate::build::{FlowPlan, Net, TcpSettings};
-use crate::run::{endpoint_pair, isns, LONG_LIVED_BYTES};
+use crate::run_endpoints::{endpoint_pair, isns, LONG_LIVED_BYTES};
 use crate::schemes::SchemeDef;
 use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::web::{WebConfig, WebSession};

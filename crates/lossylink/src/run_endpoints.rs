@@ -1,0 +1,387 @@
+//! The endpoints of a run (split from `run.rs`): each flow's TCP sender and receiver built from
+//! its scheme's parts and settings, with their timer phases and ISNs drawn from named streams,
+//! and a split connection's wireless leg.
+
+use crate::build::{
+    CcSettings, DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings,
+};
+use crate::schemes::{self, AgentKind, ReceiverOptions, RecoveryKind, SchemeDef};
+use engine::{NodeId, RngStream, SimDuration, SimTime};
+use net::keys;
+use tcp::cc::{BbrCc, CubicCc, IdealBweCc, JerseyCc, JtcpCc, RenoCc, TibetCc};
+use tcp::recovery::{
+    ElnRecovery, HackMode, HackRecovery, LossRecovery, NewRenoRecovery, RackRecovery, RenoRecovery,
+    SackRecovery, SmartClock, SmartRecovery, TcpElnRecovery,
+};
+use tcp::rto::{
+    AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, RtoEstimator,
+    TickClock,
+};
+use tcp::spurious::Eifel;
+use tcp::{
+    DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
+};
+
+/// A tick clock with a phase drawn from the node's own stream.
+fn clock(seed: u64, node: NodeId, name: &str, period: SimDuration) -> TickClock {
+    let mut rng = RngStream::new(seed, &keys::node_timer(node.0, name));
+    TickClock {
+        period,
+        phase: SimDuration(rng.below(period.as_nanos().max(1))),
+    }
+}
+
+/// Where an endpoint sits and what it is called in the random-stream keys.
+struct Place {
+    node: NodeId,
+    /// Stream-key prefix of its timers: "" for a host's own stack, "proxy-" for the proxy's.
+    timers: &'static str,
+}
+
+/// A sender of `total` bytes with the parts of `def` and the settings `t`.
+fn make_sender(
+    t: &TcpSettings,
+    def: &SchemeDef,
+    seed: u64,
+    at: Place,
+    (space, total): (SeqSpace, u64),
+    (send_buffer, peer_window): (u32, u32),
+) -> Sender {
+    // The sender's slow timer (phase drawn per host), shared by the BSD timer and SMART's tick.
+    let slow_clock = |tick| clock(seed, at.node, &format!("{}slow-timer", at.timers), tick);
+    let rto: Box<dyn RtoEstimator> = match t.timers {
+        TimerSettings::Bsd {
+            tick,
+            min_ticks,
+            max_ticks,
+            initial_ticks,
+        } => Box::new(BsdRto::new(BsdRtoConfig {
+            clock: slow_clock(tick),
+            min_ticks,
+            max_ticks,
+            initial_ticks,
+        })),
+        TimerSettings::Fine { min, max, initial } => Box::new(Rfc6298Rto::new(Rfc6298Config {
+            min,
+            max,
+            initial,
+            granularity: SimDuration::from_millis(1),
+        })),
+        TimerSettings::Linux { min, max, initial } => Box::new(LinuxRto::new(min, max, initial)),
+        TimerSettings::Eifel(cfg) => Box::new(EifelRto::new(cfg)),
+        TimerSettings::Agg(cfg) => Box::new(AggRto::new(cfg)),
+    };
+    let base: Box<dyn LossRecovery> = match def.recovery {
+        RecoveryKind::Reno => {
+            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction))
+        }
+        RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
+        RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss).with_clock(match t.timers {
+            TimerSettings::Bsd { tick, .. } if t.smart_tick => SmartClock::Ticks(slow_clock(tick)),
+            _ => SmartClock::Fine,
+        })),
+        RecoveryKind::Sack if t.rack => Box::new(RackRecovery::new(t.mss, t.dupthresh)),
+        RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
+        RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
+        RecoveryKind::Esack => Box::new(tcp::recovery::EsackRecovery::new(
+            tcp::recovery::EsackConfig {
+                dupthresh: t.dupthresh,
+                filter: t.esack_filter.unwrap_or(3),
+            },
+            t.mss,
+        )),
+        RecoveryKind::Dcr { sack: false } => Box::new(tcp::recovery::DcrRecovery::new(
+            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
+            t.dupthresh,
+            "dcr",
+        )),
+        RecoveryKind::Dcr { sack: true } => Box::new(tcp::recovery::DcrRecovery::new(
+            Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
+            t.dupthresh,
+            "dcr-sack",
+        )),
+        RecoveryKind::Hack { fixed } => Box::new(
+            HackRecovery::new(
+                Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
+                if fixed {
+                    HackMode::Fixed
+                } else {
+                    HackMode::Plain
+                },
+                if fixed { "hack-fixed" } else { "hack" },
+            )
+            .with_notices(def.agent == AgentKind::Elsn),
+        ),
+        RecoveryKind::Lhp => Box::new(
+            HackRecovery::new(
+                Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
+                HackMode::Fixed,
+                "lhp",
+            )
+            .with_notices(def.agent == AgentKind::Elsn),
+        ),
+    };
+    let recovery: Box<dyn LossRecovery> = match def.eln_dupthresh {
+        Some(k) => Box::new(ElnRecovery::new(base, k)),
+        None => base,
+    };
+    let parts = SenderParts {
+        cc: match t.cc {
+            CcSettings::Reno(flavor) => Box::new(RenoCc::new(flavor, t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Cubic => Box::new(CubicCc::new(t.mss, t.initial_cwnd, 65535)),
+            // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
+            CcSettings::Bbr => Box::new(BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0)),
+            CcSettings::Westwood(filter) => Box::new(tcp::cc::WestwoodCc::new(
+                filter,
+                t.mss,
+                t.initial_cwnd,
+                65535,
+            )),
+            CcSettings::Veno => Box::new(tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Jersey(u) => Box::new(JerseyCc::new(u, t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Jtcp(k) => Box::new(JtcpCc::new(k, t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Tibet(a) => Box::new(TibetCc::new(a, t.mss, t.initial_cwnd, 65535)),
+            // The build fills in the path's rate for a flow (`build/flows.rs`); a split leg's
+            // oracle without a given rate is refused there.
+            CcSettings::IdealBwe { rate_bps, rtt } => Box::new(IdealBweCc::new(
+                rate_bps.unwrap_or(0) / 8,
+                rtt,
+                t.mss,
+                t.initial_cwnd,
+                65535,
+            )),
+        },
+        recovery,
+        rto,
+        eifel: t.eifel.map(|response| {
+            let e = Eifel::new(response);
+            match t.eifel_late_dupack {
+                Some(policy) => e.with_late_dupack(policy),
+                None => e,
+            }
+        }),
+    };
+    Sender::new(
+        SenderConfig {
+            limited_transmit: t.limited_transmit || def.limited_transmit,
+            timestamps: t.timestamps,
+            quench: t.quench,
+            rexmt: t.rexmt,
+            burst_pacer: t.burst_pacer,
+            prr: t.prr,
+            tlp: t.rack,
+            frto: t.frto,
+            syn: t.syn,
+            initial_peer_window: peer_window,
+            ..SenderConfig::new(t.mss, send_buffer)
+        },
+        parts,
+        space,
+        total,
+    )
+}
+
+/// A receiver of `total` bytes adding the options `rx` to its ACKs.
+fn make_receiver(
+    t: &TcpSettings,
+    rx: ReceiverOptions,
+    seed: u64,
+    at: Place,
+    (space, total): (SeqSpace, u64),
+    own_seq: SeqNum,
+    buffer: u32,
+) -> Receiver {
+    let delayed_ack = match t.delack {
+        DelackSettings::Tick(period) => DelayedAck::Tick(clock(
+            seed,
+            at.node,
+            &format!("{}fast-timer", at.timers),
+            period,
+        )),
+        DelackSettings::Deadline(d) => DelayedAck::Deadline(d),
+        DelackSettings::Off => DelayedAck::Off,
+        DelackSettings::Linux(cap) => DelayedAck::Linux(cap),
+    };
+    Receiver::new(
+        ReceiverConfig {
+            sack: rx.sack,
+            smart: rx.smart,
+            eln: rx.eln,
+            corruption_counter: rx.corruption_counter,
+            nack: rx.nack,
+            timestamps: t.timestamps,
+            ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
+        },
+        space,
+        total,
+        own_seq,
+    )
+}
+
+/// Data and ACK sequence bases of a connection, drawn from the stream `key`.
+pub(crate) fn isns(seed: u64, key: &str) -> (SeqSpace, SeqNum) {
+    let mut isn = RngStream::new(seed, key);
+    let data_base = SeqNum(isn.next_u64() as u32).plus(1);
+    let ack_base = SeqNum(isn.next_u64() as u32).plus(1);
+    (SeqSpace { base: data_base }, ack_base)
+}
+
+/// Bytes a long-lived flow's endpoints are built for: more than any run can move (2^60 bytes
+/// take three years at 100 Gb/s), so the flow never completes and runs until the end.
+pub(crate) const LONG_LIVED_BYTES: u64 = 1 << 60;
+
+/// One connection to build: its two ends, what each runs, its sequence space and buffers.
+struct Conn<'a> {
+    t: &'a TcpSettings,
+    /// The sender's parts.
+    def: &'a SchemeDef,
+    /// The options the receiver adds to its ACKs.
+    rx: ReceiverOptions,
+    src: Place,
+    dst: Place,
+    space: SeqSpace,
+    ack_base: SeqNum,
+    bytes: u64,
+    /// Sender's send buffer, the window it assumes of its peer, and the receiver's buffer.
+    buffers: (u32, u32, u32),
+    /// When the connection opens and its idle round trip, if the RTT estimate is seeded from
+    /// the handshake (`tcp.handshake_rtt`).
+    handshake: Option<(SimTime, SimDuration)>,
+}
+
+fn connection(c: Conn<'_>, seed: u64) -> (Sender, Receiver) {
+    let (send_buffer, peer_window, rx_buffer) = c.buffers;
+    let dst = c.dst.node;
+    let mut sender = make_sender(
+        c.t,
+        c.def,
+        seed,
+        c.src,
+        (c.space, c.bytes),
+        (send_buffer, peer_window),
+    );
+    sender.set_peer_seq(c.ack_base);
+    if let Some((at, rtt)) = c.handshake {
+        sender.seed_rtt(at, at + rtt);
+    }
+    let receiver = make_receiver(
+        c.t,
+        c.rx,
+        seed,
+        Place {
+            node: dst,
+            timers: c.dst.timers,
+        },
+        (c.space, c.bytes),
+        c.ack_base,
+        rx_buffer,
+    );
+    (sender, receiver)
+}
+
+/// The endpoints of a connection between two hosts' own stacks running `def`.
+pub(crate) fn endpoint_pair(
+    t: &TcpSettings,
+    def: &SchemeDef,
+    seed: u64,
+    (src, dst): (NodeId, NodeId),
+    (space, ack_base, bytes): (SeqSpace, SeqNum, u64),
+    handshake: Option<(SimTime, SimDuration)>,
+) -> (Sender, Receiver) {
+    let host = |node| Place { node, timers: "" };
+    connection(
+        Conn {
+            t,
+            def,
+            rx: def.receiver,
+            src: host(src),
+            dst: host(dst),
+            space,
+            ack_base,
+            bytes,
+            buffers: (t.socket_buffer, t.socket_buffer, t.socket_buffer),
+            handshake,
+        },
+        seed,
+    )
+}
+
+/// The source's sender and the receiver at the far end of its connection (the mobile, or the
+/// split proxy's wired leg).
+pub(crate) fn endpoints(f: &FlowPlan, net: &Net, seed: u64) -> (Sender, Receiver) {
+    let t = &f.tcp;
+    let (space, ack_base) = isns(seed, &keys::flow_isn(&f.key));
+    let bytes = f.bytes.unwrap_or(LONG_LIVED_BYTES);
+    let Some(s) = &f.split else {
+        let handshake = t
+            .handshake_rtt
+            .then(|| (f.start, net.idle_rtt(f.src, f.dst)));
+        return endpoint_pair(
+            t,
+            f.scheme.def,
+            seed,
+            (f.src, f.dst),
+            (space, ack_base, bytes),
+            handshake,
+        );
+    };
+    // The source's connection ends at the split proxy.
+    connection(
+        Conn {
+            t,
+            def: schemes::reno(),
+            rx: ReceiverOptions::default(),
+            src: Place {
+                node: f.src,
+                timers: "",
+            },
+            dst: Place {
+                node: s.node,
+                timers: "proxy-",
+            },
+            space,
+            ack_base,
+            bytes,
+            buffers: (t.socket_buffer, t.socket_buffer, s.buffer),
+            handshake: t
+                .handshake_rtt
+                .then(|| (f.start, net.idle_rtt(f.src, s.node))),
+        },
+        seed,
+    )
+}
+
+/// The split proxy's wireless-leg sender and the mobile's receiver, in their own sequence
+/// space (stream `node{n}/proxy-isn`).
+pub(crate) fn wireless_leg(
+    f: &FlowPlan,
+    s: &SplitSettings,
+    net: &Net,
+    seed: u64,
+) -> (Sender, Receiver) {
+    let t = &s.wireless_tcp;
+    let (space, ack_base) = isns(seed, &keys::proxy_isn(s.node.0, &f.key));
+    connection(
+        Conn {
+            t,
+            def: s.wireless.def,
+            rx: s.wireless.def.receiver,
+            src: Place {
+                node: s.node,
+                timers: "proxy-",
+            },
+            dst: Place {
+                node: f.dst,
+                timers: "",
+            },
+            space,
+            ack_base,
+            bytes: f.bytes.unwrap_or(LONG_LIVED_BYTES),
+            buffers: (s.buffer, t.socket_buffer, t.socket_buffer),
+            handshake: t
+                .handshake_rtt
+                .then(|| (f.start, net.idle_rtt(s.node, f.dst))),
+        },
+        seed,
+    )
+}
