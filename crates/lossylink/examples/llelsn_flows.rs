@@ -47,6 +47,9 @@ fn scenario(fig: &str, x: usize, scheme: &str) -> Result<Scenario, Box<dyn std::
     s.set("cells.0.stations", &format!("[{}]", stas.join(", ")))?;
     s.set("flows", &format!("[{}]", flows.join(", ")))?;
     s.set("cells.0.error", err)?;
+    if matches!(scheme, "e2e-lhp" | "e2e-hack" | "e2e-hack-fixed") {
+        s.set("cells.0.dcf.header_protection", "true")?;
+    }
     for kv in std::env::var("LLELSN_SET").unwrap_or_default().split(';') {
         if let Some((k, v)) = kv.split_once('=') {
             s.set(k.trim(), v.trim())?;
