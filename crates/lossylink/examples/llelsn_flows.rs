@@ -15,6 +15,10 @@
 
 use lossylink::{jain, run, Column, RunOptions, Scenario, TraceTable, Value};
 
+#[path = "shared/llelsn.rs"]
+mod shared;
+use shared::col;
+
 fn scenario(fig: &str, x: usize, scheme: &str) -> Result<Scenario, Box<dyn std::error::Error>> {
     let mut s = Scenario::preset("llelsn")?;
     s.set("scheme", scheme)?;
@@ -47,19 +51,8 @@ fn scenario(fig: &str, x: usize, scheme: &str) -> Result<Scenario, Box<dyn std::
     s.set("cells.0.stations", &format!("[{}]", stas.join(", ")))?;
     s.set("flows", &format!("[{}]", flows.join(", ")))?;
     s.set("cells.0.error", err)?;
-    if matches!(scheme, "e2e-lhp" | "e2e-hack" | "e2e-hack-fixed") {
-        s.set("cells.0.dcf.header_protection", "true")?;
-    }
-    for kv in std::env::var("LLELSN_SET").unwrap_or_default().split(';') {
-        if let Some((k, v)) = kv.split_once('=') {
-            s.set(k.trim(), v.trim())?;
-        }
-    }
+    shared::finish(&mut s, scheme)?;
     Ok(s)
-}
-
-fn col<'a>(t: &'a TraceTable, name: &str) -> Option<&'a Column> {
-    t.columns.iter().find(|(n, _)| n == name).map(|(_, c)| c)
 }
 
 fn f64s<'a>(t: &'a TraceTable, name: &str) -> &'a [f64] {

@@ -15,6 +15,10 @@
 
 use lossylink::{run, Column, RunOptions, Scenario, TraceTable, Value};
 
+#[path = "shared/llelsn.rs"]
+mod shared;
+use shared::col;
+
 const PARETO_NODES: &str = r#"[{ name = "server", kind = "host" }, { name = "router", kind = "router" }, { name = "ap", kind = "base-station" }, { name = "sta1", kind = "host" }, { name = "bgsink", kind = "host" }]"#;
 const PARETO_LINKS: &str = r#"[{ name = "internet", between = ["server", "router"], role = "wired", rate = "10Mbps", delay = "20ms", queue = 50 }, { name = "lan", between = ["router", "ap"], role = "wired", rate = "10Mbps", delay = "1ms", queue = 50 }, { name = "sink", between = ["ap", "bgsink"], role = "wired", rate = "100Mbps", delay = "1us", queue = 50 }]"#;
 
@@ -41,14 +45,7 @@ fn scenario(fig: &str, x: f64, scheme: &str) -> Result<Scenario, Box<dyn std::er
         _ => return Err(format!("unknown figure {fig}").into()),
     }
     s.set("cells.0.error", &err)?;
-    if matches!(scheme, "e2e-lhp" | "e2e-hack" | "e2e-hack-fixed") {
-        s.set("cells.0.dcf.header_protection", "true")?;
-    }
-    for kv in std::env::var("LLELSN_SET").unwrap_or_default().split(';') {
-        if let Some((k, v)) = kv.split_once('=') {
-            s.set(k.trim(), v.trim())?;
-        }
-    }
+    shared::finish(&mut s, scheme)?;
     Ok(s)
 }
 
@@ -68,10 +65,6 @@ fn len(c: &Column) -> usize {
         Column::I64(v) => v.len(),
         Column::Str(v) => v.len(),
     }
-}
-
-fn col<'a>(t: &'a TraceTable, name: &str) -> Option<&'a Column> {
-    t.columns.iter().find(|(n, _)| n == name).map(|(_, c)| c)
 }
 
 /// Timeout classes: the resent segment had timed out before, or been fast-retransmitted
