@@ -82,11 +82,12 @@ pgo_env = $(if $(filter 1,$(PGO)),$(shell test -s $(1) && echo \
 	RUSTFLAGS=\"-Cprofile-use=$(abspath $(1))\" CARGO_TARGET_DIR=$(abspath $(2))))
 pgo_profile = $(if $(filter 1,$(PGO)),$(1))
 
-$(PGO_PY): $(PGO_SOURCES)
-	@bash .ci/pgo $@ lossylink-py || { rc=$$?; test $$rc -eq 3 || exit $$rc; : > $@; }
+# The package each profile is trained in (target/pgo/<name>.profdata).
+pgo_package_py := lossylink-py
+pgo_package_bench := lossylink
 
-$(PGO_BENCH): $(PGO_SOURCES)
-	@bash .ci/pgo $@ lossylink || { rc=$$?; test $$rc -eq 3 || exit $$rc; : > $@; }
+target/pgo/%.profdata: $(PGO_SOURCES)
+	@bash .ci/pgo $@ $(pgo_package_$*) || { rc=$$?; test $$rc -eq 3 || exit $$rc; : > $@; }
 
 ## Build the extension in release mode and install it (editable) into the virtualenv.
 develop: $(PINS_STAMP) $(call pgo_profile,$(PGO_PY))

@@ -8,21 +8,14 @@
 //!
 //! Prints per scheme and FER the mean goodput (Mb/s) over the seeds, the timeouts and fast
 //! retransmits per run, the median ssthresh (segments) set by a fast retransmit or timeout and the
-//! share of the run spent in ACK gaps over 0.5 s (timeouts).
+//! share of the run spent in ACK gaps over 0.5 s (timeouts). LLELSN_SET="key=value;..." adds
+//! settings; LHP and HACK get the cell's header protection, as in the reproduction.
 
-use lossylink::{run, Column, RunOptions, Scenario, TraceTable};
+use lossylink::{run, Column, RunOptions, TraceTable};
 
-fn col<'a>(t: &'a TraceTable, name: &str) -> Option<&'a Column> {
-    t.columns.iter().find(|(n, _)| n == name).map(|(_, c)| c)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
+#[path = "shared/llelsn.rs"]
+mod shared;
+use shared::{col, median};
 
 /// The share of the run spent in gaps of more than 0.5 s between ACKs that advance snd_una
 /// (retransmission timeouts, with the 1 s minimum RTO).
@@ -80,8 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let [fers, seeds, schemes @ ..] = args.as_slice() else {
         return Err("usage: fig6_point <fer%,...> <first-last seed> <scheme>...".into());
     };
-    let (lo, hi) = seeds.split_once('-').unwrap_or((seeds, seeds));
-    let (lo, hi): (u64, u64) = (lo.parse()?, hi.parse()?);
+    let seeds = shared::seeds(seeds)?;
     println!(
         "| FER % | scheme | goodput Mb/s | min-max | timeouts | fast rexmits | median ssthresh (seg) | time in ACK gaps > 0.5 s |"
     );
@@ -89,24 +81,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for fer in fers.split(',') {
         let p: f64 = fer.parse()?;
         for scheme in schemes {
-            let mut s = Scenario::preset("llelsn")?;
-            s.set("scheme", scheme)?;
-            s.set("run.duration", "200s")?;
-            s.set(
-                "cells.0.error",
-                &format!(
-                    "{{ model = \"fer\", fer = {}, reference = \"1076B\" }}",
-                    p / 100.0
-                ),
-            )?;
-            // FIG6_SET="key=value;key=value": further settings (e.g. tcp.min_rto=200ms).
-            for kv in std::env::var("FIG6_SET").unwrap_or_default().split(';') {
-                if let Some((k, v)) = kv.split_once('=') {
-                    s.set(k.trim(), v.trim())?;
-                }
-            }
+            let mut s = shared::base(scheme)?;
+            s.set("cells.0.error", &shared::fer(p))?;
+            // LLELSN_SET="key=value;key=value": further settings (e.g. tcp.min_rto=200ms).
+            shared::finish(&mut s, scheme)?;
             let (mut g, mut to, mut fr, mut ss, mut idle) = (vec![], 0, 0, vec![], 0.0);
-            for seed in lo..=hi {
+            for seed in seeds.clone() {
                 let r = run(&s, seed, &RunOptions::traced())?;
                 g.push(r.metrics.throughput_mbps);
                 to += r.metrics.sender_timeouts;

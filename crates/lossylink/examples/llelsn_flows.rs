@@ -17,15 +17,13 @@ use lossylink::{jain, run, Column, RunOptions, Scenario, TraceTable, Value};
 
 #[path = "shared/llelsn.rs"]
 mod shared;
-use shared::col;
+use shared::{col, median};
 
 fn scenario(fig: &str, x: usize, scheme: &str) -> Result<Scenario, Box<dyn std::error::Error>> {
-    let mut s = Scenario::preset("llelsn")?;
-    s.set("scheme", scheme)?;
-    s.set("run.duration", "200s")?;
+    let mut s = shared::base(scheme)?;
     let (n, err) = match fig {
-        "nsweep" => (x, r#"{ model = "fer", fer = 0.01, reference = "1076B" }"#),
-        "friendly" => (10, r#"{ model = "none" }"#),
+        "nsweep" => (x, shared::fer(1.0)),
+        "friendly" => (10, r#"{ model = "none" }"#.to_string()),
         _ => return Err(format!("unknown figure {fig}").into()),
     };
     let mut nodes = vec![
@@ -50,7 +48,7 @@ fn scenario(fig: &str, x: usize, scheme: &str) -> Result<Scenario, Box<dyn std::
     s.set("nodes", &format!("[{}]", nodes.join(", ")))?;
     s.set("cells.0.stations", &format!("[{}]", stas.join(", ")))?;
     s.set("flows", &format!("[{}]", flows.join(", ")))?;
-    s.set("cells.0.error", err)?;
+    s.set("cells.0.error", &err)?;
     shared::finish(&mut s, scheme)?;
     Ok(s)
 }
@@ -109,11 +107,6 @@ fn mean(v: &[f64]) -> f64 {
 fn cv(v: &[f64]) -> f64 {
     let m = mean(v);
     (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len() as f64).sqrt() / m
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn pearson(x: &[f64], y: &[f64]) -> f64 {
@@ -223,8 +216,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "usage: llelsn_flows <nsweep|friendly> <x,...> <first-last seed> <scheme>...".into(),
         );
     };
-    let (lo, hi) = seeds.split_once('-').unwrap_or((seeds, seeds));
-    let (lo, hi): (u64, u64) = (lo.parse()?, hi.parse()?);
+    let seeds = shared::seeds(seeds)?;
     println!("| {fig} | scheme of the flows | flows | goodput per flow Mb/s | CV of goodput across flows | Jain: run / 10 s windows | timeouts per flow (CV; Poisson 1/√mean) | corr(timeouts, goodput) | fast rexmits per flow | at a loss, median: cwnd before / half the flight / ssthresh after (seg) | losses with ssthresh < half the flight; within 1 s of the last | timeouts at cwnd ≤ 4 seg | RTT min / mean ms | min RTO s | last Reno flow (sta10) Mb/s | cell per run: AP attempts collided / errored; AP queue drops; station frames lost |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for x in xs.split(',') {
@@ -235,7 +227,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // The access point's attempts, collisions, errors, queue drops; the stations' lost
             // frames (collisions and errors).
             let mut cell = [0.0; 5];
-            for seed in lo..=hi {
+            for seed in seeds.clone() {
                 let r = run(&s, seed, &RunOptions::traced())?;
                 let Some(fr) = &r.flows else { continue };
                 for m in &fr.members {
@@ -302,7 +294,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     }
                 }
             }
-            let n = (hi - lo + 1) as f64;
+            let n = seeds.clone().count() as f64;
             for (sch, mut g) in groups {
                 let pr = |k: usize| mean(&g.per_run.iter().map(|r| r[k]).collect::<Vec<_>>());
                 let below = g.ss.iter().zip(&g.half).filter(|(s, h)| s < h).count();

@@ -23,14 +23,8 @@ const PARETO_NODES: &str = r#"[{ name = "server", kind = "host" }, { name = "rou
 const PARETO_LINKS: &str = r#"[{ name = "internet", between = ["server", "router"], role = "wired", rate = "10Mbps", delay = "20ms", queue = 50 }, { name = "lan", between = ["router", "ap"], role = "wired", rate = "10Mbps", delay = "1ms", queue = 50 }, { name = "sink", between = ["ap", "bgsink"], role = "wired", rate = "100Mbps", delay = "1us", queue = 50 }]"#;
 
 fn scenario(fig: &str, x: f64, scheme: &str) -> Result<Scenario, Box<dyn std::error::Error>> {
-    let mut s = Scenario::preset("llelsn")?;
-    s.set("scheme", scheme)?;
-    s.set("run.duration", "200s")?;
-    let fer = if fig == "fer" { x } else { 1.0 };
-    let err = format!(
-        "{{ model = \"fer\", fer = {}, reference = \"1076B\" }}",
-        fer / 100.0
-    );
+    let mut s = shared::base(scheme)?;
+    let err = shared::fer(if fig == "fer" { x } else { 1.0 });
     match fig {
         "rtt" => s.set("links.0.delay", &format!("{x}ms"))?,
         "bg" if x > 0.0 => {
@@ -206,8 +200,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "usage: llelsn_point <fer|rtt|bg> <x,...> <first-last seed> <scheme>...".into(),
         );
     };
-    let (lo, hi) = seeds.split_once('-').unwrap_or((seeds, seeds));
-    let (lo, hi): (u64, u64) = (lo.parse()?, hi.parse()?);
+    let seeds = shared::seeds(seeds)?;
     println!("| {fig} | scheme | goodput Mb/s | timeouts ({}) | lone timeouts: receiver sent 0 / 1 / 2 / 3+ dupacks | in fast recovery | median flight at a lone timeout (seg) | time with flight < 18 seg; mean flight; time with the window full | fast rexmits | ELNs sent / at sender / filtered; segments resent | AP frames lost: errors / collisions (% of attempts) | station (ACK) frames lost | queue drops: server / router / AP |", CLASSES.join(" / "));
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for x in xs.split(',') {
@@ -217,7 +210,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // ELNs the link layer sent, reached the sender, the sender filtered; segments resent.
             let mut eln = [0.0; 4];
             let (mut ap, mut sta, mut q) = ([0.0; 3], 0.0, [0.0; 3]);
-            for seed in lo..=hi {
+            for seed in seeds.clone() {
                 let r = run(&s, seed, &RunOptions::traced())?;
                 g += r.metrics.throughput_mbps;
                 fr += r.metrics.sender_fast_retransmits as f64;
@@ -253,7 +246,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     q[i] += int(l, "queue_drops");
                 }
             }
-            let n = (hi - lo + 1) as f64;
+            let n = seeds.clone().count() as f64;
             tally.flight.sort_by(f64::total_cmp);
             let med = tally
                 .flight
