@@ -93,6 +93,10 @@ target/pgo/%.profdata: $(PGO_SOURCES)
 develop: $(PINS_STAMP) $(call pgo_profile,$(PGO_PY))
 	@echo "building the Rust extension in release mode (a few minutes on a fresh clone, seconds after)..."
 	$(IN_VENV) $(call pgo_env,$(PGO_PY),target/pgo/use-py) maturin develop --release --quiet
+	@# The editable install imports python/lossylink from the source tree, where nothing writes
+	@# bytecode when PYTHONDONTWRITEBYTECODE is set (as here): compile it once, as pip does for a
+	@# wheel, or every command compiles the package's modules again (docs/performance.md).
+	$(PY) -m compileall -q python/lossylink
 
 ## The programs tests/python/test_pcap.py reads pcap files with (tshark, mergecap, tcptrace),
 ## installed with apt-get where missing. Never fails the build: without root or apt-get it prints

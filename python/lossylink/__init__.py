@@ -12,12 +12,16 @@ front: scenarios, runs, results, and the ``lossylink`` command line.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from lossylink import errors
 from lossylink._core import __version__
 
+# typing.TYPE_CHECKING without importing typing, which the console script's --version and
+# schemes paths do not otherwise need (type checkers treat the name as typing's).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from lossylink.result import RunResult, results_frame
     from lossylink.runner import run, run_seeds, schemes
     from lossylink.scenario import Scenario

@@ -6,13 +6,14 @@ import csv
 import math
 import os
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lossylink._types import MetricValue, RawRun, Trace, TraceColumn
 from lossylink.errors import LossylinkIOError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pathlib loads where a file is written or named, not on every run
+    from pathlib import Path
+
     import pandas as pd
 
 # Shown first in ``repr`` when present (the rest is one ``.metrics`` away).
@@ -181,6 +182,8 @@ class RunResult:
         """
         if self.trace is None:
             raise ValueError("this run was not traced: pass trace=True to run()")
+        from pathlib import Path
+
         out = Path(directory)
         written = []
         try:
@@ -238,7 +241,11 @@ def results_frame(results: Iterable[RunResult]) -> pd.DataFrame:
 
 
 def _paths(paths: Iterable[str | os.PathLike[str]] | None) -> list[Path] | None:
-    return None if paths is None else [Path(p) for p in paths]
+    if paths is None:
+        return None
+    from pathlib import Path
+
+    return [Path(p) for p in paths]
 
 
 def _jsonable(value: MetricValue) -> MetricValue | None:

@@ -11,11 +11,13 @@ import json
 import numbers
 import os
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from lossylink import _core
 from lossylink.errors import LossylinkError, LossylinkIOError
+
+if TYPE_CHECKING:  # pathlib loads where a file is read or written, not on every run
+    from pathlib import Path
 
 OverrideValue: TypeAlias = "str | int | float | bool"
 """What an override may be: text (``"64KiB"``, ``"e2e"``) or a plain number or bool."""
@@ -89,6 +91,8 @@ class Scenario:
 
         Errors in the document are re-raised with the file name in front of the message.
         """
+        from pathlib import Path
+
         p = Path(path)
         loader = _LOADERS.get(p.suffix.lower())
         if loader is None:
@@ -117,7 +121,7 @@ class Scenario:
             return spec.copy()
         if isinstance(spec, _core.Scenario):
             return cls(spec.copy())
-        if isinstance(spec, os.PathLike) or Path(spec).suffix.lower() in _LOADERS:
+        if isinstance(spec, os.PathLike) or os.path.splitext(spec)[1].lower() in _LOADERS:
             return cls.load(spec)
         return cls.preset(spec)
 
@@ -197,6 +201,8 @@ class Scenario:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the scenario to ``path`` as TOML or JSON (by suffix); returns the path."""
+        from pathlib import Path
+
         p = Path(path)
         suffix = p.suffix.lower()
         if suffix not in _LOADERS:

@@ -212,12 +212,26 @@ def test_hiccup_error_names_the_list_item() -> None:
 
 
 def test_the_cli_names_lists_match_their_modules() -> None:
-    from lossylink import cli
+    from lossylink.commands import reproduce, sweep
     from lossylink.papers import PAPERS
     from lossylink.sweeps.executors import EXECUTORS
 
-    assert cli.EXECUTORS == EXECUTORS
-    assert tuple(PAPERS) == cli.PAPER_NAMES
+    assert sweep.EXECUTORS == EXECUTORS
+    assert tuple(PAPERS) == reproduce.PAPER_NAMES
+
+
+def test_every_command_is_listed_and_loads() -> None:
+    """The lazily loaded commands: each module defines the command under its listed name."""
+    import click
+
+    from lossylink.cli import LAZY_COMMANDS
+
+    ctx = click.Context(cli)
+    assert set(LAZY_COMMANDS) <= set(cli.list_commands(ctx))
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
+        assert command is not None, name
+        assert command.name == name
 
 
 def test_the_light_paths_import_no_numpy() -> None:

@@ -77,3 +77,49 @@ def test_console_script_is_installed() -> None:
     proc = subprocess.run([script, "--version"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"lossylink {ll.__version__}"
+
+
+# The console script answers `--version`, `-V` and `schemes` itself, without click (entry.py);
+# what it prints must be exactly what the click commands print.
+_CLICK = [sys.executable, "-c", "import sys; from lossylink.cli import main; main()"]
+
+
+@pytest.mark.parametrize("args", [["--version"], ["-V"], ["schemes"]], ids=" ".join)
+def test_the_fast_answers_are_the_click_commands_output(cli_run: CliRun, args: list[str]) -> None:
+    fast = cli_run(*args)
+    slow = subprocess.run([*_CLICK, *args], capture_output=True, text=True, check=True)
+    assert fast.returncode == 0, fast.stderr
+    assert fast.stdout == slow.stdout
+    assert fast.stderr == slow.stderr == ""
+    assert len(fast.stdout.splitlines()) == (1 if args != ["schemes"] else len(ll.schemes()))
+
+
+@pytest.mark.parametrize(
+    ("args", "loaded"),
+    [
+        pytest.param(["--version"], "", id="version"),
+        pytest.param(["schemes"], "", id="schemes"),
+        # Anything more than the bare command line goes through click.
+        pytest.param(["schemes", "--help"], "click", id="schemes-help"),
+        pytest.param(["run", *SMALL_FLAGS, "--json"], "click", id="run"),
+    ],
+)
+def test_what_the_light_commands_import(args: list[str], loaded: str) -> None:
+    """--version and schemes import neither click nor typing; a run imports click but not
+    pathlib (loaded only where a file is named), numpy, pandas, pyarrow or rich."""
+    code = (
+        "import sys\nfrom lossylink.entry import main\nsys.argv[1:] = sys.argv[2:]\n"
+        "sys.stdout = open('/dev/null', 'w')\ntry:\n    main()\nexcept SystemExit as e:\n"
+        "    assert not e.code, e.code\nsys.stdout = sys.__stdout__\n"
+        "heavy = ('click', 'typing', 'pathlib', 'numpy', 'pandas', 'pyarrow', 'rich'); "
+        "print(','.join(m for m in heavy if m in sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "lossylink", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    got = set(proc.stdout.strip().split(",")) - {""}
+    assert got == ({"click", "typing"} if loaded else set()), got

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from lossylink.cli import PAPER_NAMES, cli
+from lossylink.cli import cli
+from lossylink.commands.reproduce import PAPER_NAMES
 from lossylink.papers import PAPERS, buchholcz
 from lossylink.reproduce import reproduce
 

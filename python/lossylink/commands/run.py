@@ -1,0 +1,180 @@
+"""``lossylink run``: one scenario over one or more seeds."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+from lossylink._limits import MAX_SEED, MAX_SEEDS
+from lossylink.cli import NonEmptyName, NonEmptyPath, parse_assignment
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+# The flags that set one field each, named like the scenario aliases; applied in this order.
+_FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
+
+
+@click.command("run", short_help="Run a scenario over one or more seeds.")
+@click.option(
+    "--preset",
+    "preset_name",
+    type=NonEmptyName(),
+    metavar="NAME",
+    help="Start from this preset [lan].",
+)
+@click.option(
+    "--config",
+    type=NonEmptyPath(dir_okay=False),
+    help="Start from a scenario file (.toml or .json) instead of a preset.",
+)
+@click.option(
+    "--scheme",
+    metavar="NAME",
+    help=(
+        "Scheme (see `lossylink schemes`), optionally with modifiers: +eifel, +modern, +lt,"
+        " +cubic, +prr, +rack, +frto, +bbr, +linux."
+    ),
+)
+@click.option("--error-every", metavar="SIZE", help="Mean bytes between wireless errors; 0: none.")
+@click.option("--ber", metavar="FLOAT", help="Wireless bit-error rate; 0: none.")
+@click.option("--loss", metavar="P", help="Wireless frame loss probability.")
+@click.option("--buffer", metavar="SIZE", help="Socket buffer, e.g. 32KiB.")
+@click.option("--transfer", metavar="SIZE", help="Bytes to transfer, e.g. 4MiB.")
+@click.option(
+    "--eifel",
+    is_flag=True,
+    help="Turn on Eifel spurious-retransmission detection (tcp.eifel=dissertation; Ludwig2000).",
+)
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=parse_assignment,
+    help="Set any field by alias or dotted path (repeatable), e.g. hops.1.forward.queue=20.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=MAX_SEED),
+    default=1,
+    show_default=True,
+    metavar="S",
+    help="First seed.",
+)
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=1, max=MAX_SEEDS),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Number of seeds: S .. S+N-1.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="One JSON object (metrics) per seed per line."
+)
+@click.option(
+    "--trace-csv",
+    type=NonEmptyPath(file_okay=False),
+    metavar="DIR",
+    help="Trace the runs and write each trace table as CSV into DIR.",
+)
+@click.option(
+    "--save",
+    type=NonEmptyPath(file_okay=False),
+    metavar="DIR",
+    help="Trace the runs and save each (metrics.json, scenario.toml, trace tables) into DIR "
+    "(DIR/seed<S> for several seeds), for `lossylink plot`. A run saved there before is "
+    "replaced (its files removed; other files are left alone).",
+)
+@click.option(
+    "--trace-format",
+    type=click.Choice(["parquet", "csv"]),
+    default="parquet",
+    show_default=True,
+    help="File format of the trace tables written by --save.",
+)
+@click.option(
+    "--pcap",
+    type=NonEmptyPath(file_okay=False),
+    metavar="DIR",
+    help="Write one pcap file per link direction (hop<i>-<name>-<forward|reverse>.pcap, "
+    "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds).",
+)
+def run_cmd(
+    preset_name: str | None,
+    config: Path | None,
+    assignments: list[tuple[str, str]],
+    eifel: bool,
+    seed: int,
+    seeds: int,
+    as_json: bool,
+    trace_csv: Path | None,
+    save: Path | None,
+    trace_format: str,
+    pcap: Path | None,
+    **fields: str | None,
+) -> None:
+    """Run a scenario for seeds S .. S+N-1 (see --seed, --seeds).
+
+    The scenario is the --config file or the preset, then the field flags, then --eifel, then
+    each --set in order. Hiccups (delay spikes, reordering) go in with --set, e.g.
+    --set 'hops.0.forward.hiccups=[{kind="hold",at="30s",duration="13s"}]'.
+    """
+    from lossylink.runner import run_seeds, seed_range
+    from lossylink.scenario import Scenario
+
+    if preset_name is not None and config is not None:
+        raise click.UsageError("--preset and --config are mutually exclusive")
+    scenario = (
+        Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
+    )
+    for alias in _FIELD_FLAGS:
+        value = fields.get(alias)
+        if value is not None:
+            scenario.set(alias, value)
+    if eifel:
+        scenario.set("tcp.eifel", "dissertation")
+    for key, value in assignments:
+        scenario.set(key, value)
+
+    traced = trace_csv is not None or save is not None
+    results = run_seeds(scenario, seed_range(seeds, seed), trace=traced, pcap=pcap)
+    written = [p for r in results for p in r.write_trace_csv(trace_csv)] if trace_csv else []
+    if save is not None:
+        from lossylink.saved import clear_saved_runs, save_run
+
+        clear_saved_runs(save)  # an earlier run saved here is replaced, never mixed in
+        for r in results:
+            target = save if len(results) == 1 else save / f"seed{r.metrics.get('seed', 0)}"
+            save_run(r, target, scenario=scenario, trace_format=trace_format)
+
+    if as_json:
+        for r in results:
+            click.echo(json.dumps(r.to_dict()))
+        return
+    from lossylink.render import flows_table, make_console, run_table
+
+    console = make_console()
+    per_flow = flows_table(results, width=console.width)
+    if per_flow is not None:
+        console.print(per_flow)
+    else:
+        label = scenario.scheme
+        eifel_on = "+eifel" in label or (scenario.to_dict().get("tcp") or {}).get("eifel") not in (
+            None,
+            "off",
+        )
+        if eifel_on and "+eifel" not in label:
+            label += "+eifel"  # --eifel / tcp.eifel: the same scheme as --scheme NAME+eifel
+        console.print(run_table(results, width=console.width, scheme=label, eifel=eifel_on))
+    if written:
+        console.print(f"trace: wrote {len(written)} CSV files to {trace_csv}")
+    if save is not None:
+        console.print(f"saved {len(results)} run(s) to {save}")
+    if pcap is not None:
+        files = sum(len(r.pcap or []) for r in results)
+        console.print(f"pcap: wrote {files} files to {pcap}")

@@ -1,0 +1,200 @@
+"""``lossylink sweep``: a grid of scenarios over seeds, results to Parquet (docs/sweeps.md)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TYPE_CHECKING
+
+import click
+
+from lossylink._limits import MAX_SEED, MAX_SEEDS, MAX_WORKERS
+from lossylink.cli import PROG, NonEmptyName, NonEmptyPath, parse_assignment
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# Checked against lossylink.sweeps.executors by the tests (importing it here would load the
+# executors' dependencies for --help).
+EXECUTORS = ("seq", "pool", "dask")
+"""`lossylink.sweeps.executors.EXECUTORS`."""
+
+
+@click.command("sweep", short_help="Run a grid of scenarios over seeds; results to Parquet.")
+@click.option(
+    "--preset",
+    "preset_name",
+    type=NonEmptyName(),
+    metavar="NAME",
+    help="Base scenario preset [lan].",
+)
+@click.option(
+    "--config",
+    type=NonEmptyPath(dir_okay=False),
+    help="Base scenario file (.toml or .json) instead of a preset.",
+)
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=parse_assignment,
+    help="Set a field of the base scenario (repeatable).",
+)
+@click.option(
+    "--grid",
+    "axes",
+    multiple=True,
+    metavar="KEY=V1,V2,...",
+    help="One grid axis (repeatable; the first varies slowest), e.g. scheme=e2e,e2e-newreno.",
+)
+@click.option(
+    "--grid-file",
+    type=NonEmptyPath(dir_okay=False),
+    help="Grid axes from a TOML/JSON file: key = [values] (before the --grid axes).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=MAX_SEED),
+    default=1,
+    show_default=True,
+    metavar="S",
+    help="First seed.",
+)
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=1, max=MAX_SEEDS),
+    default=10,
+    show_default=True,
+    metavar="N",
+    help="Seeds S .. S+N-1 at every grid point.",
+)
+@click.option(
+    "--out",
+    type=NonEmptyPath(dir_okay=False),
+    required=True,
+    help="Results file (Parquet); the summary goes to <stem>.summary.csv beside it.",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(EXECUTORS),
+    default="pool",
+    show_default=True,
+    help="seq: this process; pool: local processes; dask: a Dask cluster.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=MAX_WORKERS),
+    metavar="N",
+    help="Pool or LocalCluster size [usable cores].",
+)
+@click.option(
+    "--scheduler", metavar="ADDR", help="Dask scheduler (tcp://HOST:PORT); none: LocalCluster."
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1, max=MAX_SEEDS),
+    metavar="N",
+    help="Runs per task [auto: shrinking batches of at most 32].",
+)
+@click.option(
+    "--cache",
+    type=NonEmptyPath(file_okay=False),
+    metavar="DIR",
+    help="Run cache directory [.lossylink-cache beside --out].",
+)
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
+@click.option("--progress/--no-progress", default=True, help="Show the progress bar (stderr).")
+def sweep_cmd(
+    preset_name: str | None,
+    config: Path | None,
+    assignments: list[tuple[str, str]],
+    axes: tuple[str, ...],
+    grid_file: Path | None,
+    seed: int,
+    seeds: int,
+    out: Path,
+    executor: str,
+    workers: int | None,
+    scheduler: str | None,
+    batch: int | None,
+    cache: Path | None,
+    no_cache: bool,
+    progress: bool,
+) -> None:
+    """Run the base scenario at every grid point for seeds S .. S+N-1.
+
+    Writes one Parquet row per run and prints (and saves) mean, standard deviation and 95 %
+    confidence interval per grid point. Finished runs are cached: rerunning an interrupted or
+    repeated sweep only runs what is missing. Exits with status 1 if any run failed (the other
+    results are still written).
+    """
+    import threading
+
+    # rich, for the printed summary, takes about 50 ms to import: on a thread while the grid
+    # is planned and the runs go (the simulation releases the GIL), as sweep() does pyarrow.
+    threading.Thread(target=_import_printing, name="lossylink-warm-rich", daemon=True).start()
+    from lossylink.runner import seed_range
+    from lossylink.scenario import Scenario
+    from lossylink.sweeps.core import sweep
+    from lossylink.sweeps.grid import load_grid_file, merge_axes, parse_axis
+    from lossylink.sweeps.summary import failure_lines, summary_table
+
+    if preset_name is not None and config is not None:
+        raise click.UsageError("--preset and --config are mutually exclusive")
+    if cache is not None and no_cache:
+        raise click.UsageError("--cache and --no-cache are mutually exclusive")
+    base = Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
+    for key, value in assignments:
+        base.set(key, value)
+    file_axes = list(load_grid_file(grid_file).items()) if grid_file is not None else []
+    grid = merge_axes([*file_axes, *(parse_axis(a) for a in axes)])
+
+    from lossylink.sweeps import table
+
+    table.WRITER_ONLY = True  # this process writes the table, never converts it to numpy
+    started = time.perf_counter()
+    result = sweep(
+        base,
+        grid,
+        seed_range(seeds, seed),
+        out=out,
+        executor=executor,
+        workers=workers,
+        scheduler=scheduler,
+        batch=batch,
+        cache=False if no_cache else cache,
+        progress=progress,
+    )
+    from lossylink.render import make_console
+
+    console = make_console()
+    console.print(summary_table(result.summary, result.grid.keys, width=console.width))
+    wall = time.perf_counter() - started
+    rate = f" ({result.executed / wall:.1f} runs/s)" if result.executed else ""
+    console.print(
+        f"{len(result.rows)} runs: {result.executed} run now, {result.cached} from the cache, "
+        f"{len(result.failures)} failed, in {wall:.1f} s{rate}"
+    )
+    console.print(f"results {result.out} · summary {result.summary_path}")
+    if result.failures:
+        from lossylink.sweeps.executors import LOST
+
+        lost = [r for r in result.failures if (r.error or "").startswith(LOST)]
+        for line in failure_lines([r for r in result.failures if r not in lost]):
+            click.echo(f"{PROG}: run failed: {line}", err=True)
+        if lost:
+            done = len(result.rows) - len(result.failures)
+            where = f"; cached in {result.cache_dir}" if result.cache_dir else ""
+            click.echo(
+                f"{PROG}: {len(lost)} runs lost with dying workers; {done} finished, in "
+                f"{result.out}{where}: rerun the same command to run only what is missing",
+                err=True,
+            )
+        sys.exit(1)
+
+
+def _import_printing() -> None:
+    """Import what prints a sweep's summary (rich), ahead of use."""
+    import lossylink.render
+    import lossylink.tables  # noqa: F401
