@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
@@ -220,6 +219,10 @@ class PoolExecutor:
         self.used_processes = False
         first, rest = list(batches[: self.workers]), list(batches[self.workers :])
         runs, cpu = 0, 0.0
+        # Here, not at the top: concurrent.futures (and the logging it loads) is most of what
+        # importing the executors costs, and the sequential executor never needs it.
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
         with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="lossylink") as tp:
             for future in as_completed([tp.submit(run_batch, b) for b in first]):
                 outcomes = future.result()
