@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from lossylink import __version__
+from lossylink._limits import MAX_SEED, MAX_SEEDS
 from lossylink.errors import LossylinkError
 
 # The commands defined in their own modules, as "module:attribute". Everything a command needs
@@ -190,6 +191,56 @@ def parse_assignment(
             raise click.BadParameter(f"expected KEY=VALUE, got {item!r}")
         pairs.append((key.strip(), value.strip()))
     return pairs
+
+
+# The options several commands share, each built in one place (its help text is the command's).
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def preset_option(help: str) -> Callable[[_F], _F]:
+    """``--preset NAME`` (the ``preset_name`` parameter): the base scenario's preset."""
+    return click.option("--preset", "preset_name", type=NonEmptyName(), metavar="NAME", help=help)
+
+
+def config_option(help: str) -> Callable[[_F], _F]:
+    """``--config FILE``: the base scenario from a .toml or .json file."""
+    return click.option("--config", type=NonEmptyPath(dir_okay=False), help=help)
+
+
+def set_option(help: str) -> Callable[[_F], _F]:
+    """``--set KEY=VALUE``, repeatable (the ``assignments`` parameter, pairs in order)."""
+    return click.option(
+        "--set",
+        "assignments",
+        multiple=True,
+        metavar="KEY=VALUE",
+        callback=parse_assignment,
+        help=help,
+    )
+
+
+def seed_option(help: str) -> Callable[[_F], _F]:
+    """``--seed S``: a 64-bit seed, 1 by default."""
+    return click.option(
+        "--seed",
+        type=click.IntRange(min=0, max=MAX_SEED),
+        default=1,
+        show_default=True,
+        metavar="S",
+        help=help,
+    )
+
+
+def seeds_option(default: int, help: str) -> Callable[[_F], _F]:
+    """``--seeds N``: how many seeds from ``--seed`` on."""
+    return click.option(
+        "--seeds",
+        type=click.IntRange(min=1, max=MAX_SEEDS),
+        default=default,
+        show_default=True,
+        metavar="N",
+        help=help,
+    )
 
 
 def main() -> None:

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from lossylink._limits import MAX_SEED
-from lossylink.cli import NonEmptyPath, parse_assignment
+from lossylink.cli import NonEmptyPath, parse_assignment, seed_option, set_option
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -36,22 +35,8 @@ if TYPE_CHECKING:
 @click.option("--server", metavar="CMD", help="Shell command to run in the server's namespace.")
 @click.option("--client", metavar="CMD", help="Shell command to run in the client's namespace "
               "(the run ends when it exits).")  # fmt: skip
-@click.option(
-    "--set",
-    "assignments",
-    multiple=True,
-    metavar="KEY=VALUE",
-    callback=parse_assignment,
-    help="Set any scenario field by alias or dotted path (repeatable), e.g. error_every=0.",
-)
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0, max=MAX_SEED),
-    default=1,
-    show_default=True,
-    metavar="S",
-    help="Seed of the links' error models and media.",
-)
+@set_option("Set any scenario field by alias or dotted path (repeatable), e.g. error_every=0.")
+@seed_option("Seed of the links' error models and media.")
 @click.option(
     "--time-limit",
     type=click.FloatRange(min=0.001),

@@ -7,8 +7,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lossylink._limits import MAX_SEED, MAX_SEEDS
-from lossylink.cli import NonEmptyName, NonEmptyPath, parse_assignment
+from lossylink.cli import (
+    NonEmptyPath,
+    config_option,
+    preset_option,
+    seed_option,
+    seeds_option,
+    set_option,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -19,18 +25,8 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
 
 
 @click.command("run", short_help="Run a scenario over one or more seeds.")
-@click.option(
-    "--preset",
-    "preset_name",
-    type=NonEmptyName(),
-    metavar="NAME",
-    help="Start from this preset [lan].",
-)
-@click.option(
-    "--config",
-    type=NonEmptyPath(dir_okay=False),
-    help="Start from a scenario file (.toml or .json) instead of a preset.",
-)
+@preset_option("Start from this preset [lan].")
+@config_option("Start from a scenario file (.toml or .json) instead of a preset.")
 @click.option(
     "--scheme",
     metavar="NAME",
@@ -49,30 +45,9 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
     is_flag=True,
     help="Turn on Eifel spurious-retransmission detection (tcp.eifel=dissertation; Ludwig2000).",
 )
-@click.option(
-    "--set",
-    "assignments",
-    multiple=True,
-    metavar="KEY=VALUE",
-    callback=parse_assignment,
-    help="Set any field by alias or dotted path (repeatable), e.g. hops.1.forward.queue=20.",
-)
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0, max=MAX_SEED),
-    default=1,
-    show_default=True,
-    metavar="S",
-    help="First seed.",
-)
-@click.option(
-    "--seeds",
-    type=click.IntRange(min=1, max=MAX_SEEDS),
-    default=1,
-    show_default=True,
-    metavar="N",
-    help="Number of seeds: S .. S+N-1.",
-)
+@set_option("Set any field by alias or dotted path (repeatable), e.g. hops.1.forward.queue=20.")
+@seed_option("First seed.")
+@seeds_option(1, "Number of seeds: S .. S+N-1.")
 @click.option(
     "--json", "as_json", is_flag=True, help="One JSON object (metrics) per seed per line."
 )

@@ -8,8 +8,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lossylink._limits import MAX_SEED, MAX_SEEDS, MAX_WORKERS
-from lossylink.cli import PROG, NonEmptyName, NonEmptyPath, parse_assignment
+from lossylink._limits import MAX_SEEDS, MAX_WORKERS
+from lossylink.cli import (
+    PROG,
+    NonEmptyPath,
+    config_option,
+    preset_option,
+    seed_option,
+    seeds_option,
+    set_option,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -21,26 +29,9 @@ EXECUTORS = ("seq", "pool", "dask")
 
 
 @click.command("sweep", short_help="Run a grid of scenarios over seeds; results to Parquet.")
-@click.option(
-    "--preset",
-    "preset_name",
-    type=NonEmptyName(),
-    metavar="NAME",
-    help="Base scenario preset [lan].",
-)
-@click.option(
-    "--config",
-    type=NonEmptyPath(dir_okay=False),
-    help="Base scenario file (.toml or .json) instead of a preset.",
-)
-@click.option(
-    "--set",
-    "assignments",
-    multiple=True,
-    metavar="KEY=VALUE",
-    callback=parse_assignment,
-    help="Set a field of the base scenario (repeatable).",
-)
+@preset_option("Base scenario preset [lan].")
+@config_option("Base scenario file (.toml or .json) instead of a preset.")
+@set_option("Set a field of the base scenario (repeatable).")
 @click.option(
     "--grid",
     "axes",
@@ -53,22 +44,8 @@ EXECUTORS = ("seq", "pool", "dask")
     type=NonEmptyPath(dir_okay=False),
     help="Grid axes from a TOML/JSON file: key = [values] (before the --grid axes).",
 )
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0, max=MAX_SEED),
-    default=1,
-    show_default=True,
-    metavar="S",
-    help="First seed.",
-)
-@click.option(
-    "--seeds",
-    type=click.IntRange(min=1, max=MAX_SEEDS),
-    default=10,
-    show_default=True,
-    metavar="N",
-    help="Seeds S .. S+N-1 at every grid point.",
-)
+@seed_option("First seed.")
+@seeds_option(10, "Seeds S .. S+N-1 at every grid point.")
 @click.option(
     "--out",
     type=NonEmptyPath(dir_okay=False),
