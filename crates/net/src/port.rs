@@ -93,6 +93,9 @@ pub struct Port {
     pub(crate) hiccups: Hiccups<PacketRef>,
     /// Counters.
     pub stats: PortStats,
+    /// A base-station agent runs on `from` (set with the agent): the one check the hot path
+    /// makes before it looks for one (crate::network::agents).
+    pub(crate) agent_from: bool,
 }
 
 impl Port {
@@ -124,6 +127,7 @@ impl Port {
             delivery,
             hiccups,
             stats: PortStats::default(),
+            agent_from: false,
         }
     }
 
@@ -198,11 +202,18 @@ impl Port {
 
     /// The next frame to start at `now`, if any: none during a hold; a packet held back by a
     /// reorder hiccup goes as soon as it is due.
+    #[inline(always)]
     pub(crate) fn next_frame(&mut self, now: SimTime) -> Option<PacketRef> {
         // Most ports (and a port after its last reorder): the queue's order.
         if self.hiccups.link_idle() {
             return self.queue.pop_front();
         }
+        self.next_frame_hiccups(now)
+    }
+
+    /// [`Port::next_frame`] with a link-stage hiccup set (out of line: most ports have none).
+    #[inline(never)]
+    fn next_frame_hiccups(&mut self, now: SimTime) -> Option<PacketRef> {
         if self.hiccups.blocked(now) {
             return None;
         }

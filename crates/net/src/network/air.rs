@@ -5,7 +5,7 @@
 use super::agents;
 use super::{AgentSlot, Event, Network};
 use crate::agent::Notice;
-use crate::medium::{Air, AnyMedium, Frame, FrameInfo};
+use crate::medium::{Air, AnyMedium, Frame, FrameInfo, Medium};
 use crate::packet::PacketPool;
 use crate::port::Port;
 use crate::tap::Taps;
@@ -20,7 +20,14 @@ impl Network {
         // Most offers find the medium busy: a field check.
         if !self.media[m].is_busy() {
             let (medium, mut air) = self.air(m);
-            medium.on_ready(now, port, &mut air);
+            // The full-duplex and shared channels inline with the medium view kept in
+            // registers; the others take it by value out of line, so that it is built in
+            // memory only on their way (callgrind).
+            match medium {
+                AnyMedium::Duplex(d) => d.on_ready(now, port, &mut air),
+                AnyMedium::Shared(s) => s.on_ready(now, port, &mut air),
+                other => ready_out_of_line(other, now, port, air),
+            }
         }
     }
 
@@ -71,7 +78,11 @@ impl Network {
     /// A wake-up of medium `m` is due.
     pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
         let (medium, mut air) = self.air(m);
-        medium.on_wake(now, tag, &mut air);
+        match medium {
+            AnyMedium::Duplex(d) => d.on_wake(now, tag, &mut air),
+            AnyMedium::Shared(s) => s.on_wake(now, tag, &mut air),
+            other => wake_out_of_line(other, now, tag, air),
+        }
     }
 
     /// Medium `m` and the rest of the network as it sees it: disjoint borrows, so the medium
@@ -102,6 +113,18 @@ impl Network {
             },
         )
     }
+}
+
+/// [`AnyMedium::on_ready`] for the media other than the full-duplex and shared channels.
+#[inline(never)]
+fn ready_out_of_line(m: &mut AnyMedium, now: SimTime, port: PortId, mut air: AirOf<'_>) {
+    m.on_ready(now, port, &mut air);
+}
+
+/// [`AnyMedium::on_wake`] for the media other than the full-duplex and shared channels.
+#[inline(never)]
+fn wake_out_of_line(m: &mut AnyMedium, now: SimTime, tag: u32, mut air: AirOf<'_>) {
+    m.on_wake(now, tag, &mut air);
 }
 
 /// The network as medium `medium` sees it (crate::medium::Air): every part of it but the media.
