@@ -96,6 +96,11 @@ pub struct Port {
     /// A base-station agent runs on `from` (set with the agent): the one check the hot path
     /// makes before it looks for one (crate::network::agents).
     pub(crate) agent_from: bool,
+    /// A base-station agent runs on `to` (set with the agent).
+    pub(crate) agent_to: bool,
+    /// Nanoseconds per bit when the rate divides a second exactly (0 otherwise): a frame's
+    /// time on the air is then a product, without `SimDuration::for_bits`'s division.
+    ns_per_bit: u64,
 }
 
 impl Port {
@@ -112,6 +117,13 @@ impl Port {
         let queue = VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize);
         let error = ErrorModel::new(cfg.error.clone(), rng);
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
+        // `for_bits` divides by the rate, at least 1 b/s.
+        let rate = cfg.rate_bps.max(1);
+        let ns_per_bit = if 1_000_000_000 % rate == 0 {
+            1_000_000_000 / rate
+        } else {
+            0
+        };
         Port {
             id,
             peer,
@@ -128,6 +140,8 @@ impl Port {
             hiccups,
             stats: PortStats::default(),
             agent_from: false,
+            agent_to: false,
+            ns_per_bit,
         }
     }
 
@@ -258,6 +272,11 @@ impl Port {
         let ip = u64::from(pkt.ip_len());
         let bits = (ip + u64::from(self.cfg.framing_bytes)) * 8;
         let on_air = match &mut self.delivery {
+            // bits·10⁹/rate is a whole number of nanoseconds, bits·ns_per_bit (saturating as
+            // `for_bits` does).
+            None if self.ns_per_bit != 0 => {
+                self.cfg.per_frame + SimDuration(bits.saturating_mul(self.ns_per_bit))
+            }
             None => self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps),
             // The trace decides when the last byte leaves (crate::delivery).
             Some(d) => {

@@ -15,9 +15,8 @@ impl Network {
     pub fn set_agent(&mut self, node: NodeId, agent: Box<dyn Agent>) {
         self.agents[node.index()] = Some((agent, None));
         for p in &mut self.ports {
-            if p.from == node {
-                p.agent_from = true;
-            }
+            p.agent_from |= p.from == node;
+            p.agent_to |= p.to == node;
         }
     }
 

@@ -27,6 +27,9 @@ impl Network {
                             let r = self.pool.insert(pkt);
                             self.deliver(now, port, r);
                         }
+                    } else if !p.agent_to && self.proxies.is_empty() {
+                        // No proxy anywhere and no agent at `to`: `deliver` would receive it.
+                        self.receive(now, to, r);
                     } else {
                         self.deliver(now, port, r);
                     }
