@@ -194,9 +194,9 @@ impl Port {
     /// RED's average.
     #[inline(never)]
     fn mark_cw(&mut self, threshold: u32, pkt: PacketRef, pool: &mut PacketPool) {
-        let p = &mut pool[pkt];
+        let p = &pool[pkt];
         if self.queue.len() >= threshold as usize && p.seg.is_data() && !p.is_udp() {
-            p.seg.opts.cw = true;
+            pool.update(pkt, |p| p.seg.opts.cw = true);
             self.stats.cw_marks += 1;
         }
     }
@@ -250,7 +250,8 @@ impl Port {
     /// `pool` unless it was queued.
     pub(crate) fn enqueue_link_ack(&mut self, pkt: PacketRef, pool: &mut PacketPool) -> bool {
         if let Some(&waiting) = self.queue.iter().find(|&&q| pool[q].is_link_ack()) {
-            pool[waiting].link = pool.take(pkt).link;
+            let link = pool.take(pkt).link;
+            pool.update(waiting, |w| w.link = link);
             return true;
         }
         let queued = self.enqueue(pkt);
@@ -266,10 +267,11 @@ impl Port {
     pub(crate) fn transmit(
         &mut self,
         now: SimTime,
-        pkt: &Packet,
+        (pkt, ip_len): (&Packet, u32),
         wait: SimDuration,
     ) -> (SimDuration, bool) {
-        let ip = u64::from(pkt.ip_len());
+        debug_assert_eq!(ip_len, pkt.ip_len());
+        let ip = u64::from(ip_len);
         let bits = (ip + u64::from(self.cfg.framing_bytes)) * 8;
         let on_air = match &mut self.delivery {
             // bits·10⁹/rate is a whole number of nanoseconds, bits·ns_per_bit (saturating as
@@ -296,8 +298,12 @@ impl Port {
     /// corrupted attempt is not a corrupted packet (the MAC retries it, and a frame it gives up
     /// is counted in `mac_drops`), so the packet counters of conservation count each packet
     /// once.
-    pub(crate) fn attempt(&mut self, now: SimTime, pkt: &Packet) -> (SimDuration, bool) {
-        let (airtime, corrupted) = self.transmit(now, pkt, SimDuration::ZERO);
+    pub(crate) fn attempt(
+        &mut self,
+        now: SimTime,
+        (pkt, ip_len): (&Packet, u32),
+    ) -> (SimDuration, bool) {
+        let (airtime, corrupted) = self.transmit(now, (pkt, ip_len), SimDuration::ZERO);
         if corrupted {
             self.stats.mac_errors += 1;
             *self.corrupted_counter(pkt) -= 1;

@@ -249,5 +249,6 @@ fn agent_transmit_slow(
     {
         return;
     }
-    pool[r] = agent.on_transmit(now, *pkt);
+    let pkt = agent.on_transmit(now, *pkt);
+    pool.update(r, |p| *p = pkt);
 }

@@ -177,7 +177,7 @@ impl Air for AirOf<'_> {
         agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[r];
-        let (airtime, corrupted) = p.transmit(now, pkt, wait);
+        let (airtime, corrupted) = p.transmit(now, (pkt, self.pool.ip_len(r)), wait);
         self.taps.frame(now, port, pkt, corrupted);
         p.wire.push_back((r, corrupted));
         airtime
@@ -192,7 +192,7 @@ impl Air for AirOf<'_> {
     fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool) {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
-        let (airtime, corrupted) = p.attempt(now, pkt);
+        let (airtime, corrupted) = p.attempt(now, (pkt, self.pool.ip_len(frame.0)));
         self.taps.frame(now, port, pkt, corrupted);
         (airtime, corrupted)
     }
@@ -257,7 +257,7 @@ impl Air for AirOf<'_> {
     fn frame_info(&self, frame: &Frame) -> FrameInfo {
         let p = &self.pool[frame.0];
         FrameInfo {
-            ip_len: p.ip_len(),
+            ip_len: self.pool.ip_len(frame.0),
             flow: p.flow,
             tcp: p.is_tcp() && !p.is_link_ack(),
             seq: p.seg.seq.0,
