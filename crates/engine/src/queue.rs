@@ -90,7 +90,19 @@ impl<E> EventQueue<E> {
         self.events.last().map(|e| e.time)
     }
 
+    /// Remove and return the earliest event if it is due at or before `limit`, advancing `now`
+    /// to its time; `None` if the queue is empty or its next event is later (tell them apart
+    /// with [`EventQueue::is_empty`]). One look at the next event instead of a peek and a pop.
+    #[inline]
+    pub fn pop_not_after(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
+        if self.events.last()?.time > limit {
+            return None;
+        }
+        self.pop()
+    }
+
     /// Remove and return the earliest event, advancing `now` to its time.
+    #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         let e = self.events.pop()?;
         self.now = e.time;
@@ -152,6 +164,29 @@ mod tests {
                 prop_assert_eq!(q.pop(), Some(e));
             }
             prop_assert_eq!(q.pop(), None);
+        }
+
+        /// `pop_not_after` pops what `peek_time` and `pop` would, and nothing after the limit.
+        #[test]
+        fn pop_not_after_stops_at_the_limit(times in proptest::collection::vec(0u64..50, 0..100), limit in 0u64..50) {
+            let (mut a, mut b) = (EventQueue::new(), EventQueue::new());
+            for (i, t) in times.iter().enumerate() {
+                a.schedule(SimTime(*t), i);
+                b.schedule(SimTime(*t), i);
+            }
+            loop {
+                let expected = match b.peek_time() {
+                    Some(t) if t <= SimTime(limit) => b.pop(),
+                    _ => None,
+                };
+                let got = a.pop_not_after(SimTime(limit));
+                prop_assert_eq!(got, expected);
+                if got.is_none() {
+                    break;
+                }
+            }
+            prop_assert_eq!(a.len(), b.len());
+            prop_assert_eq!(a.is_empty(), times.iter().all(|&t| t <= limit));
         }
     }
 }

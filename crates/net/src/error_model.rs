@@ -301,7 +301,31 @@ impl ErrorModel {
 
     /// A frame exposing `bits` bits to the channel, on the air from `start` for `airtime`: is
     /// it corrupted? (Only a per-slot trace looks at the time.)
+    #[inline(always)]
     pub fn frame_at(&mut self, start: SimTime, airtime: SimDuration, bits: u64) -> bool {
+        // The models of every frame, matched once, inline: no errors (wired hops) and
+        // exponential bit errors without an error in the frame; the rest out of line.
+        match self {
+            ErrorModel::None => false,
+            ErrorModel::Exponential {
+                position,
+                next_error,
+                ..
+            } => {
+                let end = position.saturating_add(bits);
+                if *next_error < end {
+                    return self.frame(bits);
+                }
+                *position = end;
+                false
+            }
+            _ => self.frame_at_other(start, airtime, bits),
+        }
+    }
+
+    /// [`ErrorModel::frame_at`] for the models other than none and exponential.
+    #[inline(never)]
+    fn frame_at_other(&mut self, start: SimTime, airtime: SimDuration, bits: u64) -> bool {
         if let ErrorModel::Trace {
             erased,
             slot: Some(slot),

@@ -450,14 +450,11 @@ impl Network {
                     .unwrap_or(SimTime::ZERO);
                 return Outcome::Completed(end);
             }
-            let Some(next) = self.queue.peek_time() else {
-                return Outcome::Stalled(self.queue.now());
-            };
-            if next > limit {
+            let Some((now, ev)) = self.queue.pop_not_after(limit) else {
+                if self.queue.is_empty() {
+                    return Outcome::Stalled(self.queue.now());
+                }
                 return Outcome::TimeLimit(limit);
-            }
-            let Some((now, ev)) = self.queue.pop() else {
-                return Outcome::Stalled(self.queue.now());
             };
             self.handle(now, ev);
         }

@@ -208,6 +208,9 @@ impl Frame for PacketRef {
 #[derive(Debug, Default)]
 pub(crate) struct PacketPool {
     slots: Vec<Packet>,
+    /// The IP length of each slot's packet ([`Packet::ip_len`]), computed when the packet
+    /// enters or changes: every hop's airtime needs it, and its options cost a few tests.
+    ip_lens: Vec<u32>,
     /// Slots free for reuse, the most recently freed last.
     free: Vec<u32>,
     /// Debug builds: which slots hold a live packet (catches a handle used after release).
@@ -219,13 +222,16 @@ impl PacketPool {
     /// Store `pkt` and return its handle.
     pub(crate) fn insert(&mut self, pkt: Packet) -> PacketRef {
         let kind = pkt.kind();
+        let ip_len = pkt.ip_len();
         let slot = match self.free.pop() {
             Some(s) => {
                 self.slots[s as usize] = pkt;
+                self.ip_lens[s as usize] = ip_len;
                 s
             }
             None => {
                 self.slots.push(pkt);
+                self.ip_lens.push(ip_len);
                 #[cfg(debug_assertions)]
                 self.live.push(false);
                 (self.slots.len() - 1) as u32
@@ -254,6 +260,21 @@ impl PacketPool {
         self.slots[r.slot as usize]
     }
 
+    /// The IP length of the packet of `r` ([`Packet::ip_len`]).
+    #[inline]
+    pub(crate) fn ip_len(&self, r: PacketRef) -> u32 {
+        self.ip_lens[r.slot as usize]
+    }
+
+    /// Change the packet of `r` in place (its IP length follows).
+    pub(crate) fn update(&mut self, r: PacketRef, f: impl FnOnce(&mut Packet)) {
+        #[cfg(debug_assertions)]
+        debug_assert!(self.live[r.slot as usize], "packet used after release");
+        let p = &mut self.slots[r.slot as usize];
+        f(p);
+        self.ip_lens[r.slot as usize] = p.ip_len();
+    }
+
     /// Packets held (slots in use).
     pub(crate) fn len(&self) -> usize {
         self.slots.len() - self.free.len()
@@ -266,14 +287,6 @@ impl std::ops::Index<PacketRef> for PacketPool {
         #[cfg(debug_assertions)]
         debug_assert!(self.live[r.slot as usize], "packet used after release");
         &self.slots[r.slot as usize]
-    }
-}
-
-impl std::ops::IndexMut<PacketRef> for PacketPool {
-    fn index_mut(&mut self, r: PacketRef) -> &mut Packet {
-        #[cfg(debug_assertions)]
-        debug_assert!(self.live[r.slot as usize], "packet used after release");
-        &mut self.slots[r.slot as usize]
     }
 }
 
@@ -319,7 +332,7 @@ mod tests {
         let c = pool.insert(pkt(3, 100));
         assert_eq!(pool.len(), 2);
         assert_eq!((pool[b].uid, pool[c].uid), (2, 3));
-        pool[c].uid = 4;
+        pool.update(c, |p| p.uid = 4);
         pool.release(b);
         assert_eq!(pool.take(c).uid, 4);
         assert_eq!(pool.len(), 0);

@@ -93,6 +93,14 @@ pub struct Port {
     pub(crate) hiccups: Hiccups<PacketRef>,
     /// Counters.
     pub stats: PortStats,
+    /// A base-station agent runs on `from` (set with the agent): the one check the hot path
+    /// makes before it looks for one (crate::network::agents).
+    pub(crate) agent_from: bool,
+    /// A base-station agent runs on `to` (set with the agent).
+    pub(crate) agent_to: bool,
+    /// Nanoseconds per bit when the rate divides a second exactly (0 otherwise): a frame's
+    /// time on the air is then a product, without `SimDuration::for_bits`'s division.
+    ns_per_bit: u64,
 }
 
 impl Port {
@@ -109,6 +117,13 @@ impl Port {
         let queue = VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize);
         let error = ErrorModel::new(cfg.error.clone(), rng);
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
+        // `for_bits` divides by the rate, at least 1 b/s.
+        let rate = cfg.rate_bps.max(1);
+        let ns_per_bit = if 1_000_000_000 % rate == 0 {
+            1_000_000_000 / rate
+        } else {
+            0
+        };
         Port {
             id,
             peer,
@@ -124,6 +139,9 @@ impl Port {
             delivery,
             hiccups,
             stats: PortStats::default(),
+            agent_from: false,
+            agent_to: false,
+            ns_per_bit,
         }
     }
 
@@ -176,9 +194,9 @@ impl Port {
     /// RED's average.
     #[inline(never)]
     fn mark_cw(&mut self, threshold: u32, pkt: PacketRef, pool: &mut PacketPool) {
-        let p = &mut pool[pkt];
+        let p = &pool[pkt];
         if self.queue.len() >= threshold as usize && p.seg.is_data() && !p.is_udp() {
-            p.seg.opts.cw = true;
+            pool.update(pkt, |p| p.seg.opts.cw = true);
             self.stats.cw_marks += 1;
         }
     }
@@ -198,11 +216,18 @@ impl Port {
 
     /// The next frame to start at `now`, if any: none during a hold; a packet held back by a
     /// reorder hiccup goes as soon as it is due.
+    #[inline(always)]
     pub(crate) fn next_frame(&mut self, now: SimTime) -> Option<PacketRef> {
         // Most ports (and a port after its last reorder): the queue's order.
         if self.hiccups.link_idle() {
             return self.queue.pop_front();
         }
+        self.next_frame_hiccups(now)
+    }
+
+    /// [`Port::next_frame`] with a link-stage hiccup set (out of line: most ports have none).
+    #[inline(never)]
+    fn next_frame_hiccups(&mut self, now: SimTime) -> Option<PacketRef> {
         if self.hiccups.blocked(now) {
             return None;
         }
@@ -225,7 +250,8 @@ impl Port {
     /// `pool` unless it was queued.
     pub(crate) fn enqueue_link_ack(&mut self, pkt: PacketRef, pool: &mut PacketPool) -> bool {
         if let Some(&waiting) = self.queue.iter().find(|&&q| pool[q].is_link_ack()) {
-            pool[waiting].link = pool.take(pkt).link;
+            let link = pool.take(pkt).link;
+            pool.update(waiting, |w| w.link = link);
             return true;
         }
         let queued = self.enqueue(pkt);
@@ -241,12 +267,18 @@ impl Port {
     pub(crate) fn transmit(
         &mut self,
         now: SimTime,
-        pkt: &Packet,
+        (pkt, ip_len): (&Packet, u32),
         wait: SimDuration,
     ) -> (SimDuration, bool) {
-        let ip = u64::from(pkt.ip_len());
+        debug_assert_eq!(ip_len, pkt.ip_len());
+        let ip = u64::from(ip_len);
         let bits = (ip + u64::from(self.cfg.framing_bytes)) * 8;
         let on_air = match &mut self.delivery {
+            // bits·10⁹/rate is a whole number of nanoseconds, bits·ns_per_bit (saturating as
+            // `for_bits` does).
+            None if self.ns_per_bit != 0 => {
+                self.cfg.per_frame + SimDuration(bits.saturating_mul(self.ns_per_bit))
+            }
             None => self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps),
             // The trace decides when the last byte leaves (crate::delivery).
             Some(d) => {
@@ -266,8 +298,12 @@ impl Port {
     /// corrupted attempt is not a corrupted packet (the MAC retries it, and a frame it gives up
     /// is counted in `mac_drops`), so the packet counters of conservation count each packet
     /// once.
-    pub(crate) fn attempt(&mut self, now: SimTime, pkt: &Packet) -> (SimDuration, bool) {
-        let (airtime, corrupted) = self.transmit(now, pkt, SimDuration::ZERO);
+    pub(crate) fn attempt(
+        &mut self,
+        now: SimTime,
+        (pkt, ip_len): (&Packet, u32),
+    ) -> (SimDuration, bool) {
+        let (airtime, corrupted) = self.transmit(now, (pkt, ip_len), SimDuration::ZERO);
         if corrupted {
             self.stats.mac_errors += 1;
             *self.corrupted_counter(pkt) -= 1;

@@ -14,6 +14,10 @@ impl Network {
     /// Run `agent` on base-station `node` (replacing any agent there).
     pub fn set_agent(&mut self, node: NodeId, agent: Box<dyn Agent>) {
         self.agents[node.index()] = Some((agent, None));
+        for p in &mut self.ports {
+            p.agent_from |= p.from == node;
+            p.agent_to |= p.to == node;
+        }
     }
 
     /// Counters of every agent, summed.
@@ -168,8 +172,23 @@ pub(super) fn pump_agent(
 
 /// A frame left `port` (the newest on its wire): tell the agent of the sending node about its
 /// data frames (the agents time link round trips from it).
-#[inline]
+#[inline(always)]
 pub(super) fn agent_sent(
+    ports: &[Port],
+    pool: &PacketPool,
+    agents: &mut [Option<AgentSlot>],
+    queue: &mut EventQueue<Event>,
+    now: SimTime,
+    port: PortId,
+) {
+    // Most nodes have no agent: a flag of the port, checked inline.
+    if ports[port.index()].agent_from {
+        agent_sent_slow(ports, pool, agents, queue, now, port);
+    }
+}
+
+#[inline(never)]
+fn agent_sent_slow(
     ports: &[Port],
     pool: &PacketPool,
     agents: &mut [Option<AgentSlot>],
@@ -195,8 +214,22 @@ pub(super) fn agent_sent(
 
 /// A data frame of `port`'s node starts on a wireless hop: its agent may add a link header (to
 /// the packet of `r`, in place; the link ARQ, crate::agent::arq).
-#[inline]
+#[inline(always)]
 pub(super) fn agent_transmit(
+    ports: &[Port],
+    pool: &mut PacketPool,
+    agents: &mut [Option<AgentSlot>],
+    now: SimTime,
+    port: PortId,
+    r: PacketRef,
+) {
+    if ports[port.index()].agent_from {
+        agent_transmit_slow(ports, pool, agents, now, port, r);
+    }
+}
+
+#[inline(never)]
+fn agent_transmit_slow(
     ports: &[Port],
     pool: &mut PacketPool,
     agents: &mut [Option<AgentSlot>],
@@ -216,5 +249,6 @@ pub(super) fn agent_transmit(
     {
         return;
     }
-    pool[r] = agent.on_transmit(now, *pkt);
+    let pkt = agent.on_transmit(now, *pkt);
+    pool.update(r, |p| *p = pkt);
 }

@@ -5,7 +5,7 @@
 use super::agents;
 use super::{AgentSlot, Event, Network};
 use crate::agent::Notice;
-use crate::medium::{Air, AnyMedium, Frame, FrameInfo};
+use crate::medium::{Air, AnyMedium, Frame, FrameInfo, Medium};
 use crate::packet::PacketPool;
 use crate::port::Port;
 use crate::tap::Taps;
@@ -20,7 +20,14 @@ impl Network {
         // Most offers find the medium busy: a field check.
         if !self.media[m].is_busy() {
             let (medium, mut air) = self.air(m);
-            medium.on_ready(now, port, &mut air);
+            // The full-duplex and shared channels inline with the medium view kept in
+            // registers; the others take it by value out of line, so that it is built in
+            // memory only on their way (callgrind).
+            match medium {
+                AnyMedium::Duplex(d) => d.on_ready(now, port, &mut air),
+                AnyMedium::Shared(s) => s.on_ready(now, port, &mut air),
+                other => ready_out_of_line(other, now, port, air),
+            }
         }
     }
 
@@ -71,7 +78,11 @@ impl Network {
     /// A wake-up of medium `m` is due.
     pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
         let (medium, mut air) = self.air(m);
-        medium.on_wake(now, tag, &mut air);
+        match medium {
+            AnyMedium::Duplex(d) => d.on_wake(now, tag, &mut air),
+            AnyMedium::Shared(s) => s.on_wake(now, tag, &mut air),
+            other => wake_out_of_line(other, now, tag, air),
+        }
     }
 
     /// Medium `m` and the rest of the network as it sees it: disjoint borrows, so the medium
@@ -102,6 +113,18 @@ impl Network {
             },
         )
     }
+}
+
+/// [`AnyMedium::on_ready`] for the media other than the full-duplex and shared channels.
+#[inline(never)]
+fn ready_out_of_line(m: &mut AnyMedium, now: SimTime, port: PortId, mut air: AirOf<'_>) {
+    m.on_ready(now, port, &mut air);
+}
+
+/// [`AnyMedium::on_wake`] for the media other than the full-duplex and shared channels.
+#[inline(never)]
+fn wake_out_of_line(m: &mut AnyMedium, now: SimTime, tag: u32, mut air: AirOf<'_>) {
+    m.on_wake(now, tag, &mut air);
 }
 
 /// The network as medium `medium` sees it (crate::medium::Air): every part of it but the media.
@@ -154,7 +177,7 @@ impl Air for AirOf<'_> {
         agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[r];
-        let (airtime, corrupted) = p.transmit(now, pkt, wait);
+        let (airtime, corrupted) = p.transmit(now, (pkt, self.pool.ip_len(r)), wait);
         self.taps.frame(now, port, pkt, corrupted);
         p.wire.push_back((r, corrupted));
         airtime
@@ -169,7 +192,7 @@ impl Air for AirOf<'_> {
     fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool) {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
-        let (airtime, corrupted) = p.attempt(now, pkt);
+        let (airtime, corrupted) = p.attempt(now, (pkt, self.pool.ip_len(frame.0)));
         self.taps.frame(now, port, pkt, corrupted);
         (airtime, corrupted)
     }
@@ -234,7 +257,7 @@ impl Air for AirOf<'_> {
     fn frame_info(&self, frame: &Frame) -> FrameInfo {
         let p = &self.pool[frame.0];
         FrameInfo {
-            ip_len: p.ip_len(),
+            ip_len: self.pool.ip_len(frame.0),
             flow: p.flow,
             tcp: p.is_tcp() && !p.is_link_ack(),
             seq: p.seg.seq.0,

@@ -27,6 +27,14 @@ impl Network {
                             let r = self.pool.insert(pkt);
                             self.deliver(now, port, r);
                         }
+                    } else if !p.agent_to && self.proxies.is_empty() {
+                        // No proxy anywhere and no agent at `to`: `deliver` would receive it,
+                        // and `receive` forward it if it is not for `to`.
+                        if self.pool[r].dst != to {
+                            self.send_from(now, to, r);
+                        } else {
+                            self.receive(now, to, r);
+                        }
                     } else {
                         self.deliver(now, port, r);
                     }
