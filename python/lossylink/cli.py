@@ -127,7 +127,7 @@ def cli() -> None:
 @cli.command("schemes")
 def schemes_cmd() -> None:
     """List the schemes: name, family, description, source."""
-    from lossylink.entry import scheme_lines
+    from lossylink.listing import scheme_lines
 
     for line in scheme_lines():
         click.echo(line)

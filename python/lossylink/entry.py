@@ -14,20 +14,6 @@ import sys
 PROG = "lossylink"
 
 
-def scheme_lines() -> list[str]:
-    """``lossylink schemes``: one line per scheme, name and family in aligned columns, then the
-    description and the source in brackets."""
-    from lossylink._core import schemes  # the registry itself: no result types, no numpy
-
-    rows = schemes()
-    name_w = max((len(s["name"]) for s in rows), default=0)
-    family_w = max((len(s["family"]) for s in rows), default=0)
-    return [
-        f"{s['name']:<{name_w}}  {s['family']:<{family_w}}  {s['description']}  [{s['source']}]"
-        for s in rows
-    ]
-
-
 def main() -> None:
     """Entry point of the ``lossylink`` console script and of ``python -m lossylink``."""
     args = sys.argv[1:]
@@ -36,6 +22,8 @@ def main() -> None:
 
         lines = [f"{PROG} {__version__}"]
     elif args == ["schemes"]:
+        from lossylink.listing import scheme_lines
+
         lines = scheme_lines()
     else:
         from lossylink.cli import main as cli_main

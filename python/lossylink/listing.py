@@ -1,0 +1,19 @@
+"""Plain-text listings the command line prints, in one place for its two paths: the console
+script's own answer (:mod:`lossylink.entry`) and the click command (:mod:`lossylink.cli`). No
+imports beyond the extension."""
+
+from __future__ import annotations
+
+
+def scheme_lines() -> list[str]:
+    """``lossylink schemes``: one line per scheme, name and family in aligned columns, then the
+    description and the source in brackets."""
+    from lossylink._core import schemes  # the registry itself: no result types, no numpy
+
+    rows = schemes()
+    name_w = max((len(s["name"]) for s in rows), default=0)
+    family_w = max((len(s["family"]) for s in rows), default=0)
+    return [
+        f"{s['name']:<{name_w}}  {s['family']:<{family_w}}  {s['description']}  [{s['source']}]"
+        for s in rows
+    ]
