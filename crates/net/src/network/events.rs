@@ -244,11 +244,17 @@ impl Network {
         }
     }
 
+    /// The port `from` sends a packet for `to` through, if any.
+    #[inline]
+    pub(super) fn route(&self, from: NodeId, to: NodeId) -> Option<PortId> {
+        self.routes[from.index() * self.nodes.len() + to.index()]
+    }
+
     /// Hand the packet of `r` to the port `node` routes it through (IP output). The packet,
     /// taken out of the pool, if the port's queue dropped it and is the node's own interface
     /// queue: the local-drop signal (Ludwig2000 §2.3).
     pub(super) fn send_from(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> Option<Packet> {
-        let Some(port) = self.routes[node.index()][self.pool[r].dst.index()] else {
+        let Some(port) = self.route(node, self.pool[r].dst) else {
             self.pool.release(r);
             return None;
         };
