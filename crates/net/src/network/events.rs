@@ -132,25 +132,12 @@ impl Network {
             self.send_from(now, node, r);
             return;
         }
-        let f = pkt.flow.index();
         self.delivered += 1;
-        if let Proto::Notice(kind) = pkt.proto {
-            let (flow, seq) = (pkt.flow, pkt.seg.seq);
-            self.pool.release(r);
-            self.notice_arrived(now, flow, tcp::LinkNotice { kind, seq });
+        if !pkt.is_tcp() {
+            self.receive_other(now, r);
             return;
         }
-        if pkt.is_emulated() {
-            self.emulated_out.push((now, self.pool.take(r)));
-            return;
-        }
-        if pkt.is_udp() {
-            let u = &mut self.udp[f];
-            u.delivered += 1;
-            u.delivered_bytes += u64::from(pkt.seg.len);
-            self.pool.release(r);
-            return;
-        }
+        let f = pkt.flow.index();
         match pkt.kind() {
             PacketKind::Data => {
                 let ev = crate::tap::ReceiverEvent::Data {
@@ -173,6 +160,26 @@ impl Network {
                 self.pool.release(r);
                 self.pump_sender(f, now);
             }
+        }
+    }
+
+    /// A link notice, an emulated datagram or a UDP datagram reaches its destination (out of
+    /// line: `receive` keeps only the TCP segments' path in its frame).
+    #[inline(never)]
+    fn receive_other(&mut self, now: SimTime, r: PacketRef) {
+        let pkt = &self.pool[r];
+        if let Proto::Notice(kind) = pkt.proto {
+            let (flow, seq) = (pkt.flow, pkt.seg.seq);
+            self.pool.release(r);
+            self.notice_arrived(now, flow, tcp::LinkNotice { kind, seq });
+        } else if pkt.is_emulated() {
+            self.emulated_out.push((now, self.pool.take(r)));
+        } else {
+            debug_assert!(pkt.is_udp());
+            let u = &mut self.udp[pkt.flow.index()];
+            u.delivered += 1;
+            u.delivered_bytes += u64::from(pkt.seg.len);
+            self.pool.release(r);
         }
     }
 
