@@ -88,7 +88,9 @@ pub(crate) type AgentSlot = (Box<dyn Agent>, Option<SimTime>);
 /// A network with its flows.
 pub struct Network {
     nodes: Vec<NodeConfig>,
-    routes: Vec<Vec<Option<PortId>>>,
+    /// The port each node sends a packet through towards each destination, flat: entry
+    /// `from * n + to` (one indexing and one bounds check per lookup).
+    routes: Vec<Option<PortId>>,
     ports: Vec<Port>,
     /// The media (crate::medium).
     media: Vec<AnyMedium>,
@@ -298,7 +300,7 @@ impl Network {
         }
         Ok(Network {
             nodes: cfg.nodes.clone(),
-            routes,
+            routes: routes.into_iter().flatten().collect(),
             ports,
             media,
             flows: Vec::new(),

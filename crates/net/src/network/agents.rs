@@ -58,7 +58,7 @@ impl Network {
         // An ACK for the node's own sender (an agent on a sending station) counts as leaving
         // the air: it goes on to the local TCP.
         let to_wireless = if pkt.dst != node {
-            let out = self.routes[node.index()][pkt.dst.index()]?;
+            let out = self.route(node, pkt.dst)?;
             self.ports[out.index()].role == HopRole::Wireless
         } else if from_wireless && pkt.kind() == PacketKind::Ack {
             false
@@ -105,7 +105,7 @@ impl Network {
         node: NodeId,
         pkt: Packet,
     ) -> Option<Packet> {
-        let Some(out) = self.routes[node.index()][pkt.dst.index()] else {
+        let Some(out) = self.route(node, pkt.dst) else {
             return Some(pkt);
         };
         if self.ports[out.index()].role != HopRole::Wireless || pkt.kind() != PacketKind::Data {
@@ -117,7 +117,7 @@ impl Network {
     /// Put local retransmissions at the head of the queue they route through, in order.
     pub(super) fn inject_local(&mut self, now: SimTime, node: NodeId, local: Vec<Packet>) {
         for mut pkt in local.into_iter().rev() {
-            let Some(port) = self.routes[node.index()][pkt.dst.index()] else {
+            let Some(port) = self.route(node, pkt.dst) else {
                 continue;
             };
             pkt.uid = self.next_uid;

@@ -132,25 +132,12 @@ impl Network {
             self.send_from(now, node, r);
             return;
         }
-        let f = pkt.flow.index();
         self.delivered += 1;
-        if let Proto::Notice(kind) = pkt.proto {
-            let (flow, seq) = (pkt.flow, pkt.seg.seq);
-            self.pool.release(r);
-            self.notice_arrived(now, flow, tcp::LinkNotice { kind, seq });
+        if !pkt.is_tcp() {
+            self.receive_other(now, r);
             return;
         }
-        if pkt.is_emulated() {
-            self.emulated_out.push((now, self.pool.take(r)));
-            return;
-        }
-        if pkt.is_udp() {
-            let u = &mut self.udp[f];
-            u.delivered += 1;
-            u.delivered_bytes += u64::from(pkt.seg.len);
-            self.pool.release(r);
-            return;
-        }
+        let f = pkt.flow.index();
         match pkt.kind() {
             PacketKind::Data => {
                 let ev = crate::tap::ReceiverEvent::Data {
@@ -173,6 +160,26 @@ impl Network {
                 self.pool.release(r);
                 self.pump_sender(f, now);
             }
+        }
+    }
+
+    /// A link notice, an emulated datagram or a UDP datagram reaches its destination (out of
+    /// line: `receive` keeps only the TCP segments' path in its frame).
+    #[inline(never)]
+    fn receive_other(&mut self, now: SimTime, r: PacketRef) {
+        let pkt = &self.pool[r];
+        if let Proto::Notice(kind) = pkt.proto {
+            let (flow, seq) = (pkt.flow, pkt.seg.seq);
+            self.pool.release(r);
+            self.notice_arrived(now, flow, tcp::LinkNotice { kind, seq });
+        } else if pkt.is_emulated() {
+            self.emulated_out.push((now, self.pool.take(r)));
+        } else {
+            debug_assert!(pkt.is_udp());
+            let u = &mut self.udp[pkt.flow.index()];
+            u.delivered += 1;
+            u.delivered_bytes += u64::from(pkt.seg.len);
+            self.pool.release(r);
         }
     }
 
@@ -244,11 +251,17 @@ impl Network {
         }
     }
 
+    /// The port `from` sends a packet for `to` through, if any.
+    #[inline]
+    pub(super) fn route(&self, from: NodeId, to: NodeId) -> Option<PortId> {
+        self.routes[from.index() * self.nodes.len() + to.index()]
+    }
+
     /// Hand the packet of `r` to the port `node` routes it through (IP output). The packet,
     /// taken out of the pool, if the port's queue dropped it and is the node's own interface
     /// queue: the local-drop signal (Ludwig2000 §2.3).
     pub(super) fn send_from(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> Option<Packet> {
-        let Some(port) = self.routes[node.index()][self.pool[r].dst.index()] else {
+        let Some(port) = self.route(node, self.pool[r].dst) else {
             self.pool.release(r);
             return None;
         };

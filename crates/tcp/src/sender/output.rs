@@ -185,6 +185,8 @@ impl Sender {
 
     /// Build the segment for `[off, off+len)`, update counters, timing and the timer;
     /// `TODAY`: today's parts run (the sender's `extras`), and see the segment.
+    // Inlined into its callers (callgrind: its call and frame cost ~2 % of the reference run).
+    #[inline(always)]
     pub(super) fn emit<const TODAY: bool>(
         &mut self,
         now: SimTime,
