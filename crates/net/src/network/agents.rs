@@ -187,6 +187,7 @@ pub(super) fn agent_sent(
     }
 }
 
+/// [`agent_sent`] at a port whose sending node runs an agent.
 #[inline(never)]
 fn agent_sent_slow(
     ports: &[Port],
@@ -197,7 +198,6 @@ fn agent_sent_slow(
     port: PortId,
 ) {
     let p = &ports[port.index()];
-    // Most nodes have no agent: that check first, before the packet is looked at.
     let Some((agent, _)) = agents[p.from.index()].as_mut() else {
         return;
     };
@@ -228,6 +228,7 @@ pub(super) fn agent_transmit(
     }
 }
 
+/// [`agent_transmit`] at a port whose sending node runs an agent.
 #[inline(never)]
 fn agent_transmit_slow(
     ports: &[Port],

@@ -27,14 +27,6 @@ impl Network {
                             let r = self.pool.insert(pkt);
                             self.deliver(now, port, r);
                         }
-                    } else if !p.agent_to && self.proxies.is_empty() {
-                        // No proxy anywhere and no agent at `to`: `deliver` would receive it,
-                        // and `receive` forward it if it is not for `to`.
-                        if self.pool[r].dst != to {
-                            self.send_from(now, to, r);
-                        } else {
-                            self.receive(now, to, r);
-                        }
                     } else {
                         self.deliver(now, port, r);
                     }
@@ -109,7 +101,21 @@ impl Network {
 
     /// An intact packet (link header handled) arrives through `port`: a proxy or an agent at
     /// the node it reaches may take it, else it is received there.
+    #[inline(always)]
     pub(super) fn deliver(&mut self, now: SimTime, port: PortId, r: PacketRef) {
+        let p = &self.ports[port.index()];
+        // Most arrivals meet no proxy (none anywhere) and no agent (a flag of the port),
+        // checked inline; the rest out of line.
+        if p.agent_to || !self.proxies.is_empty() {
+            self.deliver_intercepted(now, port, r);
+        } else {
+            self.receive(now, p.to, r);
+        }
+    }
+
+    /// [`Network::deliver`] where a proxy runs somewhere or an agent at the node reached.
+    #[inline(never)]
+    fn deliver_intercepted(&mut self, now: SimTime, port: PortId, r: PacketRef) {
         let to = self.ports[port.index()].to;
         if self.proxy_absorbs(now, to, r) {
             return;
@@ -125,13 +131,20 @@ impl Network {
         }
     }
 
-    /// A packet arrives intact at `node`: deliver it locally or forward it.
+    /// A packet arrives intact at `node`: deliver it locally or forward it (inline: a router
+    /// forwards without entering the receiving path's frame).
+    #[inline(always)]
     pub(super) fn receive(&mut self, now: SimTime, node: NodeId, r: PacketRef) {
-        let pkt = &self.pool[r];
-        if pkt.dst != node {
+        if self.pool[r].dst != node {
             self.send_from(now, node, r);
-            return;
+        } else {
+            self.receive_here(now, r);
         }
+    }
+
+    /// A packet arrives intact at its destination.
+    fn receive_here(&mut self, now: SimTime, r: PacketRef) {
+        let pkt = &self.pool[r];
         self.delivered += 1;
         if !pkt.is_tcp() {
             self.receive_other(now, r);
