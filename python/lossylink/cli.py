@@ -20,6 +20,7 @@ import click
 from lossylink import __version__
 from lossylink._limits import MAX_SEED, MAX_SEEDS
 from lossylink.errors import LossylinkError
+from lossylink.listing import PROG, scheme_lines
 
 # The commands defined in their own modules, as "module:attribute". Everything a command needs
 # beyond click is imported inside it, so that --help, --version, schemes and preset start fast
@@ -33,7 +34,6 @@ LAZY_COMMANDS = {
     "sweep": "lossylink.commands.sweep:sweep_cmd",
 }
 
-PROG = "lossylink"
 EXIT_BAD_INPUT = 2
 #: Longest quoted user value an error line shows whole (as the Rust core: lossylink::error).
 _QUOTE_MAX, _QUOTE_PREFIX = 64, 32
@@ -127,8 +127,6 @@ def cli() -> None:
 @cli.command("schemes")
 def schemes_cmd() -> None:
     """List the schemes: name, family, description, source."""
-    from lossylink.listing import scheme_lines
-
     for line in scheme_lines():
         click.echo(line)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-PROG = "lossylink"
+from lossylink.listing import PROG, scheme_lines
 
 
 def main() -> None:
@@ -22,8 +22,6 @@ def main() -> None:
 
         lines = [f"{PROG} {__version__}"]
     elif args == ["schemes"]:
-        from lossylink.listing import scheme_lines
-
         lines = scheme_lines()
     else:
         from lossylink.cli import main as cli_main

@@ -4,6 +4,9 @@ imports beyond the extension."""
 
 from __future__ import annotations
 
+PROG = "lossylink"
+"""The command's name, as its messages and ``--version`` print it."""
+
 
 def scheme_lines() -> list[str]:
     """``lossylink schemes``: one line per scheme, name and family in aligned columns, then the
