@@ -4,12 +4,16 @@ figures and reprs that work in a notebook."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import matplotlib
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
 
 import lossylink as ll
 from lossylink import reprs
@@ -88,6 +92,34 @@ def test_fit_table_drops_the_lowest_priority_column_first() -> None:
     assert [c.header for c in table.columns] == ["name", "keep"]
     assert "drop me" in str(table.caption)
     assert [c.header for c in fit_table(cols, width=200).columns] == ["name", "keep", "drop me"]
+
+
+_CELL = st.text(alphabet="0123456789.–± abcéx", max_size=14)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["Mb/s", "wireless\ngoodput %", "time s", "", "a long header"]),
+            st.sampled_from(["left", "right"]),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.lists(st.lists(_CELL, min_size=8, max_size=8), max_size=12),
+    st.lists(st.integers(0, 11), max_size=3),
+)
+def test_natural_width_is_the_longest_rendered_line(
+    heads: list[tuple[str, str]], rows: list[list[str]], sections: list[int]
+) -> None:
+    cols = [TableColumn(h, [r[i] for r in rows], 0, justify=j) for i, (h, j) in enumerate(heads)]
+    table = fit_table(cols, width=10_000, row_styles=["bold"] * len(rows), sections=sections)
+    console = Console(width=10_000, file=io.StringIO(), color_system=None, highlight=False)
+    with console.capture() as capture:
+        console.print(table)
+    lines = capture.get().splitlines()
+    assert natural_width(table) == max((len(line) for line in lines), default=0)
 
 
 def test_decimals_give_the_largest_value_three_significant_digits() -> None:
