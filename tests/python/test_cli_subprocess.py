@@ -107,12 +107,14 @@ def test_the_fast_answers_are_the_click_commands_output(cli_run: CliRun, args: l
 def test_what_the_light_commands_import(args: list[str], loaded: str) -> None:
     """--version and schemes import neither click nor typing; a run imports click but not
     pathlib (loaded only where a file is named), numpy, pandas, pyarrow or rich."""
+    # Reported by an exit handler: the console script leaves through os._exit once the
+    # handlers have run (entry._leave).
     code = (
-        "import sys\nfrom lossylink.entry import main\nsys.argv[1:] = sys.argv[2:]\n"
-        "sys.stdout = open('/dev/null', 'w')\ntry:\n    main()\nexcept SystemExit as e:\n"
-        "    assert not e.code, e.code\nsys.stdout = sys.__stdout__\n"
-        "heavy = ('click', 'typing', 'pathlib', 'numpy', 'pandas', 'pyarrow', 'rich'); "
-        "print(','.join(m for m in heavy if m in sys.modules))"
+        "import atexit, sys\nfrom lossylink.entry import main\nsys.argv[1:] = sys.argv[2:]\n"
+        "heavy = ('click', 'typing', 'pathlib', 'numpy', 'pandas', 'pyarrow', 'rich')\n"
+        "out, sys.stdout = sys.stdout, open('/dev/null', 'w')\n"
+        "atexit.register(lambda: out.write(','.join(m for m in heavy if m in sys.modules)))\n"
+        "main()\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", code, "lossylink", *args],
@@ -123,3 +125,45 @@ def test_what_the_light_commands_import(args: list[str], loaded: str) -> None:
     assert proc.returncode == 0, proc.stderr
     got = set(proc.stdout.strip().split(",")) - {""}
     assert got == ({"click", "typing"} if loaded else set()), got
+
+
+# After a command the console script leaves without the interpreter's teardown (entry._leave):
+# output flushed, exit handlers run, status kept, and the usual exit while a thread runs.
+_ENTRY = "import sys\nfrom lossylink.entry import main\nsys.argv[1:] = sys.argv[2:]\n"
+
+
+def _entry(prelude: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _ENTRY + prelude + "main()\n", "lossylink", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_leaving_keeps_the_output_the_status_and_the_exit_handlers(tmp_path: Path) -> None:
+    mark = tmp_path / "handler-ran"
+    handler = f"import atexit, pathlib\natexit.register(pathlib.Path({str(mark)!r}).touch)\n"
+    proc = _entry(handler, "run", *SMALL_FLAGS, "--seeds", "3", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert len([json.loads(line) for line in proc.stdout.splitlines()]) == 3
+    assert mark.exists()
+    mark.unlink()
+    bad = _entry(handler, "run", "--scheme", "no-such-scheme")
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("lossylink: error: ")
+    assert bad.stdout == ""
+    assert mark.exists()
+
+
+def test_leaving_waits_for_a_running_thread() -> None:
+    # A thread the command did not start (a notebook's, a plugin's) still finishes its work.
+    thread = (
+        "import threading, time\n"
+        "def late():\n    time.sleep(0.3)\n    print('thread done', flush=True)\n"
+        "threading.Thread(target=late).start()\n"
+    )
+    proc = _entry(thread, "run", *SMALL_FLAGS, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "thread done"
