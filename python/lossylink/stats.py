@@ -55,7 +55,7 @@ def summarize(values: Sequence[float]) -> Summary:
         return Summary(n=1, mean=mean, stdev=None, half_width=None)
     # Two passes with exactly rounded sums (within an ulp or two of statistics.stdev, which
     # works in fractions and cost a sweep's summary a tenth of a second).
-    stdev = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    stdev = math.sqrt(math.fsum([(v - mean) ** 2 for v in values]) / (n - 1))
     return Summary(
         n=n, mean=mean, stdev=stdev, half_width=t_quantile_975(n - 1) * stdev / math.sqrt(n)
     )

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 # Metrics that identify a run rather than measure it.
 _NOT_SUMMARIZED = frozenset({"seed"}) | NONDETERMINISTIC_METRICS
 
+# The value types summed without a closer look (bool, a subclass of int, is not one).
+_PLAIN = frozenset({int, float})
+
 # Shown in the printed table (all numeric metrics are in the saved summary): key, header and
 # priority (higher stays longer on a narrow terminal, :mod:`lossylink.tables`).
 HEADLINE = (
@@ -36,11 +39,11 @@ def summary_rows(rows: Sequence[Row], grid_keys: Sequence[str]) -> list[dict[str
     by_point: dict[int, list[Row]] = {}
     for r in rows:
         by_point.setdefault(r.point, []).append(r)
-    metrics: dict[str, None] = {}
+    metrics: dict[str, None] = {}  # numeric somewhere, in order of first numeric value
     for r in rows:
         if r.metrics is not None:
             for k, v in r.metrics.items():
-                if k not in _NOT_SUMMARIZED and _numeric(v):
+                if k not in metrics and k not in _NOT_SUMMARIZED and _numeric(v):
                     metrics[k] = None
     out = []
     for point, runs in by_point.items():
@@ -52,7 +55,7 @@ def summary_rows(rows: Sequence[Row], grid_keys: Sequence[str]) -> list[dict[str
         entry["failed"] = len(runs) - len(ok)
         for name in metrics:
             raw = [m.get(name) for m in ok]
-            if all(type(v) is float or type(v) is int for v in raw):  # the usual case, fast
+            if _PLAIN.issuperset(map(type, raw)):  # the usual case, fast
                 values = list(map(float, raw))
             else:
                 values = [float(v) for v in raw if _numeric(v)]

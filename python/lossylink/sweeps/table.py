@@ -18,6 +18,7 @@ import tempfile
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
 
 # Metrics that differ between equal runs (wall-clock time) stay out of the results file.
 NONDETERMINISTIC_METRICS = frozenset({"wall_s"})
+
+_NONE: Mapping[str, Any] = {}
+"""What a failed run's metrics or an unbuildable point's scenario reads as: every value None."""
 
 # The writer options; changing any of them changes the bytes of every results file.
 PARQUET_OPTIONS: dict[str, Any] = {
@@ -116,17 +120,19 @@ def build_table(
     }
     fixed = set(columns)
     metric_names = _union_keys(r.metrics for r in rows)
+    measured = [r.metrics or _NONE for r in rows]
     for name in metric_names:
         if name in NONDETERMINISTIC_METRICS or name in fixed:
             continue
-        columns[name] = [None if r.metrics is None else r.metrics.get(name) for r in rows]
+        columns[name] = [m.get(name) for m in measured]
     flat_of: dict[str, dict[str, Any]] = {}  # the runs of a grid point share their scenario
     for r in rows:
         if r.scenario and r.scenario not in flat_of:
             flat_of[r.scenario] = flatten_scenario(r.scenario)
     flats = [flat_of[r.scenario] if r.scenario else None for r in rows]
+    known = [f or _NONE for f in flats]
     for path in _union_keys(flats):
-        columns[f"scenario.{path}"] = [None if f is None else f.get(path) for f in flats]
+        columns[f"scenario.{path}"] = [f.get(path) for f in known]
     columns["scenario"] = [r.scenario for r in rows]
 
     fields = []
@@ -183,7 +189,8 @@ def _typed(values: list[Any]) -> tuple[pa.DataType, list[Any]]:
     if kinds == {"bool"}:
         return pa.bool_(), values
     if kinds == {"int"}:
-        if all(v is None or -(2**63) <= v < 2**63 for v in values):
+        ints = [v for v in values if v is not None]
+        if min(ints) >= -(2**63) and max(ints) < 2**63:
             return pa.int64(), values
         return pa.uint64(), values
     if kinds <= {"int", "float"} and kinds:
@@ -204,7 +211,7 @@ def _array(typ: pa.DataType, values: list[Any]) -> pa.Array:
     import pyarrow as pa
 
     n = len(values)
-    nulls = sum(v is None for v in values)
+    nulls = values.count(None)
     validity = _bits([v is not None for v in values]) if nulls else None
     if typ == pa.bool_():
         data = [_bits([bool(v) for v in values])]
@@ -212,15 +219,14 @@ def _array(typ: pa.DataType, values: list[Any]) -> pa.Array:
         encoded = [b"" if v is None else v.encode() for v in values]
         if sum(map(len, encoded)) >= 2**31:  # past 32-bit offsets: pyarrow chunks it
             return pa.array(values, type=typ)
-        offsets, at = array("i", [0]), 0
-        for e in encoded:
-            at += len(e)
-            offsets.append(at)
+        offsets = array("i", [0, *accumulate(map(len, encoded))])
         data = [pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(encoded))]
     else:
         code = {pa.int64(): "q", pa.uint64(): "Q", pa.float64(): "d"}[typ]
-        zero = 0.0 if code == "d" else 0
-        data = [pa.py_buffer(array(code, [zero if v is None else v for v in values]).tobytes())]
+        if nulls:
+            zero = 0.0 if code == "d" else 0
+            values = [zero if v is None else v for v in values]
+        data = [pa.py_buffer(array(code, values).tobytes())]
     return pa.Array.from_buffers(typ, n, [validity, *data], null_count=nulls)
 
 
