@@ -39,6 +39,8 @@ macro_rules! require_emulation {
 /// One TCP segment of a capture.
 #[derive(Clone, Copy, Debug)]
 pub struct Seg {
+    /// When the capture saw it, in microseconds (the record's timestamp).
+    pub at_us: u64,
     pub src: Ipv4Addr,
     pub dst: Ipv4Addr,
     pub seq: u32,
@@ -62,7 +64,9 @@ pub fn read_pcap(path: &Path) -> Vec<Seg> {
     let mut out = Vec::new();
     let be32 = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
     while o + 16 <= b.len() {
-        let cap = u32::from_le_bytes([b[o + 8], b[o + 9], b[o + 10], b[o + 11]]) as usize;
+        let le32 = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        let at_us = u64::from(le32(o)) * 1_000_000 + u64::from(le32(o + 4));
+        let cap = le32(o + 8) as usize;
         let d = &b[o + 16 + 14..o + 16 + cap];
         o += 16 + cap;
         if d[9] != 6 {
@@ -73,6 +77,7 @@ pub fn read_pcap(path: &Path) -> Vec<Seg> {
         let t = &d[ihl..total];
         let off = usize::from(t[12] >> 4) * 4;
         out.push(Seg {
+            at_us,
             src: Ipv4Addr::new(d[12], d[13], d[14], d[15]),
             dst: Ipv4Addr::new(d[16], d[17], d[18], d[19]),
             seq: be32(&t[4..8]),
@@ -120,6 +125,19 @@ pub fn dupacks(segs: &[Seg]) -> BTreeMap<u32, u32> {
         last = Some(s.ack);
     }
     m
+}
+
+/// How many of the duplicate ACKs of [`dupacks`] were captured after `at_us`.
+pub fn dupacks_after(segs: &[Seg], at_us: u64) -> u32 {
+    let mut n = 0;
+    let mut last = None;
+    for s in segs.iter().filter(|s| s.is_pure_ack()) {
+        if last == Some(s.ack) && s.at_us > at_us {
+            n += 1;
+        }
+        last = Some(s.ack);
+    }
+    n
 }
 
 /// A fresh directory for one test's captures.
