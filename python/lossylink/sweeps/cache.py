@@ -14,7 +14,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +63,8 @@ class RunCache:
 
     def put(self, key: str, metrics: dict[str, MetricValue], **extra: Any) -> None:
         """Store a finished run atomically (temporary file, then rename)."""
+        import tempfile  # here: with shutil, random and the compressors, 5 ms of start-up
+
         entry = {"format": FORMAT, "key": key, "metrics": metrics, **extra}
         target = self.path(key)
         try:

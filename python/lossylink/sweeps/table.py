@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -69,9 +68,10 @@ have to share their cores with. A process that imported numpy first is left as i
 
 
 def warm_table_writer() -> None:
-    """Import pyarrow and its Parquet writer ahead of use (not pandas: see :func:`_array`);
-    without numpy if :data:`WRITER_ONLY` and neither is imported yet."""
+    """Import pyarrow, its Parquet writer and tempfile ahead of use (not pandas: see
+    :func:`_array`); without numpy if :data:`WRITER_ONLY` and neither is imported yet."""
     import sys
+    import tempfile  # noqa: F401  (write_parquet's)
 
     if not WRITER_ONLY or "numpy" in sys.modules or "pyarrow" in sys.modules:
         import pyarrow.parquet
@@ -147,6 +147,8 @@ def build_table(
 
 def write_parquet(table: pa.Table, path: str | os.PathLike[str]) -> Path:
     """Write ``table`` to ``path`` atomically, with :data:`PARQUET_OPTIONS`."""
+    import tempfile
+
     import pyarrow.parquet as pq
 
     target = Path(path)
