@@ -10,16 +10,16 @@ use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::keys;
 use tcp::cc::{BbrCc, CubicCc, IdealBweCc, JerseyCc, JtcpCc, RenoCc, TibetCc};
 use tcp::recovery::{
-    ElnRecovery, HackMode, HackRecovery, LossRecovery, NewRenoRecovery, RackRecovery, RenoRecovery,
-    SackRecovery, SmartClock, SmartRecovery, TcpElnRecovery,
+    ElnRecovery, HackMode, HackRecovery, NewRenoRecovery, RackRecovery, RenoRecovery, SackRecovery,
+    SmartClock, SmartRecovery, TcpElnRecovery,
 };
 use tcp::rto::{
-    AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, RtoEstimator,
-    TickClock,
+    AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, TickClock,
 };
 use tcp::spurious::Eifel;
 use tcp::{
-    DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
+    DelayedAck, Receiver, ReceiverConfig, RecoveryPart, RtoPart, Sender, SenderConfig, SenderParts,
+    SeqNum, SeqSpace,
 };
 
 /// A tick clock with a phase drawn from the node's own stream.
@@ -49,107 +49,108 @@ fn make_sender(
 ) -> Sender {
     // The sender's slow timer (phase drawn per host), shared by the BSD timer and SMART's tick.
     let slow_clock = |tick| clock(seed, at.node, &format!("{}slow-timer", at.timers), tick);
-    let rto: Box<dyn RtoEstimator> = match t.timers {
+    let rto: RtoPart = match t.timers {
         TimerSettings::Bsd {
             tick,
             min_ticks,
             max_ticks,
             initial_ticks,
-        } => Box::new(BsdRto::new(BsdRtoConfig {
+        } => BsdRto::new(BsdRtoConfig {
             clock: slow_clock(tick),
             min_ticks,
             max_ticks,
             initial_ticks,
-        })),
-        TimerSettings::Fine { min, max, initial } => Box::new(Rfc6298Rto::new(Rfc6298Config {
+        })
+        .into(),
+        TimerSettings::Fine { min, max, initial } => Rfc6298Rto::new(Rfc6298Config {
             min,
             max,
             initial,
             granularity: SimDuration::from_millis(1),
-        })),
-        TimerSettings::Linux { min, max, initial } => Box::new(LinuxRto::new(min, max, initial)),
-        TimerSettings::Eifel(cfg) => Box::new(EifelRto::new(cfg)),
-        TimerSettings::Agg(cfg) => Box::new(AggRto::new(cfg)),
+        })
+        .into(),
+        TimerSettings::Linux { min, max, initial } => LinuxRto::new(min, max, initial).into(),
+        TimerSettings::Eifel(cfg) => EifelRto::new(cfg).into(),
+        TimerSettings::Agg(cfg) => AggRto::new(cfg).into(),
     };
-    let base: Box<dyn LossRecovery> = match def.recovery {
-        RecoveryKind::Reno => {
-            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction))
-        }
-        RecoveryKind::NewReno => Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
-        RecoveryKind::Smart => Box::new(SmartRecovery::new(t.mss).with_clock(match t.timers {
-            TimerSettings::Bsd { tick, .. } if t.smart_tick => SmartClock::Ticks(slow_clock(tick)),
-            _ => SmartClock::Fine,
-        })),
-        RecoveryKind::Sack if t.rack => Box::new(RackRecovery::new(t.mss, t.dupthresh)),
-        RecoveryKind::Sack => Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
-        RecoveryKind::TcpEln => Box::new(TcpElnRecovery::new(t.tcp_eln)),
-        RecoveryKind::Esack => Box::new(tcp::recovery::EsackRecovery::new(
+    let base: RecoveryPart = match def.recovery {
+        RecoveryKind::Reno => RenoRecovery::new(t.dupthresh)
+            .with_retraction(t.exit_retraction)
+            .into(),
+        RecoveryKind::NewReno => NewRenoRecovery::new(t.newreno, t.dupthresh).into(),
+        RecoveryKind::Smart => SmartRecovery::new(t.mss)
+            .with_clock(match t.timers {
+                TimerSettings::Bsd { tick, .. } if t.smart_tick => {
+                    SmartClock::Ticks(slow_clock(tick))
+                }
+                _ => SmartClock::Fine,
+            })
+            .into(),
+        RecoveryKind::Sack if t.rack => RackRecovery::new(t.mss, t.dupthresh).into(),
+        RecoveryKind::Sack => SackRecovery::new(t.sack_sender, t.mss, t.dupthresh).into(),
+        RecoveryKind::TcpEln => TcpElnRecovery::new(t.tcp_eln).into(),
+        RecoveryKind::Esack => tcp::recovery::EsackRecovery::new(
             tcp::recovery::EsackConfig {
                 dupthresh: t.dupthresh,
                 filter: t.esack_filter.unwrap_or(3),
             },
             t.mss,
-        )),
-        RecoveryKind::Dcr { sack: false } => Box::new(tcp::recovery::DcrRecovery::new(
+        )
+        .into(),
+        RecoveryKind::Dcr { sack: false } => tcp::recovery::DcrRecovery::new(
             Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
             t.dupthresh,
             "dcr",
-        )),
-        RecoveryKind::Dcr { sack: true } => Box::new(tcp::recovery::DcrRecovery::new(
+        )
+        .into(),
+        RecoveryKind::Dcr { sack: true } => tcp::recovery::DcrRecovery::new(
             Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
             t.dupthresh,
             "dcr-sack",
-        )),
-        RecoveryKind::Hack { fixed } => Box::new(
-            HackRecovery::new(
-                Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
-                if fixed {
-                    HackMode::Fixed
-                } else {
-                    HackMode::Plain
-                },
-                if fixed { "hack-fixed" } else { "hack" },
-            )
-            .with_notices(def.agent == AgentKind::Elsn),
-        ),
-        RecoveryKind::Lhp => Box::new(
-            HackRecovery::new(
-                Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
-                HackMode::Fixed,
-                "lhp",
-            )
-            .with_notices(def.agent == AgentKind::Elsn),
-        ),
+        )
+        .into(),
+        RecoveryKind::Hack { fixed } => HackRecovery::new(
+            Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
+            if fixed {
+                HackMode::Fixed
+            } else {
+                HackMode::Plain
+            },
+            if fixed { "hack-fixed" } else { "hack" },
+        )
+        .with_notices(def.agent == AgentKind::Elsn)
+        .into(),
+        RecoveryKind::Lhp => HackRecovery::new(
+            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
+            HackMode::Fixed,
+            "lhp",
+        )
+        .with_notices(def.agent == AgentKind::Elsn)
+        .into(),
     };
-    let recovery: Box<dyn LossRecovery> = match def.eln_dupthresh {
-        Some(k) => Box::new(ElnRecovery::new(base, k)),
+    let recovery: RecoveryPart = match def.eln_dupthresh {
+        // The wrapper holds the base part as it is built (dispatched by its variant).
+        Some(k) => ElnRecovery::new(Box::new(base), k).into(),
         None => base,
     };
     let parts = SenderParts {
         cc: match t.cc {
-            CcSettings::Reno(flavor) => Box::new(RenoCc::new(flavor, t.mss, t.initial_cwnd, 65535)),
-            CcSettings::Cubic => Box::new(CubicCc::new(t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Reno(flavor) => RenoCc::new(flavor, t.mss, t.initial_cwnd, 65535).into(),
+            CcSettings::Cubic => CubicCc::new(t.mss, t.initial_cwnd, 65535).into(),
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
-            CcSettings::Bbr => Box::new(BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0)),
-            CcSettings::Westwood(filter) => Box::new(tcp::cc::WestwoodCc::new(
-                filter,
-                t.mss,
-                t.initial_cwnd,
-                65535,
-            )),
-            CcSettings::Veno => Box::new(tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, 65535)),
-            CcSettings::Jersey(u) => Box::new(JerseyCc::new(u, t.mss, t.initial_cwnd, 65535)),
-            CcSettings::Jtcp(k) => Box::new(JtcpCc::new(k, t.mss, t.initial_cwnd, 65535)),
-            CcSettings::Tibet(a) => Box::new(TibetCc::new(a, t.mss, t.initial_cwnd, 65535)),
+            CcSettings::Bbr => BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0).into(),
+            CcSettings::Westwood(filter) => {
+                tcp::cc::WestwoodCc::new(filter, t.mss, t.initial_cwnd, 65535).into()
+            }
+            CcSettings::Veno => tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, 65535).into(),
+            CcSettings::Jersey(u) => JerseyCc::new(u, t.mss, t.initial_cwnd, 65535).into(),
+            CcSettings::Jtcp(k) => JtcpCc::new(k, t.mss, t.initial_cwnd, 65535).into(),
+            CcSettings::Tibet(a) => TibetCc::new(a, t.mss, t.initial_cwnd, 65535).into(),
             // The build fills in the path's rate for a flow (`build/flows.rs`); a split leg's
             // oracle without a given rate is refused there.
-            CcSettings::IdealBwe { rate_bps, rtt } => Box::new(IdealBweCc::new(
-                rate_bps.unwrap_or(0) / 8,
-                rtt,
-                t.mss,
-                t.initial_cwnd,
-                65535,
-            )),
+            CcSettings::IdealBwe { rate_bps, rtt } => {
+                IdealBweCc::new(rate_bps.unwrap_or(0) / 8, rtt, t.mss, t.initial_cwnd, 65535).into()
+            }
         },
         recovery,
         rto,

@@ -27,16 +27,17 @@ fn ms(n: u64) -> SimTime {
 
 fn reno(buffer: u32, peer_window: u32, phase_ms: u64) -> Sender {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(
+        cc: RenoCc::new(
             RenoFlavor::Net3 {
                 extra_mss_over_8: false,
             },
             MSS,
             4 * MSS,
             65535,
-        )),
-        recovery: Box::new(RenoRecovery::new(3)),
-        rto: Box::new(BsdRto::new(BsdRtoConfig {
+        )
+        .into(),
+        recovery: RenoRecovery::new(3).into(),
+        rto: BsdRto::new(BsdRtoConfig {
             clock: TickClock {
                 period: SimDuration::from_millis(500),
                 phase: SimDuration::from_millis(phase_ms),
@@ -44,7 +45,8 @@ fn reno(buffer: u32, peer_window: u32, phase_ms: u64) -> Sender {
             min_ticks: 2,
             max_ticks: 128,
             initial_ticks: 12,
-        })),
+        })
+        .into(),
         eifel: None,
     };
     let mut s = Sender::new(

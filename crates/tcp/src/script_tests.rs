@@ -32,21 +32,23 @@ fn sender(initial_cwnd_segments: u32, buffer: u32) -> Sender {
 /// a 100 ms phase, no Eifel.
 pub(crate) fn bsd_parts(initial_cwnd_segments: u32) -> SenderParts {
     SenderParts {
-        cc: Box::new(RenoCc::new(
+        cc: RenoCc::new(
             RenoFlavor::Net3 {
                 extra_mss_over_8: false,
             },
             MSS,
             initial_cwnd_segments * MSS,
             65535,
-        )),
-        recovery: Box::new(RenoRecovery::new(3)),
-        rto: Box::new(BsdRto::new(BsdRtoConfig {
+        )
+        .into(),
+        recovery: RenoRecovery::new(3).into(),
+        rto: BsdRto::new(BsdRtoConfig {
             clock: slow_clock(),
             min_ticks: 2,
             max_ticks: 128,
             initial_ticks: 12,
-        })),
+        })
+        .into(),
         eifel: None,
     }
 }

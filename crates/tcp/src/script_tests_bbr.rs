@@ -24,9 +24,9 @@ const PAYLOAD_RATE: f64 = 10e6 / 8.0 * 1460.0 / 1500.0;
 /// BBR's model every millisecond: (time, model, cwnd).
 fn run_bbr(until_ms: u64) -> (Path, Vec<(SimTime, ModelState, u32)>) {
     let parts = SenderParts {
-        cc: Box::new(BbrCc::new(MSS, 10 * MSS, 1 << 24, 3)),
-        recovery: Box::new(SackRecovery::new(SackFlavor::Rfc6675, MSS, 3)),
-        rto: rfc6298(),
+        cc: BbrCc::new(MSS, 10 * MSS, 1 << 24, 3).into(),
+        recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
+        rto: rfc6298().into(),
         eifel: None,
     };
     let cfg = SenderConfig {

@@ -19,14 +19,15 @@ const WIN: u32 = 1 << 22;
 #[test]
 fn after_a_loss_the_window_follows_the_cubic_curve_with_the_rfc_k() {
     let parts = SenderParts {
-        cc: Box::new(CubicCc::new(MSS, 200 * MSS, WIN)),
-        recovery: Box::new(RenoRecovery::new(3)),
-        rto: Box::new(Rfc6298Rto::new(Rfc6298Config {
+        cc: CubicCc::new(MSS, 200 * MSS, WIN).into(),
+        recovery: RenoRecovery::new(3).into(),
+        rto: Rfc6298Rto::new(Rfc6298Config {
             min: SimDuration::from_millis(200),
             max: SimDuration::from_secs(60),
             initial: SimDuration::from_secs(1),
             granularity: SimDuration::from_millis(1),
-        })),
+        })
+        .into(),
         eifel: None,
     };
     let mut s = Sender::new(

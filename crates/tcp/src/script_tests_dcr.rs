@@ -21,9 +21,9 @@ const TOTAL: u64 = 20;
 
 fn path(recovery: Box<dyn LossRecovery>, sack: bool) -> Path {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535)),
-        recovery,
-        rto: rfc6298(),
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535).into(),
+        recovery: recovery.into(),
+        rto: rfc6298().into(),
         eifel: None,
     };
     let mut s = Sender::new(SenderConfig::new(MSS, 65535), parts, SPACE, TOTAL * M);

@@ -20,21 +20,23 @@ fn build(
     eifel: bool,
 ) -> Sender {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(
+        cc: RenoCc::new(
             RenoFlavor::Net3 {
                 extra_mss_over_8: false,
             },
             MSS,
             cwnd_segs * MSS,
             65535,
-        )),
-        recovery,
-        rto: Box::new(BsdRto::new(BsdRtoConfig {
+        )
+        .into(),
+        recovery: recovery.into(),
+        rto: BsdRto::new(BsdRtoConfig {
             clock: slow_clock(),
             min_ticks: 2,
             max_ticks: 128,
             initial_ticks: 12,
-        })),
+        })
+        .into(),
         eifel: eifel.then(|| Eifel::new(EifelResponse::Dissertation)),
     };
     let mut s = Sender::new(cfg, parts, SeqSpace { base: BASE }, 100 * u64::from(MSS));
@@ -271,14 +273,15 @@ fn eifel_timer_tracks_the_round_trip_from_timestamps() {
     let mut t = VecSink::default();
     let g = SimDuration::from_millis(1);
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 4 * MSS, 65535)),
-        recovery: Box::new(RenoRecovery::new(3)),
-        rto: Box::new(EifelRto::new(EifelRtoConfig {
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 4 * MSS, 65535).into(),
+        recovery: RenoRecovery::new(3).into(),
+        rto: EifelRto::new(EifelRtoConfig {
             granularity: g,
             max: SimDuration::from_secs(60),
             initial: SimDuration::from_secs(1),
             sampling: Sampling::EveryAck,
-        })),
+        })
+        .into(),
         eifel: None,
     };
     let cfg = SenderConfig {

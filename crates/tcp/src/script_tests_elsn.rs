@@ -23,14 +23,15 @@ fn ms(m: u64) -> SimTime {
 /// minimum, and a 10 ms round trip measured at the handshake (so RTO = 200 ms).
 fn sender(recovery: Box<dyn LossRecovery>) -> Sender {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 5 * MSS, 65535)),
-        recovery,
-        rto: Box::new(Rfc6298Rto::new(Rfc6298Config {
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 5 * MSS, 65535).into(),
+        recovery: recovery.into(),
+        rto: Rfc6298Rto::new(Rfc6298Config {
             min: SimDuration::from_millis(200),
             max: SimDuration::from_secs(60),
             initial: SimDuration::from_secs(1),
             granularity: SimDuration::from_millis(1),
-        })),
+        })
+        .into(),
         eifel: None,
     };
     let mut s = Sender::new(

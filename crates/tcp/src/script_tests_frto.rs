@@ -25,9 +25,9 @@ const SPACE: SeqSpace = SeqSpace { base: SeqNum(3000) };
 
 fn path(frto: bool) -> Path {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535)),
-        recovery: Box::new(NewRenoRecovery::new(NewRenoFlavor::Rfc6582, 3)),
-        rto: rfc6298(),
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535).into(),
+        recovery: NewRenoRecovery::new(NewRenoFlavor::Rfc6582, 3).into(),
+        rto: rfc6298().into(),
         eifel: None,
     };
     let cfg = SenderConfig {

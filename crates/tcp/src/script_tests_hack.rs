@@ -19,9 +19,9 @@ const SPACE: SeqSpace = SeqSpace { base: SeqNum(1000) };
 
 fn path(inner: Box<dyn LossRecovery>, mode: HackMode, lost: &'static [u64], corrupt: u64) -> Path {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 20 * MSS, 1 << 20)),
-        recovery: Box::new(HackRecovery::new(inner, mode, "hack")),
-        rto: rfc6298(),
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 20 * MSS, 1 << 20).into(),
+        recovery: HackRecovery::new(inner, mode, "hack").into(),
+        rto: rfc6298().into(),
         eifel: None,
     };
     let mut s = Sender::new(SenderConfig::new(MSS, 65535), parts, SPACE, 60 * M);

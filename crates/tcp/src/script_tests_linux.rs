@@ -25,9 +25,9 @@ const SPACE: SeqSpace = SeqSpace { base: SeqNum(900) };
 #[test]
 fn quick_acks_first_then_every_second_segment_and_a_40_ms_timeout() {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535)),
-        recovery: Box::new(SackRecovery::new(SackFlavor::Rfc6675, MSS, 3)),
-        rto: rfc6298(),
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535).into(),
+        recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
+        rto: rfc6298().into(),
         eifel: None,
     };
     let mut s = Sender::new(SenderConfig::new(MSS, 20_000), parts, SPACE, 13_000);

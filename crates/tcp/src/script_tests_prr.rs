@@ -23,20 +23,20 @@ pub(crate) fn ms(m: u64) -> SimTime {
     SimTime(m * 1_000_000)
 }
 
-pub(crate) fn rfc6298() -> Box<Rfc6298Rto> {
-    Box::new(Rfc6298Rto::new(Rfc6298Config {
+pub(crate) fn rfc6298() -> Rfc6298Rto {
+    Rfc6298Rto::new(Rfc6298Config {
         min: SimDuration::from_millis(200),
         max: SimDuration::from_secs(60),
         initial: SimDuration::from_secs(1),
         granularity: SimDuration::from_millis(1),
-    }))
+    })
 }
 
 fn path(recovery: Box<dyn LossRecovery>, prr: Option<PrrBound>, sack: bool) -> Path {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 20 * MSS, 65535)),
-        recovery,
-        rto: rfc6298(),
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 20 * MSS, 65535).into(),
+        recovery: recovery.into(),
+        rto: rfc6298().into(),
         eifel: None,
     };
     let cfg = SenderConfig {

@@ -22,9 +22,9 @@ const SPACE: SeqSpace = SeqSpace { base: SeqNum(5000) };
 
 fn path(recovery: Box<dyn LossRecovery>, tlp: bool, lost: &'static [u64]) -> Path {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535)),
-        recovery,
-        rto: rfc6298(),
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535).into(),
+        recovery: recovery.into(),
+        rto: rfc6298().into(),
         eifel: None,
     };
     let cfg = SenderConfig {

@@ -32,16 +32,17 @@ fn sender_of(recovery: Box<dyn LossRecovery>, segments: u64) -> Sender {
 /// The same with a given configuration.
 fn sender_with(recovery: Box<dyn LossRecovery>, segments: u64, cfg: SenderConfig) -> Sender {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(
+        cc: RenoCc::new(
             RenoFlavor::Net3 {
                 extra_mss_over_8: false,
             },
             MSS,
             5 * MSS,
             65535,
-        )),
-        recovery,
-        rto: Box::new(BsdRto::new(BsdRtoConfig {
+        )
+        .into(),
+        recovery: recovery.into(),
+        rto: BsdRto::new(BsdRtoConfig {
             clock: TickClock {
                 period: SimDuration::from_millis(500),
                 phase: SimDuration::from_millis(100),
@@ -49,7 +50,8 @@ fn sender_with(recovery: Box<dyn LossRecovery>, segments: u64, cfg: SenderConfig
             min_ticks: 2,
             max_ticks: 128,
             initial_ticks: 12,
-        })),
+        })
+        .into(),
         eifel: None,
     };
     let mut s = Sender::new(

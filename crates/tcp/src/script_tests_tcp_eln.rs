@@ -14,21 +14,23 @@ const W: u32 = 8;
 
 fn build(recovery: Box<dyn LossRecovery>) -> Sender {
     let parts = SenderParts {
-        cc: Box::new(RenoCc::new(
+        cc: RenoCc::new(
             RenoFlavor::Net3 {
                 extra_mss_over_8: false,
             },
             MSS,
             W * MSS,
             65535,
-        )),
-        recovery,
-        rto: Box::new(BsdRto::new(BsdRtoConfig {
+        )
+        .into(),
+        recovery: recovery.into(),
+        rto: BsdRto::new(BsdRtoConfig {
             clock: slow_clock(),
             min_ticks: 2,
             max_ticks: 128,
             initial_ticks: 12,
-        })),
+        })
+        .into(),
         eifel: None,
     };
     let mut s = Sender::new(

@@ -43,9 +43,9 @@ const LATE: u64 = 1500;
 
 fn sender(cc: Box<dyn CongestionControl>, total: u64, peer: u32) -> Sender {
     let parts = SenderParts {
-        cc,
-        recovery: Box::new(RenoRecovery::new(3)),
-        rto: rfc6298(),
+        cc: cc.into(),
+        recovery: RenoRecovery::new(3).into(),
+        rto: rfc6298().into(),
         eifel: None,
     };
     let cfg = SenderConfig {

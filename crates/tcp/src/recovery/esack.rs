@@ -106,7 +106,11 @@ impl EsackRecovery {
 
     /// RFC 6675 §4 IsLost for an untagged hole.
     fn is_lost(&self, off: u64) -> bool {
-        let (bytes, runs) = self.board.sacked_above(off);
+        self.is_lost_given(self.board.sacked_above(off))
+    }
+
+    /// [`EsackRecovery::is_lost`] given the segment's `sacked_above`.
+    fn is_lost_given(&self, (bytes, runs): (u64, u32)) -> bool {
         let mss = u64::from(self.board.mss());
         runs >= self.cfg.dupthresh || bytes > u64::from(self.cfg.dupthresh - 1) * mss
     }
@@ -290,10 +294,14 @@ impl LossRecovery for EsackRecovery {
             return None;
         }
         let mut pipe = view.snd_max.saturating_sub(self.board.snd_max());
-        for s in self.board.segments().filter(|s| !s.sacked) {
+        // From the top down, IsLost's counts gathered on the way (the sum is the same).
+        for (s, above) in self.board.segments_down_with_sacked_above() {
+            if s.sacked {
+                continue;
+            }
             let tag = self.tag(s.off);
             // The original is out of the network once tagged or found lost.
-            if tag.is_none() && !self.is_lost(s.off) {
+            if tag.is_none() && !self.is_lost_given(above) {
                 pipe += u64::from(s.len);
             }
             // The resend, unless an ELN reported it lost too.

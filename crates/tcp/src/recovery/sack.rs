@@ -95,10 +95,20 @@ impl SackRecovery {
 
     /// RFC 6675 §4 IsLost, or for Fall-Floyd "a higher segment was SACKed".
     fn is_lost(&self, off: u64, highest: Option<u64>) -> bool {
+        self.is_lost_with(off, highest, || self.board.sacked_above(off))
+    }
+
+    /// [`SackRecovery::is_lost`] given how to get `sacked_above(off)` if it is needed.
+    fn is_lost_with(
+        &self,
+        off: u64,
+        highest: Option<u64>,
+        sacked_above: impl FnOnce() -> (u64, u32),
+    ) -> bool {
         match self.flavor {
             SackFlavor::FallFloyd => highest.is_some_and(|h| off < h),
             SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => {
-                let (bytes, runs) = self.board.sacked_above(off);
+                let (bytes, runs) = sacked_above();
                 let mss = u64::from(self.board.mss());
                 runs >= self.dupthresh || bytes > u64::from(self.dupthresh - 1) * mss
             }
@@ -238,14 +248,14 @@ impl LossRecovery for SackRecovery {
             return None;
         }
         let highest = self.board.highest_sacked_end();
-        Some(
-            self.board
-                .pipe(view.snd_max, view.snd_una, |s| match self.flavor {
-                    // A resent hole's original has left the network (Fall & Floyd).
-                    SackFlavor::FallFloyd => s.rexmit_at.is_some() || self.is_lost(s.off, highest),
-                    SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => self.is_lost(s.off, highest),
-                }),
-        )
+        Some(self.board.pipe(view.snd_max, view.snd_una, |s, above| {
+            let lost = self.is_lost_with(s.off, highest, || above);
+            match self.flavor {
+                // A resent hole's original has left the network (Fall & Floyd).
+                SackFlavor::FallFloyd => s.rexmit_at.is_some() || lost,
+                SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => lost,
+            }
+        }))
     }
 
     fn new_ack_is_duplicate(&self) -> bool {

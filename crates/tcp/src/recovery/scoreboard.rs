@@ -188,10 +188,20 @@ impl Scoreboard {
     /// RFC 6675 §4 SetPipe over the board: bytes sent beyond the board (up to `snd_max`), plus,
     /// for every segment from offset `from` that is not SACKed, its length unless `lost` says
     /// the original has left the network, and its length again if it was retransmitted.
-    pub fn pipe(&self, snd_max: u64, from: u64, lost: impl Fn(&SegmentState) -> bool) -> u64 {
+    /// `lost` is given the segment and its [`Scoreboard::sacked_above`], counted in the same
+    /// pass (the sum does not depend on the order, so the pass runs from the top down).
+    pub fn pipe(
+        &self,
+        snd_max: u64,
+        from: u64,
+        lost: impl Fn(&SegmentState, (u64, u32)) -> bool,
+    ) -> u64 {
         let mut pipe = snd_max.saturating_sub(self.snd_max());
-        for s in self.segments().filter(|s| s.off >= from && !s.sacked) {
-            if !lost(&s) {
+        for (s, above) in self.segments_down_with_sacked_above() {
+            if s.off < from || s.sacked {
+                continue;
+            }
+            if !lost(&s, above) {
                 pipe += u64::from(s.len);
             }
             if s.rexmit_at.is_some() {
@@ -201,8 +211,35 @@ impl Scoreboard {
         pipe
     }
 
+    /// The outstanding segments from the highest down, each with what
+    /// [`Scoreboard::sacked_above`] its offset returns, counted in one pass: a loop asking
+    /// RFC 6675 IsLost of every segment would otherwise scan the board once per segment.
+    pub fn segments_down_with_sacked_above(
+        &self,
+    ) -> impl Iterator<Item = (SegmentState, (u64, u32))> + '_ {
+        // Above the current segment: SACKed bytes, and runs counted by their ends (a SACKed
+        // segment whose successor is not), which the runs above a segment all have above it.
+        let (mut bytes, mut runs, mut next_sacked) = (0u64, 0u32, false);
+        self.segments_both_ways().rev().map(move |s| {
+            let above = (bytes, runs);
+            if s.sacked {
+                bytes += u64::from(s.len);
+                if !next_sacked {
+                    runs += 1;
+                }
+            }
+            next_sacked = s.sacked;
+            (s, above)
+        })
+    }
+
     /// The outstanding segments in order.
     pub fn segments(&self) -> impl Iterator<Item = SegmentState> + '_ {
+        self.segments_both_ways()
+    }
+
+    /// [`Scoreboard::segments`], which can also be walked from the end.
+    fn segments_both_ways(&self) -> impl DoubleEndedIterator<Item = SegmentState> + '_ {
         let (mss, una, high, first) = (self.mss, self.una, self.high, self.first);
         self.slots.iter().enumerate().filter_map(move |(i, s)| {
             let start = ((first + i as u64) * mss).max(una);
@@ -330,6 +367,29 @@ mod tests {
         assert_eq!(b.retransmitted_at(MSS + 1), Some(SimTime(5)));
         b.clear();
         assert!(!b.has_hole() && b.retransmitted_at(MSS).is_none());
+    }
+
+    #[test]
+    fn the_downward_pass_counts_what_sacked_above_counts() {
+        let mut b = Scoreboard::new(1400);
+        b.update(700, 12 * MSS + 100);
+        // Runs of SACKed segments: 2-3, 5, 7-9, 11; 12 is the short last one.
+        for (l, r) in [(2, 4), (5, 6), (7, 10), (11, 12)] {
+            b.on_sack_block(l * MSS, r * MSS);
+        }
+        b.mark_retransmitted(MSS, SimTime(1));
+        let down: Vec<_> = b.segments_down_with_sacked_above().collect();
+        assert_eq!(down.len(), 13);
+        for (s, above) in down {
+            assert_eq!(above, b.sacked_above(s.off), "segment at {}", s.off);
+        }
+        let lost = |s: &SegmentState, above: (u64, u32)| {
+            assert_eq!(above, b.sacked_above(s.off));
+            above.1 >= 3
+        };
+        // Unsacked: 0 (700 bytes), 1 (resent), 4, 6, 10, 12 (100 bytes); those below three
+        // runs or more (0, 1, 4) have left the network, 1's resend has not.
+        assert_eq!(b.pipe(12 * MSS + 100, 0, lost), 3 * MSS + 100);
     }
 
     #[test]

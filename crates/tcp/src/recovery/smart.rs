@@ -185,7 +185,7 @@ impl LossRecovery for SmartRecovery {
         }
         let highest = self.board.highest_sacked_end().unwrap_or(0);
         // Every unset segment below the highest delivered one is lost (§2.4).
-        Some(self.board.pipe(view.snd_max, 0, |s| s.off < highest))
+        Some(self.board.pipe(view.snd_max, 0, |s, _| s.off < highest))
     }
 
     fn is_sacked(&self, off: u64) -> bool {

@@ -3,6 +3,9 @@
 //! duplicate ACK after a timeout (Q3).
 
 use super::{Pacer, Sender};
+use crate::cc::CongestionControl as _;
+use crate::recovery::LossRecovery as _;
+use crate::rto::RtoEstimator as _;
 use crate::segment::Segment;
 use crate::spurious::{Eifel, RetransmitCause};
 use crate::trace::SenderEvent;

@@ -5,6 +5,8 @@
 
 use super::Sender;
 use crate::notice::{ElnVerdict, LinkNotice, NoticeKind};
+use crate::recovery::LossRecovery as _;
+use crate::rto::RtoEstimator as _;
 use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};
 

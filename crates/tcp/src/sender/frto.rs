@@ -7,6 +7,7 @@
 
 use super::Sender;
 use crate::recovery::Phase;
+use crate::rto::RtoEstimator as _;
 use crate::spurious::FrtoAction;
 use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};

@@ -30,7 +30,7 @@ use crate::recovery::{
 use crate::rto::RtoEstimator;
 use crate::segment::Segment;
 use crate::seq::{SeqNum, SeqSpace};
-use crate::spurious::{Eifel, Frto, Retransmission, RetransmitCause};
+use crate::spurious::{Frto, Retransmission, RetransmitCause};
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
@@ -41,6 +41,7 @@ mod frto;
 mod notify;
 mod output;
 mod pacer;
+mod parts;
 mod prr;
 mod rate;
 mod samples;
@@ -51,22 +52,11 @@ mod today;
 
 pub use config::{Rexmt, SenderConfig};
 use pacer::Pacer;
+pub use parts::{CcPart, RecoveryPart, RtoPart, SenderParts};
 use prr::PrrRun;
 use rate::RateSampler;
 use send_log::SendLog;
 use tlp::Tlp;
-
-/// The parts a sender is built from.
-pub struct SenderParts {
-    /// How much may be in flight.
-    pub cc: Box<dyn CongestionControl>,
-    /// What is lost and how to react to ACKs.
-    pub recovery: Box<dyn LossRecovery>,
-    /// When to time out.
-    pub rto: Box<dyn RtoEstimator>,
-    /// Spurious-retransmission detection and undo (needs timestamps).
-    pub eifel: Option<Eifel>,
-}
 
 /// A bulk-transfer TCP sender of `total` bytes.
 pub struct Sender {

@@ -3,6 +3,8 @@
 //! LHP's loss notification (§4.11-4.12) to the recovery part.
 
 use super::Sender;
+use crate::cc::CongestionControl as _;
+use crate::recovery::LossRecovery as _;
 use crate::segment::Segment;
 use engine::SimTime;
 

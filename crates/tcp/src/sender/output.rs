@@ -3,6 +3,9 @@
 //! a segment with its counters, RTT timing (Karn) and the retransmission timer.
 
 use super::{Rexmt, Sender};
+use crate::cc::CongestionControl as _;
+use crate::recovery::LossRecovery as _;
+use crate::rto::RtoEstimator as _;
 use crate::segment::{SegOptions, Segment, Timestamps};
 use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};

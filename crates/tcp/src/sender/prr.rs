@@ -13,6 +13,8 @@
 //! SACK).
 
 use super::Sender;
+use crate::cc::CongestionControl as _;
+use crate::recovery::LossRecovery as _;
 use crate::recovery::{Phase, Prr};
 
 /// PRR during one fast recovery.

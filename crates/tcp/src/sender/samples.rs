@@ -3,6 +3,7 @@
 //! of the timer plots (Ludwig2000 §5.3, S9).
 
 use super::Sender;
+use crate::rto::RtoEstimator as _;
 use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};
 

@@ -8,6 +8,7 @@
 //! then no data is sent. Without `syn` the connection is open at start (the default).
 
 use super::Sender;
+use crate::rto::RtoEstimator as _;
 use crate::segment::{SegOptions, Segment, Timestamps};
 use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};

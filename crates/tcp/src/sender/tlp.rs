@@ -19,8 +19,10 @@
 //! then stays open until an ACK beyond it decides.
 
 use super::Sender;
+use crate::cc::CongestionControl as _;
 use crate::cc::CongestionEvent;
 use crate::recovery::Phase;
+use crate::rto::RtoEstimator as _;
 use crate::segment::Segment;
 use crate::trace::SenderEvent;
 use engine::{SimDuration, SimTime, TraceSink};

@@ -7,6 +7,8 @@
 use super::rate::AckContext;
 use super::tlp::Tlp;
 use super::Sender;
+use crate::cc::CongestionControl as _;
+use crate::recovery::LossRecovery as _;
 use crate::recovery::LossResponse;
 use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};
