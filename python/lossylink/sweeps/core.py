@@ -215,12 +215,51 @@ class _NoProgress:
         """Nothing to count."""
 
 
-def _progress_bar(total: int, done: int, enabled: bool) -> Any:
-    if not enabled:
-        return _NoProgress()
-    from lossylink.sweeps.progress import SweepProgress
+class _LateProgress:
+    """The progress bar, shown from the first batch that finishes after a thread has imported
+    rich for it (or at the end): made before the runs, the bar would keep them waiting for that
+    import (about 50 ms, a tenth of a short sweep on the pool). It counts from the sweep's start."""
 
-    return SweepProgress(total, done, enabled=True)
+    def __init__(self, total: int, done: int) -> None:
+        self.total, self.done, self.completed = total, done, done
+        self.started = time.monotonic()
+        self._bar: Any = None
+        self._ready = threading.Event()
+        threading.Thread(target=self._load, name="lossylink-warm-progress", daemon=True).start()
+
+    def _load(self) -> None:
+        try:
+            import lossylink.sweeps.progress  # noqa: F401
+        finally:
+            self._ready.set()
+
+    def _show(self) -> None:
+        from lossylink.sweeps.progress import SweepProgress
+
+        self._bar = SweepProgress(
+            self.total, self.done, enabled=True, completed=self.completed, started=self.started
+        ).__enter__()
+
+    def __enter__(self) -> _LateProgress:
+        return self
+
+    def advance(self, runs: int) -> None:
+        """Count ``runs`` more; show the bar if rich is ready."""
+        self.completed += runs
+        if self._bar is not None:
+            self._bar.advance(runs)
+        elif self._ready.is_set():
+            self._show()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._bar is None:
+            self._ready.wait()
+            self._show()
+        self._bar.__exit__(*exc)
+
+
+def _progress_bar(total: int, done: int, enabled: bool) -> Any:
+    return _LateProgress(total, done) if enabled else _NoProgress()
 
 
 def summary_path_for(out: Path) -> Path:

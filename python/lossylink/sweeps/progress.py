@@ -90,13 +90,24 @@ class SweepProgress:
     """A context manager around a rich progress bar; a no-op when disabled. In Jupyter
     without ipywidgets it prints plain lines instead (:class:`TextProgress`)."""
 
-    def __init__(self, total: int, done: int, *, enabled: bool) -> None:
-        """``total`` runs of which ``done`` are already finished (taken from the cache)."""
+    def __init__(
+        self,
+        total: int,
+        done: int,
+        *,
+        enabled: bool,
+        completed: int | None = None,
+        started: float | None = None,
+    ) -> None:
+        """``total`` runs of which ``done`` are already finished (taken from the cache);
+        a bar made after the sweep started passes the runs ``completed`` so far and when it
+        ``started`` (:func:`time.monotonic`, rich's clock), so the rate and elapsed time count
+        from the start."""
         self._progress: Progress | None = None
         self._task: TaskID | None = None
         self._text: TextProgress | None = None
         if enabled and _widgets_missing():
-            self._text = TextProgress(total, done)
+            self._text = TextProgress(total, done if completed is None else completed)
         elif enabled:
             self._progress = Progress(
                 TextColumn("sweep"),
@@ -108,7 +119,14 @@ class SweepProgress:
                 LeftColumn(),
                 console=make_console(stderr=True),
             )
-            self._task = self._progress.add_task("sweep", total=total, completed=done, initial=done)
+            self._task = self._progress.add_task(
+                "sweep",
+                total=total,
+                completed=done if completed is None else completed,
+                initial=done,
+            )
+            if started is not None:
+                self._progress.tasks[0].start_time = started
 
     def __enter__(self) -> SweepProgress:
         if self._progress is not None:
