@@ -106,8 +106,9 @@ class SweepProgress:
         self._progress: Progress | None = None
         self._task: TaskID | None = None
         self._text: TextProgress | None = None
+        shown = done if completed is None else completed
         if enabled and _widgets_missing():
-            self._text = TextProgress(total, done if completed is None else completed)
+            self._text = TextProgress(total, shown)
         elif enabled:
             self._progress = Progress(
                 TextColumn("sweep"),
@@ -122,7 +123,7 @@ class SweepProgress:
             self._task = self._progress.add_task(
                 "sweep",
                 total=total,
-                completed=done if completed is None else completed,
+                completed=shown,
                 initial=done,
             )
             if started is not None:

@@ -117,27 +117,23 @@ pub fn data_copies(segs: &[Seg]) -> BTreeMap<u32, u32> {
 /// (what a base-station agent counts as a duplicate).
 pub fn dupacks(segs: &[Seg]) -> BTreeMap<u32, u32> {
     let mut m = BTreeMap::new();
-    let mut last = None;
-    for s in segs.iter().filter(|s| s.is_pure_ack()) {
-        if last == Some(s.ack) {
-            *m.entry(s.ack).or_insert(0) += 1;
-        }
-        last = Some(s.ack);
+    for s in dupack_segs(segs) {
+        *m.entry(s.ack).or_insert(0) += 1;
     }
     m
 }
 
 /// How many of the duplicate ACKs of [`dupacks`] were captured after `at_us`.
 pub fn dupacks_after(segs: &[Seg], at_us: u64) -> u32 {
-    let mut n = 0;
+    dupack_segs(segs).filter(|s| s.at_us > at_us).count() as u32
+}
+
+/// The duplicate ACKs of [`dupacks`], in capture order.
+fn dupack_segs(segs: &[Seg]) -> impl Iterator<Item = &Seg> {
     let mut last = None;
-    for s in segs.iter().filter(|s| s.is_pure_ack()) {
-        if last == Some(s.ack) && s.at_us > at_us {
-            n += 1;
-        }
-        last = Some(s.ack);
-    }
-    n
+    segs.iter()
+        .filter(|s| s.is_pure_ack())
+        .filter(move |s| last.replace(s.ack) == Some(s.ack))
 }
 
 /// A fresh directory for one test's captures.

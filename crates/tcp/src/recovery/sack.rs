@@ -292,7 +292,7 @@ impl LossRecovery for SackRecovery {
         if self.rescued {
             return None;
         }
-        let last = self.board.segments().filter(|s| !s.sacked).last()?;
+        let last = self.board.segments().rev().find(|s| !s.sacked)?;
         if u64::from(last.len) > budget {
             return None;
         }

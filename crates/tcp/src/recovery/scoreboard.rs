@@ -220,7 +220,7 @@ impl Scoreboard {
         // Above the current segment: SACKed bytes, and runs counted by their ends (a SACKed
         // segment whose successor is not), which the runs above a segment all have above it.
         let (mut bytes, mut runs, mut next_sacked) = (0u64, 0u32, false);
-        self.segments_both_ways().rev().map(move |s| {
+        self.segments().rev().map(move |s| {
             let above = (bytes, runs);
             if s.sacked {
                 bytes += u64::from(s.len);
@@ -233,13 +233,8 @@ impl Scoreboard {
         })
     }
 
-    /// The outstanding segments in order.
-    pub fn segments(&self) -> impl Iterator<Item = SegmentState> + '_ {
-        self.segments_both_ways()
-    }
-
-    /// [`Scoreboard::segments`], which can also be walked from the end.
-    fn segments_both_ways(&self) -> impl DoubleEndedIterator<Item = SegmentState> + '_ {
+    /// The outstanding segments in order (or from the end, `.rev()`).
+    pub fn segments(&self) -> impl DoubleEndedIterator<Item = SegmentState> + '_ {
         let (mss, una, high, first) = (self.mss, self.una, self.high, self.first);
         self.slots.iter().enumerate().filter_map(move |(i, s)| {
             let start = ((first + i as u64) * mss).max(una);
@@ -256,8 +251,8 @@ impl Scoreboard {
     /// End of the highest selectively acknowledged segment, if any.
     pub fn highest_sacked_end(&self) -> Option<u64> {
         self.segments()
-            .filter(|s| s.sacked)
-            .last()
+            .rev()
+            .find(|s| s.sacked)
             .map(|s| s.off + u64::from(s.len))
     }
 
