@@ -1,0 +1,68 @@
+//! Unit tests of the TCP settings built from a scenario's `[tcp]` table and its profile.
+
+#![allow(clippy::unwrap_used)]
+use super::*;
+use crate::units::Size;
+
+fn settings(profile: Profile, edit: impl FnOnce(&mut TcpDoc)) -> TcpSettings {
+    let mut doc = TcpDoc {
+        profile,
+        ..TcpDoc::default()
+    };
+    edit(&mut doc);
+    tcp_settings(&doc, Modifiers::default()).unwrap()
+}
+
+#[test]
+fn modern_follows_todays_rfcs_and_bsd_keeps_1997() {
+    // RFC 5681 §3.2 (RFC 3042), RFC 6582, RFC 6675.
+    let m = settings(Profile::Modern, |_| {});
+    assert!(m.limited_transmit);
+    assert_eq!(m.newreno, NewRenoFlavor::Rfc6582);
+    assert_eq!(m.sack_sender, SackFlavor::Rfc6675);
+    let b = settings(Profile::Bsd, |_| {});
+    assert!(!b.limited_transmit);
+    assert_eq!(b.newreno, NewRenoFlavor::Paper);
+    assert_eq!(b.sack_sender, SackFlavor::FallFloyd);
+    assert_eq!(b.exit_retraction, ExitRetraction::Net3);
+    assert_eq!(m.exit_retraction, ExitRetraction::Always);
+    let always = settings(Profile::Bsd, |d| {
+        d.exit_retraction = Some(ExitRetractionDoc::Always)
+    });
+    assert_eq!(always.exit_retraction, ExitRetraction::Always);
+    // Net/3 tcp_mss(): 8 KiB of 1400-byte segments is 8400 bytes on bsd, as given on modern.
+    let r = settings(Profile::Bsd, |d| d.buffer = Size(8192));
+    assert_eq!((r.buffer, r.socket_buffer), (8192, 8400));
+    let m8 = settings(Profile::Modern, |d| d.buffer = Size(8192));
+    assert_eq!(m8.socket_buffer, 8192);
+    let none = settings(Profile::Bsd, |d| {
+        d.buffer = Size(8192);
+        d.buffer_rounding = Some(BufferRoundingDoc::None);
+    });
+    assert_eq!(none.socket_buffer, 8192);
+    // Each default can be turned back for ablation.
+    let old = settings(Profile::Modern, |d| {
+        d.limited_transmit = Some(false);
+        d.newreno = Some(NewRenoDoc::Paper);
+        d.sack_sender = Some(SackSenderDoc::FallFloyd);
+    });
+    assert!(!old.limited_transmit);
+    assert_eq!(old.newreno, NewRenoFlavor::Paper);
+    assert_eq!(old.sack_sender, SackFlavor::FallFloyd);
+}
+
+#[test]
+fn smart_rtt_ticks_on_bsd_fine_on_modern_and_tick_needs_the_slow_timer() {
+    // Balakrishnan97 spec §2.4 (a knob); BSD/OS 2.1 kept its RTT in slow ticks.
+    assert!(settings(Profile::Bsd, |_| {}).smart_tick);
+    assert!(!settings(Profile::Modern, |_| {}).smart_tick);
+    let fine = settings(Profile::Bsd, |d| d.smart_rtt = Some(SmartRttDoc::Fine));
+    assert!(!fine.smart_tick);
+    let doc = TcpDoc {
+        profile: Profile::Modern,
+        smart_rtt: Some(SmartRttDoc::Tick),
+        ..TcpDoc::default()
+    };
+    let err = tcp_settings(&doc, Modifiers::default()).err().unwrap();
+    assert!(err.to_string().contains("tcp.smart_rtt"), "{err}");
+}

@@ -1,0 +1,64 @@
+//! Unit tests of the scheme registry: lookups, modifiers, and the errors for unknown names.
+
+use super::*;
+
+#[test]
+fn an_unknown_scheme_gets_its_nearest_names_not_the_whole_registry() {
+    let e = lookup("e2e-newrno")
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("nearest: e2e-newreno"), "{e}");
+    assert!(e.contains("`lossylink schemes` lists the"), "{e}");
+    let e = lookup("zzzzzzzzzzzz")
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(!e.contains("nearest"), "{e}");
+    // One line: the modifiers, not the 40-odd scheme names.
+    assert!(e.len() < 240, "{e}");
+}
+
+#[test]
+fn modifiers_parse_and_unknown_ones_are_named() {
+    let r = lookup("e2e-newreno+eifel+modern").unwrap();
+    assert_eq!(r.def.info.name, "e2e-newreno");
+    assert!(r.mods.eifel && r.mods.modern && !r.mods.limited_transmit);
+    let e = lookup("e2e+fast").err().unwrap().to_string();
+    assert!(e.contains("+fast"), "{e}");
+    assert!(lookup("nope").is_err());
+}
+
+#[test]
+fn e2e_cubic_is_sack_with_modern_and_cubic() {
+    let r = lookup("e2e-cubic").unwrap();
+    assert_eq!(r.def.recovery, RecoveryKind::Sack);
+    assert!(r.mods.cubic && r.mods.modern && !r.mods.eifel);
+    assert!(lookup("e2e-cubic+eifel").unwrap().mods.eifel);
+    assert!(lookup("e2e-newreno+cubic").unwrap().mods.cubic);
+    assert!(schemes().iter().any(|i| i.name == "e2e-cubic"));
+}
+
+#[test]
+fn todays_anchors_are_registered_with_their_modifiers() {
+    let r = lookup("e2e-prr").unwrap();
+    assert_eq!(r.def.recovery, RecoveryKind::Sack);
+    assert!(r.mods.prr && r.mods.modern && !r.mods.cubic);
+    assert!(lookup("e2e-newreno+prr").unwrap().mods.prr);
+    let r = lookup("e2e-rack").unwrap();
+    assert_eq!(r.def.recovery, RecoveryKind::Sack);
+    assert!(r.mods.rack && r.mods.modern);
+    let r = lookup("e2e-frto").unwrap();
+    assert_eq!(r.def.recovery, RecoveryKind::NewReno);
+    assert!(r.mods.frto && r.mods.modern && !r.mods.eifel);
+    assert!(lookup("e2e+frto").unwrap().mods.frto);
+    let r = lookup("e2e-bbr").unwrap();
+    assert_eq!(r.def.recovery, RecoveryKind::Sack);
+    assert!(r.mods.bbr && r.mods.modern && !r.mods.cubic);
+    let r = lookup("e2e-linux").unwrap();
+    assert_eq!(r.def.recovery, RecoveryKind::Sack);
+    assert!(r.mods.linux && !r.mods.modern);
+    assert!(lookup("e2e-newreno+linux").unwrap().mods.linux);
+    let e = lookup("e2e+bogus").err().unwrap().to_string();
+    assert!(e.contains("+prr"), "{e}");
+}
