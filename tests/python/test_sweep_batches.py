@@ -5,6 +5,7 @@ without importing pandas, equal to what `pa.array` builds."""
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -68,12 +69,58 @@ def test_sequential_executor_groups_batches_and_yields_each_in_order(
         return real(tasks, threads)
 
     monkeypatch.setattr(executors, "run_batch", counting)
-    monkeypatch.setattr(executors, "SEQ_CALL_S", 1e9)
+    monkeypatch.setattr(executors, "CALL_S", 1e9)
     doc = ll.Scenario.preset("lan", transfer="64KiB").to_json()
     batches = [[(i, doc, i + 1)] for i in range(6)]
     out = list(executors.SequentialExecutor().run(batches))
     assert [[o[0] for o in b] for b in out] == [[i] for i in range(6)]
     assert calls == [1, 5]  # one timed batch, then the rest in one call
+
+
+def _timed_calls(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[tuple[int, int]]:
+    """Replace the extension call with one whose runs each take ``seconds``; record each
+    call's (runs, threads)."""
+    calls: list[tuple[int, int]] = []
+
+    def fake(tasks, threads=1):  # type: ignore[no-untyped-def]
+        calls.append((len(tasks), threads))
+        return [(t[0], {"run": t[0]}, None, "v", seconds) for t in tasks]
+
+    monkeypatch.setattr(executors, "run_batch", fake)
+    return calls
+
+
+@pytest.mark.parametrize(("threads", "expected"), [(1, [1, 3, 3, 3, 3, 4]), (2, [1, 9, 7])])
+def test_run_grouped_fills_each_call_with_the_runs_of_call_s(
+    monkeypatch: pytest.MonkeyPatch, threads: int, expected: list[int]
+) -> None:
+    """Runs of 10 ms and CALL_S = 50 ms: one call takes 5 runs per thread (whole batches, at
+    least one), after a first call of one batch that times them."""
+    calls = _timed_calls(monkeypatch, 0.01)
+    monkeypatch.setattr(executors, "CALL_S", 0.05)
+    sizes = [1, 3, 3, 3, 3, 3, 1]
+    batches, first = [], 0
+    for n in sizes:
+        batches.append([(i, "{}", 1) for i in range(first, first + n)])
+        first += n
+    out = list(executors.run_grouped(batches, threads))
+    assert [[o[0] for o in b] for b in out] == [[t[0] for t in b] for b in batches]
+    assert calls == [(n, threads) for n in expected]
+
+
+def test_the_pool_on_threads_times_one_call_then_groups_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool's first round (one batch per worker) is one call on its threads; the rest
+    follows in calls of CALL_S, on the same threads, batch by batch in order."""
+    calls = _timed_calls(monkeypatch, 0.01)
+    monkeypatch.setattr(executors, "CALL_S", 0.05)
+    batches = [[(i, "{}", 1)] for i in range(2)] + [[(i, "{}", 1)] for i in range(2, 14)]
+    pool = executors.PoolExecutor(2, processes_pay_off_s=math.inf)
+    out = list(pool.run(batches))
+    assert not pool.used_processes
+    assert [b[0][0] for b in out] == list(range(14))
+    assert calls == [(2, 2), (10, 2), (2, 2)]
 
 
 @pytest.mark.parametrize(

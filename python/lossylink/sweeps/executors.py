@@ -50,8 +50,9 @@ exhausts memory takes down a worker, not the sweep) and no contention for the GI
 parts of a run that are Python (metrics dicts), which grows with the number of cores. Set it
 to 0 to always use processes after the first round, or ``math.inf`` for threads only."""
 
-SEQ_CALL_S = 0.05
-"""The wall time of runs the sequential executor hands the extension in one call."""
+CALL_S = 0.05
+"""The wall time of the runs handed to the extension in one call, by the sequential executor
+and by the pool on threads (:func:`run_grouped`)."""
 
 LOST = "lost: the worker running it died"
 """How the error of a run lost with its worker begins (the CLI sums these up in one line)."""
@@ -134,6 +135,42 @@ def run_batch(tasks: Sequence[Task], threads: int = 1) -> list[Outcome]:
     return out
 
 
+def run_grouped(
+    batches: Sequence[Sequence[Task]], threads: int, seconds_done: float = 0.0, runs_done: int = 0
+) -> Iterator[list[Outcome]]:
+    """Run the batches in order on ``threads`` threads of the extension, yielding each batch's
+    outcomes. Consecutive batches go to the extension together, as many as take about
+    :data:`CALL_S` of wall time by the runs timed so far (``runs_done`` runs took
+    ``seconds_done`` before; one batch first if none): each call releases the GIL once, so a
+    thread running Python beside the sweep (pyarrow's import) delays the runs once per call,
+    not once per run, and an interrupt still waits for :data:`CALL_S` of runs at most (or
+    one batch). On several threads each takes the call's next run when it finishes one."""
+    i, runs, seconds = 0, runs_done, seconds_done
+    while i < len(batches):
+        take, size = 1, len(batches[i])
+        if runs and seconds > 0:
+            room = CALL_S * threads * runs / seconds  # runs that take CALL_S
+            while i + take < len(batches) and size + len(batches[i + take]) <= room:
+                size += len(batches[i + take])
+                take += 1
+        group = batches[i : i + take]
+        i += take
+        outcomes = run_batch([t for b in group for t in b], threads)
+        runs += len(outcomes)
+        seconds += sum(o[4] for o in outcomes)
+        yield from _per_batch(outcomes, group)
+
+
+def _per_batch(
+    outcomes: list[Outcome], batches: Sequence[Sequence[Task]]
+) -> Iterator[list[Outcome]]:
+    """The outcomes of one call, batch by batch."""
+    at = 0
+    for b in batches:
+        yield outcomes[at : at + len(b)]
+        at += len(b)
+
+
 class Executor(Protocol):
     """Runs batches; yields each batch's outcomes as soon as it finishes."""
 
@@ -164,26 +201,9 @@ class SequentialExecutor:
     workers = 1
 
     def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
-        """Run the batches in order, yielding each batch's outcomes. Consecutive batches go to
-        the extension together, as many as take about :data:`SEQ_CALL_S` by the runs timed so
-        far (one batch first): each call releases the GIL once, so a thread running Python
-        beside the sweep (pyarrow's import) delays the runs once per call, not once per run,
-        and an interrupt still waits for :data:`SEQ_CALL_S` of runs at most (or one batch)."""
-        i, runs, seconds = 0, 0, 0.0
-        while i < len(batches):
-            take = 1
-            if runs and seconds > 0:
-                per_batch = seconds / runs * (sum(len(b) for b in batches[:i]) / i)
-                take = max(1, min(len(batches) - i, int(SEQ_CALL_S / per_batch)))
-            group = batches[i : i + take]
-            i += take
-            outcomes = run_batch([t for b in group for t in b])
-            runs += len(outcomes)
-            seconds += sum(o[4] for o in outcomes)
-            at = 0
-            for b in group:
-                yield outcomes[at : at + len(b)]
-                at += len(b)
+        """Run the batches in order, yielding each batch's outcomes (:func:`run_grouped`, on
+        this thread)."""
+        yield from run_grouped(batches, 1)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -218,24 +238,14 @@ class PoolExecutor:
         they are estimated to take at most :attr:`processes_pay_off_s`, on processes if not."""
         self.used_processes = False
         first, rest = list(batches[: self.workers]), list(batches[self.workers :])
-        runs, cpu = 0, 0.0
-        # Here, not at the top: concurrent.futures (and the logging it loads) is most of what
-        # importing the executors costs, and the sequential executor never needs it.
-        from concurrent.futures import ThreadPoolExecutor, as_completed
-
-        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="lossylink") as tp:
-            for future in as_completed([tp.submit(run_batch, b) for b in first]):
-                outcomes = future.result()
-                runs += len(outcomes)
-                cpu += sum(o[4] for o in outcomes)
-                yield outcomes
-            left = sum(len(b) for b in rest)
-            estimate = left * (cpu / runs if runs else 0.0) / self.workers
-            if rest and estimate <= self.processes_pay_off_s:
-                for future in as_completed([tp.submit(run_batch, b) for b in rest]):
-                    yield future.result()
-                return
-        if rest:
+        timed = run_batch([t for b in first for t in b], self.workers)
+        runs, seconds = len(timed), sum(o[4] for o in timed)
+        yield from _per_batch(timed, first)
+        left = sum(len(b) for b in rest)
+        estimate = left * (seconds / runs if runs else 0.0) / self.workers
+        if rest and estimate <= self.processes_pay_off_s:
+            yield from run_grouped(rest, self.workers, seconds, runs)
+        elif rest:
             self.used_processes = True
             yield from self._run_processes(rest)
 
