@@ -57,7 +57,7 @@ EXECUTORS = ("seq", "pool", "dask")
     type=click.Choice(EXECUTORS),
     default="pool",
     show_default=True,
-    help="seq: this process; pool: local processes; dask: a Dask cluster.",
+    help="seq: this process; pool: threads, processes for long sweeps; dask: a Dask cluster.",
 )
 @click.option(
     "--workers",

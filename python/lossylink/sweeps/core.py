@@ -115,8 +115,8 @@ def sweep(
       ``error_every``, ``tcp.min_rto``, ``hops.1.forward.queue``, ...); first key slowest.
     - ``seeds``: a count (``start .. start+seeds-1``) or a list; the same for every point.
     - ``out``: the Parquet file to write (and ``<stem>.summary.csv`` beside it).
-    - ``executor``: ``"seq"`` (in-process), ``"pool"`` (local processes, default) or
-      ``"dask"`` (``scheduler`` address, or a LocalCluster of ``workers``).
+    - ``executor``: ``"seq"`` (in-process), ``"pool"`` (default: threads, processes for long
+      sweeps) or ``"dask"`` (``scheduler`` address, or a LocalCluster of ``workers``).
     - ``batch``: runs per task (default: shrinking tasks of at most 32 runs, see
       :func:`batch_sizes`).
     - ``cache``: a directory, ``True``/``None`` for ``.lossylink-cache`` next to ``out``
