@@ -112,9 +112,9 @@ def test_the_pool_on_threads_times_one_call_then_groups_the_rest(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The pool's first round (one batch per worker) is one call on its threads; the rest
-    follows in calls of CALL_S, on the same threads, batch by batch in order."""
+    follows in calls of POOL_CALL_S, on the same threads, batch by batch in order."""
     calls = _timed_calls(monkeypatch, 0.01)
-    monkeypatch.setattr(executors, "CALL_S", 0.05)
+    monkeypatch.setattr(executors, "POOL_CALL_S", 0.05)
     batches = [[(i, "{}", 1)] for i in range(2)] + [[(i, "{}", 1)] for i in range(2, 14)]
     pool = executors.PoolExecutor(2, processes_pay_off_s=math.inf)
     out = list(pool.run(batches))

@@ -51,8 +51,14 @@ parts of a run that are Python (metrics dicts), which grows with the number of c
 to 0 to always use processes after the first round, or ``math.inf`` for threads only."""
 
 CALL_S = 0.05
-"""The wall time of the runs handed to the extension in one call, by the sequential executor
-and by the pool on threads (:func:`run_grouped`)."""
+"""The wall time of the runs the sequential executor hands the extension in one call
+(:func:`run_grouped`)."""
+
+POOL_CALL_S = 0.25
+"""The wall time of the runs the pool on threads hands the extension in one call: each call
+ends when its slowest thread does, and its results are converted while no run goes (together
+about 3 ms a call), so a call is longer than the sequential executor's; an interrupt waits for
+it at most."""
 
 LOST = "lost: the worker running it died"
 """How the error of a run lost with its worker begins (the CLI sums these up in one line)."""
@@ -136,20 +142,24 @@ def run_batch(tasks: Sequence[Task], threads: int = 1) -> list[Outcome]:
 
 
 def run_grouped(
-    batches: Sequence[Sequence[Task]], threads: int, seconds_done: float = 0.0, runs_done: int = 0
+    batches: Sequence[Sequence[Task]],
+    threads: int = 1,
+    call_s: float | None = None,
+    timed: tuple[int, float] = (0, 0.0),
 ) -> Iterator[list[Outcome]]:
     """Run the batches in order on ``threads`` threads of the extension, yielding each batch's
     outcomes. Consecutive batches go to the extension together, as many as take about
-    :data:`CALL_S` of wall time by the runs timed so far (``runs_done`` runs took
-    ``seconds_done`` before; one batch first if none): each call releases the GIL once, so a
-    thread running Python beside the sweep (pyarrow's import) delays the runs once per call,
-    not once per run, and an interrupt still waits for :data:`CALL_S` of runs at most (or
-    one batch). On several threads each takes the call's next run when it finishes one."""
-    i, runs, seconds = 0, runs_done, seconds_done
+    ``call_s`` (default :data:`CALL_S`) of wall time by the runs timed so far (``timed``:
+    runs and their seconds before this; one batch first if none): each call releases the GIL
+    once, so a thread running Python beside the sweep (pyarrow's import) delays the runs once
+    per call, not once per run, and an interrupt waits for ``call_s`` of runs at most (or one
+    batch). On several threads each takes the call's next run when it finishes one."""
+    call_s = CALL_S if call_s is None else call_s
+    i, (runs, seconds) = 0, timed
     while i < len(batches):
         take, size = 1, len(batches[i])
         if runs and seconds > 0:
-            room = CALL_S * threads * runs / seconds  # runs that take CALL_S
+            room = call_s * threads * runs / seconds  # runs that take call_s
             while i + take < len(batches) and size + len(batches[i + take]) <= room:
                 size += len(batches[i + take])
                 take += 1
@@ -203,7 +213,7 @@ class SequentialExecutor:
     def run(self, batches: Sequence[Sequence[Task]]) -> Iterator[list[Outcome]]:
         """Run the batches in order, yielding each batch's outcomes (:func:`run_grouped`, on
         this thread)."""
-        yield from run_grouped(batches, 1)
+        yield from run_grouped(batches)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -244,7 +254,7 @@ class PoolExecutor:
         left = sum(len(b) for b in rest)
         estimate = left * (seconds / runs if runs else 0.0) / self.workers
         if rest and estimate <= self.processes_pay_off_s:
-            yield from run_grouped(rest, self.workers, seconds, runs)
+            yield from run_grouped(rest, self.workers, POOL_CALL_S, (runs, seconds))
         elif rest:
             self.used_processes = True
             yield from self._run_processes(rest)
