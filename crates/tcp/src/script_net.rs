@@ -33,6 +33,9 @@ enum Ev {
 /// `n`-th time (1 for the original).
 pub(crate) type DropRule = Box<dyn FnMut(SimTime, u64, u32) -> bool>;
 
+/// A way of asking the sender for its next segment.
+pub(crate) type Poll = fn(&mut Sender, SimTime, &mut VecSink<SenderEvent>) -> Option<Segment>;
+
 /// The path and its two endpoints.
 pub(crate) struct Path {
     pub sender: Sender,
@@ -59,6 +62,8 @@ pub(crate) struct Path {
     pub corrupt: Box<dyn FnMut(u64) -> bool>,
     pub log: Vec<(SimTime, Log)>,
     pub trace: VecSink<SenderEvent>,
+    /// How the path asks the sender for a segment ([`Sender::poll_transmit`]).
+    pub poll: Poll,
     sends: BTreeMap<u64, u32>,
     departures: VecDeque<SimTime>,
     events: BTreeMap<(SimTime, u64), Ev>,
@@ -91,6 +96,7 @@ impl Path {
             corrupt: Box::new(|_| false),
             log: Vec::new(),
             trace: VecSink::default(),
+            poll: |s, now, t| s.poll_transmit(now, t),
             sends: BTreeMap::new(),
             departures: VecDeque::new(),
             events: BTreeMap::new(),
@@ -108,7 +114,7 @@ impl Path {
 
     fn pump_sender(&mut self) {
         let now = self.now;
-        while let Some(seg) = self.sender.poll_transmit(now, &mut self.trace) {
+        while let Some(seg) = (self.poll)(&mut self.sender, now, &mut self.trace) {
             let off = self.space.offset(seg.seq, self.sender.snd_una());
             let n = self.sends.entry(off).or_insert(0);
             *n += 1;

@@ -104,25 +104,42 @@ impl EsackRecovery {
         }
     }
 
-    /// RFC 6675 §4 IsLost for an untagged hole.
-    fn is_lost(&self, off: u64) -> bool {
-        self.is_lost_given(self.board.sacked_above(off))
-    }
-
-    /// [`EsackRecovery::is_lost`] given the segment's `sacked_above`.
+    /// RFC 6675 §4 IsLost for an untagged hole, given the SACKed bytes and runs above it
+    /// ([`Scoreboard::sacked_above`]).
     fn is_lost_given(&self, (bytes, runs): (u64, u32)) -> bool {
         let mss = u64::from(self.board.mss());
         runs >= self.cfg.dupthresh || bytes > u64::from(self.cfg.dupthresh - 1) * mss
     }
 
+    /// The tags of offsets asked for from the top down (each no higher than the one before),
+    /// found by one walk down the sorted tags instead of a search each: the answers of
+    /// [`EsackRecovery::tag`].
+    fn tags_down(&self) -> impl FnMut(u64) -> Option<Tag> + '_ {
+        let mut rest = &self.tags[..];
+        move |off| {
+            while let Some((&(o, t), below)) = rest.split_last() {
+                if o <= off {
+                    return (o == off).then_some(t);
+                }
+                rest = below;
+            }
+            None
+        }
+    }
+
     /// The lowest untagged, unSACKed segment that IsLost finds lost and that was not resent.
+    /// IsLost only weakens going up: a segment has at least the SACKed bytes and runs above it
+    /// that any higher segment has. So if any candidate is lost the lowest one is: one scan of
+    /// the board above it decides, instead of one scan above each candidate until one is lost.
     fn congestion_hole(&self) -> Option<SegmentState> {
         let high = self.board.highest_sacked_end()?;
-        self.board
+        let lowest = self
+            .board
             .segments()
             .take_while(|s| s.off < high)
-            .filter(|s| !s.sacked && s.rexmit_at.is_none() && self.tag(s.off).is_none())
-            .find(|s| self.is_lost(s.off))
+            .find(|s| !s.sacked && s.rexmit_at.is_none() && self.tag(s.off).is_none())?;
+        self.is_lost_given(self.board.sacked_above(lowest.off))
+            .then_some(lowest)
     }
 
     /// Forget tags of segments that left the board or were selectively acknowledged.
@@ -294,12 +311,14 @@ impl LossRecovery for EsackRecovery {
             return None;
         }
         let mut pipe = view.snd_max.saturating_sub(self.board.snd_max());
-        // From the top down, IsLost's counts gathered on the way (the sum is the same).
+        // From the top down, IsLost's counts and the tags gathered on the way (the sum is the
+        // same).
+        let mut tag_of = self.tags_down();
         for (s, above) in self.board.segments_down_with_sacked_above() {
             if s.sacked {
                 continue;
             }
-            let tag = self.tag(s.off);
+            let tag = tag_of(s.off);
             // The original is out of the network once tagged or found lost.
             if tag.is_none() && !self.is_lost_given(above) {
                 pipe += u64::from(s.len);
@@ -335,6 +354,50 @@ mod tests {
 
     fn esack() -> EsackRecovery {
         EsackRecovery::new(EsackConfig::default(), 1400)
+    }
+
+    /// The congestion hole as RFC 6675 words it: the first candidate whose own scan of the
+    /// board above it finds it lost.
+    fn hole_by_scans(r: &EsackRecovery) -> Option<SegmentState> {
+        let high = r.board.highest_sacked_end()?;
+        r.board
+            .segments()
+            .take_while(|s| s.off < high)
+            .filter(|s| !s.sacked && s.rexmit_at.is_none() && r.tag(s.off).is_none())
+            .find(|s| r.is_lost_given(r.board.sacked_above(s.off)))
+    }
+
+    proptest::proptest! {
+        /// The congestion hole from its lowest candidate and the walk down the tags answer as
+        /// a scan of the board above each candidate and a search of the tags do, on random
+        /// boards (SACKed segments, resent ones, tags of each kind).
+        #[test]
+        fn one_pass_answers_match_the_scans(
+            segs in 1u64..40,
+            sacked in proptest::collection::vec(proptest::bool::ANY, 40),
+            resent in proptest::collection::vec(0u8..8, 40),
+            tagged in proptest::collection::vec(0u8..6, 40),
+        ) {
+            let mut r = esack();
+            r.board.update(0, segs * MSS - 300);
+            for i in 0..segs {
+                if sacked[i as usize] {
+                    r.board.on_sack_blocks(&[(i * MSS, ((i + 1) * MSS).min(segs * MSS - 300))]);
+                }
+                if resent[i as usize] == 0 {
+                    r.board.mark_retransmitted(i * MSS, SimTime(5));
+                }
+                let tag = [Tag::Pending, Tag::Resent, Tag::Held].get(tagged[i as usize] as usize);
+                if let Some(&t) = tag {
+                    r.set_tag(i * MSS, t);
+                }
+            }
+            proptest::prop_assert_eq!(r.congestion_hole(), hole_by_scans(&r));
+            let mut down = r.tags_down();
+            for off in (0..segs * MSS).rev().step_by(350) {
+                proptest::prop_assert_eq!(down(off), r.tag(off));
+            }
+        }
     }
 
     fn sdup(count: u32, blocks: &'static [(u64, u64)]) -> AckInput<'static> {

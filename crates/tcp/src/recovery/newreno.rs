@@ -59,6 +59,12 @@ impl NewRenoRecovery {
             pending: None,
         }
     }
+
+    /// Whether a fast retransmission waits to go out (`next_retransmission` would return it).
+    #[inline(always)]
+    pub(crate) fn has_forced(&self) -> bool {
+        self.pending.is_some()
+    }
 }
 
 impl LossRecovery for NewRenoRecovery {

@@ -56,6 +56,12 @@ impl RenoRecovery {
         self.retraction = retraction;
         self
     }
+
+    /// Whether a fast retransmission waits to go out (`next_retransmission` would return it).
+    #[inline(always)]
+    pub(crate) fn has_forced(&self) -> bool {
+        self.pending.is_some()
+    }
 }
 
 impl LossRecovery for RenoRecovery {

@@ -17,6 +17,26 @@ impl Sender {
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
+        if self.is_plain() {
+            // What `next_segment` comes to for a plain sender (see `is_plain`): new data or the
+            // go-back-N from snd_nxt, within the window and the send rules.
+            let window_end = self.una + self.usable_window() + u64::from(self.lt_allow);
+            let usable_end = self.new_data_end().min(window_end);
+            let seg = self.send_from_nxt::<false>(now, usable_end, trace);
+            let blocked = seg.is_none() && self.peer_window_blocked();
+            self.track_stall(now, blocked);
+            return seg;
+        }
+        self.poll_transmit_full(now, trace)
+    }
+
+    /// [`Sender::poll_transmit`] for any sender.
+    #[inline(never)]
+    fn poll_transmit_full(
+        &mut self,
+        now: SimTime,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Option<Segment> {
         if self.syn.is_some() {
             return self.syn_transmit(now, trace);
         }
@@ -27,6 +47,30 @@ impl Sender {
         }
         let seg = self.next_segment(now, trace);
         let blocked = seg.is_none() && self.peer_window_blocked();
+        self.track_stall(now, blocked);
+        seg
+    }
+
+    /// Whether the sender is plain now, so that [`Sender::poll_transmit`] may skip the general
+    /// path exactly: the handshake is over, none of today's parts run (`extras`), no Eifel
+    /// burst pacer runs (its release changes state and withholds window), and the recovery
+    /// part is the built-in Reno or NewReno with no forced retransmission waiting
+    /// (`RecoveryPart::has_no_forced`: its `next_retransmission` and `next_fallback` return
+    /// `None` and change nothing, its pipe is `None` and nothing is SACKed). `next_segment`
+    /// then finds no retransmission and `send_new` sends from snd_nxt up to
+    /// [`Sender::new_data_end`], its fallback (RFC 6675 NextSeg (3)-(4)) sending nothing.
+    #[inline(always)]
+    pub(crate) fn is_plain(&self) -> bool {
+        self.syn.is_none()
+            && !self.extras
+            && self.pacer.is_none()
+            && self.parts.recovery.has_no_forced()
+    }
+
+    /// Run the peer-window stall clock: `blocked` is [`Sender::peer_window_blocked`] when the
+    /// poll sent nothing, `false` when it sent a segment.
+    #[inline(always)]
+    fn track_stall(&mut self, now: SimTime, blocked: bool) {
         match (blocked, self.stall_since) {
             (true, None) => self.stall_since = Some(now),
             (false, Some(since)) => {
@@ -38,13 +82,13 @@ impl Sender {
             }
             _ => {}
         }
-        seg
     }
 
     /// Whether data is ready to go but the peer's advertised window leaves room for less than
     /// a segment of it (full, or too small to use under sender silly-window avoidance), while
     /// cwnd and the send buffer would allow more: the sender waits for the receiver's
     /// application.
+    #[inline(always)]
     fn peer_window_blocked(&self) -> bool {
         let ready = self
             .written
@@ -148,8 +192,7 @@ impl Sender {
         while self.nxt < self.max && self.parts.recovery.is_sacked(self.nxt) {
             self.nxt = (self.nxt + u64::from(self.cfg.mss)).min(self.max);
         }
-        let buffered_end = self.written.min(self.una + u64::from(self.cfg.send_buffer));
-        let peer_end = self.una + u64::from(self.peer_window);
+        let new_end = self.new_data_end();
         let mut window_end = match pipe {
             // RFC 6675 §5: send while pipe < cwnd, within the peer's window.
             Some(p) => self.nxt + window.saturating_sub(p),
@@ -161,13 +204,33 @@ impl Sender {
             }
             window_end = window_end.max(self.nxt + frto);
         }
-        let usable_end = buffered_end.min(window_end).min(peer_end);
-        if self.nxt >= buffered_end.min(peer_end) {
+        if self.nxt >= new_end {
             // RFC 6675 NextSeg (2) cannot send new data: rules (3) and (4).
             let view = self.view();
             let r = self.parts.recovery.next_fallback(now, view, budget)?;
             return Some(self.emit::<TODAY>(now, r.off, r.len, trace));
         }
+        self.send_from_nxt::<TODAY>(now, new_end.min(window_end), trace)
+    }
+
+    /// Where new data must stop: the end of what the application wrote within the send buffer,
+    /// and the peer's advertised window.
+    #[inline(always)]
+    fn new_data_end(&self) -> u64 {
+        let buffered_end = self.written.min(self.una + u64::from(self.cfg.send_buffer));
+        let peer_end = self.una + u64::from(self.peer_window);
+        buffered_end.min(peer_end)
+    }
+
+    /// The segment from snd_nxt up to `usable_end` at most, if the send rules let it go now;
+    /// snd_nxt moves past it.
+    #[inline(always)]
+    fn send_from_nxt<const TODAY: bool>(
+        &mut self,
+        now: SimTime,
+        usable_end: u64,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) -> Option<Segment> {
         if self.nxt >= usable_end {
             return None;
         }
@@ -254,6 +317,114 @@ impl Sender {
                 ts,
                 ..SegOptions::default()
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cc::{RenoCc, RenoFlavor};
+    use crate::recovery::{NewRenoFlavor, NewRenoRecovery, RenoRecovery};
+    use crate::rto::{BsdRto, BsdRtoConfig};
+    use crate::script_net::{Log, Path, Poll};
+    use crate::script_tests::{ms, slow_clock, BASE};
+    use crate::spurious::{Eifel, EifelResponse};
+    use crate::{
+        DelayedAck, Receiver, ReceiverConfig, RecoveryPart, Sender, SenderConfig, SenderParts,
+        SenderStats, SeqNum, SeqSpace,
+    };
+    use engine::{SimDuration, SimTime};
+
+    const MSS: u32 = 1000;
+    const SPACE: SeqSpace = SeqSpace { base: BASE };
+
+    /// One lossy transfer: the sender's counters and state at the end, and what was logged.
+    type Outcome = (SenderStats, u64, u64, Vec<(SimTime, Log)>);
+
+    /// A Reno or NewReno transfer of 120.4 segments (a short last piece, so Nagle decides)
+    /// through a 1 ms-per-segment bottleneck with losses of first transmissions, lost
+    /// retransmissions (timeouts, go-back-N), a window the receiver holds small for a while
+    /// (peer-window stalls), limited transmit and, with `eifel`, timestamps, the Eifel
+    /// response and its burst pacer after spurious timeouts (an ACK path that stalls).
+    fn transfer(newreno: bool, eifel: bool, poll: Poll) -> Outcome {
+        let recovery: RecoveryPart = if newreno {
+            NewRenoRecovery::new(NewRenoFlavor::Rfc6582, 3).into()
+        } else {
+            RenoRecovery::new(3).into()
+        };
+        let parts = SenderParts {
+            cc: RenoCc::new(
+                RenoFlavor::Net3 {
+                    extra_mss_over_8: true,
+                },
+                MSS,
+                2 * MSS,
+                65535,
+            )
+            .into(),
+            recovery,
+            rto: BsdRto::new(BsdRtoConfig {
+                clock: slow_clock(),
+                min_ticks: 2,
+                max_ticks: 128,
+                initial_ticks: 6,
+            })
+            .into(),
+            eifel: eifel.then(|| Eifel::new(EifelResponse::Dissertation)),
+        };
+        let ts = eifel.then_some(SimDuration::from_millis(10));
+        let cfg = SenderConfig {
+            limited_transmit: true,
+            timestamps: ts,
+            burst_pacer: eifel,
+            ..SenderConfig::new(MSS, 16384)
+        };
+        let total = 120 * u64::from(MSS) + 400;
+        let mut s = Sender::new(cfg, parts, SPACE, total);
+        s.seed_rtt(ms(0), ms(40));
+        let rcfg = ReceiverConfig {
+            timestamps: ts,
+            ..ReceiverConfig::new(MSS, 16384, DelayedAck::Off)
+        };
+        let r = Receiver::new(rcfg, SPACE, total, SeqNum(7));
+        let mut p = Path::new(s, r, SPACE, SimDuration::from_millis(20));
+        p.ps_per_byte = 1_000_000;
+        p.queue_limit = 12;
+        p.drop = Box::new(|_, off, n| {
+            let seg = off / u64::from(MSS);
+            (n == 1 && seg % 17 == 5 && seg < 70) || (seg == 40 && n <= 2)
+        });
+        p.poll = poll;
+        // The receiver's application lags at first: a small window for a while.
+        p.ack_window = Some(3500);
+        p.run_until(ms(300));
+        p.ack_window = None;
+        let mut t = ms(300);
+        while p.sender.snd_una() < 80 * u64::from(MSS) {
+            t += SimDuration::from_millis(1);
+            p.run_until(t);
+        }
+        // The ACK path stalls longer than the timeout with nothing lost: a spurious timeout.
+        p.ack_hold = Some((p.now, p.now + SimDuration::from_millis(2500)));
+        p.run_until(ms(60_000));
+        let s = &p.sender;
+        (*s.stats(), s.snd_una(), s.snd_nxt(), p.log)
+    }
+
+    /// The plain sender's shortcut in `poll_transmit` sends what the general path sends, at
+    /// the same times, with the same counters (the stall clock included), and changes nothing
+    /// else: two runs of each transfer, one through each path, are the same.
+    #[test]
+    fn the_plain_shortcut_is_the_general_path() {
+        for (newreno, eifel) in [(false, false), (true, false), (false, true), (true, true)] {
+            let shortcut = transfer(newreno, eifel, |s, now, t| s.poll_transmit(now, t));
+            let general = transfer(newreno, eifel, |s, now, t| s.poll_transmit_full(now, t));
+            assert_eq!(shortcut, general, "newreno {newreno}, eifel {eifel}");
+            let (stats, una, ..) = shortcut;
+            assert_eq!(una, 120 * u64::from(MSS) + 400, "the transfer completes");
+            assert!(stats.timeouts > 0 && stats.fast_retransmits > 0);
+            assert!(stats.peer_window_stalled_ns > 0);
+            assert_eq!(stats.spurious_timeouts > 0, eifel, "Eifel's response runs");
         }
     }
 }

@@ -138,6 +138,21 @@ macro_rules! rto {
     };
 }
 
+impl RecoveryPart {
+    /// Whether the part is the built-in Reno or NewReno recovery with no forced retransmission
+    /// waiting: then `next_retransmission` and `next_fallback` return `None` and change nothing,
+    /// `pipe` is `None` and no segment is SACKed (the sender's "nothing can go" shortcut,
+    /// `Sender::nothing_can_go`). Always `false` for `Custom`, whose part is asked in full.
+    #[inline(always)]
+    pub(crate) fn has_no_forced(&self) -> bool {
+        match self {
+            RecoveryPart::Reno(r) => !r.has_forced(),
+            RecoveryPart::NewReno(r) => !r.has_forced(),
+            RecoveryPart::Custom(_) => false,
+        }
+    }
+}
+
 // Every method is passed on, those with a default included, so that a part's own version runs.
 impl CongestionControl for CcPart {
     fn name(&self) -> &'static str {
