@@ -141,8 +141,8 @@ macro_rules! rto {
 impl RecoveryPart {
     /// Whether the part is the built-in Reno or NewReno recovery with no forced retransmission
     /// waiting: then `next_retransmission` and `next_fallback` return `None` and change nothing,
-    /// `pipe` is `None` and no segment is SACKed (the sender's "nothing can go" shortcut,
-    /// `Sender::nothing_can_go`). Always `false` for `Custom`, whose part is asked in full.
+    /// `pipe` is `None` and no segment is SACKed (the sender's plain path,
+    /// `Sender::is_plain`). Always `false` for `Custom`, whose part is asked in full.
     #[inline(always)]
     pub(crate) fn has_no_forced(&self) -> bool {
         match self {
