@@ -1,9 +1,15 @@
-//! The reference run of the speed figures (issue 21), for instruction counts under callgrind:
-//! 20 `lan` seeds, `e2e`, one error per 64 KiB, 32 KiB buffer, 8 MiB each.
+//! The runs of the speed figures (issue 21), for instruction counts under callgrind:
+//!
+//! - `reference [SEEDS]`: the reference run, 20 `lan` seeds (or SEEDS), `e2e`, one error per
+//!   64 KiB, 32 KiB buffer, 8 MiB each;
+//! - `reference dumbbell`: the dumbbell with ten long-lived flows and Pareto ON/OFF background
+//!   for 200 s, as `make bench` runs it;
+//! - `reference cell`: the ten-station 802.11b DCF cell with a TCP download per station for
+//!   200 s, as `make bench` runs it.
 //!
 //! ```text
 //! cargo build --release -p lossylink --example reference
-//! valgrind --tool=callgrind target/release/examples/reference
+//! valgrind --tool=callgrind target/release/examples/reference [SEEDS|dumbbell|cell]
 //! ```
 //!
 //! Prints the events simulated (the same on every machine) so a change to the event count
@@ -11,17 +17,29 @@
 
 use lossylink::{run, RunOptions, Scenario};
 
+#[path = "../benches/shared/scenarios.rs"]
+mod scenarios;
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let seeds: u64 = std::env::args()
-        .nth(1)
-        .map(|s| s.parse())
-        .transpose()?
-        .unwrap_or(20);
-    let mut s = Scenario::preset("lan")?;
-    s.set("error_every", "64KiB")?;
+    let arg = std::env::args().nth(1);
+    let (runs, seeds): (Scenario, u64) = match arg.as_deref() {
+        Some("dumbbell") => (scenarios::dumbbell(10), 1),
+        Some("cell") => (scenarios::dcf_cell(10), 1),
+        other => {
+            let seeds = match other {
+                Some(s) => s.parse().map_err(|_| {
+                    format!("reference: expected a number of seeds, `dumbbell` or `cell`, not `{s}`")
+                })?,
+                None => 20,
+            };
+            let mut s = Scenario::preset("lan")?;
+            s.set("error_every", "64KiB")?;
+            (s, seeds)
+        }
+    };
     let mut events = 0;
     for seed in 1..=seeds {
-        events += run(&s, seed, &RunOptions::default())?.metrics.events;
+        events += run(&runs, seed, &RunOptions::default())?.metrics.events;
     }
     println!("{seeds} runs, {events} events");
     Ok(())
