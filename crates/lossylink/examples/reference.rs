@@ -28,7 +28,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         other => {
             let seeds = match other {
                 Some(s) => s.parse().map_err(|_| {
-                    format!("reference: expected a number of seeds, `dumbbell` or `cell`, not `{s}`")
+                    format!(
+                        "reference: expected a number of seeds, `dumbbell` or `cell`, not `{s}`"
+                    )
                 })?,
                 None => 20,
             };

@@ -23,14 +23,14 @@
 //! ready, the window full, while cwnd and the send buffer would allow more): the fixed host's
 //! stall on a full relay buffer (Balakrishnan97 §B.2).
 
-use crate::cc::{AckSample, CongestionControl, CongestionEvent};
+use crate::cc::{AckSample, CongestionControl};
 use crate::recovery::{
     AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, SenderView, WindowOp,
 };
 use crate::rto::RtoEstimator;
 use crate::segment::Segment;
 use crate::seq::{SeqNum, SeqSpace};
-use crate::spurious::{Frto, Retransmission, RetransmitCause};
+use crate::spurious::Frto;
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
@@ -38,6 +38,7 @@ mod config;
 mod eifel;
 mod elsn;
 mod frto;
+mod loss;
 mod notify;
 mod output;
 mod pacer;
@@ -495,118 +496,5 @@ impl Sender {
     fn update_window(&mut self, wnd: u32) {
         self.peer_window = wnd;
         self.max_peer_window = self.max_peer_window.max(wnd);
-    }
-
-    fn on_fast_retransmit(
-        &mut self,
-        now: SimTime,
-        (cwnd_before, ssthresh_before): (u32, u32),
-        inflate_segments: u32,
-        trace: &mut dyn TraceSink<SenderEvent>,
-    ) {
-        self.stats.fast_retransmits += 1;
-        let flight = self.flight();
-        let tsval = self.tsval(now);
-        self.parts
-            .cc
-            .on_congestion(CongestionEvent::FastRetransmit {
-                flight_bytes: flight,
-                peer_window: self.peer_window,
-                dupacks: inflate_segments,
-            });
-        if let Some(e) = self.parts.eifel.as_mut() {
-            e.on_retransmit_oldest(Retransmission {
-                cause: RetransmitCause::FastRetransmit,
-                tsval,
-                cwnd: cwnd_before,
-                ssthresh: ssthresh_before,
-                halved_ssthresh: self.parts.cc.ssthresh(),
-                flight,
-            });
-        }
-        // Net/3: the retransmit timer and RTT timing are cancelled, then re-armed by the output.
-        self.rexmt_at = None;
-        self.timing = None;
-        self.pacer = None;
-        if self.extras {
-            self.today_recovery_started();
-        }
-        if trace.enabled() {
-            trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
-        }
-    }
-
-    /// The host's own interface queue dropped `seg`, the segment just taken from
-    /// [`Sender::poll_transmit`] (ENOBUFS from `ip_output`). The segment counts as sent and is
-    /// recovered like any loss; with [`SenderConfig::quench`] the window collapses to one
-    /// segment, ssthresh unchanged (4.4BSD `tcp_quench`, Ludwig2000 §2.3, T10).
-    pub fn on_local_drop(
-        &mut self,
-        now: SimTime,
-        seg: &Segment,
-        trace: &mut dyn TraceSink<SenderEvent>,
-    ) {
-        self.stats.local_drops += 1;
-        if self.cfg.quench {
-            self.parts.cc.on_congestion(CongestionEvent::LocalDrop);
-        }
-        if trace.enabled() {
-            let seq = self.space.offset(seg.seq, self.nxt);
-            trace.record(now, SenderEvent::LocalDrop { seq });
-        }
-        self.sample_window(now, trace);
-    }
-
-    /// A timer may have expired (retransmission, the recovery part's, the tail loss probe);
-    /// `now` is the current time.
-    pub fn on_timeout(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
-        if self.syn.is_some() {
-            return self.syn_timeout(now, trace);
-        }
-        if self.extras && self.today_timeout(now, trace) {
-            return;
-        }
-        match self.rexmt_at {
-            Some(at) if at <= now => {}
-            _ => return,
-        }
-        self.stats.timeouts += 1;
-        let (tsval, flight) = (self.tsval(now), self.flight());
-        let (cwnd, ssthresh) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
-        if self.extras {
-            self.today_rto(flight, ssthresh);
-        }
-        self.parts.rto.on_timeout();
-        self.parts.cc.on_congestion(CongestionEvent::Timeout {
-            flight_bytes: flight,
-            peer_window: self.peer_window,
-        });
-        if let Some(e) = self.parts.eifel.as_mut() {
-            e.on_retransmit_oldest(Retransmission {
-                cause: RetransmitCause::Timeout,
-                tsval,
-                cwnd,
-                ssthresh,
-                halved_ssthresh: self.parts.cc.ssthresh(),
-                flight,
-            });
-        }
-        self.parts.recovery.on_timeout(self.view());
-        self.nxt = self.una;
-        self.dupacks = 0;
-        self.lt_allow = 0;
-        self.timing = None;
-        self.pacer = None;
-        self.rexmt_at = Some(self.parts.rto.deadline(now));
-        if trace.enabled() {
-            trace.record(
-                now,
-                SenderEvent::Timeout {
-                    seq: self.una,
-                    backoff: self.parts.rto.backoff_shift(),
-                },
-            );
-        }
-        self.sample_window(now, trace);
     }
 }

@@ -1,0 +1,126 @@
+//! The sender's answers to loss: the fast retransmit's congestion response, a drop in the
+//! host's own interface queue and the retransmission timer's expiry (split from `mod.rs`).
+
+use super::Sender;
+use crate::cc::{CongestionControl, CongestionEvent};
+use crate::recovery::LossRecovery;
+use crate::rto::RtoEstimator;
+use crate::segment::Segment;
+use crate::spurious::{Retransmission, RetransmitCause};
+use crate::trace::SenderEvent;
+use engine::{SimTime, TraceSink};
+
+impl Sender {
+    pub(super) fn on_fast_retransmit(
+        &mut self,
+        now: SimTime,
+        (cwnd_before, ssthresh_before): (u32, u32),
+        inflate_segments: u32,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) {
+        self.stats.fast_retransmits += 1;
+        let flight = self.flight();
+        let tsval = self.tsval(now);
+        self.parts
+            .cc
+            .on_congestion(CongestionEvent::FastRetransmit {
+                flight_bytes: flight,
+                peer_window: self.peer_window,
+                dupacks: inflate_segments,
+            });
+        if let Some(e) = self.parts.eifel.as_mut() {
+            e.on_retransmit_oldest(Retransmission {
+                cause: RetransmitCause::FastRetransmit,
+                tsval,
+                cwnd: cwnd_before,
+                ssthresh: ssthresh_before,
+                halved_ssthresh: self.parts.cc.ssthresh(),
+                flight,
+            });
+        }
+        // Net/3: the retransmit timer and RTT timing are cancelled, then re-armed by the output.
+        self.rexmt_at = None;
+        self.timing = None;
+        self.pacer = None;
+        if self.extras {
+            self.today_recovery_started();
+        }
+        if trace.enabled() {
+            trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
+        }
+    }
+
+    /// The host's own interface queue dropped `seg`, the segment just taken from
+    /// [`Sender::poll_transmit`] (ENOBUFS from `ip_output`). The segment counts as sent and is
+    /// recovered like any loss; with [`SenderConfig::quench`] the window collapses to one
+    /// segment, ssthresh unchanged (4.4BSD `tcp_quench`, Ludwig2000 §2.3, T10).
+    pub fn on_local_drop(
+        &mut self,
+        now: SimTime,
+        seg: &Segment,
+        trace: &mut dyn TraceSink<SenderEvent>,
+    ) {
+        self.stats.local_drops += 1;
+        if self.cfg.quench {
+            self.parts.cc.on_congestion(CongestionEvent::LocalDrop);
+        }
+        if trace.enabled() {
+            let seq = self.space.offset(seg.seq, self.nxt);
+            trace.record(now, SenderEvent::LocalDrop { seq });
+        }
+        self.sample_window(now, trace);
+    }
+
+    /// A timer may have expired (retransmission, the recovery part's, the tail loss probe);
+    /// `now` is the current time.
+    pub fn on_timeout(&mut self, now: SimTime, trace: &mut dyn TraceSink<SenderEvent>) {
+        if self.syn.is_some() {
+            return self.syn_timeout(now, trace);
+        }
+        if self.extras && self.today_timeout(now, trace) {
+            return;
+        }
+        match self.rexmt_at {
+            Some(at) if at <= now => {}
+            _ => return,
+        }
+        self.stats.timeouts += 1;
+        let (tsval, flight) = (self.tsval(now), self.flight());
+        let (cwnd, ssthresh) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
+        if self.extras {
+            self.today_rto(flight, ssthresh);
+        }
+        self.parts.rto.on_timeout();
+        self.parts.cc.on_congestion(CongestionEvent::Timeout {
+            flight_bytes: flight,
+            peer_window: self.peer_window,
+        });
+        if let Some(e) = self.parts.eifel.as_mut() {
+            e.on_retransmit_oldest(Retransmission {
+                cause: RetransmitCause::Timeout,
+                tsval,
+                cwnd,
+                ssthresh,
+                halved_ssthresh: self.parts.cc.ssthresh(),
+                flight,
+            });
+        }
+        self.parts.recovery.on_timeout(self.view());
+        self.nxt = self.una;
+        self.dupacks = 0;
+        self.lt_allow = 0;
+        self.timing = None;
+        self.pacer = None;
+        self.rexmt_at = Some(self.parts.rto.deadline(now));
+        if trace.enabled() {
+            trace.record(
+                now,
+                SenderEvent::Timeout {
+                    seq: self.una,
+                    backoff: self.parts.rto.backoff_shift(),
+                },
+            );
+        }
+        self.sample_window(now, trace);
+    }
+}
