@@ -51,6 +51,10 @@ pub struct Scoreboard {
     /// Slot `i` covers `[(first + i)·mss, (first + i + 1)·mss) ∩ [una, high)`.
     first: u64,
     slots: VecDeque<Slot>,
+    /// Changes with every change to the board except new data sent from a segment boundary
+    /// (fresh slots on top, below nothing SACKed): what a cached walk over the board keys on
+    /// ([`Scoreboard::version`]).
+    version: u64,
 }
 
 impl Scoreboard {
@@ -62,6 +66,7 @@ impl Scoreboard {
             high: 0,
             first: 0,
             slots: VecDeque::new(),
+            version: 0,
         }
     }
 
@@ -80,9 +85,19 @@ impl Scoreboard {
         self.high
     }
 
+    /// The board's version: the same as long as nothing changed but new data sent from a
+    /// segment boundary. Such data adds fresh segments on top (not SACKed, not retransmitted,
+    /// nothing SACKed above them) and leaves every other segment's state and
+    /// [`Scoreboard::sacked_above`] as they were, so a sum over the board cached at one
+    /// version grows by exactly the bytes added.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
     /// Bring the board to `[snd_una, snd_max)`: drop fully acknowledged segments (the cumulative
     /// ACK), add newly sent ones. Offsets never move backwards.
     pub fn update(&mut self, snd_una: u64, snd_max: u64) {
+        let (una, high) = (self.una, self.high);
         self.high = self.high.max(snd_max);
         self.una = self.una.max(snd_una).min(self.high);
         let first = self.una / self.mss;
@@ -96,6 +111,11 @@ impl Scoreboard {
         let end = self.high.div_ceil(self.mss);
         while self.first + (self.slots.len() as u64) < end {
             self.slots.push_back(Slot::default());
+        }
+        // Growing from a boundary only adds fresh slots; a short top segment that grows may
+        // carry a SACK or a retransmission mark over its new bytes.
+        if self.una != una || (self.high != high && high % self.mss != 0) {
+            self.version += 1;
         }
     }
 
@@ -141,6 +161,9 @@ impl Scoreboard {
                 }
             }
         }
+        if n > 0 {
+            self.version += 1;
+        }
         n
     }
 
@@ -158,6 +181,7 @@ impl Scoreboard {
         match self.slot_mut(trigger / self.mss) {
             Some(s) if !s.sacked => {
                 s.sacked = true;
+                self.version += 1;
                 true
             }
             _ => false,
@@ -169,6 +193,7 @@ impl Scoreboard {
         let mss = self.mss;
         if let Some(s) = self.slot_mut(off / mss) {
             s.rexmit_at = Some(now);
+            self.version += 1;
         }
     }
 
@@ -297,6 +322,7 @@ impl Scoreboard {
         for s in &mut self.slots {
             *s = Slot::default();
         }
+        self.version += 1;
     }
 
     /// Forget the retransmission marks only.
@@ -304,6 +330,7 @@ impl Scoreboard {
         for s in &mut self.slots {
             s.rexmit_at = None;
         }
+        self.version += 1;
     }
 }
 
