@@ -363,6 +363,10 @@ impl LossRecovery for EsackRecovery {
         }
         let (board, high) = (self.board.version(), self.board.snd_max());
         let beyond = view.snd_max.saturating_sub(high);
+        if self.tags.is_empty() && self.board.is_plain() {
+            // Nothing SACKed, resent or tagged: every byte on the board is in the network.
+            return Some(beyond + (high - self.board.snd_una()));
+        }
         let sum = match self.pipe_memo.get() {
             // Unchanged but for new data sent from a segment boundary, which adds its bytes
             // to the sum (fresh segments on top: Scoreboard::version).

@@ -55,6 +55,10 @@ pub struct Scoreboard {
     /// (fresh slots on top, below nothing SACKed): what a cached walk over the board keys on
     /// ([`Scoreboard::version`]).
     version: u64,
+    /// Slots SACKed and slots retransmitted: with both zero the board is plain, and a sum or
+    /// a search over it has its answer without a walk ([`Scoreboard::is_plain`]).
+    sacked_slots: usize,
+    resent_slots: usize,
 }
 
 impl Scoreboard {
@@ -67,6 +71,8 @@ impl Scoreboard {
             first: 0,
             slots: VecDeque::new(),
             version: 0,
+            sacked_slots: 0,
+            resent_slots: 0,
         }
     }
 
@@ -83,6 +89,14 @@ impl Scoreboard {
     /// Highest sent offset (plus one) the board knows.
     pub fn snd_max(&self) -> u64 {
         self.high
+    }
+
+    /// No slot is SACKed or retransmitted (kept by counts, no walk): every segment is then in
+    /// the network as far as RFC 6675 can tell (nothing SACKed above it). `false` does not
+    /// promise a marked segment: a slot that a cumulative ACK emptied without passing its end
+    /// keeps its marks until it leaves.
+    pub fn is_plain(&self) -> bool {
+        self.sacked_slots == 0 && self.resent_slots == 0
     }
 
     /// The board's version: the same as long as nothing changed but new data sent from a
@@ -102,7 +116,10 @@ impl Scoreboard {
         self.una = self.una.max(snd_una).min(self.high);
         let first = self.una / self.mss;
         while self.first < first {
-            self.slots.pop_front();
+            if let Some(s) = self.slots.pop_front() {
+                self.sacked_slots -= usize::from(s.sacked);
+                self.resent_slots -= usize::from(s.rexmit_at.is_some());
+            }
             self.first += 1;
         }
         if self.slots.is_empty() {
@@ -163,6 +180,7 @@ impl Scoreboard {
         }
         if n > 0 {
             self.version += 1;
+            self.sacked_slots += n as usize;
         }
         n
     }
@@ -182,6 +200,7 @@ impl Scoreboard {
             Some(s) if !s.sacked => {
                 s.sacked = true;
                 self.version += 1;
+                self.sacked_slots += 1;
                 true
             }
             _ => false,
@@ -192,8 +211,10 @@ impl Scoreboard {
     pub fn mark_retransmitted(&mut self, off: u64, now: SimTime) {
         let mss = self.mss;
         if let Some(s) = self.slot_mut(off / mss) {
+            let first = s.rexmit_at.is_none();
             s.rexmit_at = Some(now);
             self.version += 1;
+            self.resent_slots += usize::from(first);
         }
     }
 
@@ -275,6 +296,9 @@ impl Scoreboard {
 
     /// End of the highest selectively acknowledged segment, if any.
     pub fn highest_sacked_end(&self) -> Option<u64> {
+        if self.sacked_slots == 0 {
+            return None;
+        }
         self.segments()
             .rev()
             .find(|s| s.sacked)
@@ -292,6 +316,9 @@ impl Scoreboard {
 
     /// Selectively acknowledged bytes on the board.
     pub fn sacked_bytes(&self) -> u64 {
+        if self.sacked_slots == 0 {
+            return 0;
+        }
         self.segments()
             .filter(|s| s.sacked)
             .map(|s| u64::from(s.len))
@@ -323,6 +350,8 @@ impl Scoreboard {
             *s = Slot::default();
         }
         self.version += 1;
+        self.sacked_slots = 0;
+        self.resent_slots = 0;
     }
 
     /// Forget the retransmission marks only.
@@ -331,6 +360,7 @@ impl Scoreboard {
             s.rexmit_at = None;
         }
         self.version += 1;
+        self.resent_slots = 0;
     }
 }
 
@@ -339,6 +369,56 @@ mod tests {
     use super::*;
 
     const MSS: u64 = 1400;
+
+    proptest::proptest! {
+        /// The counts behind `is_plain`, `highest_sacked_end` and `sacked_bytes` agree with a
+        /// walk of the board through random sends (whole and short), cumulative ACKs, SACK
+        /// blocks, SMART triggers, retransmissions and clears.
+        #[test]
+        fn the_counts_agree_with_a_walk(
+            ops in proptest::collection::vec((0u8..7, 0u64..10, 0u64..10), 1..150),
+        ) {
+            let mut b = Scoreboard::new(MSS as u32);
+            let (mut una, mut max) = (0u64, 0u64);
+            for (op, x, y) in ops {
+                match op {
+                    0 => {
+                        max += if x % 4 == 0 { MSS - 300 } else { (x % 3 + 1) * MSS };
+                        b.update(una, max);
+                    }
+                    1 => {
+                        una = (una + x * 700).min(max);
+                        b.on_cum_ack(una);
+                    }
+                    2 => {
+                        let left = una + x * MSS;
+                        b.on_sack_block(left, (left + (y + 1) * MSS).min(max));
+                    }
+                    3 => {
+                        b.on_smart_trigger(una + x * MSS);
+                    }
+                    4 => b.mark_retransmitted(una + x * MSS, SimTime(y)),
+                    5 if x == 0 => b.clear(),
+                    6 if x == 0 => b.clear_retransmitted(),
+                    _ => {}
+                }
+                // The counts are of the slots' marks, kept exactly.
+                let sacked = b.slots.iter().filter(|s| s.sacked).count();
+                let resent = b.slots.iter().filter(|s| s.rexmit_at.is_some()).count();
+                proptest::prop_assert_eq!((b.sacked_slots, b.resent_slots), (sacked, resent));
+                let walk: Vec<SegmentState> = b.segments().collect();
+                // A plain board has no SACKed or resent segment (the converse may fail: the
+                // slot of an emptied partial segment keeps its marks until the ACK passes it).
+                if b.is_plain() {
+                    proptest::prop_assert!(walk.iter().all(|s| !s.sacked && s.rexmit_at.is_none()));
+                }
+                let high = walk.iter().rev().find(|s| s.sacked).map(|s| s.off + u64::from(s.len));
+                proptest::prop_assert_eq!(b.highest_sacked_end(), high);
+                let bytes: u64 = walk.iter().filter(|s| s.sacked).map(|s| u64::from(s.len)).sum();
+                proptest::prop_assert_eq!(b.sacked_bytes(), bytes);
+            }
+        }
+    }
 
     fn states(b: &Scoreboard) -> Vec<(u64, bool)> {
         b.segments().map(|s| (s.off / MSS, s.sacked)).collect()
