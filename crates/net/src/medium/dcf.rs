@@ -329,18 +329,6 @@ impl Dcf {
             senders.clear();
             senders.push(winner);
         }
-        for (i, m) in self.members.iter_mut().enumerate() {
-            if senders.contains(&i) {
-                continue;
-            }
-            if let Phase::Backoff { slots, from } = &mut m.phase {
-                if let Some(f) = from.take() {
-                    if now > f {
-                        *slots = slots.saturating_sub(Member::counted(f, now, slot));
-                    }
-                }
-            }
-        }
         let collision = senders.len() > 1;
         let mut end = now;
         let mut clean = !collision;
@@ -400,15 +388,28 @@ impl Dcf {
                 data_end
             });
         }
-        // Everyone else defers DIFS after a clean exchange, EIFS after a frame heard in error.
+        // Everyone else freezes its counter with the slots it has left (§9.2.5.2: the backoff
+        // timer is suspended while the medium is busy) and defers DIFS after a clean exchange,
+        // EIFS after a frame heard in error (§9.2.3.4). One pass: `senders` is in member order.
+        let defer = if clean {
+            self.cfg.difs()
+        } else {
+            self.cfg.eifs()
+        };
+        let mut next_sender = 0;
         for (i, m) in self.members.iter_mut().enumerate() {
-            if !senders.contains(&i) {
-                m.defer = if clean {
-                    self.cfg.difs()
-                } else {
-                    self.cfg.eifs()
-                };
+            if senders.get(next_sender) == Some(&i) {
+                next_sender += 1;
+                continue;
             }
+            if let Phase::Backoff { slots, from } = &mut m.phase {
+                if let Some(f) = from.take() {
+                    if now > f {
+                        *slots = slots.saturating_sub(Member::counted(f, now, slot));
+                    }
+                }
+            }
+            m.defer = defer;
         }
         self.busy_until = end;
         for &i in &senders {
@@ -509,3 +510,11 @@ impl Medium for Dcf {
 #[cfg(test)]
 #[path = "dcf_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "dcf_oracle.rs"]
+mod oracle;
+
+#[cfg(test)]
+#[path = "dcf_diff_tests.rs"]
+mod diff_tests;
