@@ -21,98 +21,14 @@
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
 use super::{Air, Frame, Medium};
+pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
+use set::{Bits, MemberSet};
 
-/// 802.11b DCF parameters (IEEE 802.11b-1999 clause 18.3.3: slot 20 µs, SIFS 10 µs, CWmin 31,
-/// CWmax 1023; DIFS = SIFS + 2 slots).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DcfConfig {
-    /// Slot time.
-    pub slot: SimDuration,
-    /// SIFS.
-    pub sifs: SimDuration,
-    /// CWmin (slots).
-    pub cw_min: u32,
-    /// CWmax (slots).
-    pub cw_max: u32,
-    /// Attempts per frame, the first included, before it is dropped.
-    pub retry_limit: u32,
-    /// Airtime of a MAC ACK (PLCP preamble and header plus 14 bytes at the basic rate).
-    pub ack_time: SimDuration,
-    /// Bits of a MAC ACK exposed to the reverse direction's error model.
-    pub ack_bits: u64,
-    /// A fixed wait before each retry, the queue head blocked (spec Fig. 13, `ll_retry_delay`).
-    pub retry_delay: SimDuration,
-    /// Whether the receiver acknowledges each frame (802.11). Without MAC ACKs (CSMA/CA as the
-    /// 915 MHz WaveLAN had, Balakrishnan97's testbed) a frame is sent once after its backoff and
-    /// a collided or corrupted one is lost on the air (the far end discards it); CW never grows.
-    pub mac_ack: bool,
-    /// Whether two backoffs ending in the same slot collide (802.11). Off is an ablation
-    /// (the LL-ELSN study's T004-3: its lead at low FER comes from collisions): one of them,
-    /// in turn, sends and the others keep their zero count and send after it.
-    pub collisions: bool,
-    /// LHP's link-layer header protection (eln-llelsn spec §4.11 (b); Gao et al. 2003): the
-    /// headers travel under their own check, so a frame whose payload the channel corrupted
-    /// (not one lost in a collision) still hands its header up at the receiver, which can name
-    /// the segment (an ELN carried on its ACKs). Off in plain 802.11.
-    pub header_protection: bool,
-}
-
-impl DcfConfig {
-    /// 802.11b with a long preamble and a 1 Mb/s basic rate.
-    pub const B_LONG_1M: DcfConfig = DcfConfig {
-        slot: SimDuration::from_micros(20),
-        sifs: SimDuration::from_micros(10),
-        cw_min: 31,
-        cw_max: 1023,
-        retry_limit: 7,
-        // 192 µs PLCP + 14 bytes at 1 Mb/s.
-        ack_time: SimDuration::from_micros(192 + 112),
-        ack_bits: 14 * 8,
-        retry_delay: SimDuration::ZERO,
-        mac_ack: true,
-        collisions: true,
-        header_protection: false,
-    };
-
-    /// DIFS = SIFS + 2 slots.
-    pub fn difs(&self) -> SimDuration {
-        self.sifs + self.slot + self.slot
-    }
-
-    /// EIFS = SIFS + ACK time + DIFS (after a frame received in error).
-    pub fn eifs(&self) -> SimDuration {
-        self.sifs + self.ack_time + self.difs()
-    }
-
-    /// How long a sender waits for the ACK after its frame: SIFS + ACK time + one slot.
-    pub fn ack_timeout(&self) -> SimDuration {
-        self.sifs + self.ack_time + self.slot
-    }
-}
-
-/// What one member of the cell counted (IEEE terms).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DcfStats {
-    /// Transmission attempts.
-    pub attempts: u64,
-    /// Frames acknowledged.
-    pub successes: u64,
-    /// Attempts that collided.
-    pub collisions: u64,
-    /// Attempts lost to the channel (data or MAC ACK corrupted).
-    pub errors: u64,
-    /// Retries (attempts after the first of a frame).
-    pub retries: u64,
-    /// Frames dropped after the retry limit.
-    pub drops: u64,
-    /// Sum of access delays (frame at the head to its acknowledgement), ns.
-    pub access_delay_ns: u64,
-    /// Access delays, ns, for percentiles.
-    pub delays_ns: Vec<u64>,
-    /// Airtime of its attempts, ns.
-    pub airtime_ns: u64,
-}
+#[path = "dcf_config.rs"]
+mod config;
+#[path = "dcf_set.rs"]
+mod set;
 
 /// What a member is doing.
 #[derive(Debug)]
@@ -134,8 +50,11 @@ struct Member {
     cw: u32,
     attempt: u32,
     phase: Phase,
-    /// Counting starts this long after the medium turns idle (DIFS, or EIFS after an error).
+    /// Counting starts this long after the medium turns idle (DIFS, or EIFS after an error):
+    /// this member's own deferral if `defer_at` is the cell's `exchanges` (set by its own
+    /// exchange's end, or kept through a countdown it sent in), the cell's `defer` otherwise.
     defer: SimDuration,
+    defer_at: u64,
     rng: RngStream,
     stats: DcfStats,
 }
@@ -173,6 +92,20 @@ pub(crate) struct Dcf {
     epoch: u32,
     /// Slots in which several countdowns ended with collisions off (whose turn it is).
     ties: usize,
+    /// The members counting down (`Phase::Backoff` with `from`), and the earliest end of their
+    /// countdowns: a wake-up visits only the members it concerns (crate::medium::dcf_set).
+    counting: MemberSet,
+    counting_end: Option<SimTime>,
+    /// The members whose counters are frozen or not yet started (`Phase::Backoff` without
+    /// `from`).
+    frozen: MemberSet,
+    /// The members waiting out a retry delay (`Phase::Waiting`).
+    waiting: MemberSet,
+    /// The deferral every member that did not send took at the last countdown that had
+    /// senders (DIFS after a clean exchange, EIFS after one heard in error), and how many such
+    /// countdowns there have been (`Member::defer_at`): set once, not member by member.
+    defer: SimDuration,
+    exchanges: u64,
 }
 
 impl Dcf {
@@ -184,11 +117,17 @@ impl Dcf {
                 Self::set_member(&mut member_of, p, i);
             }
         }
-        Dcf {
+        let mut d = Dcf {
             cfg,
             member_of,
             senders: Vec::new(),
             ties: 0,
+            counting: MemberSet::default(),
+            counting_end: None,
+            frozen: MemberSet::default(),
+            waiting: MemberSet::default(),
+            defer: cfg.difs(),
+            exchanges: 0,
             members: members
                 .into_iter()
                 .map(|(ports, rng)| Member {
@@ -199,13 +138,23 @@ impl Dcf {
                     attempt: 0,
                     phase: Phase::Empty,
                     defer: cfg.difs(),
+                    defer_at: 0,
                     rng,
                     stats: DcfStats::default(),
                 })
                 .collect(),
             busy_until: SimTime::ZERO,
             epoch: 0,
-        }
+        };
+        d.grow_sets();
+        d
+    }
+
+    fn grow_sets(&mut self) {
+        let n = self.members.len();
+        self.counting.grow(n);
+        self.frozen.grow(n);
+        self.waiting.grow(n);
     }
 
     /// A link of the cell: the access point's port joins member 0, the station's port becomes
@@ -223,9 +172,11 @@ impl Dcf {
             attempt: 0,
             phase: Phase::Empty,
             defer: cfg.difs(),
+            defer_at: self.exchanges,
             rng,
             stats: DcfStats::default(),
         });
+        self.grow_sets();
     }
 
     fn set_member(member_of: &mut Vec<u32>, port: PortId, member: usize) {
@@ -261,6 +212,7 @@ impl Dcf {
                 m.attempt = 0;
                 let slots = m.draw();
                 m.phase = Phase::Backoff { slots, from: None };
+                self.frozen.insert(i);
                 return true;
             }
         }
@@ -268,33 +220,71 @@ impl Dcf {
     }
 
     /// The medium is idle at `now`: members whose wait ended rejoin, frozen counters start
-    /// again after each member's deferral; then the next event is scheduled.
+    /// again after each member's deferral (IEEE 802.11-1999 §9.2.5.2: a backoff counts only
+    /// while the medium has been idle for DIFS, or EIFS after an error, §9.2.3.4); then the
+    /// next event is scheduled. Counters already running keep their end (`counting_end`), so
+    /// only the waiting and frozen members are visited, in member order.
     fn resume<A: Air>(&mut self, now: SimTime, air: &mut A) {
         if now < self.busy_until {
             return;
         }
         let slot = self.cfg.slot;
-        let mut next: Option<SimTime> = None;
-        for m in &mut self.members {
-            if let Phase::Waiting { until } = m.phase {
-                if until <= now {
-                    let slots = m.draw();
-                    m.phase = Phase::Backoff { slots, from: None };
+        let Dcf {
+            members,
+            counting,
+            counting_end,
+            frozen,
+            waiting,
+            defer,
+            exchanges,
+            ..
+        } = self;
+        let mut next_wait: Option<SimTime> = None;
+        for w in 0..waiting.words() {
+            let mut done = 0;
+            for b in Bits(waiting.word(w)) {
+                let m = &mut members[64 * w + b];
+                if let Phase::Waiting { until } = m.phase {
+                    if until <= now {
+                        let slots = m.draw();
+                        m.phase = Phase::Backoff { slots, from: None };
+                        done |= 1 << b;
+                    } else {
+                        next_wait = Some(next_wait.map_or(until, |n: SimTime| n.min(until)));
+                    }
                 }
             }
-            match &mut m.phase {
-                Phase::Backoff { slots, from } => {
-                    let start = *from.get_or_insert(now + m.defer);
-                    let t = start + slot.saturating_mul(u64::from(*slots));
-                    next = Some(next.map_or(t, |n: SimTime| n.min(t)));
-                }
-                Phase::Waiting { until } => {
-                    let t = *until;
-                    next = Some(next.map_or(t, |n: SimTime| n.min(t)));
-                }
-                _ => {}
+            if done != 0 {
+                waiting.remove_word(w, done);
+                frozen.add_word(w, done);
             }
         }
+        let mut end = *counting_end;
+        for w in 0..frozen.words() {
+            let bits = frozen.take_word(w);
+            if bits == 0 {
+                continue;
+            }
+            counting.add_word(w, bits);
+            for b in Bits(bits) {
+                let m = &mut members[64 * w + b];
+                let d = if m.defer_at == *exchanges {
+                    m.defer
+                } else {
+                    *defer
+                };
+                if let Phase::Backoff { slots, from } = &mut m.phase {
+                    let start = *from.get_or_insert(now + d);
+                    let t = start + slot.saturating_mul(u64::from(*slots));
+                    end = Some(end.map_or(t, |n: SimTime| n.min(t)));
+                }
+            }
+        }
+        *counting_end = end;
+        let next = match (end, next_wait) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
         if let Some(t) = next {
             air.wake(t.max(now), self.epoch);
@@ -306,14 +296,19 @@ impl Dcf {
         let slot = self.cfg.slot;
         let mut senders = std::mem::take(&mut self.senders);
         senders.clear();
-        for (i, m) in self.members.iter().enumerate() {
-            if let Phase::Backoff {
-                slots,
-                from: Some(from),
-            } = m.phase
-            {
-                if now >= from && Member::counted(from, now, slot) >= slots {
-                    senders.push(i);
+        // Only counting members can end their countdown (§9.2.5.2: transmit when the backoff
+        // timer reaches zero).
+        for w in 0..self.counting.words() {
+            for b in Bits(self.counting.word(w)) {
+                let i = 64 * w + b;
+                if let Phase::Backoff {
+                    slots,
+                    from: Some(from),
+                } = self.members[i].phase
+                {
+                    if now >= from && Member::counted(from, now, slot) >= slots {
+                        senders.push(i);
+                    }
                 }
             }
         }
@@ -390,27 +385,57 @@ impl Dcf {
         }
         // Everyone else freezes its counter with the slots it has left (§9.2.5.2: the backoff
         // timer is suspended while the medium is busy) and defers DIFS after a clean exchange,
-        // EIFS after a frame heard in error (§9.2.3.4). One pass: `senders` is in member order.
-        let defer = if clean {
+        // EIFS after a frame heard in error (§9.2.3.4). The senders keep their own deferral:
+        // it is made theirs before the cell's changes. Only the counting members have counters
+        // to freeze; `senders` is in member order.
+        for &i in &senders {
+            let m = &mut self.members[i];
+            if m.defer_at != self.exchanges {
+                m.defer = self.defer;
+            }
+        }
+        self.exchanges += 1;
+        self.defer = if clean {
             self.cfg.difs()
         } else {
             self.cfg.eifs()
         };
         let mut next_sender = 0;
-        for (i, m) in self.members.iter_mut().enumerate() {
-            if senders.get(next_sender) == Some(&i) {
-                next_sender += 1;
-                continue;
-            }
-            if let Phase::Backoff { slots, from } = &mut m.phase {
-                if let Some(f) = from.take() {
-                    if now > f {
-                        *slots = slots.saturating_sub(Member::counted(f, now, slot));
+        let mut end_counting: Option<SimTime> = None;
+        for w in 0..self.counting.words() {
+            let bits = self.counting.take_word(w);
+            let (mut stopped, mut still) = (0, 0);
+            for b in Bits(bits) {
+                let i = 64 * w + b;
+                let m = &mut self.members[i];
+                if senders.get(next_sender) == Some(&i) {
+                    next_sender += 1;
+                    m.defer_at = self.exchanges;
+                    // A sender is on the air now; one with no frame (none has) counts on.
+                    if let Phase::Backoff {
+                        slots,
+                        from: Some(f),
+                    } = m.phase
+                    {
+                        still |= 1 << b;
+                        let t = f + slot.saturating_mul(u64::from(slots));
+                        end_counting = Some(end_counting.map_or(t, |n: SimTime| n.min(t)));
+                    }
+                    continue;
+                }
+                if let Phase::Backoff { slots, from } = &mut m.phase {
+                    if let Some(f) = from.take() {
+                        if now > f {
+                            *slots = slots.saturating_sub(Member::counted(f, now, slot));
+                        }
                     }
                 }
+                stopped |= 1 << b;
             }
-            m.defer = defer;
+            self.frozen.add_word(w, stopped);
+            self.counting.add_word(w, still);
         }
+        self.counting_end = end_counting;
         self.busy_until = end;
         for &i in &senders {
             if let Phase::Sending { until, .. } = self.members[i].phase {
@@ -430,6 +455,7 @@ impl Dcf {
             return;
         };
         m.defer = cfg.difs();
+        m.defer_at = self.exchanges;
         if ok {
             if let Some((port, frame, head)) = m.frame.take() {
                 let d = now.saturating_since(head).as_nanos();
@@ -460,14 +486,16 @@ impl Dcf {
             return;
         }
         m.cw = (2 * m.cw + 1).min(cfg.cw_max);
-        m.phase = if cfg.retry_delay > SimDuration::ZERO {
-            Phase::Waiting {
+        if cfg.retry_delay > SimDuration::ZERO {
+            m.phase = Phase::Waiting {
                 until: now + cfg.retry_delay,
-            }
+            };
+            self.waiting.insert(i);
         } else {
             let slots = m.draw();
-            Phase::Backoff { slots, from: None }
-        };
+            m.phase = Phase::Backoff { slots, from: None };
+            self.frozen.insert(i);
+        }
     }
 }
 

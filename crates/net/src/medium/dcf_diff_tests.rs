@@ -136,6 +136,8 @@ trait Cell {
     fn ready(&mut self, now: SimTime, port: PortId, air: &mut DiffAir);
     fn wake(&mut self, now: SimTime, tag: u32, air: &mut DiffAir);
     fn stats(&self) -> Vec<DcfStats>;
+    /// Check the medium's own invariants after a call.
+    fn check(&self) {}
 }
 
 impl Cell for Dcf {
@@ -148,6 +150,35 @@ impl Cell for Dcf {
     fn stats(&self) -> Vec<DcfStats> {
         Dcf::stats(self)
     }
+    fn check(&self) {
+        check_sets(self);
+    }
+}
+
+/// The member sets hold exactly the members in their phases, and `counting_end` is the
+/// earliest end of the counting members' countdowns.
+fn check_sets(d: &Dcf) {
+    let mut end: Option<SimTime> = None;
+    for (i, m) in d.members.iter().enumerate() {
+        let (counting, frozen, waiting) = match m.phase {
+            Phase::Backoff {
+                slots,
+                from: Some(f),
+            } => {
+                let t = f + d.cfg.slot.saturating_mul(u64::from(slots));
+                end = Some(end.map_or(t, |n| n.min(t)));
+                (true, false, false)
+            }
+            Phase::Backoff { from: None, .. } => (false, true, false),
+            Phase::Waiting { .. } => (false, false, true),
+            Phase::Empty | Phase::Sending { .. } => (false, false, false),
+        };
+        assert_eq!(d.counting.contains(i), counting, "member {i} counting");
+        assert_eq!(d.frozen.contains(i), frozen, "member {i} frozen");
+        assert_eq!(d.waiting.contains(i), waiting, "member {i} waiting");
+        assert!(m.defer_at <= d.exchanges);
+    }
+    assert_eq!(d.counting_end, end);
 }
 
 impl Cell for ScanDcf {
@@ -188,6 +219,7 @@ fn run<C: Cell>(cell: &mut C, case: &Case) -> (Vec<String>, Vec<DcfStats>, Vec<u
                 cell.ready(now, PortId(p), &mut air);
             }
         }
+        cell.check();
     }
     (air.log, cell.stats(), air.waiting)
 }
