@@ -21,6 +21,7 @@
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
 use super::{Air, Frame, Medium};
+use config::Timing;
 pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use set::{Bits, MemberSet};
@@ -81,6 +82,8 @@ const NO_MEMBER: u32 = u32::MAX;
 /// The DCF medium of a cell.
 pub(crate) struct Dcf {
     cfg: DcfConfig,
+    /// DIFS, EIFS and the ACK's intervals, from `cfg`.
+    tm: Timing,
     members: Vec<Member>,
     /// The member of each port, by port index (`NO_MEMBER` for ports of other media).
     member_of: Vec<u32>,
@@ -119,6 +122,7 @@ impl Dcf {
         }
         let mut d = Dcf {
             cfg,
+            tm: Timing::of(&cfg),
             member_of,
             senders: Vec::new(),
             ties: 0,
@@ -372,13 +376,13 @@ impl Dcf {
             }
             clean &= ok;
             let until = if ok {
-                data_end + self.cfg.sifs + self.cfg.ack_time
+                data_end + self.tm.sifs_ack
             } else {
-                data_end + self.cfg.ack_timeout()
+                data_end + self.tm.ack_timeout
             };
             m.phase = Phase::Sending { until, ok };
             end = end.max(if acked {
-                data_end + self.cfg.sifs + self.cfg.ack_time
+                data_end + self.tm.sifs_ack
             } else {
                 data_end
             });
@@ -395,11 +399,7 @@ impl Dcf {
             }
         }
         self.exchanges += 1;
-        self.defer = if clean {
-            self.cfg.difs()
-        } else {
-            self.cfg.eifs()
-        };
+        self.defer = if clean { self.tm.difs } else { self.tm.eifs };
         let mut next_sender = 0;
         let mut end_counting: Option<SimTime> = None;
         for w in 0..self.counting.words() {
@@ -449,12 +449,12 @@ impl Dcf {
 
     /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
     fn outcome<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) {
-        let cfg = self.cfg;
+        let cfg = &self.cfg;
         let m = &mut self.members[i];
         let Phase::Sending { ok, .. } = m.phase else {
             return;
         };
-        m.defer = cfg.difs();
+        m.defer = self.tm.difs;
         m.defer_at = self.exchanges;
         if ok {
             if let Some((port, frame, head)) = m.frame.take() {

@@ -71,6 +71,33 @@ impl DcfConfig {
     }
 }
 
+/// The DCF's derived intervals, computed once per cell from its [`DcfConfig`] (the medium's hot
+/// path reads them instead of summing the parameters on every exchange; time adds saturate,
+/// so the sums are the same however they are grouped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Timing {
+    /// DIFS (IEEE 802.11-1999 §9.2.3.3): the idle time before counting after a clean exchange.
+    pub(super) difs: SimDuration,
+    /// EIFS (§9.2.3.4): the idle time before counting after a frame heard in error.
+    pub(super) eifs: SimDuration,
+    /// SIFS + ACK time: the ACK that follows a frame received intact (§9.2.8).
+    pub(super) sifs_ack: SimDuration,
+    /// The ACK timeout (§9.2.8): SIFS + ACK time + one slot.
+    pub(super) ack_timeout: SimDuration,
+}
+
+impl Timing {
+    /// The intervals of `cfg`.
+    pub(super) fn of(cfg: &DcfConfig) -> Self {
+        Timing {
+            difs: cfg.difs(),
+            eifs: cfg.eifs(),
+            sifs_ack: cfg.sifs + cfg.ack_time,
+            ack_timeout: cfg.ack_timeout(),
+        }
+    }
+}
+
 /// What one member of the cell counted (IEEE terms).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DcfStats {
@@ -92,4 +119,34 @@ pub struct DcfStats {
     pub delays_ns: Vec<u64>,
     /// Airtime of its attempts, ns.
     pub airtime_ns: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The precomputed intervals are the sums the medium used to make per exchange, added
+        /// to a time the way it added them (saturating near the end of time too).
+        #[test]
+        fn timing_is_the_configurations_sums(
+            slot in any::<u64>(), sifs in any::<u64>(), ack in any::<u64>(),
+            t in prop_oneof![0u64..1 << 40, any::<u64>()],
+        ) {
+            let cfg = DcfConfig {
+                slot: SimDuration(slot % (1 << 62)),
+                sifs: SimDuration(sifs % (1 << 62)),
+                ack_time: SimDuration(ack),
+                ..DcfConfig::B_LONG_1M
+            };
+            let tm = Timing::of(&cfg);
+            let t = engine::SimTime(t);
+            prop_assert_eq!(tm.difs, cfg.difs());
+            prop_assert_eq!(tm.eifs, cfg.eifs());
+            prop_assert_eq!(tm.ack_timeout, cfg.ack_timeout());
+            prop_assert_eq!(t + tm.sifs_ack, t + cfg.sifs + cfg.ack_time);
+            prop_assert_eq!(t + tm.ack_timeout, t + cfg.ack_timeout());
+        }
+    }
 }
