@@ -447,6 +447,16 @@ impl Dcf {
         self.senders = senders;
     }
 
+    /// Whether the wake-up `tag` due at `now` is one [`Medium::on_wake`] ignores: a countdown's
+    /// from a schedule a later one replaced (each member that joins, and each exchange,
+    /// reschedules), or one due while the medium is busy (a countdown frozen by a frame on the
+    /// air, §9.2.5.2). Most of a cell's countdown wake-ups are: the network asks before it
+    /// calls the medium out of line.
+    #[inline(always)]
+    pub(crate) fn ignores(&self, now: SimTime, tag: u32) -> bool {
+        tag & MEMBER == 0 && (tag != self.epoch || now < self.busy_until)
+    }
+
     /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
     fn outcome<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) {
         let cfg = &self.cfg;
@@ -523,7 +533,7 @@ impl Medium for Dcf {
             }
             return;
         }
-        if tag != self.epoch || now < self.busy_until {
+        if self.ignores(now, tag) {
             return;
         }
         self.countdown(now, air);
