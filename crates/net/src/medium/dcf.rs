@@ -200,11 +200,20 @@ impl Dcf {
     /// the port served last) and draws a backoff; returns whether it did. A member is offered
     /// frames when one of its ports reports one (`on_ready`) and when its exchange ends, so an
     /// empty member never has a frame waiting that it could take.
+    /// The check is inlined into the callers: most offers find the member busy with a frame.
+    #[inline(always)]
     fn fill<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
-        let m = &mut self.members[i];
+        let m = &self.members[i];
         if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
             return false;
         }
+        self.take_frame(now, i, air)
+    }
+
+    /// [`Dcf::fill`] for an empty member `i`: its ports in turn.
+    #[inline(never)]
+    fn take_frame<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+        let m = &mut self.members[i];
         let n = m.ports.len();
         let mut k = m.next_port;
         for _ in 0..n {
