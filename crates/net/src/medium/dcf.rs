@@ -307,8 +307,7 @@ impl Dcf {
     /// The countdown ended at `now` for some members: they transmit, the others freeze.
     fn countdown<A: Air>(&mut self, now: SimTime, air: &mut A) {
         let slot = self.cfg.slot;
-        let mut senders = std::mem::take(&mut self.senders);
-        senders.clear();
+        self.senders.clear();
         // Only counting members can end their countdown (§9.2.5.2: transmit when the backoff
         // timer reaches zero).
         for w in 0..self.counting.words() {
@@ -320,27 +319,26 @@ impl Dcf {
                 } = self.members[i].phase
                 {
                     if now >= from && Member::counted(from, now, slot) >= slots {
-                        senders.push(i);
+                        self.senders.push(i);
                     }
                 }
             }
         }
-        if senders.is_empty() {
-            self.senders = senders;
+        if self.senders.is_empty() {
             self.resume(now, air);
             return;
         }
-        if senders.len() > 1 && !self.cfg.collisions {
+        if self.senders.len() > 1 && !self.cfg.collisions {
             // The ablation: one sends, in turn; the others freeze with nothing left to count.
-            let winner = senders[self.ties % senders.len()];
+            let winner = self.senders[self.ties % self.senders.len()];
             self.ties = self.ties.wrapping_add(1);
-            senders.clear();
-            senders.push(winner);
+            self.senders.clear();
+            self.senders.push(winner);
         }
-        let collision = senders.len() > 1;
+        let collision = self.senders.len() > 1;
         let mut end = now;
         let mut clean = !collision;
-        for &i in &senders {
+        for &i in &self.senders {
             let m = &mut self.members[i];
             let Some((port, frame, _)) = m.frame.as_ref() else {
                 continue;
@@ -401,7 +399,7 @@ impl Dcf {
         // EIFS after a frame heard in error (§9.2.3.4). The senders keep their own deferral:
         // it is made theirs before the cell's changes. Only the counting members have counters
         // to freeze; `senders` is in member order.
-        for &i in &senders {
+        for &i in &self.senders {
             let m = &mut self.members[i];
             if m.defer_at != self.exchanges {
                 m.defer = self.defer;
@@ -417,7 +415,7 @@ impl Dcf {
             for b in Bits(bits) {
                 let i = 64 * w + b;
                 let m = &mut self.members[i];
-                if senders.get(next_sender) == Some(&i) {
+                if self.senders.get(next_sender) == Some(&i) {
                     next_sender += 1;
                     m.defer_at = self.exchanges;
                     // A sender is on the air now; one with no frame (none has) counts on.
@@ -446,14 +444,13 @@ impl Dcf {
         }
         self.counting_end = end_counting;
         self.busy_until = end;
-        for &i in &senders {
+        for &i in &self.senders {
             if let Phase::Sending { until, .. } = self.members[i].phase {
                 air.wake(until, MEMBER | i as u32);
             }
         }
         self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
         air.wake(end, self.epoch);
-        self.senders = senders;
     }
 
     /// Whether the wake-up `tag` due at `now` is one [`Medium::on_wake`] ignores: a countdown's
