@@ -21,98 +21,15 @@
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
 use super::{Air, Frame, Medium};
+use config::Timing;
+pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
+use set::{Bits, MemberSet};
 
-/// 802.11b DCF parameters (IEEE 802.11b-1999 clause 18.3.3: slot 20 µs, SIFS 10 µs, CWmin 31,
-/// CWmax 1023; DIFS = SIFS + 2 slots).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DcfConfig {
-    /// Slot time.
-    pub slot: SimDuration,
-    /// SIFS.
-    pub sifs: SimDuration,
-    /// CWmin (slots).
-    pub cw_min: u32,
-    /// CWmax (slots).
-    pub cw_max: u32,
-    /// Attempts per frame, the first included, before it is dropped.
-    pub retry_limit: u32,
-    /// Airtime of a MAC ACK (PLCP preamble and header plus 14 bytes at the basic rate).
-    pub ack_time: SimDuration,
-    /// Bits of a MAC ACK exposed to the reverse direction's error model.
-    pub ack_bits: u64,
-    /// A fixed wait before each retry, the queue head blocked (spec Fig. 13, `ll_retry_delay`).
-    pub retry_delay: SimDuration,
-    /// Whether the receiver acknowledges each frame (802.11). Without MAC ACKs (CSMA/CA as the
-    /// 915 MHz WaveLAN had, Balakrishnan97's testbed) a frame is sent once after its backoff and
-    /// a collided or corrupted one is lost on the air (the far end discards it); CW never grows.
-    pub mac_ack: bool,
-    /// Whether two backoffs ending in the same slot collide (802.11). Off is an ablation
-    /// (the LL-ELSN study's T004-3: its lead at low FER comes from collisions): one of them,
-    /// in turn, sends and the others keep their zero count and send after it.
-    pub collisions: bool,
-    /// LHP's link-layer header protection (eln-llelsn spec §4.11 (b); Gao et al. 2003): the
-    /// headers travel under their own check, so a frame whose payload the channel corrupted
-    /// (not one lost in a collision) still hands its header up at the receiver, which can name
-    /// the segment (an ELN carried on its ACKs). Off in plain 802.11.
-    pub header_protection: bool,
-}
-
-impl DcfConfig {
-    /// 802.11b with a long preamble and a 1 Mb/s basic rate.
-    pub const B_LONG_1M: DcfConfig = DcfConfig {
-        slot: SimDuration::from_micros(20),
-        sifs: SimDuration::from_micros(10),
-        cw_min: 31,
-        cw_max: 1023,
-        retry_limit: 7,
-        // 192 µs PLCP + 14 bytes at 1 Mb/s.
-        ack_time: SimDuration::from_micros(192 + 112),
-        ack_bits: 14 * 8,
-        retry_delay: SimDuration::ZERO,
-        mac_ack: true,
-        collisions: true,
-        header_protection: false,
-    };
-
-    /// DIFS = SIFS + 2 slots.
-    pub fn difs(&self) -> SimDuration {
-        self.sifs + self.slot + self.slot
-    }
-
-    /// EIFS = SIFS + ACK time + DIFS (after a frame received in error).
-    pub fn eifs(&self) -> SimDuration {
-        self.sifs + self.ack_time + self.difs()
-    }
-
-    /// How long a sender waits for the ACK after its frame: SIFS + ACK time + one slot.
-    pub fn ack_timeout(&self) -> SimDuration {
-        self.sifs + self.ack_time + self.slot
-    }
-}
-
-/// What one member of the cell counted (IEEE terms).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DcfStats {
-    /// Transmission attempts.
-    pub attempts: u64,
-    /// Frames acknowledged.
-    pub successes: u64,
-    /// Attempts that collided.
-    pub collisions: u64,
-    /// Attempts lost to the channel (data or MAC ACK corrupted).
-    pub errors: u64,
-    /// Retries (attempts after the first of a frame).
-    pub retries: u64,
-    /// Frames dropped after the retry limit.
-    pub drops: u64,
-    /// Sum of access delays (frame at the head to its acknowledgement), ns.
-    pub access_delay_ns: u64,
-    /// Access delays, ns, for percentiles.
-    pub delays_ns: Vec<u64>,
-    /// Airtime of its attempts, ns.
-    pub airtime_ns: u64,
-}
+#[path = "dcf_config.rs"]
+mod config;
+#[path = "dcf_set.rs"]
+mod set;
 
 /// What a member is doing.
 #[derive(Debug)]
@@ -134,8 +51,11 @@ struct Member {
     cw: u32,
     attempt: u32,
     phase: Phase,
-    /// Counting starts this long after the medium turns idle (DIFS, or EIFS after an error).
+    /// Counting starts this long after the medium turns idle (DIFS, or EIFS after an error):
+    /// this member's own deferral if `defer_at` is the cell's `exchanges` (set by its own
+    /// exchange's end, or kept through a countdown it sent in), the cell's `defer` otherwise.
     defer: SimDuration,
+    defer_at: u64,
     rng: RngStream,
     stats: DcfStats,
 }
@@ -162,6 +82,8 @@ const NO_MEMBER: u32 = u32::MAX;
 /// The DCF medium of a cell.
 pub(crate) struct Dcf {
     cfg: DcfConfig,
+    /// DIFS, EIFS and the ACK's intervals, from `cfg`.
+    tm: Timing,
     members: Vec<Member>,
     /// The member of each port, by port index (`NO_MEMBER` for ports of other media).
     member_of: Vec<u32>,
@@ -173,6 +95,20 @@ pub(crate) struct Dcf {
     epoch: u32,
     /// Slots in which several countdowns ended with collisions off (whose turn it is).
     ties: usize,
+    /// The members counting down (`Phase::Backoff` with `from`), and the earliest end of their
+    /// countdowns: a wake-up visits only the members it concerns (crate::medium::dcf_set).
+    counting: MemberSet,
+    counting_end: Option<SimTime>,
+    /// The members whose counters are frozen or not yet started (`Phase::Backoff` without
+    /// `from`).
+    frozen: MemberSet,
+    /// The members waiting out a retry delay (`Phase::Waiting`).
+    waiting: MemberSet,
+    /// The deferral every member that did not send took at the last countdown that had
+    /// senders (DIFS after a clean exchange, EIFS after one heard in error), and how many such
+    /// countdowns there have been (`Member::defer_at`): set once, not member by member.
+    defer: SimDuration,
+    exchanges: u64,
 }
 
 impl Dcf {
@@ -184,11 +120,18 @@ impl Dcf {
                 Self::set_member(&mut member_of, p, i);
             }
         }
-        Dcf {
+        let mut d = Dcf {
             cfg,
+            tm: Timing::of(&cfg),
             member_of,
             senders: Vec::new(),
             ties: 0,
+            counting: MemberSet::default(),
+            counting_end: None,
+            frozen: MemberSet::default(),
+            waiting: MemberSet::default(),
+            defer: cfg.difs(),
+            exchanges: 0,
             members: members
                 .into_iter()
                 .map(|(ports, rng)| Member {
@@ -199,13 +142,23 @@ impl Dcf {
                     attempt: 0,
                     phase: Phase::Empty,
                     defer: cfg.difs(),
+                    defer_at: 0,
                     rng,
                     stats: DcfStats::default(),
                 })
                 .collect(),
             busy_until: SimTime::ZERO,
             epoch: 0,
-        }
+        };
+        d.grow_sets();
+        d
+    }
+
+    fn grow_sets(&mut self) {
+        let n = self.members.len();
+        self.counting.grow(n);
+        self.frozen.grow(n);
+        self.waiting.grow(n);
     }
 
     /// A link of the cell: the access point's port joins member 0, the station's port becomes
@@ -223,9 +176,11 @@ impl Dcf {
             attempt: 0,
             phase: Phase::Empty,
             defer: cfg.difs(),
+            defer_at: self.exchanges,
             rng,
             stats: DcfStats::default(),
         });
+        self.grow_sets();
     }
 
     fn set_member(member_of: &mut Vec<u32>, port: PortId, member: usize) {
@@ -245,11 +200,20 @@ impl Dcf {
     /// the port served last) and draws a backoff; returns whether it did. A member is offered
     /// frames when one of its ports reports one (`on_ready`) and when its exchange ends, so an
     /// empty member never has a frame waiting that it could take.
+    /// The check is inlined into the callers: most offers find the member busy with a frame.
+    #[inline(always)]
     fn fill<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
-        let m = &mut self.members[i];
+        let m = &self.members[i];
         if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
             return false;
         }
+        self.take_frame(now, i, air)
+    }
+
+    /// [`Dcf::fill`] for an empty member `i`: its ports in turn.
+    #[inline(never)]
+    fn take_frame<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+        let m = &mut self.members[i];
         let n = m.ports.len();
         let mut k = m.next_port;
         for _ in 0..n {
@@ -261,6 +225,7 @@ impl Dcf {
                 m.attempt = 0;
                 let slots = m.draw();
                 m.phase = Phase::Backoff { slots, from: None };
+                self.frozen.insert(i);
                 return true;
             }
         }
@@ -268,33 +233,71 @@ impl Dcf {
     }
 
     /// The medium is idle at `now`: members whose wait ended rejoin, frozen counters start
-    /// again after each member's deferral; then the next event is scheduled.
+    /// again after each member's deferral (IEEE 802.11-1999 §9.2.5.2: a backoff counts only
+    /// while the medium has been idle for DIFS, or EIFS after an error, §9.2.3.4); then the
+    /// next event is scheduled. Counters already running keep their end (`counting_end`), so
+    /// only the waiting and frozen members are visited, in member order.
     fn resume<A: Air>(&mut self, now: SimTime, air: &mut A) {
         if now < self.busy_until {
             return;
         }
         let slot = self.cfg.slot;
-        let mut next: Option<SimTime> = None;
-        for m in &mut self.members {
-            if let Phase::Waiting { until } = m.phase {
-                if until <= now {
-                    let slots = m.draw();
-                    m.phase = Phase::Backoff { slots, from: None };
+        let Dcf {
+            members,
+            counting,
+            counting_end,
+            frozen,
+            waiting,
+            defer,
+            exchanges,
+            ..
+        } = self;
+        let mut next_wait: Option<SimTime> = None;
+        for w in 0..waiting.words() {
+            let mut done = 0;
+            for b in Bits(waiting.word(w)) {
+                let m = &mut members[64 * w + b];
+                if let Phase::Waiting { until } = m.phase {
+                    if until <= now {
+                        let slots = m.draw();
+                        m.phase = Phase::Backoff { slots, from: None };
+                        done |= 1 << b;
+                    } else {
+                        next_wait = Some(next_wait.map_or(until, |n: SimTime| n.min(until)));
+                    }
                 }
             }
-            match &mut m.phase {
-                Phase::Backoff { slots, from } => {
-                    let start = *from.get_or_insert(now + m.defer);
-                    let t = start + slot.saturating_mul(u64::from(*slots));
-                    next = Some(next.map_or(t, |n: SimTime| n.min(t)));
-                }
-                Phase::Waiting { until } => {
-                    let t = *until;
-                    next = Some(next.map_or(t, |n: SimTime| n.min(t)));
-                }
-                _ => {}
+            if done != 0 {
+                waiting.remove_word(w, done);
+                frozen.add_word(w, done);
             }
         }
+        let mut end = *counting_end;
+        for w in 0..frozen.words() {
+            let bits = frozen.take_word(w);
+            if bits == 0 {
+                continue;
+            }
+            counting.add_word(w, bits);
+            for b in Bits(bits) {
+                let m = &mut members[64 * w + b];
+                let d = if m.defer_at == *exchanges {
+                    m.defer
+                } else {
+                    *defer
+                };
+                if let Phase::Backoff { slots, from } = &mut m.phase {
+                    let start = *from.get_or_insert(now + d);
+                    let t = start + slot.saturating_mul(u64::from(*slots));
+                    end = Some(end.map_or(t, |n: SimTime| n.min(t)));
+                }
+            }
+        }
+        *counting_end = end;
+        let next = match (end, next_wait) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
         if let Some(t) = next {
             air.wake(t.max(now), self.epoch);
@@ -304,47 +307,38 @@ impl Dcf {
     /// The countdown ended at `now` for some members: they transmit, the others freeze.
     fn countdown<A: Air>(&mut self, now: SimTime, air: &mut A) {
         let slot = self.cfg.slot;
-        let mut senders = std::mem::take(&mut self.senders);
-        senders.clear();
-        for (i, m) in self.members.iter().enumerate() {
-            if let Phase::Backoff {
-                slots,
-                from: Some(from),
-            } = m.phase
-            {
-                if now >= from && Member::counted(from, now, slot) >= slots {
-                    senders.push(i);
-                }
-            }
-        }
-        if senders.is_empty() {
-            self.senders = senders;
-            self.resume(now, air);
-            return;
-        }
-        if senders.len() > 1 && !self.cfg.collisions {
-            // The ablation: one sends, in turn; the others freeze with nothing left to count.
-            let winner = senders[self.ties % senders.len()];
-            self.ties = self.ties.wrapping_add(1);
-            senders.clear();
-            senders.push(winner);
-        }
-        for (i, m) in self.members.iter_mut().enumerate() {
-            if senders.contains(&i) {
-                continue;
-            }
-            if let Phase::Backoff { slots, from } = &mut m.phase {
-                if let Some(f) = from.take() {
-                    if now > f {
-                        *slots = slots.saturating_sub(Member::counted(f, now, slot));
+        self.senders.clear();
+        // Only counting members can end their countdown (§9.2.5.2: transmit when the backoff
+        // timer reaches zero).
+        for w in 0..self.counting.words() {
+            for b in Bits(self.counting.word(w)) {
+                let i = 64 * w + b;
+                if let Phase::Backoff {
+                    slots,
+                    from: Some(from),
+                } = self.members[i].phase
+                {
+                    if now >= from && Member::counted(from, now, slot) >= slots {
+                        self.senders.push(i);
                     }
                 }
             }
         }
-        let collision = senders.len() > 1;
+        if self.senders.is_empty() {
+            self.resume(now, air);
+            return;
+        }
+        if self.senders.len() > 1 && !self.cfg.collisions {
+            // The ablation: one sends, in turn; the others freeze with nothing left to count.
+            let winner = self.senders[self.ties % self.senders.len()];
+            self.ties = self.ties.wrapping_add(1);
+            self.senders.clear();
+            self.senders.push(winner);
+        }
+        let collision = self.senders.len() > 1;
         let mut end = now;
         let mut clean = !collision;
-        for &i in &senders {
+        for &i in &self.senders {
             let m = &mut self.members[i];
             let Some((port, frame, _)) = m.frame.as_ref() else {
                 continue;
@@ -389,46 +383,95 @@ impl Dcf {
             }
             clean &= ok;
             let until = if ok {
-                data_end + self.cfg.sifs + self.cfg.ack_time
+                data_end + self.tm.sifs_ack
             } else {
-                data_end + self.cfg.ack_timeout()
+                data_end + self.tm.ack_timeout
             };
             m.phase = Phase::Sending { until, ok };
             end = end.max(if acked {
-                data_end + self.cfg.sifs + self.cfg.ack_time
+                data_end + self.tm.sifs_ack
             } else {
                 data_end
             });
         }
-        // Everyone else defers DIFS after a clean exchange, EIFS after a frame heard in error.
-        for (i, m) in self.members.iter_mut().enumerate() {
-            if !senders.contains(&i) {
-                m.defer = if clean {
-                    self.cfg.difs()
-                } else {
-                    self.cfg.eifs()
-                };
+        // Everyone else freezes its counter with the slots it has left (§9.2.5.2: the backoff
+        // timer is suspended while the medium is busy) and defers DIFS after a clean exchange,
+        // EIFS after a frame heard in error (§9.2.3.4). The senders keep their own deferral:
+        // it is made theirs before the cell's changes. Only the counting members have counters
+        // to freeze; `senders` is in member order.
+        for &i in &self.senders {
+            let m = &mut self.members[i];
+            if m.defer_at != self.exchanges {
+                m.defer = self.defer;
             }
         }
+        self.exchanges += 1;
+        self.defer = if clean { self.tm.difs } else { self.tm.eifs };
+        let mut next_sender = 0;
+        let mut end_counting: Option<SimTime> = None;
+        for w in 0..self.counting.words() {
+            let bits = self.counting.take_word(w);
+            let (mut stopped, mut still) = (0, 0);
+            for b in Bits(bits) {
+                let i = 64 * w + b;
+                let m = &mut self.members[i];
+                if self.senders.get(next_sender) == Some(&i) {
+                    next_sender += 1;
+                    m.defer_at = self.exchanges;
+                    // A sender is on the air now; one with no frame (none has) counts on.
+                    if let Phase::Backoff {
+                        slots,
+                        from: Some(f),
+                    } = m.phase
+                    {
+                        still |= 1 << b;
+                        let t = f + slot.saturating_mul(u64::from(slots));
+                        end_counting = Some(end_counting.map_or(t, |n: SimTime| n.min(t)));
+                    }
+                    continue;
+                }
+                if let Phase::Backoff { slots, from } = &mut m.phase {
+                    if let Some(f) = from.take() {
+                        if now > f {
+                            *slots = slots.saturating_sub(Member::counted(f, now, slot));
+                        }
+                    }
+                }
+                stopped |= 1 << b;
+            }
+            self.frozen.add_word(w, stopped);
+            self.counting.add_word(w, still);
+        }
+        self.counting_end = end_counting;
         self.busy_until = end;
-        for &i in &senders {
+        for &i in &self.senders {
             if let Phase::Sending { until, .. } = self.members[i].phase {
                 air.wake(until, MEMBER | i as u32);
             }
         }
         self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
         air.wake(end, self.epoch);
-        self.senders = senders;
+    }
+
+    /// Whether the wake-up `tag` due at `now` is one [`Medium::on_wake`] ignores: a countdown's
+    /// from a schedule a later one replaced (each member that joins, and each exchange,
+    /// reschedules), or one due while the medium is busy (a countdown frozen by a frame on the
+    /// air, §9.2.5.2). Most of a cell's countdown wake-ups are: the network asks before it
+    /// calls the medium out of line.
+    #[inline(always)]
+    pub(crate) fn ignores(&self, now: SimTime, tag: u32) -> bool {
+        tag & MEMBER == 0 && (tag != self.epoch || now < self.busy_until)
     }
 
     /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
     fn outcome<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) {
-        let cfg = self.cfg;
+        let cfg = &self.cfg;
         let m = &mut self.members[i];
         let Phase::Sending { ok, .. } = m.phase else {
             return;
         };
-        m.defer = cfg.difs();
+        m.defer = self.tm.difs;
+        m.defer_at = self.exchanges;
         if ok {
             if let Some((port, frame, head)) = m.frame.take() {
                 let d = now.saturating_since(head).as_nanos();
@@ -459,14 +502,16 @@ impl Dcf {
             return;
         }
         m.cw = (2 * m.cw + 1).min(cfg.cw_max);
-        m.phase = if cfg.retry_delay > SimDuration::ZERO {
-            Phase::Waiting {
+        if cfg.retry_delay > SimDuration::ZERO {
+            m.phase = Phase::Waiting {
                 until: now + cfg.retry_delay,
-            }
+            };
+            self.waiting.insert(i);
         } else {
             let slots = m.draw();
-            Phase::Backoff { slots, from: None }
-        };
+            m.phase = Phase::Backoff { slots, from: None };
+            self.frozen.insert(i);
+        }
     }
 }
 
@@ -494,7 +539,7 @@ impl Medium for Dcf {
             }
             return;
         }
-        if tag != self.epoch || now < self.busy_until {
+        if self.ignores(now, tag) {
             return;
         }
         self.countdown(now, air);
@@ -509,3 +554,11 @@ impl Medium for Dcf {
 #[cfg(test)]
 #[path = "dcf_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "dcf_oracle.rs"]
+mod oracle;
+
+#[cfg(test)]
+#[path = "dcf_diff_tests.rs"]
+mod diff_tests;

@@ -124,6 +124,14 @@ fn ready_out_of_line(m: &mut AnyMedium, now: SimTime, port: PortId, mut air: Air
 /// [`AnyMedium::on_wake`] for the media other than the full-duplex and shared channels.
 #[inline(never)]
 fn wake_out_of_line(m: &mut AnyMedium, now: SimTime, tag: u32, mut air: AirOf<'_>) {
+    // A DCF cell's stale countdown wake-ups, a third of its wake-ups, end here, before the
+    // medium's call (crate::medium::dcf::Dcf::ignores); asked here, not in `mac`, so that the
+    // full-duplex and shared paths of the event loop stay as they are.
+    if let AnyMedium::Dcf(d) = m {
+        if d.ignores(now, tag) {
+            return;
+        }
+    }
     m.on_wake(now, tag, &mut air);
 }
 

@@ -1,0 +1,152 @@
+//! The 802.11 DCF's parameters and per-member counters (crate::medium::dcf), apart from the
+//! medium's event loop.
+
+use engine::SimDuration;
+
+/// 802.11b DCF parameters (IEEE 802.11b-1999 clause 18.3.3: slot 20 µs, SIFS 10 µs, CWmin 31,
+/// CWmax 1023; DIFS = SIFS + 2 slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DcfConfig {
+    /// Slot time.
+    pub slot: SimDuration,
+    /// SIFS.
+    pub sifs: SimDuration,
+    /// CWmin (slots).
+    pub cw_min: u32,
+    /// CWmax (slots).
+    pub cw_max: u32,
+    /// Attempts per frame, the first included, before it is dropped.
+    pub retry_limit: u32,
+    /// Airtime of a MAC ACK (PLCP preamble and header plus 14 bytes at the basic rate).
+    pub ack_time: SimDuration,
+    /// Bits of a MAC ACK exposed to the reverse direction's error model.
+    pub ack_bits: u64,
+    /// A fixed wait before each retry, the queue head blocked (spec Fig. 13, `ll_retry_delay`).
+    pub retry_delay: SimDuration,
+    /// Whether the receiver acknowledges each frame (802.11). Without MAC ACKs (CSMA/CA as the
+    /// 915 MHz WaveLAN had, Balakrishnan97's testbed) a frame is sent once after its backoff and
+    /// a collided or corrupted one is lost on the air (the far end discards it); CW never grows.
+    pub mac_ack: bool,
+    /// Whether two backoffs ending in the same slot collide (802.11). Off is an ablation
+    /// (the LL-ELSN study's T004-3: its lead at low FER comes from collisions): one of them,
+    /// in turn, sends and the others keep their zero count and send after it.
+    pub collisions: bool,
+    /// LHP's link-layer header protection (eln-llelsn spec §4.11 (b); Gao et al. 2003): the
+    /// headers travel under their own check, so a frame whose payload the channel corrupted
+    /// (not one lost in a collision) still hands its header up at the receiver, which can name
+    /// the segment (an ELN carried on its ACKs). Off in plain 802.11.
+    pub header_protection: bool,
+}
+
+impl DcfConfig {
+    /// 802.11b with a long preamble and a 1 Mb/s basic rate.
+    pub const B_LONG_1M: DcfConfig = DcfConfig {
+        slot: SimDuration::from_micros(20),
+        sifs: SimDuration::from_micros(10),
+        cw_min: 31,
+        cw_max: 1023,
+        retry_limit: 7,
+        // 192 µs PLCP + 14 bytes at 1 Mb/s.
+        ack_time: SimDuration::from_micros(192 + 112),
+        ack_bits: 14 * 8,
+        retry_delay: SimDuration::ZERO,
+        mac_ack: true,
+        collisions: true,
+        header_protection: false,
+    };
+
+    /// DIFS = SIFS + 2 slots.
+    pub fn difs(&self) -> SimDuration {
+        self.sifs + self.slot + self.slot
+    }
+
+    /// EIFS = SIFS + ACK time + DIFS (after a frame received in error).
+    pub fn eifs(&self) -> SimDuration {
+        self.sifs + self.ack_time + self.difs()
+    }
+
+    /// How long a sender waits for the ACK after its frame: SIFS + ACK time + one slot.
+    pub fn ack_timeout(&self) -> SimDuration {
+        self.sifs + self.ack_time + self.slot
+    }
+}
+
+/// The DCF's derived intervals, computed once per cell from its [`DcfConfig`] (the medium's hot
+/// path reads them instead of summing the parameters on every exchange; time adds saturate,
+/// so the sums are the same however they are grouped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Timing {
+    /// DIFS (IEEE 802.11-1999 §9.2.3.3): the idle time before counting after a clean exchange.
+    pub(super) difs: SimDuration,
+    /// EIFS (§9.2.3.4): the idle time before counting after a frame heard in error.
+    pub(super) eifs: SimDuration,
+    /// SIFS + ACK time: the ACK that follows a frame received intact (§9.2.8).
+    pub(super) sifs_ack: SimDuration,
+    /// The ACK timeout (§9.2.8): SIFS + ACK time + one slot.
+    pub(super) ack_timeout: SimDuration,
+}
+
+impl Timing {
+    /// The intervals of `cfg`.
+    pub(super) fn of(cfg: &DcfConfig) -> Self {
+        Timing {
+            difs: cfg.difs(),
+            eifs: cfg.eifs(),
+            sifs_ack: cfg.sifs + cfg.ack_time,
+            ack_timeout: cfg.ack_timeout(),
+        }
+    }
+}
+
+/// What one member of the cell counted (IEEE terms).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DcfStats {
+    /// Transmission attempts.
+    pub attempts: u64,
+    /// Frames acknowledged.
+    pub successes: u64,
+    /// Attempts that collided.
+    pub collisions: u64,
+    /// Attempts lost to the channel (data or MAC ACK corrupted).
+    pub errors: u64,
+    /// Retries (attempts after the first of a frame).
+    pub retries: u64,
+    /// Frames dropped after the retry limit.
+    pub drops: u64,
+    /// Sum of access delays (frame at the head to its acknowledgement), ns.
+    pub access_delay_ns: u64,
+    /// Access delays, ns, for percentiles.
+    pub delays_ns: Vec<u64>,
+    /// Airtime of its attempts, ns.
+    pub airtime_ns: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The precomputed intervals are the sums the medium used to make per exchange, added
+        /// to a time the way it added them (saturating near the end of time too).
+        #[test]
+        fn timing_is_the_configurations_sums(
+            slot in any::<u64>(), sifs in any::<u64>(), ack in any::<u64>(),
+            t in prop_oneof![0u64..1 << 40, any::<u64>()],
+        ) {
+            let cfg = DcfConfig {
+                slot: SimDuration(slot % (1 << 62)),
+                sifs: SimDuration(sifs % (1 << 62)),
+                ack_time: SimDuration(ack),
+                ..DcfConfig::B_LONG_1M
+            };
+            let tm = Timing::of(&cfg);
+            let t = engine::SimTime(t);
+            prop_assert_eq!(tm.difs, cfg.difs());
+            prop_assert_eq!(tm.eifs, cfg.eifs());
+            prop_assert_eq!(tm.ack_timeout, cfg.ack_timeout());
+            prop_assert_eq!(t + tm.sifs_ack, t + cfg.sifs + cfg.ack_time);
+            prop_assert_eq!(t + tm.ack_timeout, t + cfg.ack_timeout());
+        }
+    }
+}
