@@ -1,3 +1,4 @@
+#![allow(clippy::expect_used)]
 //! The multi-flow scenarios of the speed figures (issue 21), shared by the benchmark
 //! (`benches/transfer.rs`) and the callgrind example (`examples/reference.rs`), so that the
 //! instruction counts and the wall times are of the same runs.
