@@ -4,19 +4,13 @@
 //! events per second and wall time per transfer, the figures recorded in closing notes.
 
 use criterion::{criterion_group, Criterion};
-use lossylink::{run, RunOptions, Scenario};
+use lossylink::{run, RunOptions};
 use std::time::Instant;
 
-// The dumbbell and DCF cell scenarios, shared with `examples/reference.rs` (callgrind).
+// The scenarios, shared with `examples/reference.rs` (callgrind).
 #[path = "shared/scenarios.rs"]
 mod scenarios;
-use scenarios::{dcf_cell, dumbbell};
-
-fn scenario(preset: &str, error_every: &str) -> Scenario {
-    let mut s = Scenario::preset(preset).expect("preset");
-    s.set("error_every", error_every).expect("error_every");
-    s
-}
+use scenarios::{dcf_cell, dumbbell, reference, transfer};
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("transfer_8MiB");
@@ -26,7 +20,7 @@ fn bench(c: &mut Criterion) {
         ("lan_e2e_error_free", "lan", "0"),
         ("wan_e2e_64KiB", "wan", "64KiB"),
     ] {
-        let s = scenario(preset, every);
+        let s = transfer(preset, every);
         let mut seed = 0;
         g.bench_function(name, |b| {
             b.iter(|| {
@@ -57,7 +51,7 @@ fn bench(c: &mut Criterion) {
 
 /// Events per second over 200 seeds of the reference run, measured outside criterion.
 fn summary() {
-    let s = scenario("lan", "64KiB");
+    let s = reference();
     let start = Instant::now();
     let mut events = 0u64;
     let n = 200;

@@ -23,7 +23,7 @@ mod scenarios;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let arg = std::env::args().nth(1);
-    let (runs, seeds): (Scenario, u64) = match arg.as_deref() {
+    let (scenario, seeds): (Scenario, u64) = match arg.as_deref() {
         Some("dumbbell") => (scenarios::dumbbell(10), 1),
         Some("cell") => (scenarios::dcf_cell(10), 1),
         Some("llelsn") => {
@@ -40,14 +40,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 })?,
                 None => 20,
             };
-            let mut s = Scenario::preset("lan")?;
-            s.set("error_every", "64KiB")?;
-            (s, seeds)
+            (scenarios::reference(), seeds)
         }
     };
     let mut events = 0;
     for seed in 1..=seeds {
-        events += run(&runs, seed, &RunOptions::default())?.metrics.events;
+        events += run(&scenario, seed, &RunOptions::default())?.metrics.events;
     }
     println!("{seeds} runs, {events} events");
     Ok(())

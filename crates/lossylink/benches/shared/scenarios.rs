@@ -1,9 +1,21 @@
 #![allow(clippy::expect_used)]
-//! The multi-flow scenarios of the speed figures (issue 21), shared by the benchmark
+//! The scenarios of the speed figures (issue 21), shared by the benchmark
 //! (`benches/transfer.rs`) and the callgrind example (`examples/reference.rs`), so that the
 //! instruction counts and the wall times are of the same runs.
 
 use lossylink::Scenario;
+
+/// One 8 MiB transfer of `preset` with one error per `error_every` bytes.
+pub fn transfer(preset: &str, error_every: &str) -> Scenario {
+    let mut s = Scenario::preset(preset).expect("preset");
+    s.set("error_every", error_every).expect("error_every");
+    s
+}
+
+/// The reference run: lan, e2e, one error per 64 KiB, 32 KiB buffer, 8 MiB.
+pub fn reference() -> Scenario {
+    transfer("lan", "64KiB")
+}
 
 /// A server on a 100 Mb/s wire behind an access point whose 802.11b DCF cell (11 Mb/s, long
 /// preamble, basic rate 1 Mb/s) holds `n` stations, each downloading over TCP for 200 s.
