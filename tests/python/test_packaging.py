@@ -67,3 +67,38 @@ def test_packages_that_decide_sweep_bytes_are_pinned_exactly(name: str) -> None:
     ]
     assert name in _makefile_pins()
     assert any(pin.startswith(f"{name}==") for pin in dev)
+
+
+# DESIGN.md house rule 12: no module of the package patches the import system, builtins or
+# another library's state to save start-up time (an earlier `sys.modules["numpy"] = None` made
+# any later use of pyarrow with numpy in the same process crash the interpreter).
+_PATCHES = re.compile(
+    r"sys\.modules\s*\[[^\]]*\]\s*=|sys\.modules\.(?:update|pop|setdefault)\(|del\s+sys\.modules"
+    r"|sys\.meta_path|sys\.path_hooks|builtins\.\w+\s*=|setattr\(\s*builtins"
+    r"|importlib\.abc|__import__\s*="
+)
+
+
+def _patching_lines(root: Path) -> list[str]:
+    hits = []
+    for path in sorted(root.rglob("*.py")):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if _PATCHES.search(line.split("#", 1)[0]):
+                hits.append(f"{path}:{n}: {line.strip()}")
+    return hits
+
+
+def test_no_module_patches_the_import_system_or_builtins() -> None:
+    assert _patching_lines(ROOT / "python" / "lossylink") == []
+
+
+def test_the_patch_check_sees_a_patch(tmp_path: Path) -> None:
+    """Negative control: the check finds each kind of patch it is meant to forbid."""
+    for line in (
+        'sys.modules["numpy"] = None',
+        "del sys.modules['numpy']",
+        "builtins.print = print",
+        "sys.meta_path.insert(0, finder)",
+    ):
+        (tmp_path / "m.py").write_text(f"import sys, builtins\n{line}\n")
+        assert _patching_lines(tmp_path), line

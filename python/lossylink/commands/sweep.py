@@ -127,9 +127,6 @@ def sweep_cmd(
     file_axes = list(load_grid_file(grid_file).items()) if grid_file is not None else []
     grid = merge_axes([*file_axes, *(parse_axis(a) for a in axes)])
 
-    from lossylink.sweeps import table
-
-    table.WRITER_ONLY = True  # this process writes the table, never converts it to numpy
     started = time.perf_counter()
     result = sweep(
         base,

@@ -59,29 +59,12 @@ class Row:
     error: str | None
 
 
-WRITER_ONLY = False
-"""Whether this process imports pyarrow for writing results files only, without numpy: set by
-the ``lossylink sweep`` command, which never converts a table to numpy or pandas. pyarrow runs
-without numpy (an optional dependency of it); importing it so costs a quarter of the CPU time
-(about 0.07 s instead of 0.25 s), the part of a short sweep's start-up that the runs on a pool
-have to share their cores with. A process that imported numpy first is left as it is."""
-
-
 def warm_table_writer() -> None:
     """Import pyarrow, its Parquet writer and tempfile ahead of use (not pandas: see
-    :func:`_array`); without numpy if :data:`WRITER_ONLY` and neither is imported yet."""
-    import sys
+    :func:`_array`), so that the first results file a sweep writes does not wait for them."""
     import tempfile  # noqa: F401  (write_parquet's)
 
-    if not WRITER_ONLY or "numpy" in sys.modules or "pyarrow" in sys.modules:
-        import pyarrow.parquet
-
-        return
-    sys.modules["numpy"] = None  # type: ignore[assignment]  # pyarrow: "import numpy" fails
-    try:
-        import pyarrow.parquet  # noqa: F401
-    finally:
-        del sys.modules["numpy"]
+    import pyarrow.parquet  # noqa: F401
 
 
 def flatten_scenario(canonical: str) -> dict[str, Any]:
