@@ -39,3 +39,20 @@ def l2k_target(tid: str) -> Any:
 def without_wall(metrics: Mapping[str, Any]) -> dict[str, Any]:
     """Metrics minus the wall-clock time, the one value that may differ between equal runs."""
     return {k: v for k, v in metrics.items() if k != "wall_s"}
+
+
+def held_run_batch(hold: str, tasks: Any) -> Any:
+    """A pool worker's batch runner for the fault-injection tests (``PoolExecutor.batch_runner``
+    as a ``functools.partial`` of this): it writes ``<hold>/<pid>.started`` and runs the batch
+    only once ``<hold>/go`` exists, so a test can kill a worker that is certainly holding a
+    batch, on an event and not after a guessed time."""
+    import os
+    import time
+
+    from lossylink.sweeps.executors import run_batch
+
+    folder = Path(hold)
+    (folder / f"{os.getpid()}.started").touch()
+    while not (folder / "go").exists():
+        time.sleep(0.005)  # waiting for the test's event; no duration is assumed
+    return run_batch(tasks)

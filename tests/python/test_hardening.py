@@ -4,13 +4,12 @@ short stderr line naming a field or an option: never a traceback, a panic, a han
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import os
 import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -110,28 +109,33 @@ def test_lenient_forms_are_rejected_with_the_allowed_ones(args: list[str], names
     assert_one_line_error(code, err, names)
 
 
-# Item 3: a pool worker killed mid-sweep.
-def _kill_a_worker_soon(stop: threading.Event, killed: list[int], after: float = 0.2) -> None:
-    """SIGKILL the first pool worker once it has run for ``after`` seconds."""
+# Item 3: a pool worker killed mid-sweep. The workers hold their batches (support.held_run_batch)
+# until the test has killed one of them: the kill always lands while runs are pending, on any
+# machine, and which runs finish before it is fixed by the executor's rounds, not by timing.
+def _kill_a_holding_worker(
+    hold: Path, stop: threading.Event, killed: list[int], release: bool
+) -> None:
+    """SIGKILL the first pool worker that reports holding a batch; then, if ``release``, let
+    the others (and the retries' fresh pool) go."""
     while not stop.is_set():
-        for child in multiprocessing.active_children():
-            time.sleep(after)
-            try:
-                os.kill(child.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                continue
-            killed.append(child.pid)
+        started = sorted(hold.glob("*.started"))
+        if started:
+            pid = int(started[0].name.split(".")[0])
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+            if release:
+                (hold / "go").touch()
             return
-        time.sleep(0.01)
+        stop.wait(0.005)
 
 
-SLOW = ["--preset", "lan", "--set", "transfer=3GiB", "--set", "time_limit=40000s"]
+SWEEP = ["--preset", "lan", "--set", "transfer=256KiB"]
 
 
 def _sweep(out: Path, seeds: int) -> tuple[int, str, str]:
     r = CliRunner().invoke(
         cli,
-        ["sweep", *SLOW, "--seeds", str(seeds), "--executor", "pool", "--workers", "2",
+        ["sweep", *SWEEP, "--seeds", str(seeds), "--executor", "pool", "--workers", "2",
          "--batch", "1", "--out", str(out)],
     )  # fmt: skip
     if r.exception is not None and not isinstance(r.exception, SystemExit):
@@ -140,22 +144,36 @@ def _sweep(out: Path, seeds: int) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def processes_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These sweeps are short enough for the pool's threads: make it start its processes."""
+def held_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Worker processes from the first batch after the threads' round (these sweeps are short
+    enough for the threads alone), each holding its batch until ``<hold>/go`` exists."""
+    import support
     from lossylink.sweeps import executors
 
+    hold = tmp_path / "hold"
+    hold.mkdir()
     monkeypatch.setattr(executors, "PROCESSES_PAY_OFF_S", 0.0)
+    monkeypatch.setattr(
+        executors.PoolExecutor, "batch_runner", functools.partial(support.held_run_batch, str(hold))
+    )
+    return hold
 
 
-@pytest.mark.usefixtures("processes_at_once")
-def test_a_killed_pool_worker_costs_only_a_retry(tmp_path: Path) -> None:
+def _killing(hold: Path, out: Path, seeds: int, release: bool) -> tuple[int, str, str, list[int]]:
     stop, killed = threading.Event(), []
-    killer = threading.Thread(target=_kill_a_worker_soon, args=(stop, killed))
+    killer = threading.Thread(target=_kill_a_holding_worker, args=(hold, stop, killed, release))
     killer.start()
-    code, _, err = _sweep(tmp_path / "r.parquet", 6)
-    stop.set()
-    killer.join()
-    assert killed, "no worker was killed: the sweep finished first"
+    try:
+        code, out_text, err = _sweep(out, seeds)
+    finally:
+        stop.set()
+        killer.join()
+    return code, out_text, err, killed
+
+
+def test_a_killed_pool_worker_costs_only_a_retry(tmp_path: Path, held_workers: Path) -> None:
+    code, _, err, killed = _killing(held_workers, tmp_path / "r.parquet", 6, release=True)
+    assert killed, "no worker was killed"
     assert code == 0, err
     assert "Traceback" not in err
     import pandas as pd
@@ -166,26 +184,20 @@ def test_a_killed_pool_worker_costs_only_a_retry(tmp_path: Path) -> None:
 
 
 def test_runs_lost_past_the_retries_are_one_line_and_a_rerun_runs_only_those(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, held_workers: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from lossylink.sweeps import executors
 
     monkeypatch.setattr(executors, "WORKER_RETRIES", 0)
-    monkeypatch.setattr(executors, "PROCESSES_PAY_OFF_S", 0.0)
     original = executors.PoolExecutor.__init__
     monkeypatch.setattr(
         executors.PoolExecutor,
         "__init__",
         lambda self, workers=None, retries=0: original(self, workers, 0),
     )
-    stop, killed = threading.Event(), []
-    # Late enough that the first runs (about 0.6 s each) have finished and are cached.
-    killer = threading.Thread(target=_kill_a_worker_soon, args=(stop, killed, 1.0))
-    killer.start()
-    code, out, err = _sweep(tmp_path / "r.parquet", 6)
-    stop.set()
-    killer.join()
-    assert killed, "no worker was killed: the sweep finished first"
+    # Nothing is released: the other worker holds its batch until the broken pool ends it.
+    code, out, err, killed = _killing(held_workers, tmp_path / "r.parquet", 6, release=False)
+    assert killed, "no worker was killed"
     assert code == 1
     # The progress bar aside, one line.
     lines = [x for x in err.strip().splitlines() if x.startswith("lossylink:")]
@@ -195,13 +207,13 @@ def test_runs_lost_past_the_retries_are_one_line_and_a_rerun_runs_only_those(
     import pandas as pd
 
     df = pd.read_parquet(tmp_path / "r.parquet")
-    lost = int(df["error"].notna().sum())
-    # How many finished before the kill depends on the machine's load; none may have.
-    assert 1 <= lost <= 6
+    # The threads' round (one batch of one run per worker) finished before any process
+    # started; the four batches on the processes were pending when the kill broke the pool.
+    assert int(df["error"].notna().sum()) == 4
     monkeypatch.undo()
     code, out, err = _sweep(tmp_path / "r.parquet", 6)
     assert code == 0, err
-    assert f"{lost} run now, {6 - lost} from the cache" in " ".join(out.split())
+    assert "4 run now, 2 from the cache" in " ".join(out.split())
 
 
 # The property test: mutated presets and command lines.

@@ -225,6 +225,11 @@ class PoolExecutor:
 
     name = "pool"
 
+    batch_runner: Callable[[Sequence[Task]], list[Outcome]] = staticmethod(run_batch)
+    """What a worker process runs a batch with (picklable: a module-level function or a
+    ``functools.partial`` of one). Always :func:`run_batch`, but for the fault-injection tests,
+    which wrap it so that a worker holds its batch until the test has killed another."""
+
     def __init__(
         self,
         workers: int | None = None,
@@ -273,7 +278,7 @@ class PoolExecutor:
                 max_workers=min(self.workers, len(todo)), mp_context=_mp_context()
             )
             pending: dict[Future[list[Outcome]], int] = {
-                self._pool.submit(run_batch, batches[i]): i for i in todo
+                self._pool.submit(self.batch_runner, batches[i]): i for i in todo
             }
             todo = []
             while pending:
