@@ -7,8 +7,16 @@
 //! orderings.
 //!
 //! Cells and claims where the simulator disagrees with the paper are listed with the mechanism
-//! behind the difference (docs/calibration.md, "Table 2"); the test asserts that each listed
-//! item still deviates in the stated direction, so the list cannot go stale silently.
+//! behind the difference (docs/calibration.md, "Table 2") and the band that mechanism predicts
+//! for our value; the test asserts that each listed item is outside the paper's tolerance *and*
+//! inside its band, so the list can neither go stale nor cover a value its mechanism cannot
+//! explain (a cell far above the loss-free optimum fails, not "deviates").
+//!
+//! The bands come from two quantities of the testbed, not from the measured cells: the LAN's
+//! optimum, the loss-free peak (1.5 Mb/s, §3.3) times the share of data frames that survive
+//! (1 − 2.3 % PER, §3.5): 1.466 Mb/s, which no local repair can exceed; and the WAN's loss-free
+//! peak (1.35 Mb/s), set by the wired path, at which a scheme that repairs every loss with spare
+//! WaveLAN airtime runs.
 
 mod common;
 use common::{mean, paper_cell};
@@ -36,20 +44,35 @@ const WAN_EMPTY_QUEUE: &str = "in our WAN the 1.43 Mb/s wired path is slower tha
 const OPTIMUM: &str = "TCP-aware local recovery reaches (1 − PER) of the loss-free peak here (1.5 · 0.977 ≈ 1.47 Mb/s LAN); the paper's TCP-aware cells are 7-12% below that optimum, i.e. about 25 ms of idle link per loss that our model has no mechanism for (host processing at the BS, driver queueing, more timer-driven recoveries)";
 const WAN_SPARE: &str = "in the WAN the bottleneck is the wired path: local retransmissions use spare WaveLAN capacity, so TCP-aware schemes stay at the loss-free peak (1.35 Mb/s)";
 
-/// (scheme, config, sign of our deviation: +1 above the paper, -1 below, why).
-const KNOWN_DEVIATIONS: &[(&str, &str, i32, &str)] = &[
-    ("ll", "lan8", 1, FAST_REPAIR),
-    ("ll", "lan32", 1, FAST_REPAIR),
-    ("ll", "wan32", 1, WAN_EMPTY_QUEUE),
-    ("ll-tcp-aware", "lan8", 1, OPTIMUM),
-    ("ll-smart", "lan8", 1, FAST_REPAIR),
-    ("ll-smart", "lan32", 1, FAST_REPAIR),
-    ("ll-smart", "wan32", 1, WAN_EMPTY_QUEUE),
-    ("ll-smart-tcp-aware", "wan32", 1, WAN_SPARE),
+/// The LAN's optimum: loss-free peak × (1 − PER), Mb/s (module doc).
+const LAN_OPTIMUM: f64 = 1.466;
+/// The WAN's loss-free peak, Mb/s (§3.3; `paper_e2e.rs` checks it to ±0.05).
+const WAN_PEAK: f64 = 1.35;
+
+/// (scheme, config, the band of Mb/s the mechanism predicts for our value, why). Above the
+/// paper's tolerance: FAST_REPAIR and OPTIMUM up to the LAN optimum, WAN_EMPTY_QUEUE up to the
+/// WAN peak; WAN_SPARE at the WAN peak (±4 %).
+const KNOWN_DEVIATIONS: &[(&str, &str, (f64, f64), &str)] = &[
+    ("ll", "lan8", (1.32, LAN_OPTIMUM), FAST_REPAIR),
+    ("ll", "lan32", (1.32, LAN_OPTIMUM), FAST_REPAIR),
+    ("ll", "wan32", (0.90, WAN_PEAK), WAN_EMPTY_QUEUE),
+    ("ll-tcp-aware", "lan8", (1.419, LAN_OPTIMUM), OPTIMUM),
+    ("ll-smart", "lan8", (1.419, LAN_OPTIMUM), FAST_REPAIR),
+    ("ll-smart", "lan32", (1.419, LAN_OPTIMUM), FAST_REPAIR),
+    ("ll-smart", "wan32", (1.023, WAN_PEAK), WAN_EMPTY_QUEUE),
+    (
+        "ll-smart-tcp-aware",
+        "wan32",
+        (0.96 * WAN_PEAK, 1.04 * WAN_PEAK),
+        WAN_SPARE,
+    ),
 ];
 
+/// A claim the simulator misses: why, and the band its mechanism predicts for our value.
+type Known = Option<(&'static str, (f64, f64))>;
+
 /// (claim, ours, accepted range, known deviation).
-type Claim = (String, f64, (f64, f64), Option<&'static str>);
+type Claim = (String, f64, (f64, f64), Known);
 
 #[derive(Clone, Copy, Debug)]
 struct Cell {
@@ -112,10 +135,17 @@ fn table_2_cells_and_claims() {
             .iter()
             .find(|d| d.0 == scheme && d.1 == cfg)
         {
-            Some(&(_, _, sign, _)) => assert!(
-                rel.abs() > 0.10 && rel.signum() as i32 == sign,
-                "{scheme} {cfg} is listed as a known deviation but now measures {rel:+.2}: update KNOWN_DEVIATIONS\n{report}"
-            ),
+            Some(&(_, _, (lo, hi), _)) => {
+                let tp = c(scheme, cfg).tp;
+                assert!(
+                    rel.abs() > 0.10,
+                    "{scheme} {cfg} is listed as a known deviation but now measures {rel:+.2}: update KNOWN_DEVIATIONS\n{report}"
+                );
+                assert!(
+                    (lo..=hi).contains(&tp),
+                    "{scheme} {cfg}: {tp:.3} Mb/s is outside [{lo:.3}, {hi:.3}], the band its listed mechanism predicts\n{report}"
+                );
+            }
             None => assert!(rel.abs() <= 0.10, "{scheme} {cfg} outside ±10%\n{report}"),
         }
     }
@@ -188,13 +218,15 @@ fn table_2_cells_and_claims() {
         "LL wireless goodput WAN (paper 95.5)".into(),
         c("ll", "wan32").wireless,
         (94.5, 96.5),
-        Some(WAN_EMPTY_QUEUE),
+        // Few redundant retransmissions: as the TCP-aware schemes' 97.3-97.9.
+        Some((WAN_EMPTY_QUEUE, (97.0, 97.9))),
     ));
     claims.push((
         "LL wired goodput WAN (paper 98.4)".into(),
         c("ll", "wan32").wired,
         (97.3, 98.9),
-        Some(WAN_EMPTY_QUEUE),
+        // About 21 fast retransmits of ~950 segments per run: 97.5-99.9 % wired goodput.
+        Some((WAN_EMPTY_QUEUE, (98.9, 99.9))),
     ));
     claims.push((
         "LL LAN: wireless losses also retransmitted by the sender (C5, ≈ 90%)".into(),
@@ -206,58 +238,71 @@ fn table_2_cells_and_claims() {
         "LL-TCP-AWARE ÷ LL, LAN 32 KiB (paper 1.13)".into(),
         c("ll-tcp-aware", "lan32").tp / c("ll", "lan32").tp,
         (1.05, 1.25),
-        Some(FAST_REPAIR),
+        // LL loses only the redundant airtime (~2 %): a ratio of 1.00-1.05.
+        Some((FAST_REPAIR, (1.0, 1.05))),
     ));
     claims.push((
         "LL-TCP-AWARE ÷ LL, WAN (paper 1.45)".into(),
         c("ll-tcp-aware", "wan32").tp / c("ll", "wan32").tp,
         (1.25, 1.75),
-        Some(WAN_EMPTY_QUEUE),
+        // LL stays above the paper's 0.82 (up to the peak), LL-TCP-AWARE at most at the peak.
+        Some((WAN_EMPTY_QUEUE, (1.0, 1.25))),
     ));
     claims.push((
         "LL %-of-max LAN 32 KiB (paper 80.0)".into(),
         pct("ll", "lan32"),
         (72.0, 88.0),
-        Some(FAST_REPAIR),
+        // Near-ideal: up to the optimum, 97.7 % of the peak.
+        Some((FAST_REPAIR, (88.0, 97.7))),
     ));
     claims.push((
         "LL %-of-max WAN (paper 60.7)".into(),
         pct("ll", "wan32"),
         (50.7, 70.7),
-        Some(WAN_EMPTY_QUEUE),
+        Some((WAN_EMPTY_QUEUE, (70.7, 100.0))),
     ));
     claims.push((
         "LL-TCP-AWARE %-of-max LAN 32 KiB (paper 90.7)".into(),
         pct("ll-tcp-aware", "lan32"),
         (85.7, 95.7),
-        Some(OPTIMUM),
+        // (1 − PER) of the peak: 97.3-98.0 % for a PER of 2.0-2.7 %.
+        Some((OPTIMUM, (96.5, 98.5))),
     ));
     claims.push((
         "LL-SMART-TCP-AWARE %-of-max LAN 32 KiB (paper 92.7)".into(),
         pct("ll-smart-tcp-aware", "lan32"),
         (87.7, 97.7),
-        Some(OPTIMUM),
+        Some((OPTIMUM, (96.5, 98.5))),
     ));
     claims.push((
         "LL-TCP-AWARE %-of-max WAN (paper 88.1)".into(),
         pct("ll-tcp-aware", "wan32"),
         (83.1, 93.1),
-        Some(WAN_SPARE),
+        // Spare WaveLAN airtime lifts it above the paper, at most to the WAN peak. (It measures
+        // about 95 %: snoop's local recovery costs the 5 % that LL-SMART-TCP-AWARE's does not,
+        // which WAN_SPARE does not explain; docs/calibration.md, "Table 2".)
+        Some((WAN_SPARE, (93.1, 104.0))),
     ));
     claims.push((
         "LL-SMART-TCP-AWARE %-of-max WAN (paper 90.4)".into(),
         pct("ll-smart-tcp-aware", "wan32"),
         (85.4, 95.4),
-        Some(WAN_SPARE),
+        Some((WAN_SPARE, (96.0, 104.0))),
     ));
     for (claim, v, (lo, hi), known) in claims {
         let inside = (lo..=hi).contains(&v);
         match known {
             None => assert!(inside, "{claim}: {v:.3} outside [{lo}, {hi}]\n{report}"),
-            Some(_) => assert!(
-                !inside,
-                "{claim} now holds ({v:.3}): drop its known deviation\n{report}"
-            ),
+            Some((_, (blo, bhi))) => {
+                assert!(
+                    !inside,
+                    "{claim} now holds ({v:.3}): drop its known deviation\n{report}"
+                );
+                assert!(
+                    (blo..=bhi).contains(&v),
+                    "{claim}: {v:.3} outside [{blo}, {bhi}], the band its mechanism predicts\n{report}"
+                );
+            }
         }
     }
 }

@@ -174,12 +174,13 @@ def _table3_targets() -> list[Target]:
          _ratio(c("e2e-eln-rxmt", "lan8"), c("e2e-eln", "lan8")), None),
         ("eln-rxmt-over-eln.lan32", "E2E-ELN-RXMT ÷ E2E-ELN, LAN 32 KB", 1.02, (0.95, 1.12),
          _ratio(c("e2e-eln-rxmt", "lan32"), c("e2e-eln", "lan32")), "eln-lan"),
+        # The paper's gaps (1.25 - 0.95, 1.12 - 0.86, 0.25 - 0.02), accepted within half.
         ("smart-best.lan32", "E2E-SMART - best other end-to-end scheme, LAN 32 KB (C19)",
-         0.30, (0.0, INF), best_other("lan32"), None),
+         0.30, (0.15, 0.45), best_other("lan32"), "eln-rxmt-near-smart"),
         ("smart-best.lan8", "E2E-SMART - best other end-to-end scheme, LAN 8 KB (Q7)",
-         0.26, (0.0, INF), best_other("lan8"), None),
+         0.26, (0.13, 0.39), best_other("lan8"), "eln-rxmt-near-smart"),
         ("eln-rxmt-gain-8-vs-32", "ELN-RXMT gain at 8 KB - gain at 32 KB (C18)",
-         0.23, (0.0, INF), eln_gain_larger_at_8, None),
+         0.23, (0.115, 0.345), eln_gain_larger_at_8, "eln-rxmt-near-smart"),
     ]  # fmt: skip
     for key, desc, paper, accept, fn, dev in claims:
         out.append(
