@@ -3,11 +3,12 @@
 # Debian/Ubuntu, `make test` also installs tshark and tcptrace for the pcap tests (`make tools`).
 #
 #   make demo     build the extension (minutes on a fresh clone), run the paper comparison (~1 s)
-#   make reproduce  every experiment of Balakrishnan et al. 1997 (--quick) and Ludwig 2000 into out/
-#   make test     Rust tests, then the Python tests against a fresh release build
+#   make reproduce  every experiment of the four papers into out/ (profile-guided build)
+#   make test     the extension, the Rust tests, the Python tests (random order); stage times
+#   make test-emulation  real Linux TCP through the links (root; part of make test)
 #   make tools    apt-get install tshark, mergecap, tcptrace if missing (as root; part of make test)
 #   make lint     rustfmt, clippy, ruff (check + format)
-#   make bench    criterion benchmark of one bulk transfer (profile-guided build; PGO=0 without)
+#   make bench    criterion benchmarks (profile-guided build; PGO=0 without)
 #   make bench-sweep  the 600-run sweep on each executor (runs/s; results compared)
 #   make clean    remove build products and the virtualenv
 
@@ -41,10 +42,12 @@ PIP_PINS := \
 	dask==2026.8.0 \
 	distributed==2026.8.0 \
 	dpkt==1.9.8 \
+	pytest-randomly==5.1.0 \
 	nbclient==0.11.0 \
 	ipykernel==7.4.0
 
-.PHONY: help venv develop tools demo reproduce test test-rust test-python bench bench-sweep lint fmt \
+.PHONY: help venv develop tools demo reproduce test test-rust test-python test-emulation bench \
+	bench-sweep lint fmt \
 	clean
 
 help:
@@ -70,17 +73,22 @@ venv: $(PINS_STAMP)
 # profile matches only code built in the same dependency graph. Each build with a profile goes
 # to its own target directory; a profile changes code layout and inlining, never results.
 # Where llvm-profdata cannot be had the profile stays empty and the build goes on without it.
-# PGO=0 builds without a profile.
-PGO ?= 1
+#
+# Which build: `make demo`, `make test` and `make develop` build the plain release extension
+# (one build; an edit costs one rebuild); `make reproduce` and `make bench` build with a profile
+# (an instrumented build and its training first: about a quarter faster runs). PGO=1 asks for the
+# profile everywhere, PGO=0 nowhere.
+PGO ?=
 PGO_PY := target/pgo/py.profdata
 PGO_BENCH := target/pgo/bench.profdata
 PGO_SOURCES := $(shell find crates/engine crates/tcp crates/net crates/lossylink crates/emu \
 	crates/py -name '*.rs' -o -name '*.toml') Cargo.lock .ci/pgo
+# $(call pgo_on,DEFAULT): 1 when this build uses a profile (PGO if set, DEFAULT if not).
+pgo_on = $(filter 1,$(if $(PGO),$(PGO),$(1)))
 # $(call pgo_env,PROFILE,DIR): `RUSTFLAGS=... CARGO_TARGET_DIR=DIR` for cargo or maturin when
-# PGO=1 and PROFILE is not empty, nothing otherwise (expanded when the recipe runs).
-pgo_env = $(if $(filter 1,$(PGO)),$(shell test -s $(1) && echo \
-	RUSTFLAGS=\"-Cprofile-use=$(abspath $(1))\" CARGO_TARGET_DIR=$(abspath $(2))))
-pgo_profile = $(if $(filter 1,$(PGO)),$(1))
+# the profile is not empty, nothing otherwise (expanded when the recipe runs).
+pgo_env = $(shell test -s $(1) && echo \
+	RUSTFLAGS=\"-Cprofile-use=$(abspath $(1))\" CARGO_TARGET_DIR=$(abspath $(2)))
 
 # The package each profile is trained in (target/pgo/<name>.profdata).
 pgo_package_py := lossylink-py
@@ -89,10 +97,13 @@ pgo_package_bench := lossylink
 target/pgo/%.profdata: $(PGO_SOURCES)
 	@bash .ci/pgo $@ $(pgo_package_$*) || { rc=$$?; test $$rc -eq 3 || exit $$rc; : > $@; }
 
-## Build the extension in release mode and install it (editable) into the virtualenv.
-develop: $(PINS_STAMP) $(call pgo_profile,$(PGO_PY))
+## Build the extension in release mode and install it (editable) into the virtualenv: plain by
+## default, with a profile when PGO=1 (or DEVELOP_PGO=1, which `make reproduce` sets).
+DEVELOP_PGO ?= 0
+develop: $(PINS_STAMP) $(if $(call pgo_on,$(DEVELOP_PGO)),$(PGO_PY))
 	@echo "building the Rust extension in release mode (a few minutes on a fresh clone, seconds after)..."
-	$(IN_VENV) $(call pgo_env,$(PGO_PY),target/pgo/use-py) maturin develop --release --quiet
+	$(IN_VENV) $(if $(call pgo_on,$(DEVELOP_PGO)),$(call pgo_env,$(PGO_PY),target/pgo/use-py)) \
+		maturin develop --release --quiet
 	@# The editable install imports python/lossylink from the source tree, where nothing writes
 	@# bytecode when PYTHONDONTWRITEBYTECODE is set (as here): compile it once, as pip does for a
 	@# wheel, or every command compiles the package's modules again (docs/performance.md).
@@ -110,13 +121,17 @@ demo: develop
 	@echo "running the demo: Table 3 of Balakrishnan et al. 1997, 10 seeds per row..."
 	$(PY) -m lossylink.demo
 
-reproduce: develop
+reproduce:
+	@$(MAKE) --no-print-directory develop DEVELOP_PGO=1
 	$(VENV)/bin/lossylink reproduce balakrishnan97 --quick --out out/balakrishnan97
 	$(VENV)/bin/lossylink reproduce ludwig2000 --out out/ludwig2000
 	$(VENV)/bin/lossylink reproduce buchholcz --out out/buchholcz
 	$(VENV)/bin/lossylink reproduce llelsn --quick --out out/llelsn
 
-test: develop test-rust test-python
+## Each stage timed (.ci/stages): the extension, the Rust test build, the Rust tests, the
+## Python tests; the times are printed at the end.
+test:
+	@bash .ci/stages
 
 test-rust:
 	@if cargo nextest --version >/dev/null 2>&1; then \
@@ -126,11 +141,22 @@ test-rust:
 		cargo test --workspace --exclude lossylink-py; \
 	fi
 
+# The Python tests in random order (pytest-randomly; its seed is printed, `--randomly-seed=N`
+# repeats an order), the emulation tests apart (test-emulation).
 test-python: develop tools
-	$(PY) -m pytest -q tests/python
+	$(PY) -m pytest -q -m "not emulation" tests/python
 
-bench: $(call pgo_profile,$(PGO_BENCH))
-	$(call pgo_env,$(PGO_BENCH),target/pgo/use-bench) cargo bench -p lossylink --bench transfer
+## The emulation tests, real Linux TCP in real time through the simulator's links (root,
+## /dev/net/tun, ip netns): one at a time, in file order. Where emulation cannot run, one notice.
+test-emulation: develop
+	@if why=$$(bash .ci/can-emulate); then \
+		cargo nextest run -p lossylink-emu --run-ignored only --no-tests=warn && \
+		$(PY) -m pytest -q -p no:randomly -m emulation tests/python; \
+	else echo "notice: emulation tests skipped: $$why"; fi
+
+bench: $(if $(call pgo_on,1),$(PGO_BENCH))
+	$(if $(call pgo_on,1),$(call pgo_env,$(PGO_BENCH),target/pgo/use-bench)) \
+		cargo bench -p lossylink --bench transfer
 
 bench-sweep: develop
 	$(PY) benches/sweep.py

@@ -35,7 +35,12 @@ def _skip_reason() -> str | None:
 
 
 REASON = _skip_reason()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"emulation unavailable: {REASON}")
+# Real TCP in real time: `make test-emulation` runs these on their own (CI runs it after the
+# main suite), so that a loaded machine's timing does not meet them in the middle of the suite.
+pytestmark = [
+    pytest.mark.emulation,
+    pytest.mark.skipif(REASON is not None, reason=f"emulation unavailable: {REASON}"),
+]
 
 CLI = [sys.executable, "-m", "lossylink"]
 

@@ -27,6 +27,7 @@ fn opts(bytes: u64, pcap: &std::path::Path) -> EmulateOptions {
 }
 
 #[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
 fn snoop_absorbs_the_dupacks_of_a_locally_repaired_loss_of_real_tcp_and_resends_it() {
     require_emulation!();
     // lan: fixed host -(hop 0, Ethernet)- base station -(hop 1, WaveLAN, one error per 64 KiB
@@ -114,6 +115,7 @@ fn snoop_absorbs_the_dupacks_of_a_locally_repaired_loss_of_real_tcp_and_resends_
 }
 
 #[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
 fn the_split_proxy_relays_a_real_transfer_over_a_lossy_wireless_hop() {
     require_emulation!();
     let mut s = Scenario::preset("lan").unwrap();

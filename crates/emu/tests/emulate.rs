@@ -44,6 +44,7 @@ fn loss_free(preset: &str, bytes: &str) -> (f64, f64) {
 }
 
 #[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
 fn reno_over_the_lan_links_reaches_the_simulated_loss_free_throughput() {
     require_emulation!();
     let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -52,6 +53,7 @@ fn reno_over_the_lan_links_reaches_the_simulated_loss_free_throughput() {
 }
 
 #[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
 fn reno_over_the_wan_links_reaches_the_simulated_loss_free_throughput() {
     require_emulation!();
     let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -76,6 +78,7 @@ fn leftovers(pid: u32) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
 fn nothing_of_an_emulator_killed_with_sigkill_is_left_after_the_next_start() {
     require_emulation!();
     let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());

@@ -79,6 +79,7 @@ fn compare(preset: &str, bytes: u64, variants: &[&[(&str, &str)]]) -> (f64, Vec<
 }
 
 #[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
 fn real_reno_and_the_simulated_modern_sack_sender_agree_over_ten_seeds_on_lossy_lan() {
     require_emulation!();
     let (real, sim) = compare("lan", 1 << 20, &[&[]]);
@@ -92,6 +93,7 @@ fn real_reno_and_the_simulated_modern_sack_sender_agree_over_ten_seeds_on_lossy_
 }
 
 #[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
 fn on_lossy_wan_real_reno_outgrows_the_simulator_behind_delayed_acks_and_agrees_without_them() {
     require_emulation!();
     let (real, sim) = compare("wan", 1 << 20, &[&[], &[("tcp.delayed_ack", "off")]]);
