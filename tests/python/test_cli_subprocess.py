@@ -159,9 +159,20 @@ def test_leaving_keeps_the_output_the_status_and_the_exit_handlers(tmp_path: Pat
 
 def test_leaving_waits_for_a_running_thread() -> None:
     # A thread the command did not start (a notebook's, a plugin's) still finishes its work.
+    # The thread prints only once the command has written its result, so it is certainly
+    # still running when the command leaves, however fast or loaded the machine is.
     thread = (
-        "import threading, time\n"
-        "def late():\n    time.sleep(0.3)\n    print('thread done', flush=True)\n"
+        "import sys, threading\n"
+        "written = threading.Event()\n"
+        "class Out:\n"
+        "    def __init__(self, f):\n        self.f = f\n"
+        "    def write(self, s):\n"
+        "        n = self.f.write(s)\n"
+        "        if '\"scheme\"' in s:\n            written.set()\n"
+        "        return n\n"
+        "    def __getattr__(self, name):\n        return getattr(self.f, name)\n"
+        "sys.stdout = Out(sys.stdout)\n"
+        "def late():\n    written.wait()\n    print('thread done', flush=True)\n"
         "threading.Thread(target=late).start()\n"
     )
     proc = _entry(thread, "run", *SMALL_FLAGS, "--json")
