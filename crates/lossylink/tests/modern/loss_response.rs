@@ -70,42 +70,50 @@ fn cubic_cuts_to_seven_tenths_of_cwnd_where_reno_halves() {
     }
 }
 
-/// Westwood+, TIBET and the ideal-BWE oracle (spec §4.5, §4.10, §4.13): after three
-/// duplicates `ssthresh = max(2 MSS, BWE·RTT_min)`. On `wan` the sender is window-limited and
-/// steady for 5 s before each loss, so the estimate of Westwood+ (per-RTT samples through a
-/// 0.9 Tustin filter, whose step response is within 0.9^25 < 7 % after the ≥ 25 round trips
-/// since the previous loss) and of TIBET (α = 0.99 per ACK, the same margin after ~300 ACKs)
-/// is the ACK rate: ssthresh within ±10 % of the measured ACK rate times the smallest RTT.
-/// Reno's halving of the flight is about 0.73 of it and fails the same check.
+/// Westwood+ and TIBET (spec §4.5, §4.10): after three duplicates `ssthresh = max(2 MSS,
+/// BWE·RTT_min)`. With isolated losses 5 s apart the sender is window-limited and steady
+/// before each one, so the estimate of Westwood+ (per-RTT samples through a 0.9 Tustin
+/// filter, whose step response is within 0.9^25 < 7 % after the ≥ 25 round trips since the
+/// previous loss) and of TIBET (α = 0.99 per ACK, the same margin after ~300 ACKs) is the ACK
+/// rate: ssthresh within ±10 % of `max(2 MSS, ACK rate × smallest RTT)`. On `wan` that is
+/// about 22 000 bytes, where Reno's halving of the flight gives 0.70 of it; on `lan` (a
+/// 16 ms minimum RTT, the queue at the base station making the rest of the round trip) it
+/// is about 3 000 bytes, where Reno gives five times more (the LL-ELSN study's "worse than
+/// Reno at small RTT", spec §4.5 (a)).
 #[test]
 fn bandwidth_estimators_set_ssthresh_to_rate_times_min_rtt() {
-    let check = |scheme: &str| -> Vec<f64> {
-        let r = isolated("wan", scheme, &[]);
+    let check = |preset: &str, scheme: &str| -> Vec<f64> {
+        let r = isolated(preset, scheme, &[]);
         let frs = r.fast_retransmits();
-        assert_eq!(frs.len(), 3, "{scheme}");
+        assert_eq!(frs.len(), 3, "{preset} {scheme}");
+        let rtt_min = r
+            .ack_rtts()
+            .iter()
+            .map(|x| x.1)
+            .fold(f64::INFINITY, f64::min);
+        eprintln!("{preset} {scheme}: RTT_min {:.2} ms", rtt_min * 1e3);
         frs.iter()
             .map(|f| {
                 let rate = r.ack_rate(f.t - 2.05, f.t - 0.05);
-                let rtt_min = r
-                    .ack_rtts()
-                    .iter()
-                    .map(|x| x.1)
-                    .fold(f64::INFINITY, f64::min);
-                f.after.ssthresh as f64 / (rate * rtt_min)
+                f.after.ssthresh as f64 / (rate * rtt_min).max(2.0 * MSS as f64)
             })
             .collect()
     };
-    for scheme in ["e2e-westwood", "e2e-tibet"] {
-        let ratios = check(scheme);
-        eprintln!("{scheme}: ssthresh / (ACK rate x RTT_min) = {ratios:.3?}");
-        for x in &ratios {
-            assert!((0.9..=1.1).contains(x), "{scheme}: {ratios:?}");
+    for preset in ["wan", "lan"] {
+        for scheme in ["e2e-westwood", "e2e-tibet"] {
+            let ratios = check(preset, scheme);
+            eprintln!(
+                "{preset} {scheme}: ssthresh / max(2 MSS, ACK rate x RTT_min) = {ratios:.3?}"
+            );
+            for x in &ratios {
+                assert!((0.9..=1.1).contains(x), "{preset} {scheme}: {ratios:?}");
+            }
         }
-    }
-    let reno = check("e2e+modern");
-    eprintln!("e2e+modern: {reno:.3?}");
-    for x in reno {
-        assert!(x < 0.85, "Reno's halving: {x}");
+        let reno = check(preset, "e2e+modern");
+        eprintln!("{preset} e2e+modern: {reno:.3?}");
+        for x in reno {
+            assert!(!(0.85..=1.15).contains(&x), "{preset}: Reno's halving: {x}");
+        }
     }
 }
 

@@ -196,7 +196,8 @@ fn frto_detects_a_spurious_timeout_and_undoes() {
 /// retransmit waits for it; over Reno (`e2e-dcr`) and over SACK (`e2e-dcr-sack`). On `wan`
 /// with isolated losses the retransmission follows the first duplicate by SRTT (±10 %: the
 /// estimator's SRTT against the mean of its samples), where the bases retransmit at the
-/// third duplicate, a few segment times later.
+/// third duplicate, a few segment times later. A reordered segment whose new ACK comes
+/// within τ costs DCR nothing (the spec: "no congestion response").
 #[test]
 fn dcr_delays_the_fast_retransmit_by_one_rtt() {
     for (scheme, base) in [
@@ -232,6 +233,44 @@ fn dcr_delays_the_fast_retransmit_by_one_rtt() {
         for (delay, srtt) in &b {
             assert!(*delay < 0.25 * srtt, "{base}: {delay} {srtt}");
         }
+        // A segment held back while 6 others pass (six duplicates, ~50 ms, well inside
+        // τ): the new ACK comes before τ ends and nothing happens, where the base
+        // retransmits at the third duplicate and halves.
+        let reordered = |scheme: &str| {
+            traced(&lossy(
+                "wan",
+                scheme,
+                &[],
+                &[
+                    ("transfer", "1MiB"),
+                    (
+                        "hops.2.forward.hiccups",
+                        "[{ kind = \"reorder\", at = \"4s\", length = 6 }]",
+                    ),
+                ],
+            ))
+        };
+        // (Within 3-6 s: the lone last segment of the transfer may still time out, its ACK
+        // delayed by the receiver past the 200 ms RTO.)
+        let r = reordered(scheme);
+        let span = |t: f64| (3.0..6.0).contains(&t);
+        let low = r.win.iter().filter(|w| span(w.t)).map(|w| w.ssthresh).min();
+        let resent = r
+            .sends()
+            .iter()
+            .filter(|e| e.kind == "retransmit" && span(e.t))
+            .count();
+        eprintln!("{scheme} reordered: {} fast retransmits, {resent} resent, {} dupacks, lowest ssthresh {low:?}", r.m.sender_fast_retransmits, r.m.sender_dupacks);
+        assert!(r.m.sender_dupacks >= 6);
+        assert_eq!((r.m.sender_fast_retransmits, resent), (0, 0));
+        assert_eq!(low, Some(65535));
+        let b = reordered(base);
+        let f = &b.fast_retransmits()[0];
+        eprintln!(
+            "{base} reordered: fast retransmit at {:.3}, ssthresh {}",
+            f.t, f.after.ssthresh
+        );
+        assert!(2 * f.after.ssthresh <= f.flight() + MSS, "{f:?}");
     }
 }
 
@@ -430,7 +469,7 @@ fn bbr_paces_and_does_not_halve_on_isolated_loss() {
 /// on the variance term): on `wan`, whose RTT varies little, every RTO after the first 20
 /// samples lies between 200 ms plus the smallest and 200 ms plus the largest sample so far.
 /// RFC 6298's `max(SRTT + 4·RTTVAR, 200 ms)` (`e2e-cubic`) stays below 200 ms plus the
-/// smallest sample.
+/// smallest sample. (CUBIC's cut is checked with `e2e-cubic` in `loss_response.rs`.)
 #[test]
 fn linux_profile_opens_with_ten_segments_and_floors_the_variance_term() {
     let run = |scheme: &str| traced(&lossy("wan", scheme, &[600], &[("transfer", "1MiB")]));
@@ -468,4 +507,34 @@ fn linux_profile_opens_with_ten_segments_and_floors_the_variance_term() {
         let (lo, _) = span(&c, i);
         assert!(c.rtt[i].rto < 0.2 + lo, "{i}: {:?}", c.rtt[i]);
     }
+    // The profile's other parts: RACK marks the `lan` loss with fewer than three duplicates
+    // (CUBIC over plain SACK waits for them), and F-RTO undoes the timeout of a 1 s hold on
+    // `wan` (longer than Linux's 0.4 s RTO there, shorter than its backed-off second one).
+    let lan = |scheme: &str| traced(&lossy("lan", scheme, &[600], &[("transfer", "1MiB")]));
+    let dups = |r: &Traced| {
+        let f = &r.fast_retransmits()[0];
+        r.dupacks_before(f.seq, f.t + 1e-9).len()
+    };
+    let (dl, dc) = (dups(&lan("e2e-linux")), dups(&lan("e2e-cubic")));
+    eprintln!("lan loss: linux resends after {dl} duplicate(s), cubic after {dc}");
+    assert!(dl < 2 && dc >= 2, "{dl} {dc}");
+    let hold = |scheme: &str| {
+        let o = [
+            ("transfer", "1MiB"),
+            (
+                "hops.2.forward.hiccups",
+                "[{ kind = \"hold\", at = \"3s\", duration = \"1s\" }]",
+            ),
+        ];
+        traced(&lossy("wan", scheme, &[], &o)).m
+    };
+    let (hl, hc) = (hold("e2e-linux"), hold("e2e-cubic"));
+    eprintln!(
+        "wan hold: spurious timeouts linux {}, cubic {} ({} resent)",
+        hl.sender_spurious_timeouts, hc.sender_spurious_timeouts, hc.sender_retransmitted_segments
+    );
+    assert_eq!(
+        (hl.sender_spurious_timeouts, hc.sender_spurious_timeouts),
+        (1, 0)
+    );
 }
