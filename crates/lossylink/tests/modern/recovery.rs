@@ -135,10 +135,11 @@ fn rack_marks_a_loss_by_time_before_three_duplicates() {
     assert!(s.events("timeout")[0].t - s.reached(hole) >= 0.2);
 }
 
-/// RFC 5682 (F-RTO) with RFC 4015's response: a 0.5 s hold of the wireless hop on `wan`
-/// (nothing lost) makes the timer expire; F-RTO resends only the first segment, sends two
-/// new segments on the first ACK that advances, and on the second declares the timeout
-/// spurious: ssthresh back to its value before the timeout, cwnd at least the flight then.
+/// RFC 5682 (F-RTO) with RFC 4015's response: a 1 s hold of the wireless hop on `wan` (65535-
+/// byte window, nothing lost) makes the timer expire once; F-RTO resends only the first
+/// segment, sends up to two new segments (two fit the peer's window) on the first ACK that
+/// advances, and on the second declares the timeout spurious: ssthresh back to its value
+/// before the timeout, cwnd at least the flight then.
 /// NewReno alone goes back N: it resends the whole flight the receiver already holds and
 /// keeps the halved ssthresh.
 #[test]
@@ -150,9 +151,10 @@ fn frto_detects_a_spurious_timeout_and_undoes() {
             &[],
             &[
                 ("transfer", "1MiB"),
+                ("buffer", "65535"),
                 (
                     "hops.2.forward.hiccups",
-                    "[{ kind = \"hold\", at = \"3s\", duration = \"0.5s\" }]",
+                    "[{ kind = \"hold\", at = \"3s\", duration = \"1s\" }]",
                 ),
             ],
         ))
@@ -165,11 +167,17 @@ fn frto_detects_a_spurious_timeout_and_undoes() {
         .iter()
         .filter(|e| e.t >= to.t && e.t <= undo.t)
         .count();
-    let new = r
+    let new: Vec<i64> = r
         .events("send")
         .iter()
         .filter(|e| e.t > to.t && e.t < undo.t)
-        .count();
+        .map(|e| e.seq)
+        .collect();
+    assert!(
+        new.iter().all(|s| *s >= to.before.nxt),
+        "new data only: {new:?}"
+    );
+    let new = new.len();
     eprintln!("frto: timeout {:.3}, undo {:.3}: {resent} resent, {new} new, ssthresh {} -> {} -> {}, cwnd {}", to.t, undo.t, to.before.ssthresh, to.after.ssthresh, undo.after.ssthresh, undo.after.cwnd);
     assert_eq!(r.m.sender_spurious_timeouts, 1);
     assert!(undo.t - to.t < 1.0);
