@@ -388,6 +388,8 @@ fn lhp_runs_one_reno_recovery_per_unlisted_loss() {
     assert!(e.len() >= 2, "{e:?}");
     for w in e.windows(2) {
         assert!(w[1].after.ssthresh < w[0].after.ssthresh, "{e:?}");
+        // A hole of the same window: sent before the first fast retransmit.
+        assert!(w[1].seq > w[0].seq && w[1].seq < e[0].before.nxt, "{e:?}");
     }
     let h = run("e2e-hack-fixed");
     let e = episode(&h);

@@ -183,13 +183,6 @@ impl Traced {
             .filter(|e| e.kind == "send" || e.kind == "retransmit")
             .collect()
     }
-    /// ACK arrivals that left `snd_una` at `una` (duplicates), between `from` and `to`.
-    pub fn dupacks(&self, una: i64, from: f64, to: f64) -> Vec<&Win> {
-        self.win
-            .iter()
-            .filter(|w| w.t > from && w.t <= to && w.una == una)
-            .collect()
-    }
     /// The mean of the round-trip samples taken in `[from, to)`.
     pub fn mean_rtt(&self, from: f64, to: f64) -> f64 {
         let v: Vec<f64> = self
