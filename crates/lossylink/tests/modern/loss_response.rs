@@ -124,17 +124,17 @@ fn bandwidth_estimators_set_ssthresh_to_rate_times_min_rtt() {
 #[test]
 fn ideal_bwe_sets_ssthresh_to_the_configured_rate_times_rtt() {
     let expect = |rate_bps: f64, rtt_s: f64| (rate_bps / 8.0 * rtt_s) as i64;
-    let cases = [
-        (vec![], expect(1_430_000.0, 0.116_004)),
+    let cases: [(&[(&str, &str)], i64); 3] = [
+        (&[], expect(1_430_000.0, 0.116_004)),
         (
-            vec![
+            &[
                 ("tcp.ideal_bwe_rate", "1Mbps"),
                 ("tcp.ideal_bwe_rtt", "100ms"),
             ],
             12_500,
         ),
         (
-            vec![
+            &[
                 ("tcp.ideal_bwe_rate", "2Mbps"),
                 ("tcp.ideal_bwe_rtt", "100ms"),
             ],
@@ -142,7 +142,7 @@ fn ideal_bwe_sets_ssthresh_to_the_configured_rate_times_rtt() {
         ),
     ];
     for (o, want) in cases {
-        let r = isolated("wan", "e2e-ideal-bwe", &o);
+        let r = isolated("wan", "e2e-ideal-bwe", o);
         let frs = r.fast_retransmits();
         assert_eq!(frs.len(), 3, "{o:?}");
         for f in frs {
@@ -301,10 +301,7 @@ fn jersey_answers_cw_marks_with_rcontrol_and_keeps_the_window_on_unmarked_loss()
             (a.ssthresh as f64 / ownd - 1.0).abs() <= 0.1,
             "{a:?} {ownd}"
         );
-        assert!(
-            a.cwnd <= a.ssthresh.max(b.cwnd.min(a.ssthresh)) + MSS,
-            "{b:?} {a:?}"
-        );
+        assert!(a.cwnd <= a.ssthresh + MSS, "{b:?} {a:?}");
     }
     let (b, a) = steady[0];
     eprintln!("  e.g. at {:.3}: ssthresh {} -> {}, cwnd {} -> {}, ACK rate x RTT_min {:.0}; largest deviation {worst:.3}", a.t, b.ssthresh, a.ssthresh, b.cwnd, a.cwnd, m.ack_rate(a.t - 0.5, a.t) * rtt_min);

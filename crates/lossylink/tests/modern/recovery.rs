@@ -17,7 +17,7 @@ fn sent_per_ack(r: &Traced, f: &Response, n: usize) -> Vec<usize> {
         .iter()
         .filter(|w| w.t >= f.t && w.phase == "fast-recovery")
         .take(n)
-        .map(|w| sends.iter().filter(|e| e.t >= f.t && e.t <= w.t).count())
+        .map(|w| sends.iter().filter(|e| (f.t..=w.t).contains(&e.t)).count())
         .collect()
 }
 
@@ -165,7 +165,7 @@ fn frto_detects_a_spurious_timeout_and_undoes() {
     let resent = r
         .events("retransmit")
         .iter()
-        .filter(|e| e.t >= to.t && e.t <= undo.t)
+        .filter(|e| (to.t..=undo.t).contains(&e.t))
         .count();
     let new: Vec<i64> = r
         .events("send")
@@ -189,7 +189,7 @@ fn frto_detects_a_spurious_timeout_and_undoes() {
     let resent = s
         .events("retransmit")
         .iter()
-        .filter(|e| e.t >= to.t && e.t < to.t + 1.0)
+        .filter(|e| (to.t..to.t + 1.0).contains(&e.t))
         .count();
     eprintln!(
         "newreno: {resent} resent, ssthresh {}",
@@ -445,7 +445,7 @@ fn bbr_paces_and_does_not_halve_on_isolated_loss() {
         slow * 1e3
     );
     assert!(g[0] >= fast * 0.999, "{}", g[0]);
-    assert!(median >= fast && median <= slow, "{median}");
+    assert!((fast..=slow).contains(&median), "{median}");
     for f in r.fast_retransmits() {
         let exit = r
             .win
@@ -499,13 +499,12 @@ fn linux_profile_opens_with_ten_segments_and_floors_the_variance_term() {
         )
     };
     assert!(l.rtt.len() > 100);
-    for i in 20..l.rtt.len() {
+    for (i, sample) in l.rtt.iter().enumerate().skip(20) {
         let (lo, hi) = span(&l, i);
-        let x = l.rtt[i].rto - 0.2;
+        let x = sample.rto - 0.2;
         assert!(
-            x >= lo - 1e-6 && x <= hi + 1e-6,
-            "{i}: {:?} [{lo}, {hi}]",
-            l.rtt[i]
+            (lo - 1e-6..=hi + 1e-6).contains(&x),
+            "{i}: {sample:?} [{lo}, {hi}]"
         );
     }
     eprintln!(
@@ -513,9 +512,9 @@ fn linux_profile_opens_with_ten_segments_and_floors_the_variance_term() {
         l.rtt.last().unwrap().rto,
         c.rtt.last().unwrap().rto
     );
-    for i in 20..c.rtt.len() {
+    for (i, sample) in c.rtt.iter().enumerate().skip(20) {
         let (lo, _) = span(&c, i);
-        assert!(c.rtt[i].rto < 0.2 + lo, "{i}: {:?}", c.rtt[i]);
+        assert!(sample.rto < 0.2 + lo, "{i}: {sample:?}");
     }
     // The profile's other parts: RACK marks the `lan` loss with fewer than three duplicates
     // (CUBIC over plain SACK waits for them), and F-RTO undoes the timeout of a 1 s hold on

@@ -188,7 +188,7 @@ impl Traced {
         let v: Vec<f64> = self
             .rtt
             .iter()
-            .filter(|r| r.t >= from && r.t < to)
+            .filter(|r| (from..to).contains(&r.t))
             .map(|r| r.rtt)
             .collect();
         assert!(!v.is_empty(), "no RTT sample in [{from}, {to})");
@@ -279,7 +279,7 @@ impl Traced {
         }
         out
     }
-    /// Time of the first data segment sent, and how many left at that instant.
+    /// How many data segments left at the instant of the first one (the initial window).
     pub fn initial_burst(&self) -> usize {
         let sends = self.sends();
         let first = sends[0].t;
