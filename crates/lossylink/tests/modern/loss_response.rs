@@ -70,6 +70,68 @@ fn cubic_cuts_to_seven_tenths_of_cwnd_where_reno_halves() {
     }
 }
 
+/// RFC 9438 §4.2: after a loss the window follows `W(t) = C·(t − K)^3 + W_max`, C = 0.4
+/// segments/s^3, `K = cbrt((W_max − cwnd_epoch)/C)`, t from the first ACK that grows the
+/// window; each ACK aims at `W(t + RTT)`. A loss at 65535 bytes (46.8 segments) on `wan`
+/// with a 65535-byte window: K = cbrt((46.8 − 32.8)/0.4) = 3.27 s, and at every tenth of K
+/// cwnd lies within one segment of `[W(t − RTT), W(t + RTT)]`. Reno grows a segment per
+/// round trip and is far below the curve at half of K.
+#[test]
+fn cubic_regrows_along_the_cubic_curve() {
+    let run = |scheme: &str| {
+        traced(&lossy(
+            "wan",
+            scheme,
+            &[600],
+            &[("transfer", "4MiB"), ("buffer", "65535")],
+        ))
+    };
+    // (the first growth after the recovery, W_max and cwnd_epoch in segments, the RTT)
+    let epoch = |r: &Traced| {
+        let f = r.fast_retransmits()[0].clone();
+        let exit = r
+            .win
+            .iter()
+            .find(|w| w.t > f.t && w.phase == "open")
+            .unwrap();
+        let grow = r
+            .win
+            .iter()
+            .find(|w| w.t > exit.t && w.cwnd > exit.cwnd)
+            .unwrap();
+        let seg = |b: i64| b as f64 / MSS as f64;
+        (
+            grow.t,
+            seg(f.before.cwnd),
+            seg(exit.cwnd),
+            r.mean_rtt(f.t - 1.0, f.t),
+        )
+    };
+    let r = run("e2e-cubic");
+    let (t0, w_max, w0, rtt) = epoch(&r);
+    let k = ((w_max - w0) / 0.4).cbrt();
+    let w = |t: f64| 0.4 * (t - k).powi(3) + w_max;
+    eprintln!("cubic: W_max {w_max:.2}, cwnd_epoch {w0:.2}, K {k:.3} s, RTT {rtt:.3} s");
+    for i in 1..10 {
+        let t = k * f64::from(i) / 10.0;
+        let cwnd = r.after(t0 + t).cwnd as f64 / MSS as f64;
+        eprintln!(
+            "  t {t:.2}: cwnd {cwnd:.2} in [{:.2}, {:.2}]",
+            w(t - rtt),
+            w(t + rtt)
+        );
+        assert!(
+            (w(t - rtt) - 1.0..=w(t + rtt) + 1.0).contains(&cwnd),
+            "t {t}: {cwnd}"
+        );
+    }
+    let s = run("e2e-ietf-sack+modern");
+    let (t0, ..) = epoch(&s);
+    let cwnd = s.after(t0 + k / 2.0).cwnd as f64 / MSS as f64;
+    eprintln!("reno: cwnd {cwnd:.2} at K/2");
+    assert!(cwnd < w(k / 2.0 - rtt) - 1.0, "{cwnd}");
+}
+
 /// Westwood+ and TIBET (spec §4.5, §4.10): after three duplicates `ssthresh = max(2 MSS,
 /// BWE·RTT_min)`. With isolated losses 5 s apart the sender is window-limited and steady
 /// before each one, so the estimate of Westwood+ (per-RTT samples through a 0.9 Tustin

@@ -473,6 +473,49 @@ fn bbr_paces_and_does_not_halve_on_isolated_loss() {
     }
 }
 
+/// BBR's ProbeRTT (draft §4.3.5): when RTprop has not been lowered for 10 s, cwnd drops to
+/// 4 segments until the flight is down to it and then for max(200 ms, one round trip). A
+/// lossless 4 MiB transfer on `wan` (25 s): ProbeRTT starts 10-11 s after the previous one
+/// (or the start) and lasts between 200 ms and 200 ms plus two round trips (the drain and
+/// the round). The SACK sender never holds 4 segments without a loss.
+#[test]
+fn bbr_probes_rtt_every_ten_seconds() {
+    let run = |scheme: &str| traced(&lossy("wan", scheme, &[], &[("transfer", "4MiB")]));
+    let low = |r: &Traced| -> Vec<(f64, f64)> {
+        let mut out = Vec::new();
+        let mut start = None;
+        for w in &r.win {
+            // (After the first second: the initial window is 3 segments.)
+            if w.cwnd <= 4 * MSS && w.t > 1.0 {
+                start.get_or_insert(w.t);
+            } else if let Some(s) = start.take() {
+                out.push((s, w.t - s));
+            }
+        }
+        out
+    };
+    let r = run("e2e-bbr");
+    // (Not the timeout of the transfer's lone last segment, whose ACK the receiver delays
+    // past the 200 ms RTO: one segment after a timeout is not ProbeRTT.)
+    let timeouts: Vec<f64> = r.events("timeout").iter().map(|e| e.t).collect();
+    let probes: Vec<(f64, f64)> = low(&r)
+        .into_iter()
+        .filter(|(start, _)| !timeouts.contains(start))
+        .collect();
+    let rtt = r.mean_rtt(0.0, f64::INFINITY);
+    eprintln!("bbr: cwnd at 4 segments (start, length) {probes:.3?}, RTT {rtt:.3}");
+    assert_eq!(probes.len(), 2, "{probes:?}");
+    let mut last = 0.0;
+    for (start, length) in &probes {
+        assert!((10.0..11.0).contains(&(start - last)), "{probes:?}");
+        assert!((0.2..=0.2 + 2.0 * rtt).contains(length), "{probes:?}");
+        last = *start;
+    }
+    let s = run("e2e-ietf-sack+modern");
+    let timeouts: Vec<f64> = s.events("timeout").iter().map(|e| e.t).collect();
+    assert!(low(&s).iter().all(|(start, _)| timeouts.contains(start)));
+}
+
 /// The `linux` profile (docs/modern.md): initial window 10 segments (RFC 6928,
 /// `TCP_INIT_CWND`) where the RFC 3390 window of the other modern schemes is 3 for a
 /// 1400-byte MSS; and Linux's RTO `SRTT + max(4·RTTVAR, 200 ms)` (`tcp_set_rto`, the minimum
