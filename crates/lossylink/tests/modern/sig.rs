@@ -119,14 +119,30 @@ pub fn traced(s: &Scenario) -> Traced {
 static FILES: AtomicUsize = AtomicUsize::new(0);
 
 /// An erasure trace (`docs/scenarios.md`, `model = "trace"`) that loses exactly the listed
-/// frames of a direction (1-based, in the order they take the channel), then none.
+/// frames of a direction (1-based, in the order they take the channel), then none. The file is
+/// named by its content (the scenario reads it again whenever it is validated and built) and
+/// written under a private name, then renamed, so parallel tests share it safely.
 pub fn erasures(frames: &[usize]) -> String {
     let last = frames.iter().copied().max().unwrap_or(0);
-    let n = FILES.fetch_add(1, Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("lossylink-sig-{}-{n}.txt", std::process::id()));
-    let mut f = std::fs::File::create(&path).unwrap();
-    for i in 1..=last {
-        writeln!(f, "{}", u8::from(frames.contains(&i))).unwrap();
+    let text: String = (1..=last)
+        .map(|i| if frames.contains(&i) { "1\n" } else { "0\n" })
+        .collect();
+    // FNV-1a over the text.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let dir = std::env::temp_dir();
+    let path = dir.join(format!("lossylink-sig-{hash:016x}.txt"));
+    if !path.exists() {
+        let n = FILES.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(
+            "lossylink-sig-{hash:016x}.{}-{n}",
+            std::process::id()
+        ));
+        std::fs::File::create(&tmp)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
     }
     format!(
         "{{ model = \"trace\", file = \"{}\", repeat = false }}",
