@@ -269,6 +269,45 @@ fn veno_cuts_a_fifth_on_random_loss_and_half_on_congestive() {
     }
 }
 
+/// Veno's growth (spec §4.7 (b)): in congestion avoidance with `N ≥ β` the window grows on
+/// every other ACK (one segment per two round trips), with `N < β` on every ACK as Reno's.
+/// On `wan` with its standing queue (23-segment window, 17-segment path), counted over the
+/// ACKs of new data in congestion avoidance below the 65535-byte cap, N from the trace as
+/// Veno computes it: half of them grow cwnd where N ≥ 3 (within one ACK per stretch of
+/// avoidance), all where N < 3; Reno grows on every one.
+#[test]
+fn veno_grows_on_every_other_ack_while_the_backlog_is_three_or_more() {
+    // (ACKs with N >= 3, of which grew; ACKs with N < 3, of which grew)
+    let count = |scheme: &str| {
+        let r = isolated("wan", scheme, &[]);
+        let rtts = r.ack_rtts();
+        let mut c = [0; 4];
+        for w in r.win.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            let avoidance = a.phase == "open" && b.phase == "open" && a.cwnd >= a.ssthresh;
+            if b.una <= a.una || !avoidance || a.cwnd >= 65535 {
+                continue;
+            }
+            let before: Vec<f64> = rtts.iter().filter(|x| x.0 < b.t).map(|x| x.1).collect();
+            let Some(rtt) = before.last() else { continue };
+            let base = before.iter().copied().fold(f64::INFINITY, f64::min);
+            let n = a.cwnd as f64 / MSS as f64 * (rtt - base) / rtt;
+            let i = if n >= 3.0 { 0 } else { 2 };
+            c[i] += 1;
+            c[i + 1] += usize::from(b.cwnd > a.cwnd);
+        }
+        c
+    };
+    let [hi, hi_up, lo, lo_up] = count("e2e-veno");
+    eprintln!("veno: N >= 3: {hi_up} of {hi} ACKs grew cwnd; N < 3: {lo_up} of {lo}");
+    assert!(hi >= 100 && lo >= 100, "{hi} {lo}");
+    assert!((2 * hi_up).abs_diff(hi) <= 8, "{hi_up} of {hi}");
+    assert_eq!(lo_up, lo);
+    let [hi, hi_up, lo, lo_up] = count("e2e+modern");
+    eprintln!("reno: {hi_up} of {hi}; {lo_up} of {lo}");
+    assert_eq!((hi_up, lo_up), (hi, lo));
+}
+
 /// JTCP (Wu & Chen 2004; spec §4.9): a loss while the mean jitter ratio is at most 1/cwnd
 /// (no queue building) is wireless: fast retransmit, window kept. Isolated corruption with the
 /// steady window of `wan`: ssthresh and cwnd unchanged where Reno halves. A queue overflow
