@@ -1,7 +1,7 @@
-//! The window after a loss, scheme by scheme: what each controller's source says ssthresh
-//! becomes at a fast retransmit, measured from the sender's trace on the `wan` and `lan`
-//! presets with losses at chosen wireless data frames (no ACK lost), each beside the base
-//! scheme without the mechanism.
+//! The window around a loss, scheme by scheme: what each controller's source says ssthresh
+//! becomes at a fast retransmit (and, for CUBIC and Veno, how the window grows after it),
+//! measured from the sender's trace on the `wan` and `lan` presets with losses at chosen
+//! wireless data frames (no ACK lost), each beside the base scheme without the mechanism.
 
 use super::sig::*;
 
@@ -219,8 +219,8 @@ fn ideal_bwe_sets_ssthresh_to_the_configured_rate_times_rtt() {
 /// Reno's halving. N is computed here from the trace as Veno computes it (the latest
 /// delivery-rate RTT sample, BaseRTT the smallest), and the cut must follow it at every
 /// fast retransmit. A loss every 50 frames on `wan` with a 65535-byte window keeps cwnd
-/// near the bandwidth-delay product (no queue, random losses); the first loss, in slow
-/// start with a 46-segment flight over a 17-segment path, is congestive.
+/// near the bandwidth-delay product (little queue: mostly random losses); the first loss, in
+/// slow start with a 46-segment flight over a 17-segment path, is congestive.
 #[test]
 fn veno_cuts_a_fifth_on_random_loss_and_half_on_congestive() {
     let frames: Vec<usize> = (4..40).map(|i| i * 50).collect();

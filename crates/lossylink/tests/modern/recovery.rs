@@ -1,7 +1,8 @@
 //! When and what a scheme retransmits, and how it paces: PRR's proportional sending, RACK's
 //! time-based loss marking, F-RTO's undo, DCR's delayed response, HACK's NACK-driven resends
-//! and LHP's per-loss recoveries, BBR's pacing and the `linux` profile's initial window and
-//! timer, measured from the sender's trace beside the base scheme without the mechanism.
+//! and LHP's per-loss recoveries, BBR's pacing, loss response and ProbeRTT, and the `linux`
+//! profile's initial window, timer, RACK and F-RTO, measured from the sender's trace beside
+//! the base scheme without the mechanism.
 
 use super::sig::*;
 
@@ -72,10 +73,11 @@ fn prr_sends_in_proportion_to_what_is_delivered() {
 
 /// RFC 8985 §6.2: a segment is lost once a segment sent after it is delivered and
 /// `RACK.rtt + reo_wnd` has passed since it was sent, `reo_wnd = min_RTT/4`: on `lan` the
-/// retransmission comes within min_RTT/4 of the SACK that showed the later segment, with
-/// fewer than three duplicates, where the SACK sender waits for DupThresh (three SACKed
-/// segments). With the second-to-last segment of a 100-segment transfer lost (one segment
-/// behind it, one duplicate), RACK resends it the same way, no probe and no timeout; the SACK
+/// hole is resent min_RTT/4, less the send gap between it and the next segment, after the ACK
+/// that SACKed that next segment (±0.1 ms), with no duplicate, where the SACK sender waits for
+/// DupThresh (three SACKed segments). With the second-to-last segment of a 100-segment
+/// transfer lost (one segment behind it, sent more than min_RTT/4 later), the hole is already
+/// overdue when its one duplicate arrives and is resent on it: no probe, no timeout; the SACK
 /// sender waits for its retransmission timer.
 #[test]
 fn rack_marks_a_loss_by_time_before_three_duplicates() {
@@ -522,7 +524,8 @@ fn bbr_probes_rtt_every_ten_seconds() {
 /// on the variance term): on `wan`, whose RTT varies little, every RTO after the first 20
 /// samples lies between 200 ms plus the smallest and 200 ms plus the largest sample so far.
 /// RFC 6298's `max(SRTT + 4·RTTVAR, 200 ms)` (`e2e-cubic`) stays below 200 ms plus the
-/// smallest sample. (CUBIC's cut is checked with `e2e-cubic` in `loss_response.rs`.)
+/// smallest sample. The profile's CUBIC cut is checked in `loss_response.rs`; RACK and F-RTO
+/// below.
 #[test]
 fn linux_profile_opens_with_ten_segments_and_floors_the_variance_term() {
     let run = |scheme: &str| traced(&lossy("wan", scheme, &[600], &[("transfer", "1MiB")]));
