@@ -4,8 +4,22 @@
 //! (each flow delivers exactly its bytes; every packet created is delivered, dropped by a
 //! queue, corrupted or still in flight). The presets' single `[flow]` is written as one
 //! `[[flows]]` entry so that the per-flow account is kept.
+//!
+//! Beside them, each scheme's signature (issue 34: a scheme test checks the behaviour that
+//! defines the scheme), measured from traced runs of the same presets with losses at chosen
+//! wireless data frames, each beside the base scheme without the mechanism:
+//! `modern/loss_response.rs` (the window a controller leaves after a loss: CUBIC, Westwood+,
+//! TIBET, the ideal-BWE oracle, Veno, JTCP, Jersey) and `modern/recovery.rs` (what is resent
+//! when, and how sending is spaced: PRR, RACK, F-RTO, DCR, HACK, HACK-fixed, LHP, BBR, the
+//! `linux` profile); `modern/sig.rs` reads the traces.
 
 mod common;
+#[path = "modern/loss_response.rs"]
+mod loss_response;
+#[path = "modern/recovery.rs"]
+mod recovery;
+#[path = "modern/sig.rs"]
+mod sig;
 use common::num;
 use lossylink::{run, RunOptions, Scenario};
 
