@@ -6,6 +6,7 @@
 //! Airtime of a frame = the medium's access wait + per-frame fixed time + (framing + IP
 //! bytes)·8 / rate.
 
+use crate::account::Fate;
 use crate::config::{DirectionConfig, Exposure, HopRole};
 use crate::delivery::DeliveryState;
 use crate::error_model::ErrorModel;
@@ -35,8 +36,11 @@ pub struct PortStats {
     pub queue_drops: u64,
     /// Longest queue seen, in packets.
     pub max_queue: u32,
-    /// Total airtime used, in nanoseconds.
+    /// Total airtime used, in nanoseconds (a frame still on the air counted whole: see
+    /// [`Port::busy_ns_until`]).
     pub busy_ns: u64,
+    /// When the airtime counted last ends, in nanoseconds since the start.
+    pub busy_until_ns: u64,
     /// Data frames a reorder hiccup held back and sent late.
     pub reordered: u64,
     /// Packets an IP-stage hold hiccup intercepted (and flushed into the queue at its end).
@@ -180,7 +184,7 @@ impl Port {
                 if let Some(held) = released {
                     let queued = self.enqueue(held);
                     if !queued {
-                        pool.release(held);
+                        pool.release(held, Fate::QueueDrop);
                     }
                     self.stats.reordered += u64::from(queued);
                 }
@@ -209,7 +213,9 @@ impl Port {
         now: SimTime,
         pool: &mut PacketPool,
     ) -> Vec<PacketRef> {
-        let (kept, expired) = self.hiccups.release_intercepted(now, |p| pool.release(p));
+        let (kept, expired) = self
+            .hiccups
+            .release_intercepted(now, |p| pool.release(p, Fate::HoldExpired));
         self.stats.hiccup_expired += expired;
         kept
     }
@@ -251,12 +257,13 @@ impl Port {
     pub(crate) fn enqueue_link_ack(&mut self, pkt: PacketRef, pool: &mut PacketPool) -> bool {
         if let Some(&waiting) = self.queue.iter().find(|&&q| pool[q].is_link_ack()) {
             let link = pool.take(pkt).link;
+            pool.retire(Fate::LinkAbsorbed);
             pool.update(waiting, |w| w.link = link);
             return true;
         }
         let queued = self.enqueue(pkt);
         if !queued {
-            pool.release(pkt);
+            pool.release(pkt, Fate::QueueDrop);
         }
         queued
     }
@@ -346,6 +353,9 @@ impl Port {
     ) -> bool {
         self.stats.wire_bytes += ip + u64::from(self.cfg.framing_bytes);
         self.stats.busy_ns += airtime.as_nanos();
+        // A port's frames take the air one after another: the last one ends last.
+        let until = (start + on_air).as_nanos();
+        self.stats.busy_until_ns = self.stats.busy_until_ns.max(until);
         let exposed = match self.cfg.exposure {
             Exposure::Payload => u64::from(pkt.seg.len),
             Exposure::Ip => ip,
@@ -399,6 +409,14 @@ impl Port {
         let lost = self.error.frame_at(at, SimDuration::ZERO, bits);
         self.stats.corrupted_mac_acks += u64::from(lost);
         lost
+    }
+
+    /// Airtime used up to `end`: the part of a frame still on the air after `end` left out
+    /// (the port's frames are on the air one after another, so only the last can cross it).
+    /// Never more than `end`.
+    pub fn busy_ns_until(&self, end: SimTime) -> u64 {
+        let after = self.stats.busy_until_ns.saturating_sub(end.as_nanos());
+        self.stats.busy_ns.saturating_sub(after)
     }
 
     /// Propagation delay to the far end.

@@ -233,7 +233,7 @@ impl Air for AirOf<'_> {
             }
             agents::pump_agent(self.agents, self.queue, node, now);
         }
-        self.pool.release(r);
+        self.pool.release(r, crate::account::Fate::MacDrop);
     }
 
     fn lose(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {

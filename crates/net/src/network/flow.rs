@@ -28,6 +28,9 @@ pub struct Flow {
     pub finite: bool,
     /// Bytes delivered in order when the measurement window opened (0 without a warm-up).
     pub delivered_at_window_start: u64,
+    /// Data the receiver held out of order when the measurement window opened (stream offset
+    /// ranges above `delivered_at_window_start`): it arrived before the window.
+    pub held_at_window_start: Vec<(u64, u64)>,
     /// Bytes delivered in order when a long-lived flow stopped writing.
     pub delivered_at_stop: Option<u64>,
     pub(super) trace: Option<VecSink<SenderEvent>>,
@@ -45,6 +48,24 @@ impl Flow {
             None => &mut self.null,
         };
         (&mut self.sender, sink)
+    }
+
+    /// The bytes this flow's application received inside the measurement window: delivered in
+    /// order between the window's opening and the flow's stop (or now), less the bytes that
+    /// had arrived out of order before the opening and were released behind a repaired hole
+    /// inside it. Each byte counted thus arrived at the receiver inside the window, so the
+    /// count never exceeds what the path carried in it (docs/scenarios.md, "Rates").
+    pub fn window_bytes(&self) -> u64 {
+        let start = self.delivered_at_window_start;
+        let end = self
+            .delivered_at_stop
+            .unwrap_or_else(|| self.receiver.delivered());
+        let early: u64 = self
+            .held_at_window_start
+            .iter()
+            .map(|&(s, e)| e.min(end).saturating_sub(s.max(start)))
+            .sum();
+        end.saturating_sub(start).saturating_sub(early)
     }
 
     /// The sender's trace, if tracing was asked for.
@@ -75,6 +96,7 @@ impl Flow {
             stop: None,
             finite,
             delivered_at_window_start: 0,
+            held_at_window_start: Vec::new(),
             delivered_at_stop: None,
             trace: trace.then(VecSink::default),
             null: NullSink,
