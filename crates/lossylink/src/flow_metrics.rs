@@ -189,7 +189,7 @@ impl FlowResults {
                 let Some(src) = udp.next() else { continue };
                 // A background source: goodput at the sink over its window, datagrams sent.
                 let to = plan.stop.map_or(end, |s| s.min(end));
-                let bytes = src.delivered_bytes - src.delivered_at_window_start;
+                let bytes = src.window_bytes();
                 let r = Row {
                     bytes: 0,
                     delivered: src.delivered_bytes,

@@ -193,6 +193,9 @@ impl Network {
             let u = &mut self.udp[pkt.flow.index()];
             u.delivered += 1;
             u.delivered_bytes += u64::from(pkt.seg.len);
+            if u.stop.is_none_or(|stop| now <= stop) {
+                u.delivered_by_stop += u64::from(pkt.seg.len);
+            }
             self.pool.release(r, Fate::Delivered);
         }
     }
