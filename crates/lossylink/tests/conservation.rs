@@ -156,9 +156,9 @@ fn a_corrupted_frame_in_flight_at_the_end_is_counted_once() {
     assert_utilisation(&r);
 }
 
-/// A thousand flows on a 10 kb/s link for 1 s (the issue had ten thousand; one is enough): a
-/// frame still on the air at the end was
-/// counted whole (utilisation 1.2 in the issue, 1.152 here before the fix).
+/// A thousand flows on a 10 kb/s link for 1 s (the issue had ten thousand; one frame is
+/// enough): a frame still on the air at the end was counted whole (utilisation 1.2 in the
+/// issue, 1.152 here before the fix).
 #[test]
 fn utilisation_counts_only_the_airtime_inside_the_run() {
     let text = r#"

@@ -13,7 +13,7 @@
 //! - every link direction's utilisation is in [0, 1]; Jain's index is in [1/n, 1];
 //! - no flow delivers more bytes than its sender sent.
 //!
-//! CI runs a fixed-seed sample (`LOSSYLINK_CONSERVATION_CASES`, 256 by default); raise it
+//! CI runs a fixed-seed sample (`LOSSYLINK_CONSERVATION_CASES`, 512 by default, about 5 s); raise it
 //! locally (e.g. 5000) for a longer search.
 
 use lossylink::{run, RunOptions, RunResult, Scenario, Value};
@@ -199,8 +199,8 @@ fn genes() -> impl Strategy<Value = Genes> {
             ),
             1..6,
         ),
-        0u32..2000,
-        500u32..2500,
+        0u32..3000,
+        500u32..5000,
         0u32..12,
     );
     (shape, rest).prop_map(
@@ -228,7 +228,7 @@ fn cases() -> u32 {
     std::env::var("LOSSYLINK_CONSERVATION_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(256)
+        .unwrap_or(512)
 }
 
 proptest! {
