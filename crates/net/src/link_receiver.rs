@@ -183,10 +183,14 @@ mod tests {
         rx.on_frame(frame(0, 0));
         assert!(idx(&rx.on_frame(frame(2, 0))).is_empty());
         assert!(idx(&rx.on_frame(frame(3, 0))).is_empty());
+        // The packet account counts them in flight meanwhile.
+        assert_eq!(rx.holding(), 2);
         let r = rx.on_frame(frame(1, 1));
         assert_eq!(idx(&r), vec![1, 2, 3]);
         assert_eq!(r.ack.map(|a| a.next), Some(4));
         assert_eq!(rx.stats().held, 2);
+        assert_eq!(rx.holding(), 0);
+        assert!(!r.discarded);
     }
 
     #[test]
@@ -195,6 +199,7 @@ mod tests {
         rx.on_frame(frame(0, 0));
         let r = rx.on_frame(frame(0, 0));
         assert!(r.deliver.is_empty());
+        assert!(r.discarded, "the account's link_absorbed bucket");
         assert_eq!(r.ack.map(|a| a.next), Some(1));
         assert_eq!(rx.stats().duplicates, 1);
     }

@@ -107,7 +107,6 @@ pub struct Topo {
     /// Flows in document order: (source node, destination node, kind, start ms).
     pub flows: Vec<(usize, usize, Kind, u32)>,
     pub warmup_ms: u32,
-    pub duration_ms: u32,
     pub text: String,
 }
 
@@ -293,7 +292,7 @@ pub fn build(g: &Genes) -> Topo {
         }
         Family::Gsm => {
             let vj = g.extra % 2 == 1;
-            let blocks = if g.extra % 3 == 0 {
+            let blocks = if g.extra.is_multiple_of(3) {
                 "blocks = { profile = \"poor-b\", minutes = 1 }\n"
             } else {
                 ""

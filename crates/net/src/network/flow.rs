@@ -60,12 +60,7 @@ impl Flow {
         let end = self
             .delivered_at_stop
             .unwrap_or_else(|| self.receiver.delivered());
-        let early: u64 = self
-            .held_at_window_start
-            .iter()
-            .map(|&(s, e)| e.min(end).saturating_sub(s.max(start)))
-            .sum();
-        end.saturating_sub(start).saturating_sub(early)
+        bytes_in_window(start, end, &self.held_at_window_start)
     }
 
     /// The sender's trace, if tracing was asked for.
@@ -102,5 +97,34 @@ impl Flow {
             null: NullSink,
             web,
         }
+    }
+}
+
+/// Bytes released in order from stream offset `start` (at the window's opening) to `end`, less
+/// those inside `held`: the ranges that had arrived out of order before the opening.
+fn bytes_in_window(start: u64, end: u64, held: &[(u64, u64)]) -> u64 {
+    let early: u64 = held
+        .iter()
+        .map(|&(s, e)| e.min(end).saturating_sub(s.max(start)))
+        .sum();
+    end.saturating_sub(start).saturating_sub(early)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bytes_in_window;
+
+    #[test]
+    fn bytes_held_out_of_order_at_the_opening_are_left_out() {
+        // At the opening 10 000 bytes were delivered, 12 000..15 000 and 20 000..21 000 held.
+        let held = [(12_000, 15_000), (20_000, 21_000)];
+        // The hole below the first range repaired: 10 000..15 000 released, 3000 of it early.
+        assert_eq!(bytes_in_window(10_000, 15_000, &held), 2000);
+        // Both released and more after: 25 000 - 10 000 - 4000.
+        assert_eq!(bytes_in_window(10_000, 25_000, &held), 11_000);
+        // Nothing released yet, or a stop before the opening.
+        assert_eq!(bytes_in_window(10_000, 10_000, &held), 0);
+        assert_eq!(bytes_in_window(10_000, 8000, &held), 0);
+        assert_eq!(bytes_in_window(0, 5000, &[]), 5000);
     }
 }
