@@ -426,7 +426,6 @@ pub fn build(g: &Genes) -> Topo {
         nodes,
         flows,
         warmup_ms: g.warmup_ms,
-        duration_ms: end,
         text,
     }
 }
