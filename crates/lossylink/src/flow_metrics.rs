@@ -294,7 +294,7 @@ impl FlowResults {
         FlowResults {
             flows,
             links,
-            members: crate::mac_metrics::member_rows(network, &b.net.topology, run_s),
+            members: crate::mac_metrics::member_rows(network, &b.net.topology, end),
             aggregate,
         }
     }

@@ -10,7 +10,8 @@
 //!   on the air, data an agent, proxy, hiccup, link ARQ or RLP holds);
 //! - the aggregate goodput is within the cut of the flows' last links, and within any link all
 //!   TCP flows cross (a single bottleneck), over the common window;
-//! - every link direction's utilisation is in [0, 1]; Jain's index is in [1/n, 1];
+//! - every link direction's utilisation and every DCF member's airtime share is in [0, 1];
+//!   Jain's index is in [1/n, 1];
 //! - no flow delivers more bytes than its sender sent.
 //!
 //! CI runs a fixed-seed sample (`LOSSYLINK_CONSERVATION_CASES`, 512 by default, about 5 s); raise it
@@ -165,11 +166,17 @@ fn check(t: &Topo, r: &RunResult) -> Result<(), String> {
             }
         }
     }
-    // Utilisation of every link direction in [0, 1].
+    // Utilisation of every link direction, and each DCF member's airtime share, in [0, 1].
     for l in &fr.links {
         let u = num(l, "utilisation");
         if !(0.0..=1.0).contains(&u) {
             return Err(format!("utilisation {u}: {l:?}"));
+        }
+    }
+    for m in &fr.members {
+        let u = num(m, "airtime_share");
+        if !(0.0..=1.0).contains(&u) {
+            return Err(format!("airtime share {u}: {m:?}"));
         }
     }
     Ok(())
