@@ -6,7 +6,7 @@
 use lossylink::{run, RunOptions, RunResult, Scenario};
 
 mod common;
-use common::num;
+use common::{accounted, num};
 
 fn go(s: &Scenario, seed: u64) -> RunResult {
     run(s, seed, &RunOptions::default()).expect("the run completes")
@@ -23,11 +23,7 @@ fn preset(name: &str, sets: &[(&str, &str)]) -> Scenario {
 /// The account's buckets (`packets_*` but `packets_created`) add up to `packets_created`.
 fn assert_balanced(r: &RunResult) {
     let a = &r.flows.as_ref().expect("per-flow results").aggregate;
-    let parts: f64 = a
-        .iter()
-        .filter(|(k, _)| k.starts_with("packets_") && *k != "packets_created")
-        .map(|(k, _)| num(a, k))
-        .sum();
+    let parts = accounted(a);
     assert_eq!(parts, num(a, "packets_created"), "{a:?}");
 }
 

@@ -22,7 +22,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
 mod common;
-use common::num;
+use common::{accounted, num};
 
 #[path = "conservation_prop/topo.rs"]
 mod topo;
@@ -52,11 +52,7 @@ fn check(t: &Topo, r: &RunResult) -> Result<(), String> {
     let fr = r.flows.as_ref().ok_or("no per-flow results")?;
     let a = &fr.aggregate;
     // The account balances exactly.
-    let parts: f64 = a
-        .iter()
-        .filter(|(k, _)| k.starts_with("packets_") && *k != "packets_created")
-        .map(|(k, _)| num(a, k))
-        .sum();
+    let parts = accounted(a);
     if parts != num(a, "packets_created") {
         return Err(format!("account: {parts} in buckets, {a:?}"));
     }

@@ -6,7 +6,7 @@
 //! `[[flows]]` entry so that the per-flow account is kept.
 
 mod common;
-use common::num;
+use common::{accounted, num};
 use lossylink::{run, RunOptions, Scenario};
 
 /// The new schemes, each checked on both presets.
@@ -57,11 +57,7 @@ fn new_schemes_complete_with_conservation_on_lan_and_wan() {
                     "{preset} {scheme} seed {seed}: {f:?}"
                 );
                 let a = &fr.aggregate;
-                let parts = num(a, "packets_delivered")
-                    + num(a, "packets_queue_dropped")
-                    + num(a, "packets_corrupted")
-                    + num(a, "packets_mac_dropped")
-                    + num(a, "packets_in_flight");
+                let parts = accounted(a);
                 assert_eq!(
                     parts,
                     num(a, "packets_created"),
