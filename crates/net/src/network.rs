@@ -424,15 +424,28 @@ impl Network {
                     .filter_map(|f| f.receiver.complete_at())
                     .max()
                     .unwrap_or(SimTime::ZERO);
-                return Outcome::Completed(end);
+                return self.ended(Outcome::Completed(end));
             }
             let Some((now, ev)) = self.queue.pop_not_after(limit) else {
                 if self.queue.is_empty() {
-                    return Outcome::Stalled(self.queue.now());
+                    return self.ended(Outcome::Stalled(self.queue.now()));
                 }
-                return Outcome::TimeLimit(limit);
+                return self.ended(Outcome::TimeLimit(limit));
             };
             self.handle(now, ev);
         }
+    }
+}
+
+impl Network {
+    /// `outcome`, checked in debug builds: every packet created is in one bucket of the
+    /// account (DESIGN.md rule 11), so every test run checks it.
+    fn ended(&self, outcome: Outcome) -> Outcome {
+        debug_assert!(
+            self.packet_account().balances(),
+            "unbalanced packet account: {:?}",
+            self.packet_account()
+        );
+        outcome
     }
 }
