@@ -302,11 +302,12 @@ impl FlowResults {
 
 /// The packet account's buckets as aggregate columns (`packets_<bucket>`), in its order.
 fn account_columns(acc: &net::PacketAccount) -> Vec<(&'static str, Value)> {
-    const KEYS: [&str; 10] = [
+    const KEYS: [&str; 11] = [
         "packets_delivered",
         "packets_queue_dropped",
         "packets_hold_expired",
         "packets_corrupted",
+        "packets_decompressor_discarded",
         "packets_mac_dropped",
         "packets_agent_absorbed",
         "packets_proxy_absorbed",

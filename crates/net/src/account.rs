@@ -17,9 +17,12 @@ pub(crate) enum Fate {
     /// An IP-stage hold hiccup intercepted it and expired before the hold ended.
     HoldExpired,
     /// It reached the far end of a hop corrupted (error model, a lost MAC attempt without
-    /// retries, a GSM frame that failed its check, was flushed by an RLP reset or that the
-    /// header decompressor discarded out of step) and was discarded there.
+    /// retries, a GSM frame that failed its check or was flushed by an RLP reset) and was
+    /// discarded there.
     Corrupted,
+    /// It reached the far end intact, but the header decompressor there, out of step, discarded
+    /// it (VJ or RFC 2507 compression on a GSM link).
+    Discarded,
     /// An 802.11 MAC gave it up after its retry limit.
     MacDrop,
     /// A base-station agent kept it (snoop's suppressed duplicate ACKs; the data an LL or
@@ -36,11 +39,12 @@ pub(crate) enum Fate {
 
 impl Fate {
     /// Every fate, in the account's column order.
-    pub(crate) const ALL: [Fate; 9] = [
+    pub(crate) const ALL: [Fate; 10] = [
         Fate::Delivered,
         Fate::QueueDrop,
         Fate::HoldExpired,
         Fate::Corrupted,
+        Fate::Discarded,
         Fate::MacDrop,
         Fate::AgentAbsorbed,
         Fate::ProxyAbsorbed,
@@ -79,8 +83,10 @@ pub struct PacketAccount {
     /// Packets an IP-stage hold hiccup intercepted and discarded when it expired.
     pub hold_expired: u64,
     /// Packets that reached the far end of a hop corrupted and were discarded there (including
-    /// GSM frames flushed by an RLP reset or discarded by the header decompressor).
+    /// GSM frames flushed by an RLP reset).
     pub corrupted: u64,
+    /// Packets the header decompressor at the far end of a GSM link discarded, out of step.
+    pub decompressor_discards: u64,
     /// Frames a MAC gave up after its retry limit (802.11 DCF).
     pub mac_drops: u64,
     /// Packets a base-station agent absorbed (suppressed duplicate ACKs, data taken into the
@@ -106,6 +112,7 @@ impl PacketAccount {
             queue_drops: fates.get(Fate::QueueDrop),
             hold_expired: fates.get(Fate::HoldExpired),
             corrupted: fates.get(Fate::Corrupted),
+            decompressor_discards: fates.get(Fate::Discarded),
             mac_drops: fates.get(Fate::MacDrop),
             agent_absorbed: fates.get(Fate::AgentAbsorbed),
             proxy_absorbed: fates.get(Fate::ProxyAbsorbed),
@@ -116,12 +123,13 @@ impl PacketAccount {
     }
 
     /// The buckets, named, in column order (`created` not among them).
-    pub fn buckets(&self) -> [(&'static str, u64); 10] {
+    pub fn buckets(&self) -> [(&'static str, u64); 11] {
         [
             ("delivered", self.delivered),
             ("queue_dropped", self.queue_drops),
             ("hold_expired", self.hold_expired),
             ("corrupted", self.corrupted),
+            ("decompressor_discarded", self.decompressor_discards),
             ("mac_dropped", self.mac_drops),
             ("agent_absorbed", self.agent_absorbed),
             ("proxy_absorbed", self.proxy_absorbed),
@@ -149,13 +157,13 @@ mod tests {
                 f.add(fate);
             }
         }
-        let a = PacketAccount::new(45 + 7, &f, 7);
+        let a = PacketAccount::new(55 + 7, &f, 7);
         let b = a.buckets();
-        // Each fate's count lands in its own column (1, 2, ... 9), then in flight.
-        for (i, (_, v)) in b.iter().take(9).enumerate() {
+        // Each fate's count lands in its own column (1, 2, ... 10), then in flight.
+        for (i, (_, v)) in b.iter().take(10).enumerate() {
             assert_eq!(*v, i as u64 + 1, "{b:?}");
         }
         assert!(a.balances());
-        assert!(!PacketAccount { created: 53, ..a }.balances());
+        assert!(!PacketAccount { created: 63, ..a }.balances());
     }
 }

@@ -11,7 +11,7 @@ use crate::medium::dcf::Dcf;
 use crate::medium::duplex::Duplex;
 use crate::medium::gsm::Gsm;
 use crate::medium::shared::Shared;
-use crate::medium::AnyMedium;
+use crate::medium::{AnyMedium, Arrival};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;

@@ -11,6 +11,7 @@ use crate::config::{DirectionConfig, Exposure, HopRole};
 use crate::delivery::DeliveryState;
 use crate::error_model::ErrorModel;
 use crate::hiccup::{Admit, Hiccups};
+use crate::medium::Arrival;
 use crate::packet::{Packet, PacketKind, PacketPool, PacketRef};
 use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -90,7 +91,7 @@ pub struct Port {
     /// first, each with whether it is corrupted. The delay is the same for every frame of a
     /// port and a port sends one frame at a time, so frames arrive in the order they started:
     /// the events of the loop name the port only, not the frame (no allocation per frame).
-    pub(crate) wire: VecDeque<(PacketRef, bool)>,
+    pub(crate) wire: VecDeque<(PacketRef, Arrival)>,
     pub(crate) error: ErrorModel,
     /// Where the direction is in its delivery-opportunity trace, if it has one.
     delivery: Option<DeliveryState>,

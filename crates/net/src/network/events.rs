@@ -14,11 +14,11 @@ impl Network {
                 let p = &mut self.ports[port.index()];
                 let to = p.to;
                 // Frames on a wire arrive in the order they started (crate::port).
-                let Some((r, corrupted)) = p.wire.pop_front() else {
+                let Some((r, arrival)) = p.wire.pop_front() else {
                     debug_assert!(false, "an arrival on an empty wire");
                     return;
                 };
-                if !corrupted {
+                if arrival == Arrival::Intact {
                     // Most frames meet no link ARQ, proxy or agent: cheap checks first, so that
                     // the packet stays in the pool.
                     if self.pool[r].link != LinkTag::None {
@@ -42,7 +42,11 @@ impl Network {
                             nack = Some(f);
                         }
                     }
-                    self.pool.release(r, Fate::Corrupted);
+                    let fate = match arrival {
+                        Arrival::Discarded => Fate::Discarded,
+                        _ => Fate::Corrupted,
+                    };
+                    self.pool.release(r, fate);
                     if let Some(f) = nack {
                         self.pump_receiver(f, now);
                     }
