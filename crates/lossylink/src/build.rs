@@ -5,6 +5,7 @@ mod flows;
 mod gsm;
 mod links;
 mod topology;
+mod trace_file;
 mod transport;
 mod web;
 

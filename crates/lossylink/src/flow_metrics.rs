@@ -8,10 +8,16 @@ use crate::metrics::Value;
 use engine::SimTime;
 use net::Network;
 
-/// Per-flow and per-link results of one run (a flow's goodput is NaN when its window is empty:
-/// it completed before `run.warmup`; aggregates leave such flows out). UDP background flows
-/// have rows too (goodput at the sink, datagrams sent as `sender_segments`), but the aggregate
-/// goodput and Jain's index are the TCP flows'., each a list of (key, value) pairs in column order.
+/// Per-flow and per-link results of one run, each a list of (key, value) pairs in column
+/// order. A flow's goodput is the bytes its application received inside its window (from the
+/// later of `run.warmup` and its start to the earliest of its completion, its stop and the
+/// end; bytes that arrived out of order before the window opened are not counted when the
+/// hole below them is repaired inside it) over the window's length; NaN when the window is
+/// empty (it completed before `run.warmup`; Jain's index leaves such flows out). The
+/// aggregate goodput is the sum of those bytes over the common window, `run.warmup` to the
+/// end, never a sum of rates over different windows. UDP background flows have rows too
+/// (goodput at the sink, datagrams sent as `sender_segments`), but the aggregate goodput and
+/// Jain's index are the TCP flows' (web sessions included).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowResults {
     /// One row per flow, in document order.
@@ -44,6 +50,8 @@ fn u(v: u64) -> Value {
 struct Row {
     bytes: u64,
     delivered: u64,
+    /// Bytes received inside the window.
+    in_window: u64,
     goodput: f64,
     completion: Option<SimTime>,
     counts: [u64; 6],
@@ -154,6 +162,8 @@ impl FlowResults {
         let (mut tcp, mut udp) = (network.flows().iter(), network.udp_flows().iter());
         let mut web = network.web_flows().iter();
         let mut all_pages = Vec::new();
+        // The TCP flows' bytes received inside the common window.
+        let mut window_bytes = 0u64;
         for plan in &b.flows {
             let from = window_open.max(plan.start);
             if plan.web.is_some() {
@@ -168,6 +178,7 @@ impl FlowResults {
                 if r.goodput.is_finite() {
                     goodputs.push(r.goodput);
                 }
+                window_bytes += r.in_window;
                 if let Some(wr) = &r.web {
                     all_pages.extend_from_slice(&wr.response_s);
                 }
@@ -178,10 +189,11 @@ impl FlowResults {
                 let Some(src) = udp.next() else { continue };
                 // A background source: goodput at the sink over its window, datagrams sent.
                 let to = plan.stop.map_or(end, |s| s.min(end));
-                let bytes = src.delivered_bytes - src.delivered_at_window_start;
+                let bytes = src.window_bytes();
                 let r = Row {
                     bytes: 0,
                     delivered: src.delivered_bytes,
+                    in_window: bytes,
                     goodput: mbps(bytes, to.saturating_since(from).as_secs_f64()),
                     completion: None,
                     counts: [src.sent, 0, 0, 0, 0, 0],
@@ -201,10 +213,8 @@ impl FlowResults {
                 .flatten()
                 .min()
                 .unwrap_or(end);
-            let delivered_to = f
-                .delivered_at_stop
-                .unwrap_or_else(|| f.receiver.delivered());
-            let bytes = delivered_to.saturating_sub(f.delivered_at_window_start);
+            let bytes = f.window_bytes();
+            window_bytes += bytes;
             // A flow that ended before the window opened has no goodput to measure (NaN).
             let goodput = mbps(bytes, to.saturating_since(from).as_secs_f64());
             if goodput.is_finite() {
@@ -213,6 +223,7 @@ impl FlowResults {
             let r = Row {
                 bytes: plan.bytes.unwrap_or(0),
                 delivered: f.receiver.delivered(),
+                in_window: bytes,
                 goodput,
                 completion: done,
                 counts: sender_counts(s),
@@ -241,8 +252,10 @@ impl FlowResults {
                     ("to", Value::Str(network.nodes()[p.to.index()].name.clone())),
                     (
                         "utilisation",
-                        Value::Float(if run_s > 0.0 {
-                            p.stats.busy_ns as f64 * 1e-9 / run_s
+                        // The airtime inside the run (a frame still on the air at the end
+                        // counts its part before it) over the run's length.
+                        Value::Float(if end > SimTime::ZERO {
+                            p.busy_ns_until(end) as f64 / end.as_nanos() as f64
                         } else {
                             0.0
                         }),
@@ -264,28 +277,51 @@ impl FlowResults {
             ("completed_flows", u(completed)),
             (
                 "aggregate_goodput_mbps",
-                Value::Float(goodputs.iter().sum()),
+                Value::Float(mbps(
+                    window_bytes,
+                    end.saturating_since(window_open).as_secs_f64(),
+                )),
             ),
             ("jain_index", Value::Float(jain(&goodputs))),
             ("duration_s", Value::Float(run_s)),
             ("events", u(network.events_processed())),
             ("packets_created", u(acc.created)),
-            ("packets_delivered", u(acc.delivered)),
-            ("packets_queue_dropped", u(acc.queue_drops)),
-            ("packets_corrupted", u(acc.corrupted)),
-            ("packets_mac_dropped", u(acc.mac_drops)),
-            ("packets_in_flight", u(acc.in_flight)),
         ];
+        aggregate.extend(account_columns(&acc));
         if b.flows.iter().any(|f| f.web.is_some()) {
             aggregate.extend(response_columns(&mut all_pages));
         }
         FlowResults {
             flows,
             links,
-            members: crate::mac_metrics::member_rows(network, &b.net.topology, run_s),
+            members: crate::mac_metrics::member_rows(network, &b.net.topology, end),
             aggregate,
         }
     }
+}
+
+/// The packet account's buckets as aggregate columns (`packets_<bucket>`), in its order.
+fn account_columns(acc: &net::PacketAccount) -> Vec<(&'static str, Value)> {
+    const KEYS: [&str; 11] = [
+        "packets_delivered",
+        "packets_queue_dropped",
+        "packets_hold_expired",
+        "packets_corrupted",
+        "packets_decompressor_discarded",
+        "packets_mac_dropped",
+        "packets_agent_absorbed",
+        "packets_proxy_absorbed",
+        "packets_link_absorbed",
+        "packets_unroutable",
+        "packets_in_flight",
+    ];
+    KEYS.iter()
+        .zip(acc.buckets())
+        .map(|(&k, (name, v))| {
+            debug_assert_eq!(k, format!("packets_{name}"));
+            (k, u(v))
+        })
+        .collect()
 }
 
 /// A web session's row: objects' bytes at the client in the window `from..to`, the counters
@@ -308,13 +344,14 @@ fn web_row(
         }
         if f.src == w.server {
             delivered += f.receiver.delivered();
-            in_window += f.receiver.delivered() - f.delivered_at_window_start;
+            in_window += f.window_bytes();
         }
     }
     let pages = w.session.pages();
     Row {
         bytes: 0,
         delivered,
+        in_window,
         goodput: mbps(in_window, to.saturating_since(from).as_secs_f64()),
         completion: None,
         counts,

@@ -11,8 +11,9 @@ use net::Network;
 pub(crate) fn member_rows(
     network: &Network,
     topology: &TopologyConfig,
-    run_s: f64,
+    end: engine::SimTime,
 ) -> Vec<Vec<(&'static str, Value)>> {
+    let end_ns = end.as_nanos();
     // DCF media in the order the network built them: a cell at its first member link, a
     // `dcf` hop at its own link.
     enum Unit<'a> {
@@ -110,8 +111,9 @@ pub(crate) fn member_rows(
                 ("access_delay_p95_ms", Value::Float(p95_ms)),
                 (
                     "airtime_share",
-                    Value::Float(if run_s > 0.0 {
-                        m.airtime_ns as f64 * 1e-9 / run_s
+                    // The airtime inside the run (issue 35: at most 1).
+                    Value::Float(if end_ns > 0 {
+                        m.airtime_ns_until(end_ns) as f64 / end_ns as f64
                     } else {
                         0.0
                     }),

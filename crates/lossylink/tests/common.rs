@@ -44,3 +44,13 @@ pub fn num(row: &[(&'static str, Value)], key: &str) -> f64 {
         other => panic!("{key}: {other:?}"),
     }
 }
+
+/// The packets in the buckets of a `[[flows]]` run's account (every `packets_*` aggregate but
+/// `packets_created`): equal to `packets_created` when it balances.
+pub fn accounted(aggregate: &[(&'static str, Value)]) -> f64 {
+    aggregate
+        .iter()
+        .filter(|(k, _)| k.starts_with("packets_") && *k != "packets_created")
+        .map(|(k, _)| num(aggregate, k))
+        .sum()
+}

@@ -20,7 +20,7 @@ mod loss_response;
 mod recovery;
 #[path = "modern/sig.rs"]
 mod sig;
-use common::num;
+use common::{accounted, num};
 use lossylink::{run, RunOptions, Scenario};
 
 /// The new schemes, each checked on both presets.
@@ -71,11 +71,7 @@ fn new_schemes_complete_with_conservation_on_lan_and_wan() {
                     "{preset} {scheme} seed {seed}: {f:?}"
                 );
                 let a = &fr.aggregate;
-                let parts = num(a, "packets_delivered")
-                    + num(a, "packets_queue_dropped")
-                    + num(a, "packets_corrupted")
-                    + num(a, "packets_mac_dropped")
-                    + num(a, "packets_in_flight");
+                let parts = accounted(a);
                 assert_eq!(
                     parts,
                     num(a, "packets_created"),

@@ -6,7 +6,7 @@
 use lossylink::{run, RunOptions, RunResult, Scenario, Value};
 
 mod common;
-use common::num;
+use common::{accounted, num};
 
 fn go(s: &Scenario, seed: u64) -> RunResult {
     run(s, seed, &RunOptions::default()).expect("the run completes")
@@ -282,8 +282,7 @@ mod conservation {
                 prop_assert_eq!(num(f, "delivered_bytes"), num(f, "bytes"), "{:?}", f);
             }
             let a = &fr.aggregate;
-            let parts = num(a, "packets_delivered") + num(a, "packets_queue_dropped")
-                + num(a, "packets_corrupted") + num(a, "packets_mac_dropped") + num(a, "packets_in_flight");
+            let parts = accounted(a);
             prop_assert_eq!(parts, num(a, "packets_created"), "{:?}", a);
         }
     }
@@ -315,11 +314,7 @@ fn pareto_background_loads_the_bottleneck() {
         "TCP {tcp}"
     );
     let a = &loaded.aggregate;
-    let parts = num(a, "packets_delivered")
-        + num(a, "packets_queue_dropped")
-        + num(a, "packets_corrupted")
-        + num(a, "packets_mac_dropped")
-        + num(a, "packets_in_flight");
+    let parts = accounted(a);
     assert_eq!(parts, num(a, "packets_created"));
 }
 

@@ -3,7 +3,7 @@
 //! Reno), corruption on the downlink handled without window cuts, and conservation.
 
 mod common;
-use common::{num, scenario};
+use common::{accounted, num, scenario};
 use lossylink::{run, RunOptions};
 
 fn one_flow(scheme: &str, error: Option<&str>) -> lossylink::Scenario {
@@ -60,14 +60,7 @@ fn corruption_is_repaired_without_window_cuts() {
             .unwrap();
             let fr = r.flows.unwrap();
             let a = &fr.aggregate;
-            assert_eq!(
-                num(a, "packets_created"),
-                num(a, "packets_delivered")
-                    + num(a, "packets_queue_dropped")
-                    + num(a, "packets_corrupted")
-                    + num(a, "packets_mac_dropped")
-                    + num(a, "packets_in_flight")
-            );
+            assert_eq!(num(a, "packets_created"), accounted(a));
             (
                 num(&fr.flows[0], "goodput_mbps"),
                 r.metrics.sender_fast_retransmits,

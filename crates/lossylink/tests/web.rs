@@ -3,7 +3,7 @@
 //! conservation of bytes and packets, determinism and the session's errors.
 
 mod common;
-use common::{num, scenario};
+use common::{accounted, num, scenario};
 use lossylink::{run, RunOptions, Value};
 
 /// The eln5 network with `per_mobile` web sessions per mobile (the TCP-ELN study's web
@@ -59,14 +59,7 @@ fn fifteen_sessions_complete_pages_and_report_response_times() {
     assert!(num(&fr.aggregate, "response_mean_s") > 0.2);
     // Every packet accounted for.
     let a = &fr.aggregate;
-    assert_eq!(
-        num(a, "packets_created"),
-        num(a, "packets_delivered")
-            + num(a, "packets_queue_dropped")
-            + num(a, "packets_corrupted")
-            + num(a, "packets_mac_dropped")
-            + num(a, "packets_in_flight")
-    );
+    assert_eq!(num(a, "packets_created"), accounted(a));
 }
 
 #[test]

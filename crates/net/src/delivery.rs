@@ -37,6 +37,16 @@ pub enum DeliveryError {
         /// The timestamp before.
         before: u64,
     },
+    /// A timestamp whose nanoseconds do not fit the simulator's clock (u64).
+    #[error("line {line}: {ms} ms is beyond the simulator's clock (at most {max} ms)")]
+    TooLarge {
+        /// 1-based line number.
+        line: usize,
+        /// Its timestamp.
+        ms: u64,
+        /// The largest timestamp allowed.
+        max: u64,
+    },
     /// No timestamps, or a last timestamp of 0 (no period to repeat with).
     #[error("the trace needs at least one timestamp and a last timestamp above 0 ms")]
     Empty,
@@ -62,6 +72,14 @@ impl DeliveryTrace {
                 line: i + 1,
                 text: line.chars().take(20).collect(),
             })?;
+            // Kept in nanoseconds: a timestamp past u64's nanoseconds would wrap (issue 35).
+            if ms.checked_mul(1_000_000).is_none() {
+                return Err(DeliveryError::TooLarge {
+                    line: i + 1,
+                    ms,
+                    max: u64::MAX / 1_000_000,
+                });
+            }
             if let Some(&before) = times.last() {
                 if ms < before {
                     return Err(DeliveryError::Decreasing {
@@ -92,7 +110,9 @@ impl DeliveryTrace {
     /// The time of opportunity `k` (counting across repetitions).
     fn time(&self, k: u64) -> u64 {
         let n = self.times.len() as u64;
-        (k / n).saturating_mul(self.period) + self.times[(k % n) as usize]
+        (k / n)
+            .saturating_mul(self.period)
+            .saturating_add(self.times[(k % n) as usize])
     }
 
     /// The first opportunity at or after `t`.
@@ -183,5 +203,13 @@ mod tests {
             "line 2: 3 ms is earlier than the line before (5 ms); timestamps must not decrease"
         );
         assert_eq!(DeliveryTrace::parse("\n0\n"), Err(DeliveryError::Empty));
+        // The issue's line: its nanoseconds wrapped to a 0.45 ms period.
+        assert_eq!(
+            DeliveryTrace::parse("1\n18446744073710\n")
+                .unwrap_err()
+                .to_string(),
+            "line 2: 18446744073710 ms is beyond the simulator's clock (at most 18446744073709 ms)"
+        );
+        assert!(DeliveryTrace::parse("18446744073709\n").is_ok());
     }
 }

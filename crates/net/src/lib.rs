@@ -4,6 +4,7 @@
 //! marking, link ARQ) hooked into it, the mobile's link receiver of the link ARQ, and the
 //! split-connection proxy.
 
+mod account;
 pub mod agent;
 pub mod config;
 pub mod delivery;
@@ -24,8 +25,9 @@ pub mod topology;
 pub mod traffic;
 pub mod web;
 
+pub use account::PacketAccount;
 pub use error_model::{BurstSpacing, ErrorModel, ErrorModelConfig};
 pub use hiccup::{Hiccup, Stage as HiccupStage};
-pub use network::{Connector, Flow, Injected, Network, Outcome, PacketAccount, UdpFlow, WebFlow};
+pub use network::{Connector, Flow, Injected, Network, Outcome, UdpFlow, WebFlow};
 pub use packet::{LinkAck, LinkTag, Packet, PacketKind, Proto, NOTICE_BYTES};
 pub use port::{Port, PortStats};

@@ -41,6 +41,8 @@ pub struct LinkRx {
     pub deliver: Vec<Packet>,
     /// The link ACK to send back.
     pub ack: Option<LinkAck>,
+    /// The frame was a duplicate and is discarded (neither delivered nor held).
+    pub discarded: bool,
 }
 
 /// The link receiver at the far end of the wireless hop.
@@ -70,6 +72,11 @@ impl LinkReceiver {
     /// Counters so far.
     pub fn stats(&self) -> LinkReceiverStats {
         self.stats
+    }
+
+    /// Packets held now, waiting for a hole below them to be repaired (in-order mode).
+    pub fn holding(&self) -> u64 {
+        self.above.values().filter(|p| p.is_some()).count() as u64
     }
 
     /// Move `next` up to `to` (frames below given up), then over every received frame,
@@ -109,16 +116,19 @@ impl LinkReceiver {
             return LinkRx {
                 deliver: vec![pkt],
                 ack: None,
+                discarded: false,
             };
         };
         pkt.link = LinkTag::None;
         self.stats.frames += 1;
         let mut deliver = Vec::new();
+        let mut discarded = false;
         if base > self.next {
             self.advance(base, &mut deliver);
         }
         if lsn < self.next || self.above.contains_key(&lsn) {
             self.stats.duplicates += 1;
+            discarded = true;
         } else if lsn == self.next {
             deliver.push(pkt);
             self.next += 1;
@@ -133,6 +143,7 @@ impl LinkReceiver {
         LinkRx {
             deliver,
             ack: Some(self.ack()),
+            discarded,
         }
     }
 }
@@ -172,10 +183,14 @@ mod tests {
         rx.on_frame(frame(0, 0));
         assert!(idx(&rx.on_frame(frame(2, 0))).is_empty());
         assert!(idx(&rx.on_frame(frame(3, 0))).is_empty());
+        // The packet account counts them in flight meanwhile.
+        assert_eq!(rx.holding(), 2);
         let r = rx.on_frame(frame(1, 1));
         assert_eq!(idx(&r), vec![1, 2, 3]);
         assert_eq!(r.ack.map(|a| a.next), Some(4));
         assert_eq!(rx.stats().held, 2);
+        assert_eq!(rx.holding(), 0);
+        assert!(!r.discarded);
     }
 
     #[test]
@@ -184,6 +199,7 @@ mod tests {
         rx.on_frame(frame(0, 0));
         let r = rx.on_frame(frame(0, 0));
         assert!(r.deliver.is_empty());
+        assert!(r.discarded, "the account's link_absorbed bucket");
         assert_eq!(r.ack.map(|a| a.next), Some(1));
         assert_eq!(rx.stats().duplicates, 1);
     }

@@ -2,6 +2,7 @@
 //! and the event loop that moves packets between them. Only this loop schedules events
 //! (house rule 5); endpoints are polled for what they want to send and when they want to wake.
 
+use crate::account::{Fate, PacketAccount};
 use crate::agent::Agent;
 use crate::config::{self, HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
@@ -10,7 +11,7 @@ use crate::medium::dcf::Dcf;
 use crate::medium::duplex::Duplex;
 use crate::medium::gsm::Gsm;
 use crate::medium::shared::Shared;
-use crate::medium::AnyMedium;
+use crate::medium::{AnyMedium, Arrival};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
@@ -111,8 +112,6 @@ pub struct Network {
     headers: Vec<(SimTime, FlowId, tcp::Segment)>,
     /// Optional recorders (crate::tap), off unless enabled.
     taps: Taps,
-    /// Packets handed to a transport endpoint at their destination.
-    delivered: u64,
     /// UDP background flows (their own id space: a packet's `flow` with `Proto::Udp`).
     udp: Vec<UdpFlow>,
     /// Web sessions (their connections are flows, opened as they go).
@@ -123,24 +122,6 @@ pub struct Network {
     /// A flow's receiver took a data segment since `run` last looked at completion (only
     /// `Receiver::on_segment` completes a transfer): the loop asks the flows only then.
     data_delivered: bool,
-}
-
-/// Where every packet the network created went (conservation: `created` = `delivered` +
-/// `queue_drops` + `corrupted` + `mac_drops` + `in_flight`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PacketAccount {
-    /// Packets created (by endpoints, proxies, agents and link receivers).
-    pub created: u64,
-    /// Packets delivered to an endpoint at their destination.
-    pub delivered: u64,
-    /// Packets a drop-tail queue dropped, on any port.
-    pub queue_drops: u64,
-    /// Frames an error model corrupted, on any port (dropped at the far end).
-    pub corrupted: u64,
-    /// Frames a MAC gave up after its retry limit (802.11 DCF).
-    pub mac_drops: u64,
-    /// Packets still in a queue, on a wire or held by a hiccup.
-    pub in_flight: u64,
 }
 
 impl Network {
@@ -313,7 +294,6 @@ impl Network {
             notices: Vec::new(),
             headers: Vec::new(),
             taps: Taps::default(),
-            delivered: 0,
             udp: Vec::new(),
             web: Vec::new(),
             emulated_out: Vec::new(),
@@ -369,26 +349,20 @@ impl Network {
     pub fn flows(&self) -> &[Flow] {
         &self.flows
     }
-    /// Where every packet went so far (without agents, proxies and link ARQ, which absorb and
-    /// create packets of their own, the sum of the parts equals `created`).
+    /// Where every packet went so far: each packet the network created in exactly one bucket
+    /// (crate::account).
     pub fn packet_account(&self) -> PacketAccount {
-        let ports = &self.ports;
-        PacketAccount {
-            created: self.next_uid,
-            delivered: self.delivered,
-            queue_drops: ports.iter().map(|p| p.stats.queue_drops).sum(),
-            corrupted: ports
-                .iter()
-                .map(|p| {
-                    p.stats.corrupted_data
-                        + p.stats.corrupted_acks
-                        + p.stats.corrupted_link_acks
-                        + p.stats.corrupted_udp
-                })
-                .sum(),
-            mac_drops: ports.iter().map(|p| p.stats.mac_drops).sum(),
-            in_flight: self.pool.len() as u64,
-        }
+        let held: u64 = self
+            .link_receivers
+            .iter()
+            .flatten()
+            .map(|r| r.holding())
+            .sum();
+        PacketAccount::new(
+            self.next_uid,
+            self.pool.fates(),
+            self.pool.len() as u64 + held,
+        )
     }
 
     /// Events processed so far.
@@ -450,15 +424,28 @@ impl Network {
                     .filter_map(|f| f.receiver.complete_at())
                     .max()
                     .unwrap_or(SimTime::ZERO);
-                return Outcome::Completed(end);
+                return self.ended(Outcome::Completed(end));
             }
             let Some((now, ev)) = self.queue.pop_not_after(limit) else {
                 if self.queue.is_empty() {
-                    return Outcome::Stalled(self.queue.now());
+                    return self.ended(Outcome::Stalled(self.queue.now()));
                 }
-                return Outcome::TimeLimit(limit);
+                return self.ended(Outcome::TimeLimit(limit));
             };
             self.handle(now, ev);
         }
+    }
+}
+
+impl Network {
+    /// `outcome`, checked in debug builds: every packet created is in one bucket of the
+    /// account (DESIGN.md rule 11), so every test run checks it.
+    fn ended(&self, outcome: Outcome) -> Outcome {
+        debug_assert!(
+            self.packet_account().balances(),
+            "unbalanced packet account: {:?}",
+            self.packet_account()
+        );
+        outcome
     }
 }

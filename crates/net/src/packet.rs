@@ -1,5 +1,6 @@
 //! Packets: a TCP segment with its IP addressing, as it crosses the network.
 
+use crate::account::{Fate, Fates};
 use engine::{FlowId, NodeId};
 use tcp::Segment;
 
@@ -216,6 +217,8 @@ pub(crate) struct PacketPool {
     /// Debug builds: which slots hold a live packet (catches a handle used after release).
     #[cfg(debug_assertions)]
     live: Vec<bool>,
+    /// The packets that left the network, by fate (crate::account).
+    fates: Fates,
 }
 
 impl PacketPool {
@@ -246,8 +249,26 @@ impl PacketPool {
         PacketRef { slot, kind }
     }
 
-    /// Free the slot of `r` (its packet has left the network).
-    pub(crate) fn release(&mut self, r: PacketRef) {
+    /// Free the slot of `r`: its packet has left the network with `fate`.
+    #[inline(always)]
+    pub(crate) fn release(&mut self, r: PacketRef, fate: Fate) {
+        self.free_slot(r);
+        self.fates.add(fate);
+    }
+
+    /// A packet out of the pool (taken with [`PacketPool::take`], or never inserted) left the
+    /// network with `fate`.
+    #[inline(always)]
+    pub(crate) fn retire(&mut self, fate: Fate) {
+        self.fates.add(fate);
+    }
+
+    /// The packets that left the network so far, by fate.
+    pub(crate) fn fates(&self) -> &Fates {
+        &self.fates
+    }
+
+    fn free_slot(&mut self, r: PacketRef) {
         #[cfg(debug_assertions)]
         {
             debug_assert!(self.live[r.slot as usize], "packet released twice");
@@ -256,9 +277,11 @@ impl PacketPool {
         self.free.push(r.slot);
     }
 
-    /// The packet of `r`, its slot freed.
+    /// The packet of `r`, its slot freed: the caller inserts it again or [`retire`s] it.
+    ///
+    /// [`retire`s]: PacketPool::retire
     pub(crate) fn take(&mut self, r: PacketRef) -> Packet {
-        self.release(r);
+        self.free_slot(r);
         self.slots[r.slot as usize]
     }
 
@@ -335,8 +358,12 @@ mod tests {
         assert_eq!(pool.len(), 2);
         assert_eq!((pool[b].uid, pool[c].uid), (2, 3));
         pool.update(c, |p| p.uid = 4);
-        pool.release(b);
+        pool.release(b, Fate::Delivered);
         assert_eq!(pool.take(c).uid, 4);
         assert_eq!(pool.len(), 0);
+        // Only `release` and `retire` count a fate; `take` leaves it to the caller.
+        pool.retire(Fate::AgentAbsorbed);
+        assert_eq!(pool.fates().get(Fate::Delivered), 1);
+        assert_eq!(pool.fates().get(Fate::AgentAbsorbed), 1);
     }
 }

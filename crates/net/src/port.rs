@@ -6,10 +6,12 @@
 //! Airtime of a frame = the medium's access wait + per-frame fixed time + (framing + IP
 //! bytes)·8 / rate.
 
+use crate::account::Fate;
 use crate::config::{DirectionConfig, Exposure, HopRole};
 use crate::delivery::DeliveryState;
 use crate::error_model::ErrorModel;
 use crate::hiccup::{Admit, Hiccups};
+use crate::medium::Arrival;
 use crate::packet::{Packet, PacketKind, PacketPool, PacketRef};
 use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -35,8 +37,11 @@ pub struct PortStats {
     pub queue_drops: u64,
     /// Longest queue seen, in packets.
     pub max_queue: u32,
-    /// Total airtime used, in nanoseconds.
+    /// Total airtime used, in nanoseconds (a frame still on the air counted whole: see
+    /// [`Port::busy_ns_until`]).
     pub busy_ns: u64,
+    /// When the airtime counted last ends, in nanoseconds since the start.
+    pub busy_until_ns: u64,
     /// Data frames a reorder hiccup held back and sent late.
     pub reordered: u64,
     /// Packets an IP-stage hold hiccup intercepted (and flushed into the queue at its end).
@@ -86,7 +91,7 @@ pub struct Port {
     /// first, each with whether it is corrupted. The delay is the same for every frame of a
     /// port and a port sends one frame at a time, so frames arrive in the order they started:
     /// the events of the loop name the port only, not the frame (no allocation per frame).
-    pub(crate) wire: VecDeque<(PacketRef, bool)>,
+    pub(crate) wire: VecDeque<(PacketRef, Arrival)>,
     pub(crate) error: ErrorModel,
     /// Where the direction is in its delivery-opportunity trace, if it has one.
     delivery: Option<DeliveryState>,
@@ -180,7 +185,7 @@ impl Port {
                 if let Some(held) = released {
                     let queued = self.enqueue(held);
                     if !queued {
-                        pool.release(held);
+                        pool.release(held, Fate::QueueDrop);
                     }
                     self.stats.reordered += u64::from(queued);
                 }
@@ -209,7 +214,9 @@ impl Port {
         now: SimTime,
         pool: &mut PacketPool,
     ) -> Vec<PacketRef> {
-        let (kept, expired) = self.hiccups.release_intercepted(now, |p| pool.release(p));
+        let (kept, expired) = self
+            .hiccups
+            .release_intercepted(now, |p| pool.release(p, Fate::HoldExpired));
         self.stats.hiccup_expired += expired;
         kept
     }
@@ -251,12 +258,13 @@ impl Port {
     pub(crate) fn enqueue_link_ack(&mut self, pkt: PacketRef, pool: &mut PacketPool) -> bool {
         if let Some(&waiting) = self.queue.iter().find(|&&q| pool[q].is_link_ack()) {
             let link = pool.take(pkt).link;
+            pool.retire(Fate::LinkAbsorbed);
             pool.update(waiting, |w| w.link = link);
             return true;
         }
         let queued = self.enqueue(pkt);
         if !queued {
-            pool.release(pkt);
+            pool.release(pkt, Fate::QueueDrop);
         }
         queued
     }
@@ -346,6 +354,9 @@ impl Port {
     ) -> bool {
         self.stats.wire_bytes += ip + u64::from(self.cfg.framing_bytes);
         self.stats.busy_ns += airtime.as_nanos();
+        // A port's frames take the air one after another: the last one ends last.
+        let until = (start + on_air).as_nanos();
+        self.stats.busy_until_ns = self.stats.busy_until_ns.max(until);
         let exposed = match self.cfg.exposure {
             Exposure::Payload => u64::from(pkt.seg.len),
             Exposure::Ip => ip,
@@ -401,8 +412,74 @@ impl Port {
         lost
     }
 
+    /// Airtime used up to `end`: the part of a frame still on the air after `end` left out
+    /// (the port's frames are on the air one after another, so only the last can cross it).
+    /// Never more than `end`.
+    pub fn busy_ns_until(&self, end: SimTime) -> u64 {
+        let after = self.stats.busy_until_ns.saturating_sub(end.as_nanos());
+        self.stats.busy_ns.saturating_sub(after)
+    }
+
     /// Propagation delay to the far end.
     pub(crate) fn delay(&self) -> SimDuration {
         self.cfg.delay
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Exposure;
+    use crate::packet::test_packet;
+    use crate::ErrorModelConfig;
+
+    /// A 1 Mb/s direction without errors.
+    fn port() -> Port {
+        let cfg = DirectionConfig {
+            rate_bps: 1_000_000,
+            delay: SimDuration::ZERO,
+            queue_packets: 10,
+            host_queue: true,
+            framing_bytes: 0,
+            cw_mark: None,
+            per_frame: SimDuration::ZERO,
+            exposure: Exposure::Frame,
+            error: ErrorModelConfig::None,
+            hiccups: Vec::new(),
+            delivery: None,
+            blocks: None,
+        };
+        let rng = RngStream::new(1, "test");
+        Port::new(
+            (PortId(0), PortId(1)),
+            HopId(0),
+            HopRole::Wired,
+            (NodeId(0), NodeId(1)),
+            0,
+            cfg,
+            rng,
+        )
+    }
+
+    fn ms(x: u64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_millis(x)
+    }
+
+    #[test]
+    fn airtime_after_the_end_of_the_run_is_left_out() {
+        let mut p = port();
+        // 1000 bytes of IP: 8 ms at 1 Mb/s, after a 2 ms wait; then a second frame at 10 ms.
+        let pkt = test_packet(1, 960);
+        let ip = pkt.ip_len();
+        assert_eq!(ip, 1000);
+        let (air, _) = p.transmit(SimTime::ZERO, (&pkt, ip), SimDuration::from_millis(2));
+        assert_eq!(air, SimDuration::from_millis(10));
+        p.transmit(ms(10), (&pkt, ip), SimDuration::ZERO);
+        assert_eq!(p.stats.busy_ns, 18_000_000);
+        assert_eq!(p.stats.busy_until_ns, 18_000_000);
+        // Ended at 14 ms: the second frame's last 4 ms are outside; at or after 18 ms nothing.
+        assert_eq!(p.busy_ns_until(ms(14)), 14_000_000);
+        assert_eq!(p.busy_ns_until(ms(18)), 18_000_000);
+        assert_eq!(p.busy_ns_until(ms(30)), 18_000_000);
     }
 }

@@ -201,6 +201,12 @@ impl Receiver {
         self.rcv_nxt
     }
 
+    /// The data received above the next expected byte, waiting for a hole below it: sorted,
+    /// disjoint, half-open ranges of stream offsets.
+    pub fn out_of_order(&self) -> &[(u64, u64)] {
+        &self.ooo
+    }
+
     /// When the last byte of the transfer was delivered in order.
     pub fn complete_at(&self) -> Option<SimTime> {
         self.complete_at

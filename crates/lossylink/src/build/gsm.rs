@@ -291,8 +291,11 @@ pub(super) fn blocks(
                     "belongs to a synthetic profile, not a trace file",
                 ));
             }
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Error::invalid(f("file"), format!("cannot read '{path}': {e}")))?;
+            let text = super::trace_file::read_trace(
+                &f("file"),
+                path,
+                super::trace_file::max_trace_bytes(),
+            )?;
             let t = BlockTrace::parse(&text)
                 .map_err(|e| Error::invalid(f("file"), format!("{path}: {e}")))?;
             Ok(Some(Box::new(BlockSource::Trace(Arc::new(t)))))

@@ -126,12 +126,11 @@ pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig,
             (cfg, _) => cfg,
         },
         ErrorDoc::Trace { file, slot, repeat } => {
-            let text = std::fs::read_to_string(file).map_err(|e| {
-                Error::invalid(
-                    format!("{field}.file"),
-                    format!("cannot read '{file}': {e}"),
-                )
-            })?;
+            let text = super::trace_file::read_trace(
+                &format!("{field}.file"),
+                file,
+                super::trace_file::max_trace_bytes(),
+            )?;
             let trace = net::gsm::BlockTrace::parse(&text)
                 .map_err(|e| Error::invalid(format!("{field}.file"), format!("{file}: {e}")))?;
             if slot.is_some_and(|s| s.0 == 0) {
@@ -180,12 +179,11 @@ pub(super) fn direction(
         match d.delivery.as_ref().or(h.delivery.as_ref()) {
             None => None,
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    Error::invalid(
-                        format!("{field}.delivery"),
-                        format!("cannot read '{path}': {e}"),
-                    )
-                })?;
+                let text = super::trace_file::read_trace(
+                    &format!("{field}.delivery"),
+                    path,
+                    super::trace_file::max_trace_bytes(),
+                )?;
                 Some(DeliveryTrace::parse(&text).map_err(|e| {
                     Error::invalid(format!("{field}.delivery"), format!("{path}: {e}"))
                 })?)

@@ -117,8 +117,20 @@ pub struct DcfStats {
     pub access_delay_ns: u64,
     /// Access delays, ns, for percentiles.
     pub delays_ns: Vec<u64>,
-    /// Airtime of its attempts, ns.
+    /// Airtime of its attempts, ns (an attempt still on the air counted whole: see
+    /// [`DcfStats::airtime_ns_until`]).
     pub airtime_ns: u64,
+    /// When the last attempt's airtime ends, ns since the start.
+    pub airtime_until_ns: u64,
+}
+
+impl DcfStats {
+    /// Airtime of its attempts up to `end_ns`: a member's attempts take the air one after
+    /// another, so only the last can cross the end, and its part after it is left out.
+    pub fn airtime_ns_until(&self, end_ns: u64) -> u64 {
+        let after = self.airtime_until_ns.saturating_sub(end_ns);
+        self.airtime_ns.saturating_sub(after)
+    }
 }
 
 #[cfg(test)]

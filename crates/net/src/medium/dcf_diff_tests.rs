@@ -113,7 +113,7 @@ impl Air for DiffAir {
     fn frame_info(&self, _: &Frame) -> super::super::FrameInfo {
         unreachable!("the DCF does not frame packets")
     }
-    fn hand_over(&mut self, _: SimTime, _: PortId, _: Frame, _: u64, _: bool) {
+    fn hand_over(&mut self, _: SimTime, _: PortId, _: Frame, _: u64, _: crate::medium::Arrival) {
         unreachable!("the DCF does not frame packets")
     }
 }

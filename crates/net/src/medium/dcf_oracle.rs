@@ -254,6 +254,7 @@ impl ScanDcf {
             }
             m.stats.attempts += 1;
             m.stats.airtime_ns += airtime.as_nanos();
+            m.stats.airtime_until_ns = m.stats.airtime_until_ns.max((now + airtime).as_nanos());
             if m.attempt > 0 {
                 m.stats.retries += 1;
             }

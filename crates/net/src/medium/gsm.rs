@@ -43,7 +43,7 @@ pub use super::gsm_types::{
     ClassPolicy, FlowAdaptive, GsmConfig, GsmStats, Handover, Handovers, L2rConfig, RlpEvent,
     RlpKind, ServiceClass,
 };
-use super::{Air, Frame, Medium};
+use super::{Air, Arrival, Frame, Medium};
 use crate::gsm::vj::{Compressor, Decompressor, Header, FULL_HEADER};
 use crate::gsm::BlockTrace;
 use engine::{PortId, RngStream, SimDuration, SimTime};
@@ -341,7 +341,14 @@ impl Gsm {
         } && !q.failed;
         self.stats.vj_discards += u64::from(!ok && !q.failed);
         self.stats.delivered_bytes += q.end - q.start;
-        air.hand_over(now, self.port, q.frame, q.end - q.start, !ok);
+        let arrival = if q.failed {
+            Arrival::Corrupted
+        } else if !ok {
+            Arrival::Discarded
+        } else {
+            Arrival::Intact
+        };
+        air.hand_over(now, self.port, q.frame, q.end - q.start, arrival);
     }
 
     /// Semi-reliable RLP gives up on the frame starting at `hole`: what arrived in order before
@@ -367,7 +374,7 @@ impl Gsm {
                     self.asking.retain(|f| *f != q.flow);
                 }
             }
-            air.hand_over(now, self.port, q.frame, q.end - q.start, true);
+            air.hand_over(now, self.port, q.frame, q.end - q.start, Arrival::Corrupted);
         }
         self.lost.clear();
         self.on_air = None;

@@ -42,6 +42,30 @@ use shared::Shared;
 #[derive(Debug)]
 pub(crate) struct Frame(pub(crate) PacketRef);
 
+/// What becomes of a frame at the far end of its hop (carried on a port's wire with it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Arrival {
+    /// Received intact.
+    Intact,
+    /// Corrupted on the channel (or a PPP frame that failed its check): discarded.
+    Corrupted,
+    /// Intact on the channel, but the header decompressor at the far end, out of step,
+    /// discards it (VJ / RFC 2507 compression on a GSM link).
+    Discarded,
+}
+
+impl Arrival {
+    /// Intact, or corrupted when `bad`.
+    #[inline(always)]
+    pub(crate) fn corrupted_if(bad: bool) -> Self {
+        if bad {
+            Arrival::Corrupted
+        } else {
+            Arrival::Intact
+        }
+    }
+}
+
 /// The network's side of a medium: what a medium may ask for.
 pub(crate) trait Air {
     /// Take the next frame of `port` at `now` (through its queue and hiccups), to be put on the
@@ -85,15 +109,15 @@ pub(crate) trait Air {
     fn frame_info(&self, frame: &Frame) -> FrameInfo;
     /// A medium with its own channel carried `frame` of `port` over `wire_bytes` bytes and
     /// decided its fate: it is counted on the port and propagates to the far end, where it is
-    /// discarded if `corrupted` (a PPP frame that failed its FCS, a header that decompressed
-    /// wrong).
+    /// discarded unless `arrival` is intact (a PPP frame that failed its FCS, a header that
+    /// decompressed wrong).
     fn hand_over(
         &mut self,
         now: SimTime,
         port: PortId,
         frame: Frame,
         wire_bytes: u64,
-        corrupted: bool,
+        arrival: Arrival,
     );
 }
 

@@ -252,9 +252,13 @@ pub(crate) mod tests {
             port: PortId,
             _f: Frame,
             wire_bytes: u64,
-            corrupted: bool,
+            arrival: super::super::Arrival,
         ) {
-            let how = if corrupted { "bad" } else { "ok" };
+            let how = if arrival == super::super::Arrival::Intact {
+                "ok"
+            } else {
+                "bad"
+            };
             self.log
                 .push(format!("{} over {port} {wire_bytes} {how}", now.as_nanos()));
         }

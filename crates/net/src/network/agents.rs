@@ -1,7 +1,7 @@
 //! Base-station agents (crate::agent): where the event loop hands packets to them and applies
 //! their answers. Kept apart from the loop.
 
-use super::{AgentSlot, Event, Network};
+use super::{AgentSlot, Event, Fate, Network};
 use crate::agent::{Agent, AgentStats, Verdict};
 use crate::config::HopRole;
 use crate::packet::{Packet, PacketKind};
@@ -42,7 +42,7 @@ impl Network {
 
     /// An intact packet arrived through `port` at a node: if an agent runs there and the packet
     /// is data going onto a wireless hop, or an ACK coming from one, the agent decides. Returns
-    /// the packet to pass on, if any.
+    /// the packet to pass on, if any (a packet not passed on is counted in the account).
     pub(super) fn agent_intercept(
         &mut self,
         now: SimTime,
@@ -58,7 +58,10 @@ impl Network {
         // An ACK for the node's own sender (an agent on a sending station) counts as leaving
         // the air: it goes on to the local TCP.
         let to_wireless = if pkt.dst != node {
-            let out = self.route(node, pkt.dst)?;
+            let Some(out) = self.route(node, pkt.dst) else {
+                self.pool.retire(Fate::Unroutable);
+                return None;
+            };
             self.ports[out.index()].role == HopRole::Wireless
         } else if from_wireless && pkt.kind() == PacketKind::Ack {
             false
@@ -92,7 +95,10 @@ impl Network {
         self.pump_agent(node, now);
         match reaction.verdict {
             Verdict::Forward(p) => Some(p),
-            Verdict::Absorb => None,
+            Verdict::Absorb => {
+                self.pool.retire(Fate::AgentAbsorbed);
+                None
+            }
         }
     }
 

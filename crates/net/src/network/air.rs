@@ -5,7 +5,7 @@
 use super::agents;
 use super::{AgentSlot, Event, Network};
 use crate::agent::Notice;
-use crate::medium::{Air, AnyMedium, Frame, FrameInfo, Medium};
+use crate::medium::{Air, AnyMedium, Arrival, Frame, FrameInfo, Medium};
 use crate::packet::PacketPool;
 use crate::port::Port;
 use crate::tap::Taps;
@@ -162,8 +162,8 @@ impl AirOf<'_> {
     /// out-of-line place for the media other than the full-duplex and shared channels, so that
     /// their extra call sites leave the hot path's `transmit` as the compiler laid it out.
     #[inline(never)]
-    fn onto_wire(&mut self, now: SimTime, port: PortId, r: crate::packet::PacketRef, bad: bool) {
-        self.ports[port.index()].wire.push_back((r, bad));
+    fn onto_wire(&mut self, now: SimTime, port: PortId, r: crate::packet::PacketRef, a: Arrival) {
+        self.ports[port.index()].wire.push_back((r, a));
         self.sent(now, port);
     }
 }
@@ -187,7 +187,7 @@ impl Air for AirOf<'_> {
         let pkt = &self.pool[r];
         let (airtime, corrupted) = p.transmit(now, (pkt, self.pool.ip_len(r)), wait);
         self.taps.frame(now, port, pkt, corrupted);
-        p.wire.push_back((r, corrupted));
+        p.wire.push_back((r, Arrival::corrupted_if(corrupted)));
         airtime
     }
 
@@ -211,7 +211,7 @@ impl Air for AirOf<'_> {
     }
 
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
-        self.onto_wire(now, port, r, false);
+        self.onto_wire(now, port, r, Arrival::Intact);
     }
 
     fn discard(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
@@ -233,12 +233,12 @@ impl Air for AirOf<'_> {
             }
             agents::pump_agent(self.agents, self.queue, node, now);
         }
-        self.pool.release(r);
+        self.pool.release(r, crate::account::Fate::MacDrop);
     }
 
     fn lose(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
         self.ports[port.index()].count_lost_attempt(&self.pool[r]);
-        self.onto_wire(now, port, r, true);
+        self.onto_wire(now, port, r, Arrival::Corrupted);
     }
 
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame) {
@@ -280,12 +280,15 @@ impl Air for AirOf<'_> {
         port: PortId,
         Frame(r): Frame,
         wire_bytes: u64,
-        corrupted: bool,
+        arrival: Arrival,
     ) {
         let pkt = &self.pool[r];
-        self.taps.frame(now, port, pkt, corrupted);
-        self.ports[port.index()].count_carried(pkt, wire_bytes, corrupted);
-        self.onto_wire(now, port, r, corrupted);
+        // A frame the far end discards counts as corrupted on the link (the port's and the
+        // taps' per-frame counts); the packet account tells the two apart.
+        let bad = arrival != Arrival::Intact;
+        self.taps.frame(now, port, pkt, bad);
+        self.ports[port.index()].count_carried(pkt, wire_bytes, bad);
+        self.onto_wire(now, port, r, arrival);
     }
 
     #[inline(always)]

@@ -14,11 +14,11 @@ impl Network {
                 let p = &mut self.ports[port.index()];
                 let to = p.to;
                 // Frames on a wire arrive in the order they started (crate::port).
-                let Some((r, corrupted)) = p.wire.pop_front() else {
+                let Some((r, arrival)) = p.wire.pop_front() else {
                     debug_assert!(false, "an arrival on an empty wire");
                     return;
                 };
-                if !corrupted {
+                if arrival == Arrival::Intact {
                     // Most frames meet no link ARQ, proxy or agent: cheap checks first, so that
                     // the packet stays in the pool.
                     if self.pool[r].link != LinkTag::None {
@@ -42,7 +42,11 @@ impl Network {
                             nack = Some(f);
                         }
                     }
-                    self.pool.release(r);
+                    let fate = match arrival {
+                        Arrival::Discarded => Fate::Discarded,
+                        _ => Fate::Corrupted,
+                    };
+                    self.pool.release(r, fate);
                     if let Some(f) = nack {
                         self.pump_receiver(f, now);
                     }
@@ -87,6 +91,7 @@ impl Network {
             Event::WindowStart => {
                 for f in &mut self.flows {
                     f.delivered_at_window_start = f.receiver.delivered();
+                    f.held_at_window_start = f.receiver.out_of_order().to_vec();
                 }
                 for u in &mut self.udp {
                     u.delivered_at_window_start = u.delivered_bytes;
@@ -145,7 +150,6 @@ impl Network {
     /// A packet arrives intact at its destination.
     fn receive_here(&mut self, now: SimTime, r: PacketRef) {
         let pkt = &self.pool[r];
-        self.delivered += 1;
         if !pkt.is_tcp() {
             self.receive_other(now, r);
             return;
@@ -160,7 +164,7 @@ impl Network {
                 self.taps.receiver(now, pkt.flow, ev);
                 self.flows[f].receiver.on_segment(now, &pkt.seg);
                 self.data_delivered = true;
-                self.pool.release(r);
+                self.pool.release(r, Fate::Delivered);
                 self.pump_receiver_inline(f, now);
                 if let Some((w, end)) = self.flows[f].web {
                     self.web_progress(now, f, w, end);
@@ -170,7 +174,7 @@ impl Network {
                 let fl = &mut self.flows[f];
                 let (sender, sink) = fl.sender_and_sink();
                 sender.on_ack(now, &pkt.seg, sink);
-                self.pool.release(r);
+                self.pool.release(r, Fate::Delivered);
                 self.pump_sender(f, now);
             }
         }
@@ -183,16 +187,20 @@ impl Network {
         let pkt = &self.pool[r];
         if let Proto::Notice(kind) = pkt.proto {
             let (flow, seq) = (pkt.flow, pkt.seg.seq);
-            self.pool.release(r);
+            self.pool.release(r, Fate::Delivered);
             self.notice_arrived(now, flow, tcp::LinkNotice { kind, seq });
         } else if pkt.is_emulated() {
+            self.pool.retire(Fate::Delivered);
             self.emulated_out.push((now, self.pool.take(r)));
         } else {
             debug_assert!(pkt.is_udp());
             let u = &mut self.udp[pkt.flow.index()];
             u.delivered += 1;
             u.delivered_bytes += u64::from(pkt.seg.len);
-            self.pool.release(r);
+            if u.stop.is_none_or(|stop| now <= stop) {
+                u.delivered_by_stop += u64::from(pkt.seg.len);
+            }
+            self.pool.release(r, Fate::Delivered);
         }
     }
 
@@ -288,13 +296,14 @@ impl Network {
     /// queue: the local-drop signal (Ludwig2000 §2.3).
     pub(super) fn send_from(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> Option<Packet> {
         let Some(port) = self.route(node, self.pool[r].dst) else {
-            self.pool.release(r);
+            self.pool.release(r, Fate::Unroutable);
             return None;
         };
         let p = &mut self.ports[port.index()];
         let mut dropped = None;
         if !p.offer(now, r, &mut self.pool) {
             let pkt = self.pool.take(r);
+            self.pool.retire(Fate::QueueDrop);
             if p.cfg.host_queue {
                 dropped = Some(pkt);
             }
@@ -310,7 +319,7 @@ impl Network {
         let p = &mut self.ports[port.index()];
         let m = p.medium;
         if !p.enqueue(r) {
-            self.pool.release(r);
+            self.pool.release(r, Fate::QueueDrop);
         } else {
             self.kick(now, m, port);
         }

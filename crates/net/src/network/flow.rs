@@ -28,6 +28,9 @@ pub struct Flow {
     pub finite: bool,
     /// Bytes delivered in order when the measurement window opened (0 without a warm-up).
     pub delivered_at_window_start: u64,
+    /// Data the receiver held out of order when the measurement window opened (stream offset
+    /// ranges above `delivered_at_window_start`): it arrived before the window.
+    pub held_at_window_start: Vec<(u64, u64)>,
     /// Bytes delivered in order when a long-lived flow stopped writing.
     pub delivered_at_stop: Option<u64>,
     pub(super) trace: Option<VecSink<SenderEvent>>,
@@ -45,6 +48,19 @@ impl Flow {
             None => &mut self.null,
         };
         (&mut self.sender, sink)
+    }
+
+    /// The bytes this flow's application received inside the measurement window: delivered in
+    /// order between the window's opening and the flow's stop (or now), less the bytes that
+    /// had arrived out of order before the opening and were released behind a repaired hole
+    /// inside it. Each byte counted thus arrived at the receiver inside the window, so the
+    /// count never exceeds what the path carried in it (docs/scenarios.md, "Rates").
+    pub fn window_bytes(&self) -> u64 {
+        let start = self.delivered_at_window_start;
+        let end = self
+            .delivered_at_stop
+            .unwrap_or_else(|| self.receiver.delivered());
+        bytes_in_window(start, end, &self.held_at_window_start)
     }
 
     /// The sender's trace, if tracing was asked for.
@@ -75,10 +91,40 @@ impl Flow {
             stop: None,
             finite,
             delivered_at_window_start: 0,
+            held_at_window_start: Vec::new(),
             delivered_at_stop: None,
             trace: trace.then(VecSink::default),
             null: NullSink,
             web,
         }
+    }
+}
+
+/// Bytes released in order from stream offset `start` (at the window's opening) to `end`, less
+/// those inside `held`: the ranges that had arrived out of order before the opening.
+fn bytes_in_window(start: u64, end: u64, held: &[(u64, u64)]) -> u64 {
+    let early: u64 = held
+        .iter()
+        .map(|&(s, e)| e.min(end).saturating_sub(s.max(start)))
+        .sum();
+    end.saturating_sub(start).saturating_sub(early)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bytes_in_window;
+
+    #[test]
+    fn bytes_held_out_of_order_at_the_opening_are_left_out() {
+        // At the opening 10 000 bytes were delivered, 12 000..15 000 and 20 000..21 000 held.
+        let held = [(12_000, 15_000), (20_000, 21_000)];
+        // The hole below the first range repaired: 10 000..15 000 released, 3000 of it early.
+        assert_eq!(bytes_in_window(10_000, 15_000, &held), 2000);
+        // Both released and more after: 25 000 - 10 000 - 4000.
+        assert_eq!(bytes_in_window(10_000, 25_000, &held), 11_000);
+        // Nothing released yet, or a stop before the opening.
+        assert_eq!(bytes_in_window(10_000, 10_000, &held), 0);
+        assert_eq!(bytes_in_window(10_000, 8000, &held), 0);
+        assert_eq!(bytes_in_window(0, 5000, &[]), 5000);
     }
 }

@@ -2,7 +2,7 @@
 //! the air, link data frames handed to the receiving node's link receiver, link ACK frames to
 //! the sending node's agent. Kept apart from the loop.
 
-use super::Network;
+use super::{Fate, Network};
 use crate::link_receiver::{LinkReceiver, LinkReceiverStats};
 use crate::packet::{LinkTag, Packet};
 use engine::{NodeId, PortId, SimTime};
@@ -46,6 +46,8 @@ impl Network {
                     self.inject_local(now, node, local);
                     self.pump_agent(node, now);
                 }
+                // The link layer it was addressed to consumed it.
+                self.pool.retire(Fate::LinkAbsorbed);
                 None
             }
             LinkTag::Data { .. } => {
@@ -55,6 +57,9 @@ impl Network {
                     return Some(pkt);
                 };
                 let out = rx.on_frame(pkt);
+                if out.discarded {
+                    self.pool.retire(Fate::LinkAbsorbed);
+                }
                 if let Some(ack) = out.ack {
                     let from = self.ports[port.index()].from;
                     let ack = Packet {

@@ -2,7 +2,7 @@
 //! proxy at a node takes its flow's data from the fixed host and the mobile's ACKs out of the forwarding path, and
 //! the network sends what each leg emits from that node. Kept apart from the loop.
 
-use super::{Event, Network};
+use super::{Event, Fate, Network};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketRef, Proto};
 use crate::split::SplitProxy;
 use engine::{FlowId, NodeId, SimTime};
@@ -43,7 +43,7 @@ impl Network {
             }
             _ => return false,
         }
-        self.pool.release(r);
+        self.pool.release(r, Fate::ProxyAbsorbed);
         self.pump_proxy(node, flow, now);
         true
     }

@@ -25,6 +25,18 @@ pub struct UdpFlow {
     pub delivered_bytes: u64,
     /// `delivered_bytes` when the measurement window opened.
     pub delivered_at_window_start: u64,
+    /// Payload bytes received at the sink until the source stopped (its goodput window ends
+    /// there, as a TCP flow's does).
+    pub delivered_by_stop: u64,
+}
+
+impl UdpFlow {
+    /// Payload bytes received at the sink inside the measurement window: from its opening to
+    /// the source's stop (or the end).
+    pub fn window_bytes(&self) -> u64 {
+        self.delivered_by_stop
+            .saturating_sub(self.delivered_at_window_start)
+    }
 }
 
 impl Network {
@@ -48,6 +60,7 @@ impl Network {
             delivered: 0,
             delivered_bytes: 0,
             delivered_at_window_start: 0,
+            delivered_by_stop: 0,
         });
         id
     }

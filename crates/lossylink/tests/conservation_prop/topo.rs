@@ -1,0 +1,438 @@
+//! Random scenarios for the conservation property test: a random tree of routers with fixed
+//! hosts, a base station and mobiles behind it on wireless links, a DCF cell or a GSM link,
+//! flows of every kind, random error models, hiccups, warm-ups and stops. The tree makes each
+//! flow's path unique, so the test knows which links a flow crosses.
+
+/// A scheme family of the issue: which base-station side and which schemes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// End to end over plain wireless links (ELN variants included).
+    E2e,
+    /// A link-layer agent at the base station (LL, snoop, SMART, ARQ, ELN marking).
+    Agent,
+    /// Split connection at the base station.
+    Split,
+    /// LL-ELSN on an 802.11 DCF cell.
+    Elsn,
+    /// End to end over an 802.11 DCF cell.
+    Dcf,
+    /// End to end over a GSM-CSD link (RLP, VJ compression, block erasures).
+    Gsm,
+}
+
+pub const FAMILIES: [Family; 6] = [
+    Family::E2e,
+    Family::Agent,
+    Family::Split,
+    Family::Elsn,
+    Family::Dcf,
+    Family::Gsm,
+];
+
+/// End-to-end schemes (any flow; the only ones on fixed-to-fixed flows).
+pub const E2E: [&str; 14] = [
+    "e2e",
+    "e2e-newreno",
+    "e2e-ietf-sack",
+    "e2e+modern",
+    "e2e-cubic",
+    "e2e-westwood",
+    "e2e-veno",
+    "e2e-rack",
+    "e2e-frto",
+    "e2e-prr",
+    "e2e-eln",
+    "e2e-eln-rxmt",
+    "e2e-sack-eln",
+    "e2e-smart",
+];
+/// Schemes with an agent at the base station.
+pub const AGENTS: [&str; 7] = [
+    "ll",
+    "ll-tcp-aware",
+    "ll-smart",
+    "ll-smart-tcp-aware",
+    "snoop-newreno",
+    "ll-arq",
+    "eln-bs",
+];
+/// Split schemes.
+pub const SPLIT: [&str; 2] = ["split", "split-smart"];
+
+/// MSS of every TCP flow, and an upper bound on a frame's bytes (MSS, TCP/IP headers with
+/// options, framing).
+pub const MSS: u64 = 1000;
+pub const FRAME: u64 = 1200;
+/// Receive buffer of every TCP flow.
+pub const BUFFER: u64 = 16 * 1024;
+
+/// What a flow is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A bulk transfer of this many KiB.
+    Finite(u32),
+    /// Long-lived, stopping at this many ms (none: runs to the end).
+    Long(Option<u32>),
+    /// UDP constant bit rate source of this many kb/s, stopping at this many ms.
+    Udp(u32, Option<u32>),
+    /// A web session.
+    Web,
+}
+
+/// One link of the tree: the up-link of a node towards its parent.
+#[derive(Clone, Debug)]
+pub struct Up {
+    pub parent: usize,
+    /// Capacity in bit/s (a cell's rate for a cell member's link).
+    pub rate: u64,
+    /// Queue in packets (each direction).
+    pub queue: u64,
+    /// Whether an agent, a proxy, a hiccup, a link ARQ or RLP may hold data past this link on
+    /// the way down (the slack of the bound).
+    pub holds: bool,
+}
+
+/// A node of the tree.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: String,
+    pub kind: &'static str,
+    pub up: Option<Up>,
+}
+
+/// The generated scenario and what the checks need to know of it.
+#[derive(Clone, Debug)]
+pub struct Topo {
+    pub nodes: Vec<Node>,
+    /// Flows in document order: (source node, destination node, kind, start ms).
+    pub flows: Vec<(usize, usize, Kind, u32)>,
+    pub warmup_ms: u32,
+    pub text: String,
+}
+
+impl Topo {
+    /// The links (by child node) from `a` to `b`, in order, each with its direction: `true`
+    /// when the packet goes down the tree (parent to child).
+    pub fn path(&self, a: usize, b: usize) -> Vec<(usize, bool)> {
+        let ancestors = |mut n: usize| {
+            let mut v = vec![n];
+            while let Some(u) = &self.nodes[n].up {
+                n = u.parent;
+                v.push(n);
+            }
+            v
+        };
+        let (pa, pb) = (ancestors(a), ancestors(b));
+        let lca = *pa.iter().find(|n| pb.contains(n)).expect("a tree");
+        let mut out: Vec<(usize, bool)> = pa
+            .iter()
+            .take_while(|&&n| n != lca)
+            .map(|&n| (n, false))
+            .collect();
+        let down: Vec<(usize, bool)> = pb
+            .iter()
+            .take_while(|&&n| n != lca)
+            .map(|&n| (n, true))
+            .collect();
+        out.extend(down.into_iter().rev());
+        out
+    }
+}
+
+/// The random draws a scenario is made of (proptest picks and shrinks them).
+#[derive(Clone, Debug)]
+pub struct Genes {
+    pub family: usize,
+    pub scheme: usize,
+    /// Parent choice of each router after the first.
+    pub routers: Vec<usize>,
+    /// Fixed hosts: (router choice, rate choice, queue).
+    pub fixed: Vec<(usize, usize, u32)>,
+    /// The base station's router, rate choice and queue.
+    pub bs: (usize, usize, u32),
+    /// Mobiles: (rate choice, queue).
+    pub mobiles: Vec<(usize, u32)>,
+    /// Error model of the wireless links: (model, parameter 0..1000).
+    pub error: (usize, u32),
+    /// A hiccup on the first wireless downlink: (kind, at ms, length).
+    pub hiccup: (usize, u32, u32),
+    /// Flows: (kind, source choice, destination choice, size, start ms, stop ms, scheme).
+    pub flows: Vec<(usize, usize, usize, u32, u32, u32, usize)>,
+    pub warmup_ms: u32,
+    pub length_ms: u32,
+    /// DCF retry limit, GSM option.
+    pub extra: u32,
+}
+
+const WIRED_KBPS: [u64; 4] = [256, 512, 1000, 2000];
+const WIRELESS_KBPS: [u64; 3] = [500, 1000, 2000];
+
+fn error_text(model: usize, p: u32) -> String {
+    let x = f64::from(p % 1000) / 1000.0;
+    match model % 6 {
+        0 => String::new(),
+        1 => format!("error = {{ model = \"bernoulli\", p = {} }}\n", x * 0.1),
+        2 => format!(
+            "error = {{ model = \"fer\", fer = {}, reference = \"1000B\" }}\n",
+            x * 0.1
+        ),
+        3 => format!(
+            "error = {{ model = \"exponential\", every = \"{}KiB\" }}\n",
+            8 + p % 120
+        ),
+        4 => format!(
+            "error = {{ model = \"burst\", every = \"{}KiB\", length = {} }}\n",
+            16 + p % 100,
+            1 + p % 4
+        ),
+        _ => format!(
+            "error = {{ model = \"gilbert\", p_gb = {}, p_bb = {} }}\n",
+            0.01 + x * 0.09,
+            0.1 + x * 0.7
+        ),
+    }
+}
+
+fn hiccup_text((kind, at, len): (usize, u32, u32)) -> String {
+    let h = match kind % 5 {
+        0 | 1 => return String::new(),
+        2 => format!("{{ kind = \"hold\", at = \"{at}ms\", duration = \"{}ms\" }}", 50 + len),
+        3 => format!(
+            "{{ kind = \"hold\", at = \"{at}ms\", duration = \"{}ms\", stage = \"ip\", expire = \"{}ms\" }}",
+            50 + len,
+            20 + len / 2
+        ),
+        _ => format!(
+            "{{ kind = \"reorder\", at = \"{at}ms\", length = {} }}",
+            1 + len % 5
+        ),
+    };
+    format!("forward = {{ hiccups = [{h}] }}\n")
+}
+
+/// Build the scenario of `g`.
+pub fn build(g: &Genes) -> Topo {
+    let family = FAMILIES[g.family % FAMILIES.len()];
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut links = String::new();
+    let node = |name: String, kind: &'static str, up: Option<Up>| Node { name, kind, up };
+    nodes.push(node("r0".into(), "router", None));
+    for (i, &p) in g.routers.iter().enumerate() {
+        let i = i + 1;
+        let rate = WIRED_KBPS[(p / 7) % 4] * 1000;
+        let up = Up {
+            parent: p % i,
+            rate,
+            queue: 20,
+            holds: false,
+        };
+        links += &wired(&format!("r{}", p % i), &format!("r{i}"), rate, 20);
+        nodes.push(node(format!("r{i}"), "router", Some(up)));
+    }
+    let routers = nodes.len();
+    for (i, &(r, rate, q)) in g.fixed.iter().enumerate() {
+        let rate = WIRED_KBPS[rate % 4] * 1000;
+        let parent = r % routers;
+        links += &wired(
+            &nodes[parent].name.clone(),
+            &format!("h{i}"),
+            rate,
+            u64::from(q),
+        );
+        let up = Up {
+            parent,
+            rate,
+            queue: u64::from(q),
+            holds: false,
+        };
+        nodes.push(node(format!("h{i}"), "host", Some(up)));
+    }
+    let fixed = g.fixed.len();
+    let (r, rate, q) = g.bs;
+    let bs_rate = WIRED_KBPS[rate % 4] * 1000;
+    let parent = r % routers;
+    links += &wired(&nodes[parent].name.clone(), "bs", bs_rate, u64::from(q));
+    let bs_kind = match family {
+        Family::E2e | Family::Dcf | Family::Gsm => "router",
+        _ => "base-station",
+    };
+    let up = Up {
+        parent,
+        rate: bs_rate,
+        queue: u64::from(q),
+        holds: false,
+    };
+    nodes.push(node("bs".into(), bs_kind, Some(up)));
+    let bs = nodes.len() - 1;
+    let holds = !matches!(family, Family::E2e | Family::Dcf);
+    let err = error_text(g.error.0, g.error.1);
+    let mut cells = String::new();
+    let mobiles = match family {
+        Family::Gsm => 1,
+        _ => g.mobiles.len(),
+    };
+    match family {
+        Family::Elsn | Family::Dcf => {
+            // A DCF cell: each station's link to the access point shares the cell's 2 Mb/s.
+            let names: Vec<String> = (0..mobiles).map(|i| format!("\"m{i}\"")).collect();
+            cells += &format!(
+                "[[cells]]\nname = \"cell\"\naccess_point = \"bs\"\nstations = [{}]\nrate = \"2Mbps\"\ndelay = \"1us\"\nqueue = 30\nframing = 36\nper_frame = \"192us\"\ndcf = {{ retry_limit = {}, basic_rate = \"1Mbps\" }}\n{err}",
+                names.join(", "),
+                1 + g.extra % 4
+            );
+            for i in 0..mobiles {
+                let up = Up {
+                    parent: bs,
+                    rate: 2_000_000,
+                    queue: 30,
+                    holds,
+                };
+                nodes.push(node(format!("m{i}"), "host", Some(up)));
+            }
+        }
+        Family::Gsm => {
+            let vj = g.extra % 2 == 1;
+            let blocks = if g.extra.is_multiple_of(3) {
+                "blocks = { profile = \"poor-b\", minutes = 1 }\n"
+            } else {
+                ""
+            };
+            links += &format!(
+                "[[links]]\nname = \"gsm\"\nbetween = [\"bs\", \"m0\"]\nrole = \"wireless\"\nmedium = \"gsm-csd\"\nrate = \"9600bps\"\ndelay = \"90ms\"\nqueue = 20\ngsm = {{ vj = {vj} }}\n{blocks}"
+            );
+            let up = Up {
+                parent: bs,
+                rate: 9600,
+                queue: 20,
+                holds: true,
+            };
+            nodes.push(node("m0".into(), "host", Some(up)));
+        }
+        _ => {
+            for (i, &(rate, q)) in g.mobiles.iter().enumerate() {
+                let rate = WIRELESS_KBPS[rate % 3] * 1000;
+                let hic = if i == 0 {
+                    hiccup_text(g.hiccup)
+                } else {
+                    String::new()
+                };
+                let hiccup_holds = !hic.is_empty();
+                links += &format!(
+                    "[[links]]\nname = \"radio{i}\"\nbetween = [\"bs\", \"m{i}\"]\nrole = \"wireless\"\nrate = \"{}kbps\"\ndelay = \"2ms\"\nqueue = {q}\n{err}{hic}",
+                    rate / 1000
+                );
+                let up = Up {
+                    parent: bs,
+                    rate,
+                    queue: u64::from(q),
+                    holds: holds || hiccup_holds,
+                };
+                nodes.push(node(format!("m{i}"), "host", Some(up)));
+            }
+        }
+    }
+    let doc_scheme = match family {
+        Family::Agent => AGENTS[g.scheme % AGENTS.len()],
+        Family::Split => SPLIT[g.scheme % SPLIT.len()],
+        Family::Elsn => "ll-elsn",
+        _ => E2E[g.scheme % E2E.len()],
+    };
+    let end = g.warmup_ms + g.length_ms;
+    let mut text = format!(
+        "name = \"random\"\nscheme = \"{doc_scheme}\"\n[tcp]\nmss = {MSS}\nbuffer = \"{}\"\n[run]\nduration = \"{end}ms\"\nwarmup = \"{}ms\"\n",
+        BUFFER, g.warmup_ms
+    );
+    for n in &nodes {
+        text += &format!("[[nodes]]\nname = \"{}\"\nkind = \"{}\"\n", n.name, n.kind);
+    }
+    text += &links;
+    text += &cells;
+    let mut flows = Vec::new();
+    let hosts: Vec<usize> = (routers..routers + fixed).collect();
+    let mobile_ids: Vec<usize> = (bs + 1..nodes.len()).collect();
+    for (f, &(kind, a, b, size, start, stop, scheme)) in g.flows.iter().enumerate() {
+        let start = start % end.max(1);
+        let stop = start + 1 + stop % end.max(1);
+        let kind = match kind % 6 {
+            0 => Kind::Finite(4 + size % 200),
+            1 => Kind::Long(None),
+            2 => Kind::Long(Some(stop)),
+            3 => Kind::Udp(50 + size % 500, (size % 2 == 0).then_some(stop)),
+            4 => Kind::Web,
+            _ => Kind::Long(None),
+        };
+        // TCP flows cross the base station downwards (fixed host to mobile) or join two
+        // fixed hosts; UDP goes either way.
+        // (A UDP source takes the document's scheme: a split one needs a base station on
+        // its path.)
+        let udp = matches!(kind, Kind::Udp(..));
+        let fixed_pair = hosts.len() >= 2 && a % 4 == 0 && !(udp && family == Family::Split);
+        let (src, dst) = if fixed_pair {
+            let s = hosts[b % hosts.len()];
+            let d = hosts[(b / 7 + 1 + b) % hosts.len()];
+            if s == d {
+                (
+                    s,
+                    hosts[(hosts.iter().position(|&x| x == s).unwrap_or(0) + 1) % hosts.len()],
+                )
+            } else {
+                (s, d)
+            }
+        } else {
+            let s = hosts[a % hosts.len()];
+            let d = mobile_ids[b % mobile_ids.len()];
+            match kind {
+                Kind::Udp(..) if a % 3 == 1 => (d, s),
+                _ => (s, d),
+            }
+        };
+        if src == dst {
+            continue;
+        }
+        let (s, d) = (&nodes[src].name, &nodes[dst].name);
+        text += &format!(
+            "[[flows]]\nname = \"f{f}\"\nfrom = \"{s}\"\nto = \"{d}\"\nstart = \"{start}ms\"\n"
+        );
+        // Web sessions run end to end only with a split scheme.
+        if !udp && (fixed_pair || (family == Family::Split && kind == Kind::Web)) {
+            text += &format!("scheme = \"{}\"\n", E2E[scheme % E2E.len()]);
+        }
+        match kind {
+            Kind::Finite(k) => text += &format!("bytes = \"{k}KiB\"\n"),
+            Kind::Long(Some(t)) => text += &format!("stop = \"{t}ms\"\n"),
+            Kind::Long(None) => {}
+            Kind::Udp(kbps, stop) => {
+                text += &format!(
+                    "udp = {{ model = \"cbr\", rate = \"{kbps}kbps\", size = \"500B\" }}\n"
+                );
+                if let Some(t) = stop {
+                    text += &format!("stop = \"{t}ms\"\n");
+                }
+            }
+            Kind::Web => text += "web = { connections = \"per-page\" }\n",
+        }
+        flows.push((src, dst, kind, start));
+    }
+    // A scenario needs a TCP flow.
+    if flows.iter().all(|f| matches!(f.2, Kind::Udp(..))) {
+        let (src, dst) = (hosts[0], mobile_ids[0]);
+        text += &format!(
+            "[[flows]]\nname = \"tcp\"\nfrom = \"{}\"\nto = \"{}\"\n",
+            nodes[src].name, nodes[dst].name
+        );
+        flows.push((src, dst, Kind::Long(None), 0));
+    }
+    Topo {
+        nodes,
+        flows,
+        warmup_ms: g.warmup_ms,
+        text,
+    }
+}
+
+fn wired(a: &str, b: &str, rate: u64, queue: u64) -> String {
+    format!(
+        "[[links]]\nname = \"{a}-{b}\"\nbetween = [\"{a}\", \"{b}\"]\nrole = \"wired\"\nrate = \"{}kbps\"\ndelay = \"5ms\"\nqueue = {queue}\n",
+        rate / 1000
+    )
+}
