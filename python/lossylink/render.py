@@ -120,6 +120,34 @@ def run_table(
     )
 
 
+def _exponent(value: float) -> int:
+    """The decimal exponent of ``value`` (0 for zero or a non-finite value)."""
+    import math
+
+    return math.floor(math.log10(abs(value))) if value and math.isfinite(value) else 0
+
+
+def flows_csv(results: Sequence[RunResult]) -> str:
+    """The per-flow table of a ``[[flows]]`` run as CSV: one row per flow and seed, every entry
+    of the flow's row (:attr:`RunResult.flows`) after the seed; or, for single-flow runs, one
+    row per seed with every metric. Floats at full precision."""
+    import csv
+    import io
+
+    if results and results[0].flows is not None:
+        rows = [{"seed": r.metrics.get("seed"), **f} for r in results for f in r.flows or []]
+    else:
+        rows = [dict(r.metrics) for r in results]
+    names: dict[str, None] = {}
+    for row in rows:
+        names.update(dict.fromkeys(row))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(names), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
 def _float(value: object) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
@@ -222,6 +250,16 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
             )
         )
     seeds = f"{len(results)} seed{'s' if len(results) != 1 else ''}"
-    title = f"{len(first)} flows · {seeds} · aggregate {total:.4g} Mb/s · Jain's index {jain:.3f}"
+    totals = [float(a["aggregate_goodput_mbps"]) for a in aggs]
+    aggregate = f"{total:.4g}"
+    if len(totals) > 1:
+        # The 95 % CI over the seeds, with the mean's decimals.
+        places = max(0, 3 - 1 - _exponent(total))
+        aggregate = f"{total:.{places}f} ±{summarize(totals).half_width or 0.0:.{places}f}"
+        jain_ci = summarize([float(a["jain_index"]) for a in aggs]).half_width or 0.0
+        jain_text = f"{jain:.3f} ±{jain_ci:.3f}"
+    else:
+        jain_text = f"{jain:.3f}"
+    title = f"{len(first)} flows · {seeds} · aggregate {aggregate} Mb/s · Jain's index {jain_text}"
     styles: list[str | None] = [None] * len(first) + ["bold"]
     return fit_table(cols, width=width, title=title, row_styles=styles, sections=[len(first) - 1])
