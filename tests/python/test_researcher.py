@@ -15,6 +15,7 @@ import textwrap
 import warnings
 from pathlib import Path
 
+import pyarrow.parquet as pq  # with numpy, before a CLI sweep here imports it for writing only
 import pytest
 from click.testing import CliRunner, Result
 
@@ -22,7 +23,6 @@ import lossylink as ll
 from lossylink.cli import cli
 from lossylink.errors import (
     InvalidValueError,
-    MainGuardWarning,
     RunsFailedWarning,
     UnknownFieldError,
     UnknownSchemeError,
@@ -30,7 +30,7 @@ from lossylink.errors import (
 from support import SMALL
 
 # The wlan preset (four downloads through a shared 11 Mb/s cell), short.
-WLAN_SHORT = ["--preset", "wlan", "--set", "run.duration=3s", "--set", "run.warmup=0s"]
+WLAN_SHORT = ["--preset", "wlan", "--set", "run.warmup=0s", "--set", "run.duration=3s"]
 STATIONS = ["sta1", "sta2", "sta3", "sta4"]
 
 
@@ -39,7 +39,7 @@ def invoke(*args: str) -> Result:
 
 
 def wlan_short() -> ll.Scenario:
-    return ll.Scenario.preset("wlan").update({"run.duration": "3s", "run.warmup": "0s"})
+    return ll.Scenario.preset("wlan").update({"run.warmup": "0s", "run.duration": "3s"})
 
 
 # -- item 1: the aggregate by default, each flow one option away -------------------------------
@@ -62,13 +62,13 @@ def test_a_sweep_of_flows_prints_the_network_not_flow_0(
     out, plain, per_flow = wlan_sweep
     assert plain.exit_code == 0, plain.output
     head = "\n".join(plain.stdout.splitlines()[:3])
-    assert "aggregate" in head and "Jain" in head and "flows" in head
+    assert "aggregate" in head
+    assert "Jain" in head
+    assert "flows" in head
     assert "sta1" not in plain.stdout  # the flows are one option away
     assert per_flow.exit_code == 0, per_flow.output
     assert all(s in per_flow.stdout for s in STATIONS)
     # The aggregate is the sum of the flows, more than the first flow alone.
-    import pyarrow.parquet as pq
-
     rows = pq.read_table(out).to_pylist()
     for row in rows:
         flows = [row[f"flow.{s}.goodput_mbps"] for s in STATIONS]
@@ -95,16 +95,21 @@ def test_the_sweep_plot_of_flows_draws_the_aggregate_or_each_flow(
     result = invoke("plot", str(out), "--kind", "sweep", "--per-flow", "--metric", "x",
                     "--out", str(png))  # fmt: skip
     assert result.exit_code == 2
-    assert "--metric" in result.stderr and "goodput_mbps" in result.stderr
+    assert "--metric" in result.stderr
+    assert "goodput_mbps" in result.stderr
 
 
 def test_a_run_of_flows_reprs_and_frames_the_network() -> None:
     rs = ll.run_seeds(wlan_short(), 2)
     text = repr(rs[0])
-    assert "aggregate_goodput_mbps=" in text and "jain_index=" in text and "flows=4" in text
-    assert "throughput_mbps" not in text and "wired_goodput_pct" not in text
+    assert "aggregate_goodput_mbps=" in text
+    assert "jain_index=" in text
+    assert "flows=4" in text
+    assert "throughput_mbps" not in text
+    assert "wired_goodput_pct" not in text
     html = rs[0]._repr_html_()
-    assert "aggregate_goodput_mbps" in html and "throughput_mbps" not in html
+    assert "aggregate_goodput_mbps" in html
+    assert "throughput_mbps" not in html
     frame = ll.results_frame(rs)
     assert len(frame) == 2
     assert list(frame.columns[:4]) == ["scheme", "preset", "seed", "agg.flows"]
@@ -144,7 +149,8 @@ def test_cwnd_and_seq_plots_of_flows_have_a_line_per_flow_and_a_flow_option(
     assert result.exit_code == 0, result.output
     result = invoke("plot", str(saved), "--kind", "seq", "--flow", "nope", "--out", str(png))
     assert result.exit_code == 2
-    assert "no flow 'nope'" in result.stderr and "sta1, sta2, sta3, sta4" in result.stderr
+    assert "no flow 'nope'" in result.stderr
+    assert "sta1, sta2, sta3, sta4" in result.stderr
 
 
 # -- item 5: scheme aliases ---------------------------------------------------------------------
@@ -277,11 +283,9 @@ def test_a_grid_file_with_list_values(tmp_path: Path) -> None:
         '"hops.0.forward.hiccups" = [[], [{ kind = "hold", at = "100ms", duration = "2s" }]]\n'
     )
     out = tmp_path / "r.parquet"
-    result = invoke("sweep", "--set", f"transfer={SMALL['transfer']}", "--grid-file", str(grid),
-                    "--seeds", "1", "--out", str(out), "--executor", "seq", "--no-progress")  # fmt: skip
+    args = ["--set", f"transfer={SMALL['transfer']}", "--grid-file", str(grid), "--seeds", "1"]
+    result = invoke("sweep", *args, "--out", str(out), "--executor", "seq", "--no-progress")
     assert result.exit_code == 0, result.output
-    import pyarrow.parquet as pq
-
     rows = pq.read_table(out).to_pylist()
     assert [r["status"] for r in rows] == ["ok", "ok"]
     assert rows[0]["grid.hops.0.forward.hiccups"] == "[]"
@@ -297,7 +301,8 @@ def test_a_dcf_cell_refuses_a_rate_802_11b_does_not_have() -> None:
         s.set("cells.0.rate", "54Mbps")
     message = str(e.value)
     assert message.startswith("cells[0].rate: 54Mbps is not an 802.11b rate")
-    assert "1Mbps, 2Mbps, 5.5Mbps, 11Mbps" in message and "\n" not in message
+    assert "1Mbps, 2Mbps, 5.5Mbps, 11Mbps" in message
+    assert "\n" not in message
     s.set("cells.0.rate", "5.5Mbps")
 
 
@@ -313,11 +318,12 @@ def test_the_per_flow_table_as_csv_and_the_aggregate_with_its_ci() -> None:
     assert all(float(r["goodput_mbps"]) > 0 for r in rows)
     table = invoke("run", *WLAN_SHORT, "--seeds", "2")
     title = table.stdout.splitlines()[0]
-    assert "aggregate" in title and "±" in title.split("aggregate")[1].split("Mb/s")[0], title
+    assert "±" in title.split("aggregate")[1].split("Mb/s")[0], title
     single = invoke("run", "--csv", *(f"--{k.replace('_', '-')}={v}" for k, v in SMALL.items()))
     assert single.exit_code == 0, single.output
     (row,) = csv.DictReader(io.StringIO(single.stdout))
-    assert row["scheme"] == "e2e" and float(row["throughput_mbps"]) > 0
+    assert row["scheme"] == "e2e"
+    assert float(row["throughput_mbps"]) > 0
     assert invoke("run", "--csv", "--json").exit_code == 2
 
 
@@ -347,7 +353,8 @@ def test_a_piped_sweep_prints_no_progress_bar(cli_run, tmp_path: Path) -> None: 
     done = cli_run("sweep", "--set", f"transfer={SMALL['transfer']}", "--seeds", "2",
                    "--out", str(out), "--executor", "seq")  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "sweep" not in done.stderr and "runs/s" not in done.stderr
+    assert "sweep" not in done.stderr
+    assert "runs/s" not in done.stderr
 
 
 def test_the_emulator_warns_when_it_falls_behind() -> None:
@@ -355,5 +362,8 @@ def test_the_emulator_warns_when_it_falls_behind() -> None:
 
     assert timing_warning({"timing_p99_us": 120.0, "timing_max_us": 900.0}) is None
     line = timing_warning({"timing_p99_us": 7300.0, "timing_max_us": 21000.0})
-    assert line is not None and "\n" not in line
-    assert "fell behind real time" in line and "7.3 ms" in line and "21.0 ms" in line
+    assert line is not None
+    assert "\n" not in line
+    assert "fell behind real time" in line
+    assert "7.3 ms" in line
+    assert "21.0 ms" in line
