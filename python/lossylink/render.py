@@ -120,13 +120,6 @@ def run_table(
     )
 
 
-def _exponent(value: float) -> int:
-    """The decimal exponent of ``value`` (0 for zero or a non-finite value)."""
-    import math
-
-    return math.floor(math.log10(abs(value))) if value and math.isfinite(value) else 0
-
-
 def flows_csv(results: Sequence[RunResult]) -> str:
     """The per-flow table of a ``[[flows]]`` run as CSV: one row per flow and seed, every entry
     of the flow's row (:attr:`RunResult.flows`) after the seed; or, for single-flow runs, one
@@ -190,6 +183,13 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
     jain = mean([float(a["jain_index"]) for a in aggs])
     means = [mean(g) for g in goodput]
     places = decimals([*means, total])
+    totals = [float(a["aggregate_goodput_mbps"]) for a in aggs]
+    all_cell = number(total, places)
+    aggregate = f"{total:.4g}"
+    if len(totals) > 1:
+        # The aggregate's 95 % CI over the seeds, in the all row and the title.
+        all_cell += " ±" + number(summarize(totals).half_width, places)
+        aggregate = all_cell
     g_cells = []
     for g, m in zip(goodput, means, strict=True):
         cell = number(m, places)
@@ -209,7 +209,7 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
         TableColumn("flow", [str(f["flow"]) for f in first] + ["all"], 100, "left"),
         TableColumn("scheme", [str(f["scheme"]) for f in first] + [""], 60, "left"),
         TableColumn("path", [f"{f['from']} → {f['to']}" for f in first] + [""], 30, "left"),
-        TableColumn("goodput\nMb/s", [*g_cells, number(total, places)], 90),
+        TableColumn("goodput\nMb/s", [*g_cells, all_cell], 90),
         TableColumn(
             "time-\nouts",
             [number(v, count_places(counts["sender_timeouts"])) for v in counts["sender_timeouts"]]
@@ -250,16 +250,6 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
             )
         )
     seeds = f"{len(results)} seed{'s' if len(results) != 1 else ''}"
-    totals = [float(a["aggregate_goodput_mbps"]) for a in aggs]
-    aggregate = f"{total:.4g}"
-    if len(totals) > 1:
-        # The 95 % CI over the seeds, with the mean's decimals.
-        places = max(0, 3 - 1 - _exponent(total))
-        aggregate = f"{total:.{places}f} ±{summarize(totals).half_width or 0.0:.{places}f}"
-        jain_ci = summarize([float(a["jain_index"]) for a in aggs]).half_width or 0.0
-        jain_text = f"{jain:.3f} ±{jain_ci:.3f}"
-    else:
-        jain_text = f"{jain:.3f}"
-    title = f"{len(first)} flows · {seeds} · aggregate {aggregate} Mb/s · Jain's index {jain_text}"
+    title = f"{len(first)} flows · {seeds} · aggregate {aggregate} Mb/s · Jain's index {jain:.3f}"
     styles: list[str | None] = [None] * len(first) + ["bold"]
     return fit_table(cols, width=width, title=title, row_styles=styles, sections=[len(first) - 1])
