@@ -194,7 +194,12 @@ impl Capture {
             message: e.to_string(),
         };
         let seqs = if wifi { self.mac_seqs() } else { Vec::new() };
-        for (i, f) in self.frames.iter().enumerate().filter(|(_, f)| f.port == port) {
+        for (i, f) in self
+            .frames
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.port == port)
+        {
             // The MAC ACKs that went before this frame, in time order among the data frames.
             while let Some(a) = acks.next_if(|a| wifi && a.at <= f.start) {
                 self.write_ack(a, w).map_err(write_err)?;
@@ -215,7 +220,10 @@ impl Capture {
                 message: format!("pcap {name}: {message}"),
             })?;
             let headers = if wifi {
-                data_headers(&self.data_frame(f, seqs.get(i).copied().unwrap_or(0)), &headers)
+                data_headers(
+                    &self.data_frame(f, seqs.get(i).copied().unwrap_or(0)),
+                    &headers,
+                )
             } else {
                 headers
             };
@@ -270,7 +278,11 @@ impl Capture {
             .collect()
     }
 
-    fn write_ack<W: std::io::Write>(&self, a: &MacAck, w: &mut PcapWriter<W>) -> std::io::Result<()> {
+    fn write_ack<W: std::io::Write>(
+        &self,
+        a: &MacAck,
+        w: &mut PcapWriter<W>,
+    ) -> std::io::Result<()> {
         let p = &self.ports[a.port.index()];
         w.frame(a.at.as_nanos(), &ack_frame(node_mac(p.from), a.lost), 0)
     }

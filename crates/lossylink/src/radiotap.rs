@@ -56,7 +56,9 @@ pub struct DataFrame {
 /// The bytes before the payload of a data frame carrying the IP packet whose Ethernet capture
 /// headers are `ethernet` (its 14-byte Ethernet header is dropped).
 pub fn data_headers(f: &DataFrame, ethernet: &[u8]) -> Vec<u8> {
-    let ip = ethernet.get(crate::pcap::ETHERNET_HEADER..).unwrap_or_default();
+    let ip = ethernet
+        .get(crate::pcap::ETHERNET_HEADER..)
+        .unwrap_or_default();
     let mut out = Vec::with_capacity(9 + 24 + 8 + ip.len());
     out.extend_from_slice(&radiotap(f.corrupted));
     out.push(FC_DATA);

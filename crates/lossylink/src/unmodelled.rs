@@ -50,12 +50,22 @@ mod tests {
 
     #[test]
     fn features_asked_for_get_words_other_errors_none() {
-        let e = explain("tcp.ecn", "unknown field `ecn`, expected one of `profile`, `mss`");
+        let e = explain(
+            "tcp.ecn",
+            "unknown field `ecn`, expected one of `profile`, `mss`",
+        );
         assert!(e.unwrap().starts_with("ECN (RFC 3168) is not modelled yet"));
         let q = explain("links[1].queue", "invalid type: map, expected u32").unwrap();
-        assert!(q.starts_with("queue disciplines other than drop-tail"), "{q}");
+        assert!(
+            q.starts_with("queue disciplines other than drop-tail"),
+            "{q}"
+        );
         assert!(explain("tcp.msss", "unknown field `msss`, expected one of `mss`").is_none());
-        assert!(explain("links[1].queue", "invalid value: integer `-1`, expected u32").is_none());
+        assert!(explain(
+            "links[1].queue",
+            "invalid value: integer `-1`, expected u32"
+        )
+        .is_none());
         assert!(explain("links[1].rate", "invalid type: map, expected u32").is_none());
     }
 }

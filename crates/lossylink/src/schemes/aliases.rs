@@ -21,7 +21,8 @@ pub(super) static ALIASES: &[SchemeAlias] = &[
     SchemeAlias {
         alias: "reno",
         scheme: "e2e+modern",
-        description: "Reno (RFC 5681) without SACK on the modern profile; the papers' 4.4BSD Reno is e2e",
+        description:
+            "Reno (RFC 5681) without SACK on the modern profile; the papers' 4.4BSD Reno is e2e",
     },
     SchemeAlias {
         alias: "newreno",

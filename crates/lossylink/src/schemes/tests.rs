@@ -81,14 +81,30 @@ fn aliases_stand_for_their_schemes_with_their_modifiers() {
     assert!(r.mods.cubic && r.mods.modern && r.mods.eifel);
     assert!(lookup("bbr").unwrap().mods.bbr);
     assert_eq!(lookup("sack").unwrap().def.recovery, RecoveryKind::Sack);
-    assert_eq!(lookup("newreno").unwrap().def.recovery, RecoveryKind::NewReno);
+    assert_eq!(
+        lookup("newreno").unwrap().def.recovery,
+        RecoveryKind::NewReno
+    );
 }
 
 #[test]
 fn near_misses_are_matched_against_aliases_and_short_names() {
-    let hint = |name: &str| lookup(name).err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(hint("cubik").contains("nearest: cubic"), "{}", hint("cubik"));
-    assert!(hint("westwood").contains("nearest: e2e-westwood"), "{}", hint("westwood"));
+    let hint = |name: &str| {
+        lookup(name)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert!(
+        hint("cubik").contains("nearest: cubic"),
+        "{}",
+        hint("cubik")
+    );
+    assert!(
+        hint("westwood").contains("nearest: e2e-westwood"),
+        "{}",
+        hint("westwood")
+    );
     assert!(hint("bbr2").contains("bbr"), "{}", hint("bbr2"));
     assert!(hint("zzzzzzzzzzzz").contains("aliases"));
 }
