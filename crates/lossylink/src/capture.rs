@@ -169,7 +169,7 @@ impl Capture {
             message: e.to_string(),
         };
         let mut w = PcapWriter::with_link_type(Vec::new(), self.link_type(port)).map_err(io)?;
-        self.write_port(port, &mut w, name)?;
+        self.write_port(port, &mut w, name, false)?;
         w.finish().map_err(io)
     }
 
@@ -181,25 +181,37 @@ impl Capture {
         }
     }
 
+    /// Write the frames of `port`: every one, with 802.11 framing on a DCF port; or, with
+    /// `delivered_only` (DCF ports), the frames the far end took, with Ethernet framing.
     fn write_port<W: std::io::Write>(
         &self,
         port: PortId,
         w: &mut PcapWriter<W>,
         name: &str,
+        delivered_only: bool,
     ) -> Result<(), Error> {
-        let wifi = self.ports.get(port.index()).is_some_and(|p| p.ieee80211);
+        let ieee80211 = self.ports.get(port.index()).is_some_and(|p| p.ieee80211);
+        let wifi = ieee80211 && !delivered_only;
+        let kept = (ieee80211 && delivered_only).then(|| self.delivered(port));
         let mut acks = self.mac_acks.iter().filter(|a| a.port == port).peekable();
         let write_err = |e: std::io::Error| Error::Io {
             path: name.to_string(),
             message: e.to_string(),
         };
         let seqs = if wifi { self.mac_seqs() } else { Vec::new() };
-        for (i, f) in self
+        for (k, (i, f)) in self
             .frames
             .iter()
             .enumerate()
             .filter(|(_, f)| f.port == port)
+            .enumerate()
         {
+            if kept
+                .as_ref()
+                .is_some_and(|d| !d.get(k).copied().unwrap_or(false))
+            {
+                continue;
+            }
             // The MAC ACKs that went before this frame, in time order among the data frames.
             while let Some(a) = acks.next_if(|a| wifi && a.at <= f.start) {
                 self.write_ack(a, w).map_err(write_err)?;
@@ -278,6 +290,31 @@ impl Capture {
             .collect()
     }
 
+    /// For each frame of the DCF port `port`, in order, whether the far end took it: a MAC
+    /// ACK that the channel spared followed it (a frame received intact whose ACK was lost is
+    /// retried, and taken then). Without MAC ACKs (`mac_ack = false`), the frames the channel
+    /// did not corrupt (a collided one among them: the tap cannot tell).
+    fn delivered(&self, port: PortId) -> Vec<bool> {
+        let frames: Vec<&TappedFrame> = self.frames.iter().filter(|f| f.port == port).collect();
+        let acks: Vec<&MacAck> = self.mac_acks.iter().filter(|a| a.port == port).collect();
+        if acks.is_empty() {
+            return frames.iter().map(|f| !f.corrupted).collect();
+        }
+        let mut j = 0;
+        (0..frames.len())
+            .map(|k| {
+                while acks.get(j).is_some_and(|a| a.at <= frames[k].start) {
+                    j += 1; // the ACKs of earlier frames
+                }
+                match (acks.get(j), frames.get(k + 1)) {
+                    (Some(a), Some(next)) if a.at <= next.start => !a.lost,
+                    (Some(a), None) => !a.lost,
+                    _ => false,
+                }
+            })
+            .collect()
+    }
+
     fn write_ack<W: std::io::Write>(
         &self,
         a: &MacAck,
@@ -288,7 +325,9 @@ impl Capture {
     }
 
     /// Write one pcap file per port into `dir` (created if needed); returns the paths, in port
-    /// order. Files of ports that carried nothing are written too (header only).
+    /// order. Files of ports that carried nothing are written too (header only). A DCF port's
+    /// file (802.11 framing, every attempt) is followed by `<name>-ip.pcap`: the frames the far
+    /// end took, once each, with Ethernet framing.
     pub fn write_dir(&self, dir: &Path) -> Result<Vec<PathBuf>, Error> {
         let io = |path: &Path, e: std::io::Error| Error::Io {
             path: path.display().to_string(),
@@ -302,9 +341,18 @@ impl Capture {
             let link_type = self.link_type(PortId(i as u32));
             let mut w = PcapWriter::with_link_type(BufWriter::new(file), link_type)
                 .map_err(|e| io(&path, e))?;
-            self.write_port(PortId(i as u32), &mut w, &path.display().to_string())?;
+            self.write_port(PortId(i as u32), &mut w, &path.display().to_string(), false)?;
             w.finish().map_err(|e| io(&path, e))?;
             out.push(path);
+            if p.ieee80211 {
+                let stem = p.file_name.strip_suffix(".pcap").unwrap_or(&p.file_name);
+                let path = dir.join(format!("{stem}-ip.pcap"));
+                let file = File::create(&path).map_err(|e| io(&path, e))?;
+                let mut w = PcapWriter::new(BufWriter::new(file)).map_err(|e| io(&path, e))?;
+                self.write_port(PortId(i as u32), &mut w, &path.display().to_string(), true)?;
+                w.finish().map_err(|e| io(&path, e))?;
+                out.push(path);
+            }
         }
         Ok(out)
     }
