@@ -333,9 +333,15 @@ def test_a_dcf_cells_capture_is_802_11_with_retries_and_mac_acks(tmp_path: Path)
         # A MAC ACK for every data frame received intact; those the channel spared are the
         # member's successes.
         assert sum(not bad for _, _, bad in acks) == member["successes"]
-    # The wired side still writes Ethernet.
+    # Beside each, the frames the far end took, once each, as Ethernet: the access point's
+    # successes. The wired side writes Ethernet only.
+    with files["hop2-cell_sta1-forward-ip.pcap"].open("rb") as fh:
+        reader = dpkt.pcap.Reader(fh)
+        assert reader.datalink() == dpkt.pcap.DLT_EN10MB
+        assert sum(1 for _ in reader) == ap["successes"]
     with files["hop0-internet-forward.pcap"].open("rb") as fh:
         assert dpkt.pcap.Reader(fh).datalink() == dpkt.pcap.DLT_EN10MB
+    assert "hop0-internet-forward-ip.pcap" not in files
     assert r.members[0]["retries"] > 50
     assert r.flows[0]["sender_retransmitted_segments"] > 0
 
@@ -346,11 +352,18 @@ def test_tshark_tells_mac_retries_from_tcp_retransmissions(tmp_path: Path) -> No
     files = {p.name: p for p in r.pcap or []}
     down, up = files["hop2-cell_sta1-forward.pcap"], files["hop2-cell_sta1-reverse.pcap"]
     ap, sta1 = r.members[0], next(m for m in r.members if m["node"] == "sta1")
+    # Wireshark's 802.11 analysis is on with "Call subdissector for retransmitted 802.11
+    # frames" off (by default it hands a MAC retry to TCP as one more copy of the segment).
+    own = ("-o", "wlan.retransmitted:FALSE")
     for path, member in ((down, ap), (up, sta1)):
         assert _tshark_count(path, "_ws.expert.severity == error || _ws.malformed") == 0
         assert _tshark_count(path, "wlan.fc.retry == 1") == member["retries"]
+        assert _tshark_count(path, "wlan.analysis.retransmission", *own) == member["retries"]
         assert _tshark_count(path, "wlan.fc.type_subtype == 0x001d") >= member["successes"]
-    # TCP's analysis sees each segment the MAC retried once: its retransmissions are the
+    # TCP's analysis then sees each segment once per MAC frame: its retransmissions are the
     # sender's (no base-station agent), not the MAC's.
-    assert _tshark_count(down, REPEAT) == r.flows[0]["sender_retransmitted_segments"]
-    assert _tshark_count(down, "tcp.len > 0") == ap["attempts"] - ap["retries"]
+    sent = r.flows[0]["sender_retransmitted_segments"]
+    assert _tshark_count(down, REPEAT, *own) == sent
+    assert _tshark_count(down, "tcp.len > 0", *own) == ap["attempts"] - ap["retries"]
+    # The file of the frames the station took needs no preference.
+    assert _tshark_count(files["hop2-cell_sta1-forward-ip.pcap"], REPEAT) == sent
