@@ -14,7 +14,8 @@
 //! - frames the error model corrupted are captured too (the tap is at the transmitter) with a
 //!   TCP checksum that does not verify, as the paper's error generator did (Balakrishnan97 §3.5);
 //! - a port on an 802.11 DCF is written with 802.11 framing (crate::radiotap): every attempt
-//!   of the MAC, a retry with the Retry bit, and the far end's MAC ACKs as frames of their own.
+//!   of the MAC, a retry with the Retry bit, and the far end's MAC ACKs as frames of their own;
+//!   beside it, `<name>-ip.pcap` has the frames the far end took, once each, as Ethernet.
 
 use crate::error::Error;
 use crate::pcap::{encode_headers, encode_udp_headers, FrameMeta, PcapWriter, LINKTYPE_ETHERNET};

@@ -84,7 +84,8 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
     type=NonEmptyPath(file_okay=False),
     metavar="DIR",
     help="Write one pcap file per link direction (hop<i>-<name>-<forward|reverse>.pcap, "
-    "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds).",
+    "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds); "
+    "on an 802.11 DCF, 802.11 frames (MAC retries, MAC ACKs) and <name>-ip.pcap beside.",
 )
 def run_cmd(
     preset_name: str | None,
