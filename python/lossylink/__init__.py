@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from lossylink.result import RunResult, results_frame
-    from lossylink.runner import run, run_seeds, schemes
+    from lossylink.runner import run, run_seeds, scheme_aliases, schemes
     from lossylink.scenario import Scenario
     from lossylink.sweeps import SweepResult, sweep
 
@@ -35,6 +35,7 @@ _LAZY = {
     "results_frame": "lossylink.result",
     "run": "lossylink.runner",
     "run_seeds": "lossylink.runner",
+    "scheme_aliases": "lossylink.runner",
     "schemes": "lossylink.runner",
     "Scenario": "lossylink.scenario",
     "SweepResult": "lossylink.sweeps",
@@ -64,6 +65,7 @@ __all__ = [
     "results_frame",
     "run",
     "run_seeds",
+    "scheme_aliases",
     "schemes",
     "sweep",
 ]

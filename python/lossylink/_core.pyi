@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from lossylink._types import RawRun, SchemeInfo
+from lossylink._types import RawRun, SchemeAliasInfo, SchemeInfo
 
 __version__: str
 """The version of the Rust crates this extension was built from."""
@@ -100,6 +100,9 @@ def run_batch(
 
 def schemes() -> list[SchemeInfo]:
     """The scheme registry, in registry order."""
+
+def scheme_aliases() -> list[SchemeAliasInfo]:
+    """The scheme aliases (``reno``, ``cubic``, ...), each with the scheme it stands for."""
 
 def emulate(
     scenario: Scenario,

@@ -33,3 +33,11 @@ class SchemeInfo(TypedDict):
     family: str
     description: str
     source: str
+
+
+class SchemeAliasInfo(TypedDict):
+    """One entry of the scheme alias table."""
+
+    alias: str
+    scheme: str
+    description: str

@@ -15,6 +15,9 @@ classes are defined in the Rust extension (one per Rust ``ErrorKind``) and re-ex
     ├── LossylinkIOError           a file could not be read or written
     └── EmulationError             the emulator could not set up or run
         └── PrivilegeError         it lacks CAP_NET_ADMIN or CAP_SYS_ADMIN
+
+and two warnings of sweeps: :class:`RunsFailedWarning` (some runs failed) and
+:class:`MainGuardWarning` (started outside ``if __name__ == "__main__":``, runs on threads).
 """
 
 from lossylink._core import (
@@ -37,7 +40,9 @@ __all__ = [
     "InvalidValueError",
     "LossylinkError",
     "LossylinkIOError",
+    "MainGuardWarning",
     "PrivilegeError",
+    "RunsFailedWarning",
     "ScenarioError",
     "ScenarioSyntaxError",
     "SimulationError",
@@ -46,3 +51,13 @@ __all__ = [
     "UnknownPresetError",
     "UnknownSchemeError",
 ]
+
+
+class RunsFailedWarning(UserWarning):
+    """A sweep returned with failed runs: :attr:`lossylink.SweepResult.failures` lists them
+    (``warnings.simplefilter("error", RunsFailedWarning)`` makes it raise)."""
+
+
+class MainGuardWarning(RuntimeWarning):
+    """A sweep was started from a script's top level outside ``if __name__ == "__main__":``;
+    worker processes would run the script again, so it runs on threads only."""

@@ -10,13 +10,20 @@ PROG = "lossylink"
 
 def scheme_lines() -> list[str]:
     """``lossylink schemes``: one line per scheme, name and family in aligned columns, then the
-    description and the source in brackets."""
-    from lossylink._core import schemes  # the registry itself: no result types, no numpy
+    description and the source in brackets; then one line per alias (family ``alias``): the
+    scheme it stands for and what that is."""
+    from lossylink._core import scheme_aliases, schemes  # the registry: no result types, no numpy
 
     rows = schemes()
+    aliases = scheme_aliases()
     name_w = max((len(s["name"]) for s in rows), default=0)
     family_w = max((len(s["family"]) for s in rows), default=0)
-    return [
+    lines = [
         f"{s['name']:<{name_w}}  {s['family']:<{family_w}}  {s['description']}  [{s['source']}]"
         for s in rows
     ]
+    lines += [
+        f"{a['alias']:<{name_w}}  {'alias':<{family_w}}  = {a['scheme']}: {a['description']}"
+        for a in aliases
+    ]
+    return lines

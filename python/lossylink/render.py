@@ -120,6 +120,27 @@ def run_table(
     )
 
 
+def flows_csv(results: Sequence[RunResult]) -> str:
+    """The per-flow table of a ``[[flows]]`` run as CSV: one row per flow and seed, every entry
+    of the flow's row (:attr:`RunResult.flows`) after the seed; or, for single-flow runs, one
+    row per seed with every metric. Floats at full precision."""
+    import csv
+    import io
+
+    if results and results[0].flows is not None:
+        rows = [{"seed": r.metrics.get("seed"), **f} for r in results for f in r.flows or []]
+    else:
+        rows = [dict(r.metrics) for r in results]
+    names: dict[str, None] = {}
+    for row in rows:
+        names.update(dict.fromkeys(row))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(names), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
 def _float(value: object) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
@@ -162,6 +183,13 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
     jain = mean([float(a["jain_index"]) for a in aggs])
     means = [mean(g) for g in goodput]
     places = decimals([*means, total])
+    totals = [float(a["aggregate_goodput_mbps"]) for a in aggs]
+    all_cell = number(total, places)
+    aggregate = f"{total:.4g}"
+    if len(totals) > 1:
+        # The aggregate's 95 % CI over the seeds, in the all row and the title.
+        all_cell += " ±" + number(summarize(totals).half_width, places)
+        aggregate = all_cell
     g_cells = []
     for g, m in zip(goodput, means, strict=True):
         cell = number(m, places)
@@ -181,7 +209,7 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
         TableColumn("flow", [str(f["flow"]) for f in first] + ["all"], 100, "left"),
         TableColumn("scheme", [str(f["scheme"]) for f in first] + [""], 60, "left"),
         TableColumn("path", [f"{f['from']} → {f['to']}" for f in first] + [""], 30, "left"),
-        TableColumn("goodput\nMb/s", [*g_cells, number(total, places)], 90),
+        TableColumn("goodput\nMb/s", [*g_cells, all_cell], 90),
         TableColumn(
             "time-\nouts",
             [number(v, count_places(counts["sender_timeouts"])) for v in counts["sender_timeouts"]]
@@ -222,6 +250,6 @@ def flows_table(results: Sequence[RunResult], width: int = 80) -> Table | None:
             )
         )
     seeds = f"{len(results)} seed{'s' if len(results) != 1 else ''}"
-    title = f"{len(first)} flows · {seeds} · aggregate {total:.4g} Mb/s · Jain's index {jain:.3f}"
+    title = f"{len(first)} flows · {seeds} · aggregate {aggregate} Mb/s · Jain's index {jain:.3f}"
     styles: list[str | None] = [None] * len(first) + ["bold"]
     return fit_table(cols, width=width, title=title, row_styles=styles, sections=[len(first) - 1])

@@ -31,6 +31,8 @@ RUN_KEYS = (
     "sender_fast_retransmits",
 )
 SWEEP_METRICS = ("throughput_mbps", "completion_s", "sender_timeouts")
+NETWORK_SWEEP_METRICS = ("agg.aggregate_goodput_mbps", "agg.jain_index")
+"""A sweep of a scenario with ``[[flows]]``: the whole network's, not its first flow's."""
 
 
 def clip(text: str, limit: int = LIMIT) -> str:
@@ -73,7 +75,15 @@ def _fit_html(parts: list[str], more: str) -> str:
 def run_html(result: RunResult) -> str:
     """A run as a two-column HTML table of its headline metrics and trace tables."""
     m = result.metrics
-    rows: list[tuple[str, object]] = [(k, m[k]) for k in RUN_KEYS if k in m]
+    if result.network is None:
+        rows: list[tuple[str, object]] = [(k, m[k]) for k in RUN_KEYS if k in m]
+    else:
+        # A [[flows]] run's metrics are its first flow's: show the whole network's.
+        agg = result.network["aggregate"]
+        rows = [(k, m[k]) for k in ("scheme", "preset", "seed") if k in m]
+        rows.append(("flows", len(result.network["flows"])))
+        rows += [(k, agg[k]) for k in ("aggregate_goodput_mbps", "jain_index") if k in agg]
+        rows.append(("per flow", ".flows, results_frame(..., per_flow=True)"))
     if result.trace is not None:
         rows.append(("trace", ", ".join(result.trace)))
     rows.append(("metrics", f"{len(m)} (see .metrics)"))
@@ -117,7 +127,9 @@ def sweep_text(result: SweepResult) -> str:
 def sweep_html(result: SweepResult) -> str:
     """The counts and the first :data:`MAX_ROWS` grid points of the summary (mean ± CI)."""
     keys = list(result.grid.keys)
-    metrics = [m for m in SWEEP_METRICS if any(f"{m}_mean" in e for e in result.summary)]
+    network = any(e.get("agg.aggregate_goodput_mbps_mean") is not None for e in result.summary)
+    wanted = NETWORK_SWEEP_METRICS if network else SWEEP_METRICS
+    metrics = [m for m in wanted if any(f"{m}_mean" in e for e in result.summary)]
     header = [*keys, "runs", *metrics]
     rows = []
     for e in result.summary[:MAX_ROWS]:

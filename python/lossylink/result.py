@@ -28,6 +28,8 @@ _REPR_KEYS = (
     "sender_timeouts",
     "sender_fast_retransmits",
 )
+# And for a run with [[flows]], before the aggregate goodput and Jain's index.
+_NETWORK_REPR_KEYS = ("scheme", "preset", "seed")
 
 
 class RunResult:
@@ -210,7 +212,9 @@ class RunResult:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        shown = [f"{k}={_short(self.metrics[k])}" for k in _REPR_KEYS if k in self.metrics]
+        # A [[flows]] run's metrics are its first flow's: the repr shows the whole network's.
+        keys = _REPR_KEYS if self.network is None else _NETWORK_REPR_KEYS
+        shown = [f"{k}={_short(self.metrics[k])}" for k in keys if k in self.metrics]
         if self.network is not None:
             agg = self.network["aggregate"]
             shown.append(f"flows={len(self.network['flows'])}")
@@ -228,12 +232,50 @@ class RunResult:
         return run_html(self)
 
 
-def results_frame(results: Iterable[RunResult]) -> pd.DataFrame:
-    """One row per result, one column per metric, in the facade's key order."""
+def results_frame(results: Iterable[RunResult], *, per_flow: bool = False) -> pd.DataFrame:
+    """One row per result, one column per metric, in the facade's key order.
+
+    A run of a scenario with ``[[flows]]`` (whose metrics are its first flow's) also gets the
+    whole network's columns, as a sweep's results file has them, right after its scheme, preset
+    and seed: ``agg.<key>`` for the aggregate (``agg.aggregate_goodput_mbps``,
+    ``agg.jain_index``, ...) and ``flow.<name>.<key>`` for each flow's goodput, bytes, time and
+    retransmissions. With ``per_flow=True`` the frame has one row per flow of each run instead:
+    ``run`` (the result's position), ``seed``, then every entry of the flow's row
+    (:attr:`RunResult.flows`).
+    """
     import pandas as pd
 
-    rows = [r.metrics for r in results]
+    if per_flow:
+        return _flow_rows(list(results))
+    rows = []
+    for r in results:
+        if r.network is None:
+            rows.append(r.metrics)
+            continue
+        from lossylink.sweeps.executors import network_columns
+
+        head = {k: r.metrics[k] for k in _NETWORK_REPR_KEYS if k in r.metrics}
+        rows.append({**head, **network_columns(r.network), **r.metrics})
     columns: dict[str, None] = {}
+    for row in rows:
+        columns.update(dict.fromkeys(row))
+    frame: pd.DataFrame = pd.DataFrame.from_records(rows, columns=list(columns))
+    return frame
+
+
+def _flow_rows(results: list[RunResult]) -> pd.DataFrame:
+    """One row per flow of each result (see :func:`results_frame`)."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    for i, r in enumerate(results):
+        if r.flows is None:
+            raise ValueError(
+                f"results[{i}] is a single-flow chain run: per_flow needs a scenario with [[flows]]"
+            )
+        for f in r.flows:
+            rows.append({"run": i, "seed": r.metrics.get("seed"), **f})
+    columns: dict[str, None] = {"run": None, "seed": None}
     for row in rows:
         columns.update(dict.fromkeys(row))
     frame: pd.DataFrame = pd.DataFrame.from_records(rows, columns=list(columns))

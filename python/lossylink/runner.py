@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from lossylink import _core
 from lossylink._limits import MAX_SEEDS
-from lossylink._types import SchemeInfo
+from lossylink._types import SchemeAliasInfo, SchemeInfo
 from lossylink.errors import InvalidValueError
 from lossylink.result import RunResult
 from lossylink.scenario import OverrideValue, Scenario, ScenarioLike
@@ -76,6 +76,12 @@ def run_seeds(
 def schemes() -> list[SchemeInfo]:
     """The scheme registry: dicts with ``name``, ``family``, ``description`` and ``source``."""
     return _core.schemes()
+
+
+def scheme_aliases() -> list[SchemeAliasInfo]:
+    """The scheme aliases: dicts with ``alias``, ``scheme`` (the registered scheme, with its
+    modifiers, that the alias stands for: ``cubic`` is ``e2e-cubic``) and ``description``."""
+    return _core.scheme_aliases()
 
 
 def seed_range(seeds: int | Iterable[int], start: int = 1) -> list[int]:

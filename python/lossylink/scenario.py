@@ -19,8 +19,9 @@ from lossylink.errors import LossylinkError, LossylinkIOError
 if TYPE_CHECKING:  # pathlib loads where a file is read or written, not on every run
     from pathlib import Path
 
-OverrideValue: TypeAlias = "str | int | float | bool"
-"""What an override may be: text (``"64KiB"``, ``"e2e"``) or a plain number or bool."""
+OverrideValue: TypeAlias = "str | int | float | bool | list[Any] | dict[str, Any]"
+"""What an override may be: text (``"64KiB"``, ``"e2e"``), a plain number or bool, or a list
+or table of them (written as its TOML inline literal)."""
 
 ScenarioLike: TypeAlias = "Scenario | str | os.PathLike[str] | None"
 """What :func:`lossylink.run` accepts: a scenario, a preset name, a ``.toml``/``.json`` path,
@@ -31,18 +32,45 @@ _LOADERS = {".toml": _core.Scenario.from_toml, ".json": _core.Scenario.from_json
 
 
 def to_text(value: OverrideValue) -> str:
-    """The text form of an override value: bools as ``true``/``false``, numbers via ``str()``.
+    """The text form of an override value: bools as ``true``/``false``, numbers via ``str()``;
+    a list or a mapping (a grid file's ``key = [[...], [...]]``, a list of hiccups) as its TOML
+    inline literal, strings inside it quoted.
 
     >>> to_text(True), to_text(1460), to_text(1e-06), to_text("64KiB")
     ('true', '1460', '1e-06', '64KiB')
+    >>> to_text([{"kind": "hold", "at": "1s"}]), to_text(["a", 2])
+    ('[{ kind = "hold", at = "1s" }]', '["a", 2]')
     """
+    if isinstance(value, str):
+        return value
+    return _toml_literal(value)
+
+
+def _toml_literal(value: Any) -> str:
+    """``value`` as a TOML inline literal (strings quoted, JSON's escapes being TOML's)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return value
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, numbers.Real):
         return str(value)
-    raise TypeError(f"override values must be str, int, float or bool, not {type(value).__name__}")
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_literal(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        items = ", ".join(f"{_toml_key(k)} = {_toml_literal(v)}" for k, v in value.items())
+        return "{ " + items + " }" if items else "{}"
+    raise TypeError(
+        "override values must be str, int, float, bool, or lists and tables of them, "
+        f"not {type(value).__name__}"
+    )
+
+
+def _toml_key(key: object) -> str:
+    """A TOML key: bare when it can be, quoted otherwise."""
+    text = str(key)
+    if text and all(c.isascii() and (c.isalnum() or c in "_-") for c in text):
+        return text
+    return json.dumps(text, ensure_ascii=False)
 
 
 class Scenario:

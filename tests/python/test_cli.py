@@ -38,11 +38,16 @@ def test_schemes_one_line_each() -> None:
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     infos = ll.schemes()
-    assert len(lines) == len(infos)
-    for line, info in zip(lines, infos, strict=True):
+    aliases = ll.scheme_aliases()
+    assert len(lines) == len(infos) + len(aliases)
+    for line, info in zip(lines, infos, strict=False):
         assert line.startswith(info["name"] + " ")
         for field in ("family", "description", "source"):
             assert info[field] in line
+    # Then the aliases, each naming the scheme it stands for.
+    for line, alias in zip(lines[len(infos) :], aliases, strict=True):
+        assert line.split()[:3] == [alias["alias"], "alias", "="]
+        assert f"= {alias['scheme']}: {alias['description']}" in line
 
 
 def test_preset_list() -> None:

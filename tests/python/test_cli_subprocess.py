@@ -91,7 +91,8 @@ def test_the_fast_answers_are_the_click_commands_output(cli_run: CliRun, args: l
     assert fast.returncode == 0, fast.stderr
     assert fast.stdout == slow.stdout
     assert fast.stderr == slow.stderr == ""
-    assert len(fast.stdout.splitlines()) == (1 if args != ["schemes"] else len(ll.schemes()))
+    schemes = len(ll.schemes()) + len(ll.scheme_aliases())
+    assert len(fast.stdout.splitlines()) == (1 if args != ["schemes"] else schemes)
 
 
 @pytest.mark.parametrize(

@@ -292,3 +292,78 @@ def test_an_unwritable_pcap_directory_raises_an_io_error(tmp_path: Path) -> None
     blocker.write_text("")
     with pytest.raises(ll.errors.LossylinkIOError, match="file"):
         ll.run("lan", transfer="64KiB", pcap=blocker)
+
+
+# -- 802.11 DCF cells: radiotap + 802.11 framing (issue 43) -------------------------------------
+
+
+def _wifi_run(directory: Path) -> ll.RunResult:
+    """One download through the docs/examples cell (DCF, retry limit 2) with 10 % frame errors:
+    MAC retries, MAC drops after the second attempt, and TCP retransmissions of those."""
+    base = ll.Scenario.load(Path(__file__).resolve().parents[2] / "docs/examples/wifi-cell.toml")
+    base.update({"flows.0.copies": 1, "run.warmup": "0s", "run.duration": "6s"})
+    base.set("cells.0.error", '{ model = "bernoulli", p = 0.1 }')
+    return ll.run(base, scheme="e2e-newreno", seed=3, pcap=directory)
+
+
+def _wifi_frame(buf: bytes) -> tuple[str, bool, bool]:
+    """(``data`` or ``ack``, the Retry bit, radiotap's bad-FCS flag) of one radiotap frame."""
+    length = int.from_bytes(buf[2:4], "little")
+    assert (length, buf[4:8]) == (9, b"\x02\x00\x00\x00")  # version 0, the Flags field only
+    fc0, fc1 = buf[length], buf[length + 1]
+    kind = {0x08: "data", 0xD4: "ack"}[fc0]
+    return kind, bool(fc1 & 0x08), bool(buf[8] & 0x40)
+
+
+def test_a_dcf_cells_capture_is_802_11_with_retries_and_mac_acks(tmp_path: Path) -> None:
+    r = _wifi_run(tmp_path)
+    files = {p.name: p for p in r.pcap or []}
+    down, up = files["hop2-cell_sta1-forward.pcap"], files["hop2-cell_sta1-reverse.pcap"]
+    ap, sta1 = r.members[0], next(m for m in r.members if m["node"] == "sta1")
+    for path, member in ((down, ap), (up, sta1)):
+        with path.open("rb") as fh:
+            reader = dpkt.pcap.Reader(fh)
+            assert reader.datalink() == 127  # LINKTYPE_IEEE802_11_RADIOTAP
+            frames = [_wifi_frame(buf) for _, buf in reader]
+        data = [f for f in frames if f[0] == "data"]
+        acks = [f for f in frames if f[0] == "ack"]
+        assert len(data) + len(acks) == len(frames)
+        assert len(data) == member["attempts"]
+        assert sum(retry for _, retry, _ in data) == member["retries"]
+        # A MAC ACK for every data frame received intact; those the channel spared are the
+        # member's successes.
+        assert sum(not bad for _, _, bad in acks) == member["successes"]
+    # Beside each, the frames the far end took, once each, as Ethernet: the access point's
+    # successes. The wired side writes Ethernet only.
+    with files["hop2-cell_sta1-forward-ip.pcap"].open("rb") as fh:
+        reader = dpkt.pcap.Reader(fh)
+        assert reader.datalink() == dpkt.pcap.DLT_EN10MB
+        assert sum(1 for _ in reader) == ap["successes"]
+    with files["hop0-internet-forward.pcap"].open("rb") as fh:
+        assert dpkt.pcap.Reader(fh).datalink() == dpkt.pcap.DLT_EN10MB
+    assert "hop0-internet-forward-ip.pcap" not in files
+    assert r.members[0]["retries"] > 50
+    assert r.flows[0]["sender_retransmitted_segments"] > 0
+
+
+@needs_tshark
+def test_tshark_tells_mac_retries_from_tcp_retransmissions(tmp_path: Path) -> None:
+    r = _wifi_run(tmp_path)
+    files = {p.name: p for p in r.pcap or []}
+    down, up = files["hop2-cell_sta1-forward.pcap"], files["hop2-cell_sta1-reverse.pcap"]
+    ap, sta1 = r.members[0], next(m for m in r.members if m["node"] == "sta1")
+    # Wireshark's 802.11 analysis is on with "Call subdissector for retransmitted 802.11
+    # frames" off (by default it hands a MAC retry to TCP as one more copy of the segment).
+    own = ("-o", "wlan.retransmitted:FALSE")
+    for path, member in ((down, ap), (up, sta1)):
+        assert _tshark_count(path, "_ws.expert.severity == error || _ws.malformed") == 0
+        assert _tshark_count(path, "wlan.fc.retry == 1") == member["retries"]
+        assert _tshark_count(path, "wlan.analysis.retransmission", *own) == member["retries"]
+        assert _tshark_count(path, "wlan.fc.type_subtype == 0x001d") >= member["successes"]
+    # TCP's analysis then sees each segment once per MAC frame: its retransmissions are the
+    # sender's (no base-station agent), not the MAC's.
+    sent = r.flows[0]["sender_retransmitted_segments"]
+    assert _tshark_count(down, REPEAT, *own) == sent
+    assert _tshark_count(down, "tcp.len > 0", *own) == ap["attempts"] - ap["retries"]
+    # The file of the frames the station took needs no preference.
+    assert _tshark_count(files["hop2-cell_sta1-forward-ip.pcap"], REPEAT) == sent

@@ -160,9 +160,13 @@ def test_to_text(value: str | int | float | bool, text: str) -> None:
     assert to_text(value) == text
 
 
-def test_to_text_rejects_other_types() -> None:
-    with pytest.raises(TypeError, match="list"):
-        to_text([1, 2])  # type: ignore[arg-type]
+def test_to_text_writes_lists_and_tables_as_toml_and_rejects_other_types() -> None:
+    assert to_text([1, 2]) == "[1, 2]"
+    assert to_text([]) == "[]"
+    assert to_text({"model": "bernoulli", "p": 0.1}) == '{ model = "bernoulli", p = 0.1 }'
+    assert to_text([{"a b": 'say "x"'}]) == '[{ "a b" = "say \\"x\\"" }]'
+    with pytest.raises(TypeError, match="set"):
+        to_text({1, 2})  # type: ignore[arg-type]
 
 
 def test_json_round_trip_keeps_floats_exact() -> None:

@@ -269,7 +269,8 @@ def test_failing_runs_are_reported_and_the_rest_kept(tmp_path: Path) -> None:
     grid = {"scheme": ["e2e", "no-such-scheme"], "time_limit": ["3600s", "2s"]}
     out = tmp_path / "r.parquet"
     base = ll.Scenario.preset("lan", transfer="128KiB", error_every="16KiB")
-    res = ll.sweep(base, grid, seeds=3, out=out, executor="pool", workers=2)
+    with pytest.warns(ll.errors.RunsFailedWarning, match="9 of 12 runs failed"):
+        res = ll.sweep(base, grid, seeds=3, out=out, executor="pool", workers=2)
     table = pq.read_table(out)
     assert table.num_rows == 12
     status = table.column("status").to_pylist()

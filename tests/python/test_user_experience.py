@@ -283,7 +283,7 @@ def test_importing_plots_keeps_the_backend() -> None:
 
 def test_sweep_repr_is_short(tmp_path: Path) -> None:
     grid = {"scheme": ["e2e", "e2e-newreno", "e2e-smart"], "error_every": ["16KiB", "32KiB"]}
-    grid["tcp.min_rto"] = ["200ms", "400ms", "1s", "2s"]
+    grid["tcp.min_rto"] = ["500ms", "1s", "1500ms", "2s"]  # multiples of the bsd slow tick
     base = ll.Scenario.preset("lan", transfer="64KiB")
     result = ll.sweep(base, grid, seeds=2, executor="seq", cache=False)
     for text in (repr(result), result._repr_html_()):

@@ -12,12 +12,16 @@
 //!   packets, so they get new ids);
 //! - timestamp = simulated time when the frame's transmission *started* on the port;
 //! - frames the error model corrupted are captured too (the tap is at the transmitter) with a
-//!   TCP checksum that does not verify, as the paper's error generator did (Balakrishnan97 §3.5).
+//!   TCP checksum that does not verify, as the paper's error generator did (Balakrishnan97 §3.5);
+//! - a port on an 802.11 DCF is written with 802.11 framing (crate::radiotap): every attempt
+//!   of the MAC, a retry with the Retry bit, and the far end's MAC ACKs as frames of their own;
+//!   beside it, `<name>-ip.pcap` has the frames the far end took, once each, as Ethernet.
 
 use crate::error::Error;
-use crate::pcap::{encode_headers, encode_udp_headers, FrameMeta, PcapWriter};
+use crate::pcap::{encode_headers, encode_udp_headers, FrameMeta, PcapWriter, LINKTYPE_ETHERNET};
+use crate::radiotap::{ack_frame, data_headers, DataFrame, LINKTYPE_IEEE802_11_RADIOTAP};
 use engine::{NodeId, PortId};
-use net::tap::TappedFrame;
+use net::tap::{MacAck, TappedFrame};
 use net::Network;
 use std::fs::File;
 use std::io::BufWriter;
@@ -46,6 +50,8 @@ pub struct CapturePort {
     pub from: NodeId,
     /// Receiving node.
     pub to: NodeId,
+    /// Whether the port transmits on an 802.11 DCF (its file has 802.11 framing).
+    pub ieee80211: bool,
 }
 
 /// The frames a run put on its links, ready to be written as pcap files.
@@ -57,6 +63,8 @@ pub struct Capture {
     pub flow_senders: Vec<NodeId>,
     /// Every frame, in the order transmissions started.
     pub frames: Vec<TappedFrame>,
+    /// The MAC ACKs of the DCF ports, in time order.
+    pub mac_acks: Vec<MacAck>,
 }
 
 /// IPv4 address of node `n`.
@@ -108,6 +116,7 @@ impl Capture {
                 file_name: port_file_name(p, hop_names),
                 from: p.from,
                 to: p.to,
+                ieee80211: network.is_dcf_port(p.id),
             })
             .collect();
         let flow_senders = network.flows().iter().map(|f| f.src).collect();
@@ -115,6 +124,7 @@ impl Capture {
             ports,
             flow_senders,
             frames,
+            mac_acks: network.tapped_mac_acks().to_vec(),
         })
     }
 
@@ -159,18 +169,54 @@ impl Capture {
             path: name.to_string(),
             message: e.to_string(),
         };
-        let mut w = PcapWriter::new(Vec::new()).map_err(io)?;
-        self.write_port(port, &mut w, name)?;
+        let mut w = PcapWriter::with_link_type(Vec::new(), self.link_type(port)).map_err(io)?;
+        self.write_port(port, &mut w, name, false)?;
         w.finish().map_err(io)
     }
 
+    /// The pcap link type of `port`'s file.
+    fn link_type(&self, port: PortId) -> u32 {
+        match self.ports.get(port.index()) {
+            Some(p) if p.ieee80211 => LINKTYPE_IEEE802_11_RADIOTAP,
+            _ => LINKTYPE_ETHERNET,
+        }
+    }
+
+    /// Write the frames of `port`: every one, with 802.11 framing on a DCF port; or, with
+    /// `delivered_only` (DCF ports), the frames the far end took, with Ethernet framing.
     fn write_port<W: std::io::Write>(
         &self,
         port: PortId,
         w: &mut PcapWriter<W>,
         name: &str,
+        delivered_only: bool,
     ) -> Result<(), Error> {
-        for f in self.frames.iter().filter(|f| f.port == port) {
+        let ieee80211 = self.ports.get(port.index()).is_some_and(|p| p.ieee80211);
+        let wifi = ieee80211 && !delivered_only;
+        let kept = (ieee80211 && delivered_only).then(|| self.delivered(port));
+        let mut acks = self.mac_acks.iter().filter(|a| a.port == port).peekable();
+        let write_err = |e: std::io::Error| Error::Io {
+            path: name.to_string(),
+            message: e.to_string(),
+        };
+        let seqs = if wifi { self.mac_seqs() } else { Vec::new() };
+        for (k, (i, f)) in self
+            .frames
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.port == port)
+            .enumerate()
+        {
+            if kept
+                .as_ref()
+                .is_some_and(|d| !d.get(k).copied().unwrap_or(false))
+            {
+                continue;
+            }
+            // The MAC ACKs that went before this frame, in time order among the data frames.
+            while let Some(a) = acks.next_if(|a| wifi && a.at <= f.start) {
+                self.write_ack(a, w).map_err(write_err)?;
+            }
             let meta = self.meta(f);
             let notice = matches!(f.pkt.proto, net::Proto::Notice(_));
             let payload = if notice {
@@ -186,17 +232,103 @@ impl Capture {
             .map_err(|message| Error::Simulation {
                 message: format!("pcap {name}: {message}"),
             })?;
+            let headers = if wifi {
+                data_headers(
+                    &self.data_frame(f, seqs.get(i).copied().unwrap_or(0)),
+                    &headers,
+                )
+            } else {
+                headers
+            };
             w.frame(f.start.as_nanos(), &headers, payload)
-                .map_err(|e| Error::Io {
-                    path: name.to_string(),
-                    message: e.to_string(),
-                })?;
+                .map_err(write_err)?;
+        }
+        for a in acks.filter(|_| wifi) {
+            self.write_ack(a, w).map_err(write_err)?;
         }
         Ok(())
     }
 
+    /// The 802.11 addressing of `f` on its DCF port: receiver, transmitter, sequence number
+    /// `seq`, and as BSSID the lower-numbered end's address (one per cell: a cell's access
+    /// point comes before its stations unless the document names them first).
+    fn data_frame(&self, f: &TappedFrame, seq: u16) -> DataFrame {
+        let p = &self.ports[f.port.index()];
+        DataFrame {
+            receiver: node_mac(p.to),
+            transmitter: node_mac(p.from),
+            bssid: node_mac(p.from.min(p.to)),
+            seq,
+            retry: f.retry,
+            corrupted: f.corrupted,
+        }
+    }
+
+    /// The 802.11 sequence number of every frame (by index; 0 off DCF ports): per transmitting
+    /// node, counted over its new frames on DCF ports modulo 4096; a retry repeats the number of
+    /// the frame it retries (a DCF member holds one frame until it is delivered or dropped).
+    fn mac_seqs(&self) -> Vec<u16> {
+        let mut next: Vec<u16> = Vec::new();
+        let mut last: Vec<u16> = Vec::new();
+        self.frames
+            .iter()
+            .map(|f| {
+                let p = &self.ports[f.port.index()];
+                if !p.ieee80211 {
+                    return 0;
+                }
+                let n = p.from.index();
+                if next.len() <= n {
+                    next.resize(n + 1, 0);
+                    last.resize(n + 1, 0);
+                }
+                if !f.retry {
+                    last[n] = next[n];
+                    next[n] = (next[n] + 1) % 4096;
+                }
+                last[n]
+            })
+            .collect()
+    }
+
+    /// For each frame of the DCF port `port`, in order, whether the far end took it: a MAC
+    /// ACK that the channel spared followed it (a frame received intact whose ACK was lost is
+    /// retried, and taken then). Without MAC ACKs (`mac_ack = false`), the frames the channel
+    /// did not corrupt (a collided one among them: the tap cannot tell).
+    fn delivered(&self, port: PortId) -> Vec<bool> {
+        let frames: Vec<&TappedFrame> = self.frames.iter().filter(|f| f.port == port).collect();
+        let acks: Vec<&MacAck> = self.mac_acks.iter().filter(|a| a.port == port).collect();
+        if acks.is_empty() {
+            return frames.iter().map(|f| !f.corrupted).collect();
+        }
+        let mut j = 0;
+        (0..frames.len())
+            .map(|k| {
+                while acks.get(j).is_some_and(|a| a.at <= frames[k].start) {
+                    j += 1; // the ACKs of earlier frames
+                }
+                match (acks.get(j), frames.get(k + 1)) {
+                    (Some(a), Some(next)) if a.at <= next.start => !a.lost,
+                    (Some(a), None) => !a.lost,
+                    _ => false,
+                }
+            })
+            .collect()
+    }
+
+    fn write_ack<W: std::io::Write>(
+        &self,
+        a: &MacAck,
+        w: &mut PcapWriter<W>,
+    ) -> std::io::Result<()> {
+        let p = &self.ports[a.port.index()];
+        w.frame(a.at.as_nanos(), &ack_frame(node_mac(p.from), a.lost), 0)
+    }
+
     /// Write one pcap file per port into `dir` (created if needed); returns the paths, in port
-    /// order. Files of ports that carried nothing are written too (header only).
+    /// order. Files of ports that carried nothing are written too (header only). A DCF port's
+    /// file (802.11 framing, every attempt) is followed by `<name>-ip.pcap`: the frames the far
+    /// end took, once each, with Ethernet framing.
     pub fn write_dir(&self, dir: &Path) -> Result<Vec<PathBuf>, Error> {
         let io = |path: &Path, e: std::io::Error| Error::Io {
             path: path.display().to_string(),
@@ -207,10 +339,21 @@ impl Capture {
         for (i, p) in self.ports.iter().enumerate() {
             let path = dir.join(&p.file_name);
             let file = File::create(&path).map_err(|e| io(&path, e))?;
-            let mut w = PcapWriter::new(BufWriter::new(file)).map_err(|e| io(&path, e))?;
-            self.write_port(PortId(i as u32), &mut w, &path.display().to_string())?;
+            let link_type = self.link_type(PortId(i as u32));
+            let mut w = PcapWriter::with_link_type(BufWriter::new(file), link_type)
+                .map_err(|e| io(&path, e))?;
+            self.write_port(PortId(i as u32), &mut w, &path.display().to_string(), false)?;
             w.finish().map_err(|e| io(&path, e))?;
             out.push(path);
+            if p.ieee80211 {
+                let stem = p.file_name.strip_suffix(".pcap").unwrap_or(&p.file_name);
+                let path = dir.join(format!("{stem}-ip.pcap"));
+                let file = File::create(&path).map_err(|e| io(&path, e))?;
+                let mut w = PcapWriter::new(BufWriter::new(file)).map_err(|e| io(&path, e))?;
+                self.write_port(PortId(i as u32), &mut w, &path.display().to_string(), true)?;
+                w.finish().map_err(|e| io(&path, e))?;
+                out.push(path);
+            }
         }
         Ok(out)
     }

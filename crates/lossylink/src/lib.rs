@@ -19,6 +19,7 @@ mod flow_metrics;
 mod mac_metrics;
 mod metrics;
 pub mod pcap;
+pub mod radiotap;
 mod run;
 mod run_endpoints;
 mod run_gsm;
@@ -29,6 +30,7 @@ mod schemes;
 mod timer_model;
 mod trace;
 pub mod units;
+mod unmodelled;
 
 pub use capture::{node_mac, port_file_name, Capture, CapturePort};
 pub use emulation::{emulation_plan, EmulationPlan};
@@ -37,7 +39,7 @@ pub use flow_metrics::{jain, FlowResults};
 pub use metrics::{GsmMetrics, Metrics, Value};
 pub use run::{run, RunOptions, RunResult};
 pub use scenario::Scenario;
-pub use schemes::{schemes, SchemeInfo};
+pub use schemes::{scheme_aliases, schemes, SchemeAlias, SchemeInfo};
 pub use timer_model::timer_model;
 pub use trace::{Column, Trace, TraceTable};
 

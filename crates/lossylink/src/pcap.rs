@@ -245,7 +245,12 @@ pub struct PcapWriter<W: Write> {
 
 impl<W: Write> PcapWriter<W> {
     /// Write the global header (little-endian, microseconds, version 2.4, Ethernet).
-    pub fn new(mut out: W) -> io::Result<Self> {
+    pub fn new(out: W) -> io::Result<Self> {
+        Self::with_link_type(out, LINKTYPE_ETHERNET)
+    }
+
+    /// Write the global header of a file of frames of `link_type` (crate::radiotap for 802.11).
+    pub fn with_link_type(mut out: W, link_type: u32) -> io::Result<Self> {
         let mut h = Vec::with_capacity(24);
         h.extend_from_slice(&0xa1b2_c3d4u32.to_le_bytes());
         h.extend_from_slice(&2u16.to_le_bytes());
@@ -253,7 +258,7 @@ impl<W: Write> PcapWriter<W> {
         h.extend_from_slice(&0i32.to_le_bytes());
         h.extend_from_slice(&0u32.to_le_bytes());
         h.extend_from_slice(&SNAPLEN.to_le_bytes());
-        h.extend_from_slice(&LINKTYPE_ETHERNET.to_le_bytes());
+        h.extend_from_slice(&link_type.to_le_bytes());
         out.write_all(&h)?;
         Ok(PcapWriter {
             out,

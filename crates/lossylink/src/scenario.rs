@@ -38,6 +38,20 @@ fn classify(path: String, message: String) -> Error {
     } else {
         path
     };
+    // A feature the build does not model, said in words rather than serde's.
+    if let Some(words) = crate::unmodelled::explain(&field, &message) {
+        return if message.starts_with("unknown field") {
+            Error::UnknownField {
+                field,
+                message: words,
+            }
+        } else {
+            Error::InvalidValue {
+                field,
+                message: words,
+            }
+        };
+    }
     if let Some(m) = message.strip_prefix(UNIT_TAG) {
         Error::BadUnit {
             field,

@@ -17,9 +17,12 @@
 
 use crate::error::Error;
 
+mod aliases;
 mod anchors;
 mod elsn;
 mod variants;
+
+pub use aliases::{scheme_aliases, SchemeAlias};
 
 /// The modifiers a scheme name may carry, as the errors list them.
 const MODIFIER_LIST: &str =
@@ -490,19 +493,28 @@ fn all() -> impl Iterator<Item = (&'static SchemeDef, Modifiers)> {
         .chain(elsn::ELSN.iter().map(|(d, m)| (d, *m)))
 }
 
-/// What to say of an unknown scheme `base`: the registered names closest to it (at most three,
-/// by edit distance, within a third of its length) and where the whole list is. The registry
-/// grows with every variant, so the error line does not list it.
+/// What to say of an unknown scheme `base`: the registered names and aliases closest to it (at
+/// most three, by edit distance to the name or to the name without its `e2e-` prefix, within a
+/// third of its length) and where the whole list is. The registry grows with every variant, so
+/// the error line does not list it.
 fn nearest(base: &str) -> String {
     let limit = (base.chars().count() / 3).max(2);
-    let mut close: Vec<(usize, &str)> = all()
-        .map(|(d, _)| (strsim::levenshtein(base, d.info.name), d.info.name))
+    let distance = |name: &str| {
+        let short = name.strip_prefix("e2e-").unwrap_or(name);
+        strsim::levenshtein(base, name).min(strsim::levenshtein(base, short))
+    };
+    let names = all()
+        .map(|(d, _)| d.info.name)
+        .chain(aliases::ALIASES.iter().map(|a| a.alias));
+    let mut close: Vec<(usize, &str)> = names
+        .map(|n| (distance(n), n))
         .filter(|&(d, _)| d <= limit)
         .collect();
     close.sort();
     let list = format!(
-        "`lossylink schemes` lists the {} schemes; modifiers: {MODIFIER_LIST}",
-        all().count()
+        "`lossylink schemes` lists the {} schemes and {} aliases; modifiers: {MODIFIER_LIST}",
+        all().count(),
+        aliases::ALIASES.len()
     );
     match close.len() {
         0 => list,
@@ -522,13 +534,20 @@ fn nearest(base: &str) -> String {
 pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
     let mut parts = name.split('+');
     let base = parts.next().unwrap_or_default().trim();
-    let (def, mut mods) =
-        all()
+    // An alias stands for a registered scheme with its modifiers (`cubic` = `e2e-cubic`); the
+    // name's own modifiers are added to them.
+    let (def, mut mods) = match aliases::expand(base) {
+        Some(target) => {
+            let r = lookup(target)?;
+            (r.def, r.mods)
+        }
+        None => all()
             .find(|(d, _)| d.info.name == base)
             .ok_or_else(|| Error::UnknownScheme {
                 name: name.to_string(),
                 allowed: nearest(base),
-            })?;
+            })?,
+    };
     for m in parts {
         match m.trim() {
             "eifel" => mods.eifel = true,

@@ -331,3 +331,37 @@ fn the_wavelan_hop_as_a_dcf_with_and_without_mac_acks() {
     };
     assert!(e.contains("hops[1].contention"), "{e}");
 }
+
+/// Issue 43: a DCF has 802.11b timing, so it refuses a data rate 802.11b does not have (54 Mb/s
+/// is 802.11a/g), in one line naming the field and the rates allowed; 1, 2, 5.5 and 11 Mb/s run.
+#[test]
+fn a_dcf_refuses_rates_that_802_11b_does_not_have() {
+    let mut cell = downlink(false, 7);
+    let e = cell.set("cells.0.rate", "54Mbps").unwrap_err().to_string();
+    assert!(
+        e.starts_with("cells[0].rate: 54Mbps is not an 802.11b rate"),
+        "{e}"
+    );
+    assert!(
+        e.contains("1Mbps, 2Mbps, 5.5Mbps, 11Mbps") && !e.contains('\n'),
+        "{e}"
+    );
+    for ok in ["1Mbps", "2Mbps", "5.5Mbps", "11Mbps"] {
+        cell.set("cells.0.rate", ok).unwrap();
+    }
+    // A cell without a DCF is a shared channel of any rate.
+    let mut shared = Scenario::preset("wlan").unwrap();
+    shared.set("cells.0.rate", "54Mbps").unwrap();
+    // A `medium = "dcf"` hop, its rate and each direction's.
+    let mut hop = wavelan_dcf(true, "e2e");
+    let e = hop.set("hops.1.rate", "6Mbps").unwrap_err().to_string();
+    assert!(
+        e.starts_with("hops[1].rate: 6Mbps is not an 802.11b rate"),
+        "{e}"
+    );
+    let e = hop
+        .set("hops.1.forward", "{ rate = \"48Mbps\" }")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("hops[1].forward.rate:"), "{e}");
+}

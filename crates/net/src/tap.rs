@@ -26,6 +26,21 @@ pub struct TappedFrame {
     pub pkt: Packet,
     /// Whether the error model corrupted it (the far end discards it).
     pub corrupted: bool,
+    /// Whether it is a MAC retransmission: an 802.11 DCF's next attempt at the frame it
+    /// attempted last on this port (the retry bit of its 802.11 header).
+    pub retry: bool,
+}
+
+/// An 802.11 MAC ACK, sent by the receiving end of a DCF port for a data frame it received
+/// intact (IEEE 802.11-2016 §10.3.2.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MacAck {
+    /// When the data frame it acknowledges ended (the ACK follows a SIFS later).
+    pub at: SimTime,
+    /// The port of the data frame it acknowledges (the ACK goes the other way).
+    pub port: PortId,
+    /// Whether the channel corrupted it (the sender then retries the data frame).
+    pub lost: bool,
 }
 
 /// Why an agent retransmitted locally, from its counters around the call.
@@ -103,6 +118,10 @@ pub type ReceiverRecord = (SimTime, FlowId, ReceiverEvent);
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Taps {
     pub frames: Option<Vec<TappedFrame>>,
+    /// The MAC ACKs of DCF ports, recorded with the frames.
+    pub mac_acks: Vec<MacAck>,
+    /// Per port, the uid of the packet a MAC last attempted (u64::MAX: none), to mark retries.
+    last_attempt: Vec<u64>,
     pub agent: Option<Vec<AgentRecord>>,
     pub receiver: Option<Vec<ReceiverRecord>>,
 }
@@ -125,7 +144,37 @@ impl Taps {
                 port,
                 pkt: *pkt,
                 corrupted,
+                retry: false,
             });
+        }
+    }
+
+    /// A MAC (an 802.11 DCF) started an attempt at a frame on `port`: a retry if the port's
+    /// previous attempt was at the same packet.
+    #[inline]
+    pub fn attempt(&mut self, start: SimTime, port: PortId, pkt: &Packet, corrupted: bool) {
+        if let Some(v) = self.frames.as_mut() {
+            let i = port.index();
+            if self.last_attempt.len() <= i {
+                self.last_attempt.resize(i + 1, u64::MAX);
+            }
+            let retry = self.last_attempt[i] == pkt.uid;
+            self.last_attempt[i] = pkt.uid;
+            v.push(TappedFrame {
+                start,
+                port,
+                pkt: *pkt,
+                corrupted,
+                retry,
+            });
+        }
+    }
+
+    /// The far end of `port` sent a MAC ACK for the data frame that ended `at`.
+    #[inline]
+    pub fn mac_ack(&mut self, at: SimTime, port: PortId, lost: bool) {
+        if self.frames.is_some() {
+            self.mac_acks.push(MacAck { at, port, lost });
         }
     }
 

@@ -28,6 +28,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::run_seeds, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_batch, m)?)?;
     m.add_function(wrap_pyfunction!(run::schemes, m)?)?;
+    m.add_function(wrap_pyfunction!(run::scheme_aliases, m)?)?;
     m.add_function(wrap_pyfunction!(emulate::emulate, m)?)?;
     m.add_function(wrap_pyfunction!(run::timer_model, m)?)?;
     errors::register(m)?;

@@ -210,6 +210,21 @@ pub fn schemes(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(out)
 }
 
+/// The scheme aliases: one dict per alias with `alias`, `scheme` (the registered scheme, with
+/// modifiers, it stands for) and `description`.
+#[pyfunction]
+pub fn scheme_aliases(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for a in lossylink::scheme_aliases() {
+        let d = PyDict::new(py);
+        d.set_item("alias", a.alias)?;
+        d.set_item("scheme", a.scheme)?;
+        d.set_item("description", a.description)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
 /// The steady-state timer model of Ludwig2000 §3.4.2 (`lossylink::timer_model`): returns
 /// `{column: numpy array}`, one row per ACK.
 #[pyfunction]

@@ -40,10 +40,21 @@ if TYPE_CHECKING:
 @click.option("--reference", type=int, metavar="BYTES", help="For --kind cwnd: a dashed line.")
 @click.option(
     "--metric",
-    default="throughput_mbps",
-    show_default=True,
     metavar="NAME",
-    help="For --kind sweep on a .parquet: the metric on the y axis.",
+    help="For --kind sweep on a .parquet: the metric on the y axis [agg.aggregate_goodput_mbps "
+    "for a scenario with [[flows]], else throughput_mbps; with --per-flow a flow column, "
+    "goodput_mbps].",
+)
+@click.option(
+    "--per-flow",
+    is_flag=True,
+    help="For --kind sweep on a .parquet of a scenario with [[flows]]: one line per flow.",
+)
+@click.option(
+    "--flow",
+    metavar="NAME",
+    help="For seq, cwnd, timeline of a run with [[flows]]: only this flow [every flow, one "
+    "colour each].",
 )
 @click.option(
     "--x", "x_axis", metavar="AXIS", help="For --kind sweep on a .parquet: the grid axis on x "
@@ -59,7 +70,9 @@ def plot_cmd(
     out_file: Path,
     table: str,
     reference: int | None,
-    metric: str,
+    metric: str | None,
+    per_flow: bool,
+    flow: str | None,
     x_axis: str | None,
     by: str | None,
 ) -> None:
@@ -67,10 +80,24 @@ def plot_cmd(
     from lossylink import plots
     from lossylink.figures import figure_for
 
+    if flow is not None and kind not in plots.KINDS:
+        raise click.BadParameter(f"only for --kind {', '.join(plots.KINDS)}", param_hint="--flow")
+    if per_flow and kind != "sweep":
+        raise click.BadParameter("only for --kind sweep", param_hint="--per-flow")
     fmt = out_file.suffix.lower().lstrip(".")
     if fmt not in plots.FORMATS:
         raise click.BadParameter("the file must end in .png or .svg", param_hint="--out")
-    fig = figure_for(source, kind, table=table, reference=reference, metric=metric, x=x_axis, by=by)
+    fig = figure_for(
+        source,
+        kind,
+        table=table,
+        reference=reference,
+        metric=metric,
+        x=x_axis,
+        by=by,
+        per_flow=per_flow,
+        flow=flow,
+    )
     out_file.parent.mkdir(parents=True, exist_ok=True)
     plots.save_figure(fig, out_file.with_suffix(""), formats=[fmt])
     click.echo(f"wrote {out_file}")

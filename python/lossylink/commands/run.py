@@ -52,6 +52,13 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
     "--json", "as_json", is_flag=True, help="One JSON object (metrics) per seed per line."
 )
 @click.option(
+    "--csv",
+    "as_csv",
+    is_flag=True,
+    help="The table as CSV on stdout: one row per flow and seed for a scenario with [[flows]], "
+    "one row per seed (every metric) otherwise.",
+)
+@click.option(
     "--trace-csv",
     type=NonEmptyPath(file_okay=False),
     metavar="DIR",
@@ -77,7 +84,8 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
     type=NonEmptyPath(file_okay=False),
     metavar="DIR",
     help="Write one pcap file per link direction (hop<i>-<name>-<forward|reverse>.pcap, "
-    "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds).",
+    "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds); "
+    "on an 802.11 DCF, 802.11 frames (MAC retries, MAC ACKs) and <name>-ip.pcap beside.",
 )
 def run_cmd(
     preset_name: str | None,
@@ -87,6 +95,7 @@ def run_cmd(
     seed: int,
     seeds: int,
     as_json: bool,
+    as_csv: bool,
     trace_csv: Path | None,
     save: Path | None,
     trace_format: str,
@@ -116,6 +125,8 @@ def run_cmd(
     for key, value in assignments:
         scenario.set(key, value)
 
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv are mutually exclusive")
     traced = trace_csv is not None or save is not None
     results = run_seeds(scenario, seed_range(seeds, seed), trace=traced, pcap=pcap)
     written = [p for r in results for p in r.write_trace_csv(trace_csv)] if trace_csv else []
@@ -130,6 +141,11 @@ def run_cmd(
     if as_json:
         for r in results:
             click.echo(json.dumps(r.to_dict()))
+        return
+    if as_csv:
+        from lossylink.render import flows_csv
+
+        click.echo(flows_csv(results), nl=False)
         return
     from lossylink.render import flows_table, make_console, run_table
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -81,7 +81,16 @@ EXECUTORS = ("seq", "pool", "dask")
     help="Run cache directory [.lossylink-cache beside --out].",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
-@click.option("--progress/--no-progress", default=True, help="Show the progress bar (stderr).")
+@click.option(
+    "--per-flow",
+    is_flag=True,
+    help="For a scenario with [[flows]]: each flow's goodput beside the aggregate.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show the progress bar on stderr [when stdout and stderr are both a terminal].",
+)
 def sweep_cmd(
     preset_name: str | None,
     config: Path | None,
@@ -97,14 +106,16 @@ def sweep_cmd(
     batch: int | None,
     cache: Path | None,
     no_cache: bool,
-    progress: bool,
+    per_flow: bool,
+    progress: bool | None,
 ) -> None:
     """Run the base scenario at every grid point for seeds S .. S+N-1.
 
     Writes one Parquet row per run and prints (and saves) mean, standard deviation and 95 %
-    confidence interval per grid point. Finished runs are cached: rerunning an interrupted or
-    repeated sweep only runs what is missing. Exits with status 1 if any run failed (the other
-    results are still written).
+    confidence interval per grid point. For a scenario with [[flows]] the table shows the whole
+    network (flows, aggregate goodput, Jain's index; --per-flow adds each flow's goodput).
+    Finished runs are cached: rerunning an interrupted or repeated sweep only runs what is
+    missing. Exits with status 1 if any run failed (the other results are still written).
     """
     import threading
 
@@ -127,23 +138,34 @@ def sweep_cmd(
     file_axes = list(load_grid_file(grid_file).items()) if grid_file is not None else []
     grid = merge_axes([*file_axes, *(parse_axis(a) for a in axes)])
 
+    if progress is None:
+        progress = show_progress(sys.stdout, sys.stderr)
     started = time.perf_counter()
-    result = sweep(
-        base,
-        grid,
-        seed_range(seeds, seed),
-        out=out,
-        executor=executor,
-        workers=workers,
-        scheduler=scheduler,
-        batch=batch,
-        cache=False if no_cache else cache,
-        progress=progress,
-    )
+    import warnings
+
+    from lossylink.errors import RunsFailedWarning
+
+    with warnings.catch_warnings():
+        # The failed runs are reported below, each in one line: not also as a Python warning.
+        warnings.simplefilter("ignore", RunsFailedWarning)
+        result = sweep(
+            base,
+            grid,
+            seed_range(seeds, seed),
+            out=out,
+            executor=executor,
+            workers=workers,
+            scheduler=scheduler,
+            batch=batch,
+            cache=False if no_cache else cache,
+            progress=progress,
+        )
     from lossylink.render import make_console
 
     console = make_console()
-    console.print(summary_table(result.summary, result.grid.keys, width=console.width))
+    console.print(
+        summary_table(result.summary, result.grid.keys, width=console.width, per_flow=per_flow)
+    )
     wall = time.perf_counter() - started
     rate = f" ({result.executed / wall:.1f} runs/s)" if result.executed else ""
     console.print(
@@ -166,6 +188,14 @@ def sweep_cmd(
                 err=True,
             )
         sys.exit(1)
+
+
+def show_progress(stdout: Any, stderr: Any) -> bool:
+    """Whether to draw the progress bar by default: only when both streams are a terminal. The
+    bar redraws itself on stderr with control characters; with stdout piped (into a pager, a
+    file, `tee`) it would be drawn over or into what the user reads, or leave its last frame in
+    a log."""
+    return all(callable(getattr(s, "isatty", None)) and s.isatty() for s in (stdout, stderr))
 
 
 def _import_printing() -> None:

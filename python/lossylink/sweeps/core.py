@@ -18,11 +18,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lossylink import _core
-from lossylink.errors import InvalidValueError, LossylinkError
+from lossylink.errors import (
+    InvalidValueError,
+    LossylinkError,
+    MainGuardWarning,
+    RunsFailedWarning,
+)
 from lossylink.runner import seed_range
 from lossylink.scenario import Scenario, ScenarioLike
 from lossylink.sweeps.cache import RunCache, canonical_json, run_key
-from lossylink.sweeps.executors import EXECUTORS, Executor, Task, make_executor
+from lossylink.sweeps.executors import EXECUTORS, Executor, PoolExecutor, Task, make_executor
 from lossylink.sweeps.grid import Grid, GridSpec
 from lossylink.sweeps.summary import summary_rows, write_summary_csv
 from lossylink.sweeps.table import (
@@ -154,8 +159,11 @@ def sweep(
     warm = threading.Thread(target=warm_table_writer, name="lossylink-warm", daemon=True)
     warm.start()
     t_start = time.perf_counter()
+    threads_only = _check_main_guard(executor if pending else "seq", scheduler)
     # Nothing to run (all cached or failed): start no pool or cluster.
     ex = make_executor(executor if pending else "seq", workers, scheduler if pending else None)
+    if threads_only and isinstance(ex, PoolExecutor):
+        ex.processes_pay_off_s = math.inf
     cpu_s = 0.0
     t_run = time.perf_counter()
     try:
@@ -198,7 +206,54 @@ def sweep(
         "stop_s": t_end_run - t_ran,
         "write_s": time.perf_counter() - t_end_run,
     }
+    if result.failures:
+        _warn_failures(result)
     return result
+
+
+def _warn_failures(result: SweepResult) -> None:
+    """A :class:`~lossylink.errors.RunsFailedWarning` naming how many runs failed and the
+    first error, so that a script does not go on quietly with missing runs."""
+    import warnings
+
+    from lossylink.sweeps.summary import failure_lines
+
+    failed = result.failures
+    first = failure_lines(failed[:1])[0]
+    warnings.warn(
+        f"{len(failed)} of {len(result.rows)} runs failed (SweepResult.failures lists them); "
+        f"first: {first}",
+        RunsFailedWarning,
+        stacklevel=3,
+    )
+
+
+def _check_main_guard(executor: str, scheduler: str | None) -> bool:
+    """Whether the sweep must stay on threads because it was started from a script's top
+    level outside ``if __name__ == "__main__":`` (worker processes would run the script, and
+    so the sweep, again): a :class:`~lossylink.errors.MainGuardWarning` for the pool, which
+    then runs on threads; an error for a Dask LocalCluster, whose workers are processes."""
+    if executor == "seq" or (executor == "dask" and scheduler):
+        return False
+    from lossylink.sweeps.guard import GUARD, unguarded_call_site
+
+    site = unguarded_call_site()
+    if site is None:
+        return False
+    if executor == "dask":
+        raise InvalidValueError(
+            f"executor dask: the sweep is started at {site}, outside `{GUARD}`; the local "
+            "cluster's worker processes would run the script again: put the sweep under it"
+        )
+    import warnings
+
+    warnings.warn(
+        f"the sweep runs on threads only: it is started at {site}, outside `{GUARD}`, and "
+        "worker processes would run the script again; put the sweep under it",
+        MainGuardWarning,
+        stacklevel=3,
+    )
+    return True
 
 
 class _NoProgress:

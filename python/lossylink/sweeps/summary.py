@@ -31,6 +31,15 @@ HEADLINE = (
     ("completion_s", "time s", 60),
     ("sender_timeouts", "timeouts", 70),
 )
+# For a scenario with [[flows]], whose run metrics are its first flow's: the whole network's
+# (the ``agg.*`` columns of the results file), then with ``per_flow`` each flow's goodput.
+NETWORK_HEADLINE = (
+    ("agg.flows", "flows", 95),
+    ("agg.aggregate_goodput_mbps", "aggregate\nMb/s", 90),
+    ("agg.jain_index", "Jain's\nindex", 70),
+)
+FLOW_PREFIX = "flow."
+FLOW_GOODPUT = ".goodput_mbps"
 
 
 def summary_rows(rows: Sequence[Row], grid_keys: Sequence[str]) -> list[dict[str, Any]]:
@@ -83,13 +92,36 @@ def write_summary_csv(entries: Sequence[dict[str, Any]], path: str | os.PathLike
     return target
 
 
+def is_network(entries: Sequence[dict[str, Any]]) -> bool:
+    """Whether the summary is of a scenario with ``[[flows]]`` (it has aggregate columns)."""
+    return any(e.get("agg.aggregate_goodput_mbps_mean") is not None for e in entries)
+
+
+def flow_names(entries: Sequence[dict[str, Any]]) -> list[str]:
+    """The flows with a goodput column in the summary, in order of first appearance."""
+    names: dict[str, None] = {}
+    for e in entries:
+        for key in e:
+            if key.startswith(FLOW_PREFIX) and key.endswith(f"{FLOW_GOODPUT}_mean"):
+                names[key[len(FLOW_PREFIX) : -len(f"{FLOW_GOODPUT}_mean")]] = None
+    return list(names)
+
+
 def summary_table(
-    entries: Sequence[dict[str, Any]], grid_keys: Sequence[str], *, width: int = 120
+    entries: Sequence[dict[str, Any]],
+    grid_keys: Sequence[str],
+    *,
+    width: int = 120,
+    per_flow: bool = False,
 ) -> Table:
     """The printed summary: grid values, runs, and headline metrics as mean ± 95 % CI, every
     cell of a metric with the same decimals; fits ``width`` columns by dropping the headline
-    metrics of lowest priority first (:func:`lossylink.tables.fit_table`)."""
-    from lossylink.tables import TableColumn, decimals, fit_table, number
+    metrics of lowest priority first (:func:`lossylink.tables.fit_table`).
+
+    For a scenario with ``[[flows]]`` the headline is the whole network's (number of flows,
+    aggregate goodput, Jain's index), not its first flow's; ``per_flow`` adds each flow's
+    goodput (Mb/s), the columns dropped first when the terminal is narrow."""
+    from lossylink.tables import TableColumn, fit_table
 
     columns = [
         TableColumn(key, [str(e.get(key, "")) for e in entries], 100, justify="left")
@@ -97,15 +129,32 @@ def summary_table(
     ]
     runs = [f"{e['runs']}" + (f" ({e['failed']} failed)" if e["failed"] else "") for e in entries]
     columns.append(TableColumn("runs", runs, 95))
-    for name, header, priority in HEADLINE:
+    network = is_network(entries)
+    headline = list(NETWORK_HEADLINE if network else HEADLINE)
+    if network and per_flow:
+        headline += [
+            (f"{FLOW_PREFIX}{name}{FLOW_GOODPUT}", f"{name}\nMb/s", 30)
+            for name in flow_names(entries)
+        ]
+    for name, header, priority in headline:
         if not any(f"{name}_mean" in e for e in entries):
             continue
-        means = [e.get(f"{name}_mean") for e in entries]
-        cis = [e.get(f"{name}_ci95") for e in entries]
-        places = decimals([*means, *cis])
-        cells = [_mean_ci(m, c, places, number) for m, c in zip(means, cis, strict=True)]
-        columns.append(TableColumn(header, cells, priority))
+        columns.append(TableColumn(header, metric_cells(entries, name), priority))
     return fit_table(columns, width=width)
+
+
+def metric_cells(entries: Sequence[dict[str, Any]], name: str) -> list[str]:
+    """The cells of metric ``name``: mean ± 95 % CI with one number of decimals for the column;
+    a metric that never varies within a point (a count of flows) shows its mean alone."""
+    from lossylink.tables import decimals, number
+
+    means = [e.get(f"{name}_mean") for e in entries]
+    cis = [e.get(f"{name}_ci95") for e in entries]
+    stds = [e.get(f"{name}_std") for e in entries]
+    if all(not s for s in stds) and all(m is None or float(m).is_integer() for m in means):
+        return [number(m, 0) for m in means]
+    places = decimals([*means, *cis])
+    return [_mean_ci(m, c, places, number) for m, c in zip(means, cis, strict=True)]
 
 
 def _mean_ci(mean: float | None, ci: float | None, places: int, number: Any) -> str:

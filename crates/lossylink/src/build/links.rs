@@ -355,10 +355,21 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
                 "a dcf hop draws its own backoff (dcf.cw_min, dcf.slot); leave contention out",
             ))
         }
-        (MediumDoc::Dcf, None) => Medium::Dcf(super::topology::dcf_config(
-            &h.dcf.clone().unwrap_or_default(),
-            &format!("{field}.dcf"),
-        )?),
+        (MediumDoc::Dcf, None) => {
+            for (at, rate) in [
+                ("rate", h.rate),
+                ("forward.rate", h.forward.rate),
+                ("reverse.rate", h.reverse.rate),
+            ] {
+                if let Some(r) = rate {
+                    super::topology::dcf_rate(r.0, &format!("{field}.{at}"))?;
+                }
+            }
+            Medium::Dcf(super::topology::dcf_config(
+                &h.dcf.clone().unwrap_or_default(),
+                &format!("{field}.dcf"),
+            )?)
+        }
     };
     if h.dcf.is_some() && h.medium != MediumDoc::Dcf {
         return Err(Error::invalid(

@@ -290,20 +290,23 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 ));
             }
             members.push(links.len());
-            let member_doc = match cell.station_error.get(st) {
+            let own_error = cell.station_error.get(st);
+            let member_doc = match own_error {
                 Some(e) => HopDoc {
                     error: Some(e.clone()),
                     ..hop_doc.clone()
                 },
                 None => hop_doc.clone(),
             };
+            let member_hop = hop(&field, &member_doc)
+                .map_err(|e| cell_field(e, &field, own_error.map(|_| st.as_str())))?;
             links.push(LinkConfig {
                 a: ap,
                 b: s,
                 key: format!("cell:{}/{st}", cell.name),
                 hop: HopConfig {
                     name: format!("{}/{st}", cell.name),
-                    ..hop(&field, &member_doc)?
+                    ..member_hop
                 },
             });
         }
@@ -324,7 +327,10 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             contention: contention(cell.contention.as_ref()),
             dcf: match &cell.dcf {
                 None => None,
-                Some(d) => Some(dcf_config(d, &format!("cells[{c}].dcf"))?),
+                Some(d) => {
+                    dcf_rate(cell.rate.0, &format!("{field}.rate"))?;
+                    Some(dcf_config(d, &format!("cells[{c}].dcf"))?)
+                }
             },
             key: format!("cell:{}", cell.name),
         });
@@ -353,6 +359,41 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
         cells,
         routes,
     })
+}
+
+/// An error of a cell member's link, named by the cell's own fields: a cell has no `forward` or
+/// `reverse` (both directions carry its settings), and a station's own error model is
+/// `station_error.<station>` (`station`, when it has one).
+fn cell_field(e: Error, cell: &str, station: Option<&str>) -> Error {
+    let rename = |f: String| -> String {
+        for dir in ["forward", "reverse"] {
+            let Some(rest) = f.strip_prefix(&format!("{cell}.{dir}.")) else {
+                continue;
+            };
+            return match (station, rest.strip_prefix("error")) {
+                (Some(st), Some(tail)) if tail.is_empty() || tail.starts_with('.') => {
+                    format!("{cell}.station_error.{st}{tail}")
+                }
+                _ => format!("{cell}.{rest}"),
+            };
+        }
+        f
+    };
+    match e {
+        Error::InvalidValue { field, message } => Error::InvalidValue {
+            field: rename(field),
+            message,
+        },
+        Error::BadUnit { field, message } => Error::BadUnit {
+            field: rename(field),
+            message,
+        },
+        Error::UnknownField { field, message } => Error::UnknownField {
+            field: rename(field),
+            message,
+        },
+        other => other,
+    }
 }
 
 /// The scenario's network: a chain (`hops`) or a topology (`links`, `cells`), never both.
@@ -385,6 +426,33 @@ pub(crate) fn network(doc: &ScenarioDoc) -> Result<Net, Error> {
         }
     })?;
     Ok(Net { topology, routes })
+}
+
+/// The data rates of the PHY whose timing a DCF has: 802.11b's DSSS 1 and 2 Mb/s (IEEE
+/// 802.11b-1999 clause 15) and HR/DSSS 5.5 and 11 Mb/s (clause 18).
+const DSSS_RATES: [(u64, &str); 4] = [
+    (1_000_000, "1Mbps"),
+    (2_000_000, "2Mbps"),
+    (5_500_000, "5.5Mbps"),
+    (11_000_000, "11Mbps"),
+];
+
+/// A DCF's data rate at `field`, refused unless 802.11b has it: the DCF's slot, SIFS, PLCP and
+/// MAC ACK are 802.11b's, so another rate (54 Mb/s is 802.11a/g) would mix two PHYs silently.
+pub(super) fn dcf_rate(bps: u64, field: &str) -> Result<(), Error> {
+    if DSSS_RATES.iter().any(|&(r, _)| r == bps) {
+        return Ok(());
+    }
+    let allowed: Vec<&str> = DSSS_RATES.iter().map(|&(_, n)| n).collect();
+    Err(Error::invalid(
+        field,
+        format!(
+            "{} is not an 802.11b rate, and a DCF has 802.11b timing (allowed: {}; the PHYs of \
+             802.11a/g/n are not modelled yet)",
+            crate::units::format_rate(bps),
+            allowed.join(", ")
+        ),
+    ))
 }
 
 /// A cell's `dcf` knobs, validated (802.11b defaults).

@@ -62,3 +62,49 @@ fn todays_anchors_are_registered_with_their_modifiers() {
     let e = lookup("e2e+bogus").err().unwrap().to_string();
     assert!(e.contains("+prr"), "{e}");
 }
+
+#[test]
+fn aliases_stand_for_their_schemes_with_their_modifiers() {
+    for a in scheme_aliases() {
+        let via_alias = lookup(a.alias).unwrap();
+        let direct = lookup(a.scheme).unwrap();
+        assert_eq!(via_alias.def.info.name, direct.def.info.name, "{}", a.alias);
+        assert_eq!(via_alias.mods, direct.mods, "{}", a.alias);
+        // An alias is never a registered name (it would hide it).
+        assert!(schemes().iter().all(|s| s.name != a.alias), "{}", a.alias);
+    }
+    let r = lookup("reno").unwrap();
+    assert_eq!(r.def.info.name, "e2e");
+    assert!(r.mods.modern && !r.mods.cubic);
+    let r = lookup("cubic+eifel").unwrap();
+    assert_eq!(r.def.info.name, "e2e-cubic");
+    assert!(r.mods.cubic && r.mods.modern && r.mods.eifel);
+    assert!(lookup("bbr").unwrap().mods.bbr);
+    assert_eq!(lookup("sack").unwrap().def.recovery, RecoveryKind::Sack);
+    assert_eq!(
+        lookup("newreno").unwrap().def.recovery,
+        RecoveryKind::NewReno
+    );
+}
+
+#[test]
+fn near_misses_are_matched_against_aliases_and_short_names() {
+    let hint = |name: &str| {
+        lookup(name)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert!(
+        hint("cubik").contains("nearest: cubic"),
+        "{}",
+        hint("cubik")
+    );
+    assert!(
+        hint("westwood").contains("nearest: e2e-westwood"),
+        "{}",
+        hint("westwood")
+    );
+    assert!(hint("bbr2").contains("bbr"), "{}", hint("bbr2"));
+    assert!(hint("zzzzzzzzzzzz").contains("aliases"));
+}

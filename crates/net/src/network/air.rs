@@ -43,6 +43,15 @@ impl Network {
             .collect()
     }
 
+    /// Whether `port` transmits on an 802.11 DCF (a cell with `dcf`, a `medium = "dcf"` hop):
+    /// its capture has 802.11 framing.
+    pub fn is_dcf_port(&self, port: PortId) -> bool {
+        self.ports
+            .get(port.index())
+            .and_then(|p| self.media.get(p.medium))
+            .is_some_and(|m| matches!(m, AnyMedium::Dcf(_)))
+    }
+
     /// The counters of every GSM link direction, in medium order.
     pub fn gsm_stats(&self) -> Vec<crate::medium::GsmStats> {
         self.media
@@ -201,13 +210,15 @@ impl Air for AirOf<'_> {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
         let (airtime, corrupted) = p.attempt(now, (pkt, self.pool.ip_len(frame.0)));
-        self.taps.frame(now, port, pkt, corrupted);
+        self.taps.attempt(now, port, pkt, corrupted);
         (airtime, corrupted)
     }
 
     fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool {
         let peer = self.ports[port.index()].peer;
-        self.ports[peer.index()].mac_ack(now, bits)
+        let lost = self.ports[peer.index()].mac_ack(now, bits);
+        self.taps.mac_ack(now, port, lost);
+        lost
     }
 
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {

@@ -1,7 +1,7 @@
 //! Optional recorders (crate::tap): the per-frame link tap and the agent trace.
 
 use super::Network;
-use crate::tap::{AgentRecord, ReceiverRecord, TappedFrame};
+use crate::tap::{AgentRecord, MacAck, ReceiverRecord, TappedFrame};
 
 impl Network {
     /// Record every frame whose transmission starts, from now on (for packet captures).
@@ -17,6 +17,12 @@ impl Network {
     /// The frames recorded by the link tap, in start order (`None` if it is off).
     pub fn tapped_frames(&self) -> Option<&[TappedFrame]> {
         self.taps.frames.as_deref()
+    }
+
+    /// The MAC ACKs of DCF ports recorded with the frames, in time order (empty if the tap is
+    /// off or the network has no DCF).
+    pub fn tapped_mac_acks(&self) -> &[MacAck] {
+        &self.taps.mac_acks
     }
 
     /// The frames recorded by the link tap so far, taken out (the tap stays on; the emulator

@@ -1,0 +1,114 @@
+//! 802.11 framing of an 802.11 DCF port's capture (a cell with `dcf`, a `medium = "dcf"` hop),
+//! so that Wireshark tells the MAC's retries from TCP's retransmissions (issue 43): link type
+//! `LINKTYPE_IEEE802_11_RADIOTAP` (127), and per frame a radiotap header (Radiotap
+//! specification: version 0, one field, Flags), then
+//!
+//! - a data frame: the 802.11 data header (IEEE 802.11-2016 §9.3.2.1: frame control type 2,
+//!   neither To DS nor From DS, as in an IBSS: address 1 the receiver, 2 the transmitter, 3 the
+//!   BSSID; the Retry bit set on a MAC retransmission; one sequence number per transmitting
+//!   node, the same on every attempt at a frame), an LLC/SNAP header for IPv4 (RFC 1042), and
+//!   the IP packet as the Ethernet capture has it;
+//! - a MAC ACK (§9.3.1.4): frame control type 1 subtype 13 and the receiver address, the
+//!   transmitter of the data frame.
+//!
+//! A frame the channel corrupted carries radiotap's "failed FCS check" flag (no FCS is written);
+//! its TCP checksum fails too, as in the Ethernet captures. Wireshark's 802.11 dissector shows a
+//! frame with the Retry bit and its transmitter's previous sequence number as a retransmission
+//! and does not hand it to IP, so TCP's analysis sees each MAC-retried segment once.
+
+/// The pcap link type of 802.11 frames behind a radiotap header.
+pub const LINKTYPE_IEEE802_11_RADIOTAP: u32 = 127;
+
+/// Radiotap flag: the frame failed its FCS check.
+const FLAG_BAD_FCS: u8 = 0x40;
+/// LLC/SNAP header of an IPv4 packet (RFC 1042).
+const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00];
+/// Frame control, first byte: version 0, type data (2), subtype 0.
+const FC_DATA: u8 = 0x08;
+/// Frame control, first byte: version 0, type control (1), subtype ACK (13).
+const FC_ACK: u8 = 0xd4;
+/// Frame control flags: Retry.
+const FC_RETRY: u8 = 0x08;
+
+/// The radiotap header: version 0, pad, length 9, present = Flags (bit 1), the flags.
+fn radiotap(corrupted: bool) -> [u8; 9] {
+    let flags = if corrupted { FLAG_BAD_FCS } else { 0 };
+    [0, 0, 9, 0, 0x02, 0, 0, 0, flags]
+}
+
+/// Addressing and state of one data frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataFrame {
+    /// Receiver (address 1).
+    pub receiver: [u8; 6],
+    /// Transmitter (address 2).
+    pub transmitter: [u8; 6],
+    /// BSSID (address 3).
+    pub bssid: [u8; 6],
+    /// Sequence number (12 bits), the same on every attempt at the frame.
+    pub seq: u16,
+    /// A MAC retransmission.
+    pub retry: bool,
+    /// Corrupted by the channel.
+    pub corrupted: bool,
+}
+
+/// The bytes before the payload of a data frame carrying the IP packet whose Ethernet capture
+/// headers are `ethernet` (its 14-byte Ethernet header is dropped).
+pub fn data_headers(f: &DataFrame, ethernet: &[u8]) -> Vec<u8> {
+    let ip = ethernet
+        .get(crate::pcap::ETHERNET_HEADER..)
+        .unwrap_or_default();
+    let mut out = Vec::with_capacity(9 + 24 + 8 + ip.len());
+    out.extend_from_slice(&radiotap(f.corrupted));
+    out.push(FC_DATA);
+    out.push(if f.retry { FC_RETRY } else { 0 });
+    out.extend_from_slice(&[0, 0]); // duration
+    out.extend_from_slice(&f.receiver);
+    out.extend_from_slice(&f.transmitter);
+    out.extend_from_slice(&f.bssid);
+    out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes()); // fragment 0
+    out.extend_from_slice(&LLC_SNAP_IPV4);
+    out.extend_from_slice(ip);
+    out
+}
+
+/// A MAC ACK to `receiver` (the transmitter of the data frame it acknowledges).
+pub fn ack_frame(receiver: [u8; 6], corrupted: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(9 + 10);
+    out.extend_from_slice(&radiotap(corrupted));
+    out.extend_from_slice(&[FC_ACK, 0, 0, 0]);
+    out.extend_from_slice(&receiver);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_laid_out_as_802_11_says() {
+        let eth: Vec<u8> = (0..14).chain(100..120).collect();
+        let f = DataFrame {
+            receiver: [2, 0, 0, 0, 0, 5],
+            transmitter: [2, 0, 0, 0, 0, 3],
+            bssid: [2, 0, 0, 0, 0, 3],
+            seq: 0x123,
+            retry: true,
+            corrupted: false,
+        };
+        let h = data_headers(&f, &eth);
+        assert_eq!(&h[..9], &[0, 0, 9, 0, 2, 0, 0, 0, 0]);
+        assert_eq!(&h[9..11], &[0x08, 0x08]); // data, Retry
+        assert_eq!(&h[13..19], &f.receiver);
+        assert_eq!(&h[19..25], &f.transmitter);
+        assert_eq!(&h[31..33], &[0x30, 0x12]); // 0x123 << 4, little-endian
+        assert_eq!(&h[33..41], &LLC_SNAP_IPV4);
+        assert_eq!(&h[41..], &eth[14..]);
+        let a = ack_frame(f.transmitter, true);
+        assert_eq!(a.len(), 19);
+        assert_eq!(a[8], FLAG_BAD_FCS);
+        assert_eq!(&a[9..11], &[0xd4, 0]);
+        assert_eq!(&a[13..], &f.transmitter);
+    }
+}
