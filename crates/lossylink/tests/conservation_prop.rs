@@ -246,13 +246,17 @@ proptest! {
     fn every_run_conserves_packets_bytes_and_capacity(g in genes(), seed in 1u64..1_000_000) {
         let t = build(&g);
         let s = Scenario::from_toml_str(&t.text)
-            .map_err(|e| TestCaseError::fail(format!("{e}\n{}", t.text)))?;
-        let r = run(&s, seed, &RunOptions::default())
-            .map_err(|e| TestCaseError::fail(format!("{e}\n{}", t.text)))?;
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{}", t.text)));
+        let r = s.and_then(|s| {
+            run(&s, seed, &RunOptions::default())
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{}", t.text)))
+        });
+        t.remove_files();
+        let r = r?;
         if std::env::var_os("LOSSYLINK_CONSERVATION_STATS").is_some() {
             let fr = r.flows.as_ref().unwrap();
             eprintln!(
-                "STATS family {} flows {} created {} agg {:.3} corrupted {} absorbed {} proxy {} mac {} expired {} link {}",
+                "STATS family {} flows {} created {} agg {:.3} corrupted {} absorbed {} proxy {} mac {} expired {} link {} discarded {}",
                 g.family % 6,
                 fr.flows.len(),
                 num(&fr.aggregate, "packets_created"),
@@ -263,6 +267,7 @@ proptest! {
                 num(&fr.aggregate, "packets_mac_dropped"),
                 num(&fr.aggregate, "packets_hold_expired"),
                 num(&fr.aggregate, "packets_link_absorbed"),
+                num(&fr.aggregate, "packets_decompressor_discarded"),
             );
         }
         if let Err(e) = check(&t, &r) {

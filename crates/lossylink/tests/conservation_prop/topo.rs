@@ -108,9 +108,18 @@ pub struct Topo {
     pub flows: Vec<(usize, usize, Kind, u32)>,
     pub warmup_ms: u32,
     pub text: String,
+    /// Block-erasure files written for it (removed by [`Topo::remove_files`]).
+    pub files: Vec<std::path::PathBuf>,
 }
 
 impl Topo {
+    /// Remove the files written for the scenario.
+    pub fn remove_files(&self) {
+        for f in &self.files {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+
     /// The links (by child node) from `a` to `b`, in order, each with its direction: `true`
     /// when the packet goes down the tree (parent to child).
     pub fn path(&self, a: usize, b: usize) -> Vec<(usize, bool)> {
@@ -267,6 +276,7 @@ pub fn build(g: &Genes) -> Topo {
     let holds = !matches!(family, Family::E2e | Family::Dcf);
     let err = error_text(g.error.0, g.error.1);
     let mut cells = String::new();
+    let mut files = Vec::new();
     let mobiles = match family {
         Family::Gsm => 1,
         _ => g.mobiles.len(),
@@ -292,13 +302,34 @@ pub fn build(g: &Genes) -> Topo {
         }
         Family::Gsm => {
             let vj = g.extra % 2 == 1;
-            let blocks = if g.extra.is_multiple_of(3) {
-                "blocks = { profile = \"poor-b\", minutes = 1 }\n"
-            } else {
-                ""
+            // Few retransmissions before RLP resets (then VJ's decompressor falls out of step).
+            let n2 = 1 + (g.extra / 6) % 3;
+            let blocks = match (g.extra / 2) % 3 {
+                0 => "blocks = { profile = \"poor-b\", minutes = 1 }\n".to_string(),
+                1 => String::new(),
+                // A recorded channel of 20 ms blocks: a burst long enough to reset RLP (then
+                // VJ's decompressor falls out of step), and sparse single erasures.
+                _ => {
+                    let (start, len) = (g.hiccup.1 as usize % 1000, 1 + g.hiccup.2 as usize % 120);
+                    let sparse = (g.error.1 % 10) as usize;
+                    let text: String = (0..1500usize)
+                        .map(|i| {
+                            let erased = (start..start + len).contains(&i)
+                                || (i * 7919 + g.error.1 as usize) % 97 < sparse;
+                            if erased {
+                                "1\n"
+                            } else {
+                                "0\n"
+                            }
+                        })
+                        .collect();
+                    let path = block_file(&text);
+                    files.push(path.clone());
+                    format!("blocks = {{ file = \"{}\" }}\n", path.display())
+                }
             };
             links += &format!(
-                "[[links]]\nname = \"gsm\"\nbetween = [\"bs\", \"m0\"]\nrole = \"wireless\"\nmedium = \"gsm-csd\"\nrate = \"9600bps\"\ndelay = \"90ms\"\nqueue = 20\ngsm = {{ vj = {vj} }}\n{blocks}"
+                "[[links]]\nname = \"gsm\"\nbetween = [\"bs\", \"m0\"]\nrole = \"wireless\"\nmedium = \"gsm-csd\"\nrate = \"9600bps\"\ndelay = \"90ms\"\nqueue = 20\ngsm = {{ vj = {vj}, n2 = {n2} }}\n{blocks}"
             );
             let up = Up {
                 parent: bs,
@@ -337,9 +368,14 @@ pub fn build(g: &Genes) -> Topo {
         Family::Elsn => "ll-elsn",
         _ => E2E[g.scheme % E2E.len()],
     };
-    let end = g.warmup_ms + g.length_ms;
+    // GSM runs are cheap (960 B/s) and need long ones for TCP to keep packets queued behind
+    // a flushed one.
+    let end = g.warmup_ms + g.length_ms * if family == Family::Gsm { 6 } else { 1 };
+    // Small segments on the 960 B/s GSM link (the Ludwig2000 testbed's MTU 512), so that a run
+    // carries enough of them for RLP resets and decompressor discards.
+    let mss = if family == Family::Gsm { 460 } else { MSS };
     let mut text = format!(
-        "name = \"random\"\nscheme = \"{doc_scheme}\"\n[tcp]\nmss = {MSS}\nbuffer = \"{}\"\n[run]\nduration = \"{end}ms\"\nwarmup = \"{}ms\"\n",
+        "name = \"random\"\nscheme = \"{doc_scheme}\"\n[tcp]\nmss = {mss}\nbuffer = \"{}\"\n[run]\nduration = \"{end}ms\"\nwarmup = \"{}ms\"\n",
         BUFFER, g.warmup_ms
     );
     for n in &nodes {
@@ -427,7 +463,20 @@ pub fn build(g: &Genes) -> Topo {
         flows,
         warmup_ms: g.warmup_ms,
         text,
+        files,
     }
+}
+
+/// Write `text` to a new file in the temporary directory; its path.
+fn block_file(text: &str) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!(
+        "lossylink-conservation-{}-{n}.blocks",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).expect("a temporary file");
+    path
 }
 
 fn wired(a: &str, b: &str, rate: u64, queue: u64) -> String {
