@@ -48,6 +48,8 @@ mod script_tests_frto;
 #[cfg(test)]
 mod script_tests_hack;
 #[cfg(test)]
+mod script_tests_eln_hack;
+#[cfg(test)]
 mod script_tests_linux;
 #[cfg(test)]
 mod script_tests_prr;
