@@ -170,10 +170,7 @@ fn hack_identification_drops_frames_whose_header_was_hit() {
     // Frame exposure: 40 of 1040 bytes are header; at a frame-error rate near 0.22 a little
     // over 4 % of the corrupted frames lose their header (error_model.rs).
     let r = with("hack", None);
-    let (hits, corrupted) = (
-        downlink(&r, "header_hits"),
-        downlink(&r, "corrupted_data"),
-    );
+    let (hits, corrupted) = (downlink(&r, "header_hits"), downlink(&r, "corrupted_data"));
     assert!(corrupted > 100.0, "{corrupted}");
     let share = hits / corrupted;
     assert!(share > 0.02 && share < 0.07, "{hits} of {corrupted}");

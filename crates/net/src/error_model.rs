@@ -513,7 +513,11 @@ impl ErrorModel {
     /// (1 − (1 − P)^(H/L)) / P, exact for the bit-error models (`exponential`, `fer`); for a
     /// Gilbert chain P is its mean error rate (a Bad state that loses every frame has no BER).
     /// As P → 0 it tends to H/L (one errored bit, anywhere in the frame).
-    pub fn header_hit_probability(cfg: &ErrorModelConfig, frame_bits: u64, header_bits: u64) -> f64 {
+    pub fn header_hit_probability(
+        cfg: &ErrorModelConfig,
+        frame_bits: u64,
+        header_bits: u64,
+    ) -> f64 {
         if frame_bits == 0 || header_bits == 0 {
             return 0.0;
         }

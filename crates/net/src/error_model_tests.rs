@@ -276,7 +276,10 @@ fn header_hit_probability_follows_the_bit_error_rate() {
     // Rare errors: one errored bit, anywhere in the frame.
     let q = ErrorModel::header_hit_probability(&ErrorModelConfig::Bernoulli { p: 1e-9 }, l, h);
     assert!((q - share).abs() < 1e-6, "{q}");
-    assert_eq!(ErrorModel::header_hit_probability(&ErrorModelConfig::None, l, h), share);
+    assert_eq!(
+        ErrorModel::header_hit_probability(&ErrorModelConfig::None, l, h),
+        share
+    );
     // Exponential bit errors: exact, (1 − e^(−H/g)) / (1 − e^(−L/g)).
     let g = 20_000.0;
     let q = ErrorModel::header_hit_probability(
@@ -287,7 +290,8 @@ fn header_hit_probability_follows_the_bit_error_rate() {
     let want = (1.0 - (-(h as f64) / g).exp()) / (1.0 - (-(l as f64) / g).exp());
     assert!((q - want).abs() < 1e-12, "{q} vs {want}");
     // A Gilbert chain: its mean error rate.
-    let q = ErrorModel::header_hit_probability(&ErrorModelConfig::gilbert_from_rate(0.1, 13.67), l, h);
+    let q =
+        ErrorModel::header_hit_probability(&ErrorModelConfig::gilbert_from_rate(0.1, 13.67), l, h);
     let want = (1.0 - 0.9f64.powf(share)) / 0.1;
     assert!((q - want).abs() < 1e-9, "{q} vs {want}");
     // Every frame lost: every header hit; no header exposed: none.

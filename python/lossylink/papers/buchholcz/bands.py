@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 HEADLINE = "headline"
 BAND_VARIANTS = {
-    "ftp": tuple(k for k, *_ in r.KNOBS) + ("modern",),
+    "ftp": (*(k for k, *_ in r.KNOBS), "modern"),
     "web": ("per-mobile", "modern", "hack"),
     "mechanism": (),
 }

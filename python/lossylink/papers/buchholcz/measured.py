@@ -70,8 +70,13 @@ def loss_runs(rep: Reproduction) -> Grid | None:
     return Grid(
         "loss-runs",
         "FTP: loss runs the channels realise per flow (Markov models of Table 1)",
-        ["channel", "Table 1 burst (4.16 ms slots)", "Reno: frames per loss run",
-         "TCP-ELN: frames per loss run", "TCP-ELN: downlink busy"],
+        [
+            "channel",
+            "Table 1 burst (4.16 ms slots)",
+            "Reno: frames per loss run",
+            "TCP-ELN: frames per loss run",
+            "TCP-ELN: downlink busy",
+        ],
         rows,
         "Table 1's burst lengths count channel slots of one packet time (4.16 ms: a 1040-byte "
         "frame at 2 Mb/s, our assumption, as the paper gives none). A downlink is idle most of "
@@ -121,10 +126,16 @@ def hack_table(rep: Reproduction) -> Grid | None:
     return Grid(
         "hack",
         "Web: TCP-ELN identifying corrupted frames by their header (HACK)",
-        ["error", "corrupted data frames per run", "header hit (not attributed)",
-         "expected for a full frame", "reduction R, HACK", "reduction R, oracle"],
+        [
+            "error",
+            "corrupted data frames per run",
+            "header hit (not attributed)",
+            "expected for a full frame",
+            "reduction R, HACK",
+            "reduction R, oracle",
+        ],
         rows,
-        "tcp.eln.identify = \"hack\": a corrupted frame counts for its connection only if its "
+        'tcp.eln.identify = "hack": a corrupted frame counts for its connection only if its '
         "40-byte TCP/IP header survived; the header-hit probability follows from the error "
         "model, as independent bit errors at the rate that gives a frame its error probability "
         "(the Markov chains: their mean error rate). Reno is the headline's (HACK changes only "

@@ -154,9 +154,13 @@ def readings_table(rep: Reproduction, group: str) -> Grid | None:
         rows.append([setting] + [f"{c[x]:+.0f} %" if x in c else "" for _, c in cols])
     metric = "improvement I" if traffic == "ftp" else "reduction R"
     note = "; ".join(f"{v.key}: {v.title}" for v in r.VARIANTS if v.key in dict(cols))
-    return Grid(f"readings-{group}", f"{r.GROUP_TITLES[group]}: {metric} under every reading",
-                ["error", *[k for k, _ in cols]], rows,
-                f"Mean over seeds. Headline: {bands.HEADLINE_TEXT[traffic]}. {note}.")
+    return Grid(
+        f"readings-{group}",
+        f"{r.GROUP_TITLES[group]}: {metric} under every reading",
+        ["error", *[k for k, _ in cols]],
+        rows,
+        f"Mean over seeds. Headline: {bands.HEADLINE_TEXT[traffic]}. {note}.",
+    )
 
 
 def sections(rep: Reproduction) -> list[tuple[str, str, list[Grid]]]:

@@ -94,7 +94,7 @@ class Variant:
 
 
 def _eln(expected: str, c6: bool) -> tuple[tuple[str, str], ...]:
-    return ((f"tcp.eln", f'{{ expected = "{expected}", inflate_trigger = {str(c6).lower()} }}'),)
+    return (("tcp.eln", f'{{ expected = "{expected}", inflate_trigger = {str(c6).lower()} }}'),)
 
 
 KNOBS = (
@@ -200,7 +200,9 @@ def markov(model: int) -> str:
     )
 
 
-def _grid(traffic: str) -> list[tuple[str, str, float, str | None, tuple[tuple[str, str | int], ...]]]:
+def _grid(
+    traffic: str,
+) -> list[tuple[str, str, float, str | None, tuple[tuple[str, str | int], ...]]]:
     """(kind, key, x, error model, params) of every error setting of ``traffic``."""
     out: list[tuple[str, str, float, str | None, tuple[tuple[str, str | int], ...]]] = []
     for p in UNIFORM_P if traffic == "ftp" else WEB_UNIFORM_P:
@@ -216,7 +218,9 @@ def exp_id(traffic: str, kind: str, key: str, label: str, variant: str = "") -> 
     return f"{base}~{variant}" if variant else base
 
 
-def _base(traffic: str, web: str, baseline: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+def _base(
+    traffic: str, web: str, baseline: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
     flows = _ftp() if traffic == "ftp" else web_flows(web)
     duration = FTP_DURATION if traffic == "ftp" else WEB_DURATION
     return (("flows", flows), ("run.duration", duration), ("run.warmup", WARMUP), *baseline)
