@@ -74,7 +74,10 @@ def select(groups: set[str], figures: bool = True) -> Selection:
     needed |= {
         e.id.split("~")[0].replace("-eln", "-reno")
         for e in EXPERIMENTS
-        if e.group in groups and e.variant and e.label == "eln"
+        if e.group in groups
+        and e.variant
+        and e.label == "eln"
+        and not _runs.BY_VARIANT[e.variant].reno
     }
     experiments = tuple(e for e in EXPERIMENTS if e.group in groups or e.id in needed)
     traced = tuple(e for e in experiments if e.traced)
