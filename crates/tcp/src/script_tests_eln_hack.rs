@@ -68,8 +68,8 @@ fn a_corrupted_frame_whose_header_survives_is_attributed() {
     assert_eq!(p.receiver.stats().corruption_count, 1);
     assert_eq!(resent(&p), vec![(101, 0)]);
     assert_eq!(p.sender.stats().fast_retransmits, 0);
-    p.run_until(ms(260));
-    assert_eq!(p.sender.snd_una(), 20 * M);
+    p.run_until(ms(201));
+    assert!(p.sender.snd_una() >= 20 * M, "{}", p.sender.snd_una());
     assert_eq!(p.sender.stats().fast_retransmits, 0);
     assert!(p.sender.ssthresh() > 60 * MSS, "no window cut");
 }
