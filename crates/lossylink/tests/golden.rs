@@ -580,7 +580,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("run.warmup", "5s"),
             ("scheme", "tcp-eln"),
             ("tcp.eln", "{ identify = \"hack\" }"),
-            ("links.1.forward.error", "{ model = \"exponential\", every = \"4KiB\" }"),
+            ("links.1.forward.error", "{ model = \"exponential\", every = \"16KiB\" }"),
         ],
     ),
     (

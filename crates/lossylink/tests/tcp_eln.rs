@@ -139,14 +139,14 @@ fn hack_identification_drops_frames_whose_header_was_hit() {
         pcap: true,
         ..RunOptions::default()
     };
-    let with = |ident: &str, exposure: Option<&str>| {
-        let mut s = one_flow("tcp-eln", Some("4KiB"));
+    let with = |ident: &str, exposure: Option<&str>, seed: u64| {
+        let mut s = one_flow("tcp-eln", Some("16KiB"));
         s.set("tcp.eln", &format!("{{ identify = \"{ident}\" }}"))
             .unwrap();
         if let Some(e) = exposure {
             s.set("links.1.forward.exposure", e).unwrap();
         }
-        run(&s, 2, &opts).unwrap()
+        run(&s, seed, &opts).unwrap()
     };
     let frames = |r: &lossylink::RunResult| {
         r.capture
@@ -162,17 +162,23 @@ fn hack_identification_drops_frames_whose_header_was_hit() {
         num(&links[2], key)
     };
     let (oracle, hack) = (
-        with("oracle", Some("\"payload\"")),
-        with("hack", Some("\"payload\"")),
+        with("oracle", Some("\"payload\""), 2),
+        with("hack", Some("\"payload\""), 2),
     );
     assert_eq!(downlink(&hack, "header_hits"), 0.0);
     assert_eq!(frames(&oracle), frames(&hack));
-    // Frame exposure: 40 of 1040 bytes are header; at a frame-error rate near 0.22 a little
-    // over 4 % of the corrupted frames lose their header (error_model.rs).
-    let r = with("hack", None);
-    let (hits, corrupted) = (downlink(&r, "header_hits"), downlink(&r, "corrupted_data"));
-    assert!(corrupted > 100.0, "{corrupted}");
+    // Frame exposure: 40 of 1040 bytes are header; at a frame-error rate near 0.06 about 4 % of
+    // the corrupted frames lose their header (error_model.rs), over four seeds.
+    let (mut hits, mut corrupted) = (0.0, 0.0);
+    for seed in 1..=4 {
+        let r = with("hack", None, seed);
+        hits += downlink(&r, "header_hits");
+        corrupted += downlink(&r, "corrupted_data");
+        if seed == 1 {
+            assert_ne!(frames(&r), frames(&with("oracle", None, seed)));
+        }
+    }
+    assert!(corrupted > 400.0, "{corrupted}");
     let share = hits / corrupted;
-    assert!(share > 0.02 && share < 0.07, "{hits} of {corrupted}");
-    assert_ne!(frames(&r), frames(&with("oracle", None)));
+    assert!(share > 0.02 && share < 0.065, "{hits} of {corrupted}");
 }

@@ -21,16 +21,17 @@ if TYPE_CHECKING:
 
 HEADLINE = "headline"
 BAND_VARIANTS = {
-    "ftp": (*(k for k, *_ in r.KNOBS), "modern"),
-    "web": ("per-mobile", "modern", "hack"),
+    "ftp": (*(k for k, *_ in r.KNOBS), "modern", "iw1", "lt"),
+    "web": ("per-mobile", "modern", "iw1", "lt", "hack"),
     "mechanism": (),
 }
 """The readings each target table's band runs over."""
 
 HEADLINE_TEXT = {
-    "ftp": "ns-2 2003 baseline; C2 = W, C6 on",
-    "web": "ns-2 2003 baseline; 5 sessions in all; C2 = W, C6 on; oracle attribution",
-    "mechanism": "ns-2 2003 baseline; C2 = W, C6 on",
+    "ftp": "ns-2 2003 baseline with RFC 2001 Reno; C2 = W, C6 on",
+    "web": "ns-2 2003 baseline with RFC 2001 Reno; 5 sessions in all; C2 = W, C6 on; oracle "
+    "attribution",
+    "mechanism": "ns-2 2003 baseline with RFC 2001 Reno; C2 = W, C6 on",
 }
 
 

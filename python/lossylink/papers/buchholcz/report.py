@@ -26,10 +26,11 @@ def describe(rep: Reproduction) -> str:
     return (
         f"seeds per experiment: {seed_text(rep)}; eln5 network (1 Mb/s, 100 ms wired; 2 Mb/s "
         f"radio links; 50-packet queues; 1000-byte segments); headline TCP: ns-2's 2003 "
-        f"defaults (no delayed ACKs, initial window 2, 20-packet window, 1 s minimum RTO, "
-        f"limited transmit), TCP-ELN with C2 = W and C6 on; FTP: three downloads for "
-        f"{r.FTP_DURATION} (goodput after {r.WARMUP}); web: five SURGE sessions in all (2, 2, "
-        f"1 per mobile) for {r.WEB_DURATION}, and 5 per mobile beside it; errors on the radio "
+        f"defaults (no delayed ACKs, initial window 2, 20-packet window, 1 s minimum RTO) with "
+        f"RFC 2001's Reno (no limited transmit), TCP-ELN with C2 = W and C6 on; FTP: three "
+        f"downloads for {r.FTP_DURATION} (goodput after {r.WARMUP}); web: five SURGE "
+        f"sessions in all (2, 2, 1 per mobile) for {r.WEB_DURATION}, and 5 per mobile beside "
+        f"it; errors on the radio "
         f"downlinks only. Every other reading of what the paper leaves open runs beside the "
         f"headline (section Readings)."
     )

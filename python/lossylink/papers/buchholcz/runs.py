@@ -57,13 +57,14 @@ NS2_2003 = (
     ("tcp.min_rto", "1s"),
     ("tcp.initial_rto", "6s"),
     ("tcp.max_rto", "64s"),
-    ("tcp.limited_transmit", "true"),
+    ("tcp.limited_transmit", "false"),
 )
-"""The headline TCP baseline: ns-2's defaults of 2003 (the paper's year; the spec's reading of
-its unnamed simulator, §5.1), each cited in docs/buchholcz.md's set-up table: TCPSink without
-delayed ACKs, windowInit_ 2, window_ 20 packets of packetSize_ 1000, minrto_ 1 s (200 ms only
-from 2004-10-14), rtxcur_init_ 6 s, maxrto_ 64 s, singledup_ 1 (limited transmit), on the eln5
-preset's RFC 6298 timers and RFC 5681 Reno."""
+"""The headline TCP baseline: where the paper is silent, ns-2's defaults of 2003 (the paper's
+year; the spec's reading of its unnamed simulator, §5.1), each cited in docs/buchholcz.md's
+set-up table: TCPSink without delayed ACKs, windowInit_ 2, window_ 20 packets of packetSize_
+1000, minrto_ 1 s (200 ms only from 2004-10-14), rtxcur_init_ 6 s, maxrto_ 64 s, on the eln5
+preset's RFC 6298 timers and RFC 5681 Reno. Where it speaks, its words: the "original TCP" is
+RFC 2001's Reno [2], without limited transmit (ns-2's singledup_ 1 runs as the variant ``lt``)."""
 
 ELN_HEADLINE = '{ expected = "outstanding", inflate_trigger = true }'
 """The headline ELN knobs, the reading that follows the paper's words (docs/buchholcz.md,
@@ -89,6 +90,8 @@ class Variant:
     overrides: tuple[tuple[str, str], ...] = ()
     reno: bool = True
     """Whether Reno runs too (else the variant changes TCP-ELN only)."""
+    tcp: tuple[tuple[str, str], ...] = ()
+    """TCP settings of both schemes on top of the headline baseline."""
     web: str = WEB_HEADLINE
     group: str = ""
 
@@ -111,6 +114,11 @@ VARIANTS: tuple[Variant, ...] = (
     ),
     Variant("modern", "modern profile baseline (200 ms delayed ACKs, IW 3, 60 KiB)",
             ("ftp", "web"), (), group="baseline"),
+    Variant("iw1", "ns-2 baseline with windowInit_ 1 (its default before 2001-05-26)",
+            ("ftp", "web"), tcp=(("tcp.initial_cwnd", "1"),), group="baseline"),
+    Variant("lt", "ns-2 baseline with limited transmit (singledup_ 1, its default from "
+            "2001-11-28)", ("ftp", "web"), tcp=(("tcp.limited_transmit", "true"),),
+            group="baseline"),
     Variant("per-mobile", "web: 5 sessions per mobile (15)", ("web",), web="per-mobile",
             group="web-load"),
     Variant("hack", "TCP-ELN identifies by the header (HACK)", ("web",),
@@ -233,7 +241,7 @@ def _experiments() -> list[Experiment]:
             runs = [("", NS2_2003, WEB_HEADLINE, (("tcp.eln", ELN_HEADLINE),), True, "")]
             for v in VARIANTS:
                 if traffic in v.traffic:
-                    baseline = () if v.key == "modern" else NS2_2003
+                    baseline = () if v.key == "modern" else (*NS2_2003, *v.tcp)
                     eln = v.overrides or (("tcp.eln", ELN_HEADLINE),)
                     runs.append((v.key, baseline, v.web, eln, v.reno, v.group))
             for variant, baseline, web, eln, with_reno, group in runs:
