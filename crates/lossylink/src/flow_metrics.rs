@@ -266,6 +266,8 @@ impl FlowResults {
                     ("max_queue", u(u64::from(p.stats.max_queue))),
                     ("corrupted_data", u(p.stats.corrupted_data)),
                     ("corrupted_acks", u(p.stats.corrupted_acks)),
+                    ("corrupted_data_runs", u(p.stats.corrupted_data_runs)),
+                    ("header_hits", u(p.stats.header_hits)),
                     ("udp_frames", u(p.stats.udp_frames)),
                     ("corrupted_udp", u(p.stats.corrupted_udp)),
                 ]

@@ -210,6 +210,7 @@ fn make_receiver(
             eln: rx.eln,
             corruption_counter: rx.corruption_counter,
             nack: rx.nack,
+            identify_by_header: rx.corruption_counter && t.eln_identify_by_header,
             timestamps: t.timestamps,
             ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },

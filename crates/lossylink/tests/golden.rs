@@ -566,7 +566,24 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("scheme", "tcp-eln"),
             ("links.1.forward.error", "{ model = \"exponential\", every = \"32KiB\" }"),
         ],
-    ),    (
+    ),
+    (
+        "eln5-tcp-eln-hack-two-downloads",
+        "TCP-ELN identifying corrupted frames by their header (HACK): a hit header is not counted",
+        "eln5",
+        &[
+            (
+                "flows",
+                "[{ name = \"a\", from = \"server\", to = \"m1\" }, { name = \"b\", from = \"server\", to = \"m1\" }]",
+            ),
+            ("run.duration", "30s"),
+            ("run.warmup", "5s"),
+            ("scheme", "tcp-eln"),
+            ("tcp.eln", "{ identify = \"hack\" }"),
+            ("links.1.forward.error", "{ model = \"exponential\", every = \"16KiB\" }"),
+        ],
+    ),
+    (
         "eln5-gilbert-per-slot",
         "Gilbert-Elliott chain stepped per 4.16 ms slot through idle time (Table 1 model 3)",
         "eln5",

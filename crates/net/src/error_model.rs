@@ -505,6 +505,34 @@ impl ErrorModel {
             }
         }
     }
+
+    /// The probability that a corrupted frame of `frame_bits` exposed bits was hit in its first
+    /// `header_bits` (TCP HACK's header checksum then fails; eln-llelsn spec §3.2 `hack_header`:
+    /// 1 − (1 − BER)^header_bits). Every model is read as independent bit errors at the BER that
+    /// gives the frame its long-run error probability P ([`Self::frame_error_probability`]):
+    /// (1 − (1 − P)^(H/L)) / P, exact for the bit-error models (`exponential`, `fer`); for a
+    /// Gilbert chain P is its mean error rate (a Bad state that loses every frame has no BER).
+    /// As P → 0 it tends to H/L (one errored bit, anywhere in the frame).
+    pub fn header_hit_probability(
+        cfg: &ErrorModelConfig,
+        frame_bits: u64,
+        header_bits: u64,
+    ) -> f64 {
+        if frame_bits == 0 || header_bits == 0 {
+            return 0.0;
+        }
+        let share = (header_bits.min(frame_bits) as f64) / frame_bits as f64;
+        let p = Self::frame_error_probability(cfg, frame_bits);
+        if !(p > 1e-12) {
+            return share;
+        }
+        if p >= 1.0 {
+            return 1.0;
+        }
+        // ln(1 − P)·H/L, through ln_1p for small P.
+        let hit = -((-p).ln_1p() * share).exp_m1();
+        (hit / p).clamp(0.0, 1.0)
+    }
 }
 
 #[cfg(test)]

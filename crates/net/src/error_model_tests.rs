@@ -261,3 +261,41 @@ fn a_slot_trace_loses_frames_that_overlap_an_erased_slot() {
     assert!(!m.frame_at(at(40), ms(19), 8000)); // slot 2
     assert!(!m.frame_at(at(100), ms(5), 8000)); // past the end, not looping
 }
+
+/// TCP-ELN's HACK identification (eln-llelsn spec §3.2): the chance that a corrupted frame's
+/// header was hit is 1 − (1 − BER)^H given the frame was hit, at the BER that gives the frame
+/// its error probability.
+#[test]
+fn header_hit_probability_follows_the_bit_error_rate() {
+    let (l, h) = (1040 * 8, 40 * 8);
+    let share = h as f64 / l as f64;
+    // Bernoulli p = 0.05: (1 − 0.95^(H/L)) / 0.05, a little above H/L.
+    let q = ErrorModel::header_hit_probability(&ErrorModelConfig::Bernoulli { p: 0.05 }, l, h);
+    let want = (1.0 - 0.95f64.powf(share)) / 0.05;
+    assert!((q - want).abs() < 1e-12 && q > share && q < 0.04, "{q}");
+    // Rare errors: one errored bit, anywhere in the frame.
+    let q = ErrorModel::header_hit_probability(&ErrorModelConfig::Bernoulli { p: 1e-9 }, l, h);
+    assert!((q - share).abs() < 1e-6, "{q}");
+    assert_eq!(
+        ErrorModel::header_hit_probability(&ErrorModelConfig::None, l, h),
+        share
+    );
+    // Exponential bit errors: exact, (1 − e^(−H/g)) / (1 − e^(−L/g)).
+    let g = 20_000.0;
+    let q = ErrorModel::header_hit_probability(
+        &ErrorModelConfig::Exponential { mean_gap_bits: g },
+        l,
+        h,
+    );
+    let want = (1.0 - (-(h as f64) / g).exp()) / (1.0 - (-(l as f64) / g).exp());
+    assert!((q - want).abs() < 1e-12, "{q} vs {want}");
+    // A Gilbert chain: its mean error rate.
+    let q =
+        ErrorModel::header_hit_probability(&ErrorModelConfig::gilbert_from_rate(0.1, 13.67), l, h);
+    let want = (1.0 - 0.9f64.powf(share)) / 0.1;
+    assert!((q - want).abs() < 1e-9, "{q} vs {want}");
+    // Every frame lost: every header hit; no header exposed: none.
+    let all = ErrorModelConfig::Bernoulli { p: 1.0 };
+    assert_eq!(ErrorModel::header_hit_probability(&all, l, h), 1.0);
+    assert_eq!(ErrorModel::header_hit_probability(&all, l, 0), 0.0);
+}

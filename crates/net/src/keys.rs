@@ -10,6 +10,12 @@ pub fn link_errors(link: &str, dir: &str) -> String {
     format!("{link}/{dir}/errors")
 }
 
+/// Whether corrupted frames of one direction of a link had their TCP/IP header hit (TCP-ELN's
+/// HACK identification).
+pub fn header_hits(link: &str, dir: &str) -> String {
+    format!("{link}/{dir}/header")
+}
+
 /// The L2R flow-control gaps of one direction of a GSM link.
 pub fn l2r_gaps(link: &str, dir: &str) -> String {
     format!("{link}/{dir}/l2r")

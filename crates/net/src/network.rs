@@ -147,6 +147,7 @@ impl Network {
             let fwd = PortId(2 * i as u32);
             let rev = PortId(2 * i as u32 + 1);
             let rng = |dir: &str| RngStream::new(seed, &keys::link_errors(&link.key, dir));
+            let header = |dir: &str| RngStream::new(seed, &keys::header_hits(&link.key, dir));
             let (m_f, m_r) = match (cell_of[i], hop.medium.clone()) {
                 (Some(c), _) => {
                     let m = match cell_medium[c] {
@@ -260,7 +261,7 @@ impl Network {
                 (a, b),
                 m_f,
                 hop.forward.clone(),
-                rng("forward"),
+                (rng("forward"), header("forward")),
             ));
             ports.push(Port::new(
                 (rev, fwd),
@@ -269,7 +270,7 @@ impl Network {
                 (b, a),
                 m_r,
                 hop.reverse.clone(),
-                rng("reverse"),
+                (rng("reverse"), header("reverse")),
             ));
         }
         let mut queue = EventQueue::new();

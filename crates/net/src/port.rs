@@ -31,6 +31,15 @@ pub struct PortStats {
     pub corrupted_data: u64,
     /// ACK frames corrupted by the error model.
     pub corrupted_acks: u64,
+    /// Runs of consecutive corrupted data frames (a corrupted data frame after an intact one,
+    /// or the first): `corrupted_data / corrupted_data_runs` is the realised loss-run length
+    /// in data frames of this direction.
+    pub corrupted_data_runs: u64,
+    /// Whether the last data frame was corrupted (for the runs).
+    pub last_data_corrupted: bool,
+    /// Corrupted TCP frames whose header was hit, drawn for receivers that identify a frame's
+    /// connection by its header (TCP-ELN's HACK identification).
+    pub header_hits: u64,
     /// Data packets marked with TCP-Jersey's congestion warning.
     pub cw_marks: u64,
     /// Packets dropped because the queue was full.
@@ -93,6 +102,9 @@ pub struct Port {
     /// the events of the loop name the port only, not the frame (no allocation per frame).
     pub(crate) wire: VecDeque<(PacketRef, Arrival)>,
     pub(crate) error: ErrorModel,
+    /// Whether a corrupted TCP frame's header was hit (HACK identification, drawn only for
+    /// receivers that identify by the header: other runs make no draw from it).
+    pub(crate) header_rng: RngStream,
     /// Where the direction is in its delivery-opportunity trace, if it has one.
     delivery: Option<DeliveryState>,
     pub(crate) hiccups: Hiccups<PacketRef>,
@@ -116,7 +128,7 @@ impl Port {
         (from, to): (NodeId, NodeId),
         medium: usize,
         cfg: DirectionConfig,
-        rng: RngStream,
+        (rng, header_rng): (RngStream, RngStream),
     ) -> Self {
         let hiccups = Hiccups::new(&cfg.hiccups);
         let queue = VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize);
@@ -141,6 +153,7 @@ impl Port {
             queue,
             wire: VecDeque::new(),
             error,
+            header_rng,
             delivery,
             hiccups,
             stats: PortStats::default(),
@@ -367,6 +380,23 @@ impl Port {
         corrupted
     }
 
+    /// Whether the TCP/IP header of a corrupted frame carrying `pkt` was hit, drawn with the
+    /// error model's header-hit probability ([`ErrorModel::header_hit_probability`]) over the
+    /// bits this direction exposes (a payload-only exposure never hits the header).
+    pub(crate) fn header_hit(&mut self, pkt: &Packet) -> bool {
+        let ip = u64::from(pkt.ip_len());
+        let header = ip.saturating_sub(u64::from(pkt.seg.len));
+        let (exposed, header) = match self.cfg.exposure {
+            Exposure::Payload => (u64::from(pkt.seg.len), 0),
+            Exposure::Ip => (ip, header),
+            Exposure::Frame => (ip + u64::from(self.cfg.framing_bytes), header),
+        };
+        let q = ErrorModel::header_hit_probability(&self.cfg.error, exposed * 8, header * 8);
+        let hit = self.header_rng.bernoulli(q);
+        self.stats.header_hits += u64::from(hit);
+        hit
+    }
+
     /// Count a frame by kind, and whether it was corrupted.
     #[inline]
     fn count(&mut self, pkt: &Packet, corrupted: bool) {
@@ -386,6 +416,9 @@ impl Port {
                 self.stats.data_frames += 1;
                 self.stats.data_payload_bytes += u64::from(pkt.seg.len);
                 self.stats.corrupted_data += u64::from(corrupted);
+                self.stats.corrupted_data_runs +=
+                    u64::from(corrupted && !self.stats.last_data_corrupted);
+                self.stats.last_data_corrupted = corrupted;
             }
             PacketKind::Ack => {
                 self.stats.ack_frames += 1;

@@ -42,6 +42,8 @@ mod script_tests_e2e;
 #[cfg(test)]
 mod script_tests_eifel;
 #[cfg(test)]
+mod script_tests_eln_hack;
+#[cfg(test)]
 mod script_tests_elsn;
 #[cfg(test)]
 mod script_tests_frto;

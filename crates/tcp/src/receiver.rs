@@ -81,6 +81,11 @@ pub struct ReceiverConfig {
     pub corruption_counter: bool,
     /// HACK / LHP: answer a corrupted segment with an ACK that names it.
     pub nack: bool,
+    /// TCP-ELN's identification by the header (eln-llelsn spec §3.2 `hack_header`, the paper's
+    /// option (b)): a corrupted segment is counted only if the HACK header checksum verifies,
+    /// i.e. its header survived; the network draws that and tells [`Receiver::on_corrupted`]
+    /// only of segments whose header survived.
+    pub identify_by_header: bool,
     /// RFC 7323 timestamps with this clock granularity.
     pub timestamps: Option<SimDuration>,
 }
@@ -97,6 +102,7 @@ impl ReceiverConfig {
             eln: false,
             corruption_counter: false,
             nack: false,
+            identify_by_header: false,
             timestamps: None,
         }
     }
@@ -361,6 +367,12 @@ impl Receiver {
                 }
             });
         }
+    }
+
+    /// Whether corrupted segments reach [`Self::on_corrupted`] only when their header survived
+    /// (TCP-ELN's HACK identification).
+    pub fn identifies_by_header(&self) -> bool {
+        self.cfg.identify_by_header
     }
 
     /// A data segment addressed to us arrived corrupted (the checksum failed): the ELN oracle

@@ -60,6 +60,10 @@ pub(crate) struct Path {
     /// Which of the segments the drop rule loses (by offset) still arrive, corrupted: the
     /// receiver is told ([`Receiver::on_corrupted`]) as the network's ELN oracle does.
     pub corrupt: Box<dyn FnMut(u64) -> bool>,
+    /// Which of the corrupted segments (by offset) had their header hit: a receiver that
+    /// identifies by the header (TCP-ELN's HACK identification) is then not told, as the
+    /// network does not tell it.
+    pub header_hit: Box<dyn FnMut(u64) -> bool>,
     pub log: Vec<(SimTime, Log)>,
     pub trace: VecSink<SenderEvent>,
     /// How the path asks the sender for a segment ([`Sender::poll_transmit`]).
@@ -94,6 +98,7 @@ impl Path {
             ack_window: None,
             drop: Box::new(|_, _, _| false),
             corrupt: Box::new(|_| false),
+            header_hit: Box::new(|_| false),
             log: Vec::new(),
             trace: VecSink::default(),
             poll: |s, now, t| s.poll_transmit(now, t),
@@ -195,7 +200,9 @@ impl Path {
                     self.pump_receiver();
                 }
                 Ev::Corrupt(seg) => {
-                    if self.receiver.on_corrupted(&seg) {
+                    let off = self.space.offset(seg.seq, self.receiver.delivered());
+                    let hit = self.receiver.identifies_by_header() && (self.header_hit)(off);
+                    if !hit && self.receiver.on_corrupted(&seg) {
                         self.pump_receiver();
                     }
                 }

@@ -119,6 +119,9 @@ pub(crate) struct TcpSettings {
     pub tcp_eln: TcpElnConfig,
     /// `tcp.eln.ident = "single-conn"`: the receiving host must have only this connection.
     pub eln_single_conn: bool,
+    /// `tcp.eln.identify = "hack"`: TCP-ELN's receiver counts a corrupted frame only if its
+    /// header survived (HACK header checksum, eln-llelsn spec §3.2 `hack_header`).
+    pub eln_identify_by_header: bool,
     /// `tcp.esack_filter`, if given (ESACK's default is 3).
     pub esack_filter: Option<u32>,
     /// Reno's cwnd retraction at the end of fast recovery.
@@ -485,6 +488,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         linux,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
+        eln_identify_by_header: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::Hack),
         esack_filter: t.esack_filter,
         mss: t.mss,
         buffer: t.buffer.0 as u32,
@@ -524,6 +528,7 @@ fn tcp_eln(d: Option<&TcpElnDoc>, dupthresh: u32) -> TcpElnConfig {
         expected: match d.expected {
             None | Some(ElnExpectedDoc::Outstanding) => ElnExpected::Outstanding,
             Some(ElnExpectedDoc::OutstandingMinusOne) => ElnExpected::OutstandingMinusOne,
+            Some(ElnExpectedDoc::OutstandingMinusTwo) => ElnExpected::OutstandingMinusTwo,
         },
         basis: match d.basis {
             None | Some(ElnBasisDoc::SavedCwnd) => ElnBasis::SavedCwnd,

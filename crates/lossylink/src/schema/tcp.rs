@@ -297,7 +297,8 @@ pub struct TcpElnDoc {
     /// C1: `contiguous` (min(k, outstanding) segments from snd_una) | `first`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resend: Option<ElnResendDoc>,
-    /// C2: `outstanding` | `outstanding-minus-one` duplicates expected in recovery.
+    /// C2: `outstanding` | `outstanding-minus-one` | `outstanding-minus-two` duplicates expected
+    /// in recovery.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<ElnExpectedDoc>,
     /// C3: the congestion response halves the `saved-cwnd` | what the `controller` halves.
@@ -316,8 +317,10 @@ pub struct TcpElnDoc {
     pub inflate_trigger: Option<bool>,
     /// How the receiver attributes a corrupted frame to its connection (spec §3.2): `oracle`
     /// (the frame's own connection) | `single-conn` (the only connection of the receiving
-    /// host; refused when the host has several, §3.5).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// host; refused when the host has several, §3.5) | `hack` (by the frame's header, which
+    /// the HACK header checksum verifies: only frames whose header survived are counted, the
+    /// header-hit probability following from the link's error model). Also spelt `identify`.
+    #[serde(default, alias = "identify", skip_serializing_if = "Option::is_none")]
     pub ident: Option<ElnIdentDoc>,
 }
 
@@ -329,6 +332,8 @@ pub enum ElnIdentDoc {
     Oracle,
     /// The receiving host's only connection.
     SingleConn,
+    /// The connection named by the frame's header, if the header survived (HACK).
+    Hack,
 }
 
 /// C1.
@@ -349,6 +354,8 @@ pub enum ElnExpectedDoc {
     Outstanding,
     /// One fewer.
     OutstandingMinusOne,
+    /// Two fewer (the lost and the triggering segment send no duplicate).
+    OutstandingMinusTwo,
 }
 
 /// C3.

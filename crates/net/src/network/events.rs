@@ -37,8 +37,13 @@ impl Network {
                         // The ELN oracle: the receiving host learns which segment the link
                         // corrupted (Balakrishnan97 §2.6); receivers without ELN ignore it.
                         // A HACK receiver answers at once (eln-llelsn spec §4.12).
+                        // TCP-ELN's HACK identification (eln-llelsn spec §3.2 `hack_header`):
+                        // a frame whose header was hit cannot be attributed to its connection.
                         let f = pkt.flow.index();
-                        if self.flows[f].receiver.on_corrupted(&pkt.seg) {
+                        let receiver = &mut self.flows[f].receiver;
+                        let attributed = !receiver.identifies_by_header()
+                            || !self.ports[port.index()].header_hit(pkt);
+                        if attributed && receiver.on_corrupted(&pkt.seg) {
                             nack = Some(f);
                         }
                     }

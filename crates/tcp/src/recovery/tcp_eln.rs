@@ -12,7 +12,7 @@
 //! - FR: ordinary Reno fast recovery. Timeouts are unchanged (Reno).
 //!
 //! The spec's ambiguities are knobs ([`TcpElnConfig`]) with its recommended resolutions as
-//! defaults: C1 contiguous, C2 outstanding at the retransmission, C3 halving based on the stored
+//! defaults: C1 contiguous, C2 outstanding at the retransmission (W; W − 1 and W − 2 are knobs), C3 halving based on the stored
 //! cwnd, C4 literal (a further rise inside ELN_REC or FR is ignored), C5 literal (`last_cc` moves
 //! only at corruption retransmissions), C6 no inflation on the triggering duplicate. C7 (Reno
 //! base) and C8 (a counter per connection) are fixed: the sender is this part, the counter the
@@ -40,6 +40,9 @@ pub enum ElnExpected {
     Outstanding,
     /// One fewer (the triggering duplicate already arrived).
     OutstandingMinusOne,
+    /// Two fewer: the duplicates that can physically come, W − 2 (neither the corrupted
+    /// segment nor the one whose duplicate triggered the retransmission sends another; issue 41).
+    OutstandingMinusTwo,
 }
 
 /// C3: what the original congestion response halves.
@@ -184,6 +187,7 @@ impl TcpElnRecovery {
                     let expected = match self.cfg.expected {
                         ElnExpected::Outstanding => out,
                         ElnExpected::OutstandingMinusOne => out.saturating_sub(1),
+                        ElnExpected::OutstandingMinusTwo => out.saturating_sub(2),
                     };
                     self.resend = Some((view.snd_una, view.snd_una + n * mss));
                     self.state = State::ElnRec {
@@ -409,6 +413,14 @@ mod tests {
         m.on_ack(&cc_dup(2, 1), v);
         m.on_ack(&cc_dup(3, 1), v);
         assert!(m.on_ack(&cc_dup(4, 1), v).congestion.is_some());
+        // C2 outstanding-minus-two: W − 2 = 1 duplicate after the trigger, the second responds.
+        let mut two = eln(TcpElnConfig {
+            expected: ElnExpected::OutstandingMinusTwo,
+            ..TcpElnConfig::default()
+        });
+        two.on_ack(&cc_dup(1, 1), v);
+        assert_eq!(two.on_ack(&cc_dup(2, 1), v).window, WindowOp::Inflate);
+        assert!(two.on_ack(&cc_dup(3, 1), v).congestion.is_some());
         // C3 controller basis: no restore before the response.
         let mut c = eln(TcpElnConfig {
             basis: ElnBasis::Controller,

@@ -4,7 +4,9 @@ buchholcz`` (eln-llelsn spec §3, §5.1-5.3, §6.1, §7.1).
 
 - :data:`EXPERIMENTS` (:mod:`lossylink.papers.buchholcz.runs`): Reno against TCP-ELN on the
   ``eln5`` network, FTP and web traffic, uniform and Markov (Table 1) errors on the radio
-  downlinks, and the Fig. 4 packet;
+  downlinks, and the Fig. 4 packet; beside the headline runs, every reading the paper leaves
+  open (ELN knobs, TCP baseline, web load, HACK identification) as variants, whose targets
+  form the bands of :mod:`lossylink.papers.buchholcz.bands`;
 - :data:`TARGETS` (:mod:`lossylink.papers.buchholcz.targets`): T002-1..12 as the spec states
   them (ratios only, §6.1.3);
 - :data:`FIGURES`: Figs 4 and 6-9 in the paper's form; the report sections are in
@@ -45,8 +47,9 @@ DOC = "docs/buchholcz.md"
 PAPER_LABEL = "paper"
 TRANSFER = "long-lived"
 """FTP downloads run for the whole run; web sessions draw their objects."""
-DEFAULT_SEEDS = 5
-QUICK_SEEDS = 1
+DEFAULT_SEEDS = 20
+"""The spec's "at least 20 seeds" (§6.1)."""
+QUICK_SEEDS = 3
 
 
 def _group_of(exp_id: str) -> str:
@@ -67,6 +70,15 @@ def select(groups: set[str], figures: bool = True) -> Selection:
         else ()
     )  # fmt: skip
     needed |= {r for f in figs for r in f.runs}
+    # A variant that changes TCP-ELN only is compared with the headline Reno of its setting.
+    needed |= {
+        e.id.split("~")[0].replace("-eln", "-reno")
+        for e in EXPERIMENTS
+        if e.group in groups
+        and e.variant
+        and e.label == "eln"
+        and not _runs.BY_VARIANT[e.variant].reno
+    }
     experiments = tuple(e for e in EXPERIMENTS if e.group in groups or e.id in needed)
     traced = tuple(e for e in experiments if e.traced)
     return Selection(experiments, traced, targets, figs)

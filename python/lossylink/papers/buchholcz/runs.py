@@ -1,10 +1,19 @@
 """The experiments of Buchholcz et al.'s TCP-ELN study (eln-llelsn spec §5.1-5.3, §6.1): the
 ``eln5`` network (a server, a base station, three mobiles; 1 Mb/s, 100 ms wired; 2 Mb/s radio
 links), Reno (``e2e``) against ``tcp-eln``, FTP (one long-lived download per mobile) and web
-traffic (five SURGE sessions per mobile), over the uniform error model (per-packet loss p on
-the radio downlinks) and the nine two-state Markov models of Table 1 (a Gilbert-Elliott chain
-per downlink, stepped per frame, matching the mean error rate and mean burst length exactly),
-and the Fig. 4 micro-scenario (one corrupted frame)."""
+traffic (SURGE sessions), over the uniform error model (per-packet loss p on the radio
+downlinks) and the nine two-state Markov models of Table 1 (a Gilbert-Elliott chain per
+downlink, stepped per 4.16 ms slot of channel time, idle slots included, matching the mean error
+rate and mean burst length exactly), and the Fig. 4 micro-scenario (one corrupted frame).
+
+Where the paper is ambiguous or silent, every reading runs (DESIGN.md rule 13), as *variants*
+of the headline runs (:data:`VARIANTS`): the ELN knobs C2 and C6 the paper leaves open, the
+other TCP baseline (the ``modern`` profile beside ns-2's 2003 defaults), the other web load (5
+sessions per mobile beside 5 in all) and TCP-ELN identifying corrupted frames by their header
+(HACK) instead of by an oracle. A variant's experiment id is the headline's with
+``~<variant>``; a variant that leaves Reno unchanged runs TCP-ELN only and is compared with the
+headline Reno.
+"""
 
 from __future__ import annotations
 
@@ -41,6 +50,83 @@ RADIO = (1, 2, 3)
 FIG4_TRACE = Path(__file__).with_name("fig4.trace")
 """One corrupted frame: the 16th on the downlink to m1 (the paper's Fig. 4, packet 16)."""
 
+NS2_2003 = (
+    ("tcp.delayed_ack", "off"),
+    ("tcp.initial_cwnd", "2"),
+    ("tcp.buffer", "20000B"),
+    ("tcp.min_rto", "1s"),
+    ("tcp.initial_rto", "6s"),
+    ("tcp.max_rto", "64s"),
+    ("tcp.limited_transmit", "false"),
+)
+"""The headline TCP baseline: where the paper is silent, ns-2's defaults of 2003 (the paper's
+year; the spec's reading of its unnamed simulator, §5.1), each cited in docs/buchholcz.md's
+set-up table: TCPSink without delayed ACKs, windowInit_ 2, window_ 20 packets of packetSize_
+1000, minrto_ 1 s (200 ms only from 2004-10-14), rtxcur_init_ 6 s, maxrto_ 64 s, on the eln5
+preset's RFC 6298 timers and RFC 5681 Reno. Where it speaks, its words: the "original TCP" is
+RFC 2001's Reno [2], without limited transmit (ns-2's singledup_ 1 runs as the variant ``lt``)."""
+
+ELN_HEADLINE = '{ expected = "outstanding", inflate_trigger = true }'
+"""The headline ELN knobs, the reading that follows the paper's words (docs/buchholcz.md,
+"ELN knobs"): C2 = W ("as many duplicate acknowledgements ... as many packets it has already
+sent but not yet acknowledged"), C6 on ("every time a duplicate acknowledgement arrives ... the
+sender increases the window size by 1 segment", "keeping the amount of packets in the network
+constant")."""
+
+WEB_SESSIONS = {"total": (2, 2, 1), "per-mobile": (5, 5, 5)}
+"""The two readings of the web load: "5 web sessions are started at the mobile nodes" (§5, in
+all: 2, 2 and 1) and "5 sessions are used per mobile node" (the web paragraph: 15)."""
+WEB_HEADLINE = "total"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A reading of what the paper leaves open, run beside the headline."""
+
+    key: str
+    title: str
+    traffic: tuple[str, ...]
+    """``ftp``, ``web``: the traffic it applies to."""
+    overrides: tuple[tuple[str, str], ...] = ()
+    reno: bool = True
+    """Whether Reno runs too (else the variant changes TCP-ELN only)."""
+    tcp: tuple[tuple[str, str], ...] = ()
+    """TCP settings of both schemes on top of the headline baseline."""
+    web: str = WEB_HEADLINE
+    group: str = ""
+
+
+def _eln(expected: str, c6: bool) -> tuple[tuple[str, str], ...]:
+    return (("tcp.eln", f'{{ expected = "{expected}", inflate_trigger = {str(c6).lower()} }}'),)
+
+
+KNOBS = (
+    ("c2w-c6off", "C2 = W, C6 off (the spec's defaults)", "outstanding", False),
+    ("c2w1-c6on", "C2 = W - 1, C6 on", "outstanding-minus-one", True),
+    ("c2w1-c6off", "C2 = W - 1, C6 off", "outstanding-minus-one", False),
+    ("c2w2-c6on", "C2 = W - 2, C6 on", "outstanding-minus-two", True),
+    ("c2w2-c6off", "C2 = W - 2, C6 off", "outstanding-minus-two", False),
+)
+VARIANTS: tuple[Variant, ...] = (
+    *(
+        Variant(key, title, ("ftp",), _eln(c2, c6), reno=False, group="ftp-knobs")
+        for key, title, c2, c6 in KNOBS
+    ),
+    Variant("modern", "modern profile baseline (200 ms delayed ACKs, IW 3, 60 KiB)",
+            ("ftp", "web"), (), group="baseline"),
+    Variant("iw1", "ns-2 baseline with windowInit_ 1 (its default before 2001-05-26)",
+            ("ftp", "web"), tcp=(("tcp.initial_cwnd", "1"),), group="baseline"),
+    Variant("lt", "ns-2 baseline with limited transmit (singledup_ 1, its default from "
+            "2001-11-28)", ("ftp", "web"), tcp=(("tcp.limited_transmit", "true"),),
+            group="baseline"),
+    Variant("per-mobile", "web: 5 sessions per mobile (15)", ("web",), web="per-mobile",
+            group="web-load"),
+    Variant("hack", "TCP-ELN identifies by the header (HACK)", ("web",),
+            (("tcp.eln", '{ expected = "outstanding", inflate_trigger = true, '
+                         'identify = "hack" }'),), reno=False, group="web-hack"),
+)  # fmt: skip
+BY_VARIANT = {v.key: v for v in VARIANTS}
+
 
 @dataclass(frozen=True)
 class Experiment:
@@ -48,7 +134,8 @@ class Experiment:
 
     id: str
     group: str
-    """``ftp-uniform``, ``ftp-markov``, ``web-uniform``, ``web-markov``, ``fig4``."""
+    """``ftp-uniform``, ``ftp-markov``, ``web-uniform``, ``web-markov``, ``fig4``, or a
+    variant's group (``ftp-knobs``, ``baseline``, ``web-load``, ``web-hack``)."""
     label: str
     """``reno`` or ``eln``."""
     x: float
@@ -58,6 +145,8 @@ class Experiment:
     params: tuple[tuple[str, str | int], ...] = ()
     max_seeds: int | None = None
     traced: bool = False
+    variant: str = ""
+    """The reading it runs ("" for the headline)."""
 
     @property
     def preset(self) -> str:
@@ -65,7 +154,7 @@ class Experiment:
 
     def columns(self) -> dict[str, Any]:
         """The ``results.csv`` columns naming the paper's experiment."""
-        return {"tcp": self.label, "x": self.x}
+        return {"tcp": self.label, "x": self.x, "variant": self.variant or "headline"}
 
 
 def _errors(error: str | None) -> tuple[tuple[str, str], ...]:
@@ -82,12 +171,17 @@ def _ftp() -> str:
     )
 
 
-def _web() -> str:
+def web_flows(reading: str) -> str:
+    """The SURGE sessions of a web-load reading (:data:`WEB_SESSIONS`), started 200 ms apart
+    per mobile."""
     return (
-        '[{ name = "web-m1-{i}", from = "server", to = "m1", copies = 5, stagger = "200ms", '
-        'web = {} }, { name = "web-m2-{i}", from = "server", to = "m2", copies = 5, '
-        'stagger = "200ms", web = {} }, { name = "web-m3-{i}", from = "server", to = "m3", '
-        'copies = 5, stagger = "200ms", web = {} }]'
+        "["
+        + ", ".join(
+            f'{{ name = "web-m{m}-{{i}}", from = "server", to = "m{m}", copies = {n}, '
+            f'stagger = "200ms", web = {{}} }}'
+            for m, n in zip((1, 2, 3), WEB_SESSIONS[reading], strict=True)
+        )
+        + "]"
     )
 
 
@@ -96,10 +190,12 @@ def uniform(p: float) -> str | None:
 
 
 MARKOV_SLOT = "4160us"
-"""The Markov chain's time step: one packet time T_p of the radio link (1040 bytes at 2 Mb/s).
-The chain stands for a Rayleigh-fading channel whose memory is set by the Doppler product
-f_d·T_p (spec §5.2, origin of the model): the channel changes with time whether or not a packet
-is sent, so the chain steps per slot of T_p, idle time included. Stepped per sent frame instead
+"""The Markov chain's time step: one packet time T_p of the radio link, 1040 bytes (a 1000-byte
+segment and 40 bytes of TCP/IP header, ns-2's packetSize_ and tcpip_base_hdr_size_) at 2 Mb/s.
+Table 1 gives no slot: its burst lengths are in channel steps of an assumed packet time. The
+chain stands for a Rayleigh-fading channel whose memory is set by the Doppler product f_d·T_p
+(spec §5.2, origin of the model): the channel changes with time whether or not a packet is
+sent, so the chain steps per slot of T_p, idle time included. Stepped per sent frame instead
 (the spec's default for its [GAP]), a chain in its Bad state stays there through a timeout's
 silence: see docs/buchholcz.md, "Why the Markov chain steps per 4.16 ms slot"."""
 
@@ -112,36 +208,65 @@ def markov(model: int) -> str:
     )
 
 
+def _grid(
+    traffic: str,
+) -> list[tuple[str, str, float, str | None, tuple[tuple[str, str | int], ...]]]:
+    """(kind, key, x, error model, params) of every error setting of ``traffic``."""
+    out: list[tuple[str, str, float, str | None, tuple[tuple[str, str | int], ...]]] = []
+    for p in UNIFORM_P if traffic == "ftp" else WEB_UNIFORM_P:
+        out.append(("uniform", f"{p:g}", p, uniform(p), (("p", str(p)),)))
+    for m in MARKOV:
+        out.append(("markov", str(m), float(m), markov(m), (("model", m),)))
+    return out
+
+
+def exp_id(traffic: str, kind: str, key: str, label: str, variant: str = "") -> str:
+    """The id of one run configuration (``~variant`` for a reading beside the headline)."""
+    base = f"{traffic}-{kind}-{key}-{label}"
+    return f"{base}~{variant}" if variant else base
+
+
+def _base(
+    traffic: str, web: str, baseline: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
+    flows = _ftp() if traffic == "ftp" else web_flows(web)
+    duration = FTP_DURATION if traffic == "ftp" else WEB_DURATION
+    return (("flows", flows), ("run.duration", duration), ("run.warmup", WARMUP), *baseline)
+
+
 def _experiments() -> list[Experiment]:
     out = []
-    for traffic, flows, duration in (("ftp", _ftp(), FTP_DURATION), ("web", _web(), WEB_DURATION)):
-        base = (("flows", flows), ("run.duration", duration), ("run.warmup", WARMUP))
-        grid = UNIFORM_P if traffic == "ftp" else WEB_UNIFORM_P
-        for label, scheme in SCHEMES:
-            for p in grid:
-                out.append(
-                    Experiment(
-                        id=f"{traffic}-uniform-{p:g}-{label}",
-                        group=f"{traffic}-uniform",
-                        label=label,
-                        x=p,
-                        overrides=(*base, ("scheme", scheme), *_errors(uniform(p))),
-                        description=f"{traffic.upper()}, uniform p = {p:g}, {scheme}",
-                        params=(("p", str(p)),),
-                    )
-                )
-            for m in MARKOV:
-                out.append(
-                    Experiment(
-                        id=f"{traffic}-markov-{m}-{label}",
-                        group=f"{traffic}-markov",
-                        label=label,
-                        x=float(m),
-                        overrides=(*base, ("scheme", scheme), *_errors(markov(m))),
-                        description=f"{traffic.upper()}, Markov model {m}, {scheme}",
-                        params=(("model", m),),
-                    )
-                )
+    for traffic in ("ftp", "web"):
+        for kind, key, x, error, params in _grid(traffic):
+            runs = [("", NS2_2003, WEB_HEADLINE, (("tcp.eln", ELN_HEADLINE),), True, "")]
+            for v in VARIANTS:
+                if traffic in v.traffic:
+                    baseline = () if v.key == "modern" else (*NS2_2003, *v.tcp)
+                    eln = v.overrides or (("tcp.eln", ELN_HEADLINE),)
+                    runs.append((v.key, baseline, v.web, eln, v.reno, v.group))
+            for variant, baseline, web, eln, with_reno, group in runs:
+                for label, scheme in SCHEMES:
+                    if label == "reno" and not with_reno:
+                        continue
+                    extra = eln if label == "eln" else ()
+                    out.append(
+                        Experiment(
+                            id=exp_id(traffic, kind, key, label, variant),
+                            group=group or f"{traffic}-{kind}",
+                            label=label,
+                            x=x,
+                            overrides=(
+                                *_base(traffic, web, baseline), ("scheme", scheme), *extra,
+                                *_errors(error),
+                            ),
+                            description=(
+                                f"{traffic.upper()}, {kind} {key}, {scheme}"
+                                + (f" [{BY_VARIANT[variant].title}]" if variant else "")
+                            ),
+                            params=params,
+                            variant=variant,
+                        )
+                    )  # fmt: skip
     trace = f'{{ model = "trace", file = "{FIG4_TRACE.as_posix()}", repeat = false }}'
     for label, scheme in SCHEMES:
         out.append(
@@ -154,7 +279,9 @@ def _experiments() -> list[Experiment]:
                     ("flows", '[{ name = "ftp", from = "server", to = "m1" }]'),
                     ("run.duration", "30s"),
                     ("run.warmup", "0s"),
+                    *NS2_2003,
                     ("scheme", scheme),
+                    *((("tcp.eln", ELN_HEADLINE),) if label == "eln" else ()),
                     ("links.1.forward.error", trace),
                 ),
                 description=f"Fig. 4: the 16th downlink frame corrupted, {scheme}",
@@ -167,11 +294,18 @@ def _experiments() -> list[Experiment]:
 
 EXPERIMENTS: tuple[Experiment, ...] = tuple(_experiments())
 BY_ID = {e.id: e for e in EXPERIMENTS}
-GROUPS = ("ftp-uniform", "ftp-markov", "web-uniform", "web-markov", "fig4")
+GROUPS = (
+    "ftp-uniform", "ftp-markov", "web-uniform", "web-markov", "fig4",
+    "ftp-knobs", "baseline", "web-load", "web-hack",
+)  # fmt: skip
 GROUP_TITLES = {
     "ftp-uniform": "FTP, uniform error (Fig. 6)",
     "ftp-markov": "FTP, Markov models 1-9 (Fig. 7)",
     "web-uniform": "Web, uniform error (Fig. 8)",
     "web-markov": "Web, Markov models 1-9 (Fig. 9)",
     "fig4": "Fig. 4: one corrupted packet",
+    "ftp-knobs": "FTP: TCP-ELN under every reading of the knobs C2 and C6",
+    "baseline": "FTP and web under the modern-profile baseline",
+    "web-load": "Web: 5 sessions per mobile (the other reading of the load)",
+    "web-hack": "Web: TCP-ELN identifying corrupted frames by their header (HACK)",
 }

@@ -18,24 +18,22 @@ RESPONSE = "agg.response_mean_s"
 TARGET_TABLES = ("ftp", "web", "mechanism")
 TABLE_GROUP = {"ftp": "ftp-uniform", "web": "web-uniform", "mechanism": "fig4"}
 TABLE_TITLES = {
-    "ftp": "FTP: throughput improvement (Figs 6, 7)",
-    "web": "Web: response-time reduction (Figs 8, 9)",
+    "ftp": "FTP: throughput improvement (Figs 6, 7); headline reading: ns-2 2003 baseline "
+    "with RFC 2001 Reno, C2 = W, C6 on (the band over the other readings: section Readings)",
+    "web": "Web: response-time reduction (Figs 8, 9); headline reading: 5 sessions in all, the "
+    "one matching the paper's stated results (5 per mobile: section Readings)",
     "mechanism": "The mechanism: no-error equivalence and the Fig. 4 packet",
 }
 
 DEVIATIONS: dict[str, str] = {
-    "bottleneck-cap": "TCP-ELN reaches 98 % of the shared 1 Mb/s bottleneck at low and medium "
-    "loss, so its gain is capped by how far Reno falls below it (0.962 / 0.77 - 1 = 25 % at p = "
-    "0.01); the paper's Reno must have fallen further",
-    "eln-timeouts": "at high loss TCP-ELN still times out (22 timeouts per flow per 100 s at p = "
-    "0.1, Reno 57): a corrupted retransmission leaves too few duplicates in a small window; the "
-    "eager/sync/first knobs do worse (measured)",
-    "long-bursts": "Markov model 3's bursts (13.7 packets, 57 ms) take out every segment in "
-    "flight, so no duplicate comes back and both schemes time out (38 and 41 timeouts per flow "
-    "per 100 s); TCP-ELN gains only where a burst leaves part of the window",
-    "web-queueing": "page response times are dominated by the shared bottleneck (7.1 s at p = 0 "
-    "with 15 sessions loading it to 0.87 Mb/s), so repairing corruption faster changes little "
-    "at low loss and the reduction there is within seed noise",
+    "bottleneck-cap": "under every reading TCP-ELN reaches 98 % of the shared 1 Mb/s bottleneck "
+    "at low and medium loss, so its gain is capped by how far Reno falls below it (headline, p = "
+    "0.005: 0.962 / 0.949 - 1 = 1.4 %; Markov 2, 5, 8: 7-8 %; modern baseline 11-26 %); the "
+    "paper's Reno must have fallen further",
+    "long-bursts": "under every reading Markov model 3's fades (13.7 slots of 4.16 ms, 3.4-4.2 "
+    "of a flow's frames) take out most of a window at once, so few duplicates come back and "
+    "TCP-ELN still times out (5.6 per flow per 100 s, Reno 10.1); its throughput at ε = 0.1 is "
+    "1.09-1.34 times the uniform one, not 2.19",
 }
 
 
@@ -96,6 +94,9 @@ def _t(
 
 
 P_POS = tuple(p for p in UNIFORM_P if p > 0)
+P_MIN = min(P_POS)
+"""The smallest error rate the reproduction examines (the paper's plot points are not in its
+text): T002-3b judges the low end of "60-200 % for the examined error rates" there."""
 
 
 def _t2(m: Measured) -> float:
@@ -174,17 +175,16 @@ TARGETS: tuple[Target, ...] = (
        (0.8, 1.0), "rho ≥ 0.8", _t2, _ids("ftp", "uniform", P_POS), expected="non-decreasing"),
     _t("T002-3a", "ftp", "Uniform FTP: improvement at p = 0.2", None, (1.3, 2.6),
        "I(0.2) ∈ [130 %, 260 %]", lambda m: improvement(m, "ftp", "uniform", 0.2),
-       _ids("ftp", "uniform", (0.2,)), expected="60-200 % over the range",
-       deviation="eln-timeouts"),
-    _t("T002-3b", "ftp", "Uniform FTP: improvement at p = 0.01", None, (0.3, INF),
-       "I(0.01) ≥ 30 %", lambda m: improvement(m, "ftp", "uniform", 0.01),
-       _ids("ftp", "uniform", (0.01,)), expected="60-200 % over the range",
+       _ids("ftp", "uniform", (0.2,)), expected="60-200 % over the range"),
+    _t("T002-3b", "ftp", f"Uniform FTP: improvement at the smallest examined p ({P_MIN:g})",
+       None, (0.3, INF), f"I({P_MIN:g}) ≥ 30 % (the paper: 60-200 % 'for the examined error "
+       "rates', which it does not list)", lambda m: improvement(m, "ftp", "uniform", P_MIN),
+       _ids("ftp", "uniform", (P_MIN,)), expected="60-200 % over the range",
        deviation="bottleneck-cap"),
     *(
         _t(f"T002-4.M{k}", "ftp", f"Markov FTP, high loss: improvement, model {k}", 1.25,
            (0.8, 1.7), "within 110-140 % ± 30 pp", _markov_gain(k),
-           _ids("ftp", "markov", [k]), expected="110-140 %",
-           deviation="long-bursts" if k == 3 else "eln-timeouts")
+           _ids("ftp", "markov", [k]), expected="110-140 %")
         for k in (3, 6, 9)
     ),
     *(
@@ -201,8 +201,7 @@ TARGETS: tuple[Target, ...] = (
        "∈ [1.6, 2.8]", _eln_ratio(3), ("ftp-markov-3-eln", "ftp-uniform-0.1-eln"),
        deviation="long-bursts"),
     _t("T002-7.M6", "ftp", "ELN throughput at ε = 0.1: Markov 6 / uniform", 1.185, (1.0, 1.4),
-       "∈ [1.0, 1.4]", _eln_ratio(6), ("ftp-markov-6-eln", "ftp-uniform-0.1-eln"),
-       deviation="eln-timeouts"),
+       "∈ [1.0, 1.4]", _eln_ratio(6), ("ftp-markov-6-eln", "ftp-uniform-0.1-eln")),
     _t("T002-7.M9", "ftp", "ELN throughput at ε = 0.1: Markov 9 / uniform", 1.033, (0.9, 1.15),
        "∈ [0.9, 1.15]", _eln_ratio(9), ("ftp-markov-9-eln", "ftp-uniform-0.1-eln"), ),
     _t("T002-7.order", "ftp", "ELN throughput at ε = 0.1: Markov 3 > 6 > 9, and 9 ≥≈ uniform",
@@ -211,23 +210,22 @@ TARGETS: tuple[Target, ...] = (
                    "ftp-uniform-0.1-eln"), expected="bursty losses suit ELN better"),
     _t("T002-8", "ftp", "ELN throughput falls with user speed at ε = 0.01 and 0.1", None,
        (1.0, 1.0), "ordinal: pedestrian > intermediate > high (1 = holds)", _t8, MARKOV_IDS,
-       expected="bursty losses suit ELN better", deviation="bottleneck-cap"),
+       expected="bursty losses suit ELN better"),
     _t("T002-9", "web", "Web uniform: response-time reduction in [0, 75 %], rising with p",
        None, (0.7, 1.0), "each R ∈ [0, 75 %] and Spearman rho ≥ 0.7 (-1: a value outside)", _t9,
-       _ids("web", "uniform", W_POS), expected="10-60 %, increasing with p",
-       deviation="web-queueing"),
+       _ids("web", "uniform", W_POS), expected="10-60 %, increasing with p"),
     _t("T002-10.low", "web", "Web Markov, low loss (1, 4, 7): mean reduction", 0.075,
        (-0.15, 0.30), "0-15 % ± 15 pp", _band((1, 4, 7)), _ids("web", "markov", [1, 4, 7]),
        expected="slight"),
     _t("T002-10.medium", "web", "Web Markov, medium loss (2, 5, 8): mean reduction", 0.225,
        (0.0, 0.45), "15-30 % ± 15 pp", _band((2, 5, 8)), _ids("web", "markov", [2, 5, 8]),
-       expected="15-30 %", deviation="web-queueing"),
+       expected="15-30 %"),
     _t("T002-10.high", "web", "Web Markov, high loss (3, 6, 9): mean reduction", 0.40,
        (0.15, 0.65), "30-50 % ± 15 pp", _band((3, 6, 9)), _ids("web", "markov", [3, 6, 9]),
-       expected="30-50 %", deviation="web-queueing"),
+       expected="30-50 %"),
     _t("T002-10.order", "web", "Web Markov: reduction low < medium < high", None, (1.0, 1.0),
        "ordinal (1 = holds)", _t10_order, _ids("web", "markov", list(MARKOV)),
-       expected="grows with the loss", deviation="web-queueing"),
+       expected="grows with the loss"),
     _t("T002-12.eln", "mechanism", "Fig. 4: TCP-ELN's window cuts for the corrupted packet", 0.0,
        (0.0, 0.0), "no fast retransmit, no timeout (packet script: script_tests_tcp_eln.rs)",
        lambda m: mean(m, "fig4-eln", "sender_fast_retransmits")
