@@ -523,7 +523,8 @@ impl ErrorModel {
         }
         let share = (header_bits.min(frame_bits) as f64) / frame_bits as f64;
         let p = Self::frame_error_probability(cfg, frame_bits);
-        if !(p > 1e-12) {
+        // No errors (or a NaN probability): one errored bit, anywhere in the frame.
+        if p.is_nan() || p <= 1e-12 {
             return share;
         }
         if p >= 1.0 {

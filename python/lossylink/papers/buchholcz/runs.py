@@ -8,7 +8,8 @@ rate and mean burst length exactly), and the Fig. 4 micro-scenario (one corrupte
 
 Where the paper is ambiguous or silent, every reading runs (DESIGN.md rule 13), as *variants*
 of the headline runs (:data:`VARIANTS`): the ELN knobs C2 and C6 the paper leaves open, the
-other TCP baseline (the ``modern`` profile beside ns-2's 2003 defaults), the other web load (5
+other TCP baselines (ns-2's limited transmit and pre-2001 initial window of 1, and the
+``modern`` profile, beside ns-2's 2003 defaults with RFC 2001's Reno), the other web load (5
 sessions per mobile beside 5 in all) and TCP-ELN identifying corrupted frames by their header
 (HACK) instead of by an oracle. A variant's experiment id is the headline's with
 ``~<variant>``; a variant that leaves Reno unchanged runs TCP-ELN only and is compared with the
