@@ -246,7 +246,13 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                     "only the bsd profile has a slow timer",
                 ));
             }
-            let min = t.min_rto.map_or(ms(200), |d| SimDuration(d.0));
+            // RFC 6298 §2.4: "RTO SHOULD be rounded up to 1 second" for `modern`, one
+            // consistent RFC stack (its receiver delays ACKs up to 200 ms with no quick-ack, so a
+            // 200 ms floor would time out on a lone segment's delayed ACK); Linux's 200 ms
+            // TCP_RTO_MIN (include/net/tcp.h) for `linux`, which pairs it with quick-ack.
+            let min = t
+                .min_rto
+                .map_or(if linux { ms(200) } else { ms(1000) }, |d| SimDuration(d.0));
             // Linux's TCP_RTO_MAX is 120 s; RFC 6298 §2.5 asks for at least 60 s.
             let max = t
                 .max_rto

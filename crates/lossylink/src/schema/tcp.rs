@@ -12,7 +12,7 @@ pub enum Profile {
     /// 4.4BSD-Lite (Net/3) Reno, as in the paper's testbed.
     #[default]
     Bsd,
-    /// RFC 6298 fine-grained timers (200 ms minimum RTO) and RFC 5681 congestion control.
+    /// RFC 6298 fine-grained timers (1 s minimum RTO, §2.4) and RFC 5681 congestion control.
     Modern,
     /// A current Linux sender's defaults: initial window 10, CUBIC, PRR, RACK-TLP and F-RTO,
     /// timestamps, Linux's RTO (200 ms minimum) and delayed ACKs (docs/modern.md).
