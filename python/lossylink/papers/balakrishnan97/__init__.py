@@ -271,7 +271,7 @@ def select(groups: set[str], figures: bool = True) -> Selection:
     figs = tuple(f for f in FIGURES if _figure_wanted(f, groups)) if figures else ()
     targets = tuple(t for t in TARGETS if _TABLE_GROUP[t.table] in groups)
     run_ids = {r for f in figs for r in f.runs} | {
-        n for t in targets for n in t.needs if n in TRACED_RUNS
+        n for t in targets for n in t.all_needs() if n in TRACED_RUNS
     }
     return Selection(
         experiments=tuple(e for e in EXPERIMENTS if e.group in groups),

@@ -166,7 +166,7 @@ def select(groups: set[str], figures: bool = True) -> Selection:
     groups that those targets and figures compare against (the burst pacer's S8e)."""
     figs = tuple(f for f in FIGURES if _figure_in(f, groups)) if figures else ()
     targets = tuple(t for t in TARGETS if TABLE_GROUP[t.table] in groups)
-    needed = {r for t in targets for r in t.needs} | {r for f in figs for r in f.runs}
+    needed = {r for t in targets for r in t.all_needs()} | {r for f in figs for r in f.runs}
     experiments = tuple(e for e in EXPERIMENTS if e.group in groups or e.id in needed)
     traced = tuple(e for e in experiments if e.traced)
     return Selection(experiments, traced, targets, figs)

@@ -168,6 +168,20 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         params=(("rexmt", "precise"), ("rto", "eifel")),
     ),
     Experiment(
+        "s11-restart-noquench", "s11", "S11 counterfactual", "-", "hiccup",
+        _hiccup(("hops.0.forward.queue", "1"), ("tcp.rexmt", "restart"), ("tcp.quench", "false")),
+        "counterfactual: REXMT_L, RTO_L without tcp_quench on local drops",
+        traced=False,
+        params=(("rexmt", "restart"), ("rto", "bsd"), ("quench", "false")),
+    ),
+    Experiment(
+        "s11-precise-noquench", "s11", "S11 counterfactual", "-", "hiccup",
+        _hiccup(("hops.0.forward.queue", "1"), ("tcp.rexmt", "precise"), ("tcp.quench", "false")),
+        "counterfactual: REXMT_E, RTO_L without tcp_quench on local drops",
+        traced=False,
+        params=(("rexmt", "precise"), ("rto", "bsd"), ("quench", "false")),
+    ),
+    Experiment(
         "lan-spike-e2e", "lan", "LAN spike", "-", "lan", _lan("e2e", True),
         "lan preset, no errors, 4 s link-stage hold of the wireless hop at 20 s, Reno",
         Shade(20.0, 24.0, "link-stage hold, 4 s"),
