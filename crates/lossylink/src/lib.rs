@@ -25,6 +25,7 @@ mod run_gsm;
 mod run_web;
 mod scenario;
 mod schema;
+mod retrace;
 mod schemes;
 mod timer_model;
 mod trace;
@@ -38,6 +39,7 @@ pub use metrics::{GsmMetrics, Metrics, Value};
 pub use run::{run, RunOptions, RunResult};
 pub use scenario::Scenario;
 pub use schemes::{schemes, SchemeInfo};
+pub use retrace::{erasure_stats, erasure_trace, retrace};
 pub use timer_model::timer_model;
 pub use trace::{Column, Trace, TraceTable};
 
