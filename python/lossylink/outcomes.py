@@ -84,6 +84,8 @@ class Verdict:
     """The target's value in the deviation's counterfactual run, where one was run."""
     band: tuple[float, float] | None = None
     """The band the deviation's mechanism predicts for our value, where it was judged."""
+    sensitivity: dict[str, float | None] | None = None
+    """The target's value under each reading of a choice the source does not give."""
 
     def to_dict(
         self, doc: str = b97.DOC, deviations: dict[str, str] | None = None
@@ -122,6 +124,11 @@ class Verdict:
                     "moves_to": [_finite(cf.moves_to[0]), _finite(cf.moves_to[1])],
                     "value": _finite(self.counterfactual),
                 }
+        if self.sensitivity is not None and t.sensitivity is not None:
+            out["sensitivity"] = {
+                "choice": t.sensitivity.what,
+                "values": {k: _finite(v) for k, v in self.sensitivity.items()},
+            }
         if self.reason:
             out["reason"] = self.reason
         return out

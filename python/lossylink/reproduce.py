@@ -81,12 +81,29 @@ def evaluate(
         inside = math.isfinite(value) and lo <= value <= hi
         if inside:
             note = "listed deviation does not show in this run" if t.deviation else ""
-            out.append(Verdict(t, value, "pass", note))
+            v = Verdict(t, value, "pass", note)
         elif t.deviation is not None:
-            out.append(_judge_deviation(t, value, m))
+            v = _judge_deviation(t, value, m)
         else:
-            out.append(Verdict(t, value, "fail"))
+            v = Verdict(t, value, "fail")
+        if t.sensitivity is not None:
+            _add_sensitivity(v, t.sensitivity, m)
+        out.append(v)
     return out
+
+
+def _add_sensitivity(v: Verdict, sens: base.Sensitivity, m: Measurements) -> None:
+    """Report the target's value under each reading of a choice the source does not give."""
+    values: dict[str, float | None] = {}
+    for label, f in sens.values:
+        try:
+            values[label] = float(f(m))
+        except (base.Unavailable, ZeroDivisionError):
+            values[label] = None
+    v.sensitivity = values
+    shown = ", ".join(f"{k} {'–' if x is None else format(x, '.4g')}" for k, x in values.items())
+    note = f"sensitivity to {sens.what}: {shown}"
+    v.reason = f"{v.reason}; {note}" if v.reason else note
 
 
 def _inside(value: float, band: tuple[float, float]) -> bool:

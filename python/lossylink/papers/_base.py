@@ -104,6 +104,18 @@ class Counterfactual:
 
 
 @dataclass(frozen=True)
+class Sensitivity:
+    """A choice the source does not give, on which a target rests: the target's value under
+    each reading, so that the report shows how much of a pass is the choice."""
+
+    what: str
+    """The choice in words (``outage start (not given)``)."""
+    values: tuple[tuple[str, Callable[[Measured], float]], ...] = field(compare=False)
+    """``(label, value)`` per reading; the value reads the runs of that reading."""
+    needs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Target:
     """A reproduction target: a value we compute, the paper's value, and the accepted range."""
 
@@ -134,11 +146,18 @@ class Target:
     ``counterfactual`` that moves as claimed; otherwise it fails."""
     counterfactual: Counterfactual | None = None
     """With a ``deviation``: the run that tests its mechanism."""
+    sensitivity: Sensitivity | None = None
+    """The target's value over a choice the source does not give (reported, not judged)."""
 
     def all_needs(self) -> tuple[str, ...]:
         """The runs the target and its counterfactual read."""
         extra = self.counterfactual.needs if self.counterfactual is not None else ()
-        return self.needs + tuple(n for n in extra if n not in self.needs)
+        extra += self.sensitivity.needs if self.sensitivity is not None else ()
+        out = list(self.needs)
+        for n in extra:
+            if n not in out:
+                out.append(n)
+        return tuple(out)
 
 
 @dataclass(frozen=True)
