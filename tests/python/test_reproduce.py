@@ -202,7 +202,8 @@ def test_every_explained_deviation_has_a_band_and_a_counterfactual_run() -> None
     for t in b97.TARGETS:
         if t.counterfactual is None:
             continue
-        assert t.deviation is not None and t.predicted is not None, t.id
+        assert t.deviation is not None, t.id
+        assert t.predicted is not None, t.id
         for need in t.counterfactual.needs:
             assert need in {e.id for e in b97.EXPERIMENTS}, (t.id, need)
         sel = b97.select({b97._TABLE_GROUP[t.table], "peaks"})
@@ -353,7 +354,8 @@ def test_ten_seeds_every_published_target_passes_or_fails_for_its_listed_deviati
         assert lo <= v.counterfactual <= hi
     for v in rep.verdicts:
         if v.verdict == "explained":
-            assert v.counterfactual is not None and v.band is not None, v.target.id
+            assert v.counterfactual is not None, v.target.id
+            assert v.band is not None, v.target.id
 
 
 # -- API and CLI --------------------------------------------------------------------------------

@@ -145,7 +145,8 @@ def test_s11_gain_fails_with_its_counterfactual_shown(rep: Reproduction) -> None
     assert v.ours is not None
     assert 1.10 < v.ours < 1.20
     assert v.verdict == "fail"
-    assert v.counterfactual is not None and 1.6 < v.counterfactual < 2.1
+    assert v.counterfactual is not None
+    assert 1.6 < v.counterfactual < 2.1
     assert "tcp.quench = false" in v.reason
     assert f'<a id="{v.target.deviation}"></a>' in DOC.read_text()
 

@@ -28,14 +28,16 @@ def test_ranges() -> None:
 
 def test_a_clean_trace_gives_the_overhead_bounds() -> None:
     r = ll.retrace("0\n" * 3000, frames="30,210", mtus=[576])
-    assert r.blocks == 3000 and r.erasures == 0 and r.bler == 0.0
+    assert r.blocks == 3000
+    assert r.erasures == 0
+    assert r.bler == 0.0
     # 50 blocks/s: (30 - 6) · 50 = 1200 B/s; (210 - 6) / 7 · 50.
     assert r.rlp_bps(30) == pytest.approx(1200.0)
     assert r.rlp_bps(210) == pytest.approx(204 / 7 * 50)
     assert r.best_frame == 210
     row = r.e2e_row(576)
     assert row["retransmission_fraction"] == 0.0
-    # Tab 4-14's arithmetic at the best frame: channel · (MTU − 40) / (MTU − 40 + 40 + 7).
+    # Tab 4-14's arithmetic at the best frame: channel · (MTU - 40) / (MTU - 40 + 40 + 7).
     assert row["rlp_bps"] == pytest.approx(r.rlp_bps(210) * 536 / 583)
     assert row["rlp_vj_bps"] == pytest.approx(r.rlp_bps(210) * 536 / 549)
 
@@ -85,7 +87,8 @@ def test_cli_retrace(
     path.write_text(ll.erasure_trace("poor-c", minutes=3, seed=1))
     proc = cli_run("retrace", str(path), "--frame", "30..300", "--mtu", "296,576,1500")
     assert proc.returncode == 0, proc.stderr
-    assert "RLP (best frame" in proc.stdout and "Pure end-to-end (best MTU" in proc.stdout
+    assert "RLP (best frame" in proc.stdout
+    assert "Pure end-to-end (best MTU" in proc.stdout
     proc = cli_run("retrace", "--profile", "poor-c", "--minutes", "3", "--seed", "1", "--json",
                    "--frame", "30..300", "--mtu", "296,576,1500")  # fmt: skip
     assert proc.returncode == 0, proc.stderr

@@ -93,7 +93,9 @@ def retrace_cmd(
             )
         )
         return
-    click.echo(f"{r.blocks} blocks ({r.blocks / 50:.0f} s), {r.erasures} erased (BLER {r.bler:.4f})")
+    click.echo(
+        f"{r.blocks} blocks ({r.blocks / 50:.0f} s), {r.erasures} erased (BLER {r.bler:.4f})"
+    )
     if not r.rlp.empty:
         click.echo(f"\nRLP (best frame {r.best_frame} B)")
         click.echo("frame_B  throughput_B/s  retransmitted")
@@ -107,6 +109,7 @@ def retrace_cmd(
         click.echo("    MTU  e2e_B/s  retransmitted  runs>=2  rlp_B/s  rlp+vj_B/s")
         for row in r.e2e.itertuples():
             click.echo(
-                f"{row.mtu:7d}  {row.throughput_bps:7.1f}  {100 * row.retransmission_fraction:11.1f} %"
-                f"  {100 * row.multi_loss_share:5.1f} %  {row.rlp_bps:7.1f}  {row.rlp_vj_bps:10.1f}"
+                f"{row.mtu:7d}  {row.throughput_bps:7.1f}  "
+                f"{100 * row.retransmission_fraction:11.1f} %  "
+                f"{100 * row.multi_loss_share:5.1f} %  {row.rlp_bps:7.1f}  {row.rlp_vj_bps:10.1f}"
             )

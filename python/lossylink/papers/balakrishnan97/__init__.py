@@ -35,6 +35,7 @@ from lossylink.papers._base import (
     Unavailable,
     mean,
 )
+from lossylink.papers.balakrishnan97 import earned as _earned
 from lossylink.papers.balakrishnan97.runs import (
     BURST_CONFIG,
     BURST_SCHEMES,
@@ -91,10 +92,7 @@ from lossylink.papers.balakrishnan97.targets_bs import (
     _table4_targets,
 )
 
-from lossylink.papers.balakrishnan97 import earned as _earned  # noqa: E402
-
 __all__ = [
-    "Counterfactual",
     "BURST_CONFIG",
     "BURST_SCHEMES",
     "BURST_SIZES",
@@ -137,6 +135,7 @@ __all__ = [
     "WIRELESS",
     "Cell",
     "Config",
+    "Counterfactual",
     "Experiment",
     "Figure",
     "Measured",

@@ -8,7 +8,7 @@ Only deviations whose mechanism has a switch get a counterfactual:
 - ``net3-reno``: Net/3's rounded socket buffers and recovery exit switched off
   (``tcp.buffer_rounding = "none"``, ``tcp.exit_retraction = "always"``); the mechanism is the
   cause only if the cell then lands in the paper's tolerance.
-- ``ll-optimum`` and ``ll-wan-spare``: the mechanism says TCP-aware local repair keeps (1 −
+- ``ll-optimum`` and ``ll-wan-spare``: the mechanism says TCP-aware local repair keeps (1 -
   PER) of the loss-free throughput in the LAN and all of it in the WAN (spare WaveLAN airtime).
   The counterfactual is the same scheme without wireless errors; the share of it our lossy run
   keeps must be 96.5-98.5 % (LAN, PER 2.0-2.7 %) or 96-104 % (WAN).
@@ -29,7 +29,7 @@ from lossylink.papers.balakrishnan97.runs import CONFIGS, Experiment, _base, cel
 from lossylink.papers.balakrishnan97.targets import pct_of_max
 
 LAN_OPTIMUM = 1.466
-"""The LAN's optimum: loss-free peak × (1 − PER), Mb/s (paper_table2.rs)."""
+"""The LAN's optimum: loss-free peak x (1 - PER), Mb/s (paper_table2.rs)."""
 WAN_PEAK = 1.35
 """The WAN's loss-free peak, Mb/s."""
 
@@ -37,7 +37,7 @@ NET3_OFF = (("tcp.buffer_rounding", "none"), ("tcp.exit_retraction", "always"))
 """Net/3's two rules switched off (docs/reproduction.md#net3-reno)."""
 
 KEPT_LAN = (0.965, 0.985)
-"""Share of the loss-free throughput TCP-aware local repair keeps in the LAN: 1 − PER for a PER
+"""Share of the loss-free throughput TCP-aware local repair keeps in the LAN: 1 - PER for a PER
 of 2.0-2.7 % (paper_table2.rs)."""
 KEPT_WAN = (0.96, 1.04)
 """... and in the WAN, where the wired path is the bottleneck: all of it (±4 %)."""
@@ -95,7 +95,7 @@ def _kept(scheme: str, config: str, band: tuple[float, float]) -> Counterfactual
         return mean(m, cell) / mean(m, run)
 
     return Counterfactual(
-        'error_every = 0 (nothing to repair): our lossy run ÷ it',
+        "error_every = 0 (nothing to repair): our lossy run ÷ it",
         share,
         (run, cell),
         band,

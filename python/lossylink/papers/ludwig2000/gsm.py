@@ -239,7 +239,7 @@ def _gap_over_rto(m: Measured) -> float:
 
 
 def _interval_drop(m: Measured) -> float:
-    """1 − the receiver's rate over the 30 s from the burst's start ÷ its rate over the 30 s
+    """1 - the receiver's rate over the 30 s from the burst's start ÷ its rate over the 30 s
     before it (the dissertation: more than 25 % lost)."""
     t, end = _arrivals(m, "gsm-s2")
     start = S2_RESET_S - 2.42

@@ -12,6 +12,7 @@ worst of the three.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
@@ -90,13 +91,13 @@ def _best_frame(profile: str, even: bool = False) -> Value:
 
 
 def _factor(profile: str) -> Value:
-    return _mean(
-        lambda s: _retrace(profile, s).best_frame / _retrace(profile, s, True).best_frame
-    )
+    return _mean(lambda s: _retrace(profile, s).best_frame / _retrace(profile, s, True).best_frame)
 
 
 def _gain_210(profile: str) -> Value:
-    return _mean(lambda s: 100 * (_retrace(profile, s).rlp_bps(210) / _retrace(profile, s).rlp_bps(30) - 1))
+    return _mean(
+        lambda s: 100 * (_retrace(profile, s).rlp_bps(210) / _retrace(profile, s).rlp_bps(30) - 1)
+    )
 
 
 def _row(profile: str, mtu: int, col: str, scale: float = 1.0) -> Value:
@@ -114,11 +115,17 @@ def _rlp_1295(mtu: int) -> Value:
 
 
 def _gap(a: str, b: str, mtu: int) -> Value:
-    """a ÷ b − 1 at ``mtu``, %."""
+    """a ÷ b - 1 at ``mtu``, %."""
     col = {"pure": "throughput_bps", "rlp": "rlp_bps", "rlp_vj": "rlp_vj_bps"}
     return _mean(
-        lambda s: 100
-        * (_retrace("poor-c", s).e2e_row(mtu)[col[a]] / _retrace("poor-c", s).e2e_row(mtu)[col[b]] - 1)
+        lambda s: (
+            100
+            * (
+                _retrace("poor-c", s).e2e_row(mtu)[col[a]]
+                / _retrace("poor-c", s).e2e_row(mtu)[col[b]]
+                - 1
+            )
+        )
     )
 
 
@@ -128,7 +135,7 @@ def _monotone(col: str, sign: float) -> Value:
     def f(m: Measured) -> float:
         for s in SEEDS:
             v = [float(_retrace("poor-c", s).e2e_row(u)[col]) for u in TAB_MTUS]
-            if not all(sign * (b - a) > 0 for a, b in zip(v, v[1:], strict=False)):
+            if not all(sign * (b - a) > 0 for a, b in itertools.pairwise(v)):
                 return 0.0
         return 1.0
 
@@ -160,107 +167,292 @@ def _rt28() -> list[Target]:
         return np.sort(np.asarray(_stats(p, s)["bursts"], dtype=float))
 
     out = [
-        _t("rt28.a.clean", tb, "A-like: share of erasure-free minutes (worst trace)", 0.96,
-           (0.96, 1.0), _worst(lambda s: float(np.mean(minutes("good", s) == 0.0)), min), (),
-           SRC28, tolerance="> 96 %", expected="> 96 % of 1-min subtraces erasure-free"),
-        _t("rt28.a.max", tb, "A-like: largest minute BLER", 0.0025, (0.0, 0.0025),
-           _worst(lambda s: float(minutes("good", s).max()), max), (), SRC28,
-           tolerance="< 0.0025", expected="the rest below 0.0025"),
-    ]  # fmt: skip
+        _t(
+            "rt28.a.clean",
+            tb,
+            "A-like: share of erasure-free minutes (worst trace)",
+            0.96,
+            (0.96, 1.0),
+            _worst(lambda s: float(np.mean(minutes("good", s) == 0.0)), min),
+            (),
+            SRC28,
+            tolerance="> 96 %",
+            expected="> 96 % of 1-min subtraces erasure-free",
+        ),
+        _t(
+            "rt28.a.max",
+            tb,
+            "A-like: largest minute BLER",
+            0.0025,
+            (0.0, 0.0025),
+            _worst(lambda s: float(minutes("good", s).max()), max),
+            (),
+            SRC28,
+            tolerance="< 0.0025",
+            expected="the rest below 0.0025",
+        ),
+    ]
     for p, p95 in (("poor-b", 26.0), ("poor-c", 18.0)):
         name = LABEL[p]
         out += [
-            _t(f"rt28.{p}.low", tb, f"{name}: share of minutes with BLER < 0.01 (worst trace)",
-               0.30, (0.30, 1.0), _worst(lambda s, p=p: float(np.mean(minutes(p, s) < 0.01)),
-               min), (), SRC28, tolerance="> 30 %", expected="> 30 % with BLER < 0.01"),
-            _t(f"rt28.{p}.max", tb, f"{name}: largest minute BLER (mean over traces)", 0.28,
-               (0.21, 0.35), _mean(lambda s, p=p: float(minutes(p, s).max())), (), SRC28,
-               tolerance="≈ 0.28 (± 25 %)", expected="max ≈ 0.28"),
-            _t(f"rt28.{p}.short", tb, f"{name}: share of bursts of 1-2 blocks (worst trace)",
-               0.50, (0.50, 1.0), _worst(lambda s, p=p: float(np.mean(bursts(p, s) <= 2)), min),
-               (), SRC28, tolerance="> 50 %", expected="> 50 % of length 1-2"),
-            _t(f"rt28.{p}.p95", tb, f"{name}: 95th percentile of burst length", p95,
-               (0.8 * p95, 1.2 * p95), _mean(lambda s, p=p: float(bursts(p, s)[int(
-                   len(bursts(p, s)) * 0.95)])), (), SRC28, unit="blocks",
-               tolerance="± 20 %", expected=f"≈ {p95:g} blocks"),
-        ]  # fmt: skip
+            _t(
+                f"rt28.{p}.low",
+                tb,
+                f"{name}: share of minutes with BLER < 0.01 (worst trace)",
+                0.30,
+                (0.30, 1.0),
+                _worst(lambda s, p=p: float(np.mean(minutes(p, s) < 0.01)), min),
+                (),
+                SRC28,
+                tolerance="> 30 %",
+                expected="> 30 % with BLER < 0.01",
+            ),
+            _t(
+                f"rt28.{p}.max",
+                tb,
+                f"{name}: largest minute BLER (mean over traces)",
+                0.28,
+                (0.21, 0.35),
+                _mean(lambda s, p=p: float(minutes(p, s).max())),
+                (),
+                SRC28,
+                tolerance="≈ 0.28 (± 25 %)",
+                expected="max ≈ 0.28",
+            ),
+            _t(
+                f"rt28.{p}.short",
+                tb,
+                f"{name}: share of bursts of 1-2 blocks (worst trace)",
+                0.50,
+                (0.50, 1.0),
+                _worst(lambda s, p=p: float(np.mean(bursts(p, s) <= 2)), min),
+                (),
+                SRC28,
+                tolerance="> 50 %",
+                expected="> 50 % of length 1-2",
+            ),
+            _t(
+                f"rt28.{p}.p95",
+                tb,
+                f"{name}: 95th percentile of burst length",
+                p95,
+                (0.8 * p95, 1.2 * p95),
+                _mean(lambda s, p=p: float(bursts(p, s)[int(len(bursts(p, s)) * 0.95)])),
+                (),
+                SRC28,
+                unit="blocks",
+                tolerance="± 20 %",
+                expected=f"≈ {p95:g} blocks",
+            ),
+        ]
     return out
 
 
 def _rt22_27() -> list[Target]:
     tb = TABLE
     out = [
-        _t("rt22.a.best", tb, "A-like: best RLP frame", 1410.0, (1200.0, 1410.0),
-           _best_frame("good"), (), SRC, unit="B", tolerance="≥ 1200 (flat above 210)",
-           expected="≈ 1410 B, near error-free"),
-    ]  # fmt: skip
+        _t(
+            "rt22.a.best",
+            tb,
+            "A-like: best RLP frame",
+            1410.0,
+            (1200.0, 1410.0),
+            _best_frame("good"),
+            (),
+            SRC,
+            unit="B",
+            tolerance="≥ 1200 (flat above 210)",
+            expected="≈ 1410 B, near error-free",
+        ),
+    ]
     for p in BURSTY:
         name = LABEL[p]
         out += [
-            _t(f"rt22.{p}.best", tb, f"{name}: best RLP frame (Fig 4-13)", 210.0, (150.0, 300.0),
-               _best_frame(p), (), SRC, unit="B", tolerance="150-300 B (RT22)",
-               expected="210 B"),
-            _t(f"rt22.{p}.even", tb, f"{name} _even: best RLP frame", 60.0, (30.0, 90.0),
-               _best_frame(p, True), (), SRC, unit="B", tolerance="30-90 B (RT22)",
-               expected="60 B"),
-            _t(f"rt22.{p}.factor", tb, f"{name}: burst error factor (best ÷ best of _even)",
-               3.5, (2.0, INF), _factor(p), (), SRC, tolerance="≥ 2 (RT22)",
-               expected="210 / 60 = 3.5"),
-            _t(f"rt22.{p}.gain", tb, f"{name}: RLP throughput at 210 B over 30 B", 20.5,
-               (12.0, 30.0), _gain_210(p), (), SRC, unit="%", tolerance="+12 … +30 % (RT22)",
-               expected="+18 … +23 %"),
-        ]  # fmt: skip
+            _t(
+                f"rt22.{p}.best",
+                tb,
+                f"{name}: best RLP frame (Fig 4-13)",
+                210.0,
+                (150.0, 300.0),
+                _best_frame(p),
+                (),
+                SRC,
+                unit="B",
+                tolerance="150-300 B (RT22)",
+                expected="210 B",
+            ),
+            _t(
+                f"rt22.{p}.even",
+                tb,
+                f"{name} _even: best RLP frame",
+                60.0,
+                (30.0, 90.0),
+                _best_frame(p, True),
+                (),
+                SRC,
+                unit="B",
+                tolerance="30-90 B (RT22)",
+                expected="60 B",
+            ),
+            _t(
+                f"rt22.{p}.factor",
+                tb,
+                f"{name}: burst error factor (best ÷ best of _even)",
+                3.5,
+                (2.0, INF),
+                _factor(p),
+                (),
+                SRC,
+                tolerance="≥ 2 (RT22)",
+                expected="210 / 60 = 3.5",
+            ),
+            _t(
+                f"rt22.{p}.gain",
+                tb,
+                f"{name}: RLP throughput at 210 B over 30 B",
+                20.5,
+                (12.0, 30.0),
+                _gain_210(p),
+                (),
+                SRC,
+                unit="%",
+                tolerance="+12 … +30 % (RT22)",
+                expected="+18 … +23 %",
+            ),
+        ]
     out.append(
-        _t("rt23.best_mtu", TABLE, "C-like: MTU of the best pure end-to-end throughput", 690.0,
-           (450.0, 900.0), _mean(lambda s: _retrace("poor-c", s, sweep=True).best_mtu), (), SRC,
-           unit="B", tolerance="450-900 B (RT23)", expected="690 B")  # fmt: skip
+        _t(
+            "rt23.best_mtu",
+            TABLE,
+            "C-like: MTU of the best pure end-to-end throughput",
+            690.0,
+            (450.0, 900.0),
+            _mean(lambda s: _retrace("poor-c", s, sweep=True).best_mtu),
+            (),
+            SRC,
+            unit="B",
+            tolerance="450-900 B (RT23)",
+            expected="690 B",
+        )
     )
     out.append(
-        _t("rt24.order", TABLE, "C-like: Tab 4-14's orderings hold on every trace", 1.0,
-           (1.0, 1.0), _ordering, (), SRC, unit="yes = 1", tolerance="all hold (RT24)",
-           expected="pure > RLP at 296 and 576, RLP > pure at 1500, RLP+HC best")  # fmt: skip
+        _t(
+            "rt24.order",
+            TABLE,
+            "C-like: Tab 4-14's orderings hold on every trace",
+            1.0,
+            (1.0, 1.0),
+            _ordering,
+            (),
+            SRC,
+            unit="yes = 1",
+            tolerance="all hold (RT24)",
+            expected="pure > RLP at 296 and 576, RLP > pure at 1500, RLP+HC best",
+        )
     )
-    printed = [("pure", "rlp", 296, 5.2), ("pure", "rlp", 576, 2.4), ("rlp", "pure", 1500, 4.9),
-               ("rlp_vj", "pure", 296, 7.6), ("rlp_vj", "pure", 576, 3.8),
-               ("rlp_vj", "pure", 1500, 7.4)]  # fmt: skip
+    printed = [
+        ("pure", "rlp", 296, 5.2),
+        ("pure", "rlp", 576, 2.4),
+        ("rlp", "pure", 1500, 4.9),
+        ("rlp_vj", "pure", 296, 7.6),
+        ("rlp_vj", "pure", 576, 3.8),
+        ("rlp_vj", "pure", 1500, 7.4),
+    ]
     text = {"pure": "pure", "rlp": "RLP", "rlp_vj": "RLP+HC"}
     for a, b, mtu, pct in printed:
         out.append(
-            _t(f"rt24.gap.{a}-{b}.{mtu}", TABLE, f"C-like, MTU {mtu}: {text[a]} over {text[b]}",
-               pct, (pct - 3.0, pct + 3.0), _gap(a, b, mtu), (), SRC, unit="%",
-               tolerance="± 3 points (RT24)", expected=f"{pct:g} % (Tab 4-14)")  # fmt: skip
+            _t(
+                f"rt24.gap.{a}-{b}.{mtu}",
+                TABLE,
+                f"C-like, MTU {mtu}: {text[a]} over {text[b]}",
+                pct,
+                (pct - 3.0, pct + 3.0),
+                _gap(a, b, mtu),
+                (),
+                SRC,
+                unit="%",
+                tolerance="± 3 points (RT24)",
+                expected=f"{pct:g} % (Tab 4-14)",
+            )
         )
     for mtu in TAB_MTUS:
         want = 1295.0 * (mtu - 40) / (mtu + 7)
         out.append(
-            _t(f"rt25.rlp.{mtu}", TABLE, f"RLP-noHC row at MTU {mtu} on a 1295 B/s channel",
-               TAB_4_14["rlp"][mtu], (want - 1.0, want + 1.0), _rlp_1295(mtu), (), SRC,
-               unit="B/s", tolerance="1295 (MTU − 40)/(MTU + 7) ± 1 (RT25)",
-               expected=f"{TAB_4_14['rlp'][mtu]:g} B/s")  # fmt: skip
+            _t(
+                f"rt25.rlp.{mtu}",
+                TABLE,
+                f"RLP-noHC row at MTU {mtu} on a 1295 B/s channel",
+                TAB_4_14["rlp"][mtu],
+                (want - 1.0, want + 1.0),
+                _rlp_1295(mtu),
+                (),
+                SRC,
+                unit="B/s",
+                tolerance="1295 (MTU - 40)/(MTU + 7) ± 1 (RT25)",
+                expected=f"{TAB_4_14['rlp'][mtu]:g} B/s",
+            )
         )
     for mtu, pct in MULTI_LOSS.items():
         out.append(
-            _t(f"rt26.multi.{mtu}", TABLE, f"C-like, MTU {mtu}: loss events of ≥ 2 back-to-back "
-               "packets (Fig 4-15)", pct, (pct - 10.0, pct + 10.0),
-               _row("poor-c", mtu, "multi_loss_share", 100.0), (), SRC, unit="%",
-               tolerance="± 10 points (RT26)", expected=f"{pct:g} %")  # fmt: skip
+            _t(
+                f"rt26.multi.{mtu}",
+                TABLE,
+                f"C-like, MTU {mtu}: loss events of ≥ 2 back-to-back packets (Fig 4-15)",
+                pct,
+                (pct - 10.0, pct + 10.0),
+                _row("poor-c", mtu, "multi_loss_share", 100.0),
+                (),
+                SRC,
+                unit="%",
+                tolerance="± 10 points (RT26)",
+                expected=f"{pct:g} %",
+            )
         )
     out.append(
-        _t("rt26.decreasing", TABLE, "C-like: that share decreases with the MTU", 1.0, (1.0, 1.0),
-           _monotone("multi_loss_share", -1.0), (), SRC, unit="yes = 1",
-           tolerance="on every trace (RT26)", expected="66 > 59 > 48 %")  # fmt: skip
+        _t(
+            "rt26.decreasing",
+            TABLE,
+            "C-like: that share decreases with the MTU",
+            1.0,
+            (1.0, 1.0),
+            _monotone("multi_loss_share", -1.0),
+            (),
+            SRC,
+            unit="yes = 1",
+            tolerance="on every trace (RT26)",
+            expected="66 > 59 > 48 %",
+        )
     )
     for mtu, pct in RETRANSMITTED.items():
         out.append(
-            _t(f"rt27.retransmitted.{mtu}", TABLE, f"C-like, MTU {mtu}: end-to-end "
-               "retransmissions (Fig 4-16)", pct, (pct - 4.0, pct + 4.0),
-               _row("poor-c", mtu, "retransmission_fraction", 100.0), (), SRC, unit="%",
-               tolerance="± 4 points (RT27)", expected=f"{pct:g} %")  # fmt: skip
+            _t(
+                f"rt27.retransmitted.{mtu}",
+                TABLE,
+                f"C-like, MTU {mtu}: end-to-end retransmissions (Fig 4-16)",
+                pct,
+                (pct - 4.0, pct + 4.0),
+                _row("poor-c", mtu, "retransmission_fraction", 100.0),
+                (),
+                SRC,
+                unit="%",
+                tolerance="± 4 points (RT27)",
+                expected=f"{pct:g} %",
+            )
         )
     out.append(
-        _t("rt27.increasing", TABLE, "C-like: retransmissions increase with the MTU", 1.0,
-           (1.0, 1.0), _monotone("retransmission_fraction", 1.0), (), SRC, unit="yes = 1",
-           tolerance="on every trace (RT27)", expected="12 % at 576, 18 % at 1500")  # fmt: skip
+        _t(
+            "rt27.increasing",
+            TABLE,
+            "C-like: retransmissions increase with the MTU",
+            1.0,
+            (1.0, 1.0),
+            _monotone("retransmission_fraction", 1.0),
+            (),
+            SRC,
+            unit="yes = 1",
+            tolerance="on every trace (RT27)",
+            expected="12 % at 576, 18 % at 1500",
+        )
     )
     return out
 

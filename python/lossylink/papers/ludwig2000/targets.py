@@ -499,7 +499,7 @@ def _s11() -> list[Target]:
             tolerance="+20 … +40 % (RT7)",
             deviation="s11-gain",
             # The saving per timeout-repaired drop is at most one RTT (REXMT_L restarts on the
-            # last ACK, at most a round trip after the lost segment left): 36 drops × the 0.87 s
+            # last ACK, at most a round trip after the lost segment left): 36 drops x the 0.87 s
             # median RTT over the 127 s REXMT_E transfer (precise_rexmt.rs checks the same).
             predicted=(1.0, 1.0 + S11_DROPS * S11_RTT_S / S11_PRECISE_S),
             # The suspect: 4.4BSD's tcp_quench on every local drop. It would explain
