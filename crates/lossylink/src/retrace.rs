@@ -138,7 +138,10 @@ pub fn retrace(trace: &str, frames: &[u32], mtus: &[u32], packing: &str) -> Resu
         name: "trace".into(),
         columns: vec![
             ("blocks".into(), Column::I64(vec![int(t.len() as u64)])),
-            ("erasures".into(), Column::I64(vec![int(t.erasures() as u64)])),
+            (
+                "erasures".into(),
+                Column::I64(vec![int(t.erasures() as u64)]),
+            ),
             ("bler".into(), Column::F64(vec![t.bler()])),
         ],
     };
