@@ -32,8 +32,9 @@ DEFAULT_FRAMES = "30..1410"
 """Fig 4-13's sweep: 30 to 1410 bytes in steps of one block."""
 DEFAULT_MTUS = (296, 576, 1500)
 """Tab 4-14's MTUs."""
-PROFILES = ("good", "poor-b", "poor-c")
-"""The synthetic erasure profiles (trace_A-, trace_B- and trace_C-like)."""
+PROFILES = ("good", "poor-b", "poor-c", "fading-c")
+"""The synthetic erasure profiles: the chains (trace_A-, trace_B- and trace_C-like) and the
+fading channel (trace_C-like, ``net::gsm::fading``)."""
 
 
 def parse_range(spec: str | int | Iterable[int], step: int = BLOCK_BYTES) -> list[int]:
@@ -152,7 +153,7 @@ def retrace(
 
 def erasure_trace(profile: str, minutes: int = 60, seed: int = 1, *, even: bool = False) -> str:
     """A synthetic block-erasure trace (``block_trace`` text) of ``minutes`` from ``profile``
-    (``good``, ``poor-b``, ``poor-c``); ``even``: its ``_even`` version (the same erasures,
+    (``good``, ``poor-b``, ``poor-c``, ``fading-c``); ``even``: its ``_even`` version (the same erasures,
     isolated and evenly spaced)."""
     return str(_core.erasure_trace(profile, minutes, seed, even))
 

@@ -8,6 +8,7 @@ use crate::trace::{Column, Trace, TraceTable};
 use crate::Error;
 use engine::RngStream;
 use net::gsm::erasure::{BlockTrace, Profile};
+use net::gsm::fading::Fading;
 use net::gsm::retrace::{
     retrace_e2e, retrace_rlp, tcp_over_rlp_bps, Packing, RLP_OVERHEAD_BYTES, TCP_IP_BYTES,
 };
@@ -150,21 +151,31 @@ pub fn retrace(trace: &str, frames: &[u32], mtus: &[u32], packing: &str) -> Resu
     })
 }
 
-/// A synthetic block-erasure trace of `minutes` from the named `profile` (`good`, `poor-b`,
-/// `poor-c`), drawn from the stream `gsm/{profile}/erasures` of `seed`; with `even`, its
-/// `_even` version (the same erasures, isolated and evenly spaced). The `block_trace` text.
+/// A synthetic block-erasure trace of `minutes` from the named `profile`: the chains `good`,
+/// `poor-b`, `poor-c` (`net::gsm::erasure::Profile`) or the fading channel `fading-c`
+/// (`net::gsm::fading::Fading`), drawn from the stream `gsm/{profile}/erasures` of `seed`; with
+/// `even`, its `_even` version (the same erasures, isolated and evenly spaced). The
+/// `block_trace` text.
 pub fn erasure_trace(profile: &str, minutes: u32, seed: u64, even: bool) -> Result<String, Error> {
-    let p = Profile::named(profile).ok_or_else(|| {
-        Error::invalid(
-            "profile",
-            format!("unknown {profile:?} (known: {})", Profile::NAMES.join(", ")),
-        )
-    })?;
     if minutes == 0 {
         return Err(Error::invalid("minutes", "must be at least 1"));
     }
     let mut rng = RngStream::new(seed, &format!("gsm/{profile}/erasures"));
-    let t = p.generate(minutes as usize, &mut rng);
+    let t = if let Some(p) = Profile::named(profile) {
+        p.generate(minutes as usize, &mut rng)
+    } else if let Some(f) = Fading::named(profile) {
+        f.generate(minutes as usize, &mut rng)
+    } else {
+        let known: Vec<&str> = Profile::NAMES
+            .iter()
+            .chain(&Fading::NAMES)
+            .copied()
+            .collect();
+        return Err(Error::invalid(
+            "profile",
+            format!("unknown {profile:?} (known: {})", known.join(", ")),
+        ));
+    };
     Ok(if even { t.even() } else { t }.to_text())
 }
 

@@ -41,8 +41,9 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--profile",
-    type=click.Choice(["good", "poor-b", "poor-c"]),
-    help="Without TRACE: a synthetic trace of this profile (trace_A-, B- or C-like).",
+    type=click.Choice(["good", "poor-b", "poor-c", "fading-c"]),
+    help="Without TRACE: a synthetic trace of this profile (the chains: trace_A-, B- or "
+    "C-like; fading-c: the fading channel, trace_C-like).",
 )
 @click.option("--minutes", type=click.IntRange(1, 24 * 60), default=60, show_default=True,
               help="With --profile: the trace's length.")  # fmt: skip

@@ -104,37 +104,32 @@ def _row(profile: str, mtu: int, col: str, scale: float = 1.0) -> Value:
     return _mean(lambda s: scale * float(_retrace(profile, s).e2e_row(mtu)[col]))
 
 
-def _rlp_1295(mtu: int) -> Value:
+def _rlp_1295(mtu: int, c: str = "poor-c") -> Value:
     """Tab 4-14's RLP row as the core computes it, rescaled to the dissertation's channel."""
 
     def f(s: int) -> float:
-        r = _retrace("poor-c", s)
+        r = _retrace(c, s)
         return float(r.e2e_row(mtu)["rlp_bps"]) * 1295.0 / r.rlp_bps(r.best_frame)
 
     return _mean(f)
 
 
-def _gap(a: str, b: str, mtu: int) -> Value:
+def _gap(a: str, b: str, mtu: int, c: str = "poor-c") -> Value:
     """a ÷ b - 1 at ``mtu``, %."""
     col = {"pure": "throughput_bps", "rlp": "rlp_bps", "rlp_vj": "rlp_vj_bps"}
     return _mean(
         lambda s: (
-            100
-            * (
-                _retrace("poor-c", s).e2e_row(mtu)[col[a]]
-                / _retrace("poor-c", s).e2e_row(mtu)[col[b]]
-                - 1
-            )
+            100 * (_retrace(c, s).e2e_row(mtu)[col[a]] / _retrace(c, s).e2e_row(mtu)[col[b]] - 1)
         )
     )
 
 
-def _monotone(col: str, sign: float) -> Value:
+def _monotone(col: str, sign: float, c: str = "poor-c") -> Value:
     """1 if ``col`` moves with ``sign`` from MTU 296 to 576 to 1500 on every trace, else 0."""
 
     def f(m: Measured) -> float:
         for s in SEEDS:
-            v = [float(_retrace("poor-c", s).e2e_row(u)[col]) for u in TAB_MTUS]
+            v = [float(_retrace(c, s).e2e_row(u)[col]) for u in TAB_MTUS]
             if not all(sign * (b - a) > 0 for a, b in itertools.pairwise(v)):
                 return 0.0
         return 1.0
@@ -142,11 +137,15 @@ def _monotone(col: str, sign: float) -> Value:
     return f
 
 
-def _ordering(m: Measured) -> float:
+def _ordering(c: str) -> Value:
+    return lambda m: _ordering_on(c)
+
+
+def _ordering_on(c: str) -> float:
     """1 if Tab 4-14's orderings hold on every trace: pure > RLP-noHC at 296 and 576, RLP-noHC >
     pure at 1500, RLP+HC best everywhere."""
     for s in SEEDS:
-        r = _retrace("poor-c", s)
+        r = _retrace(c, s)
         rows = {u: r.e2e_row(u) for u in TAB_MTUS}
         ok = rows[296]["throughput_bps"] > rows[296]["rlp_bps"]
         ok &= rows[576]["throughput_bps"] > rows[576]["rlp_bps"]
@@ -248,28 +247,79 @@ def _rt28() -> list[Target]:
     return out
 
 
-def _rt22_27() -> list[Target]:
-    tb = TABLE
-    out = [
-        _t(
-            "rt22.a.best",
-            tb,
-            "A-like: best RLP frame",
-            1410.0,
-            (1200.0, 1410.0),
-            _best_frame("good"),
-            (),
-            SRC,
-            unit="B",
-            tolerance="≥ 1200 (flat above 210)",
-            expected="≈ 1410 B, near error-free",
-        ),
-    ]
-    for p in BURSTY:
+def _max_retransmissions(profile: str, seed: int, spacing: int = 20) -> int:
+    """The most retransmissions one 1-block RLP frame needs when each goes out one RLP round
+    trip (20 blocks) after the last and fails whenever its block is erased."""
+    e = np.frombuffer(_text(profile, seed).replace("\n", "").encode(), dtype=np.uint8) == ord("1")
+    run = np.zeros(len(e) + spacing, dtype=np.int64)
+    for i in range(len(e) - 1, -1, -1):
+        if e[i]:
+            run[i] = 1 + run[i + spacing]
+    return int(run.max())
+
+
+def _rt28_fading() -> list[Target]:
+    """RT28 on the fading channel: its calibration (per-minute rates, burst lengths) and the
+    §2.4.3 retransmission maximum, checked, not fitted."""
+    tb, f = TABLE28, "fading-c"
+
+    def minutes(s: int) -> np.ndarray:
+        return np.asarray(_stats(f, s)["minute_bler"], dtype=float)
+
+    def bursts(s: int) -> np.ndarray:
+        return np.sort(np.asarray(_stats(f, s)["bursts"], dtype=float))
+
+    name = "fading C-like"
+    return [
+        _t("rt28.fading-c.low", tb, f"{name}: share of minutes with BLER < 0.01 (worst trace)",
+           0.30, (0.30, 1.0), _worst(lambda s: float(np.mean(minutes(s) < 0.01)), min), (),
+           SRC28, tolerance="> 30 %", expected="> 30 % with BLER < 0.01"),
+        _t("rt28.fading-c.max", tb, f"{name}: largest minute BLER (mean over traces)", 0.28,
+           (0.21, 0.35), _mean(lambda s: float(minutes(s).max())), (), SRC28,
+           tolerance="≈ 0.28 (± 25 %)", expected="max ≈ 0.28"),
+        _t("rt28.fading-c.short", tb, f"{name}: share of bursts of 1-2 blocks (worst trace)",
+           0.50, (0.50, 1.0), _worst(lambda s: float(np.mean(bursts(s) <= 2)), min), (),
+           SRC28, tolerance="> 50 %", expected="> 50 % of length 1-2"),
+        _t("rt28.fading-c.p95", tb, f"{name}: 95th percentile of burst length", 18.0,
+           (14.4, 21.6), _mean(lambda s: float(bursts(s)[int(len(bursts(s)) * 0.95)])), (),
+           SRC28, unit="blocks", tolerance="± 20 %", expected="≈ 18 blocks"),
+        _t("rt28.fading-c.retransmissions", tb, f"{name}: most retransmissions of one RLP "
+           "frame, one RLP round trip apart (worst trace)", 12.0, (0.0, 16.0),
+           _worst(lambda s: float(_max_retransmissions(f, s)), max), (), SRC28,
+           tolerance="12 + n, n ≤ 4 (§2.4.3: \"12 + n for some small n\")",
+           expected="12, the most the dissertation saw"),
+    ]  # fmt: skip
+
+
+def _rt22_27(
+    c: str = "poor-c", bursty: tuple[str, ...] = BURSTY, tb: str = TABLE, pre: str = ""
+) -> list[Target]:
+    """RT22-RT27 on the C-like profile ``c`` (and the bursty profiles ``bursty``); target ids
+    start with ``pre``."""
+    out = (
+        []
+        if pre
+        else [
+            _t(
+                f"{pre}rt22.a.best",
+                tb,
+                "A-like: best RLP frame",
+                1410.0,
+                (1200.0, 1410.0),
+                _best_frame("good"),
+                (),
+                SRC,
+                unit="B",
+                tolerance="≥ 1200 (flat above 210)",
+                expected="≈ 1410 B, near error-free",
+            ),
+        ]
+    )
+    for p in bursty:
         name = LABEL[p]
         out += [
             _t(
-                f"rt22.{p}.best",
+                f"{pre}rt22.{p}.best",
                 tb,
                 f"{name}: best RLP frame (Fig 4-13)",
                 210.0,
@@ -282,7 +332,7 @@ def _rt22_27() -> list[Target]:
                 expected="210 B",
             ),
             _t(
-                f"rt22.{p}.even",
+                f"{pre}rt22.{p}.even",
                 tb,
                 f"{name} _even: best RLP frame",
                 60.0,
@@ -295,7 +345,7 @@ def _rt22_27() -> list[Target]:
                 expected="60 B",
             ),
             _t(
-                f"rt22.{p}.factor",
+                f"{pre}rt22.{p}.factor",
                 tb,
                 f"{name}: burst error factor (best ÷ best of _even)",
                 3.5,
@@ -307,7 +357,7 @@ def _rt22_27() -> list[Target]:
                 expected="210 / 60 = 3.5",
             ),
             _t(
-                f"rt22.{p}.gain",
+                f"{pre}rt22.{p}.gain",
                 tb,
                 f"{name}: RLP throughput at 210 B over 30 B",
                 20.5,
@@ -322,12 +372,12 @@ def _rt22_27() -> list[Target]:
         ]
     out.append(
         _t(
-            "rt23.best_mtu",
-            TABLE,
+            f"{pre}rt23.best_mtu",
+            tb,
             "C-like: MTU of the best pure end-to-end throughput",
             690.0,
             (450.0, 900.0),
-            _mean(lambda s: _retrace("poor-c", s, sweep=True).best_mtu),
+            _mean(lambda s: _retrace(c, s, sweep=True).best_mtu),
             (),
             SRC,
             unit="B",
@@ -337,12 +387,12 @@ def _rt22_27() -> list[Target]:
     )
     out.append(
         _t(
-            "rt24.order",
-            TABLE,
+            f"{pre}rt24.order",
+            tb,
             "C-like: Tab 4-14's orderings hold on every trace",
             1.0,
             (1.0, 1.0),
-            _ordering,
+            _ordering(c),
             (),
             SRC,
             unit="yes = 1",
@@ -362,12 +412,12 @@ def _rt22_27() -> list[Target]:
     for a, b, mtu, pct in printed:
         out.append(
             _t(
-                f"rt24.gap.{a}-{b}.{mtu}",
-                TABLE,
+                f"{pre}rt24.gap.{a}-{b}.{mtu}",
+                tb,
                 f"C-like, MTU {mtu}: {text[a]} over {text[b]}",
                 pct,
                 (pct - 3.0, pct + 3.0),
-                _gap(a, b, mtu),
+                _gap(a, b, mtu, c),
                 (),
                 SRC,
                 unit="%",
@@ -379,12 +429,12 @@ def _rt22_27() -> list[Target]:
         want = 1295.0 * (mtu - 40) / (mtu + 7)
         out.append(
             _t(
-                f"rt25.rlp.{mtu}",
-                TABLE,
+                f"{pre}rt25.rlp.{mtu}",
+                tb,
                 f"RLP-noHC row at MTU {mtu} on a 1295 B/s channel",
                 TAB_4_14["rlp"][mtu],
                 (want - 1.0, want + 1.0),
-                _rlp_1295(mtu),
+                _rlp_1295(mtu, c),
                 (),
                 SRC,
                 unit="B/s",
@@ -395,12 +445,12 @@ def _rt22_27() -> list[Target]:
     for mtu, pct in MULTI_LOSS.items():
         out.append(
             _t(
-                f"rt26.multi.{mtu}",
-                TABLE,
+                f"{pre}rt26.multi.{mtu}",
+                tb,
                 f"C-like, MTU {mtu}: loss events of ≥ 2 back-to-back packets (Fig 4-15)",
                 pct,
                 (pct - 10.0, pct + 10.0),
-                _row("poor-c", mtu, "multi_loss_share", 100.0),
+                _row(c, mtu, "multi_loss_share", 100.0),
                 (),
                 SRC,
                 unit="%",
@@ -410,12 +460,12 @@ def _rt22_27() -> list[Target]:
         )
     out.append(
         _t(
-            "rt26.decreasing",
-            TABLE,
+            f"{pre}rt26.decreasing",
+            tb,
             "C-like: that share decreases with the MTU",
             1.0,
             (1.0, 1.0),
-            _monotone("multi_loss_share", -1.0),
+            _monotone("multi_loss_share", -1.0, c),
             (),
             SRC,
             unit="yes = 1",
@@ -426,12 +476,12 @@ def _rt22_27() -> list[Target]:
     for mtu, pct in RETRANSMITTED.items():
         out.append(
             _t(
-                f"rt27.retransmitted.{mtu}",
-                TABLE,
+                f"{pre}rt27.retransmitted.{mtu}",
+                tb,
                 f"C-like, MTU {mtu}: end-to-end retransmissions (Fig 4-16)",
                 pct,
                 (pct - 4.0, pct + 4.0),
-                _row("poor-c", mtu, "retransmission_fraction", 100.0),
+                _row(c, mtu, "retransmission_fraction", 100.0),
                 (),
                 SRC,
                 unit="%",
@@ -441,12 +491,12 @@ def _rt22_27() -> list[Target]:
         )
     out.append(
         _t(
-            "rt27.increasing",
-            TABLE,
+            f"{pre}rt27.increasing",
+            tb,
             "C-like: retransmissions increase with the MTU",
             1.0,
             (1.0, 1.0),
-            _monotone("retransmission_fraction", 1.0),
+            _monotone("retransmission_fraction", 1.0, c),
             (),
             SRC,
             unit="yes = 1",
@@ -457,4 +507,16 @@ def _rt22_27() -> list[Target]:
     return out
 
 
-TARGETS: tuple[Target, ...] = (*_rt28(), *_rt22_27())
+FADING = "fading-c"
+"""The fading channel (``net::gsm::fading``), trace_C-like: RT22-RT27 predicted on it too."""
+TABLE_FADING = "S6-S7 on the fading channel (fading-c)"
+TARGET_TABLES = (TABLE28, TABLE, TABLE_FADING)
+TABLE_GROUP[TABLE_FADING] = "retrace"
+LABEL[FADING] = "fading C-like"
+
+TARGETS: tuple[Target, ...] = (
+    *_rt28(),
+    *_rt28_fading(),
+    *_rt22_27(),
+    *_rt22_27(FADING, (FADING,), TABLE_FADING, "fading."),
+)
