@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lossylink.papers._base import INF, Measured, Target
+from lossylink.papers._base import INF, Measured, Target, Unavailable
 from lossylink.papers.ludwig2000.targets import _t
 
 if TYPE_CHECKING:
@@ -58,9 +58,14 @@ Value = Callable[[Measured], float]
 
 @cache
 def _text(profile: str, seed: int, even: bool = False) -> str:
+    from lossylink.errors import LossylinkError
     from lossylink.retracer import erasure_trace
 
-    return erasure_trace(profile, MINUTES, seed, even=even)
+    try:
+        return erasure_trace(profile, MINUTES, seed, even=even)
+    except (LossylinkError, AttributeError) as exc:
+        # An extension without the profile (or without ReTracer) leaves the target unmeasured.
+        raise Unavailable(f"erasure trace {profile}: {exc}") from None
 
 
 @cache
