@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from lossylink.result import RunResult, results_frame
+    from lossylink.retracer import erasure_stats, erasure_trace, retrace
     from lossylink.runner import run, run_seeds, scheme_aliases, schemes
     from lossylink.scenario import Scenario
     from lossylink.sweeps import SweepResult, sweep
@@ -38,6 +39,9 @@ _LAZY = {
     "scheme_aliases": "lossylink.runner",
     "schemes": "lossylink.runner",
     "Scenario": "lossylink.scenario",
+    "erasure_stats": "lossylink.retracer",
+    "erasure_trace": "lossylink.retracer",
+    "retrace": "lossylink.retracer",
     "SweepResult": "lossylink.sweeps",
     "sweep": "lossylink.sweeps",
 }
@@ -61,8 +65,11 @@ __all__ = [
     "Scenario",
     "SweepResult",
     "__version__",
+    "erasure_stats",
+    "erasure_trace",
     "errors",
     "results_frame",
+    "retrace",
     "run",
     "run_seeds",
     "scheme_aliases",

@@ -30,6 +30,7 @@ LAZY_COMMANDS = {
     "emulate": "lossylink.commands.emulate:emulate_cmd",
     "plot": "lossylink.commands.plot:plot_cmd",
     "reproduce": "lossylink.commands.reproduce:reproduce_cmd",
+    "retrace": "lossylink.commands.retrace:retrace_cmd",
     "run": "lossylink.commands.run:run_cmd",
     "sweep": "lossylink.commands.sweep:sweep_cmd",
 }

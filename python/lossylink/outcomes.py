@@ -76,8 +76,16 @@ class Verdict:
     target: base.Target
     ours: float | None
     verdict: str
-    """``pass``, ``fail``, ``explained`` (outside, with a named mechanism), ``not available``."""
+    """``pass``, ``fail``, ``explained`` (outside the accepted range, inside the band a named
+    mechanism predicts, with a counterfactual run that moves as the mechanism claims), ``not
+    available``."""
     reason: str = ""
+    counterfactual: float | None = None
+    """The target's value in the deviation's counterfactual run, where one was run."""
+    band: tuple[float, float] | None = None
+    """The band the deviation's mechanism predicts for our value, where it was judged."""
+    sensitivity: dict[str, float | None] | None = None
+    """The target's value under each reading of a choice the source does not give."""
 
     def to_dict(
         self, doc: str = b97.DOC, deviations: dict[str, str] | None = None
@@ -98,12 +106,28 @@ class Verdict:
             "accept": [_finite(lo), _finite(hi)],
             "verdict": self.verdict,
             "source": t.source,
-            "needs": list(t.needs),
+            "needs": list(t.all_needs()),
         }
         if t.deviation is not None:
             out["explanation"] = {
                 "doc": f"{doc}#{t.deviation}",
                 "mechanism": deviations[t.deviation],
+                "predicted": None
+                if self.band is None
+                else [_finite(self.band[0]), _finite(self.band[1])],
+            }
+            cf = t.counterfactual
+            if cf is not None:
+                out["explanation"]["counterfactual"] = {
+                    "what": cf.what,
+                    "needs": list(cf.needs),
+                    "moves_to": [_finite(cf.moves_to[0]), _finite(cf.moves_to[1])],
+                    "value": _finite(self.counterfactual),
+                }
+        if self.sensitivity is not None and t.sensitivity is not None:
+            out["sensitivity"] = {
+                "choice": t.sensitivity.what,
+                "values": {k: _finite(v) for k, v in self.sensitivity.items()},
             }
         if self.reason:
             out["reason"] = self.reason

@@ -28,7 +28,7 @@ from lossylink.papers._base import Figure
 from lossylink.stats import Summary
 
 if TYPE_CHECKING:
-    from lossylink.outcomes import Outcome, Reproduction
+    from lossylink.outcomes import Outcome, Reproduction, Verdict
 
 NA = "not available"
 VERDICT_ORDER = ("pass", "explained", "fail", NA)
@@ -124,6 +124,13 @@ def num(v: float | None, fmt: str = ".3g") -> str:
     return format(v, fmt)
 
 
+def ours_cell(v: Verdict) -> str:
+    """Our value, and beside it the value of the deviation's counterfactual run if one ran."""
+    if v.counterfactual is None:
+        return num(v.ours, ".4g")
+    return f"{num(v.ours, '.4g')} (counterfactual {num(v.counterfactual, '.4g')})"
+
+
 def target_tables(rep: Reproduction) -> list[Grid]:
     """The targets, one table per group, with the verdicts."""
     cat = catalogue(rep.paper)
@@ -136,13 +143,14 @@ def target_tables(rep: Reproduction) -> list[Grid]:
         for v in vs:
             t = v.target
             why = v.reason
-            if t.deviation and v.verdict == "explained":
-                why = doc_link(cat.DOC, t.deviation, rep.out)
+            if t.deviation and v.verdict in ("explained", "fail"):
+                link = doc_link(cat.DOC, t.deviation, rep.out)
+                why = f"{link}; {v.reason}" if v.reason else link
             rows.append(
                 [
                     t.description,
                     _paper_cell(t.paper, t.expected),
-                    num(v.ours, ".4g"),
+                    ours_cell(v),
                     t.tolerance,
                     v.verdict,
                     why,

@@ -57,7 +57,15 @@ Progress = Callable[[int, int], None]
 def evaluate(
     targets: Iterable[base.Target], outcomes: Sequence[Outcome], traced: Sequence[TracedOutcome]
 ) -> list[Verdict]:
-    """Compute every target and its verdict."""
+    """Compute every target and its verdict.
+
+    A value outside the accepted range is "explained" only when its deviation earns it: the
+    value lies in the band the deviation's mechanism predicts (``Target.predicted``), and the
+    counterfactual the reproduction ran (``Target.counterfactual``: the mechanism off, or the
+    source tool's setting on) gives a value where the mechanism says it must. A deviation
+    without a band or a counterfactual, a value outside the band, or a counterfactual that does
+    not move as claimed (or could not be run) is "fail", with the reason.
+    """
     m = Measurements(outcomes, traced)
     out = []
     for t in targets:
@@ -73,12 +81,68 @@ def evaluate(
         inside = math.isfinite(value) and lo <= value <= hi
         if inside:
             note = "listed deviation does not show in this run" if t.deviation else ""
-            out.append(Verdict(t, value, "pass", note))
+            v = Verdict(t, value, "pass", note)
         elif t.deviation is not None:
-            out.append(Verdict(t, value, "explained"))
+            v = _judge_deviation(t, value, m)
         else:
-            out.append(Verdict(t, value, "fail"))
+            v = Verdict(t, value, "fail")
+        if t.sensitivity is not None:
+            _add_sensitivity(v, t.sensitivity, m)
+        out.append(v)
     return out
+
+
+def _add_sensitivity(v: Verdict, sens: base.Sensitivity, m: Measurements) -> None:
+    """Report the target's value under each reading of a choice the source does not give."""
+    values: dict[str, float | None] = {}
+    for label, f in sens.values:
+        try:
+            values[label] = float(f(m))
+        except (base.Unavailable, ZeroDivisionError):
+            values[label] = None
+    v.sensitivity = values
+    shown = ", ".join(f"{k} {'–' if x is None else format(x, '.4g')}" for k, x in values.items())
+    note = f"sensitivity to {sens.what}: {shown}"
+    v.reason = f"{v.reason}; {note}" if v.reason else note
+
+
+def _inside(value: float, band: tuple[float, float]) -> bool:
+    return math.isfinite(value) and band[0] <= value <= band[1]
+
+
+def _judge_deviation(t: base.Target, value: float, m: Measurements) -> Verdict:
+    """The verdict of a value outside the accepted range whose target lists a deviation."""
+    dev = f"deviation {t.deviation}"
+    if t.predicted is None:
+        return Verdict(t, value, "fail", f"{dev}: no predicted band")
+    try:
+        band = t.predicted(m) if callable(t.predicted) else t.predicted
+    except (base.Unavailable, ZeroDivisionError) as exc:
+        return Verdict(t, value, "fail", f"{dev}: predicted band: {exc}")
+    moved = None
+    cf = t.counterfactual
+    cf_note = ""
+    if cf is not None:
+        try:
+            moved = float(cf.value(m))
+            cf_note = f"counterfactual ({cf.what}): {moved:.4g}"
+        except (base.Unavailable, ZeroDivisionError) as exc:
+            cf_note = f"counterfactual ({cf.what}) not available: {exc}"
+
+    def verdict(kind: str, why: str) -> Verdict:
+        return Verdict(t, value, kind, why, moved, band)
+
+    if not _inside(value, band):
+        why = f"{dev}: outside its predicted band {band[0]:.4g} to {band[1]:.4g}"
+        return verdict("fail", "; ".join(x for x in (why, cf_note) if x))
+    if cf is None:
+        return verdict("fail", f"{dev}: no counterfactual run")
+    if moved is None:
+        return verdict("fail", cf_note)
+    if not _inside(moved, cf.moves_to):
+        claim = base.range_text(cf.moves_to)
+        return verdict("fail", f"{cf_note}, not {claim} as the mechanism claims")
+    return verdict("explained", cf_note)
 
 
 # -- running --------------------------------------------------------------------------------

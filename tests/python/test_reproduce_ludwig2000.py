@@ -99,15 +99,33 @@ def test_s8f_and_s11_overrides_are_those_of_the_rust_tests() -> None:
 # -- one reproduction -----------------------------------------------------------------------------
 
 
-def test_every_target_has_a_verdict_and_none_fails(rep: Reproduction) -> None:
+MEASURED_FAILURES = {
+    # target id -> what docs/ludwig2000.md measured as the cause.
+    "s11.gain": "s11-gain",
+    "gsm.rt17.spurious": "rt17-start",
+    "gsm.rt20.discards_source": "rt20-split",
+    "gsm.rt20.lost": "rt20-split",
+    "gsm.rt21.load": "rt21-rwnd",
+}
+"""The targets that fail, each with its mechanism measured in the docs (a failure with its
+mechanism measured is a result; a loosened tolerance is not)."""
+
+
+def test_every_target_has_a_verdict_and_only_the_measured_failures_fail(
+    rep: Reproduction,
+) -> None:
     assert [v.target.id for v in rep.verdicts] == [t.id for t in l2k.TARGETS]
     bad = [(v.target.id, v.verdict, v.ours, v.reason) for v in rep.verdicts]
-    bad = [b for b in bad if b[1] not in ("pass", "explained")]
+    bad = [b for b in bad if b[1] not in ("pass", "explained") and b[0] not in MEASURED_FAILURES]
     assert not bad
+    doc = DOC.read_text()
     for v in rep.verdicts:
         assert v.ours is not None, v.target.id
         if v.verdict == "explained":
             assert v.target.deviation in l2k.DEVIATIONS
+            assert v.counterfactual is not None, v.target.id
+        if v.target.id in MEASURED_FAILURES:
+            assert f'<a id="{MEASURED_FAILURES[v.target.id]}"></a>' in doc
 
 
 def test_s8d_eifel_passes_every_check(rep: Reproduction) -> None:
@@ -119,12 +137,17 @@ def test_s8d_eifel_passes_every_check(rep: Reproduction) -> None:
     assert by_id["s8d.detection"] == 0
 
 
-def test_s11_gain_is_an_explained_deviation(rep: Reproduction) -> None:
+def test_s11_gain_fails_with_its_counterfactual_shown(rep: Reproduction) -> None:
+    """+15 % against RT7's +20-40 %: inside the band of the timer's saving, but switching the
+    suspect (tcp_quench) off overshoots to +86 %, so the deviation is not explained."""
     (v,) = [v for v in rep.verdicts if v.target.id == "s11.gain"]
     assert v.target.paper == pytest.approx(1.30)
     assert v.ours is not None
     assert 1.10 < v.ours < 1.20
-    assert v.verdict == "explained"
+    assert v.verdict == "fail"
+    assert v.counterfactual is not None
+    assert 1.6 < v.counterfactual < 2.1
+    assert "tcp.quench = false" in v.reason
     assert f'<a id="{v.target.deviation}"></a>' in DOC.read_text()
 
 
@@ -149,11 +172,14 @@ def test_targets_json_has_the_dissertation_beside_ours(rep: Reproduction) -> Non
     assert data["name"] == "ludwig2000"
     assert data["summary"]["S8d (Fig 5-5)"]["pass"] == 8
     for t in data["targets"]:
-        assert t["verdict"] in ("pass", "explained")
+        assert t["verdict"] in ("pass", "explained") or t["id"] in MEASURED_FAILURES
         assert t["paper"] is not None or t["expected"], t["id"]
         if t["verdict"] == "explained":
-            anchor = {"s11.gain": "s11-gain", "s12.pkt.fr.full.eifel": "s12-restore-burst"}
-            assert t["explanation"]["doc"] == f"docs/ludwig2000.md#{anchor[t['id']]}"
+            assert t["id"] == "s12.pkt.fr.full.eifel"
+            assert t["explanation"]["doc"] == "docs/ludwig2000.md#s12-restore-burst"
+            cf = t["explanation"]["counterfactual"]
+            assert cf["value"] >= cf["moves_to"][0]
+            assert t["explanation"]["predicted"][1] == 0.0
 
 
 def test_tables_md_and_report_html(rep: Reproduction) -> None:
@@ -207,6 +233,8 @@ def test_python_api_restricted_to_a_group() -> None:
         "s11-precise",
         "s11-eifel-restart",
         "s11-eifel-precise",
+        "s11-restart-noquench",
+        "s11-precise-noquench",
     ]
     rep = reproduce("ludwig2000", groups=["s8f"], figures=False)
     assert {v.target.table for v in rep.verdicts} == {"S8f (Figs 4-3, 4-4)"}

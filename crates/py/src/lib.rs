@@ -31,6 +31,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::scheme_aliases, m)?)?;
     m.add_function(wrap_pyfunction!(emulate::emulate, m)?)?;
     m.add_function(wrap_pyfunction!(run::timer_model, m)?)?;
+    m.add_function(wrap_pyfunction!(run::retrace, m)?)?;
+    m.add_function(wrap_pyfunction!(run::erasure_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(run::erasure_stats, m)?)?;
     errors::register(m)?;
     Ok(())
 }

@@ -250,3 +250,38 @@ pub fn timer_model<'py>(
     out.get_item(name)?
         .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("timer_model: no table"))
 }
+
+fn trace_dict<'py>(py: Python<'py>, trace: lossylink::Trace) -> PyResult<Bound<'py, PyAny>> {
+    Ok(crate::convert::trace_to_dict(py, trace)?.into_any())
+}
+
+/// ReTracer (`lossylink::retrace`): a `block_trace` text, RLP frame sizes and MTUs in;
+/// `{table: {column: numpy array}}` out (tables `rlp`, `e2e`, `loss_runs`, `trace`).
+#[pyfunction]
+#[pyo3(signature = (trace, frames, mtus, packing = "continuous"))]
+pub fn retrace<'py>(
+    py: Python<'py>,
+    trace: &str,
+    frames: Vec<u32>,
+    mtus: Vec<u32>,
+    packing: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let out = py
+        .allow_threads(|| lossylink::retrace(trace, &frames, &mtus, packing))
+        .map_err(to_pyerr)?;
+    trace_dict(py, out)
+}
+
+/// A synthetic block-erasure trace (`lossylink::erasure_trace`), as `block_trace` text.
+#[pyfunction]
+#[pyo3(signature = (profile, minutes, seed = 1, even = false))]
+pub fn erasure_trace(profile: &str, minutes: u32, seed: u64, even: bool) -> PyResult<String> {
+    lossylink::erasure_trace(profile, minutes, seed, even).map_err(to_pyerr)
+}
+
+/// The per-minute BLERs and burst lengths of a trace (`lossylink::erasure_stats`).
+#[pyfunction]
+pub fn erasure_stats<'py>(py: Python<'py>, trace: &str) -> PyResult<Bound<'py, PyAny>> {
+    let out = lossylink::erasure_stats(trace).map_err(to_pyerr)?;
+    trace_dict(py, out)
+}

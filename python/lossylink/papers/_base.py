@@ -84,6 +84,38 @@ def mean(m: Measured, exp: str, metric: str = "throughput_mbps") -> float:
 
 
 @dataclass(frozen=True)
+class Counterfactual:
+    """A run the reproduction itself makes to test a deviation's mechanism: the mechanism
+    switched off, or the source tool's setting switched on.
+
+    ``value`` reads the target's quantity from the counterfactual runs (``needs``); the
+    mechanism is the cause only if that value lands in ``moves_to`` (typically the paper's
+    accepted range, or the side of our value the paper lies on). The report shows it beside our
+    value.
+    """
+
+    what: str
+    """The change in words (``tcp.quench = false``, ``buffer_rounding = none`` ...)."""
+    value: Callable[[Measured], float] = field(repr=False, compare=False)
+    needs: tuple[str, ...] = ()
+    """Experiment (or traced-run) ids the counterfactual value is computed from."""
+    moves_to: tuple[float, float] = (-INF, INF)
+    """Inclusive range the counterfactual value must fall in, as the mechanism claims."""
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """A choice the source does not give, on which a target rests: the target's value under
+    each reading, so that the report shows how much of a pass is the choice."""
+
+    what: str
+    """The choice in words (``outage start (not given)``)."""
+    values: tuple[tuple[str, Callable[[Measured], float]], ...] = field(compare=False)
+    """``(label, value)`` per reading; the value reads the runs of that reading."""
+    needs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Target:
     """A reproduction target: a value we compute, the paper's value, and the accepted range."""
 
@@ -106,6 +138,26 @@ class Target:
     unit: str = ""
     expected: str = ""
     """The paper's expected outcome in words, where a number alone says too little."""
+    predicted: tuple[float, float] | Callable[[Measured], tuple[float, float]] | None = None
+    """With a ``deviation``: the inclusive band its mechanism predicts for our value (or a
+    function of the measurements giving it, where the band follows from other measured
+    quantities of the same runs, e.g. a bound set by the run's own loss-free peak). A value
+    outside the accepted range is "explained" only inside this band *and* with a
+    ``counterfactual`` that moves as claimed; otherwise it fails."""
+    counterfactual: Counterfactual | None = None
+    """With a ``deviation``: the run that tests its mechanism."""
+    sensitivity: Sensitivity | None = None
+    """The target's value over a choice the source does not give (reported, not judged)."""
+
+    def all_needs(self) -> tuple[str, ...]:
+        """The runs the target and its counterfactual read."""
+        extra = self.counterfactual.needs if self.counterfactual is not None else ()
+        extra += self.sensitivity.needs if self.sensitivity is not None else ()
+        out = list(self.needs)
+        for n in extra:
+            if n not in out:
+                out.append(n)
+        return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,11 @@ impl BlockTrace {
         Self::new(erased)
     }
 
+    /// A trace from flags the caller knows to be non-empty (a generator's whole minutes).
+    pub(crate) fn from_flags(erased: Vec<bool>) -> Self {
+        BlockTrace { erased }
+    }
+
     /// The erasure flags, one per block.
     pub fn erased(&self) -> &[bool] {
         &self.erased
@@ -195,6 +200,29 @@ pub enum MinuteBler {
     },
 }
 
+impl MinuteBler {
+    /// A minute's erasure rate drawn from `rng`.
+    pub(crate) fn draw(&self, rng: &mut RngStream) -> f64 {
+        match *self {
+            MinuteBler::CleanOrUniform { p_clean, max } => {
+                if rng.bernoulli(p_clean) {
+                    0.0
+                } else {
+                    max * rng.unit_open0()
+                }
+            }
+            MinuteBler::LowOrLogUniform { p_low, low, max } => {
+                if rng.bernoulli(p_low) {
+                    low * (1.0 - rng.unit_open0())
+                } else {
+                    // log-uniform in [low, max]: low · (max/low)^u.
+                    low * libm::pow(max / low, 1.0 - rng.unit_open0())
+                }
+            }
+        }
+    }
+}
+
 /// Burst lengths: geometric with mean `short_mean` with probability `p_short`, else geometric
 /// with mean `long_mean` (a two-component mixture: one geometric cannot give both "more than half
 /// the bursts are one or two blocks" and "the 95th percentile is 18-26 blocks", B4/B5).
@@ -298,23 +326,7 @@ impl Profile {
     pub const NAMES: [&'static str; 3] = ["good", "poor-b", "poor-c"];
 
     fn draw_minute(&self, rng: &mut RngStream) -> f64 {
-        match self.minute {
-            MinuteBler::CleanOrUniform { p_clean, max } => {
-                if rng.bernoulli(p_clean) {
-                    0.0
-                } else {
-                    max * rng.unit_open0()
-                }
-            }
-            MinuteBler::LowOrLogUniform { p_low, low, max } => {
-                if rng.bernoulli(p_low) {
-                    low * (1.0 - rng.unit_open0())
-                } else {
-                    // log-uniform in [low, max]: low · (max/low)^u.
-                    low * libm::pow(max / low, 1.0 - rng.unit_open0())
-                }
-            }
-        }
+        self.minute.draw(rng)
     }
 
     /// A trace of `minutes` whole minutes drawn from the stream `rng`.

@@ -4,8 +4,10 @@
 //! (`crate::medium::gsm`).
 
 pub mod erasure;
+pub mod fading;
 pub mod retrace;
 pub mod vj;
 
 pub use erasure::{BlockTrace, BurstMix, MinuteBler, Profile, TraceError};
+pub use fading::{max_retransmissions, Fading};
 pub use retrace::{retrace_e2e, retrace_rlp, E2eRetrace, Packing, RetraceError, RlpRetrace};

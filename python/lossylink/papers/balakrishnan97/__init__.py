@@ -27,6 +27,7 @@ import dataclasses
 from lossylink.papers._base import (
     INF,
     WIRELESS,
+    Counterfactual,
     Figure,
     Measured,
     Selection,
@@ -34,6 +35,7 @@ from lossylink.papers._base import (
     Unavailable,
     mean,
 )
+from lossylink.papers.balakrishnan97 import earned as _earned
 from lossylink.papers.balakrishnan97.runs import (
     BURST_CONFIG,
     BURST_SCHEMES,
@@ -133,6 +135,7 @@ __all__ = [
     "WIRELESS",
     "Cell",
     "Config",
+    "Counterfactual",
     "Experiment",
     "Figure",
     "Measured",
@@ -155,13 +158,19 @@ def _with_deviations(targets: list[Target], known: dict[str, str]) -> list[Targe
     return [dataclasses.replace(t, deviation=known[t.id]) if t.id in known else t for t in targets]
 
 
-TARGETS: tuple[Target, ...] = (
-    *_calibration_targets(),
-    *_with_deviations(_table2_targets(), TABLE2_KNOWN_DEVIATIONS),
-    *_table3_targets(),
-    *_with_deviations(_table4_targets(), TABLE4_KNOWN_DEVIATIONS),
-    *_ordering_targets(),
+TARGETS: tuple[Target, ...] = tuple(
+    _earned.earn(
+        (
+            *_calibration_targets(),
+            *_with_deviations(_table2_targets(), TABLE2_KNOWN_DEVIATIONS),
+            *_table3_targets(),
+            *_with_deviations(_table4_targets(), TABLE4_KNOWN_DEVIATIONS),
+            *_ordering_targets(),
+        )
+    )
 )
+EXPERIMENTS = (*EXPERIMENTS, *_earned.EXPERIMENTS)
+"""Every run configuration, with the counterfactual runs of the deviations (``earned``)."""
 TARGET_TABLES = ("Calibration", "Table 2", "Table 3", "Table 4", "Orderings")
 
 DEVIATIONS: dict[str, str] = {
@@ -271,7 +280,7 @@ def select(groups: set[str], figures: bool = True) -> Selection:
     figs = tuple(f for f in FIGURES if _figure_wanted(f, groups)) if figures else ()
     targets = tuple(t for t in TARGETS if _TABLE_GROUP[t.table] in groups)
     run_ids = {r for f in figs for r in f.runs} | {
-        n for t in targets for n in t.needs if n in TRACED_RUNS
+        n for t in targets for n in t.all_needs() if n in TRACED_RUNS
     }
     return Selection(
         experiments=tuple(e for e in EXPERIMENTS if e.group in groups),

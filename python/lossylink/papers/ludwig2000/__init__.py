@@ -22,7 +22,8 @@ The parts live in :mod:`lossylink.papers.ludwig2000.runs`,
 :mod:`lossylink.papers.ludwig2000.squares` and (S12 at the packet level)
 :mod:`lossylink.papers.ludwig2000.spurious` and
 :mod:`lossylink.papers.ludwig2000.spurious_targets`, and (S1-S5, TCP over GSM-CSD with RLP)
-:mod:`lossylink.papers.ludwig2000.gsm`, and (S9, S10: the timers)
+:mod:`lossylink.papers.ludwig2000.gsm`, (S6, S7: ReTracer, RT22-RT28)
+:mod:`lossylink.papers.ludwig2000.retrace_targets`, and (S9, S10: the timers)
 :mod:`lossylink.papers.ludwig2000.timers` and :mod:`lossylink.papers.ludwig2000.timer_targets`.
 """
 
@@ -35,6 +36,7 @@ from lossylink.papers.ludwig2000 import gsm as _gsm
 from lossylink.papers.ludwig2000 import gsm_more as _gsm_more
 from lossylink.papers.ludwig2000 import more as _more
 from lossylink.papers.ludwig2000 import more_targets as _more_targets
+from lossylink.papers.ludwig2000 import retrace_targets as _retrace
 from lossylink.papers.ludwig2000 import runs as _runs
 from lossylink.papers.ludwig2000 import spurious as _spurious
 from lossylink.papers.ludwig2000 import spurious_targets as _spurious_targets
@@ -59,6 +61,7 @@ GROUPS = (
     *_gsm.GROUPS,
     *_gsm_more.GROUPS,
     *_timers.GROUPS,
+    *_retrace.GROUPS,
 )
 GROUP_TITLES = {
     **_runs.GROUP_TITLES,
@@ -67,6 +70,7 @@ GROUP_TITLES = {
     **_gsm.GROUP_TITLES,
     **_gsm_more.GROUP_TITLES,
     **_timers.GROUP_TITLES,
+    **_retrace.GROUP_TITLES,
 }
 BY_ID = {e.id: e for e in EXPERIMENTS}
 TRACED_RUNS: dict[str, Experiment] = {e.id: e for e in EXPERIMENTS if e.traced}
@@ -96,6 +100,7 @@ TARGETS: tuple[Target, ...] = (
     *_spurious_targets.TARGETS,
     *_more_targets.TARGETS[_more_targets.S12_COUNT :],
     *_gsm.TARGETS,
+    *_retrace.TARGETS,
     *_gsm_more.TARGETS,
     *_timer_targets.TARGETS,
 )
@@ -106,6 +111,7 @@ TARGET_TABLES = (
     *_spurious_targets.TARGET_TABLES,
     *_more_targets.TARGET_TABLES[1:],
     *_gsm.TARGET_TABLES,
+    *_retrace.TARGET_TABLES,
     *_gsm_more.TARGET_TABLES,
     *_timer_targets.TARGET_TABLES,
 )
@@ -115,6 +121,7 @@ TABLE_GROUP = {
     **_more_targets.TABLE_GROUP,
     **_spurious_targets.TABLE_GROUP,
     **_gsm.TABLE_GROUP,
+    **_retrace.TABLE_GROUP,
     **_gsm_more.TABLE_GROUP,
     **_timer_targets.TABLE_GROUP,
 }
@@ -166,7 +173,7 @@ def select(groups: set[str], figures: bool = True) -> Selection:
     groups that those targets and figures compare against (the burst pacer's S8e)."""
     figs = tuple(f for f in FIGURES if _figure_in(f, groups)) if figures else ()
     targets = tuple(t for t in TARGETS if TABLE_GROUP[t.table] in groups)
-    needed = {r for t in targets for r in t.needs} | {r for f in figs for r in f.runs}
+    needed = {r for t in targets for r in t.all_needs()} | {r for f in figs for r in f.runs}
     experiments = tuple(e for e in EXPERIMENTS if e.group in groups or e.id in needed)
     traced = tuple(e for e in experiments if e.traced)
     return Selection(experiments, traced, targets, figs)

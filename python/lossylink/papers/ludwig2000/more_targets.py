@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from lossylink.papers._base import INF, Measured, Target, mean
+from lossylink.papers._base import INF, Measured, Sensitivity, Target, mean
 from lossylink.papers.ludwig2000 import squares as squares
 from lossylink.papers.ludwig2000.more import HOLD_S, SWEEP_HOLDS_S, hold_starts, run_id
 from lossylink.papers.ludwig2000.targets import Value, _metric, _t
@@ -138,7 +138,10 @@ def _s13() -> list[Target]:
            - mean(m, eifel, "sender_timeouts"), (eifel,), src,
            expected="one retransmission each, no go-back-N"),
         _t("s13.gain", tb, "throughput Eifel ÷ Reno", None, (1.2, INF), gain(HOLD_S),
-           (reno, eifel), src, expected="several tens of percent", tolerance="≥ +20 %"),
+           (reno, eifel), src, expected="several tens of percent", tolerance="≥ +20 %",
+           sensitivity=Sensitivity("the hold length (not given)", tuple(
+               (f"{d:g} s" + (" (ours)" if d == HOLD_S else ""), gain(d))
+               for d in sorted(SWEEP_HOLDS_S)), tuple(r for p in short.values() for r in p))),
         _t("s13.3s.gain", tb, "3 s holds: throughput Eifel ÷ Reno", None, (1.0 + 1e-9, INF),
            gain(3.0), h3, src, tolerance="> 1", expected=f"{obs}; shorter outages gain less"),
         _t("s13.3s.less", tb, "gain with 5 s holds - gain with 3 s holds", None,

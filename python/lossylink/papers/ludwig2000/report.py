@@ -204,7 +204,7 @@ def _s11_bars(rep: Reproduction, fig: Figure) -> Any:
 def docs_table(rep: Reproduction) -> str:
     """The measured-against-dissertation table of ``docs/ludwig2000.md`` (one row per target),
     as Markdown. Regenerate with ``python -m lossylink.papers.ludwig2000.report``."""
-    from lossylink.report import num
+    from lossylink.report import num, ours_cell
 
     lines = [
         "| experiment | target | dissertation | ours | accept | verdict |",
@@ -215,7 +215,7 @@ def docs_table(rep: Reproduction) -> str:
         paper = num(t.paper) if t.paper is not None else ""
         expected = f"{paper} ({t.expected})" if paper and t.expected else paper or t.expected
         verdict = v.verdict if not t.deviation else f"{v.verdict} ([why](#{t.deviation}))"
-        cells = [t.table, t.description, expected or "–", num(v.ours, ".4g"), t.tolerance, verdict]
+        cells = [t.table, t.description, expected or "–", ours_cell(v), t.tolerance, verdict]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
 

@@ -39,6 +39,8 @@ OUTAGE = '[{ kind = "hold", at = "5s", duration = "23s", stage = "ip" }]'
 OUTAGE_EXPIRE = '[{ kind = "hold", at = "5s", duration = "23s", stage = "ip", expire = "500ms" }]'
 LAN_HOLD = '[{ kind = "hold", at = "20s", duration = "4s" }]'
 
+SENSITIVITY_STARTS_S = (4, 6)
+"""Other outage starts S8f's expiry arm is run with: the dissertation does not give one."""
 OUTAGE_START_S = 5.0
 OUTAGE_END_S = 28.0
 """S8f: the dissertation does not say when the outage began; 5 s gives its two spurious
@@ -141,6 +143,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "the same outage, queued ACKs discarded after 500 ms (low persistency)",
         Shade(OUTAGE_START_S, OUTAGE_END_S, "ACK-path outage, ACKs expire"),
     ),
+    *(
+        Experiment(
+            f"s8f-expire-at{at}s", "s8f", "S8f (ii) sensitivity", "-", "hiccup",
+            _hiccup(("transfer", "40KB"), ("hops.0.reverse.hiccups", OUTAGE_EXPIRE.replace(
+                'at = "5s"', f'at = "{at}s"'))),
+            f"the expiry arm with the outage from {at} s (the dissertation gives no start)",
+        )
+        for at in SENSITIVITY_STARTS_S
+    ),
     Experiment(
         "s11-restart", "s11", "S11", "Fig 5-16", "hiccup",
         _hiccup(("hops.0.forward.queue", "1"), ("tcp.rexmt", "restart")),
@@ -166,6 +177,20 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "ablation: REXMT_E on the Eifel estimator RTO_E",
         traced=False,
         params=(("rexmt", "precise"), ("rto", "eifel")),
+    ),
+    Experiment(
+        "s11-restart-noquench", "s11", "S11 counterfactual", "-", "hiccup",
+        _hiccup(("hops.0.forward.queue", "1"), ("tcp.rexmt", "restart"), ("tcp.quench", "false")),
+        "counterfactual: REXMT_L, RTO_L without tcp_quench on local drops",
+        traced=False,
+        params=(("rexmt", "restart"), ("rto", "bsd"), ("quench", "false")),
+    ),
+    Experiment(
+        "s11-precise-noquench", "s11", "S11 counterfactual", "-", "hiccup",
+        _hiccup(("hops.0.forward.queue", "1"), ("tcp.rexmt", "precise"), ("tcp.quench", "false")),
+        "counterfactual: REXMT_E, RTO_L without tcp_quench on local drops",
+        traced=False,
+        params=(("rexmt", "precise"), ("rto", "bsd"), ("quench", "false")),
     ),
     Experiment(
         "lan-spike-e2e", "lan", "LAN spike", "-", "lan", _lan("e2e", True),
