@@ -17,7 +17,8 @@
 //! The invariant: every event in `near` orders before every event in `later`. A push goes to
 //! `later` when it is due at or after `later`'s first event, or when `near` is full and it is
 //! due at or after `near`'s latest; otherwise into `near`, which, when over `K`, hands its
-//! latest event to `later`. A pop takes `near`'s next event, or `later`'s when `near` is empty.
+//! latest event to `later`. A pop takes `near`'s next event, first moving `later`'s first event
+//! into `near` when `near` is empty.
 //!
 //! The sequence numbers in `later` are not the pushes' own count but are chosen so that its
 //! order is the pushes' order (the order a heap keyed by the true insertion count gives; the
@@ -31,6 +32,7 @@
 //! So `near` needs no stored sequence (its order is its positions), its entries stay as small
 //! as before, and the small paths pay two comparisons per push for the second tier.
 
+use crate::fingerprint::{EventKey, Fingerprint};
 use crate::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -79,6 +81,14 @@ pub struct EventQueue<E, const K: usize = 32> {
     near: Vec<Entry<E>>,
     /// The rest, each due at or after every event of `near` (after, on equal times).
     later: BinaryHeap<Later<E>>,
+    /// `K` while `later` is empty, 0 otherwise: a push into `near` shorter than this needs no
+    /// look at the second tier (one comparison on the small paths).
+    near_limit: usize,
+    /// 0, or `usize::MAX` while the fingerprint is on: a pop from a `near` no longer than this
+    /// takes the out-of-line path ([`EventQueue::prepare_pop`]), which hashes the event.
+    pop_floor: usize,
+    /// The event-order fingerprint and the key it takes of each event, when enabled.
+    fingerprint: Option<(Fingerprint, EventKey<E>)>,
     /// The next sequence number of an event pushed into `later` (rising from `MIDDLE`).
     rising: u64,
     /// The next sequence number of an event spilled from `near` (falling from `MIDDLE - 1`).
@@ -106,6 +116,9 @@ impl<E, const K: usize> EventQueue<E, K> {
         EventQueue {
             near: Vec::with_capacity(K + 1),
             later: BinaryHeap::new(),
+            near_limit: K,
+            pop_floor: 0,
+            fingerprint: None,
             rising: MIDDLE,
             falling: MIDDLE - 1,
             now: SimTime::ZERO,
@@ -133,9 +146,23 @@ impl<E, const K: usize> EventQueue<E, K> {
         self.near.is_empty() && self.later.is_empty()
     }
 
+    /// Hash every event popped from now on into the event-order fingerprint (crate
+    /// `fingerprint`), taking `key` of each.
+    pub fn enable_fingerprint(&mut self, key: EventKey<E>) {
+        self.fingerprint = Some((Fingerprint::new(), key));
+        self.pop_floor = usize::MAX;
+    }
+
+    /// The event-order fingerprint of the events popped since it was enabled (`None` if off).
+    pub fn fingerprint(&self) -> Option<u64> {
+        self.fingerprint.map(|(f, _)| f.value())
+    }
+
     /// Schedule `event` at `time`. Scheduling in the past is a logic error; it is clamped to
     /// `now` in release builds so that the order stays total, and caught in debug builds.
-    #[inline]
+    // Inlined: the small paths' push is the test of the second tier and the insertion, as
+    // cheap as the vector alone was (callgrind, the reference run); the rest out of line.
+    #[inline(always)]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         debug_assert!(
             time >= self.now,
@@ -143,53 +170,62 @@ impl<E, const K: usize> EventQueue<E, K> {
             self.now
         );
         let time = time.max(self.now);
-        if !self.later.is_empty() || self.near.len() >= K {
-            if self.to_later(time) {
-                self.later.push(Later {
-                    time,
-                    seq: self.rising,
-                    event,
-                });
-                self.rising += 1;
-                return;
-            }
+        if self.near.len() >= self.near_limit {
+            self.schedule_two_tiers(time, event);
+        } else {
+            self.insert_near(time, event);
         }
+    }
+
+    /// Put an event into `near`, in its place.
+    #[inline(always)]
+    fn insert_near(&mut self, time: SimTime, event: E) {
         // In at the back (the earliest end), then moved forward past the events due at or
         // before `time`: usually one or two frame events, the timers due later stay in front.
         // One step of insertion sort, fused with the search: for the few places it moves, a
         // swap each is cheaper than `Vec::insert`'s call to `memmove` (callgrind).
-        let mut at = self.near.len();
+        // On a slice: its length in a register, and no bounds checks in the walk (callgrind).
         self.near.push(Entry { time, event });
-        while at > 0 && self.near[at - 1].time <= time {
-            self.near.swap(at - 1, at);
+        let near = self.near.as_mut_slice();
+        let mut at = near.len() - 1;
+        while at > 0 && near[at - 1].time <= time {
+            near.swap(at - 1, at);
             at -= 1;
         }
-        if self.near.len() > K {
-            self.spill();
-        }
     }
 
-    /// Whether an event due at `time` goes straight to `later`: it is due at or after
-    /// `later`'s first event, or `near` is full and it is due at or after `near`'s latest.
-    #[inline]
-    fn to_later(&self, time: SimTime) -> bool {
-        match self.later.peek() {
+    /// [`EventQueue::schedule`] when `later` holds events or `near` is full: straight into
+    /// `later` when due at or after its first event, or at or after `near`'s latest with `near`
+    /// full; otherwise into `near`, which hands its latest to `later` when over `K`.
+    #[inline(never)]
+    fn schedule_two_tiers(&mut self, time: SimTime, event: E) {
+        let to_later = match self.later.peek() {
             Some(first) if time >= first.time => true,
             _ => self.near.len() >= K && self.near.first().is_some_and(|l| time >= l.time),
+        };
+        if to_later {
+            self.later.push(Later {
+                time,
+                seq: self.rising,
+                event,
+            });
+            self.rising += 1;
+            self.near_limit = 0;
+            return;
         }
-    }
-
-    /// Move `near`'s latest event (its first element) to `later`, below every sequence number
-    /// handed out before (the module's note).
-    #[inline(never)]
-    fn spill(&mut self) {
-        let Entry { time, event } = self.near.remove(0);
-        self.later.push(Later {
-            time,
-            seq: self.falling,
-            event,
-        });
-        self.falling -= 1;
+        self.insert_near(time, event);
+        if self.near.len() > K {
+            // `near`'s latest (its first element) to `later`, below every sequence number
+            // handed out before (the module's note).
+            let Entry { time, event } = self.near.remove(0);
+            self.later.push(Later {
+                time,
+                seq: self.falling,
+                event,
+            });
+            self.falling -= 1;
+            self.near_limit = 0;
+        }
     }
 
     /// The time of the next event, if any.
@@ -205,34 +241,47 @@ impl<E, const K: usize> EventQueue<E, K> {
     /// with [`EventQueue::is_empty`]). One look at the next event instead of a peek and a pop.
     #[inline]
     pub fn pop_not_after(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        match self.near.last() {
-            Some(e) if e.time > limit => None,
-            Some(_) => self.pop(),
-            None => self.pop_later(limit),
+        if self.near.len() <= self.pop_floor && !self.prepare_pop(limit) {
+            return None;
         }
-    }
-
-    /// Remove and return the earliest event, advancing `now` to its time.
-    #[inline]
-    pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let Some(e) = self.near.pop() else {
-            return self.pop_later(SimTime(u64::MAX));
-        };
+        if self.near.last()?.time > limit {
+            return None;
+        }
+        let e = self.near.pop()?;
         self.now = e.time;
         self.popped += 1;
         Some((e.time, e.event))
     }
 
-    /// [`EventQueue::pop_not_after`] when `near` is empty.
+    /// Remove and return the earliest event, advancing `now` to its time.
+    #[inline]
+    pub fn pop(&mut self) -> Option<(SimTime, E)> {
+        self.pop_not_after(SimTime(u64::MAX))
+    }
+
+    /// The pop's out-of-line part, when `near` is empty or the fingerprint is on: move
+    /// `later`'s first event into an empty `near` (`false`: nothing waits), and hash the next
+    /// event if it will be popped (due at or before `limit`). The pops stay one inline path
+    /// that returns the event from `near` in registers; a call that returned it from `later`
+    /// made every pop pass it through memory (callgrind).
     #[inline(never)]
-    fn pop_later(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        if self.later.peek()?.time > limit {
-            return None;
+    fn prepare_pop(&mut self, limit: SimTime) -> bool {
+        if self.near.is_empty() {
+            let Some(Later { time, event, .. }) = self.later.pop() else {
+                return false;
+            };
+            if self.later.is_empty() {
+                self.near_limit = K;
+            }
+            self.near.push(Entry { time, event });
         }
-        let l = self.later.pop()?;
-        self.now = l.time;
-        self.popped += 1;
-        Some((l.time, l.event))
+        if let (Some((fp, key)), Some(next)) = (&mut self.fingerprint, self.near.last()) {
+            if next.time <= limit {
+                let (kind, target) = key(&next.event);
+                fp.add(next.time.as_nanos(), kind, target);
+            }
+        }
+        true
     }
 }
 
@@ -277,25 +326,43 @@ mod tests {
 
     /// Pushes (delays from the current time, drawn from `0..span`) interleaved with pops, on a
     /// queue whose first tier holds `K` events, pop exactly as a binary heap keyed by
-    /// `(time, insertion count)`: the order the queue has always had.
+    /// `(time, insertion count)`: the order the queue has always had. Run plain and with the
+    /// fingerprint on (every pop through the out-of-line path), whose value must be the hash of
+    /// the model's pops.
     fn matches_heap<const K: usize>(ops: &[(u64, u8)]) -> Result<(), TestCaseError> {
-        let mut q: EventQueue<usize, K> = EventQueue::with_near_capacity();
-        let mut model = std::collections::BinaryHeap::new();
-        for (i, &(delay, pops)) in ops.iter().enumerate() {
-            let t = q.now() + crate::SimDuration::from_nanos(delay);
-            q.schedule(t, i);
-            model.push(Reverse((t, i)));
-            prop_assert_eq!(q.len(), model.len());
-            for _ in 0..pops {
-                prop_assert_eq!(q.peek_time(), model.peek().map(|Reverse((t, _))| *t));
-                prop_assert_eq!(q.pop(), model.pop().map(|Reverse(e)| e));
+        for fingerprint in [false, true] {
+            let mut q: EventQueue<usize, K> = EventQueue::with_near_capacity();
+            if fingerprint {
+                q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
             }
+            let mut expected = Fingerprint::new();
+            let mut model = std::collections::BinaryHeap::new();
+            let mut model_pop = |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>| {
+                let e = model.pop().map(|Reverse(e)| e);
+                if let Some((t, i)) = e {
+                    expected.add(t.as_nanos(), (i % 7) as u8, i as u64);
+                }
+                e
+            };
+            for (i, &(delay, pops)) in ops.iter().enumerate() {
+                let t = q.now() + crate::SimDuration::from_nanos(delay);
+                q.schedule(t, i);
+                model.push(Reverse((t, i)));
+                prop_assert_eq!(q.len(), model.len());
+                for _ in 0..pops {
+                    prop_assert_eq!(q.peek_time(), model.peek().map(|Reverse((t, _))| *t));
+                    prop_assert_eq!(q.pop(), model_pop(&mut model));
+                }
+            }
+            while !model.is_empty() {
+                let e = model_pop(&mut model);
+                prop_assert_eq!(q.pop(), e);
+            }
+            prop_assert_eq!(q.pop(), None);
+            prop_assert!(q.is_empty());
+            let want = if fingerprint { Some(expected.value()) } else { None };
+            prop_assert_eq!(q.fingerprint(), want);
         }
-        while let Some(Reverse(e)) = model.pop() {
-            prop_assert_eq!(q.pop(), Some(e));
-        }
-        prop_assert_eq!(q.pop(), None);
-        prop_assert!(q.is_empty());
         Ok(())
     }
 
@@ -353,6 +420,9 @@ mod tests {
         #[test]
         fn pop_not_after_stops_at_the_limit(times in proptest::collection::vec(0u64..50, 0..100), limit in 0u64..50) {
             let (mut a, mut b) = (EventQueue::<usize, 4>::with_near_capacity(), EventQueue::<usize, 4>::with_near_capacity());
+            // `a` pops through the out-of-line path, and hashes only what it pops.
+            a.enable_fingerprint(|&i| (0, i as u64));
+            let mut hashed = Fingerprint::new();
             for (i, t) in times.iter().enumerate() {
                 a.schedule(SimTime(*t), i);
                 b.schedule(SimTime(*t), i);
@@ -364,10 +434,12 @@ mod tests {
                 };
                 let got = a.pop_not_after(SimTime(limit));
                 prop_assert_eq!(got, expected);
-                if got.is_none() {
+                let Some((t, i)) = got else {
                     break;
-                }
+                };
+                hashed.add(t.as_nanos(), 0, i as u64);
             }
+            prop_assert_eq!(a.fingerprint(), Some(hashed.value()));
             prop_assert_eq!(a.len(), b.len());
             prop_assert_eq!(a.is_empty(), times.iter().all(|&t| t <= limit));
         }

@@ -124,8 +124,6 @@ pub struct Network {
     /// A flow's receiver took a data segment since `run` last looked at completion (only
     /// `Receiver::on_segment` completes a transfer): the loop asks the flows only then.
     data_delivered: bool,
-    /// The event-order fingerprint, when enabled (network/fingerprint.rs).
-    fingerprint: Option<fingerprint::Fingerprint>,
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
@@ -321,7 +319,6 @@ impl Network {
             web: Vec::new(),
             emulated_out: Vec::new(),
             data_delivered: false,
-            fingerprint: None,
         })
     }
 
@@ -440,16 +437,6 @@ impl Network {
         let all_finite =
             self.flows.iter().all(|f| f.finite) && self.udp.is_empty() && self.web.is_empty();
         self.data_delivered = true;
-        // Two copies of the loop, so that the plain one tests no flag per event.
-        if self.fingerprint.is_some() {
-            self.run_loop::<true>(limit, all_finite)
-        } else {
-            self.run_loop::<false>(limit, all_finite)
-        }
-    }
-
-    /// The event loop of [`Network::run`]; `FINGERPRINT`: hash every event popped.
-    fn run_loop<const FINGERPRINT: bool>(&mut self, limit: SimTime, all_finite: bool) -> Outcome {
         loop {
             if all_finite
                 && std::mem::take(&mut self.data_delivered)
@@ -472,11 +459,6 @@ impl Network {
                 }
                 return Outcome::TimeLimit(limit);
             };
-            if FINGERPRINT {
-                if let Some(fp) = &mut self.fingerprint {
-                    fp.add(now, &ev);
-                }
-            }
             self.handle(now, ev);
         }
     }
