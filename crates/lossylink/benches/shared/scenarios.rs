@@ -107,8 +107,8 @@ pub fn long_lived(n: usize, rate: &str, duration: &str) -> Scenario {
 /// the sessions' clients spread over the three mobiles, for `duration`.
 pub fn web_sessions(n: usize, duration: &str) -> Scenario {
     let mut s = Scenario::preset("eln5").expect("preset");
-    s.set("run.duration", duration).expect("duration");
     s.set("run.warmup", "0s").expect("warmup");
+    s.set("run.duration", duration).expect("duration");
     let flows: Vec<String> = (0..n)
         .map(|i| {
             format!(
@@ -131,12 +131,12 @@ pub const SCALE: &[(&str, &str)] = &[
     ("dumbbell-10-1Gbps", "20s"),
     ("dumbbell-100-1Gbps", "5s"),
     ("dumbbell-1000-1Gbps", "5s"),
-    ("dumbbell-10-10Gbps", "5s"),
-    ("dumbbell-100-10Gbps", "2s"),
-    ("dumbbell-1000-10Gbps", "1s"),
-    ("cell-5", "100s"),
-    ("cell-20", "100s"),
-    ("cell-50", "100s"),
+    ("dumbbell-10-10Gbps", "100s"),
+    ("dumbbell-100-10Gbps", "5s"),
+    ("dumbbell-1000-10Gbps", "2s"),
+    ("cell-5", "200s"),
+    ("cell-20", "200s"),
+    ("cell-50", "200s"),
     ("web-1000", "100s"),
 ];
 
