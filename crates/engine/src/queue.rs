@@ -1,43 +1,126 @@
-//! The event queue: events kept sorted by `(time, insertion sequence)`.
+//! The event queue: events ordered by `(time, insertion sequence)`.
 //!
-//! The sequence number makes the order total: two events scheduled for the same instant pop in
-//! the order they were pushed, on every run and every platform (DESIGN.md, house rule 3).
+//! The sequence makes the order total: two events scheduled for the same instant pop in the
+//! order they were pushed, on every run and every platform (DESIGN.md, house rule 3).
 //!
-//! A simulation holds few events at a time (a frame per busy channel, the frames in flight on
-//! each wire, a timer or two per endpoint), and a new event is usually due before the timers
-//! but after the one or two frame events waiting. So the events are kept in a vector sorted
-//! latest first: a pop takes the last element, a push walks back from the end past the few
-//! events due earlier and inserts there (one step of insertion sort; O(n) in the worst case,
-//! a few entries in practice), which is cheaper than a binary heap's sift-down and sift-up.
+//! Two tiers, so that the cost of a push or a pop is bounded whatever is pending (issue 37):
+//!
+//! - `near`, at most `K` of the earliest events in a vector sorted latest first. A pop takes
+//!   the last element; a push walks back from the end past the events due at or before it
+//!   (one step of insertion sort, at most `K` places). On the papers' small paths every event
+//!   lives here: a frame per busy channel, a few frames on each wire, a timer or two per
+//!   endpoint, and a new event usually lands before the timers, after one or two frames.
+//! - `later`, a binary heap of the rest keyed by `(time, seq)`, `seq` stored in each entry:
+//!   O(log n) per pop, and O(1) on average for a push of an event due after most others (a
+//!   frame put on a long wire), which is where a sorted vector walked past everything.
+//!
+//! The invariant: every event in `near` orders before every event in `later`. A push goes to
+//! `later` when it is due at or after `later`'s first event, or when `near` is full and it is
+//! due at or after `near`'s latest; otherwise into `near`, which, when over `K`, hands its
+//! latest event to `later`. A pop takes `near`'s next event, first moving `later`'s first event
+//! into `near` when `near` is empty.
+//!
+//! The sequence numbers in `later` are not the pushes' own count but are chosen so that its
+//! order is the pushes' order (the order a heap keyed by the true insertion count gives; the
+//! proptests below compare the two):
+//! - an event pushed straight into `later` was pushed after everything waiting, so it takes
+//!   the next number of a counter rising from 2^63;
+//! - an event spilled from `near` is `near`'s latest, so by the invariant it orders before
+//!   everything in `later`, in particular before every event of its own time there; it takes
+//!   the next number of a counter falling from 2^63 - 1, below every number handed out before.
+//!
+//! So `near` needs no stored sequence (its order is its positions), its entries stay as small
+//! as before, and the small paths pay two comparisons per push for the second tier.
 
+use crate::fingerprint::{EventKey, Fingerprint};
 use crate::time::SimTime;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 struct Entry<E> {
     time: SimTime,
     event: E,
 }
 
-/// A priority queue of events of type `E` with a total, reproducible order.
-pub struct EventQueue<E> {
-    /// Sorted by `(time, insertion sequence)`, *latest first*: the next event is the last
-    /// element. The sequence is implicit: an event goes in front of (pops after) every event of
-    /// the same time already waiting.
-    events: Vec<Entry<E>>,
+/// An event of the second tier, ordered by `(time, seq)` *reversed*, so that the standard
+/// library's max-heap pops the earliest.
+struct Later<E> {
+    time: SimTime,
+    seq: u64,
+    event: E,
+}
+
+impl<E> PartialEq for Later<E> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.time, self.seq) == (other.time, other.seq)
+    }
+}
+impl<E> Eq for Later<E> {}
+impl<E> PartialOrd for Later<E> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<E> Ord for Later<E> {
+    #[inline]
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.time, other.seq).cmp(&(self.time, self.seq))
+    }
+}
+
+/// The first number of the rising counter (pushes into `later`); the falling counter (spills
+/// from `near`) starts just below it.
+const MIDDLE: u64 = 1 << 63;
+
+/// A priority queue of events of type `E` with a total, reproducible order; `K` is how many of
+/// the earliest events are kept in the sorted vector (the module's first tier).
+pub struct EventQueue<E, const K: usize = 32> {
+    /// At most `K` events sorted by `(time, insertion sequence)`, *latest first*: the next event
+    /// is the last element. The sequence is implicit: an event goes in front of (pops after)
+    /// every event of the same time already waiting.
+    near: Vec<Entry<E>>,
+    /// The rest, each due at or after every event of `near` (after, on equal times).
+    later: BinaryHeap<Later<E>>,
+    /// `K` while `later` is empty, 0 otherwise: a push into `near` shorter than this needs no
+    /// look at the second tier (one comparison on the small paths).
+    near_limit: usize,
+    /// 0, or `usize::MAX` while the fingerprint is on: a pop from a `near` no longer than this
+    /// takes the out-of-line path ([`EventQueue::prepare_pop`]), which hashes the event.
+    pop_floor: usize,
+    /// The event-order fingerprint and the key it takes of each event, when enabled.
+    fingerprint: Option<(Fingerprint, EventKey<E>)>,
+    /// The next sequence number of an event pushed into `later` (rising from `MIDDLE`).
+    rising: u64,
+    /// The next sequence number of an event spilled from `near` (falling from `MIDDLE - 1`).
+    falling: u64,
     now: SimTime,
     popped: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E, const K: usize> Default for EventQueue<E, K> {
     fn default() -> Self {
-        Self::new()
+        Self::with_near_capacity()
     }
 }
 
 impl<E> EventQueue<E> {
-    /// An empty queue at time zero.
+    /// An empty queue at time zero, the first tier 32 events long.
     pub fn new() -> Self {
+        Self::with_near_capacity()
+    }
+}
+
+impl<E, const K: usize> EventQueue<E, K> {
+    /// An empty queue at time zero, the first tier `K` events long.
+    pub fn with_near_capacity() -> Self {
         EventQueue {
-            events: Vec::with_capacity(256),
+            near: Vec::with_capacity(K + 1),
+            later: BinaryHeap::new(),
+            near_limit: K,
+            pop_floor: 0,
+            fingerprint: None,
+            rising: MIDDLE,
+            falling: MIDDLE - 1,
             now: SimTime::ZERO,
             popped: 0,
         }
@@ -55,17 +138,31 @@ impl<E> EventQueue<E> {
 
     /// Number of events waiting.
     pub fn len(&self) -> usize {
-        self.events.len()
+        self.near.len() + self.later.len()
     }
 
     /// Whether no event is waiting.
     pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
+        self.near.is_empty() && self.later.is_empty()
+    }
+
+    /// Hash every event popped from now on into the event-order fingerprint (crate
+    /// `fingerprint`), taking `key` of each.
+    pub fn enable_fingerprint(&mut self, key: EventKey<E>) {
+        self.fingerprint = Some((Fingerprint::new(), key));
+        self.pop_floor = usize::MAX;
+    }
+
+    /// The event-order fingerprint of the events popped since it was enabled (`None` if off).
+    pub fn fingerprint(&self) -> Option<u64> {
+        self.fingerprint.map(|(f, _)| f.value())
     }
 
     /// Schedule `event` at `time`. Scheduling in the past is a logic error; it is clamped to
     /// `now` in release builds so that the order stays total, and caught in debug builds.
-    #[inline]
+    // Inlined: the small paths' push is the test of the second tier and the insertion, as
+    // cheap as the vector alone was (callgrind, the reference run); the rest out of line.
+    #[inline(always)]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         debug_assert!(
             time >= self.now,
@@ -73,21 +170,70 @@ impl<E> EventQueue<E> {
             self.now
         );
         let time = time.max(self.now);
+        if self.near.len() >= self.near_limit {
+            self.schedule_two_tiers(time, event);
+        } else {
+            self.insert_near(time, event);
+        }
+    }
+
+    /// Put an event into `near`, in its place.
+    #[inline(always)]
+    fn insert_near(&mut self, time: SimTime, event: E) {
         // In at the back (the earliest end), then moved forward past the events due at or
         // before `time`: usually one or two frame events, the timers due later stay in front.
         // One step of insertion sort, fused with the search: for the few places it moves, a
         // swap each is cheaper than `Vec::insert`'s call to `memmove` (callgrind).
-        let mut at = self.events.len();
-        self.events.push(Entry { time, event });
-        while at > 0 && self.events[at - 1].time <= time {
-            self.events.swap(at - 1, at);
+        // On a slice: its length in a register, and no bounds checks in the walk (callgrind).
+        self.near.push(Entry { time, event });
+        let near = self.near.as_mut_slice();
+        let mut at = near.len() - 1;
+        while at > 0 && near[at - 1].time <= time {
+            near.swap(at - 1, at);
             at -= 1;
+        }
+    }
+
+    /// [`EventQueue::schedule`] when `later` holds events or `near` is full: straight into
+    /// `later` when due at or after its first event, or at or after `near`'s latest with `near`
+    /// full; otherwise into `near`, which hands its latest to `later` when over `K`.
+    #[inline(never)]
+    fn schedule_two_tiers(&mut self, time: SimTime, event: E) {
+        let to_later = match self.later.peek() {
+            Some(first) if time >= first.time => true,
+            _ => self.near.len() >= K && self.near.first().is_some_and(|l| time >= l.time),
+        };
+        if to_later {
+            self.later.push(Later {
+                time,
+                seq: self.rising,
+                event,
+            });
+            self.rising += 1;
+            self.near_limit = 0;
+            return;
+        }
+        self.insert_near(time, event);
+        if self.near.len() > K {
+            // `near`'s latest (its first element) to `later`, below every sequence number
+            // handed out before (the module's note).
+            let Entry { time, event } = self.near.remove(0);
+            self.later.push(Later {
+                time,
+                seq: self.falling,
+                event,
+            });
+            self.falling -= 1;
+            self.near_limit = 0;
         }
     }
 
     /// The time of the next event, if any.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.events.last().map(|e| e.time)
+        match self.near.last() {
+            Some(e) => Some(e.time),
+            None => self.later.peek().map(|l| l.time),
+        }
     }
 
     /// Remove and return the earliest event if it is due at or before `limit`, advancing `now`
@@ -95,19 +241,47 @@ impl<E> EventQueue<E> {
     /// with [`EventQueue::is_empty`]). One look at the next event instead of a peek and a pop.
     #[inline]
     pub fn pop_not_after(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        if self.events.last()?.time > limit {
+        if self.near.len() <= self.pop_floor && !self.prepare_pop(limit) {
             return None;
         }
-        self.pop()
+        if self.near.last()?.time > limit {
+            return None;
+        }
+        let e = self.near.pop()?;
+        self.now = e.time;
+        self.popped += 1;
+        Some((e.time, e.event))
     }
 
     /// Remove and return the earliest event, advancing `now` to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let e = self.events.pop()?;
-        self.now = e.time;
-        self.popped += 1;
-        Some((e.time, e.event))
+        self.pop_not_after(SimTime(u64::MAX))
+    }
+
+    /// The pop's out-of-line part, when `near` is empty or the fingerprint is on: move
+    /// `later`'s first event into an empty `near` (`false`: nothing waits), and hash the next
+    /// event if it will be popped (due at or before `limit`). The pops stay one inline path
+    /// that returns the event from `near` in registers; a call that returned it from `later`
+    /// made every pop pass it through memory (callgrind).
+    #[inline(never)]
+    fn prepare_pop(&mut self, limit: SimTime) -> bool {
+        if self.near.is_empty() {
+            let Some(Later { time, event, .. }) = self.later.pop() else {
+                return false;
+            };
+            if self.later.is_empty() {
+                self.near_limit = K;
+            }
+            self.near.push(Entry { time, event });
+        }
+        if let (Some((fp, key)), Some(next)) = (&mut self.fingerprint, self.near.last()) {
+            if next.time <= limit {
+                let (kind, target) = key(&next.event);
+                fp.add(next.time.as_nanos(), kind, target);
+            }
+        }
+        true
     }
 }
 
@@ -115,6 +289,7 @@ impl<E> EventQueue<E> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::cmp::Reverse;
 
     #[test]
     fn equal_times_pop_in_insertion_order() {
@@ -127,6 +302,74 @@ mod tests {
         assert_eq!(order, vec!['b', 'd', 'a', 'c']);
         assert_eq!(q.now(), SimTime(10));
         assert_eq!(q.events_processed(), 4);
+    }
+
+    /// The spill and the straight push into `later`, on equal times: a full `near` (two
+    /// places) hands its latest to `later`, and events of that time pushed after it, straight
+    /// into `later`, still pop after it.
+    #[test]
+    fn spills_keep_insertion_order_on_equal_times() {
+        let mut q: EventQueue<char, 2> = EventQueue::with_near_capacity();
+        q.schedule(SimTime(10), 'a'); // near: a
+        q.schedule(SimTime(10), 'b'); // near: a b (full)
+        q.schedule(SimTime(10), 'c'); // at or after near's latest: later
+        q.schedule(SimTime(5), 'd'); // near: d a b -> spills b below c
+        assert_eq!((q.near.len(), q.later.len()), (2, 2));
+        assert_eq!(q.falling, MIDDLE - 2);
+        q.schedule(SimTime(10), 'e'); // at or after later's first (b): later
+        q.schedule(SimTime(7), 'f'); // before later's first: near, spills a
+        q.schedule(SimTime(10), 'g');
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec!['d', 'f', 'a', 'b', 'c', 'e', 'g']);
+        assert!(q.is_empty());
+    }
+
+    /// Pushes (delays from the current time, drawn from `0..span`) interleaved with pops, on a
+    /// queue whose first tier holds `K` events, pop exactly as a binary heap keyed by
+    /// `(time, insertion count)`: the order the queue has always had. Run plain and with the
+    /// fingerprint on (every pop through the out-of-line path), whose value must be the hash of
+    /// the model's pops.
+    fn matches_heap<const K: usize>(ops: &[(u64, u8)]) -> Result<(), TestCaseError> {
+        for fingerprint in [false, true] {
+            let mut q: EventQueue<usize, K> = EventQueue::with_near_capacity();
+            if fingerprint {
+                q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
+            }
+            let mut expected = Fingerprint::new();
+            let mut model = std::collections::BinaryHeap::new();
+            let mut model_pop = |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>| {
+                let e = model.pop().map(|Reverse(e)| e);
+                if let Some((t, i)) = e {
+                    expected.add(t.as_nanos(), (i % 7) as u8, i as u64);
+                }
+                e
+            };
+            for (i, &(delay, pops)) in ops.iter().enumerate() {
+                let t = q.now() + crate::SimDuration::from_nanos(delay);
+                q.schedule(t, i);
+                model.push(Reverse((t, i)));
+                prop_assert_eq!(q.len(), model.len());
+                for _ in 0..pops {
+                    prop_assert_eq!(q.peek_time(), model.peek().map(|Reverse((t, _))| *t));
+                    prop_assert_eq!(q.pop(), model_pop(&mut model));
+                }
+            }
+            while !model.is_empty() {
+                let e = model_pop(&mut model);
+                prop_assert_eq!(q.pop(), e);
+            }
+            prop_assert_eq!(q.pop(), None);
+            prop_assert!(q.is_empty());
+            let want = if fingerprint { Some(expected.value()) } else { None };
+            prop_assert_eq!(q.fingerprint(), want);
+        }
+        Ok(())
+    }
+
+    /// Operations: a delay in `0..span` and 0, 1 or 2 pops after the push (fewer pops than
+    /// pushes on average, so that the queue grows past the first tier and spills).
+    fn ops(span: u64) -> impl Strategy<Value = Vec<(u64, u8)>> {
+        proptest::collection::vec((0..span, prop_oneof![3 => Just(0u8), 2 => Just(1), 2 => Just(2)]), 0..400)
     }
 
     proptest! {
@@ -145,31 +388,41 @@ mod tests {
             }
         }
 
-        /// Pushes interleaved with pops (delays from the current time) pop exactly as a binary
-        /// heap keyed by `(time, insertion sequence)` does: the order the queue used to have.
+        /// Many equal times (delays in 0..4): the sequence decides most pops.
         #[test]
-        fn interleaved_pushes_and_pops_match_a_heap(ops in proptest::collection::vec((0u64..20, 0u8..3), 0..300)) {
-            use std::cmp::Reverse;
-            let mut q = EventQueue::new();
-            let mut model = std::collections::BinaryHeap::new();
-            for (i, &(delay, pops)) in ops.iter().enumerate() {
-                let t = q.now() + crate::SimDuration::from_nanos(delay);
-                q.schedule(t, i);
-                model.push(Reverse((t, i)));
-                for _ in 0..pops {
-                    prop_assert_eq!(q.pop(), model.pop().map(|Reverse(e)| e));
-                }
-            }
-            while let Some(Reverse(e)) = model.pop() {
-                prop_assert_eq!(q.pop(), Some(e));
-            }
-            prop_assert_eq!(q.pop(), None);
+        fn interleaved_ties_match_a_heap(ops in ops(4)) {
+            matches_heap::<1>(&ops)?;
+            matches_heap::<2>(&ops)?;
+            matches_heap::<5>(&ops)?;
+            matches_heap::<32>(&ops)?;
+        }
+
+        /// Spread times (delays in 0..1000): spills, straight pushes and pops from `later`.
+        #[test]
+        fn interleaved_spread_match_a_heap(ops in ops(1000)) {
+            matches_heap::<1>(&ops)?;
+            matches_heap::<3>(&ops)?;
+            matches_heap::<8>(&ops)?;
+            matches_heap::<32>(&ops)?;
+        }
+
+        /// Long waits beside short ones (timers and frames on long wires among frames on the
+        /// air): delays of either a few or many nanoseconds.
+        #[test]
+        fn interleaved_bimodal_match_a_heap(ops in proptest::collection::vec(
+            (prop_oneof![0u64..3, 500u64..520], 0u8..3), 0..400)) {
+            matches_heap::<2>(&ops)?;
+            matches_heap::<4>(&ops)?;
+            matches_heap::<16>(&ops)?;
         }
 
         /// `pop_not_after` pops what `peek_time` and `pop` would, and nothing after the limit.
         #[test]
         fn pop_not_after_stops_at_the_limit(times in proptest::collection::vec(0u64..50, 0..100), limit in 0u64..50) {
-            let (mut a, mut b) = (EventQueue::new(), EventQueue::new());
+            let (mut a, mut b) = (EventQueue::<usize, 4>::with_near_capacity(), EventQueue::<usize, 4>::with_near_capacity());
+            // `a` pops through the out-of-line path, and hashes only what it pops.
+            a.enable_fingerprint(|&i| (0, i as u64));
+            let mut hashed = Fingerprint::new();
             for (i, t) in times.iter().enumerate() {
                 a.schedule(SimTime(*t), i);
                 b.schedule(SimTime(*t), i);
@@ -181,10 +434,12 @@ mod tests {
                 };
                 let got = a.pop_not_after(SimTime(limit));
                 prop_assert_eq!(got, expected);
-                if got.is_none() {
+                let Some((t, i)) = got else {
                     break;
-                }
+                };
+                hashed.add(t.as_nanos(), 0, i as u64);
             }
+            prop_assert_eq!(a.fingerprint(), Some(hashed.value()));
             prop_assert_eq!(a.len(), b.len());
             prop_assert_eq!(a.is_empty(), times.iter().all(|&t| t <= limit));
         }

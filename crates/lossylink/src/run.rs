@@ -28,6 +28,8 @@ pub struct RunOptions {
     pub trace: bool,
     /// Record every frame put on a link, for pcap files ([`Capture`]).
     pub pcap: bool,
+    /// Compute the event-order fingerprint ([`RunResult::fingerprint`]).
+    pub fingerprint: bool,
 }
 
 impl RunOptions {
@@ -52,6 +54,9 @@ pub struct RunResult {
     /// Per-flow and per-link results with aggregates, for `[[flows]]` documents (a chain
     /// document's flat metrics are its one flow's).
     pub flows: Option<FlowResults>,
+    /// The event-order fingerprint, if asked for (`RunOptions::fingerprint`): a hash over the
+    /// time, kind and target of every event in the order handled (net's network/fingerprint.rs).
+    pub fingerprint: Option<u64>,
 }
 
 fn error_every(s: &Scenario) -> u64 {
@@ -122,6 +127,9 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     }
     if opts.pcap {
         network.enable_frame_tap();
+    }
+    if opts.fingerprint {
+        network.enable_fingerprint();
     }
     let mut has_agent = false;
     for &(n, kind) in &b.agents {
@@ -360,5 +368,6 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         trace,
         capture,
         flows: per_flow,
+        fingerprint: network.fingerprint(),
     })
 }

@@ -1098,3 +1098,42 @@ fn golden_scenario_table() {
         "rows added or removed"
     );
 }
+
+/// The event-order fingerprint of every golden row (issue 37): a hash over the time, kind and
+/// target of every event in the order handled (net's `network/fingerprint.rs`), compared with
+/// `tests/golden/fingerprints.json`, recorded before the scheduler was replaced. Equal
+/// fingerprints mean the same events in the same order, not only the same results. Record
+/// again only for a change meant to change the order, with
+/// `LOSSYLINK_BLESS_FINGERPRINTS=1 cargo test --test golden`, and say why in the commit.
+#[test]
+fn golden_event_order_fingerprints() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/fingerprints.json");
+    let opts = RunOptions {
+        fingerprint: true,
+        ..RunOptions::default()
+    };
+    let mut table = Map::new();
+    for (name, _, preset, overrides) in ROWS {
+        let r = run(&scenario(preset, overrides), 1, &opts).expect("run");
+        let fp = r.fingerprint.expect("fingerprint asked for");
+        table.insert(
+            name.to_string(),
+            json!({ "events": r.metrics.events, "fingerprint": format!("{fp:016x}") }),
+        );
+    }
+    let got = Value::Object(table);
+    if std::env::var_os("LOSSYLINK_BLESS_FINGERPRINTS").is_some() {
+        std::fs::write(path, serde_json::to_string_pretty(&got).unwrap() + "\n").unwrap();
+        return;
+    }
+    let text = std::fs::read_to_string(path).expect("tests/golden/fingerprints.json missing");
+    let want: Value = serde_json::from_str(&text).unwrap();
+    for (name, ..) in ROWS {
+        assert_eq!(got[name], want[name], "event order of golden row {name} changed");
+    }
+    assert_eq!(
+        got.as_object().map(|o| o.len()),
+        want.as_object().map(|o| o.len()),
+        "rows added or removed"
+    );
+}

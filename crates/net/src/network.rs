@@ -25,6 +25,7 @@ mod air;
 mod elsn;
 mod emulated;
 mod events;
+mod fingerprint;
 mod flow;
 mod link_arq;
 mod proxy;

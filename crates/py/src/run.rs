@@ -45,6 +45,7 @@ pub fn run<'py>(
     let opts = RunOptions {
         trace,
         pcap: pcap.is_some(),
+        ..RunOptions::default()
     };
     let (result, paths) = py
         .allow_threads(|| run_one(&scenario, seed, &opts, pcap.as_deref()))
@@ -73,6 +74,7 @@ pub fn run_seeds<'py>(
     let opts = RunOptions {
         trace,
         pcap: pcap.is_some(),
+        ..RunOptions::default()
     };
     let several = seeds.len() > 1;
     let one = |seed: u64| {

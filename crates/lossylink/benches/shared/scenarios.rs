@@ -1,7 +1,10 @@
 #![allow(clippy::expect_used)]
-//! The scenarios of the speed figures (issue 21), shared by the benchmark
-//! (`benches/transfer.rs`) and the callgrind example (`examples/reference.rs`), so that the
-//! instruction counts and the wall times are of the same runs.
+// Each including target uses some of these (the transfer benchmark not the scale group's).
+#![allow(dead_code)]
+//! The scenarios of the speed figures (issues 21 and 37), shared by the benchmarks
+//! (`benches/transfer.rs`, `benches/scale.rs`) and the callgrind example
+//! (`examples/reference.rs`), so that the instruction counts and the wall times are of the same
+//! runs.
 
 use lossylink::Scenario;
 
@@ -20,8 +23,13 @@ pub fn reference() -> Scenario {
 /// A server on a 100 Mb/s wire behind an access point whose 802.11b DCF cell (11 Mb/s, long
 /// preamble, basic rate 1 Mb/s) holds `n` stations, each downloading over TCP for 200 s.
 pub fn dcf_cell(n: usize) -> Scenario {
-    let mut t = String::from(
-        "name = \"dcf-bench\"\nscheme = \"e2e+modern\"\n[run]\nduration = \"200s\"\n\
+    dcf_cell_for(n, "200s")
+}
+
+/// [`dcf_cell`] for `duration` (the scale group's cells).
+pub fn dcf_cell_for(n: usize, duration: &str) -> Scenario {
+    let mut t = format!(
+        "name = \"dcf-bench\"\nscheme = \"e2e+modern\"\n[run]\nduration = \"{duration}\"\n\
          [[nodes]]\nname = \"server\"\nkind = \"host\"\n[[nodes]]\nname = \"ap\"\nkind = \"base-station\"\n",
     );
     for i in 1..=n {
@@ -61,4 +69,101 @@ pub fn dumbbell(n: usize) -> Scenario {
     s.set("flows", &format!("[{}, {bg}]", flows.join(", ")))
         .expect("flows");
     s
+}
+
+/// The scale group's dumbbell (issue 37): `n` long-lived NewReno flows (modern profile, 60 KiB
+/// buffers) from one host to another, started 1 ms apart, over a bottleneck of `rate` and
+/// 20 ms between two routers; 10 Gb/s, 1 ms access links; 1000-packet drop-tail queues
+/// everywhere; run for `duration`.
+pub fn long_lived(n: usize, rate: &str, duration: &str) -> Scenario {
+    let mut t = format!(
+        "name = \"scale-dumbbell\"\nscheme = \"e2e-newreno\"\n\
+         [tcp]\nprofile = \"modern\"\nmss = 1460\nbuffer = \"60KiB\"\n\
+         [run]\nduration = \"{duration}\"\n"
+    );
+    for (name, kind) in [("src", "host"), ("r1", "router"), ("r2", "router"), ("dst", "host")] {
+        t += &format!("[[nodes]]\nname = \"{name}\"\nkind = \"{kind}\"\n");
+    }
+    for (name, a, b, rate, delay) in [
+        ("access-src", "src", "r1", "10Gbps", "1ms"),
+        ("bottleneck", "r1", "r2", rate, "20ms"),
+        ("access-dst", "r2", "dst", "10Gbps", "1ms"),
+    ] {
+        t += &format!(
+            "[[links]]\nname = \"{name}\"\nbetween = [\"{a}\", \"{b}\"]\nrole = \"wired\"\n\
+             rate = \"{rate}\"\ndelay = \"{delay}\"\nqueue = 1000\n"
+        );
+    }
+    for i in 0..n {
+        t += &format!(
+            "[[flows]]\nname = \"f{i}\"\nfrom = \"src\"\nto = \"dst\"\nstart = \"{i}ms\"\n"
+        );
+    }
+    Scenario::from_toml_str(&t).expect("scale dumbbell scenario")
+}
+
+/// `n` SURGE web sessions (SURGE's defaults, one persistent connection per page) on the eln5
+/// preset's network (server, 1 Mb/s 100 ms wire, base station, three 2 Mb/s radio links),
+/// the sessions' clients spread over the three mobiles, for `duration`.
+pub fn web_sessions(n: usize, duration: &str) -> Scenario {
+    let mut s = Scenario::preset("eln5").expect("preset");
+    s.set("run.warmup", "0s").expect("warmup");
+    s.set("run.duration", duration).expect("duration");
+    let flows: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                "{{ name = \"web{i}\", from = \"server\", to = \"m{}\", web = {{}} }}",
+                i % 3 + 1
+            )
+        })
+        .collect();
+    s.set("flows", &format!("[{}]", flows.join(", ")))
+        .expect("flows");
+    s
+}
+
+/// The scale group's cases (issue 37), by name, with the simulated time of each: chosen so
+/// that a case takes about a second or more on one core of the development machine.
+pub const SCALE: &[(&str, &str)] = &[
+    ("dumbbell-10-10Mbps", "200s"),
+    ("dumbbell-100-10Mbps", "200s"),
+    ("dumbbell-1000-10Mbps", "200s"),
+    ("dumbbell-10-1Gbps", "20s"),
+    ("dumbbell-100-1Gbps", "5s"),
+    ("dumbbell-1000-1Gbps", "5s"),
+    ("dumbbell-10-10Gbps", "100s"),
+    ("dumbbell-100-10Gbps", "5s"),
+    ("dumbbell-1000-10Gbps", "2s"),
+    ("cell-5", "200s"),
+    ("cell-20", "200s"),
+    ("cell-50", "200s"),
+    ("web-1000", "100s"),
+];
+
+/// The scale case `name` (`dumbbell-N-RATE`, `cell-N`, `web-N`) run for `duration`.
+pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
+    let mut parts = name.split('-');
+    let kind = parts.next()?;
+    let n: usize = parts.next()?.parse().ok()?;
+    Some(match (kind, parts.next()) {
+        ("dumbbell", Some(rate)) => long_lived(n, rate, duration),
+        ("cell", None) => dcf_cell_for(n, duration),
+        ("web", None) => web_sessions(n, duration),
+        _ => return None,
+    })
+}
+
+/// The process's peak resident memory in bytes since the last [`reset_peak_memory`] (Linux:
+/// `VmHWM` of /proc/self/status; `None` elsewhere).
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Start a new peak of resident memory (Linux 4.0+: writing 5 to /proc/self/clear_refs resets
+/// `VmHWM`, proc(5)); a no-op elsewhere.
+pub fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
