@@ -482,7 +482,7 @@ mod tests {
             delivery: None,
             blocks: None,
         };
-        let rng = RngStream::new(1, "test");
+        let rngs = (RngStream::new(1, "test"), RngStream::new(1, "test/header"));
         Port::new(
             (PortId(0), PortId(1)),
             HopId(0),
@@ -490,7 +490,7 @@ mod tests {
             (NodeId(0), NodeId(1)),
             0,
             cfg,
-            rng,
+            rngs,
         )
     }
 
