@@ -11,12 +11,26 @@
 use engine::RngStream;
 use net::gsm::erasure::BlockTrace;
 use net::gsm::fading::{max_retransmissions, Fading};
+use std::sync::OnceLock;
 
 const MINUTES: usize = 60;
 const SEEDS: [u64; 2] = [1, 2];
 
-fn trace(seed: u64) -> BlockTrace {
-    Fading::POOR_C.generate(MINUTES, &mut RngStream::new(seed, "gsm/fading-c/erasures"))
+/// The traces of [`SEEDS`], drawn once for all the tests (each takes seconds to draw).
+fn trace(seed: u64) -> &'static BlockTrace {
+    static TRACES: OnceLock<Vec<BlockTrace>> = OnceLock::new();
+    let all = TRACES.get_or_init(|| {
+        SEEDS
+            .iter()
+            .map(|&s| {
+                Fading::POOR_C.generate(MINUTES, &mut RngStream::new(s, "gsm/fading-c/erasures"))
+            })
+            .collect()
+    });
+    &all[SEEDS
+        .iter()
+        .position(|&s| s == seed)
+        .expect("a seed of SEEDS")]
 }
 
 fn sorted_bursts(t: &BlockTrace) -> Vec<u32> {
@@ -44,7 +58,7 @@ fn per_minute_erasure_rates() {
 #[test]
 fn short_bursts() {
     for seed in SEEDS {
-        let b = sorted_bursts(&trace(seed));
+        let b = sorted_bursts(trace(seed));
         let short = b.iter().filter(|&&l| l <= 2).count() as f64 / b.len() as f64;
         eprintln!("seed {seed}: bursts of 1-2 blocks {short:.3}");
         assert!((0.40..=0.60).contains(&short), "seed {seed}: {short}");
@@ -56,7 +70,7 @@ fn short_bursts() {
 #[test]
 fn burst_length_95th_percentile() {
     for seed in SEEDS {
-        let b = sorted_bursts(&trace(seed));
+        let b = sorted_bursts(trace(seed));
         let p95 = f64::from(b[b.len() * 95 / 100]);
         eprintln!("seed {seed}: 95th percentile {p95}");
         assert!((12.6..=23.4).contains(&p95), "seed {seed}: {p95}");
@@ -69,7 +83,7 @@ fn burst_length_95th_percentile() {
 #[test]
 fn largest_number_of_retransmissions_of_one_frame() {
     for seed in SEEDS {
-        let n = max_retransmissions(&trace(seed), 20);
+        let n = max_retransmissions(trace(seed), 20);
         eprintln!("seed {seed}: most retransmissions of one frame {n}");
         assert!((13..=40).contains(&n), "seed {seed}: {n}");
     }
