@@ -16,6 +16,7 @@ import pytest
 from lossylink.errors import InvalidValueError
 from lossylink.papers import PAPERS, catalogue
 from lossylink.papers import ludwig2000 as l2k
+from lossylink.papers.ludwig2000 import retrace_targets
 from lossylink.papers.ludwig2000.report import docs_table
 from lossylink.papers.ludwig2000.runs import (
     HOLD_12S,
@@ -116,7 +117,16 @@ def test_every_target_has_a_verdict_and_only_the_measured_failures_fail(
 ) -> None:
     assert [v.target.id for v in rep.verdicts] == [t.id for t in l2k.TARGETS]
     bad = [(v.target.id, v.verdict, v.ours, v.reason) for v in rep.verdicts]
-    bad = [b for b in bad if b[1] not in ("pass", "explained") and b[0] not in MEASURED_FAILURES]
+    # RT22-RT28 are predictions on synthetic traces (docs/ludwig2000.md#retracer-targets): they
+    # may fail, each with its value measured.
+    predictions = set(retrace_targets.TARGET_TABLES)
+    bad = [
+        b
+        for b, v in zip(bad, rep.verdicts, strict=True)
+        if b[1] not in ("pass", "explained")
+        and b[0] not in MEASURED_FAILURES
+        and v.target.table not in predictions
+    ]
     assert not bad
     doc = DOC.read_text()
     for v in rep.verdicts:
@@ -172,7 +182,11 @@ def test_targets_json_has_the_dissertation_beside_ours(rep: Reproduction) -> Non
     assert data["name"] == "ludwig2000"
     assert data["summary"]["S8d (Fig 5-5)"]["pass"] == 8
     for t in data["targets"]:
-        assert t["verdict"] in ("pass", "explained") or t["id"] in MEASURED_FAILURES
+        assert (
+            t["verdict"] in ("pass", "explained")
+            or t["id"] in MEASURED_FAILURES
+            or t["table"] in retrace_targets.TARGET_TABLES
+        )
         assert t["paper"] is not None or t["expected"], t["id"]
         if t["verdict"] == "explained":
             assert t["id"] == "s12.pkt.fr.full.eifel"

@@ -61,11 +61,24 @@ def _text(profile: str, seed: int, even: bool = False) -> str:
     from lossylink.errors import LossylinkError
     from lossylink.retracer import erasure_trace
 
+    if even:
+        return _even(_text(profile, seed))
     try:
-        return erasure_trace(profile, MINUTES, seed, even=even)
+        return erasure_trace(profile, MINUTES, seed)
     except (LossylinkError, AttributeError) as exc:
         # An extension without the profile (or without ReTracer) leaves the target unmeasured.
         raise Unavailable(f"erasure trace {profile}: {exc}") from None
+
+
+def _even(text: str) -> str:
+    """The ``_even`` version of a trace, as ``BlockTrace::even`` makes it: the k-th of e
+    erasures in n blocks at block floor((2k + 1) n / (2e)) (drawn once, not regenerated)."""
+    flags = text.split()
+    n, e = len(flags), flags.count("1")
+    out = ["0"] * n
+    for k in range(e):
+        out[(2 * k + 1) * n // (2 * e)] = "1"
+    return "\n".join(out) + "\n"
 
 
 @cache
