@@ -9,6 +9,10 @@
 //!
 //! Options are encoded exactly as `tcp::segment` sizes them, so the IPv4 total length in a file
 //! equals the simulator's `ip_len()`:
+//! - window scale (SYN and SYN-ACK only): NOP, kind 3, length 3, shift (RFC 7323 §2.2); on
+//!   other segments the window field is `wnd >> shift` (§2.3). Without a SYN (the default) a
+//!   capture holds no option: tshark then needs the shift as a preference
+//!   (`-o tcp.default_window_scaling:<shift>`; tcptrace reads the raw field);
 //! - timestamps: NOP, NOP, kind 8, length 10, TSval, TSecr (12 bytes, RFC 7323 Appendix A);
 //! - SACK: NOP, NOP, kind 5, length 2 + 8n, the blocks (4 + 8n bytes, RFC 2018 §3);
 //! - SMART: kind 254, length 8, ExID [`SMART_EXID`], the 4-byte sequence number of the segment
@@ -95,6 +99,10 @@ pub fn encode_options(seg: &Segment) -> Vec<u8> {
     if let Some(mss) = o.syn {
         out.extend_from_slice(&[2, 4]);
         out.extend_from_slice(&mss.to_be_bytes());
+        if let Some(shift) = o.wscale {
+            // RFC 7323 §2.2: NOP, kind 3, length 3, shift.
+            out.extend_from_slice(&[1, 3, 3, shift]);
+        }
     }
     if let Some(ts) = o.ts {
         out.extend_from_slice(&[1, 1, 8, 10]);
@@ -161,8 +169,9 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
         flags |= 0x40;
     }
     f.extend_from_slice(&[((tcp_len / 4) as u8) << 4, flags]);
-    // Without window scaling (a SYN announces none) the field holds at most 65535.
-    f.extend_from_slice(&(seg.wnd.min(0xffff) as u16).to_be_bytes());
+    // RFC 7323 §2.3: the field carries the window shifted right by the shift in force (0
+    // without window scaling: at most 65535).
+    f.extend_from_slice(&tcp::wscale::field(seg.wnd, seg.opts.wnd_shift).to_be_bytes());
     f.extend_from_slice(&[0, 0, 0, 0]);
     f.extend_from_slice(&opts);
     // Pseudo-header: source, destination, zero, protocol, TCP length (header + payload).
@@ -402,6 +411,37 @@ mod tests {
         assert_eq!(encode_options(&s), [2, 4, 0x01, 0xcc]);
         let f = encode_headers(&s, &meta()).unwrap();
         assert_eq!(f[47], 0x02, "SYN, no ACK");
+    }
+
+    #[test]
+    fn window_scaling_puts_the_option_on_the_syn_and_the_shifted_window_in_the_field() {
+        let opts = SegOptions {
+            syn: Some(1460),
+            wscale: Some(9),
+            ..SegOptions::default()
+        };
+        let syn = Segment {
+            ack_flag: false,
+            ..seg(0, opts)
+        };
+        assert_eq!(encode_options(&syn), [2, 4, 0x05, 0xb4, 1, 3, 3, 9]);
+        assert_eq!(syn.options_len(), 8);
+        let f = encode_headers(&syn, &meta()).unwrap();
+        assert!(tcp_verifies(&f, 0));
+        // A 16 MiB receiver's ACK: 16 776 704 bytes with shift 9 is 32 767 in the field.
+        let ack = Segment {
+            wnd: 16_776_704,
+            ..seg(
+                0,
+                SegOptions {
+                    wnd_shift: 9,
+                    ..SegOptions::default()
+                },
+            )
+        };
+        let f = encode_headers(&ack, &meta()).unwrap();
+        assert_eq!(&f[48..50], &32_767u16.to_be_bytes());
+        assert_eq!(f.len(), 14 + 20 + 20, "no option bytes");
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod sender;
 mod seq;
 pub mod spurious;
 mod trace;
+pub mod wscale;
 
 pub use notice::{ElnVerdict, LinkNotice, NoticeKind};
 pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
@@ -63,3 +64,5 @@ mod script_tests_syn;
 mod script_tests_tcp_eln;
 #[cfg(test)]
 mod script_tests_variants;
+#[cfg(test)]
+mod script_tests_wscale;

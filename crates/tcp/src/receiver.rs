@@ -83,6 +83,9 @@ pub struct ReceiverConfig {
     pub nack: bool,
     /// RFC 7323 timestamps with this clock granularity.
     pub timestamps: Option<SimDuration>,
+    /// RFC 7323 window scaling with this shift (`crate::wscale::shift_for` the buffer);
+    /// None: the 16-bit window, at most 65 535 bytes.
+    pub window_shift: Option<u8>,
 }
 
 impl ReceiverConfig {
@@ -98,7 +101,13 @@ impl ReceiverConfig {
             corruption_counter: false,
             nack: false,
             timestamps: None,
+            window_shift: None,
         }
+    }
+
+    /// The largest window this receiver advertises (65 535 without window scaling).
+    fn max_window(&self) -> u32 {
+        crate::wscale::max_window(self.window_shift)
     }
 }
 
@@ -189,7 +198,7 @@ impl Receiver {
             adv_right: 0,
             complete_at: None,
             quickack: match cfg.delayed_ack {
-                DelayedAck::Linux(_) => Some(QuickAck::new(cfg.recv_buffer.min(65535), cfg.mss)),
+                DelayedAck::Linux(_) => Some(QuickAck::new(cfg.recv_buffer.min(cfg.max_window()), cfg.mss)),
                 _ => None,
             },
             stats: ReceiverStats::default(),
@@ -236,7 +245,7 @@ impl Receiver {
         let opened = (self.rcv_nxt + u64::from(self.free_window()))
             .saturating_sub(self.adv_right.max(self.rcv_nxt));
         let mss = u64::from(self.cfg.mss);
-        if opened >= 2 * mss || 2 * opened >= u64::from(self.cfg.recv_buffer.min(65535)) {
+        if opened >= 2 * mss || 2 * opened >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window())) {
             self.ack_now = true;
         }
     }
@@ -246,7 +255,7 @@ impl Receiver {
         self.read.map_or(0, |r| self.rcv_nxt - r)
     }
 
-    /// Free buffer space, after receiver silly-window avoidance, at most 65535.
+    /// Free buffer space, after receiver silly-window avoidance, at most the largest window.
     fn free_window(&self) -> u32 {
         let buf = u64::from(self.cfg.recv_buffer);
         let free = buf.saturating_sub(self.unread());
@@ -257,13 +266,18 @@ impl Receiver {
         } else {
             free
         };
-        free.min(65535) as u32
+        free.min(u64::from(self.cfg.max_window())) as u32
     }
 
-    /// The window to advertise: the free space, never moving the right edge left.
+    /// The window to advertise: the free space, never moving the right edge left, in whole
+    /// units of the window scale (`crate::wscale::advertise`).
     fn window(&self) -> u32 {
         let keep = self.adv_right.saturating_sub(self.rcv_nxt);
-        (u64::from(self.free_window()).max(keep)).min(65535) as u32
+        let w = u64::from(self.free_window()).max(keep);
+        match self.cfg.window_shift {
+            None => w.min(65535) as u32,
+            shift => crate::wscale::advertise(w, shift),
+        }
     }
 
     /// Process a data segment that arrived intact.
@@ -337,7 +351,7 @@ impl Receiver {
         // Window-update rule of tcp_output after the application has read the data.
         let advance = self.rcv_nxt - self.last_ack;
         let mss = u64::from(self.cfg.mss);
-        if advance >= 2 * mss || 2 * advance >= u64::from(self.cfg.recv_buffer.min(65535)) {
+        if advance >= 2 * mss || 2 * advance >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window())) {
             self.ack_now = true;
             return;
         }

@@ -7,7 +7,7 @@
 use super::Network;
 use crate::packet::{LinkTag, Packet, Proto};
 use engine::{FlowId, NodeId, SimTime};
-use tcp::{SackBlocks, SegOptions, Segment, SeqNum};
+use tcp::{SegOptions, Segment, SeqNum};
 
 /// The segment a datagram that is not IPv4 TCP crosses the links as (an ACK for the counters).
 const NOT_TCP: Segment = Segment {
@@ -16,16 +16,7 @@ const NOT_TCP: Segment = Segment {
     len: 0,
     wnd: 0,
     ack_flag: false,
-    opts: SegOptions {
-        ts: None,
-        sack: SackBlocks::EMPTY,
-        smart: None,
-        eln: false,
-        cc: None,
-        syn: None,
-        nack: None,
-        cw: false,
-    },
+    opts: SegOptions::NONE,
 };
 
 /// What became of a datagram handed to [`Network::inject`].
@@ -138,6 +129,7 @@ mod tests {
         let node = |name: &str| NodeConfig {
             name: name.to_string(),
             kind: NodeKind::Host,
+            jitter: engine::SimDuration::ZERO,
         };
         let chain = ChainConfig {
             nodes: vec![node("a"), node("b")],
