@@ -344,6 +344,12 @@ pub struct NodeDoc {
     pub name: String,
     /// Role.
     pub kind: NodeKindDoc,
+    /// Processing jitter: each packet the node sends (its own, and on a router the ones it
+    /// forwards) first waits a uniform random time in `[0, jitter]` from the node's own stream,
+    /// in order per interface (ns-2's `overhead_`; breaks the phase effects of identical flows,
+    /// Floyd and Jacobson 1992); none by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<Dur>,
 }
 
 /// Hop roles.

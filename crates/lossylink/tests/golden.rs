@@ -906,6 +906,11 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("links.0.delay", "90ms"),
             ("links.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
             ("links.0.gsm", "{ adaptive = {}, l2r = { rate = 960 } }"),
+            // A paper's set-up: the dumbbell hosts' phase jitter off (issue 38).
+            ("nodes.0.jitter", "0s"),
+            ("nodes.1.jitter", "0s"),
+            ("nodes.6.jitter", "0s"),
+            ("nodes.7.jitter", "0s"),
             (
                 "flows",
                 "[{ name = \"bulk\", from = \"s1\", to = \"d1\" }, { name = \"telnet\", from = \"s2\", to = \"d2\", start = \"30s\", bytes = \"4KB\", ds = 18 }]",

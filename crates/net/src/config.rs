@@ -25,6 +25,9 @@ pub struct NodeConfig {
     pub name: String,
     /// Role.
     pub kind: NodeKind,
+    /// Processing jitter: each packet the node sends waits uniform `[0, jitter]` first
+    /// (crate::jitter; ns-2's `overhead_`); zero for none.
+    pub jitter: SimDuration,
 }
 
 /// Whether a hop is part of the wired or the wireless path (for the goodput metrics).

@@ -10,6 +10,7 @@ pub mod delivery;
 mod error_model;
 pub mod gsm;
 mod hiccup;
+mod jitter;
 pub mod keys;
 pub mod link_receiver;
 pub mod medium;

@@ -69,6 +69,8 @@ enum Event {
     Notices,
     /// Headers of corrupted frames reach their receivers (LHP's header protection).
     Headers,
+    /// The oldest packet a node's processing jitter holds for a port is due (crate::jitter).
+    Jittered { port: PortId },
 }
 
 /// How a run ended.
@@ -123,6 +125,8 @@ pub struct Network {
     /// A flow's receiver took a data segment since `run` last looked at completion (only
     /// `Receiver::on_segment` completes a transfer): the loop asks the flows only then.
     data_delivered: bool,
+    /// Nodes' processing jitter and the packets it holds (None when no node has one).
+    jitter: Option<Box<crate::jitter::Jitters>>,
 }
 
 /// Where every packet the network created went (conservation: `created` = `delivered` +
@@ -318,6 +322,21 @@ impl Network {
             web: Vec::new(),
             emulated_out: Vec::new(),
             data_delivered: false,
+            jitter: crate::jitter::Jitters::new(
+                cfg.nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        (n.jitter > engine::SimDuration::ZERO).then(|| {
+                            crate::jitter::NodeJitter::new(
+                                n.jitter,
+                                RngStream::new(seed, &keys::node_jitter(i as u32)),
+                            )
+                        })
+                    })
+                    .collect(),
+                2 * cfg.links.len(),
+            ),
         })
     }
 

@@ -171,6 +171,7 @@ mod tests {
                 .map(|i| NodeConfig {
                     name: format!("n{i}"),
                     kind: NodeKind::Router,
+                    jitter: engine::SimDuration::ZERO,
                 })
                 .collect(),
             links: links
