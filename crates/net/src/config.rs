@@ -120,6 +120,9 @@ pub struct DirectionConfig {
     /// Boxed: every port keeps its direction's configuration, and the hot path should not pay
     /// for the size of a field only GSM links read.
     pub blocks: Option<Box<BlockSource>>,
+    /// A queue discipline instead of the drop-tail queue (crate::aqm); `None`: drop-tail of
+    /// `queue_packets`.
+    pub aqm: Option<crate::aqm::AqmConfig>,
 }
 
 /// Where a GSM link's block erasures come from.

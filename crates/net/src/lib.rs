@@ -5,6 +5,7 @@
 //! split-connection proxy.
 
 pub mod agent;
+pub mod aqm;
 pub mod config;
 pub mod delivery;
 mod error_model;

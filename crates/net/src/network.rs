@@ -294,6 +294,13 @@ impl Network {
                 hop.reverse.clone(),
                 rng("reverse"),
             ));
+            for (k, dir, d) in [(0, "forward", &hop.forward), (1, "reverse", &hop.reverse)] {
+                if let Some(a) = &d.aqm {
+                    let stream = RngStream::new(seed, &keys::link_aqm(&link.key, dir));
+                    let port = ports.len() - 2 + k;
+                    ports[port].set_aqm(crate::aqm::Aqm::new(a, d.rate_bps, stream));
+                }
+            }
         }
         let mut queue = EventQueue::new();
         // Wake-ups at the end of each hold, in port order then time order (deterministic).

@@ -162,6 +162,7 @@ mod tests {
             hiccups: Vec::new(),
             delivery: None,
             blocks: None,
+            aqm: None,
         }
     }
 

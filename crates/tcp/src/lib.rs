@@ -22,7 +22,7 @@ pub mod wscale;
 pub use notice::{ElnVerdict, LinkNotice, NoticeKind};
 pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
 pub use segment::{
-    SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
+    EcnBits, SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
 };
 pub use sender::{CcPart, RecoveryPart, Rexmt, RtoPart, Sender, SenderConfig, SenderParts};
 pub use seq::{SeqNum, SeqSpace};

@@ -109,6 +109,39 @@ pub struct SegOptions {
     /// header carries `wnd >> wnd_shift` (`crate::wscale::field`); no option bytes.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub wnd_shift: u8,
+    /// RFC 3168 ECN: the IP codepoint and the TCP flags (no option bytes).
+    #[serde(default, skip_serializing_if = "EcnBits::is_clear")]
+    pub ecn: EcnBits,
+}
+
+/// RFC 3168 explicit congestion notification bits of a segment: the IP header's ECN field
+/// (§5: ECT(0) from an ECN-capable sender, CE set by a router instead of a drop) and the TCP
+/// header's ECE and CWR flags (§6.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EcnBits {
+    /// ECN-capable transport, ECT(0) (data of an ECN connection).
+    pub ect: bool,
+    /// Congestion experienced, set by an AQM queue.
+    pub ce: bool,
+    /// ECN-Echo on an ACK: the receiver saw CE and the sender has not yet answered with CWR.
+    pub ece: bool,
+    /// Congestion window reduced: the sender answered an ECE.
+    pub cwr: bool,
+}
+
+impl EcnBits {
+    /// No bit set.
+    pub const CLEAR: EcnBits = EcnBits {
+        ect: false,
+        ce: false,
+        ece: false,
+        cwr: false,
+    };
+
+    /// Whether no bit is set.
+    pub fn is_clear(&self) -> bool {
+        *self == EcnBits::CLEAR
+    }
 }
 
 fn is_zero(v: &u8) -> bool {
@@ -128,6 +161,7 @@ impl SegOptions {
         cw: false,
         wscale: None,
         wnd_shift: 0,
+        ecn: EcnBits::CLEAR,
     };
 
     /// Bytes of TCP options on the wire (see the module documentation).

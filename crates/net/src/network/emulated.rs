@@ -125,6 +125,7 @@ mod tests {
             delivery: None,
             blocks: None,
             cw_mark: None,
+            aqm: None,
         };
         let node = |name: &str| NodeConfig {
             name: name.to_string(),

@@ -73,6 +73,7 @@ impl Receiver {
             cw: std::mem::take(&mut self.cw_echo),
             wscale: None,
             wnd_shift: self.cfg.window_shift.unwrap_or(0),
+            ecn: crate::segment::EcnBits::CLEAR,
         };
         if !self.nacks.is_empty() {
             let off = self.nacks.remove(0);
