@@ -19,6 +19,7 @@ mod flow_metrics;
 mod mac_metrics;
 mod metrics;
 pub mod pcap;
+mod queue_metrics;
 mod run;
 mod run_endpoints;
 mod run_gsm;

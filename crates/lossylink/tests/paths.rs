@@ -107,3 +107,37 @@ fn jitter_breaks_the_phase_lock_of_identical_flows() {
         "seeds differ: {goodputs:?}"
     );
 }
+
+/// FQ-CoDel (RFC 8290) on the dumbbell's 10 Mb/s bottleneck: an unresponsive 20 Mb/s UDP flow
+/// does not starve a TCP flow, which gets at least 40 % of the link, and the queue's sojourn
+/// time stays near CoDel's target.
+#[test]
+fn fq_codel_protects_a_tcp_flow_from_an_unresponsive_one() {
+    let mut s = Scenario::preset("dumbbell").unwrap();
+    s.set("run.duration", "20s").unwrap();
+    s.set("run.warmup", "5s").unwrap();
+    s.set("links.0.queue", "{ kind = \"fq_codel\" }").unwrap();
+    s.set(
+        "flows",
+        "[{ name = \"tcp\", from = \"s1\", to = \"d1\" }, { name = \"udp\", from = \"s2\", to = \"d2\", udp = { model = \"cbr\", rate = \"20Mbps\", size = \"1000B\" } }]",
+    )
+    .unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let fr = r.flows.unwrap();
+    let tcp = num(&fr.flows[0], "goodput_mbps");
+    let link = fr
+        .links
+        .iter()
+        .find(|l| matches!(&l[0].1, lossylink::Value::Str(n) if n == "bottleneck"))
+        .unwrap();
+    eprintln!("TCP {tcp} Mb/s; bottleneck {link:?}; flows {:?}", fr.flows);
+    assert!(tcp >= 4.0, "TCP gets {tcp} Mb/s of 10");
+    assert!(num(link, "codel_drops") > 0.0);
+    // Without FQ-CoDel (drop-tail, 50 packets) the UDP flow takes nearly everything.
+    s.set("links.0.queue", "{ kind = \"droptail\", packets = 50 }")
+        .unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let tcp_dt = num(&r.flows.unwrap().flows[0], "goodput_mbps");
+    eprintln!("TCP with drop-tail {tcp_dt} Mb/s");
+    assert!(tcp_dt < 2.0, "{tcp_dt}");
+}
