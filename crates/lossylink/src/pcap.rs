@@ -22,6 +22,8 @@
 //! - HACK's NACK / LHP's notification: kind 253, length 8, ExID [`NACK_EXID`], the sequence
 //!   number of the corrupted segment (8 bytes); TCP-Jersey's congestion warning is ECE.
 //!
+//! ECN (RFC 3168): ECT(0) or CE in the IPv4 TOS byte's low bits, ECE and CWR in the TCP flags.
+//!
 //! The two ExIDs are not IANA-assigned; they were chosen away from the registered ones, so
 //! Wireshark shows them as "Experimental" options with their magic number.
 
@@ -154,7 +156,10 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
     }
     let ip_len = u16::try_from(seg.ip_len())
         .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", seg.ip_len()))?;
-    let mut f = ethernet_ipv4(m, 6, ip_len, 20 + tcp_len);
+    // RFC 3168 §5: ECT(0) = 0b10, CE = 0b11 in the low two bits of the TOS byte.
+    let e = seg.opts.ecn;
+    let tos = if e.ce { 0b11 } else if e.ect { 0b10 } else { 0 };
+    let mut f = ethernet_ipv4(m, (6, tos), ip_len, 20 + tcp_len);
     // TCP (RFC 9293 §3.1).
     let tcp_start = f.len();
     f.extend_from_slice(&m.ports.0.to_be_bytes());
@@ -164,9 +169,12 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
     f.extend_from_slice(&ack.to_be_bytes());
     let mut flags: u8 =
         if seg.ack_flag { 0x10 } else { 0 } | if seg.opts.syn.is_some() { 0x02 } else { 0 };
-    if seg.opts.cw {
-        // TCP-Jersey's congestion warning rides the ECN bits: ECE on an ACK (RFC 3168 §6.1).
+    if seg.opts.cw || e.ece {
+        // ECE (RFC 3168 §6.1); TCP-Jersey's congestion warning rides it too.
         flags |= 0x40;
+    }
+    if e.cwr {
+        flags |= 0x80;
     }
     f.extend_from_slice(&[((tcp_len / 4) as u8) << 4, flags]);
     // RFC 7323 §2.3: the field carries the window shifted right by the shift in force (0
@@ -196,13 +204,13 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
 
 /// Ethernet II and IPv4 (RFC 791, no options, DF set) headers for a datagram of `ip_len` bytes
 /// carrying `protocol`, with room for `more` bytes of transport header.
-fn ethernet_ipv4(m: &FrameMeta, protocol: u8, ip_len: u16, more: usize) -> Vec<u8> {
+fn ethernet_ipv4(m: &FrameMeta, (protocol, tos): (u8, u8), ip_len: u16, more: usize) -> Vec<u8> {
     let mut f = Vec::with_capacity(ETHERNET_HEADER + 20 + more);
     f.extend_from_slice(&m.mac.1);
     f.extend_from_slice(&m.mac.0);
     f.extend_from_slice(&0x0800u16.to_be_bytes());
     let ip_start = f.len();
-    f.extend_from_slice(&[0x45, 0]);
+    f.extend_from_slice(&[0x45, tos]);
     f.extend_from_slice(&ip_len.to_be_bytes());
     f.extend_from_slice(&m.ip_id.to_be_bytes());
     f.extend_from_slice(&0x4000u16.to_be_bytes());
@@ -222,7 +230,7 @@ pub fn encode_udp_headers(payload: u32, m: &FrameMeta) -> Result<Vec<u8>, String
         .map_err(|_| format!("a {payload}-byte UDP payload exceeds 65507"))?;
     let ip_len = u16::try_from(28 + payload)
         .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", 28 + payload))?;
-    let mut f = ethernet_ipv4(m, 17, ip_len, 28);
+    let mut f = ethernet_ipv4(m, (17, 0), ip_len, 28);
     let udp_start = f.len();
     f.extend_from_slice(&m.ports.0.to_be_bytes());
     f.extend_from_slice(&m.ports.1.to_be_bytes());

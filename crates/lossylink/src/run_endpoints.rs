@@ -176,6 +176,7 @@ fn make_sender(
             syn: t.syn,
             initial_peer_window: peer_window,
             window_shift: t.window_shift(send_buffer),
+            ecn: t.ecn,
             ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,
@@ -214,6 +215,7 @@ fn make_receiver(
             nack: rx.nack,
             timestamps: t.timestamps,
             window_shift: t.window_shift(buffer),
+            ecn: t.ecn,
             ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },
         space,

@@ -41,6 +41,8 @@ mod script_tests_dcr;
 #[cfg(test)]
 mod script_tests_e2e;
 #[cfg(test)]
+mod script_tests_ecn;
+#[cfg(test)]
 mod script_tests_eifel;
 #[cfg(test)]
 mod script_tests_elsn;

@@ -86,6 +86,8 @@ pub struct ReceiverConfig {
     /// RFC 7323 window scaling with this shift (`crate::wscale::shift_for` the buffer);
     /// None: the 16-bit window, at most 65 535 bytes.
     pub window_shift: Option<u8>,
+    /// RFC 3168 ECN: echo a CE mark with ECE on every ACK until a segment with CWR arrives.
+    pub ecn: bool,
 }
 
 impl ReceiverConfig {
@@ -102,6 +104,7 @@ impl ReceiverConfig {
             nack: false,
             timestamps: None,
             window_shift: None,
+            ecn: false,
         }
     }
 
@@ -133,6 +136,10 @@ pub struct ReceiverStats {
     pub corruption_count: u64,
     /// ACKs sent naming a corrupted segment (HACK, LHP).
     pub nacks_sent: u64,
+    /// Data segments that arrived marked CE (RFC 3168).
+    pub ce_received: u64,
+    /// ACKs sent with ECE.
+    pub ece_acks_sent: u64,
 }
 
 /// A receiver of a `total`-byte transfer.
@@ -162,6 +169,8 @@ pub struct Receiver {
     nacks: Vec<u64>,
     /// The next ACK echoes a congestion warning (TCP-Jersey).
     cw_echo: bool,
+    /// RFC 3168 §6.1.3: ACKs carry ECE until a CWR arrives.
+    ece: bool,
     /// TS.Recent.
     ts_recent: u32,
     /// With reads on demand: the stream offset below which the application has read.
@@ -193,6 +202,7 @@ impl Receiver {
             corrupted: Vec::new(),
             nacks: Vec::new(),
             cw_echo: false,
+            ece: false,
             ts_recent: 0,
             read: None,
             adv_right: 0,
@@ -280,6 +290,23 @@ impl Receiver {
         }
     }
 
+    /// RFC 3168 §6.1.3: a CWR ends the echo, a CE (after it, in the same segment) starts it;
+    /// the first CE of an episode is acknowledged at once (Linux `tcp_ecn_check_ce` enters
+    /// quick-ack mode).
+    #[inline(never)]
+    fn on_ecn(&mut self, bits: crate::segment::EcnBits) {
+        if bits.cwr {
+            self.ece = false;
+        }
+        if bits.ce {
+            self.stats.ce_received += 1;
+            if !self.ece {
+                self.ack_now = true;
+            }
+            self.ece = true;
+        }
+    }
+
     /// Process a data segment that arrived intact.
     pub fn on_segment(&mut self, now: SimTime, seg: &Segment) {
         if seg.opts.syn.is_some() && !seg.ack_flag {
@@ -297,6 +324,9 @@ impl Receiver {
         let end = start + u64::from(seg.len);
         self.trigger = Some(start);
         self.cw_echo |= seg.opts.cw;
+        if self.cfg.ecn && !seg.opts.ecn.is_clear() {
+            self.on_ecn(seg.opts.ecn);
+        }
         if let Some(ts) = seg.opts.ts {
             // RFC 7323 §4.3 (2): only a segment at the left edge updates TS.Recent.
             if start <= self.last_ack && ts.val >= self.ts_recent {

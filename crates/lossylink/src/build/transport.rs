@@ -135,6 +135,8 @@ pub(crate) struct TcpSettings {
     pub linux: bool,
     /// RFC 7323 window scaling on both ends (`tcp.window_scaling`).
     pub window_scaling: bool,
+    /// RFC 3168 ECN on both ends (`tcp.ecn`, `+ecn`).
+    pub ecn: bool,
 }
 
 impl TcpSettings {
@@ -511,6 +513,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         frto,
         linux,
         window_scaling,
+        ecn: t.ecn.unwrap_or(false) || mods.ecn,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         esack_filter: t.esack_filter,

@@ -292,6 +292,10 @@ pub struct TcpDoc {
     /// 16-bit window, `tcp.buffer` at most 65535).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window_scaling: Option<bool>,
+    /// RFC 3168 ECN on both ends: ECT on new data, CE echoed with ECE until CWR, one window
+    /// reduction per window of data (false; the `+ecn` modifier sets it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn: Option<bool>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -437,6 +441,7 @@ impl Default for TcpDoc {
             ideal_bwe_rate: None,
             ideal_bwe_rtt: None,
             window_scaling: None,
+            ecn: None,
         }
     }
 }

@@ -73,8 +73,12 @@ impl Receiver {
             cw: std::mem::take(&mut self.cw_echo),
             wscale: None,
             wnd_shift: self.cfg.window_shift.unwrap_or(0),
-            ecn: crate::segment::EcnBits::CLEAR,
+            ecn: crate::segment::EcnBits {
+                ece: self.ece,
+                ..crate::segment::EcnBits::CLEAR
+            },
         };
+        self.stats.ece_acks_sent += u64::from(self.ece);
         if !self.nacks.is_empty() {
             let off = self.nacks.remove(0);
             opts.nack = Some(self.space.seq(off));

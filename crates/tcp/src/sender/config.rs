@@ -36,6 +36,8 @@ pub struct SenderConfig {
     /// RFC 7323 window scaling with this shift for the window the sender advertises (and in its
     /// SYN's option); None: the 16-bit window. The peer's windows arrive in bytes.
     pub window_shift: Option<u8>,
+    /// RFC 3168 ECN: ECT on new data, the once-per-window response to ECE, CWR (`ecn.rs`).
+    pub ecn: bool,
 }
 
 impl SenderConfig {
@@ -56,6 +58,7 @@ impl SenderConfig {
             frto: false,
             syn: false,
             window_shift: None,
+            ecn: false,
         }
     }
 }

@@ -34,6 +34,7 @@ use crate::spurious::Frto;
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
+mod ecn;
 mod config;
 mod eifel;
 mod elsn;
@@ -116,6 +117,8 @@ pub struct Sender {
     stats: SenderStats,
     /// The opening handshake while it runs.
     syn: Option<syn::Syn>,
+    /// RFC 3168 ECN (only with [`SenderConfig::ecn`]).
+    ecn: Option<ecn::EcnState>,
 }
 
 impl Sender {
@@ -157,6 +160,7 @@ impl Sender {
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
             syn: cfg.syn.then(syn::Syn::new),
+            ecn: cfg.ecn.then(ecn::EcnState::default),
         }
     }
 
@@ -287,6 +291,9 @@ impl Sender {
         }
         if (seg.opts.cw || seg.opts.nack.is_some()) && self.on_marks(now, seg, ack) {
             return;
+        }
+        if seg.opts.ecn.ece {
+            self.on_ece(ack);
         }
         let mut sack = [(0u64, 0u64); crate::segment::MAX_SACK_BLOCKS];
         let mut n = 0;

@@ -319,6 +319,7 @@ impl Sender {
             opts: SegOptions {
                 ts,
                 wnd_shift: self.cfg.window_shift.unwrap_or(0),
+                ecn: self.ecn_bits(rexmit_bytes == 0),
                 ..SegOptions::default()
             },
         }
