@@ -16,6 +16,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("wlan", include_str!("../presets/wlan.toml")),
     ("eln5", include_str!("../presets/eln5.toml")),
     ("llelsn", include_str!("../presets/llelsn.toml")),
+    ("gigabit", include_str!("../presets/gigabit.toml")),
 ];
 
 /// A validated scenario.

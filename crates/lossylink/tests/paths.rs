@@ -173,3 +173,20 @@ fn an_ecn_flow_over_fq_codel_loses_nothing_to_the_queue() {
     let p95 = num(link, "sojourn_p95_ms");
     assert!(p95 < 50.0, "sojourn p95 {p95} ms");
 }
+
+/// The `gigabit` preset loads and runs (a short stretch: its 10 s are for release builds):
+/// four flows move data over the FQ-CoDel bottleneck with window scaling and ECN.
+#[test]
+fn the_gigabit_preset_runs() {
+    let mut s = Scenario::preset("gigabit").unwrap();
+    s.set("run.warmup", "300ms").unwrap();
+    s.set("run.duration", "600ms").unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let fr = r.flows.unwrap();
+    let total = num(&fr.aggregate, "aggregate_goodput_mbps");
+    eprintln!("gigabit 0.6 s: aggregate {total} Mb/s; flows {:?}", fr.flows);
+    for f in &fr.flows {
+        assert!(num(f, "goodput_mbps") > 10.0, "{f:?}");
+    }
+    assert!(total <= 1000.0);
+}
