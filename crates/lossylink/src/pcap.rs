@@ -158,7 +158,13 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
         .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", seg.ip_len()))?;
     // RFC 3168 §5: ECT(0) = 0b10, CE = 0b11 in the low two bits of the TOS byte.
     let e = seg.opts.ecn;
-    let tos = if e.ce { 0b11 } else if e.ect { 0b10 } else { 0 };
+    let tos = if e.ce {
+        0b11
+    } else if e.ect {
+        0b10
+    } else {
+        0
+    };
     let mut f = ethernet_ipv4(m, (6, tos), ip_len, 20 + tcp_len);
     // TCP (RFC 9293 §3.1).
     let tcp_start = f.len();

@@ -184,7 +184,10 @@ fn the_gigabit_preset_runs() {
     let r = run(&s, 1, &RunOptions::default()).unwrap();
     let fr = r.flows.unwrap();
     let total = num(&fr.aggregate, "aggregate_goodput_mbps");
-    eprintln!("gigabit 0.6 s: aggregate {total} Mb/s; flows {:?}", fr.flows);
+    eprintln!(
+        "gigabit 0.6 s: aggregate {total} Mb/s; flows {:?}",
+        fr.flows
+    );
     for f in &fr.flows {
         assert!(num(f, "goodput_mbps") > 10.0, "{f:?}");
     }

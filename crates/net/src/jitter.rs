@@ -93,11 +93,18 @@ mod tests {
                 RngStream::new(1, "node1/jitter"),
             )),
         ];
-        assert!(Jitters::new(vec![None, None], 2).is_none(), "no jitter, no state");
+        assert!(
+            Jitters::new(vec![None, None], 2).is_none(),
+            "no jitter, no state"
+        );
         let mut j = Jitters::new(nodes, 2).unwrap();
         let port = PortId(0);
         let r = pool.insert(test_packet(0, 0));
-        assert_eq!(j.hold(SimTime::ZERO, 0, port, r), None, "node 0 has no jitter");
+        assert_eq!(
+            j.hold(SimTime::ZERO, 0, port, r),
+            None,
+            "node 0 has no jitter"
+        );
         let mut last = SimTime::ZERO;
         let mut sum = 0u64;
         let n = 10_000u64;

@@ -208,7 +208,10 @@ impl Receiver {
             adv_right: 0,
             complete_at: None,
             quickack: match cfg.delayed_ack {
-                DelayedAck::Linux(_) => Some(QuickAck::new(cfg.recv_buffer.min(cfg.max_window()), cfg.mss)),
+                DelayedAck::Linux(_) => Some(QuickAck::new(
+                    cfg.recv_buffer.min(cfg.max_window()),
+                    cfg.mss,
+                )),
                 _ => None,
             },
             stats: ReceiverStats::default(),
@@ -255,7 +258,9 @@ impl Receiver {
         let opened = (self.rcv_nxt + u64::from(self.free_window()))
             .saturating_sub(self.adv_right.max(self.rcv_nxt));
         let mss = u64::from(self.cfg.mss);
-        if opened >= 2 * mss || 2 * opened >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window())) {
+        if opened >= 2 * mss
+            || 2 * opened >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window()))
+        {
             self.ack_now = true;
         }
     }
@@ -381,7 +386,9 @@ impl Receiver {
         // Window-update rule of tcp_output after the application has read the data.
         let advance = self.rcv_nxt - self.last_ack;
         let mss = u64::from(self.cfg.mss);
-        if advance >= 2 * mss || 2 * advance >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window())) {
+        if advance >= 2 * mss
+            || 2 * advance >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window()))
+        {
             self.ack_now = true;
             return;
         }

@@ -68,7 +68,10 @@ fn a_ce_mark_halves_the_window_once_per_round_trip_without_a_retransmission() {
     let mut p = path();
     p.run_until(ms(20));
     let s = p.sender.stats();
-    assert_eq!(s.ecn_responses, 1, "one reduction for two marks in one window");
+    assert_eq!(
+        s.ecn_responses, 1,
+        "one reduction for two marks in one window"
+    );
     assert_eq!(p.sender.ssthresh(), 12 * MSS, "half the 24-segment flight");
     // ACKs of 6..=19 grew it in congestion avoidance by about one segment since.
     let cwnd = p.sender.cwnd();
@@ -77,7 +80,11 @@ fn a_ce_mark_halves_the_window_once_per_round_trip_without_a_retransmission() {
     let echoed = p.receiver.stats().ece_acks_sent;
     assert_eq!(echoed, 15, "ECE on the ACKs of segments 5-19, until CWR");
     p.run_until(ms(139));
-    assert_eq!(p.sender.stats().ecn_responses, 1, "the echoes of 20-29 are ignored");
+    assert_eq!(
+        p.sender.stats().ecn_responses,
+        1,
+        "the echoes of 20-29 are ignored"
+    );
     p.run_until(ms(200));
     let s = p.sender.stats();
     assert_eq!(s.ecn_responses, 2, "the later mark reduces again");
@@ -87,4 +94,3 @@ fn a_ce_mark_halves_the_window_once_per_round_trip_without_a_retransmission() {
     assert_eq!(s.timeouts, 0);
     assert!(p.sender.ssthresh() < 12 * MSS);
 }
-

@@ -81,14 +81,20 @@ pub(super) fn discipline(
             if !(c.min_th >= 0.0 && c.min_th < c.max_th && c.max_th.is_finite()) {
                 return Err(Error::invalid(
                     format!("{field}.min_th"),
-                    format!("need 0 <= min_th < max_th, not {} and {}", c.min_th, c.max_th),
+                    format!(
+                        "need 0 <= min_th < max_th, not {} and {}",
+                        c.min_th, c.max_th
+                    ),
                 ));
             }
             if !(c.w_q > 0.0 && c.w_q <= 1.0) {
                 return Err(Error::invalid(format!("{field}.w_q"), "must be in (0, 1]"));
             }
             if !(c.max_p > 0.0 && c.max_p <= 1.0) {
-                return Err(Error::invalid(format!("{field}.max_p"), "must be in (0, 1]"));
+                return Err(Error::invalid(
+                    format!("{field}.max_p"),
+                    "must be in (0, 1]",
+                ));
             }
             (limit, Some(AqmConfig::Red(c)))
         }

@@ -169,7 +169,9 @@ impl CodelVars {
             self.dropping = true;
             // §5.6: resume near the last drop rate if the last episode ended recently.
             let delta = self.count.saturating_sub(self.last_count);
-            self.count = if delta > 1 && now.saturating_since(self.drop_next).as_nanos() < c.interval.as_nanos() * 16 {
+            self.count = if delta > 1
+                && now.saturating_since(self.drop_next).as_nanos() < c.interval.as_nanos() * 16
+            {
                 delta
             } else {
                 1

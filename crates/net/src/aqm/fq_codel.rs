@@ -279,7 +279,10 @@ mod tests {
             let mut p = test_packet(1000 + k, 1460);
             p.flow = FlowId(1);
             let r = pool.insert(p);
-            assert!(q.enqueue(SimTime::ZERO, r, &mut pool, &mut st), "the thin flow is kept");
+            assert!(
+                q.enqueue(SimTime::ZERO, r, &mut pool, &mut st),
+                "the thin flow is kept"
+            );
         }
         assert_eq!(q.len(), 100);
         assert_eq!(st.overflow_drops, 110, "all from the fat flow");

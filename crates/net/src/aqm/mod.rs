@@ -159,9 +159,7 @@ impl Aqm {
         match cfg {
             AqmConfig::Red(c) => Aqm::Red(red::Red::new(c.clone(), rate_bps, rng)),
             AqmConfig::Codel(c) => Aqm::Codel(codel::Codel::new(c.clone())),
-            AqmConfig::FqCodel(c) => {
-                Aqm::FqCodel(Box::new(fq_codel::FqCodel::new(c.clone(), rng)))
-            }
+            AqmConfig::FqCodel(c) => Aqm::FqCodel(Box::new(fq_codel::FqCodel::new(c.clone(), rng))),
         }
     }
 
@@ -246,7 +244,10 @@ mod tests {
         assert_eq!(s.quantile_ns(1000), 100_000_000);
         for ns in [0u64, 5, 15, 16, 17, 1000, 123_456_789] {
             let b = Sojourn::bucket(ns);
-            assert!(Sojourn::floor(b) <= ns && ns - Sojourn::floor(b) <= ns / 16, "{ns}");
+            assert!(
+                Sojourn::floor(b) <= ns && ns - Sojourn::floor(b) <= ns / 16,
+                "{ns}"
+            );
         }
     }
 }

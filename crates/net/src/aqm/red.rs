@@ -207,7 +207,16 @@ mod tests {
         assert!((p_b(15.0, &c).unwrap() - 0.1).abs() < 1e-12);
         assert!((p_b(22.5, &c).unwrap() - 0.55).abs() < 1e-12);
         assert_eq!(p_b(30.0, &c), None);
-        assert_eq!(p_b(15.0, &RedConfig { gentle: false, ..c.clone() }), None);
+        assert_eq!(
+            p_b(
+                15.0,
+                &RedConfig {
+                    gentle: false,
+                    ..c.clone()
+                }
+            ),
+            None
+        );
         // p_a = p_b / (1 − count·p_b): 0.05 → 0.05, 0.0556 after 1, 1/9·… up to 1.
         assert!((p_a(0.05, 0) - 0.05).abs() < 1e-12);
         assert!((p_a(0.05, 1) - 0.05 / 0.95).abs() < 1e-12);

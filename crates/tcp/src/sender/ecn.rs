@@ -36,18 +36,22 @@ impl Sender {
             return;
         };
         self.stats.ece_acks += 1;
-        if e.recover.is_some_and(|r| ack <= r) || !matches!(self.parts.recovery.phase(), Phase::Open) {
+        if e.recover.is_some_and(|r| ack <= r)
+            || !matches!(self.parts.recovery.phase(), Phase::Open)
+        {
             return;
         }
         e.recover = Some(self.max);
         e.cwr_due = true;
         self.stats.ecn_responses += 1;
         let flight_bytes = (self.max - self.una.max(ack).min(self.max)).min(u64::from(u32::MAX));
-        self.parts.cc.on_congestion(CongestionEvent::FastRetransmit {
-            flight_bytes: (flight_bytes as u32).max(self.cfg.mss),
-            peer_window: self.peer_window,
-            dupacks: 0,
-        });
+        self.parts
+            .cc
+            .on_congestion(CongestionEvent::FastRetransmit {
+                flight_bytes: (flight_bytes as u32).max(self.cfg.mss),
+                peer_window: self.peer_window,
+                dupacks: 0,
+            });
         self.parts.cc.on_recovery_exit();
     }
 

@@ -34,8 +34,8 @@ use crate::spurious::Frto;
 use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
-mod ecn;
 mod config;
+mod ecn;
 mod eifel;
 mod elsn;
 mod frto;
