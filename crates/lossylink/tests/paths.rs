@@ -193,3 +193,67 @@ fn the_gigabit_preset_runs() {
     }
     assert!(total <= 1000.0);
 }
+
+/// The capture of a scaled connection (with a SYN, so that the option is on the wire): tshark
+/// decodes the Window Scale option and computes windows above 64 KiB from the shifted field.
+/// Skipped, with a notice, where tshark is not installed.
+#[test]
+fn tshark_reads_the_window_scale_option_and_the_scaled_windows() {
+    let mut s = Scenario::preset("lan").unwrap();
+    s.set("error_every", "0").unwrap();
+    s.set("tcp.window_scaling", "true").unwrap();
+    s.set("tcp.buffer", "256KiB").unwrap();
+    s.set("tcp.syn", "true").unwrap();
+    let opts = RunOptions {
+        pcap: true,
+        ..RunOptions::default()
+    };
+    let r = run(&s, 1, &opts).unwrap();
+    let dir = std::env::temp_dir().join(format!("lossylink-wscale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = r.capture.as_ref().unwrap().write_dir(&dir).unwrap();
+    let Ok(out) = std::process::Command::new("tshark").arg("-v").output() else {
+        eprintln!("NOTICE: tshark not installed; the option's bytes are checked in pcap.rs");
+        return;
+    };
+    assert!(out.status.success());
+    let mut shifts = Vec::new();
+    let mut max_window = 0u64;
+    for f in &files {
+        let out = std::process::Command::new("tshark")
+            .arg("-r")
+            .arg(f)
+            .args([
+                "-T",
+                "fields",
+                "-e",
+                "tcp.options.wscale.shift",
+                "-e",
+                "tcp.window_size",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let mut cols = line.split('\t');
+            if let Some(sh) = cols.next().filter(|c| !c.is_empty()) {
+                shifts.push(sh.to_string());
+            }
+            if let Some(w) = cols.next().and_then(|w| w.parse::<u64>().ok()) {
+                max_window = max_window.max(w);
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    eprintln!("tshark: shifts {shifts:?}, largest window {max_window}");
+    // 256 KiB: shift 3 on the SYN and on the SYN-ACK (as often as each crossed a link).
+    assert!(
+        !shifts.is_empty() && shifts.iter().all(|s| s == "3"),
+        "{shifts:?}"
+    );
+    assert!(max_window > 65535, "largest window {max_window}");
+}
