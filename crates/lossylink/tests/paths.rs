@@ -174,7 +174,7 @@ fn an_ecn_flow_over_fq_codel_loses_nothing_to_the_queue() {
     assert!(p95 < 50.0, "sojourn p95 {p95} ms");
 }
 
-/// The `gigabit` preset loads and runs (a short stretch: its 10 s are for release builds):
+/// The `gigabit` preset loads and runs (a short stretch: its 4 s are for release builds):
 /// four flows move data over the FQ-CoDel bottleneck with window scaling and ECN.
 #[test]
 fn the_gigabit_preset_runs() {
