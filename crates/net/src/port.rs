@@ -196,6 +196,10 @@ impl Port {
         now: SimTime,
         pool: &mut PacketPool,
     ) -> Option<PacketRef> {
+        // Frames that bypass the discipline (a link ARQ's ACKs) wait in the plain FIFO: first.
+        if let Some(p) = self.queue.pop_front() {
+            return Some(p);
+        }
         let d = self.aqm.as_mut()?;
         let (p, dropped) = d.aqm.dequeue(now, pool, &mut d.stats);
         self.stats.queue_drops += dropped;

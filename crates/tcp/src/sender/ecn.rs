@@ -57,6 +57,7 @@ impl Sender {
 
     /// The ECN bits of a segment about to be sent: ECT on new data; CWR on the first new data
     /// segment after a reduction.
+    #[inline]
     pub(super) fn ecn_bits(&mut self, new_data: bool) -> EcnBits {
         let Some(e) = self.ecn.as_mut() else {
             return EcnBits::CLEAR;
