@@ -257,3 +257,26 @@ fn tshark_reads_the_window_scale_option_and_the_scaled_windows() {
     );
     assert!(max_window > 65535, "largest window {max_window}");
 }
+
+/// A Wi-Fi cell's `queue` is each member's interface queue: FQ-CoDel per station, as Linux's
+/// mac80211 runs it; every direction of the cell reports its discipline's columns.
+#[test]
+fn a_cell_runs_fq_codel_per_member() {
+    let mut s = Scenario::preset("wlan").unwrap();
+    s.set("run.warmup", "1s").unwrap();
+    s.set("run.duration", "5s").unwrap();
+    s.set("cells.0.queue", "{ kind = \"fq_codel\", packets = 100 }")
+        .unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let fr = r.flows.unwrap();
+    let with = fr
+        .links
+        .iter()
+        .filter(|l| l.iter().any(|(k, _)| *k == "codel_marks"))
+        .count();
+    eprintln!("{with} directions with FQ-CoDel of {}", fr.links.len());
+    assert!(with >= 8, "{with}");
+    for f in &fr.flows {
+        assert!(num(f, "goodput_mbps") > 0.0);
+    }
+}
