@@ -1,6 +1,6 @@
 //! Per-direction metrics of a queue discipline (issue 38), appended to a link direction's row
 //! only where the port runs one other than drop-tail (the rows of drop-tail links keep their
-//! columns): sojourn time (mean, 95th percentile, maximum, in ms), drops and marks by cause.
+//! columns): sojourn time (mean, 95th percentile, maximum, in ms; mean and 95th percentile of TCP segments alone), drops and marks by cause.
 
 use crate::Value;
 
@@ -15,6 +15,8 @@ pub(crate) fn fields(p: &net::Port) -> Vec<(&'static str, Value)> {
         ("sojourn_mean_ms", ms(q.sojourn.mean_ns())),
         ("sojourn_p95_ms", ms(q.sojourn.quantile_ns(950))),
         ("sojourn_max_ms", ms(q.sojourn.max_ns)),
+        ("tcp_sojourn_mean_ms", ms(q.sojourn_tcp.mean_ns())),
+        ("tcp_sojourn_p95_ms", ms(q.sojourn_tcp.quantile_ns(950))),
         ("overflow_drops", u(q.overflow_drops)),
         ("early_drops", u(q.early_drops)),
         ("codel_drops", u(q.codel_drops)),

@@ -133,6 +133,15 @@ fn fq_codel_protects_a_tcp_flow_from_an_unresponsive_one() {
     eprintln!("TCP {tcp} Mb/s; bottleneck {link:?}; flows {:?}", fr.flows);
     assert!(tcp >= 4.0, "TCP gets {tcp} Mb/s of 10");
     assert!(num(link, "codel_drops") > 0.0);
+    // The TCP flow's own queue stays short: its segments wait near CoDel's 5 ms target while
+    // the UDP flow's queue fills FQ-CoDel's limit.
+    let tcp_p95 = num(link, "tcp_sojourn_p95_ms");
+    eprintln!(
+        "TCP sojourn mean {} ms, p95 {tcp_p95} ms; all packets mean {} ms",
+        num(link, "tcp_sojourn_mean_ms"),
+        num(link, "sojourn_mean_ms")
+    );
+    assert!(tcp_p95 < 20.0, "TCP sojourn p95 {tcp_p95} ms");
     // Without FQ-CoDel (drop-tail, 50 packets) the UDP flow takes nearly everything.
     s.set("links.0.queue", "{ kind = \"droptail\", packets = 50 }")
         .unwrap();

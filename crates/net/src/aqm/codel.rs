@@ -93,7 +93,7 @@ impl CodelVars {
         &mut self,
         now: SimTime,
         head: Option<(PacketRef, SimTime)>,
-        backlog: u64,
+        (backlog, pool): (u64, &PacketPool),
         c: &CodelConfig,
         stats: &mut QueueStats,
     ) -> Option<Head> {
@@ -102,7 +102,7 @@ impl CodelVars {
             return None;
         };
         let sojourn = now - at;
-        stats.sojourn.record(sojourn);
+        stats.record(sojourn, !pool[pkt].is_udp());
         let mut ok_to_drop = false;
         if sojourn < c.target || backlog <= u64::from(c.mtu) {
             self.first_above = None;
@@ -128,7 +128,7 @@ impl CodelVars {
         mut pop: impl FnMut(&PacketPool) -> (Option<(PacketRef, SimTime)>, u64),
     ) -> Option<PacketRef> {
         let (h, b) = pop(pool);
-        let mut r = self.judge(now, h, b, c, stats);
+        let mut r = self.judge(now, h, (b, pool), c, stats);
         let Some(head) = r.as_ref() else {
             self.dropping = false;
             return None;
@@ -148,7 +148,7 @@ impl CodelVars {
                 pool.release(h.pkt);
                 stats.codel_drops += 1;
                 let (h, b) = pop(pool);
-                r = self.judge(now, h, b, c, stats);
+                r = self.judge(now, h, (b, pool), c, stats);
                 match r.as_ref() {
                     Some(h) if h.ok_to_drop => {
                         self.drop_next = control_law(self.drop_next, c.interval, self.count)
@@ -164,7 +164,7 @@ impl CodelVars {
                 pool.release(head.pkt);
                 stats.codel_drops += 1;
                 let (h, b) = pop(pool);
-                r = self.judge(now, h, b, c, stats);
+                r = self.judge(now, h, (b, pool), c, stats);
             }
             self.dropping = true;
             // §5.6: resume near the last drop rate if the last episode ended recently.

@@ -45,6 +45,18 @@ pub struct QueueStats {
     pub codel_marks: u64,
     /// Sojourn times of the packets dequeued (enqueue to dequeue).
     pub sojourn: Sojourn,
+    /// Those of the TCP packets only (beside UDP background traffic).
+    pub sojourn_tcp: Sojourn,
+}
+
+impl QueueStats {
+    /// Record the sojourn `d` of a packet (`tcp`: a TCP segment).
+    pub(crate) fn record(&mut self, d: SimDuration, tcp: bool) {
+        self.sojourn.record(d);
+        if tcp {
+            self.sojourn_tcp.record(d);
+        }
+    }
 }
 
 impl Default for QueueStats {
@@ -56,6 +68,7 @@ impl Default for QueueStats {
             early_marks: 0,
             codel_marks: 0,
             sojourn: Sojourn::new(),
+            sojourn_tcp: Sojourn::new(),
         }
     }
 }
@@ -197,7 +210,7 @@ impl Aqm {
         stats: &mut QueueStats,
     ) -> (Option<PacketRef>, u64) {
         match self {
-            Aqm::Red(q) => (q.dequeue(now, stats), 0),
+            Aqm::Red(q) => (q.dequeue(now, pool, stats), 0),
             Aqm::Codel(q) => q.dequeue(now, pool, stats),
             Aqm::FqCodel(q) => q.dequeue(now, pool, stats),
         }

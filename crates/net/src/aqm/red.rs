@@ -170,9 +170,14 @@ impl Red {
         self.q.push_front((pkt, now));
     }
 
-    pub(super) fn dequeue(&mut self, now: SimTime, stats: &mut QueueStats) -> Option<PacketRef> {
+    pub(super) fn dequeue(
+        &mut self,
+        now: SimTime,
+        pool: &PacketPool,
+        stats: &mut QueueStats,
+    ) -> Option<PacketRef> {
         let (p, at) = self.q.pop_front()?;
-        stats.sojourn.record(now - at);
+        stats.record(now - at, !pool[p].is_udp());
         if self.q.is_empty() {
             self.idle_since = Some(now);
         }
@@ -241,7 +246,7 @@ mod tests {
             let r = pool.insert(test_packet(i, 1000));
             if red.enqueue(t, r, &mut pool, &mut st) {
                 if red.len() > 10 {
-                    let p = red.dequeue(t, &mut st).unwrap();
+                    let p = red.dequeue(t, &pool, &mut st).unwrap();
                     pool.release(p);
                 }
             } else {
