@@ -94,3 +94,50 @@ fn a_ce_mark_halves_the_window_once_per_round_trip_without_a_retransmission() {
     assert_eq!(s.timeouts, 0);
     assert!(p.sender.ssthresh() < 12 * MSS);
 }
+
+/// The receiver alone (RFC 3168 §6.1.3): ECE from the first CE on every ACK until a segment
+/// with CWR; a CE in the CWR segment itself starts a new echo; without `ecn` nothing is echoed.
+#[test]
+fn the_receiver_echoes_ece_until_cwr() {
+    use crate::{EcnBits, SegOptions, Segment};
+    let seg = |k: u32, ce: bool, cwr: bool| Segment {
+        seq: BASE.plus(k * MSS),
+        ack: crate::SeqNum(1),
+        len: MSS,
+        wnd: 65535,
+        ack_flag: true,
+        opts: SegOptions {
+            ecn: EcnBits {
+                ect: true,
+                ce,
+                cwr,
+                ece: false,
+            },
+            ..SegOptions::default()
+        },
+    };
+    let echoes = |ecn: bool| {
+        let cfg = ReceiverConfig {
+            ecn,
+            ..ReceiverConfig::new(MSS, 65535, DelayedAck::Off)
+        };
+        let mut r = Receiver::new(cfg, SPACE, 1 << 30, crate::SeqNum(1));
+        let marks = [
+            (false, false),
+            (true, false),
+            (false, false),
+            (false, true),
+            (false, false),
+            (true, true),
+            (false, false),
+        ];
+        let mut out = Vec::new();
+        for (k, &(ce, cwr)) in marks.iter().enumerate() {
+            r.on_segment(ms(k as u64), &seg(k as u32, ce, cwr));
+            out.push(r.poll_transmit(ms(k as u64)).expect("an ACK").opts.ecn.ece);
+        }
+        out
+    };
+    assert_eq!(echoes(true), [false, true, true, false, false, true, true]);
+    assert_eq!(echoes(false), [false; 7]);
+}
