@@ -4,6 +4,7 @@
 mod flows;
 mod gsm;
 mod links;
+mod queue;
 mod topology;
 mod trace_file;
 mod transport;

@@ -271,6 +271,9 @@ impl FlowResults {
                     ("udp_frames", u(p.stats.udp_frames)),
                     ("corrupted_udp", u(p.stats.corrupted_udp)),
                 ]
+                .into_iter()
+                .chain(crate::queue_metrics::fields(p))
+                .collect()
             })
             .collect();
         let acc = network.packet_account();

@@ -19,6 +19,7 @@ mod flow_metrics;
 mod mac_metrics;
 mod metrics;
 pub mod pcap;
+mod queue_metrics;
 pub mod radiotap;
 mod retrace;
 mod run;

@@ -9,6 +9,10 @@
 //!
 //! Options are encoded exactly as `tcp::segment` sizes them, so the IPv4 total length in a file
 //! equals the simulator's `ip_len()`:
+//! - window scale (SYN and SYN-ACK only): NOP, kind 3, length 3, shift (RFC 7323 §2.2); on
+//!   other segments the window field is `wnd >> shift` (§2.3). Without a SYN (the default) a
+//!   capture holds no option: tshark then needs the shift as a preference
+//!   (`-o tcp.default_window_scaling:<shift>`; tcptrace reads the raw field);
 //! - timestamps: NOP, NOP, kind 8, length 10, TSval, TSecr (12 bytes, RFC 7323 Appendix A);
 //! - SACK: NOP, NOP, kind 5, length 2 + 8n, the blocks (4 + 8n bytes, RFC 2018 §3);
 //! - SMART: kind 254, length 8, ExID [`SMART_EXID`], the 4-byte sequence number of the segment
@@ -17,6 +21,8 @@
 //! - TCP-ELN's corruption counter: kind 253, length 8, ExID [`CC_EXID`], the count (8 bytes).
 //! - HACK's NACK / LHP's notification: kind 253, length 8, ExID [`NACK_EXID`], the sequence
 //!   number of the corrupted segment (8 bytes); TCP-Jersey's congestion warning is ECE.
+//!
+//! ECN (RFC 3168): ECT(0) or CE in the IPv4 TOS byte's low bits, ECE and CWR in the TCP flags.
 //!
 //! The two ExIDs are not IANA-assigned; they were chosen away from the registered ones, so
 //! Wireshark shows them as "Experimental" options with their magic number.
@@ -95,6 +101,10 @@ pub fn encode_options(seg: &Segment) -> Vec<u8> {
     if let Some(mss) = o.syn {
         out.extend_from_slice(&[2, 4]);
         out.extend_from_slice(&mss.to_be_bytes());
+        if let Some(shift) = o.wscale {
+            // RFC 7323 §2.2: NOP, kind 3, length 3, shift.
+            out.extend_from_slice(&[1, 3, 3, shift]);
+        }
     }
     if let Some(ts) = o.ts {
         out.extend_from_slice(&[1, 1, 8, 10]);
@@ -146,7 +156,16 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
     }
     let ip_len = u16::try_from(seg.ip_len())
         .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", seg.ip_len()))?;
-    let mut f = ethernet_ipv4(m, 6, ip_len, 20 + tcp_len);
+    // RFC 3168 §5: ECT(0) = 0b10, CE = 0b11 in the low two bits of the TOS byte.
+    let e = seg.opts.ecn;
+    let tos = if e.ce {
+        0b11
+    } else if e.ect {
+        0b10
+    } else {
+        0
+    };
+    let mut f = ethernet_ipv4(m, (6, tos), ip_len, 20 + tcp_len);
     // TCP (RFC 9293 §3.1).
     let tcp_start = f.len();
     f.extend_from_slice(&m.ports.0.to_be_bytes());
@@ -156,13 +175,17 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
     f.extend_from_slice(&ack.to_be_bytes());
     let mut flags: u8 =
         if seg.ack_flag { 0x10 } else { 0 } | if seg.opts.syn.is_some() { 0x02 } else { 0 };
-    if seg.opts.cw {
-        // TCP-Jersey's congestion warning rides the ECN bits: ECE on an ACK (RFC 3168 §6.1).
+    if seg.opts.cw || e.ece {
+        // ECE (RFC 3168 §6.1); TCP-Jersey's congestion warning rides it too.
         flags |= 0x40;
     }
+    if e.cwr {
+        flags |= 0x80;
+    }
     f.extend_from_slice(&[((tcp_len / 4) as u8) << 4, flags]);
-    // Without window scaling (a SYN announces none) the field holds at most 65535.
-    f.extend_from_slice(&(seg.wnd.min(0xffff) as u16).to_be_bytes());
+    // RFC 7323 §2.3: the field carries the window shifted right by the shift in force (0
+    // without window scaling: at most 65535).
+    f.extend_from_slice(&tcp::wscale::field(seg.wnd, seg.opts.wnd_shift).to_be_bytes());
     f.extend_from_slice(&[0, 0, 0, 0]);
     f.extend_from_slice(&opts);
     // Pseudo-header: source, destination, zero, protocol, TCP length (header + payload).
@@ -187,13 +210,13 @@ pub fn encode_headers(seg: &Segment, m: &FrameMeta) -> Result<Vec<u8>, String> {
 
 /// Ethernet II and IPv4 (RFC 791, no options, DF set) headers for a datagram of `ip_len` bytes
 /// carrying `protocol`, with room for `more` bytes of transport header.
-fn ethernet_ipv4(m: &FrameMeta, protocol: u8, ip_len: u16, more: usize) -> Vec<u8> {
+fn ethernet_ipv4(m: &FrameMeta, (protocol, tos): (u8, u8), ip_len: u16, more: usize) -> Vec<u8> {
     let mut f = Vec::with_capacity(ETHERNET_HEADER + 20 + more);
     f.extend_from_slice(&m.mac.1);
     f.extend_from_slice(&m.mac.0);
     f.extend_from_slice(&0x0800u16.to_be_bytes());
     let ip_start = f.len();
-    f.extend_from_slice(&[0x45, 0]);
+    f.extend_from_slice(&[0x45, tos]);
     f.extend_from_slice(&ip_len.to_be_bytes());
     f.extend_from_slice(&m.ip_id.to_be_bytes());
     f.extend_from_slice(&0x4000u16.to_be_bytes());
@@ -213,7 +236,7 @@ pub fn encode_udp_headers(payload: u32, m: &FrameMeta) -> Result<Vec<u8>, String
         .map_err(|_| format!("a {payload}-byte UDP payload exceeds 65507"))?;
     let ip_len = u16::try_from(28 + payload)
         .map_err(|_| format!("a {}-byte IPv4 datagram exceeds 65535", 28 + payload))?;
-    let mut f = ethernet_ipv4(m, 17, ip_len, 28);
+    let mut f = ethernet_ipv4(m, (17, 0), ip_len, 28);
     let udp_start = f.len();
     f.extend_from_slice(&m.ports.0.to_be_bytes());
     f.extend_from_slice(&m.ports.1.to_be_bytes());
@@ -407,6 +430,37 @@ mod tests {
         assert_eq!(encode_options(&s), [2, 4, 0x01, 0xcc]);
         let f = encode_headers(&s, &meta()).unwrap();
         assert_eq!(f[47], 0x02, "SYN, no ACK");
+    }
+
+    #[test]
+    fn window_scaling_puts_the_option_on_the_syn_and_the_shifted_window_in_the_field() {
+        let opts = SegOptions {
+            syn: Some(1460),
+            wscale: Some(9),
+            ..SegOptions::default()
+        };
+        let syn = Segment {
+            ack_flag: false,
+            ..seg(0, opts)
+        };
+        assert_eq!(encode_options(&syn), [2, 4, 0x05, 0xb4, 1, 3, 3, 9]);
+        assert_eq!(syn.options_len(), 8);
+        let f = encode_headers(&syn, &meta()).unwrap();
+        assert!(tcp_verifies(&f, 0));
+        // A 16 MiB receiver's ACK: 16 776 704 bytes with shift 9 is 32 767 in the field.
+        let ack = Segment {
+            wnd: 16_776_704,
+            ..seg(
+                0,
+                SegOptions {
+                    wnd_shift: 9,
+                    ..SegOptions::default()
+                },
+            )
+        };
+        let f = encode_headers(&ack, &meta()).unwrap();
+        assert_eq!(&f[48..50], &32_767u16.to_be_bytes());
+        assert_eq!(f.len(), 14 + 20 + 20, "no option bytes");
     }
 
     #[test]

@@ -133,23 +133,24 @@ fn make_sender(
         Some(k) => ElnRecovery::new(Box::new(base), k).into(),
         None => base,
     };
+    let max = t.max_window();
     let parts = SenderParts {
         cc: match t.cc {
-            CcSettings::Reno(flavor) => RenoCc::new(flavor, t.mss, t.initial_cwnd, 65535).into(),
-            CcSettings::Cubic => CubicCc::new(t.mss, t.initial_cwnd, 65535).into(),
+            CcSettings::Reno(flavor) => RenoCc::new(flavor, t.mss, t.initial_cwnd, max).into(),
+            CcSettings::Cubic => CubicCc::new(t.mss, t.initial_cwnd, max).into(),
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
-            CcSettings::Bbr => BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0).into(),
+            CcSettings::Bbr => BbrCc::new(t.mss, t.initial_cwnd, max, space.base.0).into(),
             CcSettings::Westwood(filter) => {
-                tcp::cc::WestwoodCc::new(filter, t.mss, t.initial_cwnd, 65535).into()
+                tcp::cc::WestwoodCc::new(filter, t.mss, t.initial_cwnd, max).into()
             }
-            CcSettings::Veno => tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, 65535).into(),
-            CcSettings::Jersey(u) => JerseyCc::new(u, t.mss, t.initial_cwnd, 65535).into(),
-            CcSettings::Jtcp(k) => JtcpCc::new(k, t.mss, t.initial_cwnd, 65535).into(),
-            CcSettings::Tibet(a) => TibetCc::new(a, t.mss, t.initial_cwnd, 65535).into(),
+            CcSettings::Veno => tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, max).into(),
+            CcSettings::Jersey(u) => JerseyCc::new(u, t.mss, t.initial_cwnd, max).into(),
+            CcSettings::Jtcp(k) => JtcpCc::new(k, t.mss, t.initial_cwnd, max).into(),
+            CcSettings::Tibet(a) => TibetCc::new(a, t.mss, t.initial_cwnd, max).into(),
             // The build fills in the path's rate for a flow (`build/flows.rs`); a split leg's
             // oracle without a given rate is refused there.
             CcSettings::IdealBwe { rate_bps, rtt } => {
-                IdealBweCc::new(rate_bps.unwrap_or(0) / 8, rtt, t.mss, t.initial_cwnd, 65535).into()
+                IdealBweCc::new(rate_bps.unwrap_or(0) / 8, rtt, t.mss, t.initial_cwnd, max).into()
             }
         },
         recovery,
@@ -174,6 +175,8 @@ fn make_sender(
             frto: t.frto,
             syn: t.syn,
             initial_peer_window: peer_window,
+            window_shift: t.window_shift(send_buffer),
+            ecn: t.ecn,
             ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,
@@ -212,6 +215,8 @@ fn make_receiver(
             nack: rx.nack,
             identify_by_header: rx.corruption_counter && t.eln_identify_by_header,
             timestamps: t.timestamps,
+            window_shift: t.window_shift(buffer),
+            ecn: t.ecn,
             ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },
         space,

@@ -16,6 +16,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("wlan", include_str!("../presets/wlan.toml")),
     ("eln5", include_str!("../presets/eln5.toml")),
     ("llelsn", include_str!("../presets/llelsn.toml")),
+    ("gigabit", include_str!("../presets/gigabit.toml")),
 ];
 
 /// A validated scenario.
@@ -453,12 +454,18 @@ mod tests {
             .filter(|h| h.role == RoleDoc::Wireless)
             .all(|h| h.error == Some(ErrorDoc::None)));
         s.set("hops.0.queue", "20").unwrap();
-        assert_eq!(s.doc.hops[0].queue, Some(20));
+        assert_eq!(
+            s.doc.hops[0].queue,
+            Some(crate::schema::QueueDoc::Packets(20))
+        );
         s.set("tcp.profile", "modern").unwrap();
         s.set("transfer", "1MiB").unwrap();
         assert_eq!(s.doc.flow.as_ref().map(|f| f.bytes), Some(Size(1 << 20)));
         s.set("hops[1].forward.queue", "7").unwrap();
-        assert_eq!(s.doc.hops[1].forward.queue, Some(7));
+        assert_eq!(
+            s.doc.hops[1].forward.queue,
+            Some(crate::schema::QueueDoc::Packets(7))
+        );
     }
 
     #[test]

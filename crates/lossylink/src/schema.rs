@@ -10,6 +10,7 @@ mod channel;
 mod dcf;
 mod either;
 mod gsm;
+mod queue;
 mod tcp;
 mod today;
 mod variants;
@@ -17,6 +18,7 @@ mod web;
 pub use channel::*;
 pub use dcf::*;
 pub use gsm::*;
+pub use queue::*;
 pub use tcp::*;
 pub use today::*;
 pub use variants::*;
@@ -291,9 +293,10 @@ pub struct CellDoc {
     /// Propagation delay (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay: Option<Dur>,
-    /// Queue capacity in packets of each member's interface (50).
+    /// Queue of each member's interface: packets of drop-tail (50) or a discipline
+    /// (`{ kind = "fq_codel" }`: FQ-CoDel per station, as Linux mac80211).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub queue: Option<u32>,
+    pub queue: Option<QueueDoc>,
     /// Framing bytes per frame (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framing: Option<u32>,
@@ -344,6 +347,12 @@ pub struct NodeDoc {
     pub name: String,
     /// Role.
     pub kind: NodeKindDoc,
+    /// Processing jitter: each packet the node sends (its own, and on a router the ones it
+    /// forwards) first waits a uniform random time in `[0, jitter]` from the node's own stream,
+    /// in order per interface (ns-2's `overhead_`; breaks the phase effects of identical flows,
+    /// Floyd and Jacobson 1992); none by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<Dur>,
 }
 
 /// Hop roles.
@@ -430,9 +439,9 @@ pub struct DirectionDoc {
     /// Propagation delay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay: Option<Dur>,
-    /// Queue capacity in packets.
+    /// Queue: packets of drop-tail, or a discipline (see the hop's field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub queue: Option<u32>,
+    pub queue: Option<QueueDoc>,
     /// Whether the queue is the sending node's own interface queue (see the hop's field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_queue: Option<bool>,
@@ -487,9 +496,10 @@ pub struct HopDoc {
     /// Propagation delay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay: Option<Dur>,
-    /// Queue capacity in packets (50).
+    /// Queue: packets of drop-tail (50), or a discipline as a table, `{ kind = "droptail" |
+    /// "red" | "codel" | "fq_codel", ... }` (docs/scenarios.md, "Queue disciplines").
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub queue: Option<u32>,
+    pub queue: Option<QueueDoc>,
     /// Whether the queue is the sending node's own interface queue (true): a packet its own
     /// TCP hands over and the queue drops is reported back (ENOBUFS; `tcp.quench`). False for
     /// a hop that stands for a path whose bottleneck queue is a router's (the wan preset).

@@ -26,7 +26,7 @@ pub use aliases::{scheme_aliases, SchemeAlias};
 
 /// The modifiers a scheme name may carry, as the errors list them.
 const MODIFIER_LIST: &str =
-    "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr, +linux, +westwood, +veno, +jersey, +jtcp, +tibet, +ideal-bwe";
+    "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr, +linux, +westwood, +veno, +jersey, +jtcp, +tibet, +ideal-bwe, +ecn";
 
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +145,8 @@ pub(crate) struct Modifiers {
     pub tibet: bool,
     /// The ideal-BWE oracle (spec §4.13).
     pub ideal_bwe: bool,
+    /// RFC 3168 ECN on both ends (`tcp.ecn`).
+    pub ecn: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -450,6 +452,7 @@ const MODERN_MODS: Modifiers = Modifiers {
     jtcp: false,
     tibet: false,
     ideal_bwe: false,
+    ecn: false,
 };
 
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
@@ -565,6 +568,7 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             "jtcp" => mods.jtcp = true,
             "tibet" => mods.tibet = true,
             "ideal-bwe" => mods.ideal_bwe = true,
+            "ecn" => mods.ecn = true,
             other => {
                 return Err(Error::UnknownScheme {
                     name: name.to_string(),

@@ -1,18 +1,14 @@
 //! Words for what a scenario asks for and this build does not model. Without them a user who
-//! writes `ecn = true` or `queue = { kind = "red" }` reads serde's "unknown field" or "invalid
-//! type: map, expected u32" and cannot tell a typo from a missing feature. Each entry names the
+//! writes `rts_cts = true` or `fading = ...` reads serde's "unknown field" and cannot tell a
+//! typo from a missing feature (ECN and queue disciplines had entries until they landed). Each entry names the
 //! feature and what the build has instead; the entry of a feature goes when the feature lands
 //! (an accepted field is never rejected, so a stale entry is silent, not wrong).
 
 /// Unknown keys that ask for a feature, and what to say: (keys, words).
 const FEATURES: &[(&[&str], &str)] = &[
     (
-        &["ecn"],
-        "ECN (RFC 3168) is not modelled yet: no queue marks packets and no sender reacts to marks; leave it out",
-    ),
-    (
-        &["aqm", "qdisc", "discipline", "red", "codel", "fq_codel", "pie"],
-        QUEUES,
+        &["pie"],
+        "the PIE queue discipline is not modelled yet: a queue is drop-tail, red, codel or fq_codel (queue = { kind = \"codel\" }; docs/scenarios.md)",
     ),
     (
         &["rts_cts", "rts", "rts_threshold"],
@@ -24,22 +20,16 @@ const FEATURES: &[(&[&str], &str)] = &[
     ),
 ];
 
-const QUEUES: &str = "queue disciplines other than drop-tail (RED, CoDel, FQ-CoDel, PIE) are not modelled yet: `queue = N` is a drop-tail queue of N packets";
-
 /// What to say instead of serde's `message` about `field`, if it asks for something this build
 /// does not model.
 pub(crate) fn explain(field: &str, message: &str) -> Option<String> {
-    let last = field.rsplit('.').next().unwrap_or(field);
+    let _ = field;
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let key = rest.split('`').next().unwrap_or_default();
         return FEATURES
             .iter()
             .find(|(keys, _)| keys.contains(&key))
             .map(|(_, words)| (*words).to_string());
-    }
-    // `queue = { ... }` or `queue = "red"` where a packet count is expected.
-    if last == "queue" && message.starts_with("invalid type") && message.contains("expected u32") {
-        return Some(format!("{QUEUES} (e.g. queue = 50)"));
     }
     None
 }
@@ -51,15 +41,10 @@ mod tests {
     #[test]
     fn features_asked_for_get_words_other_errors_none() {
         let e = explain(
-            "tcp.ecn",
-            "unknown field `ecn`, expected one of `profile`, `mss`",
+            "cells[0].dcf.rts_cts",
+            "unknown field `rts_cts`, expected one of `slot`",
         );
-        assert!(e.unwrap().starts_with("ECN (RFC 3168) is not modelled yet"));
-        let q = explain("links[1].queue", "invalid type: map, expected u32").unwrap();
-        assert!(
-            q.starts_with("queue disciplines other than drop-tail"),
-            "{q}"
-        );
+        assert!(e.unwrap().starts_with("RTS/CTS is not modelled yet"));
         assert!(explain("tcp.msss", "unknown field `msss`, expected one of `mss`").is_none());
         assert!(explain(
             "links[1].queue",

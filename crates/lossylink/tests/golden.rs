@@ -923,6 +923,11 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("links.0.delay", "90ms"),
             ("links.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
             ("links.0.gsm", "{ adaptive = {}, l2r = { rate = 960 } }"),
+            // A paper's set-up: the dumbbell hosts' phase jitter off (issue 38).
+            ("nodes.0.jitter", "0s"),
+            ("nodes.1.jitter", "0s"),
+            ("nodes.6.jitter", "0s"),
+            ("nodes.7.jitter", "0s"),
             (
                 "flows",
                 "[{ name = \"bulk\", from = \"s1\", to = \"d1\" }, { name = \"telnet\", from = \"s2\", to = \"d2\", start = \"30s\", bytes = \"4KB\", ds = 18 }]",
@@ -938,6 +943,70 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             (
                 "hops.0.forward.hiccups",
                 "[{ kind = \"hold\", at = \"0s\", duration = \"8s\" }]",
+            ),
+        ],
+    ),
+    (
+        "wan-window-scaling",
+        "RFC 7323 window scaling: the WAN testbed with 256 KiB buffers (shift 3), no wireless loss",
+        "wan",
+        &[
+            ("error_every", "0"),
+            ("tcp.window_scaling", "true"),
+            ("tcp.buffer", "256KiB"),
+        ],
+    ),
+    (
+        "dumbbell-red",
+        "RED (Floyd-Jacobson 1993, gentle, ns-2 defaults) on the dumbbell bottleneck",
+        "dumbbell",
+        &[
+            ("run.duration", "20s"),
+            ("run.warmup", "5s"),
+            ("links.0.queue", "{ kind = \"red\" }"),
+        ],
+    ),
+    (
+        "dumbbell-codel",
+        "CoDel (RFC 8289) on the dumbbell bottleneck, four CUBIC flows with window scaling",
+        "dumbbell",
+        &[
+            ("scheme", "e2e-cubic"),
+            ("run.duration", "20s"),
+            ("run.warmup", "5s"),
+            ("tcp.window_scaling", "true"),
+            ("tcp.buffer", "1MiB"),
+            ("links.0.queue", "{ kind = \"codel\" }"),
+        ],
+    ),
+    (
+        "dumbbell-fq-codel-udp",
+        "FQ-CoDel (RFC 8290): a TCP flow beside an unresponsive 20 Mb/s UDP flow on 10 Mb/s",
+        "dumbbell",
+        &[
+            ("run.duration", "20s"),
+            ("run.warmup", "5s"),
+            ("links.0.queue", "{ kind = \"fq_codel\" }"),
+            (
+                "flows",
+                "[{ name = \"tcp\", from = \"s1\", to = \"d1\" }, { name = \"udp\", from = \"s2\", to = \"d2\", udp = { model = \"cbr\", rate = \"20Mbps\", size = \"1000B\" } }]",
+            ),
+        ],
+    ),
+    (
+        "dumbbell-fq-codel-ecn",
+        "ECN (RFC 3168): two CUBIC flows with window scaling marked by FQ-CoDel instead of dropped",
+        "dumbbell",
+        &[
+            ("scheme", "e2e-cubic+ecn"),
+            ("run.duration", "20s"),
+            ("run.warmup", "5s"),
+            ("tcp.window_scaling", "true"),
+            ("tcp.buffer", "4MiB"),
+            ("links.0.queue", "{ kind = \"fq_codel\" }"),
+            (
+                "flows",
+                "[{ name = \"f1\", from = \"s1\", to = \"d1\" }, { name = \"f2\", from = \"s2\", to = \"d2\", start = \"2s\" }]",
             ),
         ],
     ),
@@ -1068,6 +1137,17 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
         };
         out["flows"] = Value::Array(fr.flows.into_iter().map(j).collect());
         out["aggregate"] = j(fr.aggregate);
+        // Directions with a queue discipline (issue 38): their sojourn times, drops and marks
+        // (rows of drop-tail links have none, so older rows are unchanged).
+        let queues: Vec<Value> = fr
+            .links
+            .into_iter()
+            .filter(|l| l.iter().any(|(k, _)| *k == "codel_marks"))
+            .map(j)
+            .collect();
+        if !queues.is_empty() {
+            out["queues"] = Value::Array(queues);
+        }
     }
     out
 }

@@ -40,7 +40,8 @@ fn topology_presets_run_and_report_per_flow_results() {
 /// queue. The preset's 50 packets show the drop-tail phase effect of a deterministic simulation
 /// (Floyd and Jacobson 1992: with identical RTTs and packet sizes one flow's packets keep
 /// arriving just after a departure and are never dropped): Jain 0.86 over 50 s, 0.94 over 190 s
-/// (docs/scenarios.md, "Many flows"). No random per-packet jitter is modelled yet.
+/// (docs/scenarios.md, "Many flows"), without the hosts' phase jitter the preset now has
+/// (tests/paths.rs checks the preset as shipped).
 #[test]
 fn identical_flows_share_a_loss_free_dumbbell_fairly() {
     let mut s = Scenario::preset("dumbbell").unwrap();

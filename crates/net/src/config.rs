@@ -25,6 +25,9 @@ pub struct NodeConfig {
     pub name: String,
     /// Role.
     pub kind: NodeKind,
+    /// Processing jitter: each packet the node sends waits uniform `[0, jitter]` first
+    /// (crate::jitter; ns-2's `overhead_`); zero for none.
+    pub jitter: SimDuration,
 }
 
 /// Whether a hop is part of the wired or the wireless path (for the goodput metrics).
@@ -117,6 +120,9 @@ pub struct DirectionConfig {
     /// Boxed: every port keeps its direction's configuration, and the hot path should not pay
     /// for the size of a field only GSM links read.
     pub blocks: Option<Box<BlockSource>>,
+    /// A queue discipline instead of the drop-tail queue (crate::aqm); `None`: drop-tail of
+    /// `queue_packets`.
+    pub aqm: Option<crate::aqm::AqmConfig>,
 }
 
 /// Where a GSM link's block erasures come from.

@@ -62,6 +62,17 @@ pub fn node_timer(node: u32, timer: &str) -> String {
     format!("node{node}/{timer}")
 }
 
+/// The random draws of a direction's queue discipline (RED's drops, FQ-CoDel's hash
+/// perturbation; crate::aqm).
+pub fn link_aqm(link: &str, dir: &str) -> String {
+    format!("{link}/{dir}/aqm")
+}
+
+/// A node's processing jitter (crate::jitter).
+pub fn node_jitter(node: u32) -> String {
+    format!("node{node}/jitter")
+}
+
 /// The initial sequence numbers of the wireless leg of the split proxy on `node` for `flow`:
 /// `node{n}/proxy-isn` for a chain document's flow (`flow0`), `node{n}/proxy-isn/<flow>` else.
 pub fn proxy_isn(node: u32, flow: &str) -> String {

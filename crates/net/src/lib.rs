@@ -6,11 +6,13 @@
 
 mod account;
 pub mod agent;
+pub mod aqm;
 pub mod config;
 pub mod delivery;
 mod error_model;
 pub mod gsm;
 mod hiccup;
+mod jitter;
 pub mod keys;
 pub mod link_receiver;
 pub mod medium;

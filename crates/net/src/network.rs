@@ -71,6 +71,8 @@ enum Event {
     Notices,
     /// Headers of corrupted frames reach their receivers (LHP's header protection).
     Headers,
+    /// The oldest packet a node's processing jitter holds for a port is due (crate::jitter).
+    Jittered { port: PortId },
 }
 
 /// How a run ended.
@@ -123,6 +125,8 @@ pub struct Network {
     /// A flow's receiver took a data segment since `run` last looked at completion (only
     /// `Receiver::on_segment` completes a transfer): the loop asks the flows only then.
     data_delivered: bool,
+    /// Nodes' processing jitter and the packets it holds (None when no node has one).
+    jitter: Option<Box<crate::jitter::Jitters>>,
 }
 
 impl Network {
@@ -273,6 +277,13 @@ impl Network {
                 hop.reverse.clone(),
                 (rng("reverse"), header("reverse")),
             ));
+            for (k, dir, d) in [(0, "forward", &hop.forward), (1, "reverse", &hop.reverse)] {
+                if let Some(a) = &d.aqm {
+                    let stream = RngStream::new(seed, &keys::link_aqm(&link.key, dir));
+                    let port = ports.len() - 2 + k;
+                    ports[port].set_aqm(crate::aqm::Aqm::new(a, d.rate_bps, stream));
+                }
+            }
         }
         let mut queue = EventQueue::new();
         // Wake-ups at the end of each hold, in port order then time order (deterministic).
@@ -300,6 +311,21 @@ impl Network {
             web: Vec::new(),
             emulated_out: Vec::new(),
             data_delivered: false,
+            jitter: crate::jitter::Jitters::new(
+                cfg.nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        (n.jitter > engine::SimDuration::ZERO).then(|| {
+                            crate::jitter::NodeJitter::new(
+                                n.jitter,
+                                RngStream::new(seed, &keys::node_jitter(i as u32)),
+                            )
+                        })
+                    })
+                    .collect(),
+                2 * cfg.links.len(),
+            ),
         })
     }
 

@@ -1,4 +1,4 @@
-//! Ports: one direction of a link, a drop-tail queue, a propagation delay, an error model and
+//! Ports: one direction of a link, a drop-tail queue (or a queue discipline of crate::aqm), a propagation delay, an error model and
 //! counters. A port transmits on a medium (crate::medium), which decides when: a full-duplex
 //! link has one medium per port, a half-duplex hop one shared by both ports, a cell one shared
 //! by all its links' ports.
@@ -7,6 +7,7 @@
 //! bytes)·8 / rate.
 
 use crate::account::Fate;
+use crate::aqm::{Aqm, QueueStats};
 use crate::config::{DirectionConfig, Exposure, HopRole};
 use crate::delivery::DeliveryState;
 use crate::error_model::ErrorModel;
@@ -118,6 +119,16 @@ pub struct Port {
     /// Nanoseconds per bit when the rate divides a second exactly (0 otherwise): a frame's
     /// time on the air is then a product, without `SimDuration::for_bits`'s division.
     ns_per_bit: u64,
+    /// A queue discipline other than drop-tail (crate::aqm) with its counters; the port's
+    /// `queue` then stays empty. Out of line: most ports have none.
+    pub(crate) aqm: Option<Box<Discipline>>,
+}
+
+/// A port's queue discipline and its counters.
+pub struct Discipline {
+    pub(crate) aqm: Aqm,
+    /// Counters by cause, sojourn times.
+    pub stats: QueueStats,
 }
 
 impl Port {
@@ -160,7 +171,57 @@ impl Port {
             agent_from: false,
             agent_to: false,
             ns_per_bit,
+            aqm: None,
         }
+    }
+
+    /// Run `aqm` instead of the drop-tail queue.
+    pub(crate) fn set_aqm(&mut self, aqm: Aqm) {
+        self.aqm = Some(Box::new(Discipline {
+            aqm,
+            stats: QueueStats::default(),
+        }));
+    }
+
+    /// The queue discipline's counters, if the port runs one other than drop-tail.
+    pub fn queue_stats(&self) -> Option<&QueueStats> {
+        self.aqm.as_ref().map(|d| &d.stats)
+    }
+
+    /// Drops of the discipline so far (every cause).
+    fn aqm_drops(d: &Discipline) -> u64 {
+        d.stats.overflow_drops + d.stats.early_drops + d.stats.codel_drops
+    }
+
+    /// [`Port::offer`] through the queue discipline.
+    #[inline(never)]
+    fn offer_aqm(&mut self, now: SimTime, pkt: PacketRef, pool: &mut PacketPool) -> bool {
+        let Some(d) = self.aqm.as_mut() else {
+            return self.enqueue(pkt);
+        };
+        let before = Self::aqm_drops(d);
+        let queued = d.aqm.enqueue(now, pkt, pool, &mut d.stats);
+        self.stats.queue_drops += Self::aqm_drops(d) - before;
+        self.stats.max_queue = self.stats.max_queue.max(d.aqm.len() as u32);
+        queued
+    }
+
+    /// [`Port::next_frame`] through the queue discipline: packets it drops on the way leave
+    /// `pool` and count as queue drops.
+    #[inline(never)]
+    pub(crate) fn next_frame_aqm(
+        &mut self,
+        now: SimTime,
+        pool: &mut PacketPool,
+    ) -> Option<PacketRef> {
+        // Frames that bypass the discipline (a link ARQ's ACKs) wait in the plain FIFO: first.
+        if let Some(p) = self.queue.pop_front() {
+            return Some(p);
+        }
+        let d = self.aqm.as_mut()?;
+        let (p, dropped) = d.aqm.dequeue(now, pool, &mut d.stats);
+        self.stats.queue_drops += dropped;
+        p
     }
 
     /// Queue a packet; `false` if the queue was full and the packet was dropped (its slot is
@@ -181,6 +242,10 @@ impl Port {
     /// hiccup holds counts as accepted. A dropped `pkt` is left in `pool` for the caller; a
     /// held-back packet released behind it and dropped is freed here.
     pub(crate) fn offer(&mut self, now: SimTime, pkt: PacketRef, pool: &mut PacketPool) -> bool {
+        if self.aqm.is_some() {
+            // The builder refuses hiccups, CW marking and link ARQ beside a discipline.
+            return self.offer_aqm(now, pkt, pool);
+        }
         if let Some(threshold) = self.cfg.cw_mark {
             self.mark_cw(threshold, pkt, pool);
         }
@@ -259,7 +324,11 @@ impl Port {
 
     /// Queue a local retransmission at the head, regardless of the capacity (a base-station
     /// agent's priority retransmission, Balakrishnan97 §2.8).
-    pub(crate) fn enqueue_front(&mut self, pkt: PacketRef) {
+    pub(crate) fn enqueue_front(&mut self, now: SimTime, pkt: PacketRef, pool: &PacketPool) {
+        if let Some(d) = self.aqm.as_mut() {
+            d.aqm.enqueue_front(now, pkt, pool);
+            return;
+        }
         self.queue.push_front(pkt);
         self.stats.max_queue = self.stats.max_queue.max(self.queue.len() as u32);
     }

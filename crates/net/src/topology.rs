@@ -162,6 +162,7 @@ mod tests {
             hiccups: Vec::new(),
             delivery: None,
             blocks: None,
+            aqm: None,
         }
     }
 
@@ -171,6 +172,7 @@ mod tests {
                 .map(|i| NodeConfig {
                     name: format!("n{i}"),
                     kind: NodeKind::Router,
+                    jitter: engine::SimDuration::ZERO,
                 })
                 .collect(),
             links: links

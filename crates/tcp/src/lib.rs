@@ -17,11 +17,12 @@ mod sender;
 mod seq;
 pub mod spurious;
 mod trace;
+pub mod wscale;
 
 pub use notice::{ElnVerdict, LinkNotice, NoticeKind};
 pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
 pub use segment::{
-    SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
+    EcnBits, SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
 };
 pub use sender::{CcPart, RecoveryPart, Rexmt, RtoPart, Sender, SenderConfig, SenderParts};
 pub use seq::{SeqNum, SeqSpace};
@@ -39,6 +40,8 @@ mod script_tests_cubic;
 mod script_tests_dcr;
 #[cfg(test)]
 mod script_tests_e2e;
+#[cfg(test)]
+mod script_tests_ecn;
 #[cfg(test)]
 mod script_tests_eifel;
 #[cfg(test)]
@@ -65,3 +68,5 @@ mod script_tests_syn;
 mod script_tests_tcp_eln;
 #[cfg(test)]
 mod script_tests_variants;
+#[cfg(test)]
+mod script_tests_wscale;

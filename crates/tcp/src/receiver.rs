@@ -88,6 +88,11 @@ pub struct ReceiverConfig {
     pub identify_by_header: bool,
     /// RFC 7323 timestamps with this clock granularity.
     pub timestamps: Option<SimDuration>,
+    /// RFC 7323 window scaling with this shift (`crate::wscale::shift_for` the buffer);
+    /// None: the 16-bit window, at most 65 535 bytes.
+    pub window_shift: Option<u8>,
+    /// RFC 3168 ECN: echo a CE mark with ECE on every ACK until a segment with CWR arrives.
+    pub ecn: bool,
 }
 
 impl ReceiverConfig {
@@ -104,7 +109,14 @@ impl ReceiverConfig {
             nack: false,
             identify_by_header: false,
             timestamps: None,
+            window_shift: None,
+            ecn: false,
         }
+    }
+
+    /// The largest window this receiver advertises (65 535 without window scaling).
+    fn max_window(&self) -> u32 {
+        crate::wscale::max_window(self.window_shift)
     }
 }
 
@@ -130,6 +142,10 @@ pub struct ReceiverStats {
     pub corruption_count: u64,
     /// ACKs sent naming a corrupted segment (HACK, LHP).
     pub nacks_sent: u64,
+    /// Data segments that arrived marked CE (RFC 3168).
+    pub ce_received: u64,
+    /// ACKs sent with ECE.
+    pub ece_acks_sent: u64,
 }
 
 /// A receiver of a `total`-byte transfer.
@@ -159,6 +175,8 @@ pub struct Receiver {
     nacks: Vec<u64>,
     /// The next ACK echoes a congestion warning (TCP-Jersey).
     cw_echo: bool,
+    /// RFC 3168 §6.1.3: ACKs carry ECE until a CWR arrives.
+    ece: bool,
     /// TS.Recent.
     ts_recent: u32,
     /// With reads on demand: the stream offset below which the application has read.
@@ -190,12 +208,16 @@ impl Receiver {
             corrupted: Vec::new(),
             nacks: Vec::new(),
             cw_echo: false,
+            ece: false,
             ts_recent: 0,
             read: None,
             adv_right: 0,
             complete_at: None,
             quickack: match cfg.delayed_ack {
-                DelayedAck::Linux(_) => Some(QuickAck::new(cfg.recv_buffer.min(65535), cfg.mss)),
+                DelayedAck::Linux(_) => Some(QuickAck::new(
+                    cfg.recv_buffer.min(cfg.max_window()),
+                    cfg.mss,
+                )),
                 _ => None,
             },
             stats: ReceiverStats::default(),
@@ -248,7 +270,9 @@ impl Receiver {
         let opened = (self.rcv_nxt + u64::from(self.free_window()))
             .saturating_sub(self.adv_right.max(self.rcv_nxt));
         let mss = u64::from(self.cfg.mss);
-        if opened >= 2 * mss || 2 * opened >= u64::from(self.cfg.recv_buffer.min(65535)) {
+        if opened >= 2 * mss
+            || 2 * opened >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window()))
+        {
             self.ack_now = true;
         }
     }
@@ -258,7 +282,7 @@ impl Receiver {
         self.read.map_or(0, |r| self.rcv_nxt - r)
     }
 
-    /// Free buffer space, after receiver silly-window avoidance, at most 65535.
+    /// Free buffer space, after receiver silly-window avoidance, at most the largest window.
     fn free_window(&self) -> u32 {
         let buf = u64::from(self.cfg.recv_buffer);
         let free = buf.saturating_sub(self.unread());
@@ -269,13 +293,35 @@ impl Receiver {
         } else {
             free
         };
-        free.min(65535) as u32
+        free.min(u64::from(self.cfg.max_window())) as u32
     }
 
-    /// The window to advertise: the free space, never moving the right edge left.
+    /// The window to advertise: the free space, never moving the right edge left, in whole
+    /// units of the window scale (`crate::wscale::advertise`).
     fn window(&self) -> u32 {
         let keep = self.adv_right.saturating_sub(self.rcv_nxt);
-        (u64::from(self.free_window()).max(keep)).min(65535) as u32
+        let w = u64::from(self.free_window()).max(keep);
+        match self.cfg.window_shift {
+            None => w.min(65535) as u32,
+            shift => crate::wscale::advertise(w, shift),
+        }
+    }
+
+    /// RFC 3168 §6.1.3: a CWR ends the echo, a CE (after it, in the same segment) starts it;
+    /// the first CE of an episode is acknowledged at once (Linux `tcp_ecn_check_ce` enters
+    /// quick-ack mode).
+    #[inline(never)]
+    fn on_ecn(&mut self, bits: crate::segment::EcnBits) {
+        if bits.cwr {
+            self.ece = false;
+        }
+        if bits.ce {
+            self.stats.ce_received += 1;
+            if !self.ece {
+                self.ack_now = true;
+            }
+            self.ece = true;
+        }
     }
 
     /// Process a data segment that arrived intact.
@@ -295,6 +341,9 @@ impl Receiver {
         let end = start + u64::from(seg.len);
         self.trigger = Some(start);
         self.cw_echo |= seg.opts.cw;
+        if self.cfg.ecn && !seg.opts.ecn.is_clear() {
+            self.on_ecn(seg.opts.ecn);
+        }
         if let Some(ts) = seg.opts.ts {
             // RFC 7323 §4.3 (2): only a segment at the left edge updates TS.Recent.
             if start <= self.last_ack && ts.val >= self.ts_recent {
@@ -349,7 +398,9 @@ impl Receiver {
         // Window-update rule of tcp_output after the application has read the data.
         let advance = self.rcv_nxt - self.last_ack;
         let mss = u64::from(self.cfg.mss);
-        if advance >= 2 * mss || 2 * advance >= u64::from(self.cfg.recv_buffer.min(65535)) {
+        if advance >= 2 * mss
+            || 2 * advance >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window()))
+        {
             self.ack_now = true;
             return;
         }

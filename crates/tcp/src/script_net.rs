@@ -57,6 +57,8 @@ pub(crate) struct Path {
     /// in place of the receiver's 16-bit one.
     pub ack_window: Option<u32>,
     pub drop: DropRule,
+    /// Which ECN-capable data transmissions (by offset and time sent) a router marks CE.
+    pub ce: Box<dyn FnMut(SimTime, u64) -> bool>,
     /// Which of the segments the drop rule loses (by offset) still arrive, corrupted: the
     /// receiver is told ([`Receiver::on_corrupted`]) as the network's ELN oracle does.
     pub corrupt: Box<dyn FnMut(u64) -> bool>,
@@ -97,6 +99,7 @@ impl Path {
             ack_hold: None,
             ack_window: None,
             drop: Box::new(|_, _, _| false),
+            ce: Box::new(|_, _| false),
             corrupt: Box::new(|_| false),
             header_hit: Box::new(|_| false),
             log: Vec::new(),
@@ -153,6 +156,10 @@ impl Path {
                     self.schedule(done + self.fwd_delay, Ev::Corrupt(seg));
                 }
                 continue;
+            }
+            let mut seg = seg;
+            if seg.opts.ecn.ect && (self.ce)(now, off) {
+                seg.opts.ecn.ce = true;
             }
             self.schedule(done + self.fwd_delay, Ev::Data(seg));
         }

@@ -16,6 +16,9 @@
 //! - HACK's NACK / LHP's loss notification (Balan et al., INFOCOM 2001; eln-llelsn spec §4.11,
 //!   §4.12): an experimental option (kind 253, length 8, a 2-byte experiment id, the 4-byte
 //!   sequence number of the segment received with a corrupted payload): **8 bytes**;
+//! - window scale, RFC 7323 §2.2: NOP, kind 3, length 3, the shift, on a SYN or SYN-ACK only:
+//!   **4 bytes**; on other segments the shift in force only says how the 16-bit field encodes
+//!   `wnd` (no bytes);
 //! - TCP-Jersey's congestion warning (Xu, Tian, Ansari 2004; spec §4.8): the ECN bits of the
 //!   header (CE on data, ECE on the ACK that echoes it): **no option bytes**.
 
@@ -99,14 +102,76 @@ pub struct SegOptions {
     /// TCP-Jersey's congestion warning: set by a router on data (CE), echoed on ACKs (ECE).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cw: bool,
+    /// RFC 7323 Window Scale option with its shift (on a SYN or SYN-ACK only; 4 bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wscale: Option<u8>,
+    /// The window-scale shift in force for this segment's window field (RFC 7323 §2.3): the
+    /// header carries `wnd >> wnd_shift` (`crate::wscale::field`); no option bytes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wnd_shift: u8,
+    /// RFC 3168 ECN: the IP codepoint and the TCP flags (no option bytes).
+    #[serde(default, skip_serializing_if = "EcnBits::is_clear")]
+    pub ecn: EcnBits,
+}
+
+/// RFC 3168 explicit congestion notification bits of a segment: the IP header's ECN field
+/// (§5: ECT(0) from an ECN-capable sender, CE set by a router instead of a drop) and the TCP
+/// header's ECE and CWR flags (§6.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EcnBits {
+    /// ECN-capable transport, ECT(0) (data of an ECN connection).
+    pub ect: bool,
+    /// Congestion experienced, set by an AQM queue.
+    pub ce: bool,
+    /// ECN-Echo on an ACK: the receiver saw CE and the sender has not yet answered with CWR.
+    pub ece: bool,
+    /// Congestion window reduced: the sender answered an ECE.
+    pub cwr: bool,
+}
+
+impl EcnBits {
+    /// No bit set.
+    pub const CLEAR: EcnBits = EcnBits {
+        ect: false,
+        ce: false,
+        ece: false,
+        cwr: false,
+    };
+
+    /// Whether no bit is set.
+    pub fn is_clear(&self) -> bool {
+        *self == EcnBits::CLEAR
+    }
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 impl SegOptions {
+    /// No option at all (the `Default`, usable in a `const`).
+    pub const NONE: SegOptions = SegOptions {
+        ts: None,
+        sack: SackBlocks::EMPTY,
+        smart: None,
+        eln: false,
+        cc: None,
+        syn: None,
+        nack: None,
+        cw: false,
+        wscale: None,
+        wnd_shift: 0,
+        ecn: EcnBits::CLEAR,
+    };
+
     /// Bytes of TCP options on the wire (see the module documentation).
     pub fn len(&self) -> u32 {
         let mut n = 0;
         if self.syn.is_some() {
             n += 4;
+            if self.wscale.is_some() {
+                n += 4;
+            }
         }
         if self.ts.is_some() {
             n += 12;

@@ -150,4 +150,8 @@ pub struct SenderStats {
     pub syn_timeouts: u64,
     /// When the SYN-ACK arrived, nanoseconds (0: no handshake).
     pub connect_ns: u64,
+    /// ACKs that carried ECE (RFC 3168).
+    pub ece_acks: u64,
+    /// Window reductions in answer to ECE (at most one per window of data).
+    pub ecn_responses: u64,
 }

@@ -206,12 +206,22 @@ pub(super) fn direction(
             "must be greater than zero",
         ));
     }
-    let queue = d.queue.or(h.queue).unwrap_or(50);
-    if queue == 0 {
-        return Err(Error::invalid(
-            format!("{field}.queue"),
-            "must be at least 1 packet",
-        ));
+    let qdoc = d.queue.as_ref().or(h.queue.as_ref());
+    let (queue, aqm) = super::queue::discipline(&format!("{field}.queue"), qdoc, rate.0)?;
+    if aqm.is_some() {
+        let clash = if !d.hiccups.is_empty() {
+            Some("hiccups")
+        } else if d.cw_mark.or(h.cw_mark).is_some() {
+            Some("cw_mark")
+        } else {
+            None
+        };
+        if let Some(other) = clash {
+            return Err(Error::invalid(
+                format!("{field}.queue"),
+                format!("a queue discipline other than droptail cannot be combined with {other}"),
+            ));
+        }
     }
     let cw_mark = d.cw_mark.or(h.cw_mark);
     if cw_mark == Some(0) {
@@ -233,6 +243,7 @@ pub(super) fn direction(
         rate_bps: rate.0,
         delay: SimDuration(d.delay.or(h.delay).map_or(0, |x| x.0)),
         queue_packets: queue,
+        aqm,
         host_queue: d.host_queue.or(h.host_queue).unwrap_or(true),
         framing_bytes: d.framing.or(h.framing).unwrap_or(0),
         cw_mark,

@@ -154,9 +154,17 @@ fn nodes(doc: &ScenarioDoc) -> Result<Vec<NodeConfig>, Error> {
             NodeKindDoc::Router => NodeKind::Router,
             NodeKindDoc::BaseStation => NodeKind::BaseStation,
         };
+        let jitter = n.jitter.map_or(0, |d| d.0);
+        if jitter > 1_000_000_000 {
+            return Err(Error::invalid(
+                format!("nodes[{i}].jitter"),
+                "must be at most 1s",
+            ));
+        }
         nodes.push(NodeConfig {
             name: n.name.clone(),
             kind,
+            jitter: engine::SimDuration(jitter),
         });
     }
     Ok(nodes)
@@ -265,7 +273,7 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             contention: None,
             rate: Some(cell.rate),
             delay: cell.delay,
-            queue: cell.queue,
+            queue: cell.queue.clone(),
             host_queue: None,
             cw_mark: None,
             framing: cell.framing,

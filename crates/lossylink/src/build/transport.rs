@@ -136,6 +136,24 @@ pub(crate) struct TcpSettings {
     pub frto: bool,
     /// The `linux` profile: its RACK-TLP and PRR defaults apply where the scheme carries them.
     pub linux: bool,
+    /// RFC 7323 window scaling on both ends (`tcp.window_scaling`).
+    pub window_scaling: bool,
+    /// RFC 3168 ECN on both ends (`tcp.ecn`, `+ecn`).
+    pub ecn: bool,
+}
+
+impl TcpSettings {
+    /// The window shift an end with a `buffer`-byte receive buffer announces, if scaling is on.
+    pub fn window_shift(&self, buffer: u32) -> Option<u8> {
+        self.window_scaling.then(|| tcp::wscale::shift_for(buffer))
+    }
+
+    /// The congestion window's cap and initial ssthresh: the largest window the peer can
+    /// advertise (RFC 5681 §3.1: ssthresh "arbitrarily high ... the size of the largest
+    /// possible advertised window"): 65 535, or 65 535 · 2^14 with window scaling.
+    pub fn max_window(&self) -> u32 {
+        tcp::wscale::max_window(self.window_scaling.then_some(tcp::wscale::MAX_SHIFT))
+    }
 }
 
 /// RTO_AGG's k in millionths: 0 < k < 1, at most six decimals (nothing is rounded).
@@ -190,11 +208,22 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             format!("{} is outside 64..=65495 bytes", t.mss),
         ));
     }
-    if t.buffer.0 < u64::from(t.mss) || t.buffer.0 > 65535 {
+    let window_scaling = t.window_scaling.unwrap_or(false);
+    if window_scaling && (t.buffer.0 < u64::from(t.mss) || t.buffer.0 > 1 << 30) {
         return Err(Error::invalid(
             "tcp.buffer",
             format!(
-                "{} bytes is outside mss..=65535 (no window scaling)",
+                "{} bytes is outside mss..=1GiB (with window scaling)",
+                t.buffer.0
+            ),
+        ));
+    }
+    if !window_scaling && (t.buffer.0 < u64::from(t.mss) || t.buffer.0 > 65535) {
+        return Err(Error::invalid(
+            "tcp.buffer",
+            format!(
+                "{} bytes is outside mss..=65535 (no window scaling; tcp.window_scaling = true \
+                 allows up to 1GiB)",
                 t.buffer.0
             ),
         ));
@@ -492,6 +521,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         rack,
         frto,
         linux,
+        window_scaling,
+        ecn: t.ecn.unwrap_or(false) || mods.ecn,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         eln_identify_by_header: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::Hack),

@@ -287,6 +287,15 @@ pub struct TcpDoc {
     /// The ideal-BWE oracle: the round trip (the path's propagation round trip).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ideal_bwe_rtt: Option<Dur>,
+    /// RFC 7323 window scaling on both ends, the shift from each end's receive buffer (§2.3,
+    /// Linux `tcp_select_initial_window`); `tcp.buffer` may then reach 1 GiB (false: the
+    /// 16-bit window, `tcp.buffer` at most 65535).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_scaling: Option<bool>,
+    /// RFC 3168 ECN on both ends: ECT on new data, CE echoed with ECE until CWR, one window
+    /// reduction per window of data (false; the `+ecn` modifier sets it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn: Option<bool>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -438,6 +447,8 @@ impl Default for TcpDoc {
             tibet_alpha: None,
             ideal_bwe_rate: None,
             ideal_bwe_rtt: None,
+            window_scaling: None,
+            ecn: None,
         }
     }
 }

@@ -130,7 +130,7 @@ impl Network {
             self.next_uid += 1;
             let r = self.pool.insert(pkt);
             let p = &mut self.ports[port.index()];
-            p.enqueue_front(r);
+            p.enqueue_front(now, r, &self.pool);
             let m = p.medium;
             self.kick(now, m, port);
         }

@@ -7,7 +7,7 @@
 use super::Network;
 use crate::packet::{LinkTag, Packet, Proto};
 use engine::{FlowId, NodeId, SimTime};
-use tcp::{SackBlocks, SegOptions, Segment, SeqNum};
+use tcp::{SegOptions, Segment, SeqNum};
 
 /// The segment a datagram that is not IPv4 TCP crosses the links as (an ACK for the counters).
 const NOT_TCP: Segment = Segment {
@@ -16,16 +16,7 @@ const NOT_TCP: Segment = Segment {
     len: 0,
     wnd: 0,
     ack_flag: false,
-    opts: SegOptions {
-        ts: None,
-        sack: SackBlocks::EMPTY,
-        smart: None,
-        eln: false,
-        cc: None,
-        syn: None,
-        nack: None,
-        cw: false,
-    },
+    opts: SegOptions::NONE,
 };
 
 /// What became of a datagram handed to [`Network::inject`].
@@ -121,6 +112,10 @@ mod tests {
     }
 
     fn link(queue: u32) -> Network {
+        link_with(queue, SimDuration::ZERO)
+    }
+
+    fn link_with(queue: u32, jitter: SimDuration) -> Network {
         let dir = DirectionConfig {
             rate_bps: 8_000_000,
             delay: SimDuration::from_millis(5),
@@ -134,10 +129,12 @@ mod tests {
             delivery: None,
             blocks: None,
             cw_mark: None,
+            aqm: None,
         };
         let node = |name: &str| NodeConfig {
             name: name.to_string(),
             kind: NodeKind::Host,
+            jitter,
         };
         let chain = ChainConfig {
             nodes: vec![node("a"), node("b")],
@@ -174,5 +171,49 @@ mod tests {
             [(6_000_000, a.uid), (7_000_000, b.uid), (8_000_000, c.uid)]
         );
         assert_eq!(out[0].1.ip_len(), 1000);
+    }
+
+    /// Packet script of node jitter (crate::jitter) with explicit times: both ends jitter by
+    /// up to 1 ms; four 1000-byte datagrams are handed over at 0, 0, 3 and 3 ms on an 8 Mb/s,
+    /// 5 ms link. Each waits its draw from `node0/jitter` (and never leaves before the one
+    /// handed over before it), then 1 ms on the wire (behind the one ahead) and 5 ms of delay.
+    #[test]
+    fn jittered_datagrams_wait_their_draw_in_order() {
+        let mut net = link_with(10, SimDuration::from_millis(1));
+        let ends = (NodeId(0), NodeId(1));
+        let at = [0u64, 0, 3_000_000, 3_000_000];
+        let mut out = Vec::new();
+        let mut uids = Vec::new();
+        for &t in &at {
+            net.advance(SimTime(t), &mut out);
+            uids.push(net.inject(SimTime(t), ends, Some(seg(960)), 1000).uid);
+        }
+        net.advance(SimTime(50_000_000), &mut out);
+        // The same draws, replayed: release = max(t + U, previous release); the link sends one
+        // at a time.
+        let mut rng = engine::RngStream::new(1, &crate::keys::node_jitter(0));
+        let (mut release, mut free) = (0u64, 0u64);
+        let mut want = Vec::new();
+        for (&t, &uid) in at.iter().zip(&uids) {
+            release = (t + rng.below(1_000_001)).max(release);
+            let start = release.max(free);
+            free = start + 1_000_000;
+            want.push((free + 5_000_000, uid));
+        }
+        let got: Vec<(u64, u64)> = out.iter().map(|(t, p)| (t.0, p.uid)).collect();
+        assert_eq!(got, want);
+        for (k, &(t, _)) in got.iter().enumerate() {
+            assert!(t >= at[k] + 6_000_000 && t <= at[k] + 9_000_000, "{got:?}");
+        }
+        // Without jitter: 6, 7, 9, 10 ms exactly.
+        let mut net = link(10);
+        let mut out = Vec::new();
+        for &t in &at {
+            net.advance(SimTime(t), &mut out);
+            net.inject(SimTime(t), ends, Some(seg(960)), 1000);
+        }
+        net.advance(SimTime(50_000_000), &mut out);
+        let got: Vec<u64> = out.iter().map(|(t, _)| t.0).collect();
+        assert_eq!(got, [6_000_000, 7_000_000, 9_000_000, 10_000_000]);
     }
 }

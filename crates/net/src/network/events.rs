@@ -106,6 +106,11 @@ impl Network {
             Event::WebWake { session } => self.web_wake(now, session as usize),
             Event::Notices => self.send_notices(now),
             Event::Headers => self.headers_arrive(now),
+            Event::Jittered { port } => {
+                if let Some(r) = self.jitter.as_mut().and_then(|j| j.release(port)) {
+                    self.offer_to(now, port, r);
+                }
+            }
         }
     }
 
@@ -304,6 +309,18 @@ impl Network {
             self.pool.release(r, Fate::Unroutable);
             return None;
         };
+        if let Some(j) = self.jitter.as_mut() {
+            if let Some(at) = j.hold(now, node.index(), port, r) {
+                self.queue.schedule(at, Event::Jittered { port });
+                return None;
+            }
+        }
+        self.offer_to(now, port, r)
+    }
+
+    /// Offer the packet of `r` to `port` (IP output past routing and jitter); the packet if
+    /// the port's queue dropped it and is its node's own interface queue.
+    fn offer_to(&mut self, now: SimTime, port: PortId, r: PacketRef) -> Option<Packet> {
         let p = &mut self.ports[port.index()];
         let mut dropped = None;
         if !p.offer(now, r, &mut self.pool) {

@@ -16,7 +16,7 @@ impl Receiver {
                 seq: self.own_seq.plus(u32::MAX),
                 ack: self.space.seq(self.rcv_nxt),
                 len: 0,
-                wnd: self.window(),
+                wnd: self.window().min(65535),
                 ack_flag: true,
                 opts: SegOptions {
                     ts: self.cfg.timestamps.map(|g| Timestamps {
@@ -24,6 +24,9 @@ impl Receiver {
                         ecr: self.ts_recent,
                     }),
                     syn: Some(self.cfg.mss.min(65535) as u16),
+                    // RFC 7323 §2.2: the SYN-ACK announces the shift; its own window field is
+                    // never scaled.
+                    wscale: self.cfg.window_shift,
                     ..SegOptions::default()
                 },
             });
@@ -68,7 +71,14 @@ impl Receiver {
                 .then_some(self.stats.corruption_count as u32),
             nack: None,
             cw: std::mem::take(&mut self.cw_echo),
+            wscale: None,
+            wnd_shift: self.cfg.window_shift.unwrap_or(0),
+            ecn: crate::segment::EcnBits {
+                ece: self.ece,
+                ..crate::segment::EcnBits::CLEAR
+            },
         };
+        self.stats.ece_acks_sent += u64::from(self.ece);
         if !self.nacks.is_empty() {
             let off = self.nacks.remove(0);
             opts.nack = Some(self.space.seq(off));

@@ -33,6 +33,11 @@ pub struct SenderConfig {
     /// Open the connection with a SYN and wait for the SYN-ACK before any data (`syn.rs`);
     /// otherwise it is open at start.
     pub syn: bool,
+    /// RFC 7323 window scaling with this shift for the window the sender advertises (and in its
+    /// SYN's option); None: the 16-bit window. The peer's windows arrive in bytes.
+    pub window_shift: Option<u8>,
+    /// RFC 3168 ECN: ECT on new data, the once-per-window response to ECE, CWR (`ecn.rs`).
+    pub ecn: bool,
 }
 
 impl SenderConfig {
@@ -52,6 +57,8 @@ impl SenderConfig {
             tlp: false,
             frto: false,
             syn: false,
+            window_shift: None,
+            ecn: false,
         }
     }
 }

@@ -35,6 +35,7 @@ use crate::trace::{SenderEvent, SenderStats};
 use engine::{SimDuration, SimTime, TraceSink};
 
 mod config;
+mod ecn;
 mod eifel;
 mod elsn;
 mod frto;
@@ -116,6 +117,8 @@ pub struct Sender {
     stats: SenderStats,
     /// The opening handshake while it runs.
     syn: Option<syn::Syn>,
+    /// RFC 3168 ECN (only with [`SenderConfig::ecn`]).
+    ecn: Option<ecn::EcnState>,
 }
 
 impl Sender {
@@ -157,6 +160,7 @@ impl Sender {
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
             syn: cfg.syn.then(syn::Syn::new),
+            ecn: cfg.ecn.then(ecn::EcnState::default),
         }
     }
 
@@ -287,6 +291,9 @@ impl Sender {
         }
         if (seg.opts.cw || seg.opts.nack.is_some()) && self.on_marks(now, seg, ack) {
             return;
+        }
+        if seg.opts.ecn.ece {
+            self.on_ece(ack);
         }
         let mut sack = [(0u64, 0u64); crate::segment::MAX_SACK_BLOCKS];
         let mut n = 0;

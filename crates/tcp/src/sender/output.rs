@@ -311,10 +311,15 @@ impl Sender {
             seq: self.space.seq(off),
             ack: self.peer_seq,
             len,
-            wnd: self.cfg.send_buffer.min(65535),
+            wnd: match self.cfg.window_shift {
+                None => self.cfg.send_buffer.min(65535),
+                shift => crate::wscale::advertise(u64::from(self.cfg.send_buffer), shift),
+            },
             ack_flag: true,
             opts: SegOptions {
                 ts,
+                wnd_shift: self.cfg.window_shift.unwrap_or(0),
+                ecn: self.ecn_bits(rexmit_bytes == 0),
                 ..SegOptions::default()
             },
         }

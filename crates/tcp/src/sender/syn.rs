@@ -67,6 +67,8 @@ impl Sender {
                     .timestamps
                     .map(|_| Timestamps { val: tsval, ecr: 0 }),
                 syn: Some(self.cfg.mss.min(65535) as u16),
+                // RFC 7323 §2.2: the option on the SYN; its window field is never scaled.
+                wscale: self.cfg.window_shift,
                 ..SegOptions::default()
             },
         })
