@@ -135,21 +135,21 @@ fn make_sender(
     };
     let parts = SenderParts {
         cc: match t.cc {
-            CcSettings::Reno(flavor) => RenoCc::new(flavor, t.mss, t.initial_cwnd, 65535).into(),
-            CcSettings::Cubic => CubicCc::new(t.mss, t.initial_cwnd, 65535).into(),
+            CcSettings::Reno(flavor) => RenoCc::new(flavor, t.mss, t.initial_cwnd, t.max_window).into(),
+            CcSettings::Cubic => CubicCc::new(t.mss, t.initial_cwnd, t.max_window).into(),
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
-            CcSettings::Bbr => BbrCc::new(t.mss, t.initial_cwnd, 65535, space.base.0).into(),
+            CcSettings::Bbr => BbrCc::new(t.mss, t.initial_cwnd, t.max_window, space.base.0).into(),
             CcSettings::Westwood(filter) => {
-                tcp::cc::WestwoodCc::new(filter, t.mss, t.initial_cwnd, 65535).into()
+                tcp::cc::WestwoodCc::new(filter, t.mss, t.initial_cwnd, t.max_window).into()
             }
-            CcSettings::Veno => tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, 65535).into(),
-            CcSettings::Jersey(u) => JerseyCc::new(u, t.mss, t.initial_cwnd, 65535).into(),
-            CcSettings::Jtcp(k) => JtcpCc::new(k, t.mss, t.initial_cwnd, 65535).into(),
-            CcSettings::Tibet(a) => TibetCc::new(a, t.mss, t.initial_cwnd, 65535).into(),
+            CcSettings::Veno => tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, t.max_window).into(),
+            CcSettings::Jersey(u) => JerseyCc::new(u, t.mss, t.initial_cwnd, t.max_window).into(),
+            CcSettings::Jtcp(k) => JtcpCc::new(k, t.mss, t.initial_cwnd, t.max_window).into(),
+            CcSettings::Tibet(a) => TibetCc::new(a, t.mss, t.initial_cwnd, t.max_window).into(),
             // The build fills in the path's rate for a flow (`build/flows.rs`); a split leg's
             // oracle without a given rate is refused there.
             CcSettings::IdealBwe { rate_bps, rtt } => {
-                IdealBweCc::new(rate_bps.unwrap_or(0) / 8, rtt, t.mss, t.initial_cwnd, 65535).into()
+                IdealBweCc::new(rate_bps.unwrap_or(0) / 8, rtt, t.mss, t.initial_cwnd, t.max_window).into()
             }
         },
         recovery,
@@ -211,6 +211,7 @@ fn make_receiver(
             corruption_counter: rx.corruption_counter,
             nack: rx.nack,
             timestamps: t.timestamps,
+            max_window: t.max_window,
             ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },
         space,

@@ -83,6 +83,10 @@ pub struct ReceiverConfig {
     pub nack: bool,
     /// RFC 7323 timestamps with this clock granularity.
     pub timestamps: Option<SimDuration>,
+    /// The largest window the receiver advertises: 65535 without window scaling; larger for
+    /// ns-2's one-way TCP, whose sink advertises no window at all (lossylink's
+    /// `tcp.window = "unbounded"`).
+    pub max_window: u32,
 }
 
 impl ReceiverConfig {
@@ -98,6 +102,7 @@ impl ReceiverConfig {
             corruption_counter: false,
             nack: false,
             timestamps: None,
+            max_window: 65535,
         }
     }
 }
@@ -246,7 +251,7 @@ impl Receiver {
         self.read.map_or(0, |r| self.rcv_nxt - r)
     }
 
-    /// Free buffer space, after receiver silly-window avoidance, at most 65535.
+    /// Free buffer space, after receiver silly-window avoidance, at most the largest window.
     fn free_window(&self) -> u32 {
         let buf = u64::from(self.cfg.recv_buffer);
         let free = buf.saturating_sub(self.unread());
@@ -257,13 +262,13 @@ impl Receiver {
         } else {
             free
         };
-        free.min(65535) as u32
+        free.min(u64::from(self.cfg.max_window)) as u32
     }
 
     /// The window to advertise: the free space, never moving the right edge left.
     fn window(&self) -> u32 {
         let keep = self.adv_right.saturating_sub(self.rcv_nxt);
-        (u64::from(self.free_window()).max(keep)).min(65535) as u32
+        (u64::from(self.free_window()).max(keep)).min(u64::from(self.cfg.max_window)) as u32
     }
 
     /// Process a data segment that arrived intact.

@@ -84,6 +84,10 @@ pub(crate) enum DelackSettings {
     Linux(SimDuration),
 }
 
+/// The window of `tcp.window = "unbounded"` (ns-2's one-way TCP, whose sink advertises no
+/// window): 1 GiB, far above any flight these links hold, and still a `u32` in bytes.
+pub(crate) const UNBOUNDED_WINDOW: u32 = 1 << 30;
+
 /// TCP settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TcpSettings {
@@ -93,6 +97,9 @@ pub(crate) struct TcpSettings {
     /// The socket buffers the endpoints get: `buffer`, rounded up to a multiple of the MSS on
     /// the bsd profile (Net/3 `tcp_mss()`: `bufsize = roundup(bufsize, mss)`).
     pub socket_buffer: u32,
+    /// The largest window: the receiver's advertised window and the congestion window's cap
+    /// (65535 without window scaling; [`UNBOUNDED_WINDOW`] with `tcp.window = "unbounded"`).
+    pub max_window: u32,
     pub timers: TimerSettings,
     pub cc: CcSettings,
     pub dupthresh: u32,
@@ -488,7 +495,14 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         esack_filter: t.esack_filter,
         mss: t.mss,
         buffer: t.buffer.0 as u32,
-        socket_buffer: match t.buffer_rounding.unwrap_or(match t.profile {
+        max_window: match t.window {
+            Some(WindowDoc::Unbounded) => UNBOUNDED_WINDOW,
+            None | Some(WindowDoc::Field) => 65535,
+        },
+        socket_buffer: if t.window == Some(WindowDoc::Unbounded) {
+            UNBOUNDED_WINDOW
+        } else {
+            match t.buffer_rounding.unwrap_or(match t.profile {
             Profile::Bsd => BufferRoundingDoc::Mss,
             Profile::Modern | Profile::Linux => BufferRoundingDoc::None,
         }) {
@@ -501,6 +515,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                 (t.buffer.0.div_ceil(unit) * unit) as u32
             }
             BufferRoundingDoc::None => t.buffer.0 as u32,
+        }
         },
         timers,
         cc,

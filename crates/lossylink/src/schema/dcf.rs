@@ -34,7 +34,8 @@ pub struct DcfDoc {
     /// Attempts per frame, the first included (7, ns-2's ShortRetryLimit semantics).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_limit: Option<u32>,
-    /// Rate of control frames (MAC ACKs): 1 or 2 Mb/s (1 Mb/s).
+    /// Rate of control frames (MAC ACKs): 1, 2, 5.5 or 11 Mb/s (1 Mb/s; ns-2 accepts any
+    /// `basicRate_`, mac/mac-802_11.cc:243-247).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basic_rate: Option<Rate>,
     /// PLCP preamble of the MAC ACKs (long).

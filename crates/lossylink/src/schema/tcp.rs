@@ -90,6 +90,18 @@ pub enum NewRenoDoc {
     Rfc6582,
 }
 
+/// What bounds the receiver's advertised window (`tcp.window`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WindowDoc {
+    /// The 16-bit window field without scaling: at most 65535 bytes, and at most `tcp.buffer`.
+    Field,
+    /// ns-2's one-way TCP (`tcp/tcp-sink.cc` advertises no window; the sender's `window_` is
+    /// the only bound, and the LL-ELSN study sets it "very large"): the receiver's window and
+    /// the congestion window's cap are 1 GiB, so nothing but cwnd limits the sender.
+    Unbounded,
+}
+
 /// When Reno's exit from fast recovery retracts cwnd to ssthresh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -155,6 +167,11 @@ pub struct TcpDoc {
     /// Socket buffer size, both ends (bounds the advertised window).
     #[serde(default = "default_buffer")]
     pub buffer: Size,
+    /// What bounds the window the receiver advertises: field (the 16-bit field without window
+    /// scaling, at most 65535 bytes and `buffer`; default) | unbounded (ns-2's one-way TCP:
+    /// `TCPSink` advertises no window, so nothing but cwnd limits the sender).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowDoc>,
     /// Slow-timer tick (bsd; 500ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slow_tick: Option<Dur>,
@@ -394,6 +411,7 @@ impl Default for TcpDoc {
             profile: Profile::Bsd,
             mss: default_mss(),
             buffer: default_buffer(),
+            window: None,
             slow_tick: None,
             min_rto: None,
             max_rto: None,

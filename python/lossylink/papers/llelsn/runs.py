@@ -162,7 +162,7 @@ def flows(n: int, schemes: list[str] | None = None, extra: str = "") -> str:
 
 
 def dcf(limit: int, delay: str | None = None, collisions: bool = True) -> str:
-    parts = [f"retry_limit = {limit}", 'basic_rate = "1Mbps"']
+    parts = [f"retry_limit = {limit}", 'basic_rate = "11Mbps"']
     if delay:
         parts.append(f'retry_delay = "{delay}"')
     if not collisions:
