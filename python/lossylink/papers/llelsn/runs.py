@@ -39,7 +39,8 @@ ARQ_SCHEMES = (("Reno", "e2e"), ("Snoop", "snoop-newreno"), ("LL-ELSN", "ll-elsn
 FER_PCT = (0.001, 0.01, 0.1, 0.5, 1, 2, 3, 5, 7, 9)
 """T004-1's grid, percent."""
 RTT_D_MS = (1, 10, 20, 50, 100, 200)
-"""Fig. 7: the one-way delay of the server's wired link (the spec's delay offset `d`, [GAP])."""
+"""Fig. 7: the one-way delay of each wired link (the seed: "adjusting the delay offset d of each
+link buffer"; its values are a [GAP])."""
 UPLINK_FER_PCT = (0.1, 1, 3, 9)
 N_FLOWS = (1, 2, 5, 10, 15, 20)
 REPLACED = (0, 2, 4, 6, 8)
@@ -237,8 +238,12 @@ def _experiments() -> list[Experiment]:
                     label,
                     scheme,
                     d,
-                    [("cells.0.error", fer(DEFAULT_FER_PCT)), ("links.0.delay", f"{d}ms")],
-                    f"Fig. 7: d = {d} ms, FER 1 %, {label}",
+                    [
+                        ("cells.0.error", fer(DEFAULT_FER_PCT)),
+                        ("links.0.delay", f"{d}ms"),
+                        ("links.1.delay", f"{d}ms"),
+                    ],
+                    f"Fig. 7: d = {d} ms on each wired link, FER 1 %, {label}",
                 )
             )
         # Snoop runs at the station in the uplink, "by symmetric operation" (spec §4.4 (a)).
