@@ -443,6 +443,7 @@ pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConf
         retry_delay: d
             .retry_delay
             .map_or(SimDuration::ZERO, |x| SimDuration(x.0)),
+        retry_delay_blocks: d.retry_delay_blocks.unwrap_or(true),
         mac_ack: d.mac_ack.unwrap_or(true),
         collisions: d.collisions.unwrap_or(true),
         header_protection: d.header_protection.unwrap_or(false),

@@ -44,6 +44,11 @@ pub struct DcfDoc {
     /// A fixed wait before each retry, the queue head blocked (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_delay: Option<Dur>,
+    /// Whether the retry delay blocks the queue (true) or sets the frame aside while later
+    /// frames go (false: the retried frame is reordered behind them; Fig. 13 of the LL-ELSN
+    /// study).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_delay_blocks: Option<bool>,
     /// MAC ACKs and retries (802.11, true) or none (CSMA/CA as the 915 MHz WaveLAN had: a
     /// frame goes once, collided or corrupted ones are lost).
     #[serde(default, skip_serializing_if = "Option::is_none")]
