@@ -86,23 +86,26 @@ fn repairs(style: &str) -> (Vec<(u64, u64, usize)>, lossylink::Metrics) {
 #[test]
 fn an_ns2_snoop_resend_waits_behind_the_queued_frames() {
     let (ns2, m) = repairs("ns2");
-    assert!(ns2.len() >= 5, "{} repairs", ns2.len());
-    // With the window unclamped the access point's queue is long: the resend waits behind
-    // the frames queued before it, many of them, and milliseconds pass (a 1076-byte frame
-    // takes about 1.3 ms on the air with its MAC ACK).
-    let waited = ns2.iter().filter(|&&(_, _, n)| n >= 3).count();
-    assert!(waited * 2 > ns2.len(), "{ns2:?}");
-    let slow = ns2
-        .iter()
-        .filter(|&&(d, s, _)| s - d > 4_000_000)
-        .count();
-    assert!(slow * 2 > ns2.len(), "{ns2:?}");
-    assert!(m.local_retransmissions > 0);
-
     let (b97, _) = repairs("balakrishnan97");
-    assert!(!b97.is_empty());
-    // Balakrishnan97's snoop: at the head, after at most the frame the MAC already holds.
-    assert!(b97.iter().all(|&(_, _, n)| n <= 1), "{b97:?}");
+    assert!(ns2.len() >= 5 && b97.len() >= 5, "{ns2:?} {b97:?}");
+    assert!(m.local_retransmissions > 0);
+    // Seed 1: ns-2's resend starts after a median of 11 data frames (26 of 36 after five or
+    // more) and 23 ms after the second duplicate; Balakrishnan97's after a median of 1 frame
+    // (the one the MAC already holds, and the one in its backoff; 41 of 44 after three or
+    // fewer; the rest are resends the sender made itself) and 3.5 ms.
+    let median = |v: &[(u64, u64, usize)], f: &dyn Fn(&(u64, u64, usize)) -> u64| {
+        let mut x: Vec<u64> = v.iter().map(f).collect();
+        x.sort_unstable();
+        x[x.len() / 2]
+    };
+    let frames = |r: &(u64, u64, usize)| r.2 as u64;
+    let wait = |r: &(u64, u64, usize)| r.1 - r.0;
+    assert!(median(&ns2, &frames) >= 5, "{ns2:?}");
+    assert!(median(&b97, &frames) <= 2, "{b97:?}");
+    assert!(median(&ns2, &wait) > 10_000_000, "{ns2:?}");
+    assert!(median(&b97, &wait) < 7_000_000, "{b97:?}");
+    let few = b97.iter().filter(|&&(_, _, n)| n <= 3).count();
+    assert!(few * 4 >= b97.len() * 3, "{b97:?}");
 }
 
 #[test]
