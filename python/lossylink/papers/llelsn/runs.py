@@ -59,6 +59,12 @@ FRIENDLY_RETRY_LIMIT = 7
 """Fig. 12 runs "without wireless losses": no bit errors, and ns-2's `ShortRetryLimit_ 7`
 (tcl/lib/ns-default.tcl:707) so that a collision is retried, not lost (issue 40 point 5; with the
 study's retry limit of one every collided frame is a wireless loss)."""
+IDEAL_BWE_SHARE = "386kbps"
+"""Ideal BWE's "exact available bandwidth" in Fig. 12 (issue 40 point 6): a flow's share of the
+cell, measured as ground truth: ten Reno flows on this cell (retry limit 7, no bit errors) each
+get 0.371 Mb/s of goodput (`reproduce llelsn --quick`, friendly k = 0, seed 1), 0.386 Mb/s of
+IP packets (1040 of 1000 bytes). A fixed share, not the momentary rate of the others (the
+spec's [PROPOSAL]): the network does not hand rates to a sender part."""
 ERSN_FER_PCT = (1, 3, 5, 7, 9)
 RETRY_FER_PCT = (0.5, 1, 2, 3, 5, 7, 9)
 RETRY_LIMITS = (1, 2, 4)
@@ -294,6 +300,9 @@ def _experiments() -> list[Experiment]:
             )
         )
     for label, scheme in FRIENDLY:
+        # The oracle knows the flow's available bandwidth: its share of the cell, not the
+        # wired link's 10 Mb/s (issue 40 point 6).
+        share = [("tcp.ideal_bwe_rate", IDEAL_BWE_SHARE)] if scheme == "e2e-ideal-bwe" else []
         for k in REPLACED:
             mix = [scheme] * k + ["e2e"] * (10 - k)
             out.append(
@@ -308,6 +317,7 @@ def _experiments() -> list[Experiment]:
                         ("flows", flows(10, mix)),
                         ("cells.0.error", fer(0)),
                         ("cells.0.dcf", dcf(FRIENDLY_RETRY_LIMIT)),
+                        *share,
                     ],
                     f"Fig. 12: {k} of 10 Reno flows replaced by {label}, no wireless losses",
                 )
