@@ -174,6 +174,7 @@ fn make_sender(
             frto: t.frto,
             syn: t.syn,
             initial_peer_window: peer_window,
+            ersn_oldest_only: t.ersn_oldest_only,
             ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,

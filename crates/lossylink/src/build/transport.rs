@@ -128,6 +128,8 @@ pub(crate) struct TcpSettings {
     pub eln_single_conn: bool,
     /// `tcp.esack_filter`, if given (ESACK's default is 3).
     pub esack_filter: Option<u32>,
+    /// `tcp.ersn_restart = "oldest"`.
+    pub ersn_oldest_only: bool,
     /// Reno's cwnd retraction at the end of fast recovery.
     pub exit_retraction: ExitRetraction,
     /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
@@ -493,6 +495,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         esack_filter: t.esack_filter,
+        ersn_oldest_only: t.ersn_restart == Some(ErsnRestartDoc::Oldest),
         mss: t.mss,
         buffer: t.buffer.0 as u32,
         max_window: match t.window {

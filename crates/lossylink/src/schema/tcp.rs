@@ -90,6 +90,16 @@ pub enum NewRenoDoc {
     Rfc6582,
 }
 
+/// `tcp.ersn_restart`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErsnRestartDoc {
+    /// Any outstanding segment (the spec's reading).
+    Outstanding,
+    /// Only the oldest outstanding segment.
+    Oldest,
+}
+
 /// What bounds the receiver's advertised window (`tcp.window`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -250,6 +260,11 @@ pub struct TcpDoc {
     /// the rest are left to the timer (3; 0 never filters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub esack_filter: Option<u32>,
+    /// Which ERSN restarts the sender's retransmission timer (ll-elsn): outstanding (any
+    /// outstanding segment, the spec's §4.2 (c); default) | oldest (only the oldest outstanding
+    /// segment, the one the timer guards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ersn_restart: Option<ErsnRestartDoc>,
     /// Westwood+'s bandwidth filter: tustin (default) | linux.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub westwood_filter: Option<WestwoodFilterDoc>,
@@ -434,6 +449,7 @@ impl Default for TcpDoc {
             smart_rtt: None,
             buffer_rounding: None,
             esack_filter: None,
+            ersn_restart: None,
             westwood_filter: None,
             newreno: None,
             rto: None,

@@ -33,6 +33,10 @@ pub struct SenderConfig {
     /// Open the connection with a SYN and wait for the SYN-ACK before any data (`syn.rs`);
     /// otherwise it is open at start.
     pub syn: bool,
+    /// LL-ELSN's ERSN restarts the retransmission timer only when it names the oldest
+    /// outstanding segment (the one the timer guards), not any outstanding one (the spec's
+    /// §4.2 (c) reading, the default).
+    pub ersn_oldest_only: bool,
 }
 
 impl SenderConfig {
@@ -52,6 +56,7 @@ impl SenderConfig {
             tlp: false,
             frto: false,
             syn: false,
+            ersn_oldest_only: false,
         }
     }
 }
