@@ -135,7 +135,9 @@ fn make_sender(
     };
     let parts = SenderParts {
         cc: match t.cc {
-            CcSettings::Reno(flavor) => RenoCc::new(flavor, t.mss, t.initial_cwnd, t.max_window).into(),
+            CcSettings::Reno(flavor) => {
+                RenoCc::new(flavor, t.mss, t.initial_cwnd, t.max_window).into()
+            }
             CcSettings::Cubic => CubicCc::new(t.mss, t.initial_cwnd, t.max_window).into(),
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
             CcSettings::Bbr => BbrCc::new(t.mss, t.initial_cwnd, t.max_window, space.base.0).into(),
@@ -148,9 +150,14 @@ fn make_sender(
             CcSettings::Tibet(a) => TibetCc::new(a, t.mss, t.initial_cwnd, t.max_window).into(),
             // The build fills in the path's rate for a flow (`build/flows.rs`); a split leg's
             // oracle without a given rate is refused there.
-            CcSettings::IdealBwe { rate_bps, rtt } => {
-                IdealBweCc::new(rate_bps.unwrap_or(0) / 8, rtt, t.mss, t.initial_cwnd, t.max_window).into()
-            }
+            CcSettings::IdealBwe { rate_bps, rtt } => IdealBweCc::new(
+                rate_bps.unwrap_or(0) / 8,
+                rtt,
+                t.mss,
+                t.initial_cwnd,
+                t.max_window,
+            )
+            .into(),
         },
         recovery,
         rto,

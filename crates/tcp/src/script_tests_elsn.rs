@@ -39,12 +39,7 @@ fn sender_cfg(recovery: Box<dyn LossRecovery>, cfg: SenderConfig) -> Sender {
         .into(),
         eifel: None,
     };
-    let mut s = Sender::new(
-        cfg,
-        parts,
-        SeqSpace { base: BASE },
-        100 * u64::from(MSS),
-    );
+    let mut s = Sender::new(cfg, parts, SeqSpace { base: BASE }, 100 * u64::from(MSS));
     s.seed_rtt(ms(0), ms(10));
     s
 }
@@ -161,7 +156,11 @@ fn with_ersn_restart_oldest_only_the_guarded_segment_moves_the_timer() {
         s.on_link_notice(ms(190), notice(NoticeKind::Ersn, 3), &mut t);
         let deadline = s.poll_timeout();
         s.on_timeout(ms(200), &mut t);
-        (deadline, drain(&mut s, ms(200), &mut t), s.stats().ersn_timer_restarts)
+        (
+            deadline,
+            drain(&mut s, ms(200), &mut t),
+            s.stats().ersn_timer_restarts,
+        )
     };
     // The spec's reading: each ERSN for an outstanding segment restarts the timer (190 +
     // 200 ms), and segment 0's repair waits for it.

@@ -506,19 +506,19 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             UNBOUNDED_WINDOW
         } else {
             match t.buffer_rounding.unwrap_or(match t.profile {
-            Profile::Bsd => BufferRoundingDoc::Mss,
-            Profile::Modern | Profile::Linux => BufferRoundingDoc::None,
-        }) {
-            // Net/3 tcp_mss(): both socket buffers become a multiple of the segment size it
-            // computes, which does not yet subtract the 12-byte timestamp option (Ludwig2000's
-            // testbed advertised 8496 = 18 x 472 for 460-byte segments, spec §2.1); at most
-            // sb_max, 256 KiB, and the window field still caps what is advertised at 65535.
-            BufferRoundingDoc::Mss => {
-                let unit = u64::from(t.mss) + if timestamps { 12 } else { 0 };
-                (t.buffer.0.div_ceil(unit) * unit) as u32
+                Profile::Bsd => BufferRoundingDoc::Mss,
+                Profile::Modern | Profile::Linux => BufferRoundingDoc::None,
+            }) {
+                // Net/3 tcp_mss(): both socket buffers become a multiple of the segment size it
+                // computes, which does not yet subtract the 12-byte timestamp option (Ludwig2000's
+                // testbed advertised 8496 = 18 x 472 for 460-byte segments, spec §2.1); at most
+                // sb_max, 256 KiB, and the window field still caps what is advertised at 65535.
+                BufferRoundingDoc::Mss => {
+                    let unit = u64::from(t.mss) + if timestamps { 12 } else { 0 };
+                    (t.buffer.0.div_ceil(unit) * unit) as u32
+                }
+                BufferRoundingDoc::None => t.buffer.0 as u32,
             }
-            BufferRoundingDoc::None => t.buffer.0 as u32,
-        }
         },
         timers,
         cc,

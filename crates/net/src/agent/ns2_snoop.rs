@@ -379,7 +379,10 @@ mod tests {
         }
         assert!(forwarded(&a.on_ack(ms(10), ack(1))));
         let r = a.on_ack(ms(11), ack(1));
-        assert!(forwarded(&r) && r.local.is_empty(), "first duplicate forwarded");
+        assert!(
+            forwarded(&r) && r.local.is_empty(),
+            "first duplicate forwarded"
+        );
         let r = a.on_ack(ms(12), ack(1));
         assert!(!forwarded(&r));
         assert_eq!(seqs(&r.local), vec![1], "second duplicate: local resend");
@@ -423,7 +426,10 @@ mod tests {
         a.on_ack(ms(10), ack(1));
         for t in 11..14 {
             let r = a.on_ack(ms(t), ack(1));
-            assert!(forwarded(&r) && r.local.is_empty(), "segment 1 is not cached");
+            assert!(
+                forwarded(&r) && r.local.is_empty(),
+                "segment 1 is not cached"
+            );
         }
         assert_eq!(a.conns[0].cache.len(), 1);
     }

@@ -91,12 +91,10 @@ impl Network {
         };
         let before = self.taps.agent_before(|| agent.stats());
         let reaction = match pkt.kind() {
-            PacketKind::Data => {
-                match fill {
-                    Some(f) => agent.on_data_queued(now, pkt, f),
-                    None => agent.on_data(now, pkt),
-                }
-            }
+            PacketKind::Data => match fill {
+                Some(f) => agent.on_data_queued(now, pkt, f),
+                None => agent.on_data(now, pkt),
+            },
             PacketKind::Ack => agent.on_ack(now, pkt),
         };
         let shown = Some((&pkt, &reaction.verdict));

@@ -172,9 +172,7 @@ def flows(n: int, schemes: list[str] | None = None, extra: str = "") -> str:
     return "[" + ", ".join(out) + "]"
 
 
-def dcf(
-    limit: int, delay: str | None = None, collisions: bool = True, blocks: bool = True
-) -> str:
+def dcf(limit: int, delay: str | None = None, collisions: bool = True, blocks: bool = True) -> str:
     parts = [f"retry_limit = {limit}", 'basic_rate = "11Mbps"']
     if delay:
         parts.append(f'retry_delay = "{delay}"')
