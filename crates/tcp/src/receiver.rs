@@ -599,4 +599,22 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn an_unbounded_receiver_advertises_more_than_the_16_bit_field() {
+        // ns-2's TCPSink advertises no window (issue 40 point 2): `max_window` above 65535.
+        let cfg = ReceiverConfig {
+            max_window: 1 << 30,
+            ..ReceiverConfig::new(1000, 1 << 30, DelayedAck::Off)
+        };
+        let r = Receiver::new(cfg, SeqSpace { base: SeqNum(1) }, 1 << 20, SeqNum(1));
+        assert_eq!(r.window(), 1 << 30);
+        let r = Receiver::new(
+            ReceiverConfig::new(1000, 1 << 30, DelayedAck::Off),
+            SeqSpace { base: SeqNum(1) },
+            1 << 20,
+            SeqNum(1),
+        );
+        assert_eq!(r.window(), 65535);
+    }
 }
