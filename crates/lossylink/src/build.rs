@@ -42,6 +42,8 @@ pub(crate) struct Built {
     /// The base-station agents: where each runs and which kind, with the agents' knobs.
     pub agents: Vec<(NodeId, AgentKind)>,
     pub ll: LinkTimerConfig,
+    /// `ll.snoop_style = "ns2"`: the snoop schemes run ns-2's snoop.
+    pub snoop_ns2: bool,
     /// LL-ELSN's knobs (`ll.elsn`).
     pub elsn: net::agent::elsn::ElsnConfig,
     /// The link ARQ's knobs and the nodes across the wireless links of its base stations (where
@@ -193,6 +195,7 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         warmup: run.warmup,
         agents,
         ll,
+        snoop_ns2: doc.ll.snoop_style == Some(SnoopStyleDoc::Ns2),
         elsn: elsn_settings(&doc.ll.elsn),
         arq,
     })

@@ -137,6 +137,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         let agent: Box<dyn Agent> = match kind {
             AgentKind::None | AgentKind::Split => continue,
             AgentKind::Ll => Box::new(LinkLayer::new(Mode::Plain, cfg)),
+            AgentKind::Snoop if b.snoop_ns2 => Box::new(net::agent::ns2_snoop::Ns2Snoop::new()),
             AgentKind::Snoop => Box::new(LinkLayer::new(Mode::Snoop, cfg)),
             AgentKind::Smart => Box::new(SmartLinkLayer::new(false, cfg)),
             AgentKind::SmartTcpAware => Box::new(SmartLinkLayer::new(true, cfg)),

@@ -177,6 +177,7 @@ fn make_sender(
             initial_peer_window: peer_window,
             window_shift: t.window_shift(send_buffer),
             ecn: t.ecn,
+            ersn_oldest_only: t.ersn_oldest_only,
             ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,
@@ -217,6 +218,7 @@ fn make_receiver(
             timestamps: t.timestamps,
             window_shift: t.window_shift(buffer),
             ecn: t.ecn,
+            window_cap: t.window_cap,
             ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },
         space,

@@ -85,12 +85,29 @@ pub struct LlDoc {
     /// Local timer granularity: the timer fires on multiples of it (200ms; 0 = continuous).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tick: Option<Dur>,
+    /// Which snoop the snoop schemes run: balakrishnan97 (default: resends at the head of the
+    /// wireless queue, link RTT from the end of transmission, 200 ms floor on 200 ms ticks) |
+    /// ns2 (ns-2.35's `LL/LLSnoop`, tcp/snoop.cc: resends at the tail of the interface queue,
+    /// timer from link-layer entry, 100 ms floor; `ll.dupthresh`, `min_rto` and `tick` do not
+    /// apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snoop_style: Option<SnoopStyleDoc>,
     /// Knobs of the `ll-arq` link ARQ.
     #[serde(default, skip_serializing_if = "ArqDoc::is_default")]
     pub arq: ArqDoc,
     /// Knobs of LL-ELSN (`ll-elsn`).
     #[serde(default, skip_serializing_if = "ElsnDoc::is_default")]
     pub elsn: ElsnDoc,
+}
+
+/// `ll.snoop_style`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SnoopStyleDoc {
+    /// Balakrishnan97's snoop (`net::agent::ll`).
+    Balakrishnan97,
+    /// ns-2.35's snoop (`net::agent::ns2_snoop`).
+    Ns2,
 }
 
 /// Knobs of LL-ELSN's notifications (eln-llelsn spec §4.1 (c), §4.2 (c)).

@@ -130,7 +130,7 @@ fn bad_dcf_settings_name_the_field() {
         ("cells.0.dcf.cw_min", "2000", "cells[0].dcf.cw_min"),
         (
             "cells.0.dcf.basic_rate",
-            "\"5.5Mbps\"",
+            "\"3Mbps\"",
             "cells[0].dcf.basic_rate",
         ),
     ] {

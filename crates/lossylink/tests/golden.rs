@@ -849,6 +849,35 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "ns2-snoop-downlink-fer3",
+        "ns-2's snoop (ll.snoop_style = ns2, tcp/snoop.cc) on the LL-ELSN downlink at 3% FER: resends to the tail of the access point's queue, timer from link-layer entry",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "snoop-newreno"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
+        "llelsn-retry-delay-aside",
+        "LL-ELSN, four link attempts 100 ms apart that do not block the queue (dcf.retry_delay_blocks = false): the retried frame is reordered behind later ones",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            (
+                "cells.0.dcf",
+                "{ retry_limit = 4, basic_rate = \"11Mbps\", retry_delay = \"100ms\", retry_delay_blocks = false }",
+            ),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "esack-no-notices",
         "ESACK without a notifying link layer: SACK recovery, one halving per episode, on the LL-ELSN cell at 1% FER",
         "llelsn",

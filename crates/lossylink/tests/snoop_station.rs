@@ -21,6 +21,8 @@ fn uplink(scheme: &str, collisions: bool) -> lossylink::Scenario {
         &[
             ("scheme", scheme),
             ("run.duration", "10s"),
+            // Balakrishnan97's snoop (the preset runs ns-2's; tests/ns2_snoop.rs).
+            ("ll.snoop_style", "\"balakrishnan97\""),
             (
                 "flows",
                 "[{ name = \"up\", from = \"sta1\", to = \"server\" }]",
@@ -96,6 +98,7 @@ fn snoop_helps_the_uplink_less_than_the_downlink() {
             &[
                 ("scheme", scheme),
                 ("run.duration", "20s"),
+                ("ll.snoop_style", "\"balakrishnan97\""),
                 (
                     "cells.0.error",
                     "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",

@@ -93,6 +93,9 @@ pub struct ReceiverConfig {
     pub window_shift: Option<u8>,
     /// RFC 3168 ECN: echo a CE mark with ECE on every ACK until a segment with CWR arrives.
     pub ecn: bool,
+    /// The largest window without scaling: 65535, or larger for ns-2's one-way TCP, whose sink
+    /// advertises no window at all (lossylink's `tcp.window = "unbounded"`).
+    pub window_cap: u32,
 }
 
 impl ReceiverConfig {
@@ -111,12 +114,13 @@ impl ReceiverConfig {
             timestamps: None,
             window_shift: None,
             ecn: false,
+            window_cap: 65535,
         }
     }
 
     /// The largest window this receiver advertises (65 535 without window scaling).
     fn max_window(&self) -> u32 {
-        crate::wscale::max_window(self.window_shift)
+        crate::wscale::max_window(self.window_shift).max(self.window_cap)
     }
 }
 
@@ -302,7 +306,7 @@ impl Receiver {
         let keep = self.adv_right.saturating_sub(self.rcv_nxt);
         let w = u64::from(self.free_window()).max(keep);
         match self.cfg.window_shift {
-            None => w.min(65535) as u32,
+            None => w.min(u64::from(self.cfg.max_window())) as u32,
             shift => crate::wscale::advertise(w, shift),
         }
     }
@@ -662,5 +666,23 @@ mod tests {
                 prop_assert_eq!(inside, *c);
             }
         }
+    }
+
+    #[test]
+    fn an_unbounded_receiver_advertises_more_than_the_16_bit_field() {
+        // ns-2's TCPSink advertises no window (issue 40 point 2): `max_window` above 65535.
+        let cfg = ReceiverConfig {
+            window_cap: 1 << 30,
+            ..ReceiverConfig::new(1000, 1 << 30, DelayedAck::Off)
+        };
+        let r = Receiver::new(cfg, SeqSpace { base: SeqNum(1) }, 1 << 20, SeqNum(1));
+        assert_eq!(r.window(), 1 << 30);
+        let r = Receiver::new(
+            ReceiverConfig::new(1000, 1 << 30, DelayedAck::Off),
+            SeqSpace { base: SeqNum(1) },
+            1 << 20,
+            SeqNum(1),
+        );
+        assert_eq!(r.window(), 65535);
     }
 }

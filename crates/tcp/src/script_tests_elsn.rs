@@ -22,6 +22,11 @@ fn ms(m: u64) -> SimTime {
 /// A sender of 100 segments with an initial window of five, RFC 6298's timer with a 200 ms
 /// minimum, and a 10 ms round trip measured at the handshake (so RTO = 200 ms).
 fn sender(recovery: Box<dyn LossRecovery>) -> Sender {
+    sender_cfg(recovery, SenderConfig::new(MSS, 65535))
+}
+
+/// [`sender`] with `cfg`.
+fn sender_cfg(recovery: Box<dyn LossRecovery>, cfg: SenderConfig) -> Sender {
     let parts = SenderParts {
         cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 5 * MSS, 65535).into(),
         recovery: recovery.into(),
@@ -34,12 +39,7 @@ fn sender(recovery: Box<dyn LossRecovery>) -> Sender {
         .into(),
         eifel: None,
     };
-    let mut s = Sender::new(
-        SenderConfig::new(MSS, 65535),
-        parts,
-        SeqSpace { base: BASE },
-        100 * u64::from(MSS),
-    );
+    let mut s = Sender::new(cfg, parts, SeqSpace { base: BASE }, 100 * u64::from(MSS));
     s.seed_rtt(ms(0), ms(10));
     s
 }
@@ -138,6 +138,35 @@ fn an_ersn_restarts_the_timer_through_a_long_link_retry_burst() {
     // With it the deadline moved to 105 + 200 ms: the wake-up at 200 ms finds nothing due,
     // and the ACK at 280 ms ends the burst without a timeout.
     assert_eq!(run(true), (Some(ms(305)), vec![], 0));
+}
+
+#[test]
+fn with_ersn_restart_oldest_only_the_guarded_segment_moves_the_timer() {
+    // tcp.ersn_restart = "oldest" (issue 40): segment 0 is lost and waits for the timer;
+    // ERSNs for segments 2 and 3 (other frames the link retries) arrive at 105 and 190 ms.
+    let run = |oldest: bool| {
+        let cfg = SenderConfig {
+            ersn_oldest_only: oldest,
+            ..SenderConfig::new(MSS, 65535)
+        };
+        let mut s = sender_cfg(esack(), cfg);
+        let mut t = VecSink::default();
+        assert_eq!(drain(&mut s, ms(0), &mut t), vec![0, 1, 2, 3, 4]);
+        s.on_link_notice(ms(105), notice(NoticeKind::Ersn, 2), &mut t);
+        s.on_link_notice(ms(190), notice(NoticeKind::Ersn, 3), &mut t);
+        let deadline = s.poll_timeout();
+        s.on_timeout(ms(200), &mut t);
+        (
+            deadline,
+            drain(&mut s, ms(200), &mut t),
+            s.stats().ersn_timer_restarts,
+        )
+    };
+    // The spec's reading: each ERSN for an outstanding segment restarts the timer (190 +
+    // 200 ms), and segment 0's repair waits for it.
+    assert_eq!(run(false), (Some(ms(390)), vec![], 2));
+    // Oldest only: neither names segment 0; the timer fires at 200 ms and resends it.
+    assert_eq!(run(true), (Some(ms(200)), vec![0], 0));
 }
 
 #[test]

@@ -491,10 +491,15 @@ pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConf
         ));
     }
     let basic = d.basic_rate.map_or(1_000_000, |r| r.0);
-    if basic != 1_000_000 && basic != 2_000_000 {
+    // IEEE 802.11b-1999 §18.1's four rates. The standard's basic rate set for control frames
+    // is 1 and 2 Mb/s; ns-2 sends them at any `basicRate_` (mac/mac-802_11.cc:243-247, which
+    // falls back to the data rate), and the LL-ELSN study runs its MAC ACKs at 11 Mb/s.
+    if ![1_000_000, 2_000_000, 5_500_000, 11_000_000].contains(&basic) {
         return Err(Error::invalid(
             format!("{field}.basic_rate"),
-            format!("{basic} bit/s is not an 802.11b basic rate (allowed: 1Mbps, 2Mbps)"),
+            format!(
+                "{basic} bit/s is not an 802.11b rate (allowed: 1Mbps, 2Mbps, 5.5Mbps, 11Mbps)"
+            ),
         ));
     }
     // IEEE 802.11b-1999 §18.2.2: long PLCP 144 + 48 µs at 1 Mb/s, short 72 + 24 µs.
@@ -514,6 +519,7 @@ pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConf
         retry_delay: d
             .retry_delay
             .map_or(SimDuration::ZERO, |x| SimDuration(x.0)),
+        retry_delay_blocks: d.retry_delay_blocks.unwrap_or(true),
         mac_ack: d.mac_ack.unwrap_or(true),
         collisions: d.collisions.unwrap_or(true),
         header_protection: d.header_protection.unwrap_or(false),

@@ -84,6 +84,10 @@ pub(crate) enum DelackSettings {
     Linux(SimDuration),
 }
 
+/// The window of `tcp.window = "unbounded"` (ns-2's one-way TCP, whose sink advertises no
+/// window): 1 GiB, far above any flight these links hold, and still a `u32` in bytes.
+pub(crate) const UNBOUNDED_WINDOW: u32 = 1 << 30;
+
 /// TCP settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TcpSettings {
@@ -93,6 +97,9 @@ pub(crate) struct TcpSettings {
     /// The socket buffers the endpoints get: `buffer`, rounded up to a multiple of the MSS on
     /// the bsd profile (Net/3 `tcp_mss()`: `bufsize = roundup(bufsize, mss)`).
     pub socket_buffer: u32,
+    /// The largest window: the receiver's advertised window and the congestion window's cap
+    /// (65535 without window scaling; [`UNBOUNDED_WINDOW`] with `tcp.window = "unbounded"`).
+    pub window_cap: u32,
     pub timers: TimerSettings,
     pub cc: CcSettings,
     pub dupthresh: u32,
@@ -124,6 +131,8 @@ pub(crate) struct TcpSettings {
     pub eln_identify_by_header: bool,
     /// `tcp.esack_filter`, if given (ESACK's default is 3).
     pub esack_filter: Option<u32>,
+    /// `tcp.ersn_restart = "oldest"`.
+    pub ersn_oldest_only: bool,
     /// Reno's cwnd retraction at the end of fast recovery.
     pub exit_retraction: ExitRetraction,
     /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
@@ -153,6 +162,7 @@ impl TcpSettings {
     /// possible advertised window"): 65 535, or 65 535 · 2^14 with window scaling.
     pub fn max_window(&self) -> u32 {
         tcp::wscale::max_window(self.window_scaling.then_some(tcp::wscale::MAX_SHIFT))
+            .max(self.window_cap)
     }
 }
 
@@ -527,21 +537,30 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         eln_identify_by_header: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::Hack),
         esack_filter: t.esack_filter,
+        ersn_oldest_only: t.ersn_restart == Some(ErsnRestartDoc::Oldest),
         mss: t.mss,
         buffer: t.buffer.0 as u32,
-        socket_buffer: match t.buffer_rounding.unwrap_or(match t.profile {
-            Profile::Bsd => BufferRoundingDoc::Mss,
-            Profile::Modern | Profile::Linux => BufferRoundingDoc::None,
-        }) {
-            // Net/3 tcp_mss(): both socket buffers become a multiple of the segment size it
-            // computes, which does not yet subtract the 12-byte timestamp option (Ludwig2000's
-            // testbed advertised 8496 = 18 x 472 for 460-byte segments, spec §2.1); at most
-            // sb_max, 256 KiB, and the window field still caps what is advertised at 65535.
-            BufferRoundingDoc::Mss => {
-                let unit = u64::from(t.mss) + if timestamps { 12 } else { 0 };
-                (t.buffer.0.div_ceil(unit) * unit) as u32
+        window_cap: match t.window {
+            Some(WindowDoc::Unbounded) => UNBOUNDED_WINDOW,
+            None | Some(WindowDoc::Field) => 65535,
+        },
+        socket_buffer: if t.window == Some(WindowDoc::Unbounded) {
+            UNBOUNDED_WINDOW
+        } else {
+            match t.buffer_rounding.unwrap_or(match t.profile {
+                Profile::Bsd => BufferRoundingDoc::Mss,
+                Profile::Modern | Profile::Linux => BufferRoundingDoc::None,
+            }) {
+                // Net/3 tcp_mss(): both socket buffers become a multiple of the segment size it
+                // computes, which does not yet subtract the 12-byte timestamp option (Ludwig2000's
+                // testbed advertised 8496 = 18 x 472 for 460-byte segments, spec §2.1); at most
+                // sb_max, 256 KiB, and the window field still caps what is advertised at 65535.
+                BufferRoundingDoc::Mss => {
+                    let unit = u64::from(t.mss) + if timestamps { 12 } else { 0 };
+                    (t.buffer.0.div_ceil(unit) * unit) as u32
+                }
+                BufferRoundingDoc::None => t.buffer.0 as u32,
             }
-            BufferRoundingDoc::None => t.buffer.0 as u32,
         },
         timers,
         cc,

@@ -34,7 +34,8 @@ pub struct DcfDoc {
     /// Attempts per frame, the first included (7, ns-2's ShortRetryLimit semantics).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_limit: Option<u32>,
-    /// Rate of control frames (MAC ACKs): 1 or 2 Mb/s (1 Mb/s).
+    /// Rate of control frames (MAC ACKs): 1, 2, 5.5 or 11 Mb/s (1 Mb/s; ns-2 accepts any
+    /// `basicRate_`, mac/mac-802_11.cc:243-247).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basic_rate: Option<Rate>,
     /// PLCP preamble of the MAC ACKs (long).
@@ -43,6 +44,11 @@ pub struct DcfDoc {
     /// A fixed wait before each retry, the queue head blocked (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_delay: Option<Dur>,
+    /// Whether the retry delay blocks the queue (true) or sets the frame aside while later
+    /// frames go (false: the retried frame is reordered behind them; Fig. 13 of the LL-ELSN
+    /// study).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_delay_blocks: Option<bool>,
     /// MAC ACKs and retries (802.11, true) or none (CSMA/CA as the 915 MHz WaveLAN had: a
     /// frame goes once, collided or corrupted ones are lost).
     #[serde(default, skip_serializing_if = "Option::is_none")]

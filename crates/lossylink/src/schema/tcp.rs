@@ -90,6 +90,28 @@ pub enum NewRenoDoc {
     Rfc6582,
 }
 
+/// `tcp.ersn_restart`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErsnRestartDoc {
+    /// Any outstanding segment (the spec's reading).
+    Outstanding,
+    /// Only the oldest outstanding segment.
+    Oldest,
+}
+
+/// What bounds the receiver's advertised window (`tcp.window`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WindowDoc {
+    /// The 16-bit window field without scaling: at most 65535 bytes, and at most `tcp.buffer`.
+    Field,
+    /// ns-2's one-way TCP (`tcp/tcp-sink.cc` advertises no window; the sender's `window_` is
+    /// the only bound, and the LL-ELSN study sets it "very large"): the receiver's window and
+    /// the congestion window's cap are 1 GiB, so nothing but cwnd limits the sender.
+    Unbounded,
+}
+
 /// When Reno's exit from fast recovery retracts cwnd to ssthresh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -155,6 +177,11 @@ pub struct TcpDoc {
     /// Socket buffer size, both ends (bounds the advertised window).
     #[serde(default = "default_buffer")]
     pub buffer: Size,
+    /// What bounds the window the receiver advertises: field (the 16-bit field without window
+    /// scaling, at most 65535 bytes and `buffer`; default) | unbounded (ns-2's one-way TCP:
+    /// `TCPSink` advertises no window, so nothing but cwnd limits the sender).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowDoc>,
     /// Slow-timer tick (bsd; 500ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slow_tick: Option<Dur>,
@@ -233,6 +260,11 @@ pub struct TcpDoc {
     /// the rest are left to the timer (3; 0 never filters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub esack_filter: Option<u32>,
+    /// Which ERSN restarts the sender's retransmission timer (ll-elsn): outstanding (any
+    /// outstanding segment, the spec's §4.2 (c); default) | oldest (only the oldest outstanding
+    /// segment, the one the timer guards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ersn_restart: Option<ErsnRestartDoc>,
     /// Westwood+'s bandwidth filter: tustin (default) | linux.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub westwood_filter: Option<WestwoodFilterDoc>,
@@ -410,6 +442,7 @@ impl Default for TcpDoc {
             profile: Profile::Bsd,
             mss: default_mss(),
             buffer: default_buffer(),
+            window: None,
             slow_tick: None,
             min_rto: None,
             max_rto: None,
@@ -432,6 +465,7 @@ impl Default for TcpDoc {
             smart_rtt: None,
             buffer_rounding: None,
             esack_filter: None,
+            ersn_restart: None,
             westwood_filter: None,
             newreno: None,
             rto: None,

@@ -30,6 +30,7 @@ pub(crate) mod cache;
 pub mod eln_bs;
 pub mod elsn;
 pub mod ll;
+pub mod ns2_snoop;
 pub mod smart;
 
 use crate::packet::Packet;
@@ -140,10 +141,29 @@ impl AgentStats {
     }
 }
 
+/// How full the interface queue is that a data packet shown to an agent is about to join.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueFill {
+    /// Packets waiting (the frame the MAC holds not counted).
+    pub len: usize,
+    /// The queue's capacity in packets.
+    pub limit: usize,
+}
+
 /// A base-station agent.
 pub trait Agent {
     /// An intact data packet about to be forwarded to the wireless side.
     fn on_data(&mut self, now: SimTime, pkt: Packet) -> Reaction;
+    /// [`Agent::on_data`] with the fill of the interface queue the packet is about to join
+    /// (ns-2's snoop caches only below the limit minus one). Default: `on_data`.
+    fn on_data_queued(&mut self, now: SimTime, pkt: Packet, _queue: QueueFill) -> Reaction {
+        self.on_data(now, pkt)
+    }
+    /// Whether local retransmissions join the tail of the interface queue (ns-2's
+    /// `LL/LLSnoop`, dropped when it is full) instead of its head. Default: the head.
+    fn local_at_tail(&self) -> bool {
+        false
+    }
     /// An intact ACK that arrived from the wireless side.
     fn on_ack(&mut self, now: SimTime, pkt: Packet) -> Reaction;
     /// A data frame of this node left on the wireless hop at `now` (transmission complete).

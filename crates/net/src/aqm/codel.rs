@@ -11,6 +11,7 @@
 //! computed on integers.
 
 use super::{try_mark, QueueStats};
+use crate::account::Fate;
 use crate::packet::{PacketPool, PacketRef};
 use engine::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -145,7 +146,7 @@ impl CodelVars {
                     self.drop_next = control_law(self.drop_next, c.interval, self.count);
                     return Some(h.pkt);
                 }
-                pool.release(h.pkt);
+                pool.release(h.pkt, Fate::QueueDrop);
                 stats.codel_drops += 1;
                 let (h, b) = pop(pool);
                 r = self.judge(now, h, (b, pool), c, stats);
@@ -161,7 +162,7 @@ impl CodelVars {
             if marked {
                 stats.codel_marks += 1;
             } else {
-                pool.release(head.pkt);
+                pool.release(head.pkt, Fate::QueueDrop);
                 stats.codel_drops += 1;
                 let (h, b) = pop(pool);
                 r = self.judge(now, h, (b, pool), c, stats);

@@ -16,6 +16,7 @@
 
 use super::codel::{CodelConfig, CodelVars};
 use super::QueueStats;
+use crate::account::Fate;
 use crate::packet::{PacketPool, PacketRef};
 use engine::{RngStream, SimTime};
 use std::collections::VecDeque;
@@ -169,7 +170,7 @@ impl FqCodel {
             if victim == pkt {
                 kept = false;
             } else {
-                pool.release(victim);
+                pool.release(victim, Fate::QueueDrop);
             }
         }
         kept

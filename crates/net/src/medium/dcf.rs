@@ -11,7 +11,8 @@
 //! its link direction corrupts it; the receiver answers after SIFS with a MAC ACK (which the
 //! reverse direction's error model may corrupt). Without an ACK the sender waits out its ACK
 //! timeout, doubles CW (up to CWmax) and retries, after `retry_delay` with its queue head
-//! blocked; after `retry_limit` attempts in all (ns-2's semantics: the limit counts attempts) it
+//! blocked (or, with `retry_delay_blocks` off, set aside while the frames behind it go, and
+//! retried first once the delay is over); after `retry_limit` attempts in all (ns-2's semantics: the limit counts attempts) it
 //! drops the frame, reported through [`Air::discard`], and resets CW. Success resets CW too and
 //! is followed by a fresh backoff (post-backoff).
 //!
@@ -44,10 +45,24 @@ enum Phase {
     Waiting { until: SimTime },
 }
 
+/// A frame set aside for the retry delay (`retry_delay_blocks` off).
+struct Aside {
+    port: PortId,
+    frame: Frame,
+    /// When it reached the head of its queue (access delay).
+    head: SimTime,
+    attempt: u32,
+    cw: u32,
+    /// When it may be retried.
+    until: SimTime,
+}
+
 struct Member {
     ports: Vec<PortId>,
     next_port: usize,
     frame: Option<(PortId, Frame, SimTime)>,
+    /// Frames set aside for the retry delay, oldest first.
+    aside: Vec<Aside>,
     cw: u32,
     attempt: u32,
     phase: Phase,
@@ -75,6 +90,10 @@ impl Member {
 /// Wake-up tags: an exchange's outcome carries its member (high bit set); everything else the
 /// epoch of the schedule it belongs to, so that a stale one is ignored.
 const MEMBER: u32 = 1 << 31;
+/// Wake-up tag bit of a frame set aside whose retry delay is over (its member in the low bits).
+const ASIDE: u32 = 1 << 30;
+/// The bits of an epoch tag.
+const EPOCH: u32 = ASIDE - 1;
 
 /// `Dcf::member_of` for a port that is not the cell's.
 const NO_MEMBER: u32 = u32::MAX;
@@ -138,6 +157,7 @@ impl Dcf {
                     ports,
                     next_port: 0,
                     frame: None,
+                    aside: Vec::new(),
                     cw: cfg.cw_min,
                     attempt: 0,
                     phase: Phase::Empty,
@@ -172,6 +192,7 @@ impl Dcf {
             ports: vec![sta_port],
             next_port: 0,
             frame: None,
+            aside: Vec::new(),
             cw: cfg.cw_min,
             attempt: 0,
             phase: Phase::Empty,
@@ -214,6 +235,17 @@ impl Dcf {
     #[inline(never)]
     fn take_frame<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
         let m = &mut self.members[i];
+        // A frame set aside whose delay is over goes first.
+        if let Some(k) = m.aside.iter().position(|a| a.until <= now) {
+            let a = m.aside.remove(k);
+            m.frame = Some((a.port, a.frame, a.head));
+            m.attempt = a.attempt;
+            m.cw = a.cw;
+            let slots = m.draw();
+            m.phase = Phase::Backoff { slots, from: None };
+            self.frozen.insert(i);
+            return true;
+        }
         let n = m.ports.len();
         let mut k = m.next_port;
         for _ in 0..n {
@@ -223,6 +255,7 @@ impl Dcf {
                 m.next_port = k;
                 m.frame = Some((port, f, now));
                 m.attempt = 0;
+                m.cw = self.cfg.cw_min;
                 let slots = m.draw();
                 m.phase = Phase::Backoff { slots, from: None };
                 self.frozen.insert(i);
@@ -298,7 +331,7 @@ impl Dcf {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
+        self.epoch = self.epoch.wrapping_add(1) & EPOCH;
         if let Some(t) = next {
             air.wake(t.max(now), self.epoch);
         }
@@ -450,7 +483,7 @@ impl Dcf {
                 air.wake(until, MEMBER | i as u32);
             }
         }
-        self.epoch = self.epoch.wrapping_add(1) & (MEMBER - 1);
+        self.epoch = self.epoch.wrapping_add(1) & EPOCH;
         air.wake(end, self.epoch);
     }
 
@@ -461,7 +494,7 @@ impl Dcf {
     /// calls the medium out of line.
     #[inline(always)]
     pub(crate) fn ignores(&self, now: SimTime, tag: u32) -> bool {
-        tag & MEMBER == 0 && (tag != self.epoch || now < self.busy_until)
+        tag & (MEMBER | ASIDE) == 0 && (tag != self.epoch || now < self.busy_until)
     }
 
     /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
@@ -503,7 +536,21 @@ impl Dcf {
             return;
         }
         m.cw = (2 * m.cw + 1).min(cfg.cw_max);
-        if cfg.retry_delay > SimDuration::ZERO {
+        if cfg.retry_delay > SimDuration::ZERO && !cfg.retry_delay_blocks {
+            if let Some((port, frame, head)) = m.frame.take() {
+                let until = now + cfg.retry_delay;
+                m.aside.push(Aside {
+                    port,
+                    frame,
+                    head,
+                    attempt: m.attempt,
+                    cw: m.cw,
+                    until,
+                });
+                air.wake(until, ASIDE | i as u32);
+            }
+            m.phase = Phase::Empty;
+        } else if cfg.retry_delay > SimDuration::ZERO {
             m.phase = Phase::Waiting {
                 until: now + cfg.retry_delay,
             };
@@ -531,6 +578,15 @@ impl Medium for Dcf {
     }
 
     fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A) {
+        if tag & ASIDE != 0 {
+            // A frame's retry delay is over: an empty member takes it now; a busy one after
+            // its exchange.
+            let i = (tag & EPOCH) as usize;
+            if i < self.members.len() && self.fill(now, i, air) {
+                self.resume(now, air);
+            }
+            return;
+        }
         if tag & MEMBER != 0 {
             let i = (tag & !MEMBER) as usize;
             if i < self.members.len() {

@@ -23,6 +23,11 @@ pub struct DcfConfig {
     pub ack_bits: u64,
     /// A fixed wait before each retry, the queue head blocked (spec Fig. 13, `ll_retry_delay`).
     pub retry_delay: SimDuration,
+    /// Whether the retry delay blocks the member (true: the frame stays at the head and
+    /// everything behind it waits) or not (false: the frame is set aside for the delay while
+    /// the member sends the frames behind it, and is retried first once the delay is over; the
+    /// reordering and link-layer delay the LL-ELSN study's Fig. 13 is about, issue 40 point 4).
+    pub retry_delay_blocks: bool,
     /// Whether the receiver acknowledges each frame (802.11). Without MAC ACKs (CSMA/CA as the
     /// 915 MHz WaveLAN had, Balakrishnan97's testbed) a frame is sent once after its backoff and
     /// a collided or corrupted one is lost on the air (the far end discards it); CW never grows.
@@ -50,6 +55,7 @@ impl DcfConfig {
         ack_time: SimDuration::from_micros(192 + 112),
         ack_bits: 14 * 8,
         retry_delay: SimDuration::ZERO,
+        retry_delay_blocks: true,
         mac_ack: true,
         collisions: true,
         header_protection: false,

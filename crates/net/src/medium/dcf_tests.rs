@@ -292,3 +292,55 @@ fn a_collision_hands_no_header_up() {
     assert!(collided >= 2);
     assert_eq!(headers, attempts - collided);
 }
+
+#[test]
+fn a_non_blocking_retry_delay_lets_the_frames_behind_go_first() {
+    // Issue 40 point 4 (the LL-ELSN study's Fig. 13): the first attempt of frame 1 is lost;
+    // with a 100 ms retry delay that does not block, frames 2 and 3 are delivered while frame
+    // 1 waits, and frame 1 is retried once the delay is over. Blocking: 2 and 3 wait behind it.
+    let run = |blocks: bool| {
+        let cfg = DcfConfig {
+            retry_delay: SimDuration::from_millis(100),
+            retry_delay_blocks: blocks,
+            ..DcfConfig::B_LONG_1M
+        };
+        let mut d = cell(cfg, 1);
+        let mut air = FakeAir::new(vec![3, 0]);
+        air.bad_attempts = vec![1];
+        ready(&mut d, &mut air);
+        drive(&mut d, &mut air, SimTime(1_000_000_000));
+        let events: Vec<(u64, String)> = air
+            .log
+            .iter()
+            .filter_map(|l| {
+                let mut w = l.split(' ');
+                let t = w.next()?.parse().ok()?;
+                let k = w.next()?;
+                matches!(k, "try" | "resend1" | "deliver").then(|| (t, k.to_string()))
+            })
+            .collect();
+        (events, d.stats()[0].clone())
+    };
+    let (aside, s) = run(false);
+    let kinds: Vec<&str> = aside.iter().map(|(_, k)| k.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["try", "try", "deliver", "try", "deliver", "resend1", "try", "deliver"]
+    );
+    let first = aside[0].0;
+    // The lost attempt ends at first + 1000 us, its ACK timeout after; then 100 ms.
+    let resend = aside[5].0;
+    assert!(resend >= first + 100_000_000, "{aside:?}");
+    // Frames 2 and 3 were delivered long before: within a few ms of the loss.
+    assert!(aside[4].0 < first + 10_000_000, "{aside:?}");
+    assert_eq!((s.attempts, s.successes, s.retries), (4, 3, 1));
+
+    let (blocked, _) = run(true);
+    let kinds: Vec<&str> = blocked.iter().map(|(_, k)| k.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["try", "resend1", "try", "deliver", "try", "deliver", "try", "deliver"]
+    );
+    // Blocking: frame 2 waits for frame 1's delay.
+    assert!(blocked[4].0 >= blocked[0].0 + 100_000_000, "{blocked:?}");
+}

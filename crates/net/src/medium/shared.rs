@@ -129,6 +129,9 @@ pub(crate) mod tests {
         pub(crate) corrupt: bool,
         /// Attempts on these ports are corrupted (a station in a bad channel).
         pub(crate) bad_ports: Vec<PortId>,
+        /// These attempts (numbered from 1 over the whole cell) are corrupted.
+        pub(crate) bad_attempts: Vec<u32>,
+        attempts: u32,
         /// Wake-ups asked for, in order (MAC tests drive them).
         pub(crate) wakes: Vec<(SimTime, u32)>,
         /// Packets (numbered from 1 in take order) that are 200-byte UDP datagrams of flow 1
@@ -150,6 +153,8 @@ pub(crate) mod tests {
                 next_seq: 0,
                 corrupt: false,
                 bad_ports: Vec::new(),
+                bad_attempts: Vec::new(),
+                attempts: 0,
                 wakes: Vec::new(),
                 udp: Vec::new(),
                 interactive: Vec::new(),
@@ -190,9 +195,12 @@ pub(crate) mod tests {
         }
         fn attempt(&mut self, now: SimTime, port: PortId, _f: &Frame) -> (SimDuration, bool) {
             self.log.push(format!("{} try {port}", now.as_nanos()));
+            self.attempts += 1;
             (
                 SimDuration::from_micros(1000),
-                self.corrupt || self.bad_ports.contains(&port),
+                self.corrupt
+                    || self.bad_ports.contains(&port)
+                    || self.bad_attempts.contains(&self.attempts),
             )
         }
         fn ack_lost(&mut self, _now: SimTime, _port: PortId, _bits: u64) -> bool {

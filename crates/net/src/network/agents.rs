@@ -2,7 +2,7 @@
 //! their answers. Kept apart from the loop.
 
 use super::{AgentSlot, Event, Fate, Network};
-use crate::agent::{Agent, AgentStats, Verdict};
+use crate::agent::{Agent, AgentStats, QueueFill, Verdict};
 use crate::config::HopRole;
 use crate::packet::{Packet, PacketKind};
 use crate::packet::{PacketPool, PacketRef};
@@ -79,12 +79,25 @@ impl Network {
     /// its local resends go out, its timer is rescheduled and the taps record the call.
     /// Returns the packet to pass on, if any.
     fn agent_react(&mut self, now: SimTime, node: NodeId, pkt: Packet) -> Option<Packet> {
+        let fill = match pkt.kind() {
+            PacketKind::Data => self.route(node, pkt.dst).map(|out| {
+                let p = &self.ports[out.index()];
+                QueueFill {
+                    len: p.queue.len(),
+                    limit: p.cfg.queue_packets as usize,
+                }
+            }),
+            PacketKind::Ack => None,
+        };
         let Some((agent, _)) = self.agents[node.index()].as_mut() else {
             return Some(pkt);
         };
         let before = self.taps.agent_before(|| agent.stats());
         let reaction = match pkt.kind() {
-            PacketKind::Data => agent.on_data(now, pkt),
+            PacketKind::Data => match fill {
+                Some(f) => agent.on_data_queued(now, pkt, f),
+                None => agent.on_data(now, pkt),
+            },
             PacketKind::Ack => agent.on_ack(now, pkt),
         };
         let shown = Some((&pkt, &reaction.verdict));
@@ -120,8 +133,16 @@ impl Network {
         self.agent_react(now, node, pkt)
     }
 
-    /// Put local retransmissions at the head of the queue they route through, in order.
+    /// Put local retransmissions at the head of the queue they route through, in order (at
+    /// its tail, dropped when it is full, for an agent that asks so: ns-2's snoop).
     pub(super) fn inject_local(&mut self, now: SimTime, node: NodeId, local: Vec<Packet>) {
+        let tail = self.agents[node.index()]
+            .as_ref()
+            .is_some_and(|(a, _)| a.local_at_tail());
+        if tail {
+            self.inject_local_tail(now, node, local);
+            return;
+        }
         for mut pkt in local.into_iter().rev() {
             let Some(port) = self.route(node, pkt.dst) else {
                 continue;
@@ -131,6 +152,26 @@ impl Network {
             let r = self.pool.insert(pkt);
             let p = &mut self.ports[port.index()];
             p.enqueue_front(now, r, &self.pool);
+            let m = p.medium;
+            self.kick(now, m, port);
+        }
+    }
+
+    /// [`Network::inject_local`] at the tail of the queue: a full queue drops the resend (ns-2's
+    /// `LLSnoop::sendDown` hands it to the interface queue like any packet).
+    fn inject_local_tail(&mut self, now: SimTime, node: NodeId, local: Vec<Packet>) {
+        for mut pkt in local {
+            let Some(port) = self.route(node, pkt.dst) else {
+                continue;
+            };
+            pkt.uid = self.next_uid;
+            self.next_uid += 1;
+            let r = self.pool.insert(pkt);
+            let p = &mut self.ports[port.index()];
+            if !p.enqueue(r) {
+                self.pool.release(r, Fate::QueueDrop);
+                continue;
+            }
             let m = p.medium;
             self.kick(now, m, port);
         }

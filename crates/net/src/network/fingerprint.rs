@@ -24,6 +24,7 @@ impl Event {
             Event::WebWake { session } => (11, u64::from(session)),
             Event::Notices => (12, 0),
             Event::Headers => (13, 0),
+            Event::Jittered { port } => (14, u64::from(port.0)),
         }
     }
 }

@@ -38,6 +38,10 @@ pub struct SenderConfig {
     pub window_shift: Option<u8>,
     /// RFC 3168 ECN: ECT on new data, the once-per-window response to ECE, CWR (`ecn.rs`).
     pub ecn: bool,
+    /// LL-ELSN's ERSN restarts the retransmission timer only when it names the oldest
+    /// outstanding segment (the one the timer guards), not any outstanding one (the spec's
+    /// §4.2 (c) reading, the default).
+    pub ersn_oldest_only: bool,
 }
 
 impl SenderConfig {
@@ -59,6 +63,7 @@ impl SenderConfig {
             syn: false,
             window_shift: None,
             ecn: false,
+            ersn_oldest_only: false,
         }
     }
 }

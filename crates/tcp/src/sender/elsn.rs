@@ -1,7 +1,10 @@
 //! LL-ELSN's notifications at the sender (eln-llelsn spec §4.1-4.3): an ELN goes to the loss-
 //! recovery part (ESACK resends the segment without a window cut; other parts leave it unheeded),
 //! an ERSN restarts the retransmission timer while the named segment is outstanding
-//! (`ersn_action = restart_rto`, the spec's default in §4.2 (c)).
+//! (`ersn_action = restart_rto`, the spec's default in §4.2 (c)); with `tcp.ersn_restart =
+//! "oldest"` only while it is the oldest outstanding one, the segment the timer guards (the
+//! other reading: otherwise a stream of ERSNs for later segments can hold the timer off for
+//! ever, docs/llelsn.md).
 
 use super::Sender;
 use crate::notice::{ElnVerdict, LinkNotice, NoticeKind};
@@ -35,6 +38,7 @@ impl Sender {
                 if self.parts.recovery.heeds_notices()
                     && off >= self.una
                     && off < self.max
+                    && (!self.cfg.ersn_oldest_only || off == self.una)
                     && self.rexmt_at.is_some()
                 {
                     self.rexmt_at = Some(self.parts.rto.deadline(now));

@@ -37,9 +37,11 @@ def describe(rep: Reproduction) -> str:
     return (
         f"seeds per experiment: {seed_text(rep)} (at most 20 without link ARQ, 50 with); llelsn "
         "network (server -10 Mb/s, 20 ms- router -10 Mb/s, 1 ms- access point ~ 802.11b DCF, 11 "
-        "Mb/s, MAC ACKs at 1 Mb/s, long preamble, no RTS/CTS; 50-packet queues; 1000-byte "
+        "Mb/s, MAC ACKs at 11 Mb/s, long preamble, no RTS/CTS; 50-packet queues; 1000-byte "
         "segments; 200 s downloads); uniform FER of a 1076-byte frame, scaled by length, both "
-        "directions; retry limit 1 unless the group varies it."
+        "directions; retry limit 1 unless the group varies it; ns-2.35's TCP defaults (minimum "
+        "RTO 0.2 s, initial RTO 3 s, initial window 2, one ACK per segment, Sack1), an "
+        "unbounded window and ns-2's snoop (docs/llelsn.md, settings table)."
     )
 
 

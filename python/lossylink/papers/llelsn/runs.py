@@ -39,7 +39,8 @@ ARQ_SCHEMES = (("Reno", "e2e"), ("Snoop", "snoop-newreno"), ("LL-ELSN", "ll-elsn
 FER_PCT = (0.001, 0.01, 0.1, 0.5, 1, 2, 3, 5, 7, 9)
 """T004-1's grid, percent."""
 RTT_D_MS = (1, 10, 20, 50, 100, 200)
-"""Fig. 7: the one-way delay of the server's wired link (the spec's delay offset `d`, [GAP])."""
+"""Fig. 7: the one-way delay of each wired link (the seed: "adjusting the delay offset d of each
+link buffer"; its values are a [GAP])."""
 UPLINK_FER_PCT = (0.1, 1, 3, 9)
 N_FLOWS = (1, 2, 5, 10, 15, 20)
 REPLACED = (0, 2, 4, 6, 8)
@@ -54,6 +55,16 @@ FRIENDLY = (
     ("HACK", "e2e-hack"),
     ("LL-ELSN", "ll-elsn"),
 )
+FRIENDLY_RETRY_LIMIT = 7
+"""Fig. 12 runs "without wireless losses": no bit errors, and ns-2's `ShortRetryLimit_ 7`
+(tcl/lib/ns-default.tcl:707) so that a collision is retried, not lost (issue 40 point 5; with the
+study's retry limit of one every collided frame is a wireless loss)."""
+IDEAL_BWE_SHARE = "386kbps"
+"""Ideal BWE's "exact available bandwidth" in Fig. 12 (issue 40 point 6): a flow's share of the
+cell, measured as ground truth: ten Reno flows on this cell (retry limit 7, no bit errors) each
+get 0.371 Mb/s of goodput (`reproduce llelsn --quick`, friendly k = 0, seed 1), 0.386 Mb/s of
+IP packets (1040 of 1000 bytes). A fixed share, not the momentary rate of the others (the
+spec's [PROPOSAL]): the network does not hand rates to a sender part."""
 ERSN_FER_PCT = (1, 3, 5, 7, 9)
 RETRY_FER_PCT = (0.5, 1, 2, 3, 5, 7, 9)
 RETRY_LIMITS = (1, 2, 4)
@@ -161,10 +172,12 @@ def flows(n: int, schemes: list[str] | None = None, extra: str = "") -> str:
     return "[" + ", ".join(out) + "]"
 
 
-def dcf(limit: int, delay: str | None = None, collisions: bool = True) -> str:
-    parts = [f"retry_limit = {limit}", 'basic_rate = "1Mbps"']
+def dcf(limit: int, delay: str | None = None, collisions: bool = True, blocks: bool = True) -> str:
+    parts = [f"retry_limit = {limit}", 'basic_rate = "11Mbps"']
     if delay:
         parts.append(f'retry_delay = "{delay}"')
+    if delay and not blocks:
+        parts.append("retry_delay_blocks = false")
     if not collisions:
         parts.append("collisions = false")
     return "{ " + ", ".join(parts) + " }"
@@ -237,8 +250,12 @@ def _experiments() -> list[Experiment]:
                     label,
                     scheme,
                     d,
-                    [("cells.0.error", fer(DEFAULT_FER_PCT)), ("links.0.delay", f"{d}ms")],
-                    f"Fig. 7: d = {d} ms, FER 1 %, {label}",
+                    [
+                        ("cells.0.error", fer(DEFAULT_FER_PCT)),
+                        ("links.0.delay", f"{d}ms"),
+                        ("links.1.delay", f"{d}ms"),
+                    ],
+                    f"Fig. 7: d = {d} ms on each wired link, FER 1 %, {label}",
                 )
             )
         # Snoop runs at the station in the uplink, "by symmetric operation" (spec §4.4 (a)).
@@ -281,6 +298,9 @@ def _experiments() -> list[Experiment]:
             )
         )
     for label, scheme in FRIENDLY:
+        # The oracle knows the flow's available bandwidth: its share of the cell, not the
+        # wired link's 10 Mb/s (issue 40 point 6).
+        share = [("tcp.ideal_bwe_rate", IDEAL_BWE_SHARE)] if scheme == "e2e-ideal-bwe" else []
         for k in REPLACED:
             mix = [scheme] * k + ["e2e"] * (10 - k)
             out.append(
@@ -290,8 +310,14 @@ def _experiments() -> list[Experiment]:
                     label,
                     scheme,
                     k,
-                    [*stations(10)[:2], ("flows", flows(10, mix)), ("cells.0.error", fer(0))],
-                    f"Fig. 12: {k} of 10 Reno flows replaced by {label}, no bit errors",
+                    [
+                        *stations(10)[:2],
+                        ("flows", flows(10, mix)),
+                        ("cells.0.error", fer(0)),
+                        ("cells.0.dcf", dcf(FRIENDLY_RETRY_LIMIT)),
+                        *share,
+                    ],
+                    f"Fig. 12: {k} of 10 Reno flows replaced by {label}, no wireless losses",
                 )
             )
     for ersn in (True, False):
@@ -306,7 +332,9 @@ def _experiments() -> list[Experiment]:
                     overrides=(
                         ("scheme", "ll-elsn"),
                         ("run.duration", DURATION),
-                        ("cells.0.dcf", dcf(4, "100ms")),
+                        # The retried frame waits aside while later frames go (issue 40
+                        # point 4): link-layer delay and reordering, not a blocked queue.
+                        ("cells.0.dcf", dcf(4, "100ms", blocks=False)),
                         ("cells.0.error", fer(p)),
                         ("ll.elsn.ersn", "true" if ersn else "false"),
                     ),

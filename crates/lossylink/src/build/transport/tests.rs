@@ -66,3 +66,21 @@ fn smart_rtt_ticks_on_bsd_fine_on_modern_and_tick_needs_the_slow_timer() {
     let err = tcp_settings(&doc, Modifiers::default()).err().unwrap();
     assert!(err.to_string().contains("tcp.smart_rtt"), "{err}");
 }
+
+#[test]
+fn an_unbounded_window_lifts_the_16_bit_field_and_the_cwnd_cap() {
+    // ns-2's one-way TCP (issue 40 point 2): nothing but cwnd limits the sender.
+    let field = settings(Profile::Modern, |d| d.buffer = Size(65535));
+    assert_eq!((field.window_cap, field.socket_buffer), (65535, 65535));
+    let open = settings(Profile::Modern, |d| {
+        d.buffer = Size(65535);
+        d.window = Some(WindowDoc::Unbounded);
+    });
+    assert_eq!((open.window_cap, open.socket_buffer), (1 << 30, 1 << 30));
+    assert_eq!(open.buffer, 65535, "tcp.buffer is still reported as given");
+    // The other ERSN reading is a knob of its own.
+    let oldest = settings(Profile::Modern, |d| {
+        d.ersn_restart = Some(ErsnRestartDoc::Oldest)
+    });
+    assert!(oldest.ersn_oldest_only && !open.ersn_oldest_only);
+}
