@@ -550,6 +550,7 @@ mod tests {
             hiccups: Vec::new(),
             delivery: None,
             blocks: None,
+            aqm: None,
         };
         let rngs = (RngStream::new(1, "test"), RngStream::new(1, "test/header"));
         Port::new(

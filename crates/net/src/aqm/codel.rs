@@ -291,7 +291,7 @@ mod tests {
                 drops.push(ms);
             }
             if let Some(p) = p {
-                pool.release(p);
+                pool.release(p, Fate::QueueDrop);
             }
         }
         // Sojourn at the dequeue at t ms is t − ⌊t/2⌋ ms (the head entered at ⌊t/2⌋): not below

@@ -273,7 +273,7 @@ mod tests {
         for k in 0..200 {
             let r = pool.insert(test_packet(k, 1460));
             if !q.enqueue(SimTime::ZERO, r, &mut pool, &mut st) {
-                pool.release(r);
+                pool.release(r, Fate::QueueDrop);
             }
         }
         for k in 0..10 {
@@ -291,7 +291,7 @@ mod tests {
         let mut order = Vec::new();
         while let (Some(p), _) = q.dequeue(SimTime(1000), &mut pool, &mut st) {
             order.push(pool[p].flow.0);
-            pool.release(p);
+            pool.release(p, Fate::QueueDrop);
         }
         assert_eq!(order.len(), 100);
         let last_thin = order.iter().rposition(|&f| f == 1).unwrap();

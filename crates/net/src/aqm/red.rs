@@ -192,6 +192,7 @@ impl Red {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::account::Fate;
     use crate::packet::test_packet;
 
     #[test]
@@ -247,11 +248,11 @@ mod tests {
             if red.enqueue(t, r, &mut pool, &mut st) {
                 if red.len() > 10 {
                     let p = red.dequeue(t, &pool, &mut st).unwrap();
-                    pool.release(p);
+                    pool.release(p, Fate::QueueDrop);
                 }
             } else {
                 drops += 1;
-                pool.release(r);
+                pool.release(r, Fate::QueueDrop);
             }
         }
         let per = n as f64 / drops as f64;
