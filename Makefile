@@ -7,7 +7,7 @@
 #   make test     Rust tests, then the Python tests against a fresh release build
 #   make tools    apt-get install tshark, mergecap, tcptrace if missing (as root; part of make test)
 #   make lint     rustfmt, clippy, ruff (check + format)
-#   make bench    criterion benchmark of one bulk transfer (profile-guided build; PGO=0 without)
+#   make bench    criterion benchmarks: one bulk transfer, then the scale group (profile-guided build; PGO=0 without)
 #   make bench-sweep  the 600-run sweep on each executor (runs/s; results compared)
 #   make clean    remove build products and the virtualenv
 
@@ -130,7 +130,7 @@ test-python: develop tools
 	$(PY) -m pytest -q tests/python
 
 bench: $(call pgo_profile,$(PGO_BENCH))
-	$(call pgo_env,$(PGO_BENCH),target/pgo/use-bench) cargo bench -p lossylink --bench transfer
+	$(call pgo_env,$(PGO_BENCH),target/pgo/use-bench) cargo bench -p lossylink --bench transfer --bench scale
 
 bench-sweep: develop
 	$(PY) benches/sweep.py

@@ -345,13 +345,14 @@ mod tests {
             }
             let mut expected = Fingerprint::new();
             let mut model = std::collections::BinaryHeap::new();
-            let mut model_pop = |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>| {
-                let e = model.pop().map(|Reverse(e)| e);
-                if let Some((t, i)) = e {
-                    expected.add(t.as_nanos(), (i % 7) as u8, i as u64);
-                }
-                e
-            };
+            let mut model_pop =
+                |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>| {
+                    let e = model.pop().map(|Reverse(e)| e);
+                    if let Some((t, i)) = e {
+                        expected.add(t.as_nanos(), (i % 7) as u8, i as u64);
+                    }
+                    e
+                };
             for (i, &(delay, pops)) in ops.iter().enumerate() {
                 let t = q.now() + crate::SimDuration::from_nanos(delay);
                 q.schedule(t, i);
@@ -368,7 +369,11 @@ mod tests {
             }
             prop_assert_eq!(q.pop(), None);
             prop_assert!(q.is_empty());
-            let want = if fingerprint { Some(expected.value()) } else { None };
+            let want = if fingerprint {
+                Some(expected.value())
+            } else {
+                None
+            };
             prop_assert_eq!(q.fingerprint(), want);
         }
         Ok(())
@@ -377,7 +382,13 @@ mod tests {
     /// Operations: a delay in `0..span` and 0, 1 or 2 pops after the push (fewer pops than
     /// pushes on average, so that the queue grows past the first tier and spills).
     fn ops(span: u64) -> impl Strategy<Value = Vec<(u64, u8)>> {
-        proptest::collection::vec((0..span, prop_oneof![3 => Just(0u8), 2 => Just(1), 2 => Just(2)]), 0..400)
+        proptest::collection::vec(
+            (
+                0..span,
+                prop_oneof![3 => Just(0u8), 2 => Just(1), 2 => Just(2)],
+            ),
+            0..400,
+        )
     }
 
     proptest! {

@@ -437,22 +437,14 @@ impl Network {
         let all_finite =
             self.flows.iter().all(|f| f.finite) && self.udp.is_empty() && self.web.is_empty();
         self.data_delivered = true;
-        // Flows before this one have all their bytes (a receiver completes once, for good):
-        // each look at completion resumes where the last stopped, instead of asking every flow
-        // again after every data segment (issue 37). With all flows finite no flow is added
-        // while the loop runs (web sessions, which add connections, are long-lived).
-        let mut first_incomplete = 0;
         loop {
-            if all_finite && std::mem::take(&mut self.data_delivered) && {
-                while self
+            if all_finite
+                && std::mem::take(&mut self.data_delivered)
+                && self
                     .flows
-                    .get(first_incomplete)
-                    .is_some_and(|f| f.receiver.complete_at().is_some())
-                {
-                    first_incomplete += 1;
-                }
-                first_incomplete == self.flows.len()
-            } {
+                    .iter()
+                    .all(|f| f.receiver.complete_at().is_some())
+            {
                 let end = self
                     .flows
                     .iter()
