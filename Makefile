@@ -8,7 +8,7 @@
 #   make test-emulation  real Linux TCP through the links (root; part of make test)
 #   make tools    apt-get install tshark, mergecap, tcptrace if missing (as root; part of make test)
 #   make lint     rustfmt, clippy, ruff (check + format)
-#   make bench    criterion benchmarks (profile-guided build; PGO=0 without)
+#   make bench    criterion benchmarks: one bulk transfer, then the scale group (profile-guided build; PGO=0 without)
 #   make bench-sweep  the 600-run sweep on each executor (runs/s; results compared)
 #   make clean    remove build products and the virtualenv
 
@@ -156,7 +156,7 @@ test-emulation: develop
 
 bench: $(if $(call pgo_on,1),$(PGO_BENCH))
 	$(if $(call pgo_on,1),$(call pgo_env,$(PGO_BENCH),target/pgo/use-bench)) \
-		cargo bench -p lossylink --bench transfer
+		cargo bench -p lossylink --bench transfer --bench scale
 
 bench-sweep: develop
 	$(PY) benches/sweep.py

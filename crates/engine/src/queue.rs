@@ -43,16 +43,31 @@ struct Entry<E> {
 }
 
 /// An event of the second tier, ordered by `(time, seq)` *reversed*, so that the standard
-/// library's max-heap pops the earliest.
+/// library's max-heap pops the earliest. The pair is one 128-bit key (time in the high half):
+/// one comparison per step of the heap's sifts instead of two.
 struct Later<E> {
-    time: SimTime,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Later<E> {
+    #[inline]
+    fn new(time: SimTime, seq: u64, event: E) -> Self {
+        Later {
+            key: u128::from(time.as_nanos()) << 64 | u128::from(seq),
+            event,
+        }
+    }
+
+    #[inline]
+    fn time(&self) -> SimTime {
+        SimTime((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Later<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.seq) == (other.time, other.seq)
+        self.key == other.key
     }
 }
 impl<E> Eq for Later<E> {}
@@ -64,7 +79,7 @@ impl<E> PartialOrd for Later<E> {
 impl<E> Ord for Later<E> {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.seq).cmp(&(self.time, self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -200,15 +215,11 @@ impl<E, const K: usize> EventQueue<E, K> {
     #[inline(never)]
     fn schedule_two_tiers(&mut self, time: SimTime, event: E) {
         let to_later = match self.later.peek() {
-            Some(first) if time >= first.time => true,
+            Some(first) if time >= first.time() => true,
             _ => self.near.len() >= K && self.near.first().is_some_and(|l| time >= l.time),
         };
         if to_later {
-            self.later.push(Later {
-                time,
-                seq: self.rising,
-                event,
-            });
+            self.later.push(Later::new(time, self.rising, event));
             self.rising += 1;
             self.near_limit = 0;
             return;
@@ -218,11 +229,7 @@ impl<E, const K: usize> EventQueue<E, K> {
             // `near`'s latest (its first element) to `later`, below every sequence number
             // handed out before (the module's note).
             let Entry { time, event } = self.near.remove(0);
-            self.later.push(Later {
-                time,
-                seq: self.falling,
-                event,
-            });
+            self.later.push(Later::new(time, self.falling, event));
             self.falling -= 1;
             self.near_limit = 0;
         }
@@ -232,7 +239,7 @@ impl<E, const K: usize> EventQueue<E, K> {
     pub fn peek_time(&self) -> Option<SimTime> {
         match self.near.last() {
             Some(e) => Some(e.time),
-            None => self.later.peek().map(|l| l.time),
+            None => self.later.peek().map(Later::time),
         }
     }
 
@@ -267,9 +274,10 @@ impl<E, const K: usize> EventQueue<E, K> {
     #[inline(never)]
     fn prepare_pop(&mut self, limit: SimTime) -> bool {
         if self.near.is_empty() {
-            let Some(Later { time, event, .. }) = self.later.pop() else {
+            let Some(first) = self.later.pop() else {
                 return false;
             };
+            let (time, event) = (first.time(), first.event);
             if self.later.is_empty() {
                 self.near_limit = K;
             }
@@ -337,13 +345,14 @@ mod tests {
             }
             let mut expected = Fingerprint::new();
             let mut model = std::collections::BinaryHeap::new();
-            let mut model_pop = |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>| {
-                let e = model.pop().map(|Reverse(e)| e);
-                if let Some((t, i)) = e {
-                    expected.add(t.as_nanos(), (i % 7) as u8, i as u64);
-                }
-                e
-            };
+            let mut model_pop =
+                |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>| {
+                    let e = model.pop().map(|Reverse(e)| e);
+                    if let Some((t, i)) = e {
+                        expected.add(t.as_nanos(), (i % 7) as u8, i as u64);
+                    }
+                    e
+                };
             for (i, &(delay, pops)) in ops.iter().enumerate() {
                 let t = q.now() + crate::SimDuration::from_nanos(delay);
                 q.schedule(t, i);
@@ -360,7 +369,11 @@ mod tests {
             }
             prop_assert_eq!(q.pop(), None);
             prop_assert!(q.is_empty());
-            let want = if fingerprint { Some(expected.value()) } else { None };
+            let want = if fingerprint {
+                Some(expected.value())
+            } else {
+                None
+            };
             prop_assert_eq!(q.fingerprint(), want);
         }
         Ok(())
@@ -369,7 +382,13 @@ mod tests {
     /// Operations: a delay in `0..span` and 0, 1 or 2 pops after the push (fewer pops than
     /// pushes on average, so that the queue grows past the first tier and spills).
     fn ops(span: u64) -> impl Strategy<Value = Vec<(u64, u8)>> {
-        proptest::collection::vec((0..span, prop_oneof![3 => Just(0u8), 2 => Just(1), 2 => Just(2)]), 0..400)
+        proptest::collection::vec(
+            (
+                0..span,
+                prop_oneof![3 => Just(0u8), 2 => Just(1), 2 => Just(2)],
+            ),
+            0..400,
+        )
     }
 
     proptest! {

@@ -69,8 +69,8 @@ fn summary() {
             .events;
         let wall = start.elapsed().as_secs_f64();
         let rate = events as f64 / wall;
-        let peak = scenarios::peak_memory()
-            .map_or("n/a".into(), |b| format!("{:.0} MB", b as f64 / 1e6));
+        let peak =
+            scenarios::peak_memory().map_or("n/a".into(), |b| format!("{:.0} MB", b as f64 / 1e6));
         println!(
             "| {case} | {duration} | {events} | {wall:.2} s | {:.2} M | {:.2} | {peak} |",
             rate / 1e6,

@@ -33,7 +33,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let r = run(&s, 1, &RunOptions::default())?;
     let wall = start.elapsed().as_secs_f64();
     let events = r.metrics.events;
-    let peak = scenarios::peak_memory().map_or("n/a".into(), |b| format!("{:.0} MB", b as f64 / 1e6));
+    let peak =
+        scenarios::peak_memory().map_or("n/a".into(), |b| format!("{:.0} MB", b as f64 / 1e6));
     println!(
         "{name} {duration}: {events} events, {wall:.3} s, {:.2} M events/s, peak {peak}",
         events as f64 / wall / 1e6

@@ -1216,7 +1216,10 @@ fn golden_scenario_table() {
 /// `LOSSYLINK_BLESS_FINGERPRINTS=1 cargo test --test golden`, and say why in the commit.
 #[test]
 fn golden_event_order_fingerprints() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/fingerprints.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/fingerprints.json"
+    );
     let opts = RunOptions {
         fingerprint: true,
         ..RunOptions::default()
@@ -1238,7 +1241,10 @@ fn golden_event_order_fingerprints() {
     let text = std::fs::read_to_string(path).expect("tests/golden/fingerprints.json missing");
     let want: Value = serde_json::from_str(&text).unwrap();
     for (name, ..) in ROWS {
-        assert_eq!(got[name], want[name], "event order of golden row {name} changed");
+        assert_eq!(
+            got[name], want[name],
+            "event order of golden row {name} changed"
+        );
     }
     assert_eq!(
         got.as_object().map(|o| o.len()),

@@ -81,7 +81,12 @@ pub fn long_lived(n: usize, rate: &str, duration: &str) -> Scenario {
          [tcp]\nprofile = \"modern\"\nmss = 1460\nbuffer = \"60KiB\"\n\
          [run]\nduration = \"{duration}\"\n"
     );
-    for (name, kind) in [("src", "host"), ("r1", "router"), ("r2", "router"), ("dst", "host")] {
+    for (name, kind) in [
+        ("src", "host"),
+        ("r1", "router"),
+        ("r2", "router"),
+        ("dst", "host"),
+    ] {
         t += &format!("[[nodes]]\nname = \"{name}\"\nkind = \"{kind}\"\n");
     }
     for (name, a, b, rate, delay) in [
