@@ -153,8 +153,8 @@ def retrace(
 
 def erasure_trace(profile: str, minutes: int = 60, seed: int = 1, *, even: bool = False) -> str:
     """A synthetic block-erasure trace (``block_trace`` text) of ``minutes`` from ``profile``
-    (``good``, ``poor-b``, ``poor-c``, ``fading-c``); ``even``: its ``_even`` version (the same erasures,
-    isolated and evenly spaced)."""
+    (``good``, ``poor-b``, ``poor-c``, ``fading-c``); ``even``: its ``_even`` version (the same
+    erasures, isolated and evenly spaced)."""
     return str(_core.erasure_trace(profile, minutes, seed, even))
 
 

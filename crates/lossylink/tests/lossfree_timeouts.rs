@@ -26,7 +26,12 @@ fn timeouts(preset: &str, extra: &[(&str, &str)]) -> Option<u64> {
     // (A tail-loss probe of RACK-TLP may still resend a segment whose ACK is delayed: a probe,
     // not a timeout; RFC 8985 §7.2 adds the delayed-ACK time to the probe's timer only with one
     // segment in flight.)
-    Some(run(&s, 1, &RunOptions::default()).ok()?.metrics.sender_timeouts)
+    Some(
+        run(&s, 1, &RunOptions::default())
+            .ok()?
+            .metrics
+            .sender_timeouts,
+    )
 }
 
 #[test]
@@ -59,7 +64,11 @@ fn no_profile_initial_window_or_delayed_ack_times_out_without_loss() {
         }
     }
     assert!(ran >= 150, "only {ran} combinations ran");
-    assert!(bad.is_empty(), "timeouts in loss-free runs:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "timeouts in loss-free runs:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// The linux profile's floor is on the variance term (RTO = SRTT + max(4·RTTVAR, 200 ms)), the
