@@ -118,7 +118,8 @@ impl ReceiverConfig {
         }
     }
 
-    /// The largest window this receiver advertises (65 535 without window scaling).
+    /// The largest window this receiver advertises: the scaled maximum (65 535 without window
+    /// scaling) or `window_cap`, whichever is larger.
     fn max_window(&self) -> u32 {
         crate::wscale::max_window(self.window_shift).max(self.window_cap)
     }
