@@ -32,19 +32,22 @@ def test_python_runs_while_a_simulation_runs(small: Scenario) -> None:
     """The main thread counts while another thread runs simulations; a call during which the
     count moves by at least 3 shows the extension released the GIL. With the GIL held for the
     whole call the count could move at most once between reading it and entering the call, and
-    not at all inside; nothing here depends on how fast the machine is (no clock is read): the
-    worker simply runs calls until one shows it, up to a bound that only a held GIL reaches."""
+    not at all inside, however long the call. How long a call must be for the count to move
+    depends on the machine, so the worker doubles the work of each call (2, 4, 8, ... runs)
+    until one shows it: a fast machine simply gets there a few doublings later. Only a held GIL
+    reaches the bound (2**14 runs in one call)."""
     ticks = [0]
-    seen: list[int] = []
+    seen: list[tuple[int, int]] = []
     done = threading.Event()
 
     def work() -> None:
         try:
-            for _ in range(2000):
+            for doubling in range(1, 15):
+                runs = 2**doubling
                 before = ticks[0]
-                ll.run_seeds(small, seeds=2)
-                seen.append(ticks[0] - before)
-                if seen[-1] >= 3:
+                ll.run_seeds(small, seeds=runs, threads=1)
+                seen.append((runs, ticks[0] - before))
+                if seen[-1][1] >= 3:
                     return
         finally:
             done.set()
@@ -56,7 +59,7 @@ def test_python_runs_while_a_simulation_runs(small: Scenario) -> None:
         done.wait(0.0005)  # gives the GIL up, as any blocking call does
     worker.join()
     assert seen, "no call finished"
-    assert seen[-1] >= 3, f"the count never moved inside a call: {seen[-10:]}"
+    assert seen[-1][1] >= 3, f"the count never moved inside a call (runs, moves): {seen}"
 
 
 def test_run_seeds_on_threads_gives_the_sequential_results() -> None:
