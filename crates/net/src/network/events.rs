@@ -309,17 +309,31 @@ impl Network {
             self.pool.release(r, Fate::Unroutable);
             return None;
         };
-        if let Some(j) = self.jitter.as_mut() {
-            if let Some(at) = j.hold(now, node.index(), port, r) {
-                self.queue.schedule(at, Event::Jittered { port });
-                return None;
-            }
+        if self.jitter.is_some() && self.jitter_hold(now, node, port, r) {
+            return None;
         }
         self.offer_to(now, port, r)
     }
 
+    /// Hold `r` for `node`'s processing jitter, if the node has one (crate::jitter): whether
+    /// it was held (out of line: most runs have no jitter).
+    #[inline(never)]
+    fn jitter_hold(&mut self, now: SimTime, node: NodeId, port: PortId, r: PacketRef) -> bool {
+        let Some(at) = self
+            .jitter
+            .as_mut()
+            .and_then(|j| j.hold(now, node.index(), port, r))
+        else {
+            return false;
+        };
+        self.queue.schedule(at, Event::Jittered { port });
+        true
+    }
+
     /// Offer the packet of `r` to `port` (IP output past routing and jitter); the packet if
-    /// the port's queue dropped it and is its node's own interface queue.
+    /// the port's queue dropped it and is its node's own interface queue. Inlined into
+    /// `send_from`, as it was part of it.
+    #[inline(always)]
     fn offer_to(&mut self, now: SimTime, port: PortId, r: PacketRef) -> Option<Packet> {
         let p = &mut self.ports[port.index()];
         let mut dropped = None;
