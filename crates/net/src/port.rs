@@ -241,6 +241,9 @@ impl Port {
     /// (the local-drop signal a BSD host's TCP gets as ENOBUFS, Ludwig2000 §2.3); a packet a
     /// hiccup holds counts as accepted. A dropped `pkt` is left in `pool` for the caller; a
     /// held-back packet released behind it and dropped is freed here.
+    // Inlined into the network's IP output as before the queue disciplines: the extra check
+    // made the compiler outline it, at ~6 % of the reference run's instructions (callgrind).
+    #[inline(always)]
     pub(crate) fn offer(&mut self, now: SimTime, pkt: PacketRef, pool: &mut PacketPool) -> bool {
         if self.aqm.is_some() {
             // The builder refuses hiccups, CW marking and link ARQ beside a discipline.
@@ -467,7 +470,7 @@ impl Port {
     }
 
     /// Count a frame by kind, and whether it was corrupted.
-    #[inline]
+    #[inline(always)]
     fn count(&mut self, pkt: &Packet, corrupted: bool) {
         if pkt.is_link_ack() {
             self.stats.link_ack_frames += 1;
