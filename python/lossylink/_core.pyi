@@ -52,6 +52,10 @@ class Scenario:
         ``10ms``).
         """
 
+    def set_all(self, edits: list[tuple[str, str]]) -> None:
+        """Set several fields from text, in order, validating the result once; nothing changes
+        when one is refused."""
+
     def copy(self) -> Scenario:
         """An independent copy."""
 

@@ -16,6 +16,8 @@
 mod common;
 #[path = "modern/loss_response.rs"]
 mod loss_response;
+#[path = "modern/prr_window.rs"]
+mod prr_window;
 #[path = "modern/recovery.rs"]
 mod recovery;
 #[path = "modern/sig.rs"]

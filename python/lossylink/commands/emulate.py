@@ -103,8 +103,7 @@ def emulate_cmd(
     scenario = (
         Scenario.load(path) if path.suffix in (".toml", ".json") else Scenario.preset(scenario_name)
     )
-    for key, value in assignments:
-        scenario.set(key, value)
+    scenario.update(assignments)
     if compare and (server or client):
         raise click.BadParameter("needs the built-in transfer (no --server/--client)",
                                  param_hint="--compare")  # fmt: skip
