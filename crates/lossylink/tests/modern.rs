@@ -16,12 +16,12 @@
 mod common;
 #[path = "modern/loss_response.rs"]
 mod loss_response;
-#[path = "modern/prr_window.rs"]
-mod prr_window;
 #[path = "modern/recovery.rs"]
 mod recovery;
 #[path = "modern/sig.rs"]
 mod sig;
+#[path = "modern/validation_path.rs"]
+mod validation_path;
 use common::{accounted, num};
 use lossylink::{run, RunOptions, Scenario};
 

@@ -1,5 +1,6 @@
-//! PRR (RFC 6937) beside RFC 6675's rule on a bottleneck path where the losses are queue
-//! overflows: a 5 Mb/s, 50 ms round-trip path with a 15-packet drop-tail queue and an 8 MiB
+//! CUBIC's reductions and PRR on the validation issue's path. CUBIC's paired reductions: see
+//! the test at the end. PRR (RFC 6937) beside RFC 6675's rule on a bottleneck path where the
+//! losses are queue overflows: a 5 Mb/s, 50 ms round-trip path with a 15-packet drop-tail queue and an 8 MiB
 //! transfer, the validation issue's path, where `e2e-prr` and `e2e-ietf-sack+modern` were seen
 //! to give the same number of events and the same window cuts and were taken for one trace.
 //! They are not one trace. With a 60 KiB receive window (no scaling) the flight at every loss
@@ -198,4 +199,63 @@ fn with_the_congestion_window_limiting_prr_and_rfc_6675_part() {
         wire(&sack),
         "the rules part where recovery sends"
     );
+}
+
+/// CUBIC (RFC 9438) on the path with a 60 KiB window cuts its window in pairs about 190 ms
+/// apart (cwnd 55.5 KB → 38.9 KB → 27.2 KB), where the issue asked whether the model takes two
+/// decreases for one congestion event. It does not: measured, the loss that starts the second
+/// recovery of each pair is of a segment first sent *inside* the first recovery, above its
+/// recovery point (a new congestion event, RFC 6582 §3.2, RFC 9438 §4.6), in one burst of 20
+/// and more segments at one instant. The burst comes from the receive window: the sender is
+/// window-limited at the loss (60 KiB in flight on a path that holds 53 KB), `snd.una` stays at
+/// the hole while the flight stays at 61 KB, and the ACK of the retransmission moves `snd.una`
+/// by 55 KB at once, which the window lets out back to back into a 15-packet queue. With a
+/// 4 MiB window (scaling) the congestion window limits, no such burst leaves, and after slow
+/// start no recovery follows another within a second.
+#[test]
+fn cubic_cuts_twice_only_for_a_burst_sent_inside_the_first_recovery() {
+    let pairs = |r: &Traced| -> Vec<((f64, f64), (f64, f64))> {
+        let rec = recoveries(r);
+        rec.windows(2)
+            .filter(|w| w[0].0 > 2.0 && w[1].0 - w[0].1 < 1.0)
+            .map(|w| (w[0], w[1]))
+            .collect()
+    };
+    let small = on_path("e2e-cubic", "60KiB", false);
+    let found = pairs(&small);
+    assert!(found.len() >= 3, "pairs after slow start: {found:?}");
+    for (first, second) in &found {
+        let lost = small
+            .events("retransmit")
+            .into_iter()
+            .find(|e| e.t >= second.0)
+            .unwrap()
+            .seq;
+        let sent = small
+            .events("send")
+            .into_iter()
+            .find(|e| e.seq == lost)
+            .unwrap()
+            .t;
+        let burst = small.events("send").iter().filter(|e| e.t == sent).count();
+        let recover = small.after(first.0).nxt;
+        eprintln!(
+            "pair {first:?} {second:?}: lost {lost} (recovery point {recover}) sent at {sent} \
+             in a burst of {burst}"
+        );
+        assert!(
+            (first.0..first.1).contains(&sent),
+            "sent inside the first recovery"
+        );
+        assert!(
+            lost >= recover,
+            "above the first recovery's point: a new event"
+        );
+        assert!(burst >= 10, "one of a burst: {burst}");
+    }
+    let large = on_path("e2e-cubic", "4MiB", true);
+    let rec = recoveries(&large);
+    eprintln!("4 MiB: recoveries {rec:?}");
+    assert!(pairs(&large).is_empty(), "{rec:?}");
+    assert!(rec.iter().filter(|r| r.0 > 2.0).count() >= 3, "{rec:?}");
 }
