@@ -22,7 +22,6 @@
 pub mod dcf;
 pub(crate) mod duplex;
 pub mod gsm;
-mod gsm_types;
 pub(crate) mod shared;
 
 use crate::packet::PacketRef;
@@ -35,6 +34,7 @@ pub use gsm::{
     ClassPolicy, FlowAdaptive, GsmConfig, GsmStats, Handover, Handovers, L2rConfig, RlpEvent,
     RlpKind, ServiceClass,
 };
+pub use shared::Contention;
 use shared::Shared;
 
 /// A frame a medium took from a port and has not yet put on the air: opaque to the medium,
@@ -135,7 +135,7 @@ pub(crate) struct FrameInfo {
     pub seq: u32,
     /// Payload bytes.
     pub len: u32,
-    /// TCP option bytes (they cross a compressed header uncompressed, crate::gsm::vj).
+    /// TCP option bytes (they cross a compressed header uncompressed, crate::medium::gsm::vj).
     pub options: u32,
 }
 
