@@ -19,12 +19,14 @@
 //! its stations' state, asks for wake-ups at slot or block boundaries, takes frames only when a
 //! station wins the medium, and reports each frame's end.
 
+mod build;
 pub mod dcf;
 pub(crate) mod duplex;
 pub mod gsm;
 pub(crate) mod shared;
 
 use crate::packet::PacketRef;
+pub(crate) use build::LinkMedia;
 use dcf::Dcf;
 pub use dcf::{DcfConfig, DcfStats};
 use duplex::Duplex;
