@@ -10,7 +10,6 @@ pub mod aqm;
 pub mod config;
 pub mod delivery;
 mod error_model;
-pub mod gsm;
 mod hiccup;
 mod jitter;
 pub mod keys;
