@@ -10,6 +10,7 @@ pub mod aqm;
 pub mod config;
 pub mod delivery;
 mod error_model;
+mod fifo;
 mod hiccup;
 mod jitter;
 pub mod keys;
