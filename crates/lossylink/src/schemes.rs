@@ -15,18 +15,18 @@
 //! Today's stacks (issue 14) are registered in a separate table, [`MODERN`], whose entries also
 //! fix the modifiers they imply (`e2e-cubic` is SACK + CUBIC on the `modern` profile).
 
+use crate::cc::CcKind;
 use crate::error::Error;
 
 mod aliases;
 mod anchors;
 mod elsn;
+mod modifiers;
 mod variants;
 
 pub use aliases::{scheme_aliases, SchemeAlias};
-
-/// The modifiers a scheme name may carry, as the errors list them.
-const MODIFIER_LIST: &str =
-    "+eifel, +modern, +lt, +cubic, +prr, +rack, +frto, +bbr, +linux, +westwood, +veno, +jersey, +jtcp, +tibet, +ideal-bwe, +ecn";
+pub(crate) use modifiers::Modifiers;
+pub use modifiers::{scheme_modifiers, ModifierInfo};
 
 /// What a user sees of a scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,40 +113,6 @@ pub(crate) struct SchemeDef {
     pub receiver: ReceiverOptions,
     /// The base-station agent.
     pub agent: AgentKind,
-}
-
-/// Modifiers after `+` in a scheme name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Modifiers {
-    pub eifel: bool,
-    pub modern: bool,
-    pub limited_transmit: bool,
-    /// CUBIC instead of Reno on the sender (RFC 9438).
-    pub cubic: bool,
-    /// Proportional Rate Reduction in fast recovery (RFC 6937).
-    pub prr: bool,
-    /// RACK-TLP loss detection instead of the SACK sender's (RFC 8985).
-    pub rack: bool,
-    /// F-RTO spurious-timeout detection (RFC 5682).
-    pub frto: bool,
-    /// BBR v1 instead of Reno on the sender, with pacing.
-    pub bbr: bool,
-    /// The `linux` TCP profile.
-    pub linux: bool,
-    /// Westwood+ instead of Reno's congestion response (eln-llelsn spec §4.5).
-    pub westwood: bool,
-    /// Veno instead of Reno (spec §4.7).
-    pub veno: bool,
-    /// TCP-Jersey (spec §4.8).
-    pub jersey: bool,
-    /// JTCP (spec §4.9).
-    pub jtcp: bool,
-    /// TIBET (spec §4.10).
-    pub tibet: bool,
-    /// The ideal-BWE oracle (spec §4.13).
-    pub ideal_bwe: bool,
-    /// RFC 3168 ECN on both ends (`tcp.ecn`).
-    pub ecn: bool,
 }
 
 /// A scheme name resolved to its definition and modifiers.
@@ -435,26 +401,6 @@ static REGISTRY: &[SchemeDef] = &[
     },
 ];
 
-// Today's anchors (issue 14): each entry with the modifiers it implies.
-const MODERN_MODS: Modifiers = Modifiers {
-    eifel: false,
-    modern: true,
-    limited_transmit: false,
-    cubic: false,
-    prr: false,
-    rack: false,
-    frto: false,
-    bbr: false,
-    linux: false,
-    westwood: false,
-    veno: false,
-    jersey: false,
-    jtcp: false,
-    tibet: false,
-    ideal_bwe: false,
-    ecn: false,
-};
-
 static MODERN: &[(SchemeDef, Modifiers)] = &[(
     SchemeDef {
         info: SchemeInfo {
@@ -469,10 +415,7 @@ static MODERN: &[(SchemeDef, Modifiers)] = &[(
         receiver: SACK_RX,
         agent: AgentKind::None,
     },
-    Modifiers {
-        cubic: true,
-        ..MODERN_MODS
-    },
+    Modifiers::modern_with(CcKind::Cubic),
 )];
 
 /// BSD Reno (`e2e`): the parts of the wired leg of every split-connection scheme.
@@ -489,7 +432,7 @@ pub fn schemes() -> Vec<SchemeInfo> {
 fn all() -> impl Iterator<Item = (&'static SchemeDef, Modifiers)> {
     REGISTRY
         .iter()
-        .map(|d| (d, Modifiers::default()))
+        .map(|d| (d, Modifiers::NONE))
         .chain(MODERN.iter().map(|(d, m)| (d, *m)))
         .chain(anchors::ANCHORS.iter().map(|(d, m)| (d, *m)))
         .chain(variants::VARIANTS.iter().map(|(d, m)| (d, *m)))
@@ -515,9 +458,10 @@ fn nearest(base: &str) -> String {
         .collect();
     close.sort();
     let list = format!(
-        "`lossylink schemes` lists the {} schemes and {} aliases; modifiers: {MODIFIER_LIST}",
+        "`lossylink schemes` lists the {} schemes and {} aliases; modifiers: {}",
         all().count(),
-        aliases::ALIASES.len()
+        aliases::ALIASES.len(),
+        modifiers::list()
     );
     match close.len() {
         0 => list,
@@ -552,33 +496,20 @@ pub(crate) fn lookup(name: &str) -> Result<Resolved, Error> {
             })?,
     };
     for m in parts {
-        match m.trim() {
-            "eifel" => mods.eifel = true,
-            "modern" => mods.modern = true,
-            "lt" => mods.limited_transmit = true,
-            "cubic" => mods.cubic = true,
-            "prr" => mods.prr = true,
-            "rack" => mods.rack = true,
-            "frto" => mods.frto = true,
-            "bbr" => mods.bbr = true,
-            "linux" => mods.linux = true,
-            "westwood" => mods.westwood = true,
-            "veno" => mods.veno = true,
-            "jersey" => mods.jersey = true,
-            "jtcp" => mods.jtcp = true,
-            "tibet" => mods.tibet = true,
-            "ideal-bwe" => mods.ideal_bwe = true,
-            "ecn" => mods.ecn = true,
-            other => {
-                return Err(Error::UnknownScheme {
-                    name: name.to_string(),
-                    allowed: format!(
-                        "modifier '+{other}' is not one of {MODIFIER_LIST}; `lossylink schemes` lists the {} schemes",
-                        all().count()
-                    ),
-                })
-            }
-        }
+        let m = m.trim();
+        let Some(modifier) = modifiers::find(m) else {
+            return Err(Error::UnknownScheme {
+                name: name.to_string(),
+                allowed: format!(
+                    "modifier '+{m}' is not one of {}; `lossylink schemes` lists the {} schemes",
+                    modifiers::list(),
+                    all().count()
+                ),
+            });
+        };
+        mods = mods
+            .with(modifier)
+            .map_err(|message| Error::invalid("scheme", message))?;
     }
     Ok(Resolved { def, mods })
 }

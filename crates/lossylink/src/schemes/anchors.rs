@@ -3,9 +3,10 @@
 //! loss-coping variants of the same issue grow [`super::MODERN`] without touching this one.
 
 use super::{
-    AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E, MODERN_MODS, NONE as NONE_RX,
-    SACK_RX,
+    AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E, NONE as NONE_RX, SACK_RX,
 };
+use crate::cc::CcKind;
+use crate::schema::Profile;
 
 pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
     (
@@ -23,9 +24,9 @@ pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
         agent: AgentKind::None,
     },
     Modifiers {
-        prr: true,
-        ..MODERN_MODS
-    },
+            prr: true,
+            ..Modifiers::MODERN
+        },
     ),
     (
         SchemeDef {
@@ -43,7 +44,7 @@ pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
         },
         Modifiers {
             rack: true,
-            ..MODERN_MODS
+            ..Modifiers::MODERN
         },
     ),
     (
@@ -62,7 +63,7 @@ pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
         },
         Modifiers {
             frto: true,
-            ..MODERN_MODS
+            ..Modifiers::MODERN
         },
     ),
     (
@@ -79,10 +80,7 @@ pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
             receiver: SACK_RX,
             agent: AgentKind::None,
         },
-        Modifiers {
-            bbr: true,
-            ..MODERN_MODS
-        },
+        Modifiers::modern_with(CcKind::Bbr),
     ),
     (
         SchemeDef {
@@ -99,9 +97,8 @@ pub(super) static ANCHORS: &[(SchemeDef, Modifiers)] = &[
             agent: AgentKind::None,
         },
         Modifiers {
-            linux: true,
-            modern: false,
-            ..MODERN_MODS
+            profile: Some(Profile::Linux),
+            ..Modifiers::NONE
         },
     ),
 ];

@@ -4,7 +4,7 @@
 //! study's other variants (ns-2's fine-grained TCP).
 
 use super::NACK_RX;
-use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, LL, MODERN_MODS, SACK_RX};
+use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, LL, SACK_RX};
 
 pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
     (
@@ -21,7 +21,7 @@ pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
             receiver: super::NONE,
             agent: AgentKind::Snoop,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     ),
     (
         SchemeDef {
@@ -37,7 +37,7 @@ pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
             receiver: SACK_RX,
             agent: AgentKind::Elsn,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     ),
     elsn_with("ll-elsn-hack", "LL-ELSN's ELNs to a TCP HACK sender (the study's Fig. 14): an ELN is handled as HACK's NACK, resent without a congestion response, the later duplicates still count towards NewReno's fast retransmit; on the modern profile", RecoveryKind::Hack { fixed: false }),
     elsn_with("ll-elsn-hack-fixed", "LL-ELSN's ELNs to a HACK-fixed sender (Fig. 14): duplicates at an ELN'd hole do not count; NewReno otherwise; on the modern profile", RecoveryKind::Hack { fixed: true }),
@@ -56,7 +56,7 @@ pub(super) static ELSN: &[(SchemeDef, Modifiers)] = &[
             receiver: SACK_RX,
             agent: AgentKind::None,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     ),
 ];
 
@@ -81,6 +81,6 @@ const fn elsn_with(
             receiver: NACK_RX,
             agent: AgentKind::Elsn,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     )
 }

@@ -2,8 +2,10 @@
 //! with the modifiers it implies. On the `modern` profile (the study ran ns-2's fine-grained
 //! TCP), over Reno's fast recovery.
 
-use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E, MODERN_MODS};
+use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E};
 use super::{NACK_RX, NONE, SACK_RX};
+use crate::cc::{CcKind, JTCP_SAMPLES, TIBET_ALPHA_PPM};
+use tcp::cc::{JerseyUnmarked, WestwoodFilter};
 
 pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
     (
@@ -20,10 +22,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NONE,
             agent: AgentKind::None,
         },
-        Modifiers {
-            westwood: true,
-            ..MODERN_MODS
-        },
+        Modifiers::modern_with(CcKind::Westwood(WestwoodFilter::Tustin)),
     ),
     (
         SchemeDef {
@@ -39,7 +38,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NONE,
             agent: AgentKind::None,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     ),
     (
         SchemeDef {
@@ -55,7 +54,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: SACK_RX,
             agent: AgentKind::None,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     ),
     (
         SchemeDef {
@@ -71,10 +70,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NONE,
             agent: AgentKind::None,
         },
-        Modifiers {
-            veno: true,
-            ..MODERN_MODS
-        },
+        Modifiers::modern_with(CcKind::Veno),
     ),
     (
         SchemeDef {
@@ -90,10 +86,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NONE,
             agent: AgentKind::None,
         },
-        Modifiers {
-            jersey: true,
-            ..MODERN_MODS
-        },
+        Modifiers::modern_with(CcKind::Jersey(JerseyUnmarked::Ownd)),
     ),
     (
         SchemeDef {
@@ -109,10 +102,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NONE,
             agent: AgentKind::None,
         },
-        Modifiers {
-            jtcp: true,
-            ..MODERN_MODS
-        },
+        Modifiers::modern_with(CcKind::Jtcp(JTCP_SAMPLES)),
     ),
     (
         SchemeDef {
@@ -128,10 +118,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NONE,
             agent: AgentKind::None,
         },
-        Modifiers {
-            tibet: true,
-            ..MODERN_MODS
-        },
+        Modifiers::modern_with(CcKind::Tibet(TIBET_ALPHA_PPM)),
     ),
     (
         SchemeDef {
@@ -147,10 +134,10 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NONE,
             agent: AgentKind::None,
         },
-        Modifiers {
-            ideal_bwe: true,
-            ..MODERN_MODS
-        },
+        Modifiers::modern_with(CcKind::IdealBwe {
+            rate_bps: None,
+            rtt: None,
+        }),
     ),
     (
         SchemeDef {
@@ -166,7 +153,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NACK_RX,
             agent: AgentKind::None,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     ),
     (
         SchemeDef {
@@ -182,7 +169,7 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NACK_RX,
             agent: AgentKind::None,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     ),
     (
         SchemeDef {
@@ -198,6 +185,6 @@ pub(super) static VARIANTS: &[(SchemeDef, Modifiers)] = &[
             receiver: NACK_RX,
             agent: AgentKind::None,
         },
-        MODERN_MODS,
+        Modifiers::MODERN,
     ),
 ];
