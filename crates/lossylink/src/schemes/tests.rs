@@ -1,6 +1,7 @@
 //! Unit tests of the scheme registry: lookups, modifiers, and the errors for unknown names.
 
 use super::*;
+use crate::cc::CcKind;
 use crate::schema::Profile;
 
 #[test]
