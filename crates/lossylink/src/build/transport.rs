@@ -14,9 +14,9 @@ use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
 use tcp::spurious::{EifelResponse, LateDupack};
 
-mod today;
+mod recovery;
+pub(crate) use recovery::{check_parts, fit_profile};
 use tcp::Rexmt;
-pub(crate) use today::{check_parts, fit_profile};
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -386,15 +386,15 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             "belongs to the RTO_AGG timer; set tcp.rto = \"eifel-agg\" or leave it out",
         ));
     }
-    let prr = today::prr(t.prr, mods, linux)?;
-    let rack = today::rack(t.rack, mods, linux)?;
+    let prr = recovery::prr(t.prr, mods, linux)?;
+    let rack = recovery::rack(t.rack, mods, linux)?;
     if t.syn == Some(true) && t.handshake_rtt == Some(true) {
         return Err(Error::invalid(
             "tcp.handshake_rtt",
             "seeds the estimator with a handshake that tcp.syn models itself; leave one out",
         ));
     }
-    let frto = today::frto(t.frto, mods, eifel.is_some(), linux)?;
+    let frto = recovery::frto(t.frto, mods, eifel.is_some(), linux)?;
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
