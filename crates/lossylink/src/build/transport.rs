@@ -411,7 +411,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             None | Some(RexmtDoc::Restart) => Rexmt::Restart,
             Some(RexmtDoc::Precise) => Rexmt::Precise,
         },
-        // Today's NewReno is RFC 6582 and today's SACK recovery RFC 6675 (issue 20 item 6);
+        // Today's NewReno is RFC 6582 and today's SACK recovery RFC 6675;
         // the bsd profile keeps the paper's 1997 senders.
         newreno: match t.newreno {
             None if modern => NewRenoFlavor::Rfc6582,

@@ -1,4 +1,4 @@
-//! The `[tcp]` knobs of today's anchors (issue 14; docs/modern.md) into settings, and the
+//! The `[tcp]` knobs of today's anchors (docs/modern.md) into settings, and the
 //! check that a scheme's parts can carry them.
 
 use super::TcpSettings;
