@@ -331,9 +331,9 @@ mod tests {
     use crate::cc::{RenoCc, RenoFlavor};
     use crate::recovery::{NewRenoFlavor, NewRenoRecovery, RenoRecovery};
     use crate::rto::{BsdRto, BsdRtoConfig};
-    use crate::script_net::{Log, Path, Poll};
-    use crate::script_tests::{ms, slow_clock, BASE};
     use crate::spurious::{Eifel, EifelResponse};
+    use crate::tests::bsd_reno::{ms, slow_clock, BASE};
+    use crate::tests::net::{Log, Path, Poll};
     use crate::{
         DelayedAck, Receiver, ReceiverConfig, RecoveryPart, Sender, SenderConfig, SenderParts,
         SenderStats, SeqNum, SeqSpace,

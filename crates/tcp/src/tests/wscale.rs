@@ -10,8 +10,8 @@
 use crate::cc::CubicCc;
 use crate::recovery::RenoRecovery;
 use crate::rto::{Rfc6298Config, Rfc6298Rto};
-use crate::script_net::Path;
-use crate::script_tests::{ms, BASE};
+use crate::tests::bsd_reno::{ms, BASE};
+use crate::tests::net::Path;
 use crate::wscale::{field, shift_for};
 use crate::{
     CcPart, DelayedAck, Receiver, ReceiverConfig, SegOptions, Segment, Sender, SenderConfig,

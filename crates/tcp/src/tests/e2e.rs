@@ -8,8 +8,8 @@ use crate::recovery::{
     ElnRecovery, ExitRetraction, LossRecovery, NewRenoFlavor, NewRenoRecovery, Phase, RenoRecovery,
 };
 use crate::rto::{BsdRto, BsdRtoConfig};
-use crate::script_tests::{ack, drain, ms, slow_clock, BASE, MSS};
 use crate::spurious::{Eifel, EifelResponse};
+use crate::tests::bsd_reno::{ack, drain, ms, slow_clock, BASE, MSS};
 use crate::{SegOptions, Segment, Sender, SenderConfig, SenderParts, SeqSpace, Timestamps};
 use engine::{SimDuration, VecSink};
 

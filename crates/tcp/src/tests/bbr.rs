@@ -9,8 +9,8 @@
 
 use crate::cc::{BbrCc, ModelState};
 use crate::recovery::{SackFlavor, SackRecovery};
-use crate::script_net::{Log, Path};
-use crate::script_tests_prr::{ms, rfc6298};
+use crate::tests::net::{Log, Path};
+use crate::tests::prr::{ms, rfc6298};
 use crate::{
     CcPart, DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum,
     SeqSpace,

@@ -7,7 +7,7 @@
 use crate::cc::CubicCc;
 use crate::recovery::{Phase, RenoRecovery};
 use crate::rto::{Rfc6298Config, Rfc6298Rto};
-use crate::script_tests::{ack, ms, BASE};
+use crate::tests::bsd_reno::{ack, ms, BASE};
 use crate::{CcPart, Sender, SenderConfig, SenderParts, SeqSpace};
 use engine::{SimDuration, SimTime, VecSink};
 use std::collections::{BTreeMap, VecDeque};
