@@ -122,7 +122,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     network.open_window_at(SimTime::ZERO + b.warmup);
     if opts.trace {
         network.enable_agent_trace();
-        network.enable_rlp_log();
+        network.enable_medium_logs();
         network.enable_receiver_trace();
     }
     if opts.pcap {

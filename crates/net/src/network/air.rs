@@ -1,11 +1,14 @@
 //! The network as a medium sees it (crate::medium): `kick` offers a medium its ports' frames,
-//! `mac` delivers its wake-ups, and `AirOf` is every other part of the network, borrowed apart
-//! from the media so that no medium is re-entered while it runs.
+//! `mac` delivers its wake-ups (both through the one dispatch, `AnyMedium::on_ready` and
+//! `on_wake`), and `AirOf` is every other part of the network, borrowed apart from the media so
+//! that no medium is re-entered while it runs: the core [`Air`] and its extensions for MAC-style
+//! ([`MacAir`]) and framing ([`FramingAir`]) media. What the media report goes out through
+//! [`MediumReport`].
 
 use super::agents;
 use super::{AgentSlot, Event, Network};
 use crate::agent::Notice;
-use crate::medium::{Air, AnyMedium, Arrival, Frame, FrameInfo, Medium};
+use crate::medium::{Air, AnyMedium, Arrival, Frame, FrameInfo, FramingAir, MacAir, MediumReport};
 use crate::packet::PacketPool;
 use crate::port::Port;
 use crate::tap::Taps;
@@ -19,79 +22,37 @@ impl Network {
         debug_assert_eq!(self.ports[port.index()].medium, m);
         // Most offers find the medium busy: a field check.
         if !self.media[m].is_busy() {
-            let (medium, mut air) = self.air(m);
-            // The full-duplex and shared channels inline with the medium view kept in
-            // registers; the others take it by value out of line, so that it is built in
-            // memory only on their way (callgrind).
-            match medium {
-                AnyMedium::Duplex(d) => d.on_ready(now, port, &mut air),
-                AnyMedium::Shared(s) => s.on_ready(now, port, &mut air),
-                other => ready_out_of_line(other, now, port, air),
-            }
+            let (medium, air) = self.air(m);
+            medium.on_ready(now, port, air);
         }
     }
 
-    /// The counters of every 802.11 DCF cell, one list per cell in medium order, one entry
-    /// per member (the access point first, then the stations in link order).
-    pub fn dcf_stats(&self) -> Vec<Vec<crate::medium::DcfStats>> {
-        self.media
-            .iter()
-            .filter_map(|m| match m {
-                AnyMedium::Dcf(d) => Some(d.stats()),
-                _ => None,
-            })
-            .collect()
+    /// What each medium reports of the run (crate::medium::MediumReport), in medium order:
+    /// a link's media in link order, a cell's medium where its first link is.
+    pub fn medium_reports(&self) -> impl Iterator<Item = MediumReport<'_>> {
+        self.media.iter().map(AnyMedium::report)
     }
 
-    /// Whether `port` transmits on an 802.11 DCF (a cell with `dcf`, a `medium = "dcf"` hop):
-    /// its capture has 802.11 framing.
-    pub fn is_dcf_port(&self, port: PortId) -> bool {
+    /// What the medium `port` transmits on reports (`None` for no such port).
+    pub fn medium_report_of(&self, port: PortId) -> Option<MediumReport<'_>> {
         self.ports
             .get(port.index())
             .and_then(|p| self.media.get(p.medium))
-            .is_some_and(|m| matches!(m, AnyMedium::Dcf(_)))
+            .map(AnyMedium::report)
     }
 
-    /// The counters of every GSM link direction, in medium order.
-    pub fn gsm_stats(&self) -> Vec<crate::medium::GsmStats> {
-        self.media
-            .iter()
-            .filter_map(|m| match m {
-                AnyMedium::Gsm(g) => Some(g.stats()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Log the RLP events of every GSM link direction from now on (the multi-layer plot).
-    pub fn enable_rlp_log(&mut self) {
+    /// Record the media's events from now on (the RLP log of each GSM link direction, the
+    /// multi-layer plot; media without a log ignore it).
+    pub fn enable_medium_logs(&mut self) {
         for m in &mut self.media {
-            if let AnyMedium::Gsm(g) = m {
-                g.enable_log();
-            }
+            m.enable_log();
         }
-    }
-
-    /// The RLP event logs: for each GSM link direction with its log on, the port it carries and
-    /// its events.
-    pub fn rlp_logs(&self) -> Vec<(PortId, &[crate::medium::RlpEvent])> {
-        self.media
-            .iter()
-            .filter_map(|m| match m {
-                AnyMedium::Gsm(g) => g.log().map(|l| (g.port(), l)),
-                _ => None,
-            })
-            .collect()
     }
 
     /// A wake-up of medium `m` is due.
     pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
-        let (medium, mut air) = self.air(m);
-        match medium {
-            AnyMedium::Duplex(d) => d.on_wake(now, tag, &mut air),
-            AnyMedium::Shared(s) => s.on_wake(now, tag, &mut air),
-            other => wake_out_of_line(other, now, tag, air),
-        }
+        let (medium, air) = self.air(m);
+        medium.on_wake(now, tag, air);
     }
 
     /// Medium `m` and the rest of the network as it sees it: disjoint borrows, so the medium
@@ -122,26 +83,6 @@ impl Network {
             },
         )
     }
-}
-
-/// [`AnyMedium::on_ready`] for the media other than the full-duplex and shared channels.
-#[inline(never)]
-fn ready_out_of_line(m: &mut AnyMedium, now: SimTime, port: PortId, mut air: AirOf<'_>) {
-    m.on_ready(now, port, &mut air);
-}
-
-/// [`AnyMedium::on_wake`] for the media other than the full-duplex and shared channels.
-#[inline(never)]
-fn wake_out_of_line(m: &mut AnyMedium, now: SimTime, tag: u32, mut air: AirOf<'_>) {
-    // A DCF cell's stale countdown wake-ups, a third of its wake-ups, end here, before the
-    // medium's call (crate::medium::dcf::Dcf::ignores); asked here, not in `mac`, so that the
-    // full-duplex and shared paths of the event loop stay as they are.
-    if let AnyMedium::Dcf(d) = m {
-        if d.ignores(now, tag) {
-            return;
-        }
-    }
-    m.on_wake(now, tag, &mut air);
 }
 
 /// The network as medium `medium` sees it (crate::medium::Air): every part of it but the media.
@@ -210,6 +151,15 @@ impl Air for AirOf<'_> {
         self.queue.schedule(at, Event::Mac { medium, tag });
     }
 
+    #[inline(always)]
+    fn sent(&mut self, now: SimTime, port: PortId) {
+        agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);
+        let delay = self.ports[port.index()].delay();
+        self.queue.schedule(now + delay, Event::Arrive { port });
+    }
+}
+
+impl MacAir for AirOf<'_> {
     fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool) {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
@@ -276,7 +226,9 @@ impl Air for AirOf<'_> {
             self.queue.schedule(at, Event::Headers);
         }
     }
+}
 
+impl FramingAir for AirOf<'_> {
     fn frame_info(&self, frame: &Frame) -> FrameInfo {
         let p = &self.pool[frame.0];
         FrameInfo {
@@ -304,12 +256,5 @@ impl Air for AirOf<'_> {
         self.taps.frame(now, port, pkt, bad);
         self.ports[port.index()].count_carried(pkt, wire_bytes, bad);
         self.onto_wire(now, port, r, arrival);
-    }
-
-    #[inline(always)]
-    fn sent(&mut self, now: SimTime, port: PortId) {
-        agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);
-        let delay = self.ports[port.index()].delay();
-        self.queue.schedule(now + delay, Event::Arrive { port });
     }
 }
