@@ -5,8 +5,8 @@
 //! ([`MacAir`]) and framing ([`FramingAir`]) media. What the media report goes out through
 //! [`MediumReport`].
 
-use super::agents;
-use super::{AgentSlot, Event, Network};
+use super::node::Node;
+use super::{Event, Network};
 use crate::agent::Notice;
 use crate::medium::{Air, AnyMedium, Arrival, Frame, FrameInfo, FramingAir, MacAir, MediumReport};
 use crate::packet::PacketPool;
@@ -62,7 +62,7 @@ impl Network {
             media,
             ports,
             pool,
-            agents,
+            nodes,
             taps,
             queue,
             notices,
@@ -74,7 +74,7 @@ impl Network {
             AirOf {
                 ports,
                 pool,
-                agents,
+                nodes,
                 taps,
                 queue,
                 notices,
@@ -89,7 +89,7 @@ impl Network {
 struct AirOf<'a> {
     ports: &'a mut [Port],
     pool: &'a mut PacketPool,
-    agents: &'a mut [Option<AgentSlot>],
+    nodes: &'a mut [Node],
     taps: &'a mut Taps,
     queue: &'a mut EventQueue<Event>,
     notices: &'a mut Vec<(NodeId, Notice)>,
@@ -136,7 +136,11 @@ impl Air for AirOf<'_> {
         Frame(r): Frame,
         wait: SimDuration,
     ) -> SimDuration {
-        agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
+        // Most nodes run no agent: a flag of the port, checked inline.
+        let p = &self.ports[port.index()];
+        if p.agent_from {
+            self.nodes[p.from.index()].transmit(now, p, self.pool, r);
+        }
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[r];
         let (airtime, corrupted) = p.transmit(now, (pkt, self.pool.ip_len(r)), wait);
@@ -153,7 +157,10 @@ impl Air for AirOf<'_> {
 
     #[inline(always)]
     fn sent(&mut self, now: SimTime, port: PortId) {
-        agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);
+        let p = &self.ports[port.index()];
+        if p.agent_from {
+            self.nodes[p.from.index()].sent(now, p, self.pool, self.queue);
+        }
         let delay = self.ports[port.index()].delay();
         self.queue.schedule(now + delay, Event::Arrive { port });
     }
@@ -180,24 +187,15 @@ impl MacAir for AirOf<'_> {
     }
 
     fn discard(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
-        self.ports[port.index()].stats.mac_drops += 1;
-        let node = self.ports[port.index()].from;
-        if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-            let pkt = &self.pool[r];
-            // The frame was on the air, as a corrupted one would have been: the agents that
-            // cache and time their data frames (snoop, LL) see it leave, or they would wait
-            // for a frame that never went and absorb the duplicates it causes.
-            if self.ports[port.index()].role == crate::config::HopRole::Wireless
-                && pkt.kind() == crate::packet::PacketKind::Data
-                && pkt.is_tcp_segment()
-            {
-                agent.on_sent(now, pkt);
-            }
-            if let Some(n) = agent.on_mac_drop(now, pkt) {
-                self.notify(now, node, n);
-            }
-            agents::pump_agent(self.agents, self.queue, node, now);
+        let p = &mut self.ports[port.index()];
+        p.stats.mac_drops += 1;
+        let from = p.from;
+        let notice =
+            self.nodes[from.index()].mac_drop(now, &self.ports[port.index()], self.pool, r);
+        if let Some(n) = notice {
+            self.notify(now, from, n);
         }
+        self.nodes[from.index()].pump_agent(now, self.queue);
         self.pool.release(r, crate::account::Fate::MacDrop);
     }
 
@@ -207,11 +205,9 @@ impl MacAir for AirOf<'_> {
     }
 
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame) {
-        let node = self.ports[port.index()].from;
-        if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-            if let Some(n) = agent.on_first_retry(now, &self.pool[frame.0]) {
-                self.notify(now, node, n);
-            }
+        let from = self.ports[port.index()].from;
+        if let Some(n) = self.nodes[from.index()].first_retry(now, self.pool, frame.0) {
+            self.notify(now, from, n);
         }
     }
 
