@@ -1,23 +1,28 @@
-//! Media: who transmits next on a channel (DESIGN.md, "Where the network is going": a medium
-//! decides who transmits next behind one trait, so a new medium is one module).
+//! Media: who transmits next on a channel (DESIGN.md, "Where the structure is going": one home
+//! per medium).
 //!
 //! A medium is sans-IO like the endpoints: it never touches queues, packets or the event queue.
 //! The network tells it that one of its ports may have a frame ([`Medium::on_ready`]) and when a
-//! wake-up it asked for is due ([`Medium::on_wake`]); the medium answers through [`Air`], the
-//! network's side: take a port's next frame, put it on the air after an access wait, ask to be
-//! woken, and hand a finished frame to the link. Only the network schedules events (house rule
-//! 5): `Air::wake` becomes an `Event::Mac` for this medium.
+//! wake-up it asked for is due ([`Medium::on_wake`]); the medium answers through the network's
+//! side: the core [`Air`] every medium uses (take a port's next frame, put it on the air after an
+//! access wait, ask to be woken, report a frame sent), extended by [`MacAir`] for a MAC with
+//! retries and by [`FramingAir`] for a medium that frames packets on its own channel. Only the
+//! network schedules events (house rule 5): `Air::wake` becomes an `Event::Mac` for this medium.
 //!
 //! - [`duplex::Duplex`]: one direction of a full-duplex link, frames back to back.
 //! - [`shared::Shared`]: one frame on the air at a time among its ports, served in turn, with an
-//!   optional access wait drawn per frame. With one port it is one direction of a full-duplex
-//!   link; with two, Balakrishnan97's half-duplex WaveLAN hop; with the 2N ports of a cell's
-//!   links, a shared channel without collisions.
+//!   optional access wait drawn per frame ([`Contention`]). With one port it is one direction of
+//!   a full-duplex link; with two, Balakrishnan97's half-duplex WaveLAN hop; with the 2N ports of
+//!   a cell's links, a shared channel without collisions.
+//! - [`dcf`]: an 802.11 DCF cell (per-station backoff frozen while the medium is busy,
+//!   collisions, MAC ACKs and retries), over [`MacAir`].
+//! - [`gsm`]: a GSM circuit-switched data link with RLP over a block-erasure channel, over
+//!   [`FramingAir`], with the rest of the GSM world (erasure traces, ReTracer, VJ compression).
 //!
-//! An 802.11 DCF cell (per-station backoff frozen while the medium is busy, collisions, MAC ACKs
-//! and retries) or a GSM block channel is another implementation of the same trait: it keeps
-//! its stations' state, asks for wake-ups at slot or block boundaries, takes frames only when a
-//! station wins the medium, and reports each frame's end.
+//! Construction is in `build.rs` (one arm per medium), the one dispatch and the one report
+//! ([`MediumReport`]) in [`AnyMedium`] below. A new medium: its folder, one `AnyMedium` variant
+//! with its arms, one construction arm, and its settings in the schema (docs/architecture.md,
+//! "Adding a medium").
 
 mod build;
 pub mod dcf;
