@@ -38,7 +38,10 @@ pub(crate) fn member_rows(
         }
     }
     units.sort_by_key(|u| u.0);
-    let stats = network.dcf_stats();
+    let stats = network.medium_reports().filter_map(|r| match r {
+        net::medium::MediumReport::Dcf(members) => Some(members),
+        _ => None,
+    });
     let u = |v: u64| Value::Int(v.min(i64::MAX as u64) as i64);
     let mut rows = Vec::new();
     for ((_, unit), members) in units.iter().zip(stats) {

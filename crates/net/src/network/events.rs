@@ -121,7 +121,7 @@ impl Network {
         let p = &self.ports[port.index()];
         // Most arrivals meet no proxy (none anywhere) and no agent (a flag of the port),
         // checked inline; the rest out of line.
-        if p.agent_to || !self.proxies.is_empty() {
+        if p.agent_to || self.proxied {
             self.deliver_intercepted(now, port, r);
         } else {
             self.receive(now, p.to, r);
@@ -234,7 +234,7 @@ impl Network {
             // Most senders' nodes run no agent: one insertion of the packet as built, no copy
             // back from the agent's answer (callgrind; built in the insertion itself, the
             // packet is copied field by field instead of by `memcpy`, which costs more).
-            let r = if self.agents[src.index()].is_none() {
+            let r = if !self.nodes[src.index()].has_agent() {
                 self.pool.insert(pkt)
             } else {
                 match self.agent_outgoing(now, src, pkt) {

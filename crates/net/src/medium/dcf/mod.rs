@@ -21,7 +21,7 @@
 //! a long idle period); a member joining a countdown starts counting at the next slot boundary
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
-use super::{Air, Medium};
+use super::{MacAir, Medium};
 use config::Timing;
 pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
@@ -168,7 +168,7 @@ impl Dcf {
     /// empty member never has a frame waiting that it could take.
     /// The check is inlined into the callers: most offers find the member busy with a frame.
     #[inline(always)]
-    fn fill<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+    fn fill<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
         let m = &self.members[i];
         if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
             return false;
@@ -178,7 +178,7 @@ impl Dcf {
 
     /// [`Dcf::fill`] for an empty member `i`: its ports in turn.
     #[inline(never)]
-    fn take_frame<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+    fn take_frame<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
         let m = &mut self.members[i];
         // A frame set aside whose delay is over goes first.
         if let Some(k) = m.aside.iter().position(|a| a.until <= now) {
@@ -215,7 +215,7 @@ impl Dcf {
     /// while the medium has been idle for DIFS, or EIFS after an error, §9.2.3.4); then the
     /// next event is scheduled. Counters already running keep their end (`counting_end`), so
     /// only the waiting and frozen members are visited, in member order.
-    fn resume<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn resume<A: MacAir>(&mut self, now: SimTime, air: &mut A) {
         if now < self.busy_until {
             return;
         }
@@ -283,7 +283,7 @@ impl Dcf {
     }
 
     /// The countdown ended at `now` for some members: they transmit, the others freeze.
-    fn countdown<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn countdown<A: MacAir>(&mut self, now: SimTime, air: &mut A) {
         let slot = self.cfg.slot;
         self.senders.clear();
         // Only counting members can end their countdown (§9.2.5.2: transmit when the backoff
@@ -443,7 +443,7 @@ impl Dcf {
     }
 
     /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
-    fn outcome<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) {
+    fn outcome<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) {
         let cfg = &self.cfg;
         let m = &mut self.members[i];
         let Phase::Sending { ok, .. } = m.phase else {
@@ -508,8 +508,17 @@ impl Dcf {
     }
 }
 
-impl Medium for Dcf {
-    fn on_ready<A: Air>(&mut self, now: SimTime, port: PortId, air: &mut A) {
+impl Dcf {
+    /// Whether a frame is on the air (the network then need not offer it frames).
+    #[inline(always)]
+    pub(crate) fn is_busy(&self) -> bool {
+        // Always take offers: a member may be empty while the medium is busy.
+        false
+    }
+}
+
+impl<A: MacAir> Medium<A> for Dcf {
+    fn on_ready(&mut self, now: SimTime, port: PortId, air: &mut A) {
         // Only the port's own member can take its frame; fill only moves a member from Empty
         // to a backoff: resume when it took one.
         let i = self
@@ -522,7 +531,7 @@ impl Medium for Dcf {
         }
     }
 
-    fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A) {
+    fn on_wake(&mut self, now: SimTime, tag: u32, air: &mut A) {
         if tag & ASIDE != 0 {
             // A frame's retry delay is over: an empty member takes it now; a busy one after
             // its exchange.
@@ -545,11 +554,6 @@ impl Medium for Dcf {
             return;
         }
         self.countdown(now, air);
-    }
-
-    fn is_busy(&self) -> bool {
-        // Always take offers: a member may be empty while the medium is busy.
-        false
     }
 }
 
