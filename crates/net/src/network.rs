@@ -198,6 +198,12 @@ impl Network {
                             let srng =
                                 RngStream::new(seed, &keys::dcf_backoff(&cfg.cells[c].key, sta.0));
                             d.add_link(ap_port, sta_port, srng);
+                            // A PHY mode's own ACK rate (crate::wifi::phy).
+                            for (p, dir) in [(fwd, &hop.forward), (rev, &hop.reverse)] {
+                                if let Some(mode) = dir.phy {
+                                    d.set_port_ack(p, mode.ack_time(0));
+                                }
+                            }
                         }
                         AnyMedium::Duplex(_) | AnyMedium::Gsm(_) => {}
                     }

@@ -244,6 +244,7 @@ pub(super) fn direction(
         delay: SimDuration(d.delay.or(h.delay).map_or(0, |x| x.0)),
         queue_packets: queue,
         aqm,
+        phy: None,
         host_queue: d.host_queue.or(h.host_queue).unwrap_or(true),
         framing_bytes: d.framing.or(h.framing).unwrap_or(0),
         cw_mark,

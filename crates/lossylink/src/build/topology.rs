@@ -523,5 +523,6 @@ pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConf
         mac_ack: d.mac_ack.unwrap_or(true),
         collisions: d.collisions.unwrap_or(true),
         header_protection: d.header_protection.unwrap_or(false),
+        ap_scheduler: net::wifi::airtime::ApScheduler::Frames,
     })
 }

@@ -22,6 +22,7 @@
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
 use super::{Air, Frame, Medium};
+use crate::wifi::airtime::{AirtimeDrr, ApScheduler};
 use config::Timing;
 pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
@@ -76,6 +77,11 @@ struct Member {
 }
 
 impl Member {
+    /// The place of `port` among the member's ports (the access point's station index).
+    fn next_port_of(&self, port: PortId) -> usize {
+        self.ports.iter().position(|&p| p == port).unwrap_or(0)
+    }
+
     /// Slots counted between `from` and `now`.
     fn counted(from: SimTime, now: SimTime, slot: SimDuration) -> u32 {
         let n = now.saturating_since(from).as_nanos() / slot.as_nanos().max(1);
@@ -128,6 +134,12 @@ pub(crate) struct Dcf {
     /// countdowns there have been (`Member::defer_at`): set once, not member by member.
     defer: SimDuration,
     exchanges: u64,
+    /// Per-port SIFS + ACK and ACK timeout where a port's PHY mode answers in its own control
+    /// rate (crate::wifi::phy, §10.6.6.5.2), by port index; empty or zero: the cell's.
+    port_ack: Vec<(SimDuration, SimDuration)>,
+    /// The access point's airtime scheduler (crate::wifi::airtime), when the cell has
+    /// airtime fairness; `None`: its ports in turn, one frame each.
+    sched: Option<AirtimeDrr>,
 }
 
 impl Dcf {
@@ -169,9 +181,39 @@ impl Dcf {
                 .collect(),
             busy_until: SimTime::ZERO,
             epoch: 0,
+            port_ack: Vec::new(),
+            sched: match cfg.ap_scheduler {
+                ApScheduler::Frames => None,
+                ApScheduler::Airtime { quantum } => Some(AirtimeDrr::new(quantum)),
+            },
         };
         d.grow_sets();
         d
+    }
+
+    /// Frames sent from `port` are acknowledged in `ack_time` (its PHY mode's control
+    /// response) instead of the cell's ACK time.
+    pub(crate) fn set_port_ack(&mut self, port: PortId, ack_time: SimDuration) {
+        let i = port.index();
+        if self.port_ack.len() <= i {
+            self.port_ack
+                .resize(i + 1, (SimDuration::ZERO, SimDuration::ZERO));
+        }
+        let c = &self.cfg;
+        self.port_ack[i] = (c.sifs + ack_time, c.sifs + ack_time + c.slot);
+    }
+
+    /// SIFS + ACK and the ACK timeout after a frame from `port` (`port_ack`, else `tm`'s).
+    #[inline(always)]
+    fn ack_of(
+        port_ack: &[(SimDuration, SimDuration)],
+        tm: &Timing,
+        port: PortId,
+    ) -> (SimDuration, SimDuration) {
+        match port_ack.get(port.index()) {
+            Some(&(a, t)) if a > SimDuration::ZERO => (a, t),
+            _ => (tm.sifs_ack, tm.ack_timeout),
+        }
     }
 
     fn grow_sets(&mut self) {
@@ -241,6 +283,20 @@ impl Dcf {
             m.frame = Some((a.port, a.frame, a.head));
             m.attempt = a.attempt;
             m.cw = a.cw;
+            let slots = m.draw();
+            m.phase = Phase::Backoff { slots, from: None };
+            self.frozen.insert(i);
+            return true;
+        }
+        if let (0, Some(s)) = (i, self.sched.as_mut()) {
+            // Airtime fairness (crate::wifi::airtime): the station the deficit scheduler picks.
+            let ports = &m.ports;
+            let Some((k, f)) = s.pick(|k| air.take(now, ports[k])) else {
+                return false;
+            };
+            m.frame = Some((ports[k], f, now));
+            m.attempt = 0;
+            m.cw = self.cfg.cw_min;
             let slots = m.draw();
             m.phase = Phase::Backoff { slots, from: None };
             self.frozen.insert(i);
@@ -380,6 +436,15 @@ impl Dcf {
                 air.first_retry(now, *port, frame);
             }
             let (airtime, corrupted) = air.attempt(now, *port, frame);
+            if let Some(s) = self.sched.as_mut() {
+                // TX airtime of the access point's attempts to its station; RX airtime of a
+                // station's frame the access point received (crate::wifi::airtime).
+                if i == 0 {
+                    s.charge(m.next_port_of(*port), airtime);
+                } else if !collision && !corrupted {
+                    s.charge(i - 1, airtime);
+                }
+            }
             if corrupted && !collision && self.cfg.header_protection {
                 air.header_up(now + airtime, *port, frame);
             }
@@ -409,6 +474,7 @@ impl Dcf {
             }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
+            let (sifs_ack, ack_timeout) = Self::ack_of(&self.port_ack, &self.tm, *port);
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
             if collision {
                 m.stats.collisions += 1;
@@ -417,16 +483,12 @@ impl Dcf {
             }
             clean &= ok;
             let until = if ok {
-                data_end + self.tm.sifs_ack
+                data_end + sifs_ack
             } else {
-                data_end + self.tm.ack_timeout
+                data_end + ack_timeout
             };
             m.phase = Phase::Sending { until, ok };
-            end = end.max(if acked {
-                data_end + self.tm.sifs_ack
-            } else {
-                data_end
-            });
+            end = end.max(if acked { data_end + sifs_ack } else { data_end });
         }
         // Everyone else freezes its counter with the slots it has left (§9.2.5.2: the backoff
         // timer is suspended while the medium is busy) and defers DIFS after a clean exchange,
@@ -572,6 +634,11 @@ impl Medium for Dcf {
             .get(port.index())
             .copied()
             .unwrap_or(NO_MEMBER);
+        if i == 0 {
+            if let Some(s) = self.sched.as_mut() {
+                s.activate(self.members[0].next_port_of(port));
+            }
+        }
         if i != NO_MEMBER && self.fill(now, i as usize, air) {
             self.resume(now, air);
         }

@@ -5,3 +5,6 @@
 
 pub mod airtime;
 pub mod phy;
+
+#[cfg(test)]
+mod dcf_tests;
