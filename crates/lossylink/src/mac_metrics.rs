@@ -77,6 +77,17 @@ pub(crate) fn member_rows(
                     (link.hop.name.clone(), "end", node, vec![2 * l + k])
                 }
             };
+            // The access point's airtime towards this station (all of its ports for its own
+            // row): the share airtime fairness evens out (net::wifi::airtime).
+            let ap_ports: Vec<usize> = match unit {
+                Unit::Cell(cell) if k == 0 => ports.clone(),
+                Unit::Cell(cell) => vec![port_from(topology, cell.links[k - 1], cell.access_point)],
+                Unit::Hop(_) => Vec::new(),
+            };
+            let ap_airtime: u64 = ap_ports
+                .iter()
+                .map(|&p| network.ports()[p].busy_ns_until(end))
+                .sum();
             let queue_drops: u64 = ports
                 .iter()
                 .map(|&p| network.ports()[p].stats.queue_drops)
@@ -116,6 +127,14 @@ pub(crate) fn member_rows(
                         m.airtime_ns_until(end_ns) as f64 / end_ns as f64
                     } else {
                         0.0
+                    }),
+                ),
+                (
+                    "ap_airtime_share",
+                    Value::Float(if ap_ports.is_empty() || end_ns == 0 {
+                        f64::NAN
+                    } else {
+                        ap_airtime as f64 / end_ns as f64
                     }),
                 ),
             ]);
