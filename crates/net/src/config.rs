@@ -223,6 +223,8 @@ pub struct CellConfig {
     pub contention: Contention,
     /// An 802.11 DCF arbitrates the cell instead (crate::medium::dcf).
     pub dcf: Option<crate::medium::DcfConfig>,
+    /// How a DCF cell's access point chooses among its stations (crate::wifi::airtime).
+    pub ap_scheduler: crate::wifi::airtime::ApScheduler,
     /// The stem of its random-stream keys (`cell:<name>`).
     pub key: String,
 }

@@ -166,16 +166,20 @@ impl Network {
                                     Some((cell.contention, crng)),
                                 )),
                                 // The access point is member 0; its stream like a station's.
-                                Some(d) => AnyMedium::Dcf(Dcf::new(
-                                    d,
-                                    vec![(
-                                        Vec::new(),
-                                        RngStream::new(
-                                            seed,
-                                            &keys::dcf_backoff(&cell.key, cell.access_point.0),
-                                        ),
-                                    )],
-                                )),
+                                Some(d) => {
+                                    let mut dcf = Dcf::new(
+                                        d,
+                                        vec![(
+                                            Vec::new(),
+                                            RngStream::new(
+                                                seed,
+                                                &keys::dcf_backoff(&cell.key, cell.access_point.0),
+                                            ),
+                                        )],
+                                    );
+                                    dcf.set_ap_scheduler(cell.ap_scheduler);
+                                    AnyMedium::Dcf(dcf)
+                                }
                             });
                             cell_medium[c] = Some(media.len() - 1);
                             media.len() - 1

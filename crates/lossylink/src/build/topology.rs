@@ -381,11 +381,15 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             links: members,
             contention: contention(cell.contention.as_ref()),
             dcf: match (&cell.dcf, &phy) {
-                (Some(d), Some(p)) => {
-                    let f = format!("cells[{c}].dcf");
-                    Some(super::wifi::with_phy(dcf_config(d, &f)?, d, p, &f)?)
-                }
+                (Some(d), Some(p)) => Some(super::wifi::with_phy(
+                    dcf_config(d, &format!("cells[{c}].dcf"))?,
+                    p,
+                )),
                 _ => None,
+            },
+            ap_scheduler: match &cell.dcf {
+                Some(d) => super::wifi::ap_scheduler(d, &format!("cells[{c}].dcf"))?,
+                None => net::wifi::airtime::ApScheduler::Frames,
             },
             key: format!("cell:{}", cell.name),
         });
@@ -570,6 +574,5 @@ pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<net::medium::DcfConf
         mac_ack: d.mac_ack.unwrap_or(true),
         collisions: d.collisions.unwrap_or(true),
         header_protection: d.header_protection.unwrap_or(false),
-        ap_scheduler: net::wifi::airtime::ApScheduler::Frames,
     })
 }

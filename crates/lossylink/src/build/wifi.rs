@@ -17,6 +17,17 @@ pub(super) struct CellPhy {
     /// Width, guard interval, spatial streams (HT/VHT) and the DSSS short preamble.
     opts: (Width, Gi, u8, bool),
     short_slot: bool,
+    /// The document's own timing, over the PHY's.
+    overrides: Overrides,
+}
+
+/// `slot`, `sifs`, `cw_min`, `cw_max` as the document gave them.
+#[derive(Clone, Copy, Debug)]
+struct Overrides {
+    slot: Option<SimDuration>,
+    sifs: Option<SimDuration>,
+    cw_min: Option<u32>,
+    cw_max: Option<u32>,
 }
 
 impl CellPhy {
@@ -89,10 +100,27 @@ pub(super) fn cell_phy(d: &DcfDoc, field: &str) -> Result<CellPhy, Error> {
             ),
         ));
     }
+    let t = std.timing(d.short_slot.unwrap_or(true));
+    if std != Standard::B && d.cw_min.unwrap_or(t.cw_min) > d.cw_max.unwrap_or(t.cw_max) {
+        return Err(Error::invalid(
+            format!("{field}.cw_min"),
+            format!(
+                "{} is above cw_max {}",
+                d.cw_min.unwrap_or(t.cw_min),
+                d.cw_max.unwrap_or(t.cw_max)
+            ),
+        ));
+    }
     Ok(CellPhy {
         std,
         opts: (width, gi, streams, d.preamble == PreambleDoc::Short),
         short_slot: d.short_slot.unwrap_or(true),
+        overrides: Overrides {
+            slot: d.slot.map(|x| SimDuration(x.0)),
+            sifs: d.sifs.map(|x| SimDuration(x.0)),
+            cw_min: d.cw_min,
+            cw_max: d.cw_max,
+        },
     })
 }
 
@@ -131,30 +159,25 @@ pub(super) fn member_mode(p: &CellPhy, bps: u64, field: &str) -> Result<Option<M
 }
 
 /// `cfg` (the DCF of `dcf_config`, 802.11b defaults) with the PHY's timing where the document
-/// left it to the PHY, and the access point's scheduler.
-pub(super) fn with_phy(
-    mut cfg: DcfConfig,
-    d: &DcfDoc,
-    p: &CellPhy,
-    field: &str,
-) -> Result<DcfConfig, Error> {
+/// left it to the PHY.
+pub(super) fn with_phy(mut cfg: DcfConfig, p: &CellPhy) -> DcfConfig {
     if !p.is_11b() {
         let t = p.std.timing(p.short_slot);
-        cfg.slot = d.slot.map_or(t.slot, |x| SimDuration(x.0));
-        cfg.sifs = d.sifs.map_or(t.sifs, |x| SimDuration(x.0));
+        let d = &p.overrides;
+        cfg.slot = d.slot.unwrap_or(t.slot);
+        cfg.sifs = d.sifs.unwrap_or(t.sifs);
         cfg.cw_min = d.cw_min.unwrap_or(t.cw_min);
         cfg.cw_max = d.cw_max.unwrap_or(t.cw_max);
-        if cfg.cw_min > cfg.cw_max {
-            return Err(Error::invalid(
-                format!("{field}.cw_min"),
-                format!("{} is above cw_max {}", cfg.cw_min, cfg.cw_max),
-            ));
-        }
         // EIFS holds the ACK at the lowest mandatory rate (§10.3.2.3.7); each data frame's
         // own ACK is its mode's (net's Dcf::set_port_ack).
         cfg.ack_time = t.eifs_ack;
     }
-    cfg.ap_scheduler = match d.scheduler.unwrap_or_default() {
+    cfg
+}
+
+/// The access point's scheduler of the `dcf` at `field`.
+pub(super) fn ap_scheduler(d: &DcfDoc, field: &str) -> Result<ApScheduler, Error> {
+    Ok(match d.scheduler.unwrap_or_default() {
         SchedulerDoc::Frames => {
             if d.airtime_quantum.is_some() {
                 return Err(Error::invalid(
@@ -164,22 +187,21 @@ pub(super) fn with_phy(
             }
             ApScheduler::Frames
         }
-        SchedulerDoc::Airtime => match d.airtime_quantum {
-            None => ApScheduler::Airtime {
-                quantum: LINUX_QUANTUM,
-            },
-            Some(q) if q.0 > 0 => ApScheduler::Airtime {
-                quantum: SimDuration(q.0),
-            },
-            Some(_) => {
-                return Err(Error::invalid(
-                    format!("{field}.airtime_quantum"),
-                    "must be greater than zero",
-                ))
+        SchedulerDoc::Airtime => {
+            let q = d
+                .airtime_quantum
+                .map_or(LINUX_QUANTUM, |q| SimDuration(q.0));
+            match ApScheduler::airtime(q) {
+                Some(s) if q <= SimDuration::from_secs(1) => s,
+                _ => {
+                    return Err(Error::invalid(
+                        format!("{field}.airtime_quantum"),
+                        "must be greater than zero and at most 1s",
+                    ))
+                }
             }
-        },
-    };
-    Ok(cfg)
+        }
+    })
 }
 
 /// A `medium = "dcf"` hop (two ends, no access point) keeps 802.11b: the PHY and scheduler

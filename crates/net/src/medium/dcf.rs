@@ -23,6 +23,7 @@
 
 use super::{Air, Frame, Medium};
 use crate::wifi::airtime::{AirtimeDrr, ApScheduler};
+use crate::wifi::CellWifi;
 use config::Timing;
 pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
@@ -119,7 +120,7 @@ pub(crate) struct Dcf {
     busy_until: SimTime,
     epoch: u32,
     /// Slots in which several countdowns ended with collisions off (whose turn it is).
-    ties: usize,
+    ties: u32,
     /// The members counting down (`Phase::Backoff` with `from`), and the earliest end of their
     /// countdowns: a wake-up visits only the members it concerns (crate::medium::dcf_set).
     counting: MemberSet,
@@ -134,12 +135,10 @@ pub(crate) struct Dcf {
     /// countdowns there have been (`Member::defer_at`): set once, not member by member.
     defer: SimDuration,
     exchanges: u64,
-    /// Per-port SIFS + ACK and ACK timeout where a port's PHY mode answers in its own control
-    /// rate (crate::wifi::phy, §10.6.6.5.2), by port index; empty or zero: the cell's.
-    port_ack: Vec<(SimDuration, SimDuration)>,
-    /// The access point's airtime scheduler (crate::wifi::airtime), when the cell has
-    /// airtime fairness; `None`: its ports in turn, one frame each.
-    sched: Option<AirtimeDrr>,
+    /// Per-port ACK times of the ports' PHY modes and the access point's airtime scheduler
+    /// (crate::wifi::CellWifi), boxed: `None` for a cell without either (802.11b, frames in
+    /// turn), and the medium enum stays small.
+    wifi: Option<Box<CellWifi>>,
 }
 
 impl Dcf {
@@ -181,36 +180,44 @@ impl Dcf {
                 .collect(),
             busy_until: SimTime::ZERO,
             epoch: 0,
-            port_ack: Vec::new(),
-            sched: match cfg.ap_scheduler {
-                ApScheduler::Frames => None,
-                ApScheduler::Airtime { quantum } => Some(AirtimeDrr::new(quantum)),
-            },
+            wifi: None,
         };
         d.grow_sets();
         d
+    }
+
+    /// How the access point (member 0) chooses among its stations' queues
+    /// (crate::wifi::airtime): one frame each in turn (the default; the standard leaves it to
+    /// the implementation), or Linux mac80211's airtime deficit round robin.
+    pub(crate) fn set_ap_scheduler(&mut self, s: ApScheduler) {
+        let sched = match s {
+            ApScheduler::Frames => None,
+            ApScheduler::Airtime { quantum_ns } => {
+                Some(AirtimeDrr::new(SimDuration(u64::from(quantum_ns.get()))))
+            }
+        };
+        if sched.is_some() || self.wifi.is_some() {
+            self.wifi.get_or_insert_with(Box::default).sched = sched;
+        }
     }
 
     /// Frames sent from `port` are acknowledged in `ack_time` (its PHY mode's control
     /// response) instead of the cell's ACK time.
     pub(crate) fn set_port_ack(&mut self, port: PortId, ack_time: SimDuration) {
         let i = port.index();
-        if self.port_ack.len() <= i {
-            self.port_ack
+        let w = self.wifi.get_or_insert_with(Box::default);
+        if w.port_ack.len() <= i {
+            w.port_ack
                 .resize(i + 1, (SimDuration::ZERO, SimDuration::ZERO));
         }
         let c = &self.cfg;
-        self.port_ack[i] = (c.sifs + ack_time, c.sifs + ack_time + c.slot);
+        w.port_ack[i] = (c.sifs + ack_time, c.sifs + ack_time + c.slot);
     }
 
-    /// SIFS + ACK and the ACK timeout after a frame from `port` (`port_ack`, else `tm`'s).
+    /// SIFS + ACK and the ACK timeout after a frame from `port` (its PHY mode's, else `tm`'s).
     #[inline(always)]
-    fn ack_of(
-        port_ack: &[(SimDuration, SimDuration)],
-        tm: &Timing,
-        port: PortId,
-    ) -> (SimDuration, SimDuration) {
-        match port_ack.get(port.index()) {
+    fn ack_of(wifi: Option<&CellWifi>, tm: &Timing, port: PortId) -> (SimDuration, SimDuration) {
+        match wifi.and_then(|w| w.port_ack.get(port.index())) {
             Some(&(a, t)) if a > SimDuration::ZERO => (a, t),
             _ => (tm.sifs_ack, tm.ack_timeout),
         }
@@ -288,7 +295,7 @@ impl Dcf {
             self.frozen.insert(i);
             return true;
         }
-        if let (0, Some(s)) = (i, self.sched.as_mut()) {
+        if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {
             // Airtime fairness (crate::wifi::airtime): the station the deficit scheduler picks.
             let ports = &m.ports;
             let Some((k, f)) = s.pick(|k| air.take(now, ports[k])) else {
@@ -419,7 +426,7 @@ impl Dcf {
         }
         if self.senders.len() > 1 && !self.cfg.collisions {
             // The ablation: one sends, in turn; the others freeze with nothing left to count.
-            let winner = self.senders[self.ties % self.senders.len()];
+            let winner = self.senders[self.ties as usize % self.senders.len()];
             self.ties = self.ties.wrapping_add(1);
             self.senders.clear();
             self.senders.push(winner);
@@ -436,7 +443,7 @@ impl Dcf {
                 air.first_retry(now, *port, frame);
             }
             let (airtime, corrupted) = air.attempt(now, *port, frame);
-            if let Some(s) = self.sched.as_mut() {
+            if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
                 // TX airtime of the access point's attempts to its station; RX airtime of a
                 // station's frame the access point received (crate::wifi::airtime).
                 if i == 0 {
@@ -474,7 +481,7 @@ impl Dcf {
             }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
-            let (sifs_ack, ack_timeout) = Self::ack_of(&self.port_ack, &self.tm, *port);
+            let (sifs_ack, ack_timeout) = Self::ack_of(self.wifi.as_deref(), &self.tm, *port);
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
             if collision {
                 m.stats.collisions += 1;
@@ -635,7 +642,7 @@ impl Medium for Dcf {
             .copied()
             .unwrap_or(NO_MEMBER);
         if i == 0 {
-            if let Some(s) = self.sched.as_mut() {
+            if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
                 s.activate(self.members[0].next_port_of(port));
             }
         }

@@ -41,10 +41,6 @@ pub struct DcfConfig {
     /// (not one lost in a collision) still hands its header up at the receiver, which can name
     /// the segment (an ELN carried on its ACKs). Off in plain 802.11.
     pub header_protection: bool,
-    /// How the access point (member 0) chooses among its stations' queues
-    /// (crate::wifi::airtime): one frame each in turn (802.11's DCF says nothing; the
-    /// default), or Linux mac80211's airtime deficit round robin (airtime fairness).
-    pub ap_scheduler: crate::wifi::airtime::ApScheduler,
 }
 
 impl DcfConfig {
@@ -63,7 +59,6 @@ impl DcfConfig {
         mac_ack: true,
         collisions: true,
         header_protection: false,
-        ap_scheduler: crate::wifi::airtime::ApScheduler::Frames,
     };
 
     /// DIFS = SIFS + 2 slots.

@@ -36,9 +36,18 @@ pub enum ApScheduler {
     Frames,
     /// Deficit round robin by airtime with this quantum.
     Airtime {
-        /// Airtime added to a negative deficit at each turn.
-        quantum: SimDuration,
+        /// Airtime added to a negative deficit at each turn, ns (32 bits: the DCF's
+        /// configuration is copied into every cell's medium and kept small).
+        quantum_ns: std::num::NonZeroU32,
     },
+}
+
+impl ApScheduler {
+    /// Airtime fairness with `quantum` (at most 4.29 s; `None` if zero or above).
+    pub fn airtime(quantum: SimDuration) -> Option<ApScheduler> {
+        let q = u32::try_from(quantum.as_nanos()).ok()?;
+        std::num::NonZeroU32::new(q).map(|quantum_ns| ApScheduler::Airtime { quantum_ns })
+    }
 }
 
 /// The airtime deficit round robin over `n` stations.
@@ -166,10 +175,10 @@ mod tests {
         let mut s = AirtimeDrr::new(SimDuration::from_micros(256));
         s.activate(0);
         s.activate(1); // head: 1, 0
-        assert_eq!(s.pick(|k| Some(k)), Some((1, 1)));
+        assert_eq!(s.pick(Some), Some((1, 1)));
         s.charge(1, SimDuration::from_micros(300)); // -300 µs
                                                     // 1 is negative: +256 (still -44), to the tail; 0 serves.
-        assert_eq!(s.pick(|k| Some(k)), Some((0, 0)));
+        assert_eq!(s.pick(Some), Some((0, 0)));
         assert_eq!(s.deficit(1), -44_000);
         // 0 has nothing: it leaves; 1 (negative again at the head) gets 256 more and serves.
         assert_eq!(s.pick(|k| (k == 1).then_some(k)), Some((1, 1)));
@@ -177,6 +186,6 @@ mod tests {
         // Nobody has anything: the list empties.
         assert_eq!(s.pick(|_| None::<()>), None);
         s.activate(0);
-        assert_eq!(s.pick(|k| Some(k)), Some((0, 0)));
+        assert_eq!(s.pick(Some), Some((0, 0)));
     }
 }

@@ -59,11 +59,8 @@ fn a_ports_phy_mode_sets_its_ack_time() {
 #[test]
 fn airtime_fairness_shares_the_access_points_airtime() {
     let count = |sched: ApScheduler| {
-        let cfg = DcfConfig {
-            ap_scheduler: sched,
-            ..DcfConfig::B_LONG_1M
-        };
-        let mut d = cell(cfg, 2);
+        let mut d = cell(DcfConfig::B_LONG_1M, 2);
+        d.set_ap_scheduler(sched);
         let mut air = FakeAir::new(vec![10_000, 0, 10_000, 0]);
         air.slow_ports = vec![PortId(0)];
         d.on_ready(SimTime::ZERO, PortId(0), &mut air);
@@ -74,9 +71,7 @@ fn airtime_fairness_shares_the_access_points_airtime() {
     };
     let (slow, fast) = count(ApScheduler::Frames);
     assert!((slow - fast).abs() <= 1.0, "{slow} {fast}");
-    let (slow, fast) = count(ApScheduler::Airtime {
-        quantum: LINUX_QUANTUM,
-    });
+    let (slow, fast) = count(ApScheduler::airtime(LINUX_QUANTUM).unwrap());
     let share = 10.0 * slow / (10.0 * slow + fast);
     assert!((share - 0.5).abs() < 0.02, "slow {slow}, fast {fast}");
 }

@@ -574,7 +574,7 @@ impl Standard {
 /// A rate as the tables write it: whole Mb/s, or one decimal.
 pub fn rate_name(bps: u64) -> String {
     let tenths = (bps + 50_000) / 100_000;
-    if tenths % 10 == 0 {
+    if tenths.is_multiple_of(10) {
         format!("{}Mbps", tenths / 10)
     } else {
         format!("{}.{}Mbps", tenths / 10, tenths % 10)
