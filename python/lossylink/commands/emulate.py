@@ -167,9 +167,7 @@ def _print_emulated(result: dict[str, Any], simulated: dict[str, Any] | None) ->
 
     # The TCP_INFO samples are a series (in --json, and for `validate linux`), not a line.
     rows = [
-        (k, v)
-        for k, v in result.items()
-        if not (k == "pcap" and not v) and k != "cwnd_samples"
+        (k, v) for k, v in result.items() if not (k == "pcap" and not v) and k != "cwnd_samples"
     ]
     width = max(len(k) for k, _ in rows)
     if simulated is None:
