@@ -241,3 +241,49 @@ fn each_phy_refuses_the_rates_it_does_not_have() {
 
 #[path = "wifi/anomaly.rs"]
 mod anomaly;
+
+/// A packet script with exact times: one 1400-byte segment from a wired host through an
+/// access point to its station in a cell of `phy`. Its arrival is the wire's 1440 bytes at
+/// 1 Gb/s and 1 µs, then at the access point DIFS, the backoff it drew (U[0, CWmin] slots from
+/// its stream, `cell:cell/node1/backoff`), the PPDU of 1440 + 36 bytes, SIFS and the MAC ACK
+/// of the frame's control-response rate (the DCF hands the frame over when the exchange ends),
+/// and 1 µs to the station.
+fn one_segment_ns(phy: &str, rate: &str) -> u64 {
+    let t = format!(
+        "name = \"one\"\nscheme = \"e2e\"\n[[nodes]]\nname = \"server\"\nkind = \"host\"\n\
+         [[nodes]]\nname = \"ap\"\nkind = \"base-station\"\n[[nodes]]\nname = \"sta\"\nkind = \"host\"\n\
+         [[links]]\nname = \"wire\"\nbetween = [\"server\", \"ap\"]\nrole = \"wired\"\nrate = \"1Gbps\"\ndelay = \"1us\"\n\
+         [[cells]]\nname = \"cell\"\naccess_point = \"ap\"\nstations = [\"sta\"]\nrate = \"{rate}\"\ndelay = \"1us\"\nframing = 36\n\
+         dcf = {{ phy = \"{phy}\" }}\n\
+         [[flows]]\nname = \"f\"\nfrom = \"server\"\nto = \"sta\"\nbytes = \"1400B\"\n"
+    );
+    let s = Scenario::from_toml_str(&t).unwrap();
+    let m = run(&s, 1, &RunOptions::default()).unwrap().metrics;
+    assert_eq!(m.sender_segments, 1);
+    (m.completion_s * 1e9).round() as u64
+}
+
+#[test]
+fn one_segment_crosses_an_ofdm_cell_in_its_exact_airtime() {
+    let wire = 1440 * 8 + 1_000;
+    let backoff =
+        |cw: u64| engine::RngStream::new(1, &net::keys::dcf_backoff("cell:cell", 1)).below(cw + 1);
+    // 802.11a, 54 Mb/s: DIFS 34 µs, slots of 9 µs, ⌈(16 + 1476·8 + 6) / 216⌉ = 55 symbols
+    // (240 µs), SIFS 16 µs, the ACK at 24 Mb/s 28 µs.
+    let b = backoff(15);
+    assert_eq!(
+        one_segment_ns("11a", "54Mbps"),
+        wire + 1000 * (34 + 9 * b + 240 + 16 + 28 + 1)
+    );
+    // 802.11g, 54 Mb/s ERP-OFDM: SIFS 10 µs, DIFS 28 µs, each PPDU 6 µs longer.
+    assert_eq!(
+        one_segment_ns("11g", "54Mbps"),
+        wire + 1000 * (28 + 9 * b + 246 + 10 + 34 + 1)
+    );
+    // 802.11n, 65 Mb/s (MCS 7, 20 MHz, long GI): HT-mixed preamble 36 µs,
+    // ⌈11830 / 260⌉ = 46 symbols; the ACK by MCS 7's reference rate 54 → 24 Mb/s.
+    assert_eq!(
+        one_segment_ns("11n", "65Mbps"),
+        wire + 1000 * (34 + 9 * b + 36 + 184 + 16 + 28 + 1)
+    );
+}
