@@ -88,6 +88,21 @@ pub(crate) fn member_rows(
                 .iter()
                 .map(|&p| network.ports()[p].busy_ns_until(end))
                 .sum();
+            // The member's data rate (its link's, `station_rate`): NaN for the access point,
+            // whose ports may each have their own.
+            let rate_mbps = match (unit, ports.as_slice()) {
+                (Unit::Cell(_), _) if k == 0 => f64::NAN,
+                (_, &[p]) => {
+                    let hop = &topology.links[p / 2].hop;
+                    let dir = if p % 2 == 0 {
+                        &hop.forward
+                    } else {
+                        &hop.reverse
+                    };
+                    dir.rate_bps as f64 / 1e6
+                }
+                _ => f64::NAN,
+            };
             let queue_drops: u64 = ports
                 .iter()
                 .map(|&p| network.ports()[p].stats.queue_drops)
@@ -111,6 +126,7 @@ pub(crate) fn member_rows(
                     Value::Str(topology.nodes[node.index()].name.clone()),
                 ),
                 ("role", Value::Str(role.into())),
+                ("rate_mbps", Value::Float(rate_mbps)),
                 ("attempts", u(m.attempts)),
                 ("successes", u(m.successes)),
                 ("collisions", u(m.collisions)),

@@ -76,6 +76,9 @@ fn one_slow_station_drags_every_station_to_its_throughput() {
     for n in [2usize, 5] {
         let r = run(&anomaly(n, true, "frames"), 1, &RunOptions::default()).unwrap();
         let g = goodputs(&r);
+        let rates: Vec<f64> = stations(&r).iter().map(|m| num(m, "rate_mbps")).collect();
+        assert_eq!(rates[0], 1.0);
+        assert!(rates[1..].iter().all(|&x| x == 11.0), "{rates:?}");
         let model = anomaly_model(n);
         eprintln!(
             "anomaly uplink n = {n}: {g:?} Mb/s, model {model:.3} (all-fast cell would give \
