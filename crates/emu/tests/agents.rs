@@ -1,4 +1,4 @@
-//! Base-station agents and the split proxy on real Linux TCP (issue 16): snoop absorbs the
+//! Base-station agents and the split proxy on real Linux TCP: snoop absorbs the
 //! duplicate ACKs of a loss it repairs locally and resends the segment itself (both read from
 //! the per-hop pcap files), and the split proxy relays a whole transfer over a lossy wireless
 //! hop through two real connections. Root only (TUN devices, network namespaces); elsewhere

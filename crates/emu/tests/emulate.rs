@@ -1,4 +1,4 @@
-//! Real Linux TCP through the emulator against the simulator (issue 16). These tests need root
+//! Real Linux TCP through the emulator against the simulator. These tests need root
 //! (CAP_NET_ADMIN, CAP_SYS_ADMIN), TUN devices and network namespaces; elsewhere each prints
 //! why it was skipped and passes. They run one at a time (a lock) so that two emulations do not
 //! share the machine's two cores.

@@ -1,4 +1,4 @@
-//! Real Linux Reno against the simulator with one error per 64 KiB (issue 16's second test):
+//! Real Linux Reno against the simulator with one error per 64 KiB:
 //! ten seeds over the `lan` and the `wan` presets' links, the kernel's `reno` with the
 //! scenario's 32 KiB socket buffers against the simulator's RFC 6675 SACK sender on the
 //! `modern` profile (`e2e-ietf-sack+modern`: SACK, limited transmit, RFC 6298 timer with

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! Numbers that add up (issue 35), the reproducers of the issue: every rate a sum of bytes over
+//! Numbers that add up: every rate a sum of bytes over
 //! one window and within the capacity it crosses, every packet in exactly one bucket of the
 //! account, and link utilisation at most 1.
 

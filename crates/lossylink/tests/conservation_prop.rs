@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! The conservation property (DESIGN.md rule 11, issue 35): over random tree topologies ×
+//! The conservation property (DESIGN.md rule 11): over random tree topologies ×
 //! every scheme family (end to end with ELN variants, link layer with every agent, split,
 //! LL-ELSN, 802.11 DCF, GSM-CSD) × flows of every kind (bulk, long-lived with stops, UDP, web
 //! sessions), random error models, hiccups, warm-ups and run lengths, each run must hold:

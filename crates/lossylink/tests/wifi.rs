@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! 802.11 PHYs, per-station rates and the access point's airtime scheduler at the scenario
-//! level (issue 44; net::wifi): 802.11a's saturation throughput against Bianchi's model with
+//! level (net::wifi): 802.11a's saturation throughput against Bianchi's model with
 //! OFDM timing, the performance anomaly of Heusse et al. (INFOCOM 2003) and its cure by
 //! airtime fairness (Linux mac80211's deficit scheduler), and the PHYs' rate errors.
 
@@ -143,7 +143,7 @@ fn bianchi_11a(n: usize, limited: bool) -> (f64, f64) {
     (s / 1e6, p)
 }
 
-/// Issue 44: 802.11a's saturation throughput for 1-50 stations within 3 % of Bianchi's model
+/// 802.11a's saturation throughput for 1-50 stations within 3 % of Bianchi's model
 /// with OFDM timing, and the collision probability within 10 % of the model's p. The model is
 /// Bianchi's chain with the DCF's retry limit of 7 attempts: at 50 stations p ≈ 0.6 and
 /// p^7 ≈ 3 % of the frames are dropped and restart from CWmin, which the original chain

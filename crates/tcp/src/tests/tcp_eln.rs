@@ -6,7 +6,7 @@
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{LossRecovery, RenoRecovery, TcpElnConfig, TcpElnRecovery};
 use crate::rto::{BsdRto, BsdRtoConfig};
-use crate::script_tests::{ack, drain, ms, slow_clock, BASE, MSS};
+use crate::tests::bsd_reno::{ack, drain, ms, slow_clock, BASE, MSS};
 use crate::{SegOptions, Segment, Sender, SenderConfig, SenderParts, SeqSpace};
 use engine::VecSink;
 

@@ -10,12 +10,12 @@
 use crate::cc::CubicCc;
 use crate::recovery::RenoRecovery;
 use crate::rto::{Rfc6298Config, Rfc6298Rto};
-use crate::script_net::Path;
-use crate::script_tests::{ms, BASE};
+use crate::tests::bsd_reno::{ms, BASE};
+use crate::tests::net::Path;
 use crate::wscale::{field, shift_for};
 use crate::{
-    DelayedAck, Receiver, ReceiverConfig, SegOptions, Segment, Sender, SenderConfig, SenderParts,
-    SeqSpace,
+    CcPart, DelayedAck, Receiver, ReceiverConfig, SegOptions, Segment, Sender, SenderConfig,
+    SenderParts, SeqSpace,
 };
 use engine::SimDuration;
 
@@ -71,7 +71,7 @@ fn first_round(buffer: u32) -> (usize, u32) {
     let shift = (buffer > 65535).then(|| shift_for(buffer));
     let window = crate::wscale::max_window(shift);
     let parts = SenderParts {
-        cc: CubicCc::new(MSS, 100 * MSS, window).into(),
+        cc: CcPart::custom(CubicCc::new(MSS, 100 * MSS, window)),
         recovery: RenoRecovery::new(3).into(),
         rto: Rfc6298Rto::new(Rfc6298Config {
             min: SimDuration::from_millis(200),

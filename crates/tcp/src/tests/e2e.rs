@@ -8,8 +8,8 @@ use crate::recovery::{
     ElnRecovery, ExitRetraction, LossRecovery, NewRenoFlavor, NewRenoRecovery, Phase, RenoRecovery,
 };
 use crate::rto::{BsdRto, BsdRtoConfig};
-use crate::script_tests::{ack, drain, ms, slow_clock, BASE, MSS};
 use crate::spurious::{Eifel, EifelResponse};
+use crate::tests::bsd_reno::{ack, drain, ms, slow_clock, BASE, MSS};
 use crate::{SegOptions, Segment, Sender, SenderConfig, SenderParts, SeqSpace, Timestamps};
 use engine::{SimDuration, VecSink};
 
@@ -118,7 +118,7 @@ fn reno_leaves_the_second_hole_to_the_timer() {
 /// Net/3's retraction (`tcp_input.c`: only when `t_dupacks > tcprexmtthresh`): Figure 1's
 /// recovery saw exactly three duplicates (10-12 ms), so the ACK that ends it (22 ms) leaves cwnd
 /// at ssthresh + 3 segments and grows it by congestion avoidance (MSS²/cwnd = 280 bytes);
-/// `ExitRetraction::Always` (RFC 5681, lossylink before issue 20) pulls it back to ssthresh and
+/// `ExitRetraction::Always` (RFC 5681, lossylink's earlier rule) pulls it back to ssthresh and
 /// slow-starts one segment.
 #[test]
 fn net3_keeps_the_inflated_window_after_exactly_three_duplicates() {
@@ -328,7 +328,7 @@ fn eifel_timer_tracks_the_round_trip_from_timestamps() {
     }
 }
 
-/// RFC 6582 §3.2 step 4 (issue 20 item 4): every duplicate ACK during fast recovery inflates
+/// RFC 6582 §3.2 step 4: every duplicate ACK during fast recovery inflates
 /// cwnd by one segment, also the first ones after a partial ACK. Eight segments out, 0 and 2
 /// lost; the fast retransmit at 12 ms (cwnd 4 + 3 segments), the duplicates from 5-7 inflate and
 /// release 8 and 9; the partial ACK at 22 ms (the resent 0 arrived) deflates by two segments and

@@ -9,10 +9,11 @@
 
 use crate::cc::{BbrCc, ModelState};
 use crate::recovery::{SackFlavor, SackRecovery};
-use crate::script_net::{Log, Path};
-use crate::script_tests_prr::{ms, rfc6298};
+use crate::tests::net::{Log, Path};
+use crate::tests::prr::{ms, rfc6298};
 use crate::{
-    DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
+    CcPart, DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum,
+    SeqSpace,
 };
 use engine::{SimDuration, SimTime};
 
@@ -24,7 +25,7 @@ const PAYLOAD_RATE: f64 = 10e6 / 8.0 * 1460.0 / 1500.0;
 /// BBR's model every millisecond: (time, model, cwnd).
 fn run_bbr(until_ms: u64) -> (Path, Vec<(SimTime, ModelState, u32)>) {
     let parts = SenderParts {
-        cc: BbrCc::new(MSS, 10 * MSS, 1 << 24, 3).into(),
+        cc: CcPart::custom(BbrCc::new(MSS, 10 * MSS, 1 << 24, 3)),
         recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
         rto: rfc6298().into(),
         eifel: None,

@@ -2,7 +2,7 @@
 //! times: the SYN and nothing else until its SYN-ACK, Net/3's 6 s initial RTO on the slow
 //! tick, backoff, Karn's rule for the handshake's sample, and the receiver's SYN-ACK.
 
-use crate::script_tests::{ack, bsd_parts, drain, ms, BASE, MSS};
+use crate::tests::bsd_reno::{ack, bsd_parts, drain, ms, BASE, MSS};
 use crate::{
     DelayedAck, Receiver, ReceiverConfig, SegOptions, Segment, Sender, SenderConfig, SenderEvent,
     SeqNum, SeqSpace,

@@ -1,7 +1,7 @@
-//! The `[tcp]` knobs of today's anchors (issue 14; docs/modern.md) into settings, and the
+//! The `[tcp]` knobs of today's anchors (docs/modern.md) into settings, and the
 //! check that a scheme's parts can carry them.
 
-use super::{CcSettings, TcpSettings};
+use super::TcpSettings;
 use crate::error::Error;
 use crate::schema::{PrrDoc, TcpDoc};
 use crate::schemes::{Modifiers, RecoveryKind, SchemeDef};
@@ -64,23 +64,6 @@ pub(super) fn frto(
     Ok(on)
 }
 
-/// The `+bbr` modifier: BBR, unless another window rule is asked for too.
-pub(super) fn bbr(mods: Modifiers, mss8: Option<bool>) -> Result<CcSettings, Error> {
-    if mods.cubic {
-        return Err(Error::invalid(
-            "scheme",
-            "+cubic and +bbr both choose the congestion controller; keep one",
-        ));
-    }
-    if mss8 == Some(true) {
-        return Err(Error::invalid(
-            "tcp.ca_extra_mss_over_8",
-            "is a Reno term; the scheme asks for +bbr",
-        ));
-    }
-    Ok(CcSettings::Bbr)
-}
-
 /// The linux profile's RACK-TLP and PRR apply where the scheme carries them: a scheme
 /// without SACK keeps its own loss detection, one without a fast recovery PRR can pace (or
 /// with BBR) goes without PRR. Knobs set in `doc` or by the scheme's modifiers stay as asked
@@ -94,7 +77,7 @@ pub(crate) fn fit_profile(t: &mut TcpSettings, def: &SchemeDef, doc: &TcpDoc, mo
         t.rack = false;
     }
     let pacable = matches!(def.recovery, RecoveryKind::Sack | RecoveryKind::NewReno) && plain;
-    if doc.prr.is_none() && !mods.prr && (!pacable || t.cc == CcSettings::Bbr) {
+    if doc.prr.is_none() && !mods.prr && (!pacable || t.cc.owns_recovery_window()) {
         t.prr = None;
     }
 }
@@ -112,10 +95,14 @@ pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Resu
             ),
         ));
     }
-    if t.cc == CcSettings::Bbr && t.prr.is_some() {
+    if t.cc.owns_recovery_window() && t.prr.is_some() {
         return Err(Error::invalid(
             "tcp.prr",
-            "BBR sets its own window in recovery (packet conservation); PRR cannot be used with +bbr",
+            format!(
+                "{} sets its own window in recovery; PRR cannot be used with +{}",
+                t.cc.title(),
+                t.cc.name()
+            ),
         ));
     }
     if t.esack_filter.is_some() && def.recovery != RecoveryKind::Esack {
@@ -139,6 +126,7 @@ pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Resu
 mod tests {
     use super::super::{tcp_settings, DelackSettings, TimerSettings};
     use super::*;
+    use crate::cc::CcKind;
     use crate::schema::Profile;
     use crate::schemes::lookup;
     use engine::SimDuration;
@@ -161,7 +149,7 @@ mod tests {
         let ms = SimDuration::from_millis;
         let t = linux("e2e-ietf-sack");
         assert_eq!(t.initial_cwnd, 10 * t.mss);
-        assert_eq!(t.cc, CcSettings::Cubic);
+        assert_eq!(t.cc, CcKind::Cubic);
         assert!(t.rack && t.frto && t.prr == Some(PrrBound::SlowStart));
         assert_eq!(t.timestamps, Some(ms(1)));
         assert_eq!(t.delack, DelackSettings::Linux(ms(200)));
@@ -185,7 +173,7 @@ mod tests {
         let t = linux("e2e");
         assert!(!t.rack && t.prr.is_none() && t.frto);
         let t = linux("e2e-linux+bbr");
-        assert!(t.rack && t.prr.is_none() && t.cc == CcSettings::Bbr);
+        assert!(t.rack && t.prr.is_none() && t.cc == CcKind::Bbr);
         // Eifel replaces F-RTO.
         assert!(!linux("e2e-linux+eifel").frto);
     }

@@ -2,11 +2,11 @@
 //! §2.12): an application-limited sender (it may send only what its relay buffer holds) and a
 //! receiver whose application reads on demand (its window is the free relay space).
 
-use crate::script_tests::{ack, ms, MSS};
+use crate::tests::bsd_reno::{ack, ms, MSS};
 use crate::{DelayedAck, Receiver, ReceiverConfig, SegOptions, Segment, SeqNum, SeqSpace};
 use engine::{SimDuration, VecSink};
 
-const BASE: SeqNum = crate::script_tests::BASE;
+const BASE: SeqNum = crate::tests::bsd_reno::BASE;
 
 fn data(off: u32) -> Segment {
     Segment {
@@ -24,7 +24,7 @@ fn data(off: u32) -> Segment {
 #[test]
 fn app_limited_sender_sends_only_written_bytes() {
     let mut t = VecSink::default();
-    let mut s = crate::script_tests::sender_for_relay(32768).with_app_limit(0);
+    let mut s = crate::tests::bsd_reno::sender_for_relay(32768).with_app_limit(0);
     assert_eq!(s.app_limit(), 0);
     assert!(s.poll_transmit(ms(0), &mut t).is_none());
     assert_eq!(s.poll_timeout(), None, "nothing sent, no timer");
@@ -50,7 +50,7 @@ fn app_limited_sender_sends_only_written_bytes() {
 #[test]
 fn peer_window_stall_is_timed() {
     let mut t = VecSink::default();
-    let mut s = crate::script_tests::sender_for_relay(32768);
+    let mut s = crate::tests::bsd_reno::sender_for_relay(32768);
     // The peer advertises two segments only.
     s.on_ack(ms(0), &ack(0, 2 * MSS), &mut t);
     let n = std::iter::from_fn(|| s.poll_transmit(ms(0), &mut t)).count();

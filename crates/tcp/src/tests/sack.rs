@@ -126,7 +126,7 @@ fn smart_resends_both_holes_on_the_first_ack_and_halves_once() {
     assert_eq!(s.stats().timeouts, 0);
 }
 
-/// E2E-SMART's once-per-RTT rule on BSD/OS's clocks (issue 20 item 1): Figure 1, but the resent
+/// E2E-SMART's once-per-RTT rule on BSD/OS's clocks: Figure 1, but the resent
 /// segment 0 is lost again. The resent segment 1 arrives at 20 ms (ACK with trigger 1). On the
 /// fine clock a round trip (10 ms) has passed since the resend at 10 ms, so segment 0 goes again
 /// at 20 ms (with new segment 5, as segment 1 has left the pipe); on the tick clock the smoothed RTT is 1 tick (the handshake's sample) and no tick has
@@ -222,7 +222,7 @@ fn sack_eln_resends_both_holes_without_a_cut() {
     assert_eq!(s.stats().retransmitted_bytes, 2 * u64::from(MSS));
 }
 
-/// RFC 6675 §2's duplicate acknowledgment (issue 20 item 9): an ACK that moves the cumulative
+/// RFC 6675 §2's duplicate acknowledgment: an ACK that moves the cumulative
 /// point *and* SACKs new octets counts as the first duplicate. Five segments out, 1 lost: the
 /// ACK at 10 ms acknowledges 0 and SACKs 2. Slow start lets 5 and 6 go; with limited transmit
 /// the RFC 6675 sender also sends 7 for this duplicate, where RFC 5681's definition (the

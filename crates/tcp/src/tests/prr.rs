@@ -9,7 +9,7 @@ use crate::recovery::{
     LossRecovery, NewRenoFlavor, NewRenoRecovery, PrrBound, SackFlavor, SackRecovery,
 };
 use crate::rto::{Rfc6298Config, Rfc6298Rto};
-use crate::script_net::Path;
+use crate::tests::net::Path;
 use crate::{
     DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
 };

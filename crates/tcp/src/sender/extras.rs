@@ -1,4 +1,4 @@
-//! Where the sender calls today's parts (issue 14; docs/modern.md): PRR (`prr.rs`), the tail
+//! Where the sender calls today's parts (docs/modern.md): PRR (`prr.rs`), the tail
 //! loss probe (`tlp.rs`), F-RTO (`frto.rs`) and a recovery part that tracks every send and has
 //! its own timer (RACK). The hot paths call these hooks only behind one flag, `extras`, set
 //! when the sender is built, so a sender without any of them does the work it did before they

@@ -7,8 +7,8 @@
 use crate::cc::CubicCc;
 use crate::recovery::{Phase, RenoRecovery};
 use crate::rto::{Rfc6298Config, Rfc6298Rto};
-use crate::script_tests::{ack, ms, BASE};
-use crate::{Sender, SenderConfig, SenderParts, SeqSpace};
+use crate::tests::bsd_reno::{ack, ms, BASE};
+use crate::{CcPart, Sender, SenderConfig, SenderParts, SeqSpace};
 use engine::{SimDuration, SimTime, VecSink};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -19,7 +19,7 @@ const WIN: u32 = 1 << 22;
 #[test]
 fn after_a_loss_the_window_follows_the_cubic_curve_with_the_rfc_k() {
     let parts = SenderParts {
-        cc: CubicCc::new(MSS, 200 * MSS, WIN).into(),
+        cc: CcPart::custom(CubicCc::new(MSS, 200 * MSS, WIN)),
         recovery: RenoRecovery::new(3).into(),
         rto: Rfc6298Rto::new(Rfc6298Config {
             min: SimDuration::from_millis(200),

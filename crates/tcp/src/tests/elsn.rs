@@ -1,4 +1,4 @@
-//! Packet scripts for LL-ELSN at the sender (eln-llelsn spec §4.1-4.3; issue 15): an ELN for
+//! Packet scripts for LL-ELSN at the sender (eln-llelsn spec §4.1-4.3): an ELN for
 //! a segment the link gave up is resent at the instant it arrives, without a window cut, and
 //! the duplicates its reordering causes start no recovery; an ERSN restarts the timer, so the
 //! link's long retry burst ends without a spurious timeout. Explicit times throughout.
@@ -142,7 +142,7 @@ fn an_ersn_restarts_the_timer_through_a_long_link_retry_burst() {
 
 #[test]
 fn with_ersn_restart_oldest_only_the_guarded_segment_moves_the_timer() {
-    // tcp.ersn_restart = "oldest" (issue 40): segment 0 is lost and waits for the timer;
+    // tcp.ersn_restart = "oldest": segment 0 is lost and waits for the timer;
     // ERSNs for segments 2 and 3 (other frames the link retries) arrive at 105 and 190 ms.
     let run = |oldest: bool| {
         let cfg = SenderConfig {

@@ -10,8 +10,8 @@
 //! timeout's retransmission acknowledges all eight, echoing its timestamp (not spurious).
 
 use crate::recovery::Phase;
-use crate::script_tests::{ack, bsd_parts, drain, ms, BASE, MSS};
 use crate::spurious::{Eifel, EifelResponse, LateDupack};
+use crate::tests::bsd_reno::{ack, bsd_parts, drain, ms, BASE, MSS};
 use crate::{SegOptions, Segment, Sender, SenderConfig, SenderParts, SeqSpace, Timestamps};
 use engine::{SimDuration, VecSink};
 

@@ -1,4 +1,4 @@
-//! Knobs of today's anchors in `[tcp]` (issue 14; docs/modern.md): PRR, RACK-TLP, F-RTO.
+//! Knobs of today's anchors in `[tcp]` (docs/modern.md): PRR, RACK-TLP, F-RTO.
 
 use serde::{Deserialize, Serialize};
 

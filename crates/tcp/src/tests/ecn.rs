@@ -17,8 +17,8 @@
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::RenoRecovery;
 use crate::rto::{Rfc6298Config, Rfc6298Rto};
-use crate::script_net::Path;
-use crate::script_tests::{ms, BASE};
+use crate::tests::bsd_reno::{ms, BASE};
+use crate::tests::net::Path;
 use crate::{DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqSpace};
 use engine::SimDuration;
 

@@ -1,4 +1,4 @@
-//! Knobs of the LL-ELSN study's variants in `[tcp]` (issue 14; eln-llelsn spec §4.8-4.13).
+//! Knobs of the LL-ELSN study's variants in `[tcp]` (eln-llelsn spec §4.8-4.13).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! Packet scripts of TCP-ELN's identification by the header (eln-llelsn spec §3.2
 //! `hack_header`, the paper's option (b): the HACK header checksum verifies the header of a
 //! corrupted frame, which names its connection), with explicit times, on the two-host path of
-//! `script_net.rs`: 1000-byte segments, a 1 ms-per-segment bottleneck with 49 ms behind it and
+//! `tests/net.rs`: 1000-byte segments, a 1 ms-per-segment bottleneck with 49 ms behind it and
 //! 50 ms back, delayed ACKs off, a window of 20 segments at time zero, so the ACK of segment k
 //! reaches the sender at 100 + k ms. Segment 0 arrives corrupted at 50 ms: with its header
 //! intact the receiver counts it and the duplicate of 101 ms carries the count; with its header
@@ -9,8 +9,8 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{TcpElnConfig, TcpElnRecovery};
-use crate::script_net::Path;
-use crate::script_tests_prr::{ms, rfc6298};
+use crate::tests::net::Path;
+use crate::tests::prr::{ms, rfc6298};
 use crate::{DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts};
 use crate::{SeqNum, SeqSpace};
 use engine::SimDuration;

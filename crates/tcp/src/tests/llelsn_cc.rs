@@ -1,5 +1,5 @@
 //! Packet scripts of the LL-ELSN study's congestion responses (eln-llelsn spec §4.5-4.10,
-//! §4.13), with explicit times, on the two-host path of `script_net.rs`.
+//! §4.13), with explicit times, on the two-host path of `tests/net.rs`.
 //!
 //! The *queue* path: 1000-byte segments, a 2 ms-per-segment bottleneck (500 kB/s) with 48 ms of
 //! propagation behind it and 50 ms back, delayed ACKs off, a 20-segment window at time zero,
@@ -25,8 +25,8 @@ use crate::cc::{
     VenoCc, WestwoodCc, WestwoodFilter,
 };
 use crate::recovery::RenoRecovery;
-use crate::script_net::Path;
-use crate::script_tests_prr::{ms, rfc6298};
+use crate::tests::net::Path;
+use crate::tests::prr::{ms, rfc6298};
 use crate::{
     DelayedAck, Receiver, ReceiverConfig, SegOptions, Segment, Sender, SenderConfig, SenderEvent,
     SenderParts, SeqNum, SeqSpace,

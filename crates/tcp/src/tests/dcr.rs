@@ -6,9 +6,9 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{DcrRecovery, LossRecovery, RenoRecovery, SackFlavor, SackRecovery};
-use crate::script_net::Path;
-use crate::script_tests_prr::{ms, rfc6298};
-use crate::script_tests_rack::resent;
+use crate::tests::net::Path;
+use crate::tests::prr::{ms, rfc6298};
+use crate::tests::rack::resent;
 use crate::{
     DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
 };

@@ -1,5 +1,5 @@
 //! Packet scripts of HACK, HACK-fixed and LHP's packet list (eln-llelsn spec §4.11-4.12), with
-//! explicit times, on the two-host path of `script_net.rs`: 1000-byte segments, a
+//! explicit times, on the two-host path of `tests/net.rs`: 1000-byte segments, a
 //! 1 ms-per-segment bottleneck with 49 ms behind it and 50 ms back, delayed ACKs off, a window
 //! of 20 segments at time zero, so the ACK of segment k reaches the sender at 100 + k ms. The
 //! receiver names a segment that arrives with a corrupted payload in an ACK at once.
@@ -7,8 +7,8 @@
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::RenoRecovery;
 use crate::recovery::{HackMode, HackRecovery, LossRecovery, NewRenoFlavor, NewRenoRecovery};
-use crate::script_net::Path;
-use crate::script_tests_prr::{ms, rfc6298};
+use crate::tests::net::Path;
+use crate::tests::prr::{ms, rfc6298};
 use crate::{DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts};
 use crate::{SeqNum, SeqSpace};
 use engine::SimDuration;

@@ -6,8 +6,8 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{SackFlavor, SackRecovery};
-use crate::script_net::{Log, Path};
-use crate::script_tests_prr::{ms, rfc6298};
+use crate::tests::net::{Log, Path};
+use crate::tests::prr::{ms, rfc6298};
 use crate::{
     DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum, SeqSpace,
 };

@@ -11,8 +11,8 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{NewRenoFlavor, NewRenoRecovery};
-use crate::script_net::Path;
-use crate::script_tests_prr::{ms, rfc6298};
+use crate::tests::net::Path;
+use crate::tests::prr::{ms, rfc6298};
 use crate::{
     DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderEvent, SenderParts, SeqNum,
     SeqSpace,
