@@ -111,8 +111,9 @@ class RunResult:
     @property
     def members(self) -> list[dict[str, MetricValue]] | None:
         """One dict per 802.11 DCF member (access point, stations) of a ``[[flows]]`` scenario
-        with DCF cells: attempts, collisions, retries, drops, access delays, airtime share
-        (empty without DCF cells, ``None`` for a chain)."""
+        with DCF cells: data rate, attempts, collisions, retries, drops, access delays, airtime
+        share and the access point's airtime share towards the station (empty without DCF
+        cells, ``None`` for a chain)."""
         return None if self.network is None else self.network.get("members", [])
 
     @property
