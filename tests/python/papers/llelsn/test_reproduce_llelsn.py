@@ -4,13 +4,12 @@ collision ablation, on one seed."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from lossylink.papers import PAPERS, llelsn
 from lossylink.papers.llelsn import runs, targets
 from lossylink.reproduce import reproduce
+from support import ROOT
 
-DOC = Path(__file__).parents[2] / "docs" / "llelsn.md"
+DOC = ROOT / "docs" / "llelsn.md"
 
 
 def test_catalogue_covers_every_figure_and_every_target_of_the_spec() -> None:
