@@ -13,6 +13,7 @@ from lossylink.cli import cli
 from lossylink.commands.reproduce import PAPER_NAMES
 from lossylink.papers import PAPERS, buchholcz
 from lossylink.reproduce import reproduce
+from support import ROOT
 
 
 def test_every_paper_is_a_package_with_a_catalogue_and_a_report() -> None:
@@ -52,7 +53,7 @@ def test_quick_reproduction_writes_every_target_and_the_mechanism_ones_pass(tmp_
         assert targets[tid]["verdict"] == "pass", targets[tid]
     # Every other verdict is pass, a named mechanism of docs/buchholcz.md, or a failure under
     # the headline reading that the page lists with the readings that pass.
-    doc = Path(__file__).parents[2] / "docs" / "buchholcz.md"
+    doc = ROOT / "docs" / "buchholcz.md"
     text = doc.read_text()
     failing = text.split("### failing-under-the-headline")[1].split("\n### ")[0]
     for t in targets.values():

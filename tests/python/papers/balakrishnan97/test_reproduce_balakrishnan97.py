@@ -26,8 +26,8 @@ from lossylink.reproduce import (
     reproduce,
 )
 from lossylink.runner import schemes
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 RUST_TABLE3 = ROOT / "crates/lossylink/tests/paper_table3.rs"
 DOC = ROOT / "docs/reproduction.md"
 TINY = "128KiB"
@@ -330,7 +330,7 @@ def test_report_renders_in_headless_chromium(small_rep: Reproduction, tmp_path: 
     assert len(np.unique(pixels.reshape(-1, pixels.shape[2])[:, :3], axis=0)) > 50
 
 
-# -- the must-hold of issue 6 --------------------------------------------------------------
+# -- what must hold: every published target passes or fails for its listed deviation ------
 
 
 def test_ten_seeds_every_published_target_passes_or_fails_for_its_listed_deviation() -> None:

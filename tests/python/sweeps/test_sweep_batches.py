@@ -1,4 +1,4 @@
-"""How a sweep's runs reach the extension (issue 21): `_core.run_batch` runs a batch with the
+"""How a sweep's runs reach the extension: `_core.run_batch` runs a batch with the
 GIL released once, on one or more threads, with the results of `_core.run` in task order; the
 sequential executor groups batches by time; the results table is built from Arrow buffers
 without importing pandas, equal to what `pa.array` builds."""
