@@ -52,6 +52,10 @@ class Scenario:
         ``10ms``).
         """
 
+    def set_all(self, edits: list[tuple[str, str]]) -> None:
+        """Set several fields from text, in order, validating the result once; nothing changes
+        when one is refused."""
+
     def copy(self) -> Scenario:
         """An independent copy."""
 
@@ -116,7 +120,12 @@ def emulate(
     pcap: str | os.PathLike[str] | None = None,
     sysctls: list[tuple[str, str]] = ...,
 ) -> dict[str, Any]:
-    """Emulate ``scenario`` with real Linux TCP in network namespaces (needs root)."""
+    """Emulate ``scenario`` with real Linux TCP in network namespaces (needs root). With the
+    built-in transfer the result carries the kernel's own counters of the sender
+    (``sender_retransmitted_segments``, ``sender_timeouts``, ``sender_fast_retransmits``: the
+    namespace's RetransSegs, TCPTimeouts, TCPSackRecovery + TCPRenoRecovery) and
+    ``cwnd_samples``, its TCP_INFO samples as (seconds, cwnd bytes, ssthresh bytes or None,
+    ca_state)."""
 
 def timer_model(
     w: int, service: str, tick: str, cycles: int, timer: str, sampling: str

@@ -51,7 +51,7 @@ fn compare(preset: &str, bytes: u64, variants: &[&[(&str, &str)]]) -> (f64, Vec<
             ..EmulateOptions::default()
         };
         let r = emulate(&s, &opts).unwrap();
-        let b = r.bulk.unwrap();
+        let b = r.bulk.clone().unwrap();
         assert!(
             b.complete,
             "{preset} seed {seed}: {} of {bytes} bytes",

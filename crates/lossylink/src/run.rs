@@ -214,8 +214,13 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let agents = network.agent_stats();
     let proxy = network.proxies().next().map(|(_, p)| p);
     let link_rx = network.link_receiver_stats();
-    // A long-lived flow's "transfer" is what it delivered.
+    // A long-lived flow's "transfer" is what it delivered. The rates count what was delivered:
+    // a finite flow the run ended before it completed delivered less than its transfer.
     let bytes = plan.bytes.unwrap_or_else(|| flow.receiver.delivered());
+    let delivered = match flow.receiver.complete_at() {
+        Some(_) => bytes,
+        None => flow.receiver.delivered().min(bytes),
+    };
     let end = flow.receiver.complete_at().unwrap_or(run_end);
     let first = s.first_send.unwrap_or(SimTime::ZERO);
     let duration = end.saturating_since(first).as_secs_f64();
@@ -243,12 +248,12 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         buffer_bytes: u64::from(plan.tcp.buffer),
         transfer_bytes: bytes,
         throughput_mbps: if duration > 0.0 {
-            bytes as f64 * 8.0 / duration / 1e6
+            delivered as f64 * 8.0 / duration / 1e6
         } else {
             0.0
         },
-        wired_goodput_pct: pct(bytes, wired),
-        wireless_goodput_pct: pct(bytes, wireless),
+        wired_goodput_pct: pct(delivered, wired),
+        wireless_goodput_pct: pct(delivered, wireless),
         completion_s: end.as_secs_f64(),
         sender_timeouts: s.timeouts,
         sender_fast_retransmits: s.fast_retransmits,

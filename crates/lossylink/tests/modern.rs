@@ -20,6 +20,8 @@ mod loss_response;
 mod recovery;
 #[path = "modern/sig.rs"]
 mod sig;
+#[path = "modern/validation_path.rs"]
+mod validation_path;
 use common::{accounted, num};
 use lossylink::{run, RunOptions, Scenario};
 

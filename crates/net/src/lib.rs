@@ -10,7 +10,7 @@ pub mod aqm;
 pub mod config;
 pub mod delivery;
 mod error_model;
-pub mod gsm;
+mod fifo;
 mod hiccup;
 mod jitter;
 pub mod keys;

@@ -4,14 +4,10 @@
 
 use crate::account::{Fate, PacketAccount};
 use crate::agent::Agent;
-use crate::config::{self, HopRole, NodeConfig, NodeKind, TopologyConfig};
+use crate::config::{HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
 use crate::link_receiver::LinkReceiver;
-use crate::medium::dcf::Dcf;
-use crate::medium::duplex::Duplex;
-use crate::medium::gsm::Gsm;
-use crate::medium::shared::Shared;
-use crate::medium::{AnyMedium, Arrival};
+use crate::medium::{AnyMedium, Arrival, LinkMedia};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
@@ -153,111 +149,27 @@ impl Network {
             let rev = PortId(2 * i as u32 + 1);
             let rng = |dir: &str| RngStream::new(seed, &keys::link_errors(&link.key, dir));
             let header = |dir: &str| RngStream::new(seed, &keys::header_hits(&link.key, dir));
-            let (m_f, m_r) = match (cell_of[i], hop.medium.clone()) {
-                (Some(c), _) => {
-                    let m = match cell_medium[c] {
-                        Some(m) => m,
-                        None => {
-                            let cell = &cfg.cells[c];
-                            let crng = RngStream::new(seed, &keys::contention(&cell.key));
-                            media.push(match cell.dcf {
-                                None => AnyMedium::Shared(Shared::new(
-                                    Vec::new(),
-                                    Some((cell.contention, crng)),
-                                )),
-                                // The access point is member 0; its stream like a station's.
-                                Some(d) => AnyMedium::Dcf(Dcf::new(
-                                    d,
-                                    vec![(
-                                        Vec::new(),
-                                        RngStream::new(
-                                            seed,
-                                            &keys::dcf_backoff(&cell.key, cell.access_point.0),
-                                        ),
-                                    )],
-                                )),
-                            });
-                            cell_medium[c] = Some(media.len() - 1);
-                            media.len() - 1
-                        }
-                    };
-                    match &mut media[m] {
-                        AnyMedium::Shared(s) => {
-                            s.add_port(fwd);
-                            s.add_port(rev);
-                        }
-                        AnyMedium::Dcf(d) => {
-                            // The access point's side of the link joins member 0; the station
-                            // is a member of its own.
-                            let ap = cfg.cells[c].access_point;
-                            let (ap_port, sta_port, sta) = if a == ap {
-                                (fwd, rev, b)
-                            } else {
-                                (rev, fwd, a)
-                            };
-                            let srng =
-                                RngStream::new(seed, &keys::dcf_backoff(&cfg.cells[c].key, sta.0));
-                            d.add_link(ap_port, sta_port, srng);
-                        }
-                        AnyMedium::Duplex(_) | AnyMedium::Gsm(_) => {}
-                    }
+            let (m_f, m_r) = match cell_of[i] {
+                Some(c) => {
+                    let cell = &cfg.cells[c];
+                    let m = *cell_medium[c].get_or_insert_with(|| {
+                        media.push(AnyMedium::for_cell(cell, seed));
+                        media.len() - 1
+                    });
+                    media[m].join_cell(cell, link, (fwd, rev), seed);
                     (m, m)
                 }
-                (None, config::Medium::FullDuplex) => {
-                    media.push(AnyMedium::Duplex(Duplex::new(fwd)));
-                    media.push(AnyMedium::Duplex(Duplex::new(rev)));
-                    (media.len() - 2, media.len() - 1)
-                }
-                (None, config::Medium::Dcf(d)) => {
-                    // Each end is a member with its own backoff stream.
-                    let backoff =
-                        |end: u32| RngStream::new(seed, &keys::dcf_backoff(&link.key, end));
-                    media.push(AnyMedium::Dcf(Dcf::new(
-                        d,
-                        vec![(vec![fwd], backoff(a.0)), (vec![rev], backoff(b.0))],
-                    )));
-                    (media.len() - 1, media.len() - 1)
-                }
-                (None, config::Medium::Gsm(g)) => {
-                    let blocks = |d: &config::DirectionConfig, dir: &str| match d.blocks.as_deref()
-                    {
-                        None => None,
-                        Some(config::BlockSource::Trace(t)) => Some(t.clone()),
-                        Some(config::BlockSource::Profile {
-                            profile,
-                            minutes,
-                            draw,
-                        }) => {
-                            // A fixed realization (draw n) is the same for every seed.
-                            let stream_seed = if *draw == 0 { seed } else { u64::from(*draw) };
-                            let mut r =
-                                RngStream::new(stream_seed, &keys::block_erasures(&link.key, dir));
-                            Some(std::sync::Arc::new(profile.generate(*minutes, &mut r)))
-                        }
-                    };
-                    let l2r = |dir: &str| RngStream::new(seed, &keys::l2r_gaps(&link.key, dir));
-                    // Each direction knows the other's channel (RFC 2507's header requests).
-                    let (bf, br) = (
-                        blocks(&hop.forward, "forward"),
-                        blocks(&hop.reverse, "reverse"),
-                    );
-                    media.push(AnyMedium::Gsm(Box::new(
-                        Gsm::new(fwd, g.clone(), bf.clone(), l2r("forward"))
-                            .with_reverse(br.clone()),
-                    )));
-                    media.push(AnyMedium::Gsm(Box::new(
-                        Gsm::new(rev, g, br, l2r("reverse")).with_reverse(bf),
-                    )));
-                    (media.len() - 2, media.len() - 1)
-                }
-                (None, config::Medium::HalfDuplex { contention }) => {
-                    let crng = RngStream::new(seed, &keys::contention(&link.key));
-                    media.push(AnyMedium::Shared(Shared::new(
-                        vec![fwd, rev],
-                        Some((contention, crng)),
-                    )));
-                    (media.len() - 1, media.len() - 1)
-                }
+                None => match AnyMedium::for_link(link, (fwd, rev), seed) {
+                    LinkMedia::Both(m) => {
+                        media.push(m);
+                        (media.len() - 1, media.len() - 1)
+                    }
+                    LinkMedia::Each(f, r) => {
+                        media.push(f);
+                        media.push(r);
+                        (media.len() - 2, media.len() - 1)
+                    }
+                },
             };
             ports.push(Port::new(
                 (fwd, rev),

@@ -15,7 +15,7 @@ use crate::hiccup::{Admit, Hiccups};
 use crate::medium::Arrival;
 use crate::packet::{Packet, PacketKind, PacketPool, PacketRef};
 use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
-use std::collections::VecDeque;
+use crate::fifo::Fifo;
 
 /// Always-on counters of one port.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,12 +96,12 @@ pub struct Port {
     pub medium: usize,
     pub(crate) cfg: DirectionConfig,
     /// Handles on the queued packets (in the network's [`PacketPool`]).
-    pub(crate) queue: VecDeque<PacketRef>,
+    pub(crate) queue: Fifo<PacketRef>,
     /// Frames whose transmission started and that have not yet arrived at the far end, oldest
     /// first, each with whether it is corrupted. The delay is the same for every frame of a
     /// port and a port sends one frame at a time, so frames arrive in the order they started:
     /// the events of the loop name the port only, not the frame (no allocation per frame).
-    pub(crate) wire: VecDeque<(PacketRef, Arrival)>,
+    pub(crate) wire: Fifo<(PacketRef, Arrival)>,
     pub(crate) error: ErrorModel,
     /// Whether a corrupted TCP frame's header was hit (HACK identification, drawn only for
     /// receivers that identify by the header: other runs make no draw from it).
@@ -142,7 +142,7 @@ impl Port {
         (rng, header_rng): (RngStream, RngStream),
     ) -> Self {
         let hiccups = Hiccups::new(&cfg.hiccups);
-        let queue = VecDeque::with_capacity(cfg.queue_packets.min(1024) as usize);
+        let queue = Fifo::with_capacity(cfg.queue_packets.min(1024) as usize);
         let error = ErrorModel::new(cfg.error.clone(), rng);
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
         // `for_bits` divides by the rate, at least 1 b/s.
@@ -162,7 +162,7 @@ impl Port {
             medium,
             cfg,
             queue,
-            wire: VecDeque::new(),
+            wire: Fifo::new(),
             error,
             header_rng,
             delivery,

@@ -117,14 +117,11 @@ def run_cmd(
     scenario = (
         Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
     )
-    for alias in _FIELD_FLAGS:
-        value = fields.get(alias)
-        if value is not None:
-            scenario.set(alias, value)
+    edits = [(alias, fields[alias]) for alias in _FIELD_FLAGS if fields.get(alias) is not None]
     if eifel:
-        scenario.set("tcp.eifel", "dissertation")
-    for key, value in assignments:
-        scenario.set(key, value)
+        edits.append(("tcp.eifel", "dissertation"))
+    # One validation at the end: settings that go together may come in any order.
+    scenario.update([*edits, *assignments])
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv are mutually exclusive")

@@ -1,9 +1,10 @@
-//! Differential tests of the DCF: the medium against the oracle of dcf_oracle.rs (every member
+//! Differential tests of the DCF: the medium against the oracle of oracle.rs (every member
 //! scanned on every wake, as the medium was first written), on random cells, configurations and
 //! traffic. Both run against the same deterministic fake network, driven like the real event
 //! loop (one queue ordered by time, then by the order scheduled); every call they make on the
 //! network is logged, and the two logs, the counters and the frames left must be identical.
 
+use super::super::Frame;
 use super::oracle::ScanDcf;
 use super::*;
 use proptest::prelude::*;

@@ -1,5 +1,5 @@
 //! The DCF as it was before its event loop was made incremental: every wake scans every member
-//! of the cell. Kept only as the oracle of the differential tests (dcf_diff_tests.rs), which
+//! of the cell. Kept only as the oracle of the differential tests (diff_tests.rs), which
 //! check that the incremental medium takes the same frames, draws and schedules the same
 //! wake-ups and counts the same, call for call. Not to be changed with the medium: it is the
 //! behaviour the medium must keep.

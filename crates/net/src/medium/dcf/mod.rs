@@ -21,71 +21,16 @@
 //! a long idle period); a member joining a countdown starts counting at the next slot boundary
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
-use super::{Air, Frame, Medium};
+use super::{Air, Medium};
 use config::Timing;
 pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
+use member::{Aside, Member, Phase};
 use set::{Bits, MemberSet};
 
-#[path = "dcf_config.rs"]
 mod config;
-#[path = "dcf_set.rs"]
+mod member;
 mod set;
-
-/// What a member is doing.
-#[derive(Debug)]
-enum Phase {
-    /// Nothing to send.
-    Empty,
-    /// Counting down `slots` more slots from `from` (none: frozen, the medium is busy).
-    Backoff { slots: u32, from: Option<SimTime> },
-    /// On the air; the exchange's outcome is known at `until`.
-    Sending { until: SimTime, ok: bool },
-    /// Waiting before it may count again (the retry delay).
-    Waiting { until: SimTime },
-}
-
-/// A frame set aside for the retry delay (`retry_delay_blocks` off).
-struct Aside {
-    port: PortId,
-    frame: Frame,
-    /// When it reached the head of its queue (access delay).
-    head: SimTime,
-    attempt: u32,
-    cw: u32,
-    /// When it may be retried.
-    until: SimTime,
-}
-
-struct Member {
-    ports: Vec<PortId>,
-    next_port: usize,
-    frame: Option<(PortId, Frame, SimTime)>,
-    /// Frames set aside for the retry delay, oldest first.
-    aside: Vec<Aside>,
-    cw: u32,
-    attempt: u32,
-    phase: Phase,
-    /// Counting starts this long after the medium turns idle (DIFS, or EIFS after an error):
-    /// this member's own deferral if `defer_at` is the cell's `exchanges` (set by its own
-    /// exchange's end, or kept through a countdown it sent in), the cell's `defer` otherwise.
-    defer: SimDuration,
-    defer_at: u64,
-    rng: RngStream,
-    stats: DcfStats,
-}
-
-impl Member {
-    /// Slots counted between `from` and `now`.
-    fn counted(from: SimTime, now: SimTime, slot: SimDuration) -> u32 {
-        let n = now.saturating_since(from).as_nanos() / slot.as_nanos().max(1);
-        u32::try_from(n).unwrap_or(u32::MAX)
-    }
-
-    fn draw(&mut self) -> u32 {
-        self.rng.below(u64::from(self.cw) + 1) as u32
-    }
-}
 
 /// Wake-up tags: an exchange's outcome carries its member (high bit set); everything else the
 /// epoch of the schedule it belongs to, so that a stale one is ignored.
@@ -115,7 +60,7 @@ pub(crate) struct Dcf {
     /// Slots in which several countdowns ended with collisions off (whose turn it is).
     ties: usize,
     /// The members counting down (`Phase::Backoff` with `from`), and the earliest end of their
-    /// countdowns: a wake-up visits only the members it concerns (crate::medium::dcf_set).
+    /// countdowns: a wake-up visits only the members it concerns (crate::medium::dcf::set).
     counting: MemberSet,
     counting_end: Option<SimTime>,
     /// The members whose counters are frozen or not yet started (`Phase::Backoff` without
@@ -609,13 +554,10 @@ impl Medium for Dcf {
 }
 
 #[cfg(test)]
-#[path = "dcf_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "dcf_oracle.rs"]
 mod oracle;
 
 #[cfg(test)]
-#[path = "dcf_diff_tests.rs"]
 mod diff_tests;

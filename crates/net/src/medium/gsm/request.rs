@@ -13,8 +13,8 @@
 //! as RLP's own control frames. A context asks once until its full header arrives; a lost
 //! request lets the next failed packet ask again.
 
+use super::vj::Header;
 use super::Gsm;
-use crate::gsm::vj::Header;
 use engine::{FlowId, SimTime};
 
 /// Retransmissions of a request frame on an RLP without N2 (fully reliable) before we stop

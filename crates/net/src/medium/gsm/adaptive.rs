@@ -1,6 +1,6 @@
 //! The flow-adaptive part of the GSM RLP medium (Ludwig2000 §4.1, spec §3.7, §7.1 item 9): per
 //! class persistency, delivery across flows out of order, and scheduling priority at the RLP
-//! sender. The classes and their policies are `FlowAdaptive`'s (crate::medium::gsm_types).
+//! sender. The classes and their policies are `FlowAdaptive`'s (crate::medium::gsm::types).
 //!
 //! Deliberate limit: the interface queue in front of the link stays one FIFO (the network's
 //! drop-tail queue), so a class scheduled first overtakes other classes' retransmissions and

@@ -5,7 +5,7 @@
 //! is a byte stream: PPP frames (the IP datagram plus 7 bytes of PPP framing, §4.3.3) are laid
 //! end to end and cut into frames of 24 payload bytes (6 bytes of RLP and L2R overhead, so 1200
 //! B/s of user data at most, §2.4.3). Each block is erased or not by the direction's
-//! block-erasure process (a trace, or a synthetic profile, crate::gsm::erasure).
+//! block-erasure process (a trace, or a synthetic profile, crate::medium::gsm::erasure).
 //!
 //! - **Selective reject** (§2.4.3): an erased frame is sent again in the first block after its
 //!   loss is known, one RLP round trip after it was sent (`rlp_rtt`, ≈400 ms [A], §4.2.4; the
@@ -23,11 +23,11 @@
 //!   `[gap_min, gap_max]` (950-1300 ms measured, [P] the law within the range) while it drains
 //!   by `rate · gap`. Saturated, the sender averages `rate` exactly, in bursts at the block rate
 //!   separated by the measured gaps. Retransmissions are RLP's and are not flow-controlled.
-//! - **VJ header compression** (crate::gsm::vj) at the PPP ends, optional: a compressed TCP/IP
+//! - **VJ header compression** (crate::medium::gsm::vj) at the PPP ends, optional: a compressed TCP/IP
 //!   header takes 4 bytes instead of 40; after a reset the connection's decompressor is out of
 //!   step and every compressed packet is discarded at the far end until a full header.
 //! - **Flow-adaptive** (§4.1, spec §3.7; `GsmConfig::adaptive`, off by default; the module
-//!   `gsm_adaptive`): each packet's service class, by its flow's DS codepoint or else by IP
+//!   `adaptive`): each packet's service class, by its flow's DS codepoint or else by IP
 //!   protocol (the "layer-violating trick" of [LR99]), sets RLP's persistency for its bytes:
 //!   fully-reliable bytes persist up to the MSL (120 s) before a reset, instead of N2
 //!   retransmissions; an erased frame of only real-time bytes is not resent when the
@@ -38,17 +38,30 @@
 //!   packets stay in order, so VJ, which does not resequence, is safe (§4.1.2). A class of a
 //!   better scheduling priority (interactive) has its new frames sent before other classes'
 //!   due retransmissions.
+//!
+//! The folder holds the rest of the GSM circuit-switched data world of Ludwig (2000), Ch. 2-4:
+//! the block-erasure channel below RLP ([`erasure`], [`fading`]), ReTracer's best-case analysis
+//! of it ([`retrace`]) and Van Jacobson header compression at the PPP ends ([`vj`]).
 
-pub use super::gsm_types::{
-    ClassPolicy, FlowAdaptive, GsmConfig, GsmStats, Handover, Handovers, L2rConfig, RlpEvent,
-    RlpKind, ServiceClass,
-};
+pub mod erasure;
+pub mod fading;
+pub mod retrace;
+pub mod vj;
+
+pub use erasure::{BlockTrace, BurstMix, MinuteBler, Profile, TraceError};
+pub use fading::{max_retransmissions, Fading};
+pub use retrace::{retrace_e2e, retrace_rlp, E2eRetrace, Packing, RetraceError, RlpRetrace};
+
+mod types;
 use super::{Air, Arrival, Frame, Medium};
-use crate::gsm::vj::{Compressor, Decompressor, Header, FULL_HEADER};
-use crate::gsm::BlockTrace;
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use std::collections::VecDeque;
 use std::sync::Arc;
+pub use types::{
+    ClassPolicy, FlowAdaptive, GsmConfig, GsmStats, Handover, Handovers, L2rConfig, RlpEvent,
+    RlpKind, ServiceClass,
+};
+use vj::{Compressor, Decompressor, Header, FULL_HEADER};
 
 /// A packet in the byte stream.
 #[derive(Debug)]
@@ -536,12 +549,9 @@ impl Medium for Gsm {
     }
 }
 
-#[path = "gsm_adaptive.rs"]
 mod adaptive;
-#[path = "gsm_request.rs"]
 mod request;
 use adaptive::Verdict;
 
 #[cfg(test)]
-#[path = "gsm_tests.rs"]
 mod tests;
