@@ -1,4 +1,4 @@
-"""A researcher's own question, end to end (issue 43): multi-flow results shown as the whole
+"""A researcher's own question, end to end: multi-flow results shown as the whole
 network (sweep table, sweep plot, reprs, frames) with each flow one option away; per-flow
 cwnd and sequence plots; scheme aliases and their hints; a sweep in a script without the
 ``__main__`` guard; failed runs that warn; unmodelled features in words; grid files with list

@@ -113,8 +113,8 @@ VARIANTS: tuple[Variant, ...] = (
         Variant(key, title, ("ftp",), _eln(c2, c6), reno=False, group="ftp-knobs")
         for key, title, c2, c6 in KNOBS
     ),
-    # The set-up the study ran before issue 41, kept as it was: the modern profile had a 200 ms
-    # minimum RTO then (it has RFC 6298's 1 s now).
+    # The set-up the study first ran, kept as it was: the modern profile had a 200 ms minimum
+    # RTO then (it has RFC 6298's 1 s now).
     Variant("modern", "modern profile baseline (200 ms delayed ACKs, IW 3, 60 KiB, 200 ms RTO)",
             ("ftp", "web"), (), tcp=(("tcp.min_rto", "200ms"),), group="baseline"),
     Variant("iw1", "ns-2 baseline with windowInit_ 1 (its default before 2001-05-26)",

@@ -1,0 +1,106 @@
+"""`lossylink reproduce buchholcz`: the TCP-ELN study (eln-llelsn spec §5.1-5.3, §7.1), and the
+per-paper package layout of ``lossylink.papers``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from lossylink.cli import cli
+from lossylink.commands.reproduce import PAPER_NAMES
+from lossylink.papers import PAPERS, buchholcz
+from lossylink.reproduce import reproduce
+from support import ROOT
+
+
+def test_every_paper_is_a_package_with_a_catalogue_and_a_report() -> None:
+    assert set(PAPERS) == {"balakrishnan97", "ludwig2000", "buchholcz", "llelsn"}
+    assert tuple(PAPERS) == PAPER_NAMES
+    for name, cat in PAPERS.items():
+        assert cat.__name__ == f"lossylink.papers.{name}"
+        assert Path(cat.__file__).name == "__init__.py"
+        report = importlib.import_module(f"lossylink.papers.{name}.report")
+        for fn in ("describe", "sections", "draw"):
+            assert callable(getattr(report, fn))
+
+
+def test_report_and_reproduce_do_not_import_each_other_at_import_time() -> None:
+    import ast
+
+    import lossylink
+
+    root = Path(lossylink.__file__).parent
+    for mod, other in (("report", "lossylink.reproduce"), ("outcomes", "lossylink.reproduce")):
+        tree = ast.parse((root / f"{mod}.py").read_text())
+        names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert other not in names, mod
+
+
+def test_quick_reproduction_writes_every_target_and_the_mechanism_ones_pass(tmp_path: Path) -> None:
+    r = CliRunner().invoke(cli, ["reproduce", "buchholcz", "--quick", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    targets = {t["id"]: t for t in json.loads((tmp_path / "targets.json").read_text())["targets"]}
+    expected = {t.id for t in buchholcz.TARGETS}
+    assert set(targets) == expected
+    assert {tid.split(".")[0] for tid in targets} >= {
+        f"T002-{i}" for i in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12)
+    } - {"T002-3"}
+    # P1 targets: no-error equivalence and the Fig. 4 packet, exactly.
+    for tid in ("T002-1", "T002-12.eln", "T002-12.reno"):
+        assert targets[tid]["verdict"] == "pass", targets[tid]
+    # Every other verdict is pass, a named mechanism of docs/buchholcz.md, or a failure under
+    # the headline reading that the page lists with the readings that pass.
+    doc = ROOT / "docs" / "buchholcz.md"
+    text = doc.read_text()
+    failing = text.split("### failing-under-the-headline")[1].split("\n### ")[0]
+    for t in targets.values():
+        # One seed may starve Reno on Markov model 3 entirely: no ratio to compare.
+        starved = t["verdict"] == "not available" and "moved no data" in t.get("reason", "")
+        assert t["verdict"] in ("pass", "explained", "fail") or starved, t
+        if t["verdict"] == "explained":
+            anchor = t["explanation"]["doc"].split("#")[1]
+            assert f"### {anchor}" in text
+        if t["verdict"] == "fail":
+            assert t["id"] in failing, t
+    # Every reading the paper leaves open is in the report beside the headline.
+    tables = (tmp_path / "tables.md").read_text()
+    for reading in ("c2w2-c6off", "modern", "per-mobile", "hack", "Readings: FTP targets"):
+        assert reading in tables, reading
+    assert "frames per loss run" in tables
+    for fig in ("fig4", "fig6", "fig7", "fig8", "fig9"):
+        assert (tmp_path / "figures" / f"{fig}.svg").exists()
+    assert "FTP, uniform error" in (tmp_path / "tables.md").read_text()
+
+
+def test_uniform_ftp_improvement_grows_with_the_error_rate() -> None:
+    rep = reproduce("buchholcz", seeds=2, groups=["ftp-uniform"], figures=False)
+    v = {x.target.id: x for x in rep.verdicts}
+    assert v["T002-2"].verdict == "pass"
+    assert v["T002-1"].ours == 0.0
+
+
+def test_markov_order_of_the_paper_holds() -> None:
+    """T002-7's P1 ordering: TCP-ELN at ε = 0.1 does best on the burstiest channel."""
+    rep = reproduce("buchholcz", seeds=2, groups=["ftp-markov"], figures=False)
+    v = {x.target.id: x for x in rep.verdicts}
+    assert v["T002-7.order"].verdict == "pass", v["T002-7.order"]
+
+
+def test_the_web_readings_and_hack_run_beside_the_headline() -> None:
+    """Both web loads (5 in all, 5 per mobile) and HACK identification; the per-mobile load
+    fills the bottleneck, 5 in all leaves it unsaturated."""
+    from lossylink.papers.buchholcz import bands, runs
+
+    assert runs.WEB_SESSIONS == {"total": (2, 2, 1), "per-mobile": (5, 5, 5)}
+    rep = reproduce("buchholcz", seeds=1, groups=["web-uniform", "web-load", "web-hack"],
+                    figures=False)  # fmt: skip
+    ids = {o.experiment.id for o in rep.outcomes}
+    assert {"web-uniform-0.1-eln~hack", "web-uniform-0.1-reno~per-mobile"} <= ids
+    agg = {o.experiment.id: o.results[0].aggregate for o in rep.outcomes}
+    assert agg["web-uniform-0-reno~per-mobile"]["aggregate_goodput_mbps"] > 0.85
+    assert agg["web-uniform-0-reno"]["aggregate_goodput_mbps"] < 0.75
+    t9 = next(t for t in rep.verdicts if t.target.id == "T002-9").target
+    assert set(bands.band(rep, t9)) == {"headline", "per-mobile", "hack"}
