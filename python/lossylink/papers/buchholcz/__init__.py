@@ -60,7 +60,8 @@ def select(groups: set[str], figures: bool = True) -> Selection:
     """The experiments of ``groups``, the targets that read any of them (with the runs of other
     groups those compare against), and the figures of the selected groups."""
     targets = tuple(t for t in TARGETS if any(_group_of(n) in groups for n in t.needs))
-    needed = {n for t in targets for n in t.needs}
+    # With the runs their deviations' bands and counterfactuals read.
+    needed = {n for t in targets for n in t.all_needs()}
     figs = (
         tuple(
             f for f in FIGURES
