@@ -6,7 +6,7 @@ bring the target back into the paper's accepted range.
 
 - ``bottleneck-cap`` (T002-3b, T002-5.M2/M5/M8, T002-6): the three downloads share the 1 Mb/s
   wired link, whose loss-free goodput C (``ftp-uniform-0-eln``) TCP-ELN cannot exceed, so its
-  improvement over Reno is at most C / T_Reno − 1 and at least 0 (TCP-ELN never does worse than
+  improvement over Reno is at most C / T_Reno - 1 and at least 0 (TCP-ELN never does worse than
   Reno on a corrupted frame), each widened by two standard errors of the seed mean of the
   ratio. Counterfactual: the wired link at 10 Mb/s (``~wired-10m``), the flows limited by
   their windows and radio links instead; the improvement must come back into the accepted range.
@@ -75,7 +75,7 @@ def _pair(kind: str, key: str) -> tuple[str, str]:
 
 
 def ceiling(m: Measured, kind: str, key: str) -> float:
-    """The largest improvement the shared bottleneck allows: C / T_Reno − 1."""
+    """The largest improvement the shared bottleneck allows: C / T_Reno - 1."""
     reno = mean(m, _pair(kind, key)[1], GOODPUT)
     if reno <= 0:
         raise Unavailable(f"{_pair(kind, key)[1]}: Reno moved no data")
@@ -135,13 +135,15 @@ def earn(targets: Sequence[Target]) -> tuple[Target, ...]:
                 (("markov", "2"), ("markov", "5"), ("markov", "8")) if t.id == "T002-6" else ()
             )
             needs = _needs("wired-10m", cf_settings, (LOSS_FREE,))
-            t = dataclasses.replace(t, predicted=_cap(settings),
-                                    counterfactual=_counterfactual(t, "wired-10m", needs))
+            t = dataclasses.replace(
+                t, predicted=_cap(settings), counterfactual=_counterfactual(t, "wired-10m", needs)
+            )
         elif t.deviation == "long-bursts":
             needs = _needs("single-losses", (("markov", "3"),),
                            (*_pair("uniform", "0.1"),))  # fmt: skip
-            t = dataclasses.replace(t, predicted=_long_bursts,
-                                    counterfactual=_counterfactual(t, "single-losses", needs))
+            t = dataclasses.replace(
+                t, predicted=_long_bursts, counterfactual=_counterfactual(t, "single-losses", needs)
+            )
         out.append(t)
     return tuple(out)
 
