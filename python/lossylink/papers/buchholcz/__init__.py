@@ -9,6 +9,9 @@ buchholcz`` (eln-llelsn spec §3, §5.1-5.3, §6.1, §7.1).
   form the bands of :mod:`lossylink.papers.buchholcz.bands`;
 - :data:`TARGETS` (:mod:`lossylink.papers.buchholcz.targets`): T002-1..12 as the spec states
   them (ratios only, §6.1.3);
+- the counterfactual runs of the two deviations explained by a mechanism (group
+  ``counterfactual``, :data:`runs.COUNTERFACTUALS`) and the bands those mechanisms predict
+  (:mod:`lossylink.papers.buchholcz.earned`);
 - :data:`FIGURES`: Figs 4 and 6-9 in the paper's form; the report sections are in
   :mod:`lossylink.papers.buchholcz.report`.
 """

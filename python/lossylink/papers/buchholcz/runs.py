@@ -13,7 +13,8 @@ other TCP baselines (ns-2's limited transmit and pre-2001 initial window of 1, a
 sessions per mobile beside 5 in all) and TCP-ELN identifying corrupted frames by their header
 (HACK) instead of by an oracle. A variant's experiment id is the headline's with
 ``~<variant>``; a variant that leaves Reno unchanged runs TCP-ELN only and is compared with the
-headline Reno.
+headline Reno. The counterfactuals (:data:`COUNTERFACTUALS`, id ``~<key>``) are no readings: each
+is a headline run with a deviation's mechanism removed (:mod:`.earned`).
 """
 
 from __future__ import annotations
