@@ -124,6 +124,9 @@ def test_cap_and_burst_targets_carry_a_band_and_a_counterfactual_run() -> None:
         assert set(t.all_needs()) <= set(runs.BY_ID), tid
         key = "wired-10m" if t.deviation == "bottleneck-cap" else "single-losses"
         assert any(n.endswith(f"~{key}") for n in cf.needs), tid
+        # A run of the target's own group runs what its band and counterfactual read.
+        sel = buchholcz.select({runs.BY_ID[t.needs[0]].group}, figures=False)
+        assert set(t.all_needs()) <= {e.id for e in sel.experiments}, tid
     # Each counterfactual run is its headline run with the mechanism removed, nothing else.
     for e in runs.EXPERIMENTS:
         if e.group != "counterfactual":
