@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lossylink.commands.emulate import timing_warning
+from lossylink.emulation import timing_warning
 from lossylink.errors import InvalidValueError, PrivilegeError
 from lossylink.runner import run
 from lossylink.scenario import Scenario

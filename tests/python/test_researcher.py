@@ -355,7 +355,7 @@ def test_a_piped_sweep_prints_no_progress_bar(cli_run, tmp_path: Path) -> None: 
 
 
 def test_the_emulator_warns_when_it_falls_behind() -> None:
-    from lossylink.commands.emulate import timing_warning
+    from lossylink.emulation import timing_warning
 
     assert timing_warning({"timing_p99_us": 120.0, "timing_max_us": 900.0}) is None
     line = timing_warning({"timing_p99_us": 7300.0, "timing_max_us": 21000.0})
