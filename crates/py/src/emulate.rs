@@ -102,7 +102,14 @@ pub fn emulate<'py>(
             .kernel
             .samples
             .iter()
-            .map(|s| (s.t.as_secs_f64(), s.cwnd_bytes, s.ssthresh_bytes, s.ca_state))
+            .map(|s| {
+                (
+                    s.t.as_secs_f64(),
+                    s.cwnd_bytes,
+                    s.ssthresh_bytes,
+                    s.ca_state,
+                )
+            })
             .collect();
         d.set_item("cwnd_samples", samples)?;
     }
