@@ -89,6 +89,17 @@ fn pct(num: u64, den: u64) -> f64 {
 
 /// Run `scenario` with master seed `seed`.
 pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResult, Error> {
+    run_reporting(scenario, seed, opts, None)
+}
+
+/// [`run`], writing how far it has come into `progress` (simulated time reached, events
+/// processed) for a display on another thread; the run is the same.
+pub fn run_reporting(
+    scenario: &Scenario,
+    seed: u64,
+    opts: &RunOptions,
+    progress: Option<&engine::Progress>,
+) -> Result<RunResult, Error> {
     // The wall-time metric is the only clock read; it never influences the simulation.
     let wall = std::time::Instant::now();
     let b = scenario.build()?;
@@ -157,7 +168,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         }
     }
     let limit = SimTime::ZERO + b.duration.unwrap_or(b.time_limit);
-    let run_end = match (network.run(limit), b.duration) {
+    let run_end = match (network.run_reporting(limit, progress), b.duration) {
         (Outcome::Completed(t), _) => t,
         // A fixed-length run ends at its duration whatever the flows are doing.
         (Outcome::TimeLimit(_) | Outcome::Stalled(_), Some(d)) => SimTime::ZERO + d,

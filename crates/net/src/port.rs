@@ -11,11 +11,11 @@ use crate::aqm::{Aqm, QueueStats};
 use crate::config::{DirectionConfig, Exposure, HopRole};
 use crate::delivery::DeliveryState;
 use crate::error_model::ErrorModel;
+use crate::fifo::Fifo;
 use crate::hiccup::{Admit, Hiccups};
 use crate::medium::Arrival;
 use crate::packet::{Packet, PacketKind, PacketPool, PacketRef};
 use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
-use crate::fifo::Fifo;
 
 /// Always-on counters of one port.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
