@@ -31,8 +31,9 @@ from lossylink.papers import _base as base
 from lossylink.papers import balakrishnan97 as b97
 from lossylink.papers import ludwig2000 as l2k
 from lossylink.result import RunResult
-from lossylink.runner import run, schemes, seed_range
+from lossylink.runner import run, schemes
 from lossylink.scenario import Scenario
+from lossylink.seeds import seed_range
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -170,12 +171,11 @@ def build(
             sc = Scenario.load(Path(base.__file__).parent / preset)
         else:
             sc = Scenario.preset(preset)
-        for key, value in overrides:
-            if base.WIRELESS in key:
-                key = key.replace(base.WIRELESS, str(_wireless_hop(sc)))
-            sc.set(key, value)
+        hop = str(_wireless_hop(sc)) if any(base.WIRELESS in k for k, _ in overrides) else ""
+        edits = [(key.replace(base.WIRELESS, hop), value) for key, value in overrides]
         if transfer is not None:
-            sc.set("transfer", transfer)
+            edits.append(("transfer", transfer))
+        sc.update(edits)
     except (LossylinkError, base.Unavailable) as exc:
         return None, f"scenario rejected: {exc}"
     return sc, ""

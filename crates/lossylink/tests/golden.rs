@@ -598,7 +598,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
-    // Today's anchors (issue 14).
+    // Today's anchors.
     (
         "wlan-dcf-4-stations",
         "the wlan cell under an 802.11b DCF: backoff, collisions of data and TCP ACK frames, MAC retries",
@@ -617,6 +617,57 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
                 "{ sta4 = { model = \"gilbert\", p_gb = 0.05, p_bb = 0.95, loss_good = 0.0, loss_bad = 0.9 } }",
             ),
         ],
+    ),
+    (
+        "wlan-11a-dcf",
+        "802.11a OFDM PHY (dcf.phy = 11a): slot 9 us, SIFS 16 us, CWmin 15, 54 Mb/s frames in OFDM symbols, ACKs at 24 Mb/s",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"54Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11a\" } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11g-mixed-rates",
+        "802.11g ERP (short slot, 6 us signal extension) with one station at 1 Mb/s DSSS among ERP-OFDM 54 Mb/s ones (station_rate)",
+        "wlan",
+        &[("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"54Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11g\" }, station_rate = { sta1 = \"1Mbps\" } }"), ("run.duration", "20s")],
+    ),
+    (
+        "wlan-11n-dcf",
+        "802.11n HT-mixed, 40 MHz, 2 streams, short GI, MCS 15 (300 Mb/s), one MPDU per access",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"300Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", width = \"40MHz\", streams = 2, guard_interval = \"short\" } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11ac-dcf",
+        "802.11ac VHT, 80 MHz, 1 stream, MCS 9 (390 Mb/s), VHT preamble with SIG-B, one MPDU per access",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"390Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11ac\", width = \"80MHz\" } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11b-anomaly",
+        "Heusse et al.'s performance anomaly: one station at 1 Mb/s in an 802.11b DCF cell, the access point's stations in turn by frames",
+        "wlan",
+        &[("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"11Mbps\", delay = \"1us\", queue = 50, framing = 36, per_frame = \"192us\", dcf = { retry_limit = 7 }, station_rate = { sta1 = \"1Mbps\" } }"), ("run.duration", "20s")],
+    ),
+    (
+        "wlan-11b-anomaly-airtime",
+        "the anomaly's cell with airtime fairness at the access point (Linux mac80211's airtime deficit round robin)",
+        "wlan",
+        &[("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"11Mbps\", delay = \"1us\", queue = 50, framing = 36, per_frame = \"192us\", dcf = { retry_limit = 7, scheduler = \"airtime\" }, station_rate = { sta1 = \"1Mbps\" } }"), ("run.duration", "20s")],
     ),
     (
         "lan-wavelan-dcf-no-ack",
@@ -756,7 +807,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
-    // LL-ELSN (issue 15).
+    // LL-ELSN.
     (
         "llelsn-downlink-fer3",
         "LL-ELSN with ESACK on the 802.11b downlink, retry limit 1, 3% FER: each MAC drop an ELN over the wired path, resent without a window cut",
@@ -952,7 +1003,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("links.0.delay", "90ms"),
             ("links.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
             ("links.0.gsm", "{ adaptive = {}, l2r = { rate = 960 } }"),
-            // A paper's set-up: the dumbbell hosts' phase jitter off (issue 38).
+            // A paper's set-up: the dumbbell hosts' phase jitter off.
             ("nodes.0.jitter", "0s"),
             ("nodes.1.jitter", "0s"),
             ("nodes.6.jitter", "0s"),
@@ -1166,7 +1217,7 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
         };
         out["flows"] = Value::Array(fr.flows.into_iter().map(j).collect());
         out["aggregate"] = j(fr.aggregate);
-        // Directions with a queue discipline (issue 38): their sojourn times, drops and marks
+        // Directions with a queue discipline: their sojourn times, drops and marks
         // (rows of drop-tail links have none, so older rows are unchanged).
         let queues: Vec<Value> = fr
             .links
@@ -1208,7 +1259,7 @@ fn golden_scenario_table() {
     );
 }
 
-/// The event-order fingerprint of every golden row (issue 37): a hash over the time, kind and
+/// The event-order fingerprint of every golden row: a hash over the time, kind and
 /// target of every event in the order handled (net's `network/fingerprint.rs`), compared with
 /// `tests/golden/fingerprints.json`, recorded before the scheduler was replaced. Equal
 /// fingerprints mean the same events in the same order, not only the same results. Record

@@ -23,6 +23,7 @@
 //! "what happens to a packet handed to the interface"; the network schedules the wake-up at
 //! the end of each hold (house rule 5).
 
+use crate::fifo::Fifo;
 use crate::packet::{Frame, PacketKind};
 use engine::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -271,7 +272,7 @@ impl<F: Frame> Hiccups<F> {
 
     /// The packet to transmit at `now`, taken from `queue` unless a held-back one is due.
     /// Holds are not checked here (see [`Hiccups::blocked`]).
-    pub(crate) fn next(&mut self, now: SimTime, queue: &mut VecDeque<F>) -> Option<F> {
+    pub(crate) fn next(&mut self, now: SimTime, queue: &mut Fifo<F>) -> Option<F> {
         // Fast path (most ports, and after the last reorder): the queue's order.
         if self.reorders.idle() {
             return queue.pop_front();
@@ -326,7 +327,7 @@ mod tests {
             length: 3,
             stage: Stage::Link,
         }]);
-        let mut q: VecDeque<Packet> = (0..6).map(|i| pkt(i, 100)).collect();
+        let mut q: Fifo<Packet> = (0..6).map(|i| pkt(i, 100)).collect();
         // Before `at` nothing is held.
         assert_eq!(h.next(t(9), &mut q).map(|p| p.uid), Some(0));
         let mut order = Vec::new();
@@ -335,7 +336,8 @@ mod tests {
         }
         assert_eq!(order, vec![2, 3, 4, 1, 5]);
         // One reorder only.
-        q.extend([pkt(6, 100), pkt(7, 100)]);
+        q.push_back(pkt(6, 100));
+        q.push_back(pkt(7, 100));
         assert_eq!(h.next(t(11), &mut q).map(|p| p.uid), Some(6));
     }
 
@@ -346,7 +348,7 @@ mod tests {
             length: 1,
             stage: Stage::Link,
         }]);
-        let mut q: VecDeque<Packet> = [pkt(0, 100), pkt(1, 0)].into();
+        let mut q: Fifo<Packet> = [pkt(0, 100), pkt(1, 0)].into();
         assert_eq!(h.next(t(1), &mut q).map(|p| p.uid), Some(1));
         assert_eq!(
             h.next(t(1), &mut q),
@@ -428,7 +430,7 @@ mod tests {
         assert_eq!(uids(h.admit(t(11), pkt(4, 100))), (Some(4), Some(1)));
         assert_eq!(uids(h.admit(t(12), pkt(5, 100))), (Some(5), None), "once");
         // The link-stage path is untouched by an IP-stage reorder.
-        let mut q: VecDeque<Packet> = [pkt(6, 100)].into();
+        let mut q: Fifo<Packet> = [pkt(6, 100)].into();
         assert_eq!(h.next(t(12), &mut q).map(|p| p.uid), Some(6));
     }
 

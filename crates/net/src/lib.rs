@@ -10,6 +10,7 @@ pub mod aqm;
 pub mod config;
 pub mod delivery;
 mod error_model;
+mod fifo;
 mod hiccup;
 mod jitter;
 pub mod keys;
@@ -25,6 +26,7 @@ pub mod tap;
 pub mod topology;
 pub mod traffic;
 pub mod web;
+pub mod wifi;
 
 pub use account::PacketAccount;
 pub use error_model::{BurstSpacing, ErrorModel, ErrorModelConfig};

@@ -10,6 +10,7 @@ use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
+use engine::Progress;
 use engine::{EventQueue, FlowId, HopId, NodeId, PortId, RngStream, SimTime};
 use tcp::{Receiver, Sender};
 
@@ -81,6 +82,9 @@ pub enum Outcome {
     /// Nothing left to do before completion (a stalled topology).
     Stalled(SimTime),
 }
+
+/// How many slices of simulated time [`Network::run_reporting`] reports progress after.
+pub const PROGRESS_SLICES: u64 = 1000;
 
 /// A network with its flows.
 pub struct Network {
@@ -319,6 +323,14 @@ impl Network {
     /// Run until every flow has delivered all its data, or until `limit`.
     /// A run with long-lived flows never completes: it ends at `limit`.
     pub fn run(&mut self, limit: SimTime) -> Outcome {
+        self.run_reporting(limit, None)
+    }
+
+    /// [`Network::run`], writing the simulated time reached and the events processed into
+    /// `progress` after each of [`PROGRESS_SLICES`] slices of simulated time up to `limit`. The
+    /// slices only bound the queue's pops (nothing per event): the events, their order and the
+    /// outcome are those of `run`.
+    pub fn run_reporting(&mut self, limit: SimTime, progress: Option<&Progress>) -> Outcome {
         for f in 0..self.flows.len() {
             let (start, stop, id) = (self.flows[f].start, self.flows[f].stop, self.flows[f].id);
             // Flows that start at zero are pumped at once (no event: chain runs keep their
@@ -348,6 +360,15 @@ impl Network {
         let all_finite =
             self.flows.iter().all(|f| f.finite) && self.udp.is_empty() && self.web.is_empty();
         self.data_delivered = true;
+        let slice = progress.map_or(0, |p| {
+            p.set_limit(limit);
+            (limit.0 / PROGRESS_SLICES).max(1)
+        });
+        let mut until = if slice == 0 {
+            limit
+        } else {
+            SimTime(slice.min(limit.0))
+        };
         loop {
             if all_finite
                 && std::mem::take(&mut self.data_delivered)
@@ -364,9 +385,16 @@ impl Network {
                     .unwrap_or(SimTime::ZERO);
                 return self.ended(Outcome::Completed(end));
             }
-            let Some((now, ev)) = self.queue.pop_not_after(limit) else {
+            let Some((now, ev)) = self.queue.pop_not_after(until) else {
                 if self.queue.is_empty() {
                     return self.ended(Outcome::Stalled(self.queue.now()));
+                }
+                if until < limit {
+                    if let Some(p) = progress {
+                        p.update(until, self.queue.events_processed());
+                    }
+                    until = SimTime(until.0.saturating_add(slice).min(limit.0));
+                    continue;
                 }
                 return self.ended(Outcome::TimeLimit(limit));
             };

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from lossylink.cli import PROG, NonEmptyPath, parse_assignment, seed_option, set_option
+from lossylink.emulation import timing_warning
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -103,8 +104,7 @@ def emulate_cmd(
     scenario = (
         Scenario.load(path) if path.suffix in (".toml", ".json") else Scenario.preset(scenario_name)
     )
-    for key, value in assignments:
-        scenario.set(key, value)
+    scenario.update(assignments)
     if compare and (server or client):
         raise click.BadParameter("needs the built-in transfer (no --server/--client)",
                                  param_hint="--compare")  # fmt: skip
@@ -139,26 +139,6 @@ def emulate_cmd(
         sys.exit(130)
 
 
-LATE_P99_US = 1000.0
-"""The 99th percentile of the release timing error (µs) above which the emulator is said to
-have fallen behind real time: a millisecond is the order of the delays the scenarios model."""
-
-
-def timing_warning(result: dict[str, Any]) -> str | None:
-    """One line when the emulator fell behind real time (its p99 timing error above
-    :data:`LATE_P99_US`), ``None`` otherwise."""
-    p99 = result.get("timing_p99_us")
-    if not isinstance(p99, int | float) or p99 <= LATE_P99_US:
-        return None
-    worst = result.get("timing_max_us")
-    most = f", at most {worst / 1000:.1f} ms" if isinstance(worst, int | float) else ""
-    return (
-        f"the emulator fell behind real time: 1 % of the packets were released more than "
-        f"{p99 / 1000:.1f} ms late{most}; results at this rate are not the model's "
-        "(a lower rate, or fewer busy cores, keeps it on time)"
-    )
-
-
 def _print_emulated(result: dict[str, Any], simulated: dict[str, Any] | None) -> None:
     """One metric a line; with ``simulated``, its value of the same metric beside (``-``:
     the simulator has no such metric)."""
@@ -166,7 +146,10 @@ def _print_emulated(result: dict[str, Any], simulated: dict[str, Any] | None) ->
     def shown(value: Any) -> str:
         return f"{value:.4f}" if isinstance(value, float) else str(value)
 
-    rows = [(k, v) for k, v in result.items() if not (k == "pcap" and not v)]
+    # The TCP_INFO samples are a series (in --json, and for `validate linux`), not a line.
+    rows = [
+        (k, v) for k, v in result.items() if not (k == "pcap" and not v) and k != "cwnd_samples"
+    ]
     width = max(len(k) for k, _ in rows)
     if simulated is None:
         for key, value in rows:

@@ -122,8 +122,8 @@ def sweep_cmd(
     # rich, for the printed summary, takes about 50 ms to import: on a thread while the grid
     # is planned and the runs go (the simulation releases the GIL), as sweep() does pyarrow.
     threading.Thread(target=_import_printing, name="lossylink-warm-rich", daemon=True).start()
-    from lossylink.runner import seed_range
     from lossylink.scenario import Scenario
+    from lossylink.seeds import seed_range
     from lossylink.sweeps.core import sweep
     from lossylink.sweeps.grid import load_grid_file, merge_axes, parse_axis
     from lossylink.sweeps.summary import failure_lines, summary_table
@@ -133,8 +133,7 @@ def sweep_cmd(
     if cache is not None and no_cache:
         raise click.UsageError("--cache and --no-cache are mutually exclusive")
     base = Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
-    for key, value in assignments:
-        base.set(key, value)
+    base.update(assignments)
     file_axes = list(load_grid_file(grid_file).items()) if grid_file is not None else []
     grid = merge_axes([*file_axes, *(parse_axis(a) for a in axes)])
 
@@ -160,7 +159,7 @@ def sweep_cmd(
             cache=False if no_cache else cache,
             progress=progress,
         )
-    from lossylink.render import make_console
+    from lossylink.console import make_console
 
     console = make_console()
     console.print(

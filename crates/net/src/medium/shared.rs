@@ -157,6 +157,8 @@ pub(crate) mod tests {
         /// interactive connection beside the bulk one).
         pub(crate) interactive: Vec<u32>,
         taken: u32,
+        /// Attempts on these ports take 10 ms instead of 1 ms (a slow PHY rate).
+        pub(crate) slow_ports: Vec<PortId>,
     }
 
     impl FakeAir {
@@ -175,6 +177,7 @@ pub(crate) mod tests {
                 udp: Vec::new(),
                 interactive: Vec::new(),
                 taken: 0,
+                slow_ports: Vec::new(),
             }
         }
     }
@@ -218,8 +221,13 @@ pub(crate) mod tests {
         fn attempt(&mut self, now: SimTime, port: PortId, _f: &Frame) -> (SimDuration, bool) {
             self.log.push(format!("{} try {port}", now.as_nanos()));
             self.attempts += 1;
+            let slow = if self.slow_ports.contains(&port) {
+                10
+            } else {
+                1
+            };
             (
-                SimDuration::from_micros(1000),
+                SimDuration::from_micros(1000 * slow),
                 self.corrupt
                     || self.bad_ports.contains(&port)
                     || self.bad_attempts.contains(&self.attempts),

@@ -22,6 +22,7 @@
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
 use super::{MacAir, Medium};
+use crate::wifi::CellWifi;
 use config::Timing;
 pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
@@ -31,6 +32,7 @@ use set::{Bits, MemberSet};
 mod config;
 mod member;
 mod set;
+mod wifi;
 
 /// Wake-up tags: an exchange's outcome carries its member (high bit set); everything else the
 /// epoch of the schedule it belongs to, so that a stale one is ignored.
@@ -58,7 +60,7 @@ pub(crate) struct Dcf {
     busy_until: SimTime,
     epoch: u32,
     /// Slots in which several countdowns ended with collisions off (whose turn it is).
-    ties: usize,
+    ties: u32,
     /// The members counting down (`Phase::Backoff` with `from`), and the earliest end of their
     /// countdowns: a wake-up visits only the members it concerns (crate::medium::dcf::set).
     counting: MemberSet,
@@ -73,6 +75,10 @@ pub(crate) struct Dcf {
     /// countdowns there have been (`Member::defer_at`): set once, not member by member.
     defer: SimDuration,
     exchanges: u64,
+    /// Per-port ACK times of the ports' PHY modes and the access point's airtime scheduler
+    /// (crate::wifi::CellWifi), boxed: `None` for a cell without either (802.11b, frames in
+    /// turn), and the medium enum stays small.
+    wifi: Option<Box<CellWifi>>,
 }
 
 impl Dcf {
@@ -114,6 +120,7 @@ impl Dcf {
                 .collect(),
             busy_until: SimTime::ZERO,
             epoch: 0,
+            wifi: None,
         };
         d.grow_sets();
         d
@@ -186,6 +193,20 @@ impl Dcf {
             m.frame = Some((a.port, a.frame, a.head));
             m.attempt = a.attempt;
             m.cw = a.cw;
+            let slots = m.draw();
+            m.phase = Phase::Backoff { slots, from: None };
+            self.frozen.insert(i);
+            return true;
+        }
+        if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {
+            // Airtime fairness (crate::wifi::airtime): the station the deficit scheduler picks.
+            let ports = &m.ports;
+            let Some((k, f)) = s.pick(|k| air.take(now, ports[k])) else {
+                return false;
+            };
+            m.frame = Some((ports[k], f, now));
+            m.attempt = 0;
+            m.cw = self.cfg.cw_min;
             let slots = m.draw();
             m.phase = Phase::Backoff { slots, from: None };
             self.frozen.insert(i);
@@ -308,7 +329,7 @@ impl Dcf {
         }
         if self.senders.len() > 1 && !self.cfg.collisions {
             // The ablation: one sends, in turn; the others freeze with nothing left to count.
-            let winner = self.senders[self.ties % self.senders.len()];
+            let winner = self.senders[self.ties as usize % self.senders.len()];
             self.ties = self.ties.wrapping_add(1);
             self.senders.clear();
             self.senders.push(winner);
@@ -325,6 +346,15 @@ impl Dcf {
                 air.first_retry(now, *port, frame);
             }
             let (airtime, corrupted) = air.attempt(now, *port, frame);
+            if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
+                // TX airtime of the access point's attempts to its station; RX airtime of a
+                // station's frame the access point received (crate::wifi::airtime).
+                if i == 0 {
+                    s.charge(m.next_port_of(*port), airtime);
+                } else if !collision && !corrupted {
+                    s.charge(i - 1, airtime);
+                }
+            }
             if corrupted && !collision && self.cfg.header_protection {
                 air.header_up(now + airtime, *port, frame);
             }
@@ -354,6 +384,7 @@ impl Dcf {
             }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
+            let (sifs_ack, ack_timeout) = Self::ack_of(self.wifi.as_deref(), &self.tm, *port);
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
             if collision {
                 m.stats.collisions += 1;
@@ -362,16 +393,12 @@ impl Dcf {
             }
             clean &= ok;
             let until = if ok {
-                data_end + self.tm.sifs_ack
+                data_end + sifs_ack
             } else {
-                data_end + self.tm.ack_timeout
+                data_end + ack_timeout
             };
             m.phase = Phase::Sending { until, ok };
-            end = end.max(if acked {
-                data_end + self.tm.sifs_ack
-            } else {
-                data_end
-            });
+            end = end.max(if acked { data_end + sifs_ack } else { data_end });
         }
         // Everyone else freezes its counter with the slots it has left (§9.2.5.2: the backoff
         // timer is suspended while the medium is busy) and defers DIFS after a clean exchange,
@@ -526,6 +553,11 @@ impl<A: MacAir> Medium<A> for Dcf {
             .get(port.index())
             .copied()
             .unwrap_or(NO_MEMBER);
+        if i == 0 {
+            if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
+                s.activate(self.members[0].next_port_of(port));
+            }
+        }
         if i != NO_MEMBER && self.fill(now, i as usize, air) {
             self.resume(now, air);
         }
