@@ -162,7 +162,9 @@ impl Network {
         }
     }
 
-    /// The wake-up of the agent on `node` is due.
+    /// The wake-up of the agent on `node` is due. Out of line: the event loop's `handle` stays
+    /// small (callgrind: inlined there, it cost the reference run 0.3 % of its instructions).
+    #[inline(never)]
     pub(super) fn agent_timer(&mut self, now: SimTime, node: NodeId) {
         let Some(local) = self.nodes[node.index()].timeout(now, &mut self.taps) else {
             return;

@@ -136,12 +136,11 @@ impl Air for AirOf<'_> {
         Frame(r): Frame,
         wait: SimDuration,
     ) -> SimDuration {
+        let p = &mut self.ports[port.index()];
         // Most nodes run no agent: a flag of the port, checked inline.
-        let p = &self.ports[port.index()];
         if p.agent_from {
             self.nodes[p.from.index()].transmit(now, p, self.pool, r);
         }
-        let p = &mut self.ports[port.index()];
         let pkt = &self.pool[r];
         let (airtime, corrupted) = p.transmit(now, (pkt, self.pool.ip_len(r)), wait);
         self.taps.frame(now, port, pkt, corrupted);
@@ -157,11 +156,12 @@ impl Air for AirOf<'_> {
 
     #[inline(always)]
     fn sent(&mut self, now: SimTime, port: PortId) {
+        // One index for both the agent's flag and the delay (the agent cannot change the port).
         let p = &self.ports[port.index()];
+        let delay = p.delay();
         if p.agent_from {
             self.nodes[p.from.index()].sent(now, p, self.pool, self.queue);
         }
-        let delay = self.ports[port.index()].delay();
         self.queue.schedule(now + delay, Event::Arrive { port });
     }
 }

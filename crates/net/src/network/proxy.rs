@@ -53,6 +53,8 @@ impl Network {
         true
     }
 
+    /// The wake-up of the proxy of `flow` on `node` is due. Out of line, like `agent_timer`.
+    #[inline(never)]
     pub(super) fn proxy_timer(&mut self, now: SimTime, node: NodeId, flow: FlowId) {
         let Some((proxy, wake)) = self.nodes[node.index()].proxies.get_mut(&flow) else {
             return;
