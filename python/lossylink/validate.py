@@ -300,7 +300,7 @@ def summarise(rows: Iterable[Row]) -> list[dict[str, Any]]:
 def verdict(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
     """Per congestion control: the median |goodput ratio - 1|, the median |ratio - 1| of the
     queue drops and retransmissions (where the kernel had some), the worst point's, and how
-    many points are beyond 15 % (the issue's bars: 5 %, 15 %, 20 %)."""
+    many points are beyond 15 % (the bars of docs/validation.md: 5 %, 15 %, 20 %)."""
     out: dict[str, dict[str, float]] = {}
     for cc in dict.fromkeys(r["cc"] for r in records):
         rs = [r for r in records if r["cc"] == cc]

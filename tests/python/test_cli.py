@@ -9,8 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import lossylink as ll
-from lossylink import _core
-from lossylink import Scenario
+from lossylink import Scenario, _core
 from lossylink.cli import cli
 from support import SMALL, without_wall
 
