@@ -1,6 +1,6 @@
 """What the TCP-ELN study's known deviations must show to be "explained" (the reproduction's
-rule, in :func:`lossylink.reproduce.evaluate`): the band each mechanism predicts for our value, computed
-from the same runs' own measurements (never from the paper's table), and a counterfactual run
+rule, in :func:`lossylink.reproduce.evaluate`): the band each mechanism predicts for our value,
+computed from the same runs' own measurements (never from the paper's table), and a counterfactual run
 the reproduction makes with the mechanism removed (:data:`runs.COUNTERFACTUALS`), which must
 bring the target back into the paper's accepted range.
 
