@@ -30,12 +30,14 @@ class Scenario:
         """The TOML text a preset is built from, ready to copy and edit."""
 
     @staticmethod
-    def from_toml(text: str) -> Scenario:
-        """Parse a TOML scenario document; raises a :class:`ScenarioError` subclass."""
+    def from_toml(text: str, edits: list[tuple[str, str]] = ...) -> Scenario:
+        """Parse a TOML scenario document, apply ``edits`` and validate once; raises a
+        :class:`ScenarioError` subclass."""
 
     @staticmethod
-    def from_json(text: str) -> Scenario:
-        """Parse a JSON scenario document (same schema as TOML)."""
+    def from_json(text: str, edits: list[tuple[str, str]] = ...) -> Scenario:
+        """Parse a JSON scenario document (same schema as TOML), apply ``edits`` and validate
+        once."""
 
     def to_toml(self) -> str:
         """The scenario as TOML; ``from_toml`` reads it back unchanged."""

@@ -44,16 +44,24 @@ _QUOTE_MAX, _QUOTE_PREFIX = 64, 32
 def _shorten_quoted(line: str) -> str:
     """``line`` with every quoted value longer than 64 characters cut to its first 32 and its
     length, so that a huge value cannot make a huge error line (the Rust core does the same to
-    its own messages; click's quote the user's values too)."""
+    its own messages; click's quote the user's values too). A quote opens only at the start
+    of a word and closes only at the end of one: an apostrophe in the sentence
+    (``reproduction's``) is text, never a value to cut."""
     out, i = [], 0
     while i < len(line):
         c = line[i]
         out.append(c)
         i += 1
-        if c not in "'\"":
+        if c not in "'\"" or (i >= 2 and line[i - 2].isalnum()):
             continue
-        end = line.find(c, i)
-        end = len(line) if end < 0 else end
+        end = next(
+            (
+                k
+                for k in range(i, len(line))
+                if line[k] == c and not (k + 1 < len(line) and line[k + 1].isalnum())
+            ),
+            len(line),
+        )
         inner = line[i:end]
         if len(inner) > _QUOTE_MAX:
             inner = f"{inner[:_QUOTE_PREFIX]}… ({len(inner)} characters)"

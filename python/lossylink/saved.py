@@ -122,6 +122,7 @@ def load_run(directory: str | os.PathLike[str]) -> RunResult:
         raise LossylinkIOError(f"{d}: not a saved run (no {METRICS_FILE})") from None
     except (OSError, ValueError) as exc:
         raise LossylinkIOError(f"cannot read {d / METRICS_FILE}: {exc}") from None
+    _check_metrics(d / METRICS_FILE, metrics)
     network = None
     if "flows" in metrics:
         network = {
@@ -142,6 +143,20 @@ def load_run(directory: str | os.PathLike[str]) -> RunResult:
             elif path.suffix == ".csv":
                 trace[path.stem] = _read_csv(path)
     return RunResult(metrics, trace, outputs.get("pcap"), outputs.get("trace_csv"), network=network)
+
+
+def _check_metrics(path: Path, metrics: Any) -> None:
+    """Refuse, in one line, a metrics file that is not the object :func:`save_run` writes."""
+    if not isinstance(metrics, dict):
+        raise LossylinkIOError(
+            f"{path}: expected a JSON object of metrics (name: value), not {type(metrics).__name__}"
+        )
+    for key in ("flows", "links", "members"):
+        rows = metrics.get(key, [])
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise LossylinkIOError(f"{path}: {key}: expected a list of JSON objects (one per row)")
+    if not isinstance(metrics.get("aggregate", {}), dict):
+        raise LossylinkIOError(f"{path}: aggregate: expected a JSON object")
 
 
 def _nan(row: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,11 @@ DEFAULT_PRESET = "lan"
 _LOADERS = {".toml": _core.Scenario.from_toml, ".json": _core.Scenario.from_json}
 
 
+def _pairs(edits: Iterable[tuple[str, OverrideValue]]) -> list[tuple[str, str]]:
+    """(key, text) pairs of overrides, for the extension."""
+    return [(key, to_text(value)) for key, value in edits]
+
+
 class Scenario:
     """A complete, validated simulation scenario.
 
@@ -56,13 +61,14 @@ class Scenario:
 
     @classmethod
     def from_toml(cls, text: str, /, **overrides: OverrideValue) -> Scenario:
-        """Parse a TOML scenario document, then apply ``overrides``."""
-        return cls(_core.Scenario.from_toml(text)).update(overrides)
+        """Parse a TOML scenario document, apply ``overrides`` and validate once, after them
+        (a document invalid alone may be repaired by its overrides)."""
+        return cls(_core.Scenario.from_toml(text, _pairs(overrides.items())))
 
     @classmethod
     def from_json(cls, text: str, /, **overrides: OverrideValue) -> Scenario:
-        """Parse a JSON scenario document, then apply ``overrides``."""
-        return cls(_core.Scenario.from_json(text)).update(overrides)
+        """Parse a JSON scenario document, apply ``overrides`` and validate once."""
+        return cls(_core.Scenario.from_json(text, _pairs(overrides.items())))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], /, **overrides: OverrideValue) -> Scenario:
@@ -70,8 +76,16 @@ class Scenario:
         return cls.from_json(json.dumps(data), **overrides)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], /, **overrides: OverrideValue) -> Scenario:
-        """Read a scenario file: TOML or JSON, chosen by the suffix (``.toml`` / ``.json``).
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        edits: Iterable[tuple[str, OverrideValue]] = (),
+        /,
+        **overrides: OverrideValue,
+    ) -> Scenario:
+        """Read a scenario file: TOML or JSON, chosen by the suffix (``.toml`` / ``.json``),
+        apply ``edits`` ((key, value) pairs, in order) then ``overrides``, and validate once,
+        after them: a file invalid alone can be repaired (``run --config f --set k=v``).
 
         Errors in the document are re-raised with the file name in front of the message.
         """
@@ -87,10 +101,10 @@ class Scenario:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise LossylinkIOError(f"cannot read {p}: {reason}") from None
         try:
-            core = loader(text)
+            core = loader(text, _pairs([*edits, *overrides.items()]))
         except LossylinkError as exc:
             raise type(exc)(f"{p}: {exc}") from None
-        return cls(core).update(overrides)
+        return cls(core)
 
     @classmethod
     def resolve(cls, spec: ScenarioLike, /) -> Scenario:

@@ -22,7 +22,15 @@ def seed_range(seeds: int | Iterable[int], start: int = 1) -> list[int]:
                 f"seeds: the number of seeds must be in 1..{MAX_SEEDS}, got {seeds}"
             )
         return [check_seed(s) for s in range(start, start + seeds)]
-    return [check_seed(s) for s in seeds]
+    listed = [check_seed(s) for s in seeds]
+    seen: set[int] = set()
+    for s in listed:
+        if s in seen:
+            raise InvalidValueError(
+                f"seeds: {s} is listed twice; list each seed once (a seed gives the same run)"
+            )
+        seen.add(s)
+    return listed
 
 
 def check_seed(seed: int) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +114,88 @@ def test_messages_name_what_is_allowed() -> None:
 def test_catchable_as_the_base_class() -> None:
     with pytest.raises(LossylinkError):
         Scenario.preset("lan", scheme="no-such-scheme")
+
+
+# -- issue 35: nonsense refused in one line, a --config file repaired by --set --------------
+
+
+def _cli_error(*args: str) -> str:
+    from click.testing import CliRunner
+
+    from lossylink.cli import cli
+
+    result = CliRunner().invoke(cli, list(args), prog_name="lossylink")
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert len(lines[0]) < 300, result.stderr
+    return lines[0]
+
+
+def test_a_scalar_grid_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"^grid: expected a mapping \{key: \[values\]\}"):
+        ll.sweep("lan", grid="scheme", seeds=1)  # type: ignore[arg-type]
+
+
+def test_duplicate_seeds_are_refused() -> None:
+    with pytest.raises(InvalidValueError, match=r"^seeds: 1 is listed twice"):
+        ll.sweep("lan", seeds=[1, 1])
+    with pytest.raises(InvalidValueError, match=r"^seeds: 3 is listed twice"):
+        ll.run_seeds("lan", seeds=[3, 4, 3])
+
+
+def test_emulate_bytes_zero_is_refused() -> None:
+    line = _cli_error("emulate", "lan", "--bytes", "0")
+    assert "bytes: 0 is not allowed: the built-in transfer sends at least 1 byte" in line
+
+
+def test_plot_of_a_saved_run_whose_metrics_are_not_an_object(tmp_path: Path) -> None:
+    from lossylink.saved import METRICS_FILE, save_run
+
+    save_run(ll.run("lan", seed=1, transfer="64KiB"), tmp_path)
+    (tmp_path / METRICS_FILE).write_text("[]")
+    line = _cli_error("plot", str(tmp_path), "--kind", "seq", "--out", str(tmp_path / "f.png"))
+    assert "metrics.json: expected a JSON object of metrics (name: value), not list" in line
+
+
+def test_a_config_file_is_repaired_by_set(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(Scenario.preset_toml("lan").replace("[tcp]", '[tcp]\nmin_rto = "0s"', 1))
+    with pytest.raises(InvalidValueError, match=r"bad\.toml: tcp\.min_rto: "):
+        Scenario.load(bad)
+    line = _cli_error("run", "--config", str(bad), "--json")
+    assert "tcp.min_rto" in line
+    fixed = Scenario.load(bad, [("tcp.min_rto", "1s")])
+    assert fixed.to_dict()["tcp"]["min_rto"] == "1s"
+    from click.testing import CliRunner
+
+    from lossylink.cli import cli
+
+    result = CliRunner().invoke(
+        cli,
+        ["run", "--config", str(bad), "--set", "tcp.min_rto=1s", "--transfer", "64KiB", "--json"],
+        prog_name="lossylink",
+    )
+    assert result.exit_code == 0, result.output
+
+
+def test_an_unknown_key_lists_the_closest_keys_not_all() -> None:
+    with pytest.raises(UnknownFieldError) as info:
+        Scenario.preset("lan").set("tcp.msss", "1")
+    message = str(info.value)
+    assert "`mss`" in message
+    assert "see docs/scenarios.md" in message
+    assert len(message) < 300, message
+
+
+def test_an_apostrophe_in_a_long_message_is_not_cut() -> None:
+    from lossylink.cli import _shorten_quoted
+
+    sentence = (
+        "x: --kind seq draws a balakrishnan97 reproduction's results.csv (this directory has "
+        "none; seq, cwnd and timeline draw a saved run)"
+    )
+    assert _shorten_quoted(sentence) == sentence
+    long = "z" * 100
+    cut = _shorten_quoted(f"the scheme's value '{long}' isn't known")
+    assert cut.endswith("… (100 characters)' isn't known"), cut

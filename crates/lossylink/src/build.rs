@@ -146,6 +146,16 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
         if on_path.is_empty() {
             return Err(Error::invalid(field, no_base_station(doc, &f.scheme_name)));
         }
+        // LL-ELSN's notices come from the 802.11 MAC's retries (eln-llelsn spec §4.1).
+        if kind == AgentKind::Elsn && !net.path(f.src, f.dst).into_iter().any(|p| net.is_dcf(p)) {
+            return Err(Error::invalid(
+                field,
+                format!(
+                    "'{}' needs an 802.11 DCF on the flow's path (a cell with dcf = {{...}} or a medium = \"dcf\" hop); its MAC's retries are the notices",
+                    f.scheme_name
+                ),
+            ));
+        }
         for n in on_path {
             match agents.iter().position(|&(m, _)| m == n) {
                 None => {

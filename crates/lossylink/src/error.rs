@@ -132,7 +132,9 @@ impl Error {
 }
 
 /// `s` with every quoted run longer than [`QUOTE_MAX`] characters shortened (see
-/// [`Error::message`]); an unclosed quote runs to the end of `s`.
+/// [`Error::message`]); an unclosed quote runs to the end of `s`. A quote opens only at the
+/// start of a word and closes only at the end of one, so an apostrophe in the sentence
+/// (`balakrishnan97's`, `don't`) is text, never a value to cut.
 pub fn shorten_quoted(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len().min(512));
@@ -141,13 +143,12 @@ pub fn shorten_quoted(s: &str) -> String {
         let c = chars[i];
         out.push(c);
         i += 1;
-        if c != '\'' && c != '"' {
+        if (c != '\'' && c != '"') || (i >= 2 && chars[i - 2].is_alphanumeric()) {
             continue;
         }
-        let end = chars[i..]
-            .iter()
-            .position(|&d| d == c)
-            .map_or(chars.len(), |k| i + k);
+        let end = (i..chars.len())
+            .find(|&k| chars[k] == c && !chars.get(k + 1).is_some_and(|d| d.is_alphanumeric()))
+            .unwrap_or(chars.len());
         let inner = &chars[i..end];
         if inner.len() > QUOTE_MAX {
             out.extend(&inner[..QUOTE_PREFIX]);
@@ -183,5 +184,18 @@ mod tests {
         // An unclosed quote runs to the end.
         let m = shorten_quoted(&format!("bad \"{long}"));
         assert!(m.ends_with("(10000 characters)"));
+    }
+
+    #[test]
+    fn an_apostrophe_in_the_sentence_is_not_a_quote() {
+        let sentence = format!(
+            "x: draws a balakrishnan97 reproduction's results.csv (this directory has none; {})",
+            "y".repeat(80)
+        );
+        assert_eq!(shorten_quoted(&sentence), sentence);
+        let long = "z".repeat(100);
+        let m = shorten_quoted(&format!("the scheme's value '{long}' isn't known"));
+        assert!(m.starts_with("the scheme's value 'zzz"), "{m}");
+        assert!(m.ends_with("… (100 characters)' isn't known"), "{m}");
     }
 }

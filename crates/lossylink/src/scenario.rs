@@ -64,10 +64,68 @@ fn classify(path: String, message: String) -> Error {
             message: m.to_string(),
         }
     } else if message.starts_with("unknown field") {
-        Error::UnknownField { field, message }
+        Error::UnknownField {
+            field,
+            message: closest_allowed(&message),
+        }
     } else {
         Error::InvalidValue { field, message }
     }
+}
+
+/// Longest list of allowed keys or variants an error message shows whole.
+const ALLOWED_SHOWN: usize = 8;
+
+/// serde's "unknown field `k`, expected one of `a`, `b`, ..." with a long list cut to the
+/// three allowed names closest to `k` and a pointer to the docs (a `[tcp]` list alone runs to
+/// 600 characters); shorter lists and other messages unchanged.
+fn closest_allowed(message: &str) -> String {
+    let Some((head, list)) = message.split_once(", expected one of ") else {
+        return message.to_string();
+    };
+    let allowed: Vec<&str> = list
+        .split(", ")
+        .map(|a| a.trim_matches('`'))
+        .filter(|a| !a.is_empty())
+        .collect();
+    if allowed.len() <= ALLOWED_SHOWN {
+        return message.to_string();
+    }
+    let key = head.split('`').nth(1).unwrap_or_default();
+    let mut ranked: Vec<(usize, usize, &str)> = allowed
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (edit_distance(key, a), i, *a))
+        .collect();
+    ranked.sort_unstable();
+    let closest: Vec<String> = ranked
+        .iter()
+        .take(3)
+        .map(|(_, _, a)| format!("`{a}`"))
+        .collect();
+    format!(
+        "{head}; closest allowed: {} ({} keys in all: see docs/scenarios.md)",
+        closest.join(", "),
+        allowed.len()
+    )
+}
+
+/// Levenshtein distance between `a` and `b` (in characters).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// `line L, column C` (1-based) of byte offset `at` in `text`.
@@ -108,6 +166,34 @@ impl Scenario {
 
     /// Parse and validate a TOML document.
     pub fn from_toml_str(text: &str) -> Result<Scenario, Error> {
+        Self::from_toml_str_with(text, [])
+    }
+
+    /// Parse a TOML document, apply `edits` as [`Scenario::set_all`] does, and validate once,
+    /// after them: a file that is invalid alone can be repaired by its overrides.
+    pub fn from_toml_str_with<'a>(
+        text: &str,
+        edits: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Scenario, Error> {
+        Self::from_doc_with(Self::parse_toml(text)?, edits)
+    }
+
+    /// Parse and validate a JSON document.
+    pub fn from_json_str(text: &str) -> Result<Scenario, Error> {
+        Self::from_json_str_with(text, [])
+    }
+
+    /// Parse a JSON document, apply `edits` and validate once (see
+    /// [`Scenario::from_toml_str_with`]).
+    pub fn from_json_str_with<'a>(
+        text: &str,
+        edits: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Scenario, Error> {
+        Self::from_doc_with(Self::parse_json(text)?, edits)
+    }
+
+    /// The document of a TOML text, parsed but not validated.
+    fn parse_toml(text: &str) -> Result<ScenarioDoc, Error> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax {
             format: "TOML",
             message: match e.span() {
@@ -130,11 +216,11 @@ impl Scenario {
                 ),
             });
         }
-        Self::from_doc(from_value(toml::Value::Table(table))?)
+        from_value(toml::Value::Table(table))
     }
 
-    /// Parse and validate a JSON document.
-    pub fn from_json_str(text: &str) -> Result<Scenario, Error> {
+    /// The document of a JSON text, parsed but not validated.
+    fn parse_json(text: &str) -> Result<ScenarioDoc, Error> {
         let mut de = serde_json::Deserializer::from_str(text);
         let doc: ScenarioDoc = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let inner = e.inner();
@@ -150,10 +236,17 @@ impl Scenario {
                 classify(e.path().to_string(), msg)
             }
         })?;
-        Self::from_doc(doc)
+        Ok(doc)
     }
 
-    fn from_doc(doc: ScenarioDoc) -> Result<Scenario, Error> {
+    fn from_doc_with<'a>(
+        doc: ScenarioDoc,
+        edits: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Scenario, Error> {
+        let mut doc = doc;
+        for (key, value) in edits {
+            doc = edit(doc, key, value)?;
+        }
         let s = Scenario { doc };
         s.build()?;
         Ok(s)

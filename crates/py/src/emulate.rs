@@ -45,6 +45,12 @@ pub fn emulate<'py>(
         .transpose()
     };
     let bytes = size("bytes", bytes)?;
+    if bytes == Some(0) {
+        return Err(emu_to_pyerr(EmuError::Option {
+            option: "bytes",
+            message: "0 is not allowed: the built-in transfer sends at least 1 byte".into(),
+        }));
+    }
     let buffer = match size("buffer", buffer)? {
         Some(b) => Some(u32::try_from(b).map_err(|_| {
             emu_to_pyerr(EmuError::Option {

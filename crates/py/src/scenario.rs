@@ -41,17 +41,23 @@ impl PyScenario {
         Scenario::preset_toml(name).map_err(to_pyerr)
     }
 
-    /// Parse a scenario from a TOML document.
+    /// Parse a scenario from a TOML document, apply `edits` (as `set_all`) and validate once,
+    /// after them: a document invalid alone can be repaired by its edits.
     #[staticmethod]
-    fn from_toml(text: &str) -> PyResult<Self> {
-        let inner = Scenario::from_toml_str(text).map_err(to_pyerr)?;
+    #[pyo3(signature = (text, edits = Vec::new()))]
+    fn from_toml(text: &str, edits: Vec<(String, String)>) -> PyResult<Self> {
+        let edits = edits.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        let inner = Scenario::from_toml_str_with(text, edits).map_err(to_pyerr)?;
         Ok(PyScenario { inner })
     }
 
-    /// Parse a scenario from a JSON document (the same schema as TOML).
+    /// Parse a scenario from a JSON document (the same schema as TOML), apply `edits` and
+    /// validate once.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Self> {
-        let inner = Scenario::from_json_str(text).map_err(to_pyerr)?;
+    #[pyo3(signature = (text, edits = Vec::new()))]
+    fn from_json(text: &str, edits: Vec<(String, String)>) -> PyResult<Self> {
+        let edits = edits.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        let inner = Scenario::from_json_str_with(text, edits).map_err(to_pyerr)?;
         Ok(PyScenario { inner })
     }
 

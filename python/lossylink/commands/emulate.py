@@ -101,10 +101,12 @@ def emulate_cmd(
     from lossylink.scenario import Scenario
 
     path = Path(scenario_name)
+    # One validation after the --set overrides: they may repair a scenario file.
     scenario = (
-        Scenario.load(path) if path.suffix in (".toml", ".json") else Scenario.preset(scenario_name)
+        Scenario.load(path, assignments)
+        if path.suffix in (".toml", ".json")
+        else Scenario.preset(scenario_name).update(assignments)
     )
-    scenario.update(assignments)
     if compare and (server or client):
         raise click.BadParameter("needs the built-in transfer (no --server/--client)",
                                  param_hint="--compare")  # fmt: skip

@@ -122,14 +122,17 @@ def run_cmd(
 
     if preset_name is not None and config is not None:
         raise click.UsageError("--preset and --config are mutually exclusive")
-    scenario = (
-        Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
-    )
     edits = [(alias, fields[alias]) for alias in _FIELD_FLAGS if fields.get(alias) is not None]
     if eifel:
         edits.append(("tcp.eifel", "dissertation"))
-    # One validation at the end: settings that go together may come in any order.
-    scenario.update([*edits, *assignments])
+    # One validation at the end: settings that go together may come in any order, and a
+    # --config file invalid alone can be repaired by them.
+    edits = [*edits, *assignments]
+    scenario = (
+        Scenario.load(config, edits)
+        if config is not None
+        else Scenario.preset(preset_name or "lan").update(edits)
+    )
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv are mutually exclusive")

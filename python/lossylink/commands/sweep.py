@@ -132,8 +132,12 @@ def sweep_cmd(
         raise click.UsageError("--preset and --config are mutually exclusive")
     if cache is not None and no_cache:
         raise click.UsageError("--cache and --no-cache are mutually exclusive")
-    base = Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
-    base.update(assignments)
+    # One validation after the --set overrides: they may repair a --config file.
+    base = (
+        Scenario.load(config, assignments)
+        if config is not None
+        else Scenario.preset(preset_name or "lan").update(assignments)
+    )
     file_axes = list(load_grid_file(grid_file).items()) if grid_file is not None else []
     grid = merge_axes([*file_axes, *(parse_axis(a) for a in axes)])
 

@@ -53,6 +53,11 @@ class Grid:
             return cls(())
         if isinstance(spec, Grid):
             return spec
+        if not isinstance(spec, Mapping):
+            raise InvalidValueError(
+                f"grid: expected a mapping {{key: [values]}} such as "
+                f"{{'scheme': ['e2e', 'll-snoop']}}, got {type(spec).__name__} {spec!r}"
+            )
         axes = []
         for key, raw in spec.items():
             if not isinstance(key, str) or not key.strip():

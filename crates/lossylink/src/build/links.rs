@@ -63,7 +63,12 @@ pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig,
                 "a burst is at least 1 frame",
             ))
         }
-        ErrorDoc::Burst { every, .. } if every.0 == 0 => ErrorModelConfig::None,
+        ErrorDoc::Burst { every, .. } if every.0 == 0 => {
+            return Err(Error::invalid(
+                format!("{field}.every"),
+                "0 bytes is not allowed: the mean gap between bursts must be at least 1 byte",
+            ))
+        }
         ErrorDoc::Burst {
             every,
             length,
@@ -347,7 +352,7 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
             ))
         }
         (MediumDoc::HalfDuplex, c) => Medium::HalfDuplex {
-            contention: contention(c.as_ref()),
+            contention: contention(c.as_ref(), &format!("{field}.contention"))?,
         },
         (MediumDoc::GsmCsd, Some(_)) => {
             return Err(Error::invalid(
@@ -403,10 +408,16 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
     })
 }
 
-/// The channel-access wait of a shared medium (none when not given).
-pub(super) fn contention(c: Option<&ContentionDoc>) -> Contention {
-    match c {
+/// The channel-access wait of a shared medium (none when not given); `field` names it in errors.
+pub(super) fn contention(c: Option<&ContentionDoc>, field: &str) -> Result<Contention, Error> {
+    Ok(match c {
         None => Contention::Fixed(SimDuration::ZERO),
+        Some(c) if c.slot.0 == 0 => {
+            return Err(Error::invalid(
+                format!("{field}.slot"),
+                "must be greater than zero (leave contention out for none)",
+            ))
+        }
         Some(c) if c.draw == DrawDoc::Mean => {
             Contention::Fixed(SimDuration(c.slot.0.saturating_mul(u64::from(c.cw)) / 2))
         }
@@ -414,7 +425,7 @@ pub(super) fn contention(c: Option<&ContentionDoc>) -> Contention {
             slot: SimDuration(c.slot.0),
             cw: c.cw,
         },
-    }
+    })
 }
 
 type Pair = (Option<f64>, Option<f64>);
@@ -441,6 +452,12 @@ fn gilbert(
     let loss_bad = prob("loss_bad", loss_bad.unwrap_or(1.0))?;
     let (p_gb, p_bb) =
         match (p_gb, p_bb, rate, burst) {
+            (Some(_), Some(1.0), None, None) => {
+                return Err(Error::invalid(
+                    format!("{field}.p_bb"),
+                    "1 makes the bad state absorbing (the chain never leaves it); allowed: [0, 1)",
+                ))
+            }
             (Some(gb), Some(bb), None, None) => (prob("p_gb", gb)?, prob("p_bb", bb)?),
             (None, None, Some(r), Some(b)) => {
                 if !(r.is_finite() && r > 0.0 && r < 1.0) {

@@ -62,6 +62,15 @@ impl Net {
         )
     }
 
+    /// Whether an 802.11 DCF carries `port`'s frames (a `dcf` cell's member or a dcf hop).
+    pub fn is_dcf(&self, port: PortId) -> bool {
+        let link = port.index() / 2;
+        match self.topology.cells.iter().find(|c| c.links.contains(&link)) {
+            Some(cell) => cell.dcf.is_some(),
+            None => matches!(self.topology.links[link].hop.medium, Medium::Dcf(_)),
+        }
+    }
+
     /// The mean channel-access wait before a frame on `port`'s channel.
     fn wait(&self, port: PortId) -> SimDuration {
         let link = port.index() / 2;
@@ -379,7 +388,7 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             name: cell.name.clone(),
             access_point: ap,
             links: members,
-            contention: contention(cell.contention.as_ref()),
+            contention: contention(cell.contention.as_ref(), &format!("{field}.contention"))?,
             dcf: match (&cell.dcf, &phy) {
                 (Some(d), Some(p)) => Some(super::wifi::with_phy(
                     dcf_config(d, &format!("cells[{c}].dcf"))?,
@@ -405,9 +414,20 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
         .iter()
         .enumerate()
         .map(|(i, r)| {
+            let at = node_id(doc, &format!("routes[{i}].at"), &r.at)?;
+            let dst = node_id(doc, &format!("routes[{i}].to"), &r.to)?;
+            if at == dst {
+                return Err(Error::invalid(
+                    format!("routes[{i}].at"),
+                    format!(
+                        "'{}' is the route's destination (to); a route is kept by a node the packets pass",
+                        r.at
+                    ),
+                ));
+            }
             Ok(RouteOverride {
-                at: node_id(doc, &format!("routes[{i}].at"), &r.at)?,
-                dst: node_id(doc, &format!("routes[{i}].to"), &r.to)?,
+                at,
+                dst,
                 via: node_id(doc, &format!("routes[{i}].via"), &r.via)?,
             })
         })

@@ -19,6 +19,19 @@ pub(super) fn web_config(d: &WebDoc, field: &dyn Fn(&str) -> String) -> Result<W
             )),
         }
     };
+    // A Pareto distribution's mean is finite only for a shape above 1 (as `udp.shape`).
+    let pareto = |k: &str, v: Option<f64>, default: f64| -> Result<f64, Error> {
+        match v {
+            None => Ok(default),
+            Some(x) if x.is_finite() && x > 1.0 => Ok(x),
+            Some(x) => Err(Error::invalid(
+                field(&format!("web.{k}")),
+                format!(
+                    "{x} must exceed 1 (the mean of a Pareto distribution is finite only then)"
+                ),
+            )),
+        }
+    };
     let dur = |k: &str, v: Option<crate::units::Dur>, default: SimDuration| match v {
         None => Ok(default),
         Some(d) if d.0 > 0 => Ok(SimDuration(d.0)),
@@ -58,21 +71,11 @@ pub(super) fn web_config(d: &WebDoc, field: &dyn Fn(&str) -> String) -> Result<W
             "a standard deviation",
         )?,
         tail_k,
-        tail_alpha: real("tail_shape", d.tail_shape, s.tail_alpha, "a Pareto shape")?,
+        tail_alpha: pareto("tail_shape", d.tail_shape, s.tail_alpha)?,
         embedded_k: real("embedded", d.embedded, s.embedded_k, "a Pareto scale")?,
-        embedded_alpha: real(
-            "embedded_shape",
-            d.embedded_shape,
-            s.embedded_alpha,
-            "a Pareto shape",
-        )?,
+        embedded_alpha: pareto("embedded_shape", d.embedded_shape, s.embedded_alpha)?,
         think_k: dur("think", d.think, s.think_k)?,
-        think_alpha: real(
-            "think_shape",
-            d.think_shape,
-            s.think_alpha,
-            "a Pareto shape",
-        )?,
+        think_alpha: pareto("think_shape", d.think_shape, s.think_alpha)?,
         active_shape: real(
             "pause_shape",
             d.pause_shape,

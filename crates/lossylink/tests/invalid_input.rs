@@ -1,0 +1,149 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+//! Nonsense refused (issue 35 item 5): settings that parse but mean nothing are one-line
+//! errors naming the field and what is allowed, found before anything runs.
+
+use lossylink::Scenario;
+
+/// The error of applying `edits` to `preset`.
+fn error_of(preset: &str, edits: &[(&str, &str)]) -> String {
+    let mut s = Scenario::preset(preset).unwrap();
+    s.set_all(edits.iter().copied())
+        .expect_err("refused")
+        .to_string()
+}
+
+fn refused(preset: &str, edits: &[(&str, &str)], start: &str, says: &str) {
+    let e = error_of(preset, edits);
+    assert!(e.starts_with(start), "{e}");
+    assert!(e.contains(says), "{e}");
+    assert!(!e.contains('\n') && e.len() < 300, "{e}");
+}
+
+#[test]
+fn a_route_kept_at_its_own_destination_is_refused() {
+    refused(
+        "eln5",
+        &[("routes", r#"[{ at = "m1", to = "m1", via = "bs" }]"#)],
+        "routes[0].at: ",
+        "'m1' is the route's destination (to)",
+    );
+}
+
+#[test]
+fn ll_elsn_needs_a_dcf() {
+    let text = Scenario::preset_toml("llelsn").unwrap();
+    let without: String = text
+        .lines()
+        .filter(|l| !l.starts_with("dcf ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(text.len(), without.len());
+    let e = Scenario::from_toml_str(&without).unwrap_err().to_string();
+    assert!(e.starts_with("flows[0].scheme: "), "{e}");
+    assert!(e.contains("'ll-elsn' needs an 802.11 DCF"), "{e}");
+    assert!(!e.contains('\n') && e.len() < 300, "{e}");
+}
+
+#[test]
+fn a_burst_model_needs_a_gap() {
+    refused(
+        "eln5",
+        &[(
+            "links.1.error",
+            r#"{ model = "burst", every = "0B", length = 2 }"#,
+        )],
+        "links[1].forward.error.every: ",
+        "must be at least 1 byte",
+    );
+}
+
+#[test]
+fn an_absorbing_bad_state_is_refused() {
+    refused(
+        "eln5",
+        &[(
+            "links.1.error",
+            r#"{ model = "gilbert", p_gb = 0, p_bb = 1 }"#,
+        )],
+        "links[1].forward.error.p_bb: ",
+        "absorbing",
+    );
+}
+
+#[test]
+fn a_half_duplex_slot_of_zero_is_refused() {
+    refused(
+        "eln5",
+        &[
+            ("links.1.medium", "half-duplex"),
+            ("links.1.contention", r#"{ cw = 31, slot = "0s" }"#),
+        ],
+        "links[1].contention.slot: ",
+        "must be greater than zero",
+    );
+    refused(
+        "wlan",
+        &[("cells.0.contention", r#"{ cw = 31, slot = "0s" }"#)],
+        "cells[0].contention.slot: ",
+        "must be greater than zero",
+    );
+}
+
+#[test]
+fn web_pareto_shapes_need_a_finite_mean() {
+    for k in ["tail_shape", "embedded_shape", "think_shape"] {
+        for v in ["1.0", "0.5"] {
+            let flows = format!(r#"[{{ from = "server", to = "m1", web = {{ {k} = {v} }} }}]"#);
+            refused(
+                "eln5",
+                &[("flows", &flows)],
+                &format!("flows[0].web.{k}: "),
+                "must exceed 1 (the mean of a Pareto distribution is finite only then)",
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unknown_key_names_the_closest_allowed_ones_not_all() {
+    for (preset, key, close) in [
+        ("lan", "tcp.msss", "`mss`"),
+        ("eln5", "links.1.rat", "`rate`"),
+        ("llelsn", "cells.0.dcf.retry_limt", "`retry_limit`"),
+        ("lan", "run.duraton", "`duration`"),
+    ] {
+        let mut s = Scenario::preset(preset).unwrap();
+        let e = s.set(key, "1").unwrap_err().to_string();
+        assert!(e.contains("unknown field"), "{e}");
+        assert!(e.contains(close), "{e}");
+        assert!(!e.contains('\n') && e.len() < 300, "{key}: {} {e}", e.len());
+    }
+    let mut s = Scenario::preset("lan").unwrap();
+    let e = s.set("tcp.msss", "1").unwrap_err().to_string();
+    assert!(e.contains("keys in all: see docs/scenarios.md"), "{e}");
+}
+
+#[test]
+fn a_config_file_is_checked_once_after_its_overrides() {
+    // Invalid alone, repaired by an override: the file is parsed, edited, then validated once.
+    let text =
+        Scenario::preset_toml("lan")
+            .unwrap()
+            .replacen("[tcp]", "[tcp]\nmin_rto = \"0s\"", 1);
+    let e = Scenario::from_toml_str(&text).unwrap_err().to_string();
+    assert!(e.starts_with("tcp.min_rto: "), "{e}");
+    let s = Scenario::from_toml_str_with(&text, [("tcp.min_rto", "1s")]).unwrap();
+    assert!(s.to_toml_string().contains("min_rto = \"1s\""));
+    // Still invalid after the overrides: the file's error.
+    let e = Scenario::from_toml_str_with(&text, [("transfer", "1MiB")])
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("tcp.min_rto: "), "{e}");
+    let json = Scenario::from_toml_str_with(&text, [("tcp.min_rto", "1s")])
+        .unwrap()
+        .to_json_string()
+        .replace("\"1s\"", "\"0s\"");
+    assert!(Scenario::from_json_str(&json).is_err());
+    assert!(Scenario::from_json_str_with(&json, [("tcp.min_rto", "1s")]).is_ok());
+}
