@@ -1,7 +1,6 @@
 //! The integration tests of the `lossylink` crate as one binary (one link instead of one per
 //! file): a module per mechanism or paper, the shared set-ups in `common`.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-
 mod bounded_input;
 mod channels;
 mod common;
@@ -19,6 +18,7 @@ mod gsm_receiver_trace;
 mod gsm_s5;
 mod hiccup_eifel;
 mod intermittent_s13;
+mod invalid_input;
 mod late_dupack;
 mod lhp_header;
 mod link_arq;
