@@ -101,9 +101,10 @@ pub struct EventQueue<E, const K: usize = 32> {
     /// `K` while `later` is empty, 0 otherwise: a push into `near` shorter than this needs no
     /// look at the second tier (one comparison on the small paths).
     near_limit: usize,
-    /// 0, or `usize::MAX` while the fingerprint is on: a pop from a `near` no longer than this
-    /// takes the out-of-line path ([`EventQueue::prepare_pop`]), which hashes the event.
-    pop_floor: usize,
+    /// The fingerprint is on: every push goes to `later` and `near` holds at most the event
+    /// about to pop, so that every pop takes the out-of-line path
+    /// ([`EventQueue::prepare_pop`]), which hashes the event.
+    fingerprinting: bool,
     /// The event-order fingerprint and the key it takes of each event, when enabled.
     fingerprint: Option<(Fingerprint, EventKey<E>)>,
     /// The next sequence number of an event pushed into `later` (rising from `MIDDLE`).
@@ -134,7 +135,7 @@ impl<E, const K: usize> EventQueue<E, K> {
             near: Vec::with_capacity(K + 1),
             later: BinaryHeap::new(),
             near_limit: K,
-            pop_floor: 0,
+            fingerprinting: false,
             fingerprint: None,
             rising: MIDDLE,
             falling: MIDDLE - 1,
@@ -167,7 +168,15 @@ impl<E, const K: usize> EventQueue<E, K> {
     /// `fingerprint`), taking `key` of each.
     pub fn enable_fingerprint(&mut self, key: EventKey<E>) {
         self.fingerprint = Some((Fingerprint::new(), key));
-        self.pop_floor = usize::MAX;
+        self.fingerprinting = true;
+        self.near_limit = 0;
+        // What waits in `near` moves to `later`, latest first, each below the one before
+        // (the spill rule of the module's note), so that no event pops unhashed.
+        while !self.near.is_empty() {
+            let Entry { time, event } = self.near.remove(0);
+            self.later.push(Later::new(time, self.falling, event));
+            self.falling -= 1;
+        }
     }
 
     /// The event-order fingerprint of the events popped since it was enabled (`None` if off).
@@ -216,10 +225,11 @@ impl<E, const K: usize> EventQueue<E, K> {
     /// full; otherwise into `near`, which hands its latest to `later` when over `K`.
     #[inline(never)]
     fn schedule_two_tiers(&mut self, time: SimTime, event: E) {
-        let to_later = match self.later.peek() {
-            Some(first) if time >= first.time() => true,
-            _ => self.near.len() >= K && self.near.first().is_some_and(|l| time >= l.time),
-        };
+        let to_later = self.fingerprinting
+            || match self.later.peek() {
+                Some(first) if time >= first.time() => true,
+                _ => self.near.len() >= K && self.near.first().is_some_and(|l| time >= l.time),
+            };
         if to_later {
             self.later.push(Later::new(time, self.rising, event));
             self.rising += 1;
@@ -250,10 +260,18 @@ impl<E, const K: usize> EventQueue<E, K> {
     /// with [`EventQueue::is_empty`]). One look at the next event instead of a peek and a pop.
     #[inline]
     pub fn pop_not_after(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        if self.near.len() <= self.pop_floor && !self.prepare_pop(limit) {
-            return None;
-        }
-        if self.near.last()?.time > limit {
+        // One look at `near` for the next event, the second tier and the fingerprint (which
+        // keeps `near` empty between pops): the out-of-line path when it is empty.
+        let time = match self.near.last() {
+            Some(e) => e.time,
+            None => {
+                if !self.prepare_pop(limit) {
+                    return None;
+                }
+                self.near.last()?.time
+            }
+        };
+        if time > limit {
             return None;
         }
         let e = self.near.pop()?;
@@ -268,29 +286,32 @@ impl<E, const K: usize> EventQueue<E, K> {
         self.pop_not_after(SimTime(u64::MAX))
     }
 
-    /// The pop's out-of-line part, when `near` is empty or the fingerprint is on: move
-    /// `later`'s first event into an empty `near` (`false`: nothing waits), and hash the next
-    /// event if it will be popped (due at or before `limit`). The pops stay one inline path
-    /// that returns the event from `near` in registers; a call that returned it from `later`
-    /// made every pop pass it through memory (callgrind).
+    /// The pop's out-of-line part, when `near` is empty (always, while the fingerprint is on):
+    /// move `later`'s first event into `near` (`false`: nothing waits). With the fingerprint,
+    /// only an event that will pop (due at or before `limit`) moves, hashed; a later one stays
+    /// in `later` (`false`). The pops stay one inline path that returns the event from `near`
+    /// in registers; a call that returned it from `later` made every pop pass it through
+    /// memory (callgrind).
     #[inline(never)]
     fn prepare_pop(&mut self, limit: SimTime) -> bool {
-        if self.near.is_empty() {
-            let Some(first) = self.later.pop() else {
+        let Some(first) = self.later.pop() else {
+            return false;
+        };
+        let (time, event) = (first.time(), first.event);
+        if let Some((fp, key)) = &mut self.fingerprint {
+            if time > limit {
+                // Back as the first of `later`: a number below every one handed out (the
+                // spill rule of the module's note).
+                self.later.push(Later::new(time, self.falling, event));
+                self.falling -= 1;
                 return false;
-            };
-            let (time, event) = (first.time(), first.event);
-            if self.later.is_empty() {
-                self.near_limit = K;
             }
-            self.near.push(Entry { time, event });
+            let (kind, target) = key(&event);
+            fp.add(time.as_nanos(), kind, target);
+        } else if self.later.is_empty() {
+            self.near_limit = K;
         }
-        if let (Some((fp, key)), Some(next)) = (&mut self.fingerprint, self.near.last()) {
-            if next.time <= limit {
-                let (kind, target) = key(&next.event);
-                fp.add(next.time.as_nanos(), kind, target);
-            }
-        }
+        self.near.push(Entry { time, event });
         true
     }
 }
@@ -342,31 +363,51 @@ mod tests {
     fn matches_heap<const K: usize>(ops: &[(u64, u8)]) -> Result<(), TestCaseError> {
         for fingerprint in [false, true] {
             let mut q: EventQueue<usize, K> = EventQueue::with_near_capacity();
-            if fingerprint {
-                q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
-            }
+            // Enabled at the start, or after a third of the operations (events already waiting
+            // in both tiers).
+            let enable_at = match (fingerprint, ops.len() % 2) {
+                (false, _) => usize::MAX,
+                (true, 0) => 0,
+                (true, _) => ops.len() / 3,
+            };
             let mut expected = Fingerprint::new();
+            let mut hashing = false;
             let mut model = std::collections::BinaryHeap::new();
             let mut model_pop =
-                |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>| {
+                |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>,
+                 hashing: bool| {
                     let e = model.pop().map(|Reverse(e)| e);
-                    if let Some((t, i)) = e {
+                    if let (Some((t, i)), true) = (e, hashing) {
                         expected.add(t.as_nanos(), (i % 7) as u8, i as u64);
                     }
                     e
                 };
             for (i, &(delay, pops)) in ops.iter().enumerate() {
+                if i == enable_at {
+                    q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
+                    hashing = true;
+                }
                 let t = q.now() + crate::SimDuration::from_nanos(delay);
                 q.schedule(t, i);
                 model.push(Reverse((t, i)));
                 prop_assert_eq!(q.len(), model.len());
                 for _ in 0..pops {
                     prop_assert_eq!(q.peek_time(), model.peek().map(|Reverse((t, _))| *t));
-                    prop_assert_eq!(q.pop(), model_pop(&mut model));
+                    // A pop refused at a limit before the next event changes nothing.
+                    if let Some(Reverse((t, _))) = model.peek() {
+                        if t.as_nanos() > 0 && i % 5 == 0 {
+                            prop_assert_eq!(q.pop_not_after(SimTime(t.as_nanos() - 1)), None);
+                        }
+                    }
+                    prop_assert_eq!(q.pop(), model_pop(&mut model, hashing));
                 }
             }
+            if fingerprint && !hashing {
+                q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
+                hashing = true;
+            }
             while !model.is_empty() {
-                let e = model_pop(&mut model);
+                let e = model_pop(&mut model, hashing);
                 prop_assert_eq!(q.pop(), e);
             }
             prop_assert_eq!(q.pop(), None);

@@ -285,6 +285,27 @@ impl Network {
                 }
             }
         }
+        let jitter = crate::jitter::Jitters::new(
+            cfg.nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    (n.jitter > engine::SimDuration::ZERO).then(|| {
+                        crate::jitter::NodeJitter::new(
+                            n.jitter,
+                            RngStream::new(seed, &keys::node_jitter(i as u32)),
+                        )
+                    })
+                })
+                .collect(),
+            2 * cfg.links.len(),
+        );
+        if let Some(j) = &jitter {
+            // IP output looks for the jitter only past a port's flag (crate::port).
+            for p in &mut ports {
+                p.plain_offer &= !j.has(p.from.index());
+            }
+        }
         let mut queue = EventQueue::new();
         // Wake-ups at the end of each hold, in port order then time order (deterministic).
         for p in &ports {
@@ -311,21 +332,7 @@ impl Network {
             web: Vec::new(),
             emulated_out: Vec::new(),
             data_delivered: false,
-            jitter: crate::jitter::Jitters::new(
-                cfg.nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| {
-                        (n.jitter > engine::SimDuration::ZERO).then(|| {
-                            crate::jitter::NodeJitter::new(
-                                n.jitter,
-                                RngStream::new(seed, &keys::node_jitter(i as u32)),
-                            )
-                        })
-                    })
-                    .collect(),
-                2 * cfg.links.len(),
-            ),
+            jitter,
         })
     }
 

@@ -180,11 +180,9 @@ impl AirOf<'_> {
 impl Air for AirOf<'_> {
     #[inline(always)]
     fn take(&mut self, now: SimTime, port: PortId) -> Option<Frame> {
-        let p = &mut self.ports[port.index()];
-        if p.aqm.is_some() {
-            return p.next_frame_aqm(now, self.pool).map(Frame);
-        }
-        p.next_frame(now).map(Frame)
+        self.ports[port.index()]
+            .next_frame(now, self.pool)
+            .map(Frame)
     }
 
     #[inline(always)]

@@ -309,7 +309,11 @@ impl Network {
             self.pool.release(r, Fate::Unroutable);
             return None;
         };
-        if self.jitter.is_some() && self.jitter_hold(now, node, port, r) {
+        // A node's jitter clears its ports' `plain_offer` (crate::port): one check per packet.
+        if !self.ports[port.index()].plain_offer
+            && self.jitter.is_some()
+            && self.jitter_hold(now, node, port, r)
+        {
             return None;
         }
         self.offer_to(now, port, r)
