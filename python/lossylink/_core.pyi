@@ -52,6 +52,10 @@ class Scenario:
         ``10ms``).
         """
 
+    def set_all(self, edits: list[tuple[str, str]]) -> None:
+        """Set several fields from text, in order, validating the result once; nothing changes
+        when one is refused."""
+
     def copy(self) -> Scenario:
         """An independent copy."""
 
@@ -65,14 +69,33 @@ class Scenario:
     def scheme(self) -> str:
         """The scheme's registry name."""
 
+class Progress:
+    """How far a run has come: pass one to :func:`run` and read it from another thread."""
+
+    def __init__(self) -> None: ...
+    @property
+    def sim_s(self) -> float:
+        """Simulated seconds reached."""
+    @property
+    def events(self) -> int:
+        """Events processed."""
+    @property
+    def limit_s(self) -> float:
+        """The latest end of the run, simulated seconds (0 until it has started)."""
+
 def run(
-    scenario: Scenario, seed: int, trace: bool = False, pcap: str | os.PathLike[str] | None = None
+    scenario: Scenario,
+    seed: int,
+    trace: bool = False,
+    pcap: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
 ) -> RawRun:
     """Run ``scenario`` once with master seed ``seed`` (0 <= seed < 2**64).
 
     With ``pcap`` (a directory), one pcap file per link direction is written there and their
     paths are returned under ``"pcap"``. The GIL is released while simulating, so threads can
-    run scenarios in parallel.
+    run scenarios in parallel. With ``progress``, the run writes how far it has come into it
+    after each thousandth of its simulated time limit (the run itself is the same).
     """
 
 def run_seeds(
@@ -116,7 +139,12 @@ def emulate(
     pcap: str | os.PathLike[str] | None = None,
     sysctls: list[tuple[str, str]] = ...,
 ) -> dict[str, Any]:
-    """Emulate ``scenario`` with real Linux TCP in network namespaces (needs root)."""
+    """Emulate ``scenario`` with real Linux TCP in network namespaces (needs root). With the
+    built-in transfer the result carries the kernel's own counters of the sender
+    (``sender_retransmitted_segments``, ``sender_timeouts``, ``sender_fast_retransmits``: the
+    namespace's RetransSegs, TCPTimeouts, TCPSackRecovery + TCPRenoRecovery) and
+    ``cwnd_samples``, its TCP_INFO samples as (seconds, cwnd bytes, ssthresh bytes or None,
+    ca_state)."""
 
 def timer_model(
     w: int, service: str, tick: str, cycles: int, timer: str, sampling: str

@@ -33,6 +33,7 @@ LAZY_COMMANDS = {
     "retrace": "lossylink.commands.retrace:retrace_cmd",
     "run": "lossylink.commands.run:run_cmd",
     "sweep": "lossylink.commands.sweep:sweep_cmd",
+    "validate": "lossylink.commands.validate:validate_cmd",
 }
 
 EXIT_BAD_INPUT = 2

@@ -170,12 +170,11 @@ def build(
             sc = Scenario.load(Path(base.__file__).parent / preset)
         else:
             sc = Scenario.preset(preset)
-        for key, value in overrides:
-            if base.WIRELESS in key:
-                key = key.replace(base.WIRELESS, str(_wireless_hop(sc)))
-            sc.set(key, value)
+        hop = str(_wireless_hop(sc)) if any(base.WIRELESS in k for k, _ in overrides) else ""
+        edits = [(key.replace(base.WIRELESS, hop), value) for key, value in overrides]
         if transfer is not None:
-            sc.set("transfer", transfer)
+            edits.append(("transfer", transfer))
+        sc.update(edits)
     except (LossylinkError, base.Unavailable) as exc:
         return None, f"scenario rejected: {exc}"
     return sc, ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import numbers
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from lossylink import _core
@@ -173,10 +173,18 @@ class Scenario:
         self._core.set(key, to_text(value))
         return self
 
-    def update(self, overrides: Mapping[str, OverrideValue], /) -> Scenario:
-        """Apply several overrides in place, in mapping order; returns ``self``."""
-        for key, value in overrides.items():
-            self.set(key, value)
+    def update(
+        self,
+        overrides: Mapping[str, OverrideValue] | Iterable[tuple[str, OverrideValue]],
+        /,
+    ) -> Scenario:
+        """Apply several overrides in place, in order, and validate the result once, so that
+        settings which only make sense together (``tcp.window_scaling=True`` with
+        ``tcp.buffer="1MiB"``) may come in any order; returns ``self``. ``overrides`` is a
+        mapping or (key, value) pairs (a key may repeat; the last wins). When one is refused,
+        nothing changes."""
+        pairs = overrides.items() if isinstance(overrides, Mapping) else overrides
+        self._core.set_all([(key, to_text(value)) for key, value in pairs])
         return self
 
     def with_(
@@ -186,7 +194,7 @@ class Scenario:
 
         The original is left unchanged.
         """
-        return self.copy().update(overrides or {}).update(kw)
+        return self.copy().update([*(overrides or {}).items(), *kw.items()])
 
     def copy(self) -> Scenario:
         """An independent copy."""

@@ -263,3 +263,14 @@ def test_an_untraced_run_loads_no_numpy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_set_flags_that_go_together_come_in_any_order() -> None:
+    """--set tcp.buffer=1MiB before --set tcp.window_scaling=true is not refused: the
+    scenario is validated once, after every --set."""
+    result = invoke(
+        "run", "--preset", "wan", "--set", "transfer=64KiB", "--set", "tcp.buffer=1MiB",
+        "--set", "tcp.window_scaling=true", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["buffer_bytes"] == 1 << 20

@@ -73,6 +73,23 @@ def test_with_accepts_a_mapping_of_dotted_paths() -> None:
     assert a == b
 
 
+def test_overrides_that_go_together_come_in_any_order() -> None:
+    """One validation after all of them: a 1 MiB buffer needs window scaling, and neither
+    order of the two is refused; `set` one at a time refuses the buffer first."""
+    base = Scenario.preset("wan")
+    with pytest.raises(ll.errors.LossylinkError, match=r"^tcp\.buffer: .*window_scaling"):
+        base.copy().set("tcp.buffer", "1MiB")
+    a = base.with_({"tcp.buffer": "1MiB"}, **{"tcp.window_scaling": True})
+    b = base.with_({"tcp.window_scaling": True, "tcp.buffer": "1MiB"})
+    c = base.copy().update([("tcp.buffer", "1MiB"), ("tcp.window_scaling", "true")])
+    assert a == b == c
+    assert a.to_dict()["tcp"]["buffer"] == "1MiB"
+    kept = base.copy()
+    with pytest.raises(ll.errors.LossylinkError, match=r"^tcp\.buffer:"):
+        kept.update([("tcp.window_scaling", "true"), ("tcp.buffer", "2GiB")])
+    assert kept == base, "a refused batch changes nothing"
+
+
 def test_copy_is_independent() -> None:
     a = Scenario.preset("lan")
     for b in (a.copy(), copy.copy(a), copy.deepcopy(a)):

@@ -401,3 +401,22 @@ def test_the_pool_runs_short_sweeps_on_threads_and_long_ones_on_processes(tmp_pa
     res = ll.sweep(_base(), grid, seeds=3, out=tmp_path / "r.parquet", executor="pool", cache=False)
     assert res.executed == 6
     assert not res.failures
+
+
+def test_an_unwritable_out_is_an_error_before_any_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The results' directory is probed before the runs: a path under a regular file fails
+    with one line naming it, and no executor is ever made."""
+    import lossylink.sweeps.core as core
+    from lossylink.errors import LossylinkIOError
+
+    def no_runs(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an executor was made: the runs would have started")
+
+    monkeypatch.setattr(core, "make_executor", no_runs)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(LossylinkIOError, match=r"^cannot write .*file: "):
+        ll.sweep(ll.Scenario.preset("lan"), {"buffer": ["8KiB"]}, seeds=1,
+                 out=blocker / "r.parquet")  # fmt: skip

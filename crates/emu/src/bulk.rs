@@ -5,6 +5,7 @@
 
 use crate::clock::Clock;
 use crate::error::EmuError;
+use crate::kernel::{self, KernelSender};
 use crate::netns::Host;
 use engine::SimTime;
 use nix::sched::{setns, CloneFlags};
@@ -37,7 +38,7 @@ pub struct BulkSpec {
 }
 
 /// What the transfer achieved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BulkOutcome {
     /// Bytes the sink received.
     pub bytes: u64,
@@ -47,12 +48,14 @@ pub struct BulkOutcome {
     pub end: SimTime,
     /// Whether every byte arrived.
     pub complete: bool,
+    /// The kernel's account of the sender (`TCP_INFO` samples, the namespace's counters).
+    pub kernel: KernelSender,
 }
 
 /// A running transfer: join it when `done` is set (or after stopping it).
 pub struct Bulk {
     server: JoinHandle<Result<(u64, SimTime), EmuError>>,
-    client: JoinHandle<Result<SimTime, EmuError>>,
+    client: JoinHandle<Result<(SimTime, KernelSender), EmuError>>,
     bytes: u64,
 }
 
@@ -125,13 +128,14 @@ impl Bulk {
         let joined = |what| EmuError::run(what, "thread panicked");
         let client = self.client.join().map_err(|_| joined("client"))?;
         let server = self.server.join().map_err(|_| joined("sink"))?;
-        let start = client?;
+        let (start, kernel) = client?;
         let (bytes, end) = server?;
         Ok(BulkOutcome {
             bytes,
             start,
             end,
             complete: bytes == self.bytes,
+            kernel,
         })
     }
 }
@@ -211,14 +215,15 @@ fn sink(
     Ok((got, end))
 }
 
-/// The client: connect, send `spec.bytes`, close.
+/// The client: connect, send `spec.bytes`, close; `TCP_INFO` sampled between writes and the
+/// namespace's counters read at the end.
 fn source(
     host: &Host,
     to: SocketAddrV4,
     spec: &BulkSpec,
     clock: Clock,
     stop: &AtomicBool,
-) -> Result<SimTime, EmuError> {
+) -> Result<(SimTime, KernelSender), EmuError> {
     enter(host)?;
     let fd = socket::socket(
         AddressFamily::Inet,
@@ -243,9 +248,21 @@ fn source(
     let start = clock.now();
     let chunk = vec![0x5au8; 1 << 16];
     let mut left = spec.bytes;
+    let mut samples = Vec::new();
+    let take = |conn: &TcpStream, samples: &mut Vec<kernel::CwndSample>| {
+        let due = samples.last().is_none_or(|s: &kernel::CwndSample| {
+            clock.now().saturating_since(s.t).as_nanos() >= kernel::SAMPLE_EVERY.0
+        });
+        if due {
+            if let Some(info) = kernel::tcp_info(conn) {
+                samples.push(kernel::sample(&clock, &info));
+            }
+        }
+    };
     while left > 0 {
+        take(&conn, &mut samples);
         if stop.load(Ordering::SeqCst) {
-            return Ok(start);
+            return Ok((start, kernel::read_counters(samples)));
         }
         let n = left.min(chunk.len() as u64) as usize;
         match conn.write(&chunk[..n]) {
@@ -260,6 +277,7 @@ fn source(
             Err(e) => return Err(EmuError::run("client write", e)),
         }
     }
+    take(&conn, &mut samples);
     conn.shutdown(std::net::Shutdown::Write)
         .map_err(io_err("client"))?;
     // Hold the socket until the sink has read everything (a close with unread data would not
@@ -274,6 +292,7 @@ fn source(
                     io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                 ) =>
             {
+                take(&conn, &mut samples);
                 if stop.load(Ordering::SeqCst) {
                     break;
                 }
@@ -281,5 +300,6 @@ fn source(
             Err(_) => break,
         }
     }
-    Ok(start)
+    take(&conn, &mut samples);
+    Ok((start, kernel::read_counters(samples)))
 }

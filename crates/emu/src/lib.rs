@@ -13,6 +13,7 @@ pub mod bulk;
 pub mod capture;
 pub mod clock;
 mod error;
+pub mod kernel;
 pub mod netns;
 pub mod relay;
 mod run;

@@ -185,7 +185,7 @@ pub struct EmulateResult {
 impl EmulateResult {
     /// Goodput of the built-in transfer, 10^6 bit/s (bytes·8 over first write to last byte).
     pub fn goodput_mbps(&self) -> f64 {
-        match self.bulk {
+        match &self.bulk {
             Some(b) if b.end > b.start => {
                 b.bytes as f64 * 8.0 / b.end.saturating_since(b.start).as_secs_f64() / 1e6
             }
@@ -204,7 +204,7 @@ impl EmulateResult {
             ("cc", Value::Str(self.cc.name().to_string())),
             ("seed", i(self.seed)),
         ];
-        if let Some(b) = self.bulk {
+        if let Some(b) = &self.bulk {
             m.push(("transfer_bytes", i(b.bytes)));
             m.push(("complete", Value::Bool(b.complete)));
             m.push(("throughput_mbps", Value::Float(self.goodput_mbps())));
@@ -212,6 +212,11 @@ impl EmulateResult {
                 "completion_s",
                 Value::Float(b.end.saturating_since(b.start).as_secs_f64()),
             ));
+            // The kernel's own counters, under the simulated sender's names.
+            let k = &b.kernel;
+            m.push(("sender_retransmitted_segments", i(k.retransmitted_segments)));
+            m.push(("sender_timeouts", i(k.timeouts)));
+            m.push(("sender_fast_retransmits", i(k.recoveries)));
         }
         if let Some(c) = self.exit_codes.0 {
             m.push(("server_exit", Value::Int(i64::from(c))));

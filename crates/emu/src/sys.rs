@@ -1,6 +1,7 @@
 //! The one place this crate talks to the kernel without a safe wrapper: creating a TUN device
-//! (`open("/dev/net/tun")` and the `TUNSETIFF` ioctl, Linux Documentation/networking/tuntap.rst).
-//! Everything else goes through `std` and `nix`.
+//! (`open("/dev/net/tun")` and the `TUNSETIFF` ioctl, Linux Documentation/networking/tuntap.rst)
+//! and reading a socket's `TCP_INFO` (tcp(7); nix has no option for it). Everything else goes
+//! through `std` and `nix`.
 #![allow(unsafe_code)]
 
 use std::fs::{File, OpenOptions};
@@ -77,4 +78,23 @@ impl AsFd for Tun {
     fn as_fd(&self) -> BorrowedFd<'_> {
         self.file.as_fd()
     }
+}
+
+/// Read `TCP_INFO` of the TCP socket `sock`; `None` if the kernel refuses.
+pub fn tcp_info(sock: &impl AsRawFd) -> Option<libc::tcp_info> {
+    // SAFETY: `tcp_info` is a plain C struct of integers, for which all-zero is a valid value;
+    // the kernel writes at most `len` bytes into it and `len` is its size.
+    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+    // SAFETY: a valid descriptor or not, getsockopt only writes within `info` (`len` bytes).
+    let rc = unsafe {
+        libc::getsockopt(
+            sock.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            (&mut info as *mut libc::tcp_info).cast(),
+            &mut len,
+        )
+    };
+    (rc == 0).then_some(info)
 }

@@ -1,4 +1,4 @@
-//! Base-station agents and the split proxy on real Linux TCP (issue 16): snoop absorbs the
+//! Base-station agents and the split proxy on real Linux TCP: snoop absorbs the
 //! duplicate ACKs of a loss it repairs locally and resends the segment itself (both read from
 //! the per-hop pcap files), and the split proxy relays a whole transfer over a lossy wireless
 //! hop through two real connections. Root only (TUN devices, network namespaces); elsewhere
@@ -36,7 +36,7 @@ fn snoop_absorbs_the_dupacks_of_a_locally_repaired_loss_of_real_tcp_and_resends_
     s.set("scheme", "ll-tcp-aware").unwrap();
     let dir = common::scratch("snoop");
     let r = emulate(&s, &opts(MIB, &dir)).unwrap();
-    let b = r.bulk.unwrap();
+    let b = r.bulk.clone().unwrap();
     assert!(b.complete && b.bytes == MIB, "{b:?}");
     assert_eq!(r.agents, ["snoop"]);
     let a = r.agent_stats;
@@ -123,7 +123,7 @@ fn the_split_proxy_relays_a_real_transfer_over_a_lossy_wireless_hop() {
     let dir = common::scratch("split");
     let bytes = MIB / 2;
     let r = emulate(&s, &opts(bytes, &dir)).unwrap();
-    let b = r.bulk.unwrap();
+    let b = r.bulk.clone().unwrap();
     assert!(b.complete, "{b:?}");
     assert_eq!(b.bytes, bytes);
     assert_eq!(r.proxy_bytes, Some(bytes));

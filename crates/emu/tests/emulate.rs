@@ -1,4 +1,4 @@
-//! Real Linux TCP through the emulator against the simulator (issue 16). These tests need root
+//! Real Linux TCP through the emulator against the simulator. These tests need root
 //! (CAP_NET_ADMIN, CAP_SYS_ADMIN), TUN devices and network namespaces; elsewhere each prints
 //! why it was skipped and passes. They run one at a time (a lock) so that two emulations do not
 //! share the machine's two cores.
@@ -31,7 +31,7 @@ fn loss_free(preset: &str, bytes: &str) -> (f64, f64) {
         ..EmulateOptions::default()
     };
     let r = emulate(&s, &opts).unwrap();
-    let b = r.bulk.unwrap();
+    let b = r.bulk.clone().unwrap();
     assert!(b.complete, "{preset}: {} of {bytes} delivered", b.bytes);
     eprintln!(
         "{preset}: simulated {:.4} Mb/s, emulated {:.4} Mb/s; release lateness median {} us, p99 {} us",
@@ -129,7 +129,7 @@ fn nothing_of_an_emulator_killed_with_sigkill_is_left_after_the_next_start() {
         ..EmulateOptions::default()
     };
     let r = emulate(&s, &opts).unwrap();
-    assert!(r.bulk.unwrap().complete);
+    assert!(r.bulk.clone().unwrap().complete);
     assert!(leftovers(pid).is_empty(), "left: {:?}", leftovers(pid));
     assert!(
         r.removed_stale.iter().any(|n| n.contains(&pid.to_string())),

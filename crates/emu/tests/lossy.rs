@@ -1,4 +1,4 @@
-//! Real Linux Reno against the simulator with one error per 64 KiB (issue 16's second test):
+//! Real Linux Reno against the simulator with one error per 64 KiB:
 //! ten seeds over the `lan` and the `wan` presets' links, the kernel's `reno` with the
 //! scenario's 32 KiB socket buffers against the simulator's RFC 6675 SACK sender on the
 //! `modern` profile (`e2e-ietf-sack+modern`: SACK, limited transmit, RFC 6298 timer with
@@ -51,7 +51,7 @@ fn compare(preset: &str, bytes: u64, variants: &[&[(&str, &str)]]) -> (f64, Vec<
             ..EmulateOptions::default()
         };
         let r = emulate(&s, &opts).unwrap();
-        let b = r.bulk.unwrap();
+        let b = r.bulk.clone().unwrap();
         assert!(
             b.complete,
             "{preset} seed {seed}: {} of {bytes} bytes",

@@ -11,6 +11,7 @@
 
 mod fingerprint;
 mod ids;
+mod progress;
 mod queue;
 mod rng;
 mod time;
@@ -18,6 +19,7 @@ mod trace;
 
 pub use fingerprint::{EventKey, Fingerprint};
 pub use ids::{FlowId, HopId, NodeId, PortId};
+pub use progress::Progress;
 pub use queue::EventQueue;
 pub use rng::{ks_distance, stream_key, RngStream};
 pub use time::{SimDuration, SimTime};

@@ -39,7 +39,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| run(&s, 1, &RunOptions::default()).expect("run"))
     });
     g.finish();
-    // A 10-station 802.11b DCF cell with one TCP download per station for 200 s (issue 13).
+    // A 10-station 802.11b DCF cell with one TCP download per station for 200 s.
     let mut g = c.benchmark_group("dcf_cell_200s");
     g.sample_size(10);
     let s = dcf_cell(10);

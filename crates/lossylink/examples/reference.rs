@@ -1,4 +1,4 @@
-//! The runs of the speed figures (issue 21), for instruction counts under callgrind:
+//! The runs of the speed figures, for instruction counts under callgrind:
 //!
 //! - `reference [SEEDS]`: the reference run, 20 `lan` seeds (or SEEDS), `e2e`, one error per
 //!   64 KiB, 32 KiB buffer, 8 MiB each;

@@ -1,4 +1,4 @@
-//! One case of the scale group (issue 37), run once: events, wall time, events per second and
+//! One case of the scale group, run once: events, wall time, events per second and
 //! peak memory, for paired runs of two builds and for callgrind profiles.
 //!
 //! ```text

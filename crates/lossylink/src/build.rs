@@ -15,7 +15,7 @@ use flows::{flow_plan, flow_specs, spec_field};
 use topology::network;
 pub(crate) use topology::Net;
 use transport::tcp_settings;
-pub(crate) use transport::{CcSettings, DelackSettings, TcpSettings, TimerSettings};
+pub(crate) use transport::{DelackSettings, TcpSettings, TimerSettings};
 
 use crate::error::Error;
 use crate::schema::*;
@@ -334,27 +334,18 @@ fn split_settings(
                     ),
                 ));
             }
-            let mut mods = r.mods;
-            // Modifiers on the split scheme's name apply to both legs.
-            mods.modern |= scheme.mods.modern;
-            mods.eifel |= scheme.mods.eifel;
-            mods.limited_transmit |= scheme.mods.limited_transmit;
-            mods.cubic |= scheme.mods.cubic;
-            mods.prr |= scheme.mods.prr;
-            mods.rack |= scheme.mods.rack;
-            mods.frto |= scheme.mods.frto;
-            mods.bbr |= scheme.mods.bbr;
-            mods.linux |= scheme.mods.linux;
+            // Modifiers on the split scheme's name apply to both legs; a second profile or
+            // controller is refused as in a name.
+            let mods = r
+                .mods
+                .merge(scheme.mods)
+                .map_err(|message| Error::invalid("scheme", message))?;
             Resolved { def: r.def, mods }
         }
     };
     let mut wireless_tcp = tcp_settings(tcp_doc, wireless.mods)?;
-    if let transport::CcSettings::IdealBwe { rate_bps: None, .. } = wireless_tcp.cc {
-        return Err(Error::invalid(
-            "tcp.ideal_bwe_rate",
-            "the ideal-BWE oracle on a split connection's wireless leg needs the rate given",
-        ));
-    }
+    // The wireless leg has no path of the flow's to measure.
+    wireless_tcp.cc.fit_path(|| None)?;
     transport::fit_profile(&mut wireless_tcp, wireless.def, tcp_doc, wireless.mods);
     transport::check_parts(&wireless_tcp, wireless.def, "split.wireless_scheme")?;
     Ok(SplitSettings {

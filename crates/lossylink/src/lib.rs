@@ -13,6 +13,7 @@
 
 mod build;
 mod capture;
+mod cc;
 mod emulation;
 mod error;
 mod flow_metrics;
@@ -36,13 +37,16 @@ mod unmodelled;
 
 pub use capture::{node_mac, port_file_name, Capture, CapturePort};
 pub use emulation::{emulation_plan, EmulationPlan};
+pub use engine::Progress;
 pub use error::{Error, ErrorKind};
 pub use flow_metrics::{jain, FlowResults};
 pub use metrics::{GsmMetrics, Metrics, Value};
 pub use retrace::{erasure_stats, erasure_trace, retrace};
-pub use run::{run, RunOptions, RunResult};
+pub use run::{run, run_reporting, RunOptions, RunResult};
 pub use scenario::Scenario;
-pub use schemes::{scheme_aliases, schemes, SchemeAlias, SchemeInfo};
+pub use schemes::{
+    scheme_aliases, scheme_modifiers, schemes, ModifierInfo, SchemeAlias, SchemeInfo,
+};
 pub use timer_model::timer_model;
 pub use trace::{Column, Trace, TraceTable};
 

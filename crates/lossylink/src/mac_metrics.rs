@@ -1,4 +1,4 @@
-//! The per-member rows of a run's 802.11 DCF cells (crate `net::medium::dcf`; issue 13): one
+//! The per-member rows of a run's 802.11 DCF cells (crate `net::medium::dcf`): one
 //! row per access point and station, with its MAC counters, the queue drops of its interface
 //! queues, its access delays and its share of the airtime.
 
@@ -111,7 +111,7 @@ pub(crate) fn member_rows(
                 ("access_delay_p95_ms", Value::Float(p95_ms)),
                 (
                     "airtime_share",
-                    // The airtime inside the run (issue 35: at most 1).
+                    // The airtime inside the run (at most 1).
                     Value::Float(if end_ns > 0 {
                         m.airtime_ns_until(end_ns) as f64 / end_ns as f64
                     } else {

@@ -30,11 +30,12 @@ pub struct Metrics {
     pub buffer_bytes: u64,
     /// Transfer size.
     pub transfer_bytes: u64,
-    /// transfer·8 / (last byte delivered − first byte sent), in 10^6 bit/s.
+    /// delivered·8 / (last byte delivered − first byte sent), in 10^6 bit/s, where delivered
+    /// is the transfer, or what arrived in order when the run ended before the flow completed.
     pub throughput_mbps: f64,
-    /// 100 · transfer / payload bytes sent on the first wired hop of the path (0 if none).
+    /// 100 · delivered / payload bytes sent on the first wired hop of the path (0 if none).
     pub wired_goodput_pct: f64,
-    /// 100 · transfer / payload bytes sent on the first wireless hop of the path (0 if none).
+    /// 100 · delivered / payload bytes sent on the first wireless hop of the path (0 if none).
     pub wireless_goodput_pct: f64,
     /// Time of the last in-order delivery, seconds.
     pub completion_s: f64,

@@ -1,4 +1,4 @@
-//! Per-direction metrics of a queue discipline (issue 38), appended to a link direction's row
+//! Per-direction metrics of a queue discipline, appended to a link direction's row
 //! only where the port runs one other than drop-tail (the rows of drop-tail links keep their
 //! columns): sojourn time (mean, 95th percentile, maximum, in ms; mean and 95th percentile of TCP segments alone), drops and marks by cause.
 

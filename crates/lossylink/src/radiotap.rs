@@ -1,5 +1,5 @@
 //! 802.11 framing of an 802.11 DCF port's capture (a cell with `dcf`, a `medium = "dcf"` hop),
-//! so that Wireshark tells the MAC's retries from TCP's retransmissions (issue 43): link type
+//! so that Wireshark tells the MAC's retries from TCP's retransmissions: link type
 //! `LINKTYPE_IEEE802_11_RADIOTAP` (127), and per frame a radiotap header (Radiotap
 //! specification: version 0, one field, Flags), then
 //!

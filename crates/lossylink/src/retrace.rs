@@ -1,15 +1,15 @@
-//! ReTracer for the front end (Ludwig2000 §3.1.4, §4.3; `net::gsm::retrace`): a block-erasure
+//! ReTracer for the front end (Ludwig2000 §3.1.4, §4.3; `net::medium::gsm::retrace`): a block-erasure
 //! trace in the `block_trace` text format, a list of RLP frame sizes and a list of MTUs in,
 //! tables out (the S6 and S7 targets of `lossylink reproduce ludwig2000`, `lossylink retrace`).
-//! The synthetic traces of `net::gsm::erasure` are drawn here too, from the stream
+//! The synthetic traces of `net::medium::gsm::erasure` are drawn here too, from the stream
 //! `gsm/{profile}/erasures` of a seed, as `crates/net/tests/gsm_retrace.rs` draws them.
 
 use crate::trace::{Column, Trace, TraceTable};
 use crate::Error;
 use engine::RngStream;
-use net::gsm::erasure::{BlockTrace, Profile};
-use net::gsm::fading::Fading;
-use net::gsm::retrace::{
+use net::medium::gsm::erasure::{BlockTrace, Profile};
+use net::medium::gsm::fading::Fading;
+use net::medium::gsm::retrace::{
     retrace_e2e, retrace_rlp, tcp_over_rlp_bps, Packing, RLP_OVERHEAD_BYTES, TCP_IP_BYTES,
 };
 
@@ -152,8 +152,8 @@ pub fn retrace(trace: &str, frames: &[u32], mtus: &[u32], packing: &str) -> Resu
 }
 
 /// A synthetic block-erasure trace of `minutes` from the named `profile`: the chains `good`,
-/// `poor-b`, `poor-c` (`net::gsm::erasure::Profile`) or the fading channel `fading-c`
-/// (`net::gsm::fading::Fading`), drawn from the stream `gsm/{profile}/erasures` of `seed`; with
+/// `poor-b`, `poor-c` (`net::medium::gsm::erasure::Profile`) or the fading channel `fading-c`
+/// (`net::medium::gsm::fading::Fading`), drawn from the stream `gsm/{profile}/erasures` of `seed`; with
 /// `even`, its `_even` version (the same erasures, isolated and evenly spaced). The
 /// `block_trace` text.
 pub fn erasure_trace(profile: &str, minutes: u32, seed: u64, even: bool) -> Result<String, Error> {

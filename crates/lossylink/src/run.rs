@@ -89,6 +89,17 @@ fn pct(num: u64, den: u64) -> f64 {
 
 /// Run `scenario` with master seed `seed`.
 pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResult, Error> {
+    run_reporting(scenario, seed, opts, None)
+}
+
+/// [`run`], writing how far it has come into `progress` (simulated time reached, events
+/// processed) for a display on another thread; the run is the same.
+pub fn run_reporting(
+    scenario: &Scenario,
+    seed: u64,
+    opts: &RunOptions,
+    progress: Option<&engine::Progress>,
+) -> Result<RunResult, Error> {
     // The wall-time metric is the only clock read; it never influences the simulation.
     let wall = std::time::Instant::now();
     let b = scenario.build()?;
@@ -157,7 +168,7 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         }
     }
     let limit = SimTime::ZERO + b.duration.unwrap_or(b.time_limit);
-    let run_end = match (network.run(limit), b.duration) {
+    let run_end = match (network.run_reporting(limit, progress), b.duration) {
         (Outcome::Completed(t), _) => t,
         // A fixed-length run ends at its duration whatever the flows are doing.
         (Outcome::TimeLimit(_) | Outcome::Stalled(_), Some(d)) => SimTime::ZERO + d,
@@ -214,8 +225,13 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
     let agents = network.agent_stats();
     let proxy = network.proxies().next().map(|(_, p)| p);
     let link_rx = network.link_receiver_stats();
-    // A long-lived flow's "transfer" is what it delivered.
+    // A long-lived flow's "transfer" is what it delivered. The rates count what was delivered:
+    // a finite flow the run ended before it completed delivered less than its transfer.
     let bytes = plan.bytes.unwrap_or_else(|| flow.receiver.delivered());
+    let delivered = match flow.receiver.complete_at() {
+        Some(_) => bytes,
+        None => flow.receiver.delivered().min(bytes),
+    };
     let end = flow.receiver.complete_at().unwrap_or(run_end);
     let first = s.first_send.unwrap_or(SimTime::ZERO);
     let duration = end.saturating_since(first).as_secs_f64();
@@ -243,12 +259,12 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> Result<RunResul
         buffer_bytes: u64::from(plan.tcp.buffer),
         transfer_bytes: bytes,
         throughput_mbps: if duration > 0.0 {
-            bytes as f64 * 8.0 / duration / 1e6
+            delivered as f64 * 8.0 / duration / 1e6
         } else {
             0.0
         },
-        wired_goodput_pct: pct(bytes, wired),
-        wireless_goodput_pct: pct(bytes, wireless),
+        wired_goodput_pct: pct(delivered, wired),
+        wireless_goodput_pct: pct(delivered, wireless),
         completion_s: end.as_secs_f64(),
         sender_timeouts: s.timeouts,
         sender_fast_retransmits: s.fast_retransmits,

@@ -2,13 +2,11 @@
 //! its scheme's parts and settings, with their timer phases and ISNs drawn from named streams,
 //! and a split connection's wireless leg.
 
-use crate::build::{
-    CcSettings, DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings,
-};
+use crate::build::{DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings};
+use crate::cc::CcInit;
 use crate::schemes::{self, AgentKind, ReceiverOptions, RecoveryKind, SchemeDef};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::keys;
-use tcp::cc::{BbrCc, CubicCc, IdealBweCc, JerseyCc, JtcpCc, RenoCc, TibetCc};
 use tcp::recovery::{
     ElnRecovery, HackMode, HackRecovery, NewRenoRecovery, RackRecovery, RenoRecovery, SackRecovery,
     SmartClock, SmartRecovery, TcpElnRecovery,
@@ -135,24 +133,12 @@ fn make_sender(
     };
     let max = t.max_window();
     let parts = SenderParts {
-        cc: match t.cc {
-            CcSettings::Reno(flavor) => RenoCc::new(flavor, t.mss, t.initial_cwnd, max).into(),
-            CcSettings::Cubic => CubicCc::new(t.mss, t.initial_cwnd, max).into(),
-            // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
-            CcSettings::Bbr => BbrCc::new(t.mss, t.initial_cwnd, max, space.base.0).into(),
-            CcSettings::Westwood(filter) => {
-                tcp::cc::WestwoodCc::new(filter, t.mss, t.initial_cwnd, max).into()
-            }
-            CcSettings::Veno => tcp::cc::VenoCc::new(t.mss, t.initial_cwnd, max).into(),
-            CcSettings::Jersey(u) => JerseyCc::new(u, t.mss, t.initial_cwnd, max).into(),
-            CcSettings::Jtcp(k) => JtcpCc::new(k, t.mss, t.initial_cwnd, max).into(),
-            CcSettings::Tibet(a) => TibetCc::new(a, t.mss, t.initial_cwnd, max).into(),
-            // The build fills in the path's rate for a flow (`build/flows.rs`); a split leg's
-            // oracle without a given rate is refused there.
-            CcSettings::IdealBwe { rate_bps, rtt } => {
-                IdealBweCc::new(rate_bps.unwrap_or(0) / 8, rtt, t.mss, t.initial_cwnd, max).into()
-            }
-        },
+        cc: t.cc.build(CcInit {
+            mss: t.mss,
+            initial_cwnd: t.initial_cwnd,
+            max_window: max,
+            isn: space.base.0,
+        }),
         recovery,
         rto,
         eifel: t.eifel.map(|response| {

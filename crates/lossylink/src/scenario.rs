@@ -190,80 +190,98 @@ impl Scenario {
     /// `{ model = "none" }`) or a bare word taken as a string (`64KiB`, `modern`).
     /// The error-model aliases set both directions of every wireless hop; `0` means no errors.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), Error> {
-        let key_norm = key.replace('-', "_");
+        self.set_all([(key, value)])
+    }
+
+    /// Change several settings at once, in order, and validate the result once: settings that
+    /// only make sense together (`tcp.window_scaling = true` with `tcp.buffer = 1MiB`) may come
+    /// in any order. Nothing changes when an edit or the result is refused.
+    pub fn set_all<'a>(
+        &mut self,
+        edits: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<(), Error> {
         let mut doc = self.doc.clone();
-        match key_norm.as_str() {
-            "error_every" => {
-                let every = parse_size(value).map_err(|m| classify("error_every".into(), m))?;
-                let e = if every == 0 {
-                    ErrorDoc::None
-                } else {
-                    ErrorDoc::Exponential {
-                        every: Some(Size(every)),
-                        ber: None,
-                    }
-                };
-                set_wireless_error(&mut doc, e)?;
-            }
-            "ber" => {
-                let ber: f64 = value.trim().parse().map_err(|_| Error::BadUnit {
-                    field: "ber".into(),
-                    message: format!(
-                        "cannot parse '{value}' as a bit-error rate (examples: 0, 1.9e-6)"
-                    ),
-                })?;
-                let e = if ber == 0.0 {
-                    ErrorDoc::None
-                } else {
-                    ErrorDoc::Exponential {
-                        every: None,
-                        ber: Some(ber),
-                    }
-                };
-                set_wireless_error(&mut doc, e)?;
-            }
-            "loss" => {
-                let p: f64 = value.trim().parse().map_err(|_| Error::BadUnit {
-                    field: "loss".into(),
-                    message: format!("cannot parse '{value}' as a probability (examples: 0, 0.01)"),
-                })?;
-                let e = if p == 0.0 {
-                    ErrorDoc::None
-                } else {
-                    ErrorDoc::Bernoulli { p }
-                };
-                set_wireless_error(&mut doc, e)?;
-            }
-            "scheme" => {
-                crate::schemes::lookup(value.trim())?;
-                doc.scheme = value.trim().to_string();
-            }
-            "transfer" if !doc.flows.is_empty() => {
-                // Every flow of a [[flows]] document transfers that many bytes (a long-lived
-                // flow becomes a finite one).
-                let bytes = parse_size(value).map_err(|m| classify("transfer".into(), m))?;
-                for f in &mut doc.flows {
-                    f.bytes = Some(Size(bytes));
-                    f.stop = None;
-                }
-            }
-            alias @ ("buffer" | "transfer" | "mss" | "profile" | "time_limit") => {
-                let path = match alias {
-                    "buffer" => "tcp.buffer",
-                    "transfer" => "flow.bytes",
-                    "mss" => "tcp.mss",
-                    "profile" => "tcp.profile",
-                    _ => "run.time_limit",
-                };
-                doc = set_path(&doc, path, value)?;
-            }
-            _ => doc = set_path(&doc, key, value)?,
+        for (key, value) in edits {
+            doc = edit(doc, key, value)?;
         }
         let candidate = Scenario { doc };
         candidate.build()?;
         *self = candidate;
         Ok(())
     }
+}
+
+/// One edit of [`Scenario::set`] on the document, unvalidated.
+fn edit(mut doc: ScenarioDoc, key: &str, value: &str) -> Result<ScenarioDoc, Error> {
+    let key_norm = key.replace('-', "_");
+    match key_norm.as_str() {
+        "error_every" => {
+            let every = parse_size(value).map_err(|m| classify("error_every".into(), m))?;
+            let e = if every == 0 {
+                ErrorDoc::None
+            } else {
+                ErrorDoc::Exponential {
+                    every: Some(Size(every)),
+                    ber: None,
+                }
+            };
+            set_wireless_error(&mut doc, e)?;
+        }
+        "ber" => {
+            let ber: f64 = value.trim().parse().map_err(|_| Error::BadUnit {
+                field: "ber".into(),
+                message: format!(
+                    "cannot parse '{value}' as a bit-error rate (examples: 0, 1.9e-6)"
+                ),
+            })?;
+            let e = if ber == 0.0 {
+                ErrorDoc::None
+            } else {
+                ErrorDoc::Exponential {
+                    every: None,
+                    ber: Some(ber),
+                }
+            };
+            set_wireless_error(&mut doc, e)?;
+        }
+        "loss" => {
+            let p: f64 = value.trim().parse().map_err(|_| Error::BadUnit {
+                field: "loss".into(),
+                message: format!("cannot parse '{value}' as a probability (examples: 0, 0.01)"),
+            })?;
+            let e = if p == 0.0 {
+                ErrorDoc::None
+            } else {
+                ErrorDoc::Bernoulli { p }
+            };
+            set_wireless_error(&mut doc, e)?;
+        }
+        "scheme" => {
+            crate::schemes::lookup(value.trim())?;
+            doc.scheme = value.trim().to_string();
+        }
+        "transfer" if !doc.flows.is_empty() => {
+            // Every flow of a [[flows]] document transfers that many bytes (a long-lived
+            // flow becomes a finite one).
+            let bytes = parse_size(value).map_err(|m| classify("transfer".into(), m))?;
+            for f in &mut doc.flows {
+                f.bytes = Some(Size(bytes));
+                f.stop = None;
+            }
+        }
+        alias @ ("buffer" | "transfer" | "mss" | "profile" | "time_limit") => {
+            let path = match alias {
+                "buffer" => "tcp.buffer",
+                "transfer" => "flow.bytes",
+                "mss" => "tcp.mss",
+                "profile" => "tcp.profile",
+                _ => "run.time_limit",
+            };
+            doc = set_path(&doc, path, value)?;
+        }
+        _ => doc = set_path(&doc, key, value)?,
+    }
+    Ok(doc)
 }
 
 fn set_wireless_error(doc: &mut ScenarioDoc, e: ErrorDoc) -> Result<(), Error> {
@@ -392,6 +410,33 @@ mod tests {
             let back = Scenario::from_json_str(&s.to_json_string()).unwrap();
             assert_eq!(s, back, "{name} JSON round trip");
         }
+    }
+
+    /// Settings that only make sense together may be given in either order to `set_all`, and
+    /// a refused batch leaves the scenario as it was; `set` one at a time refuses the first.
+    #[test]
+    fn set_all_validates_once_at_the_end() {
+        let mut one = Scenario::preset("wan").unwrap();
+        let e = one.set("tcp.buffer", "1MiB").unwrap_err();
+        assert!(e.to_string().starts_with("tcp.buffer:"), "{e}");
+        for order in [
+            [("tcp.buffer", "1MiB"), ("tcp.window_scaling", "true")],
+            [("tcp.window_scaling", "true"), ("tcp.buffer", "1MiB")],
+        ] {
+            let mut s = Scenario::preset("wan").unwrap();
+            s.set_all(order).unwrap();
+            assert!(
+                s.to_toml_string().contains("buffer = \"1MiB\""),
+                "{order:?}"
+            );
+        }
+        let mut s = Scenario::preset("wan").unwrap();
+        let before = s.clone();
+        let e = s
+            .set_all([("tcp.window_scaling", "true"), ("tcp.buffer", "2GiB")])
+            .unwrap_err();
+        assert!(e.to_string().starts_with("tcp.buffer:"), "{e}");
+        assert_eq!(s, before, "a refused batch changes nothing");
     }
 
     #[test]

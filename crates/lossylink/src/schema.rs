@@ -6,22 +6,22 @@ use crate::units::{Dur, Rate, Size};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod cc;
 mod channel;
 mod dcf;
 mod either;
 mod gsm;
 mod queue;
+mod recovery;
 mod tcp;
-mod today;
-mod variants;
 mod web;
+pub use cc::*;
 pub use channel::*;
 pub use dcf::*;
 pub use gsm::*;
 pub use queue::*;
+pub use recovery::*;
 pub use tcp::*;
-pub use today::*;
-pub use variants::*;
 pub use web::*;
 
 /// A whole scenario.

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! Bounded input (issue 35 item 4, trace files): a trace a scenario names must be a regular
+//! Bounded input (trace files): a trace a scenario names must be a regular
 //! file within the size limit, and its timestamps must fit the simulator's clock; each a
 //! one-line error naming the field.
 

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! The conservation property (DESIGN.md rule 11, issue 35): over random tree topologies ×
+//! The conservation property (DESIGN.md rule 11): over random tree topologies ×
 //! every scheme family (end to end with ELN variants, link layer with every agent, split,
 //! LL-ELSN, 802.11 DCF, GSM-CSD) × flows of every kind (bulk, long-lived with stops, UDP, web
 //! sessions), random error models, hiccups, warm-ups and run lengths, each run must hold:
@@ -114,6 +114,36 @@ fn check(t: &Topo, r: &RunResult) -> Result<(), String> {
                 return Err(format!(
                     "flow goodput {g} Mb/s over {secs} s = {bytes} B > {bound} B at link {k} of {path:?}: {row:?}"
                 ));
+            }
+        }
+    }
+    // The flat metrics are the first bulk TCP flow's: its rate over its own span within every
+    // link of its path, its goodput percentages at most 100.
+    if let Some(&(src, dst, _, _)) = t
+        .flows
+        .iter()
+        .find(|f| matches!(f.2, Kind::Finite(_) | Kind::Long(_)))
+    {
+        let m = &r.metrics;
+        let secs = m.completion_s - m.first_send_s;
+        let bytes = bytes_of(m.throughput_mbps, secs);
+        let path = t.path(src, dst);
+        for k in 0..path.len() {
+            let cap = t.nodes[path[k].0].up.as_ref().unwrap().rate as f64 / 8.0 * secs;
+            let bound = cap + slack(t, &path, k);
+            if !within(bytes, bound) {
+                return Err(format!(
+                    "flat throughput {} Mb/s over {secs} s = {bytes} B > {bound} B at link {k}",
+                    m.throughput_mbps
+                ));
+            }
+        }
+        for (name, pct) in [
+            ("wired", m.wired_goodput_pct),
+            ("wireless", m.wireless_goodput_pct),
+        ] {
+            if pct > 100.0 + 1e-6 {
+                return Err(format!("{name}_goodput_pct {pct} > 100"));
             }
         }
     }

@@ -158,8 +158,8 @@ fn udp_goodputs(r: &lossylink::RunResult) -> Vec<f64> {
         .collect()
 }
 
-/// Ten saturated stations over 100 s share the cell fairly: Jain's index ≥ 0.99 (issue 13;
-/// each station's backoff is its own draw, none is favoured).
+/// Ten saturated stations over 100 s share the cell fairly: Jain's index ≥ 0.99
+/// (each station's backoff is its own draw, none is favoured).
 #[test]
 fn saturated_stations_share_the_cell_fairly() {
     let mut s = saturated(10, "1Mbps");
@@ -297,7 +297,7 @@ fn wavelan_dcf(mac_ack: bool, scheme: &str) -> Scenario {
     s
 }
 
-/// Issue 13's WaveLAN-as-DCF: with 802.11 MAC ACKs and retries the MAC repairs every wireless
+/// WaveLAN as a DCF: with 802.11 MAC ACKs and retries the MAC repairs every wireless
 /// error and TCP sees none; without them (CSMA/CA, the paper's WaveLAN) collisions between
 /// data and TCP ACK frames and corrupted frames are losses TCP must recover, more than the
 /// errors alone give (the calibrated hop's timeouts).
@@ -332,7 +332,7 @@ fn the_wavelan_hop_as_a_dcf_with_and_without_mac_acks() {
     assert!(e.contains("hops[1].contention"), "{e}");
 }
 
-/// Issue 43: a DCF has 802.11b timing, so it refuses a data rate 802.11b does not have (54 Mb/s
+/// A DCF has 802.11b timing, so it refuses a data rate 802.11b does not have (54 Mb/s
 /// is 802.11a/g), in one line naming the field and the rates allowed; 1, 2, 5.5 and 11 Mb/s run.
 #[test]
 fn a_dcf_refuses_rates_that_802_11b_does_not_have() {

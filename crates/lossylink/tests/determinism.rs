@@ -4,7 +4,7 @@
 
 mod common;
 use common::scenario;
-use lossylink::{run, Metrics, RunOptions};
+use lossylink::{run, run_reporting, Metrics, Progress, RunOptions};
 
 fn strip(mut m: Metrics) -> Metrics {
     m.wall_s = 0.0;
@@ -55,4 +55,41 @@ fn error_free_runs_do_not_depend_on_the_seed_beyond_timer_phases() {
     let b = run(&s, 2, &RunOptions::default()).unwrap().metrics;
     assert_eq!(a.sender_segments, b.sender_segments);
     assert_eq!(a.corrupted_data_frames + b.corrupted_data_frames, 0);
+}
+
+/// Reporting progress slices the run's pops by simulated time and nothing else: the events,
+/// their order (the fingerprint) and the results are those of a plain run, for a run that ends
+/// at its duration and for one that ends when its flow completes; the progress read after the
+/// run is the last slice's.
+#[test]
+fn reporting_progress_does_not_change_the_run() {
+    let opts = RunOptions {
+        fingerprint: true,
+        ..RunOptions::traced()
+    };
+    for (preset, sets) in [
+        (
+            "dumbbell",
+            vec![("run.warmup", "1s"), ("run.duration", "3s")],
+        ),
+        ("lan", vec![]),
+    ] {
+        let s = scenario(preset, &sets);
+        let plain = run(&s, 7, &opts).unwrap();
+        let p = Progress::new();
+        let seen = run_reporting(&s, 7, &opts, Some(&p)).unwrap();
+        assert_eq!(plain.fingerprint, seen.fingerprint, "{preset}");
+        assert_eq!(
+            strip(plain.metrics.clone()),
+            strip(seen.metrics.clone()),
+            "{preset}"
+        );
+        assert_eq!(plain.trace, seen.trace, "{preset}");
+        assert!(p.limit().0 > 0, "{preset}");
+        assert!(p.now().0 > 0 && p.now() <= p.limit(), "{preset}");
+        assert!(
+            p.events() > 0 && p.events() <= seen.metrics.events,
+            "{preset}"
+        );
+    }
 }

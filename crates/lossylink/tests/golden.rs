@@ -598,7 +598,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
-    // Today's anchors (issue 14).
+    // Today's anchors.
     (
         "wlan-dcf-4-stations",
         "the wlan cell under an 802.11b DCF: backoff, collisions of data and TCP ACK frames, MAC retries",
@@ -756,7 +756,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
-    // LL-ELSN (issue 15).
+    // LL-ELSN.
     (
         "llelsn-downlink-fer3",
         "LL-ELSN with ESACK on the 802.11b downlink, retry limit 1, 3% FER: each MAC drop an ELN over the wired path, resent without a window cut",
@@ -952,7 +952,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("links.0.delay", "90ms"),
             ("links.0.blocks", "{ profile = \"poor-b\", minutes = 10 }"),
             ("links.0.gsm", "{ adaptive = {}, l2r = { rate = 960 } }"),
-            // A paper's set-up: the dumbbell hosts' phase jitter off (issue 38).
+            // A paper's set-up: the dumbbell hosts' phase jitter off.
             ("nodes.0.jitter", "0s"),
             ("nodes.1.jitter", "0s"),
             ("nodes.6.jitter", "0s"),
@@ -1166,7 +1166,7 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
         };
         out["flows"] = Value::Array(fr.flows.into_iter().map(j).collect());
         out["aggregate"] = j(fr.aggregate);
-        // Directions with a queue discipline (issue 38): their sojourn times, drops and marks
+        // Directions with a queue discipline: their sojourn times, drops and marks
         // (rows of drop-tail links have none, so older rows are unchanged).
         let queues: Vec<Value> = fr
             .links
@@ -1208,7 +1208,7 @@ fn golden_scenario_table() {
     );
 }
 
-/// The event-order fingerprint of every golden row (issue 37): a hash over the time, kind and
+/// The event-order fingerprint of every golden row: a hash over the time, kind and
 /// target of every event in the order handled (net's `network/fingerprint.rs`), compared with
 /// `tests/golden/fingerprints.json`, recorded before the scheduler was replaced. Equal
 /// fingerprints mean the same events in the same order, not only the same results. Record

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! LHP's link-layer header protection on an 802.11 cell (issue 15; eln-llelsn spec §4.11): a
+//! LHP's link-layer header protection on an 802.11 cell (eln-llelsn spec §4.11): a
 //! data frame whose payload the channel corrupted still hands its header up at the station,
 //! whose NACK receiver names the segment on its next ACK, and the LHP sender resends it.
 

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! LL-ELSN on an 802.11b cell (issue 15; eln-llelsn spec §4.1-4.3): every frame the MAC gives
+//! LL-ELSN on an 802.11b cell (eln-llelsn spec §4.1-4.3): every frame the MAC gives
 //! up becomes one ELN that reaches the sender (as a control packet over the wired path
 //! downlink, in the host uplink), ERSN with a long link retry delay, the knobs' errors.
 

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! A loss-free run never times out (issue 39): for every profile, initial window 1-10 and
+//! A loss-free run never times out: for every profile, initial window 1-10 and
 //! delayed-ACK setting the profile accepts, on the LAN and WAN testbeds with no errors. A
 //! timeout there is a timer that fires before the ACK its receiver is entitled to delay (RFC
 //! 6298 §2.4 asks for a 1 s minimum RTO for that reason; Linux pairs its 200 ms with quick-ack).

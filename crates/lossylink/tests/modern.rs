@@ -1,11 +1,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! Today's anchors (issue 14) on the Balakrishnan97 `lan` and `wan` presets with one error per
+//! Today's anchors on the Balakrishnan97 `lan` and `wan` presets with one error per
 //! 64 KiB: every new scheme runs to completion for 10 seeds, and the conservation checks hold
 //! (each flow delivers exactly its bytes; every packet created is delivered, dropped by a
 //! queue, corrupted or still in flight). The presets' single `[flow]` is written as one
 //! `[[flows]]` entry so that the per-flow account is kept.
 //!
-//! Beside them, each scheme's signature (issue 34: a scheme test checks the behaviour that
+//! Beside them, each scheme's signature (a scheme test checks the behaviour that
 //! defines the scheme), measured from traced runs of the same presets with losses at chosen
 //! wireless data frames, each beside the base scheme without the mechanism:
 //! `modern/loss_response.rs` (the window a controller leaves after a loss: CUBIC, Westwood+,
@@ -20,6 +20,8 @@ mod loss_response;
 mod recovery;
 #[path = "modern/sig.rs"]
 mod sig;
+#[path = "modern/validation_path.rs"]
+mod validation_path;
 use common::{accounted, num};
 use lossylink::{run, RunOptions, Scenario};
 

@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! Net/3 rounds both socket buffers up to a multiple of the segment size (`tcp_mss()`:
-//! `bufsize = roundup(bufsize, mss)`; issue 20 item 3): on the bsd profile an 8 KiB buffer of
+//! `bufsize = roundup(bufsize, mss)`): on the bsd profile an 8 KiB buffer of
 //! 1400-byte segments is 8400 bytes, six full segments in flight instead of five.
 
 mod common;

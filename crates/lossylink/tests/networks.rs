@@ -447,7 +447,7 @@ fn a_flow_template_makes_numbered_copies_with_staggered_starts() {
     }
 }
 
-/// Wrong values inside two-shape fields name the leaf and what is allowed (issue 19, item 5).
+/// Wrong values inside two-shape fields name the leaf and what is allowed.
 #[test]
 fn two_shape_fields_report_the_leaf() {
     for (path, value, want) in [
@@ -466,8 +466,8 @@ fn two_shape_fields_report_the_leaf() {
     }
 }
 
-/// A table replaced by a list (or a list by a scalar) is an error, not a table of defaults
-/// (issue 19, item 4); a two-shape field still takes either shape.
+/// A table replaced by a list (or a list by a scalar) is an error, not a table of defaults; a
+/// two-shape field still takes either shape.
 #[test]
 fn a_value_of_the_wrong_shape_for_a_table_is_an_error() {
     let mut s = Scenario::preset("lan").unwrap();

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! ns-2's snoop (`ll.snoop_style = "ns2"`, issue 40 point 3; ns-2.35 tcp/snoop.cc) on the
+//! ns-2's snoop (`ll.snoop_style = "ns2"`; ns-2.35 tcp/snoop.cc) on the
 //! LL-ELSN study's downlink: the first duplicate ACK of a loss goes on to the sender, the second
 //! makes the access point resend the segment, and the resend joins the *tail* of the access
 //! point's interface queue, so the frames already waiting there go first ("Ideally, would like

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! Issue 20: `+modern` NewReno and SACK on a plain point-to-point lossy path
+//! `+modern` NewReno and SACK on a plain point-to-point lossy path
 //! (docs/examples/p2p-modern.toml: 10 Mb/s 1 ms, then 2 Mb/s 3 ms with errors both ways,
 //! 32 KiB buffers, 8 MiB, seeds 1..=10). With today's RFC senders (limited transmit, RFC 6582,
 //! RFC 6675) fewer than one recovery in ten should end in a retransmission timeout at one error

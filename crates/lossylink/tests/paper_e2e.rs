@@ -58,7 +58,7 @@ fn check(preset: &str, buffer: &str, paper: f64, tol: f64, cell: Cell, extra: &[
     assert!((2.0..=2.5).contains(&per), "{preset}: data PER {per:.2}%");
 }
 
-/// The Net/3 rules off: RFC 5681's recovery exit, buffers as given (lossylink before issue 20).
+/// The Net/3 rules off: RFC 5681's recovery exit, buffers as given (lossylink's earlier rule).
 const WITHOUT_NET3: &[(&str, &str)] = &[
     ("tcp.exit_retraction", "always"),
     ("tcp.buffer_rounding", "none"),

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! Today's paths (issue 38): RFC 7323 window scaling lets one flow fill a long fat pipe.
+//! Today's paths: RFC 7323 window scaling lets one flow fill a long fat pipe.
 
 mod common;
 use common::num;

@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! Snoop at a sending station (issue 15; eln-llelsn spec §4.4 (a)): in the LL-ELSN study's
+//! Snoop at a sending station (eln-llelsn spec §4.4 (a)): in the LL-ELSN study's
 //! uplink the snoop agent runs at the station "by symmetric operation". It caches the station's
 //! own segments, and a lost frame is resent locally only when the receiver's duplicate ACKs
 //! come back over the air, one end-to-end round trip later ("it cannot retransmit until the

@@ -4,6 +4,7 @@
 use crate::delivery::DeliveryTrace;
 use crate::error_model::ErrorModelConfig;
 pub use crate::hiccup::Hiccup;
+pub use crate::medium::Contention;
 use engine::{NodeId, SimDuration};
 
 /// What a node is.
@@ -48,20 +49,6 @@ pub enum Exposure {
     Ip,
     /// The IP datagram plus the link framing bytes (MAC header, FCS, LLC).
     Frame,
-}
-
-/// How stations share a half-duplex medium before each frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Contention {
-    /// A fixed wait per frame (the mean backoff).
-    Fixed(SimDuration),
-    /// A uniformly drawn number of slots in `0..=cw` per frame.
-    Uniform {
-        /// Slot time.
-        slot: SimDuration,
-        /// Contention window in slots.
-        cw: u32,
-    },
 }
 
 /// How the two directions of a hop share the channel.
@@ -129,11 +116,11 @@ pub struct DirectionConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub enum BlockSource {
     /// A recorded or prepared trace.
-    Trace(std::sync::Arc<crate::gsm::BlockTrace>),
-    /// A synthetic profile (crate::gsm::Profile), `minutes` long, drawn per seed.
+    Trace(std::sync::Arc<crate::medium::gsm::BlockTrace>),
+    /// A synthetic profile (crate::medium::gsm::Profile), `minutes` long, drawn per seed.
     Profile {
         /// The profile.
-        profile: crate::gsm::Profile,
+        profile: crate::medium::gsm::Profile,
         /// Minutes to draw before the trace repeats.
         minutes: usize,
         /// 0: drawn from the run's seed; n > 0: the n-th fixed realization, the same for every

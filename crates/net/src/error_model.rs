@@ -24,7 +24,7 @@
 //!   length, `P = 1 − (1 − BER)^L` (eln-llelsn spec §5.4.3: "data packets are more prone to be
 //!   lost than ACKs due to the longer length"); independent draws per frame.
 //! - [`ErrorModel::Trace`]: a recorded erasure trace (the `block_trace` format of
-//!   `crate::gsm::erasure`: one `0` or `1` per line). Per frame: each frame of the direction takes
+//!   `crate::medium::gsm::erasure`: one `0` or `1` per line). Per frame: each frame of the direction takes
 //!   the next entry, `1` loses it. Per time slot of length `slot`: a frame is lost if any slot its
 //!   transmission overlaps is erased (the time the frame is on the air, from its start). Past the
 //!   end the trace repeats, or is clean if it does not loop.

@@ -336,7 +336,8 @@ mod tests {
         }
         assert_eq!(order, vec![2, 3, 4, 1, 5]);
         // One reorder only.
-        q.extend([pkt(6, 100), pkt(7, 100)]);
+        q.push_back(pkt(6, 100));
+        q.push_back(pkt(7, 100));
         assert_eq!(h.next(t(11), &mut q).map(|p| p.uid), Some(6));
     }
 

@@ -11,7 +11,6 @@ pub mod config;
 pub mod delivery;
 mod error_model;
 mod fifo;
-pub mod gsm;
 mod hiccup;
 mod jitter;
 pub mod keys;

@@ -4,18 +4,15 @@
 
 use crate::account::{Fate, PacketAccount};
 use crate::agent::Agent;
-use crate::config::{self, HopRole, NodeConfig, NodeKind, TopologyConfig};
+use crate::config::{HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
 use crate::link_receiver::LinkReceiver;
-use crate::medium::dcf::Dcf;
-use crate::medium::duplex::Duplex;
-use crate::medium::gsm::Gsm;
-use crate::medium::shared::Shared;
-use crate::medium::{AnyMedium, Arrival};
+use crate::medium::{AnyMedium, Arrival, LinkMedia};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
 use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
+use engine::Progress;
 use engine::{EventQueue, FlowId, HopId, NodeId, PortId, RngStream, SimTime};
 use std::collections::BTreeMap;
 use tcp::{Receiver, Sender};
@@ -89,6 +86,9 @@ pub enum Outcome {
 /// A base-station agent and its pending wake-up.
 pub(crate) type AgentSlot = (Box<dyn Agent>, Option<SimTime>);
 
+/// How many slices of simulated time [`Network::run_reporting`] reports progress after.
+pub const PROGRESS_SLICES: u64 = 1000;
+
 /// A network with its flows.
 pub struct Network {
     nodes: Vec<NodeConfig>,
@@ -153,111 +153,27 @@ impl Network {
             let rev = PortId(2 * i as u32 + 1);
             let rng = |dir: &str| RngStream::new(seed, &keys::link_errors(&link.key, dir));
             let header = |dir: &str| RngStream::new(seed, &keys::header_hits(&link.key, dir));
-            let (m_f, m_r) = match (cell_of[i], hop.medium.clone()) {
-                (Some(c), _) => {
-                    let m = match cell_medium[c] {
-                        Some(m) => m,
-                        None => {
-                            let cell = &cfg.cells[c];
-                            let crng = RngStream::new(seed, &keys::contention(&cell.key));
-                            media.push(match cell.dcf {
-                                None => AnyMedium::Shared(Shared::new(
-                                    Vec::new(),
-                                    Some((cell.contention, crng)),
-                                )),
-                                // The access point is member 0; its stream like a station's.
-                                Some(d) => AnyMedium::Dcf(Dcf::new(
-                                    d,
-                                    vec![(
-                                        Vec::new(),
-                                        RngStream::new(
-                                            seed,
-                                            &keys::dcf_backoff(&cell.key, cell.access_point.0),
-                                        ),
-                                    )],
-                                )),
-                            });
-                            cell_medium[c] = Some(media.len() - 1);
-                            media.len() - 1
-                        }
-                    };
-                    match &mut media[m] {
-                        AnyMedium::Shared(s) => {
-                            s.add_port(fwd);
-                            s.add_port(rev);
-                        }
-                        AnyMedium::Dcf(d) => {
-                            // The access point's side of the link joins member 0; the station
-                            // is a member of its own.
-                            let ap = cfg.cells[c].access_point;
-                            let (ap_port, sta_port, sta) = if a == ap {
-                                (fwd, rev, b)
-                            } else {
-                                (rev, fwd, a)
-                            };
-                            let srng =
-                                RngStream::new(seed, &keys::dcf_backoff(&cfg.cells[c].key, sta.0));
-                            d.add_link(ap_port, sta_port, srng);
-                        }
-                        AnyMedium::Duplex(_) | AnyMedium::Gsm(_) => {}
-                    }
+            let (m_f, m_r) = match cell_of[i] {
+                Some(c) => {
+                    let cell = &cfg.cells[c];
+                    let m = *cell_medium[c].get_or_insert_with(|| {
+                        media.push(AnyMedium::for_cell(cell, seed));
+                        media.len() - 1
+                    });
+                    media[m].join_cell(cell, link, (fwd, rev), seed);
                     (m, m)
                 }
-                (None, config::Medium::FullDuplex) => {
-                    media.push(AnyMedium::Duplex(Duplex::new(fwd)));
-                    media.push(AnyMedium::Duplex(Duplex::new(rev)));
-                    (media.len() - 2, media.len() - 1)
-                }
-                (None, config::Medium::Dcf(d)) => {
-                    // Each end is a member with its own backoff stream.
-                    let backoff =
-                        |end: u32| RngStream::new(seed, &keys::dcf_backoff(&link.key, end));
-                    media.push(AnyMedium::Dcf(Dcf::new(
-                        d,
-                        vec![(vec![fwd], backoff(a.0)), (vec![rev], backoff(b.0))],
-                    )));
-                    (media.len() - 1, media.len() - 1)
-                }
-                (None, config::Medium::Gsm(g)) => {
-                    let blocks = |d: &config::DirectionConfig, dir: &str| match d.blocks.as_deref()
-                    {
-                        None => None,
-                        Some(config::BlockSource::Trace(t)) => Some(t.clone()),
-                        Some(config::BlockSource::Profile {
-                            profile,
-                            minutes,
-                            draw,
-                        }) => {
-                            // A fixed realization (draw n) is the same for every seed.
-                            let stream_seed = if *draw == 0 { seed } else { u64::from(*draw) };
-                            let mut r =
-                                RngStream::new(stream_seed, &keys::block_erasures(&link.key, dir));
-                            Some(std::sync::Arc::new(profile.generate(*minutes, &mut r)))
-                        }
-                    };
-                    let l2r = |dir: &str| RngStream::new(seed, &keys::l2r_gaps(&link.key, dir));
-                    // Each direction knows the other's channel (RFC 2507's header requests).
-                    let (bf, br) = (
-                        blocks(&hop.forward, "forward"),
-                        blocks(&hop.reverse, "reverse"),
-                    );
-                    media.push(AnyMedium::Gsm(Box::new(
-                        Gsm::new(fwd, g.clone(), bf.clone(), l2r("forward"))
-                            .with_reverse(br.clone()),
-                    )));
-                    media.push(AnyMedium::Gsm(Box::new(
-                        Gsm::new(rev, g, br, l2r("reverse")).with_reverse(bf),
-                    )));
-                    (media.len() - 2, media.len() - 1)
-                }
-                (None, config::Medium::HalfDuplex { contention }) => {
-                    let crng = RngStream::new(seed, &keys::contention(&link.key));
-                    media.push(AnyMedium::Shared(Shared::new(
-                        vec![fwd, rev],
-                        Some((contention, crng)),
-                    )));
-                    (media.len() - 1, media.len() - 1)
-                }
+                None => match AnyMedium::for_link(link, (fwd, rev), seed) {
+                    LinkMedia::Both(m) => {
+                        media.push(m);
+                        (media.len() - 1, media.len() - 1)
+                    }
+                    LinkMedia::Each(f, r) => {
+                        media.push(f);
+                        media.push(r);
+                        (media.len() - 2, media.len() - 1)
+                    }
+                },
             };
             ports.push(Port::new(
                 (fwd, rev),
@@ -416,6 +332,14 @@ impl Network {
     /// Run until every flow has delivered all its data, or until `limit`.
     /// A run with long-lived flows never completes: it ends at `limit`.
     pub fn run(&mut self, limit: SimTime) -> Outcome {
+        self.run_reporting(limit, None)
+    }
+
+    /// [`Network::run`], writing the simulated time reached and the events processed into
+    /// `progress` after each of [`PROGRESS_SLICES`] slices of simulated time up to `limit`. The
+    /// slices only bound the queue's pops (nothing per event): the events, their order and the
+    /// outcome are those of `run`.
+    pub fn run_reporting(&mut self, limit: SimTime, progress: Option<&Progress>) -> Outcome {
         for f in 0..self.flows.len() {
             let (start, stop, id) = (self.flows[f].start, self.flows[f].stop, self.flows[f].id);
             // Flows that start at zero are pumped at once (no event: chain runs keep their
@@ -445,6 +369,15 @@ impl Network {
         let all_finite =
             self.flows.iter().all(|f| f.finite) && self.udp.is_empty() && self.web.is_empty();
         self.data_delivered = true;
+        let slice = progress.map_or(0, |p| {
+            p.set_limit(limit);
+            (limit.0 / PROGRESS_SLICES).max(1)
+        });
+        let mut until = if slice == 0 {
+            limit
+        } else {
+            SimTime(slice.min(limit.0))
+        };
         loop {
             if all_finite
                 && std::mem::take(&mut self.data_delivered)
@@ -461,9 +394,16 @@ impl Network {
                     .unwrap_or(SimTime::ZERO);
                 return self.ended(Outcome::Completed(end));
             }
-            let Some((now, ev)) = self.queue.pop_not_after(limit) else {
+            let Some((now, ev)) = self.queue.pop_not_after(until) else {
                 if self.queue.is_empty() {
                     return self.ended(Outcome::Stalled(self.queue.now()));
+                }
+                if until < limit {
+                    if let Some(p) = progress {
+                        p.update(until, self.queue.events_processed());
+                    }
+                    until = SimTime(until.0.saturating_add(slice).min(limit.0));
+                    continue;
                 }
                 return self.ended(Outcome::TimeLimit(limit));
             };

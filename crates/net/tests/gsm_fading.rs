@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! The fading block-erasure channel (`net::gsm::fading`, issue 42): one test per statistic the
+//! The fading block-erasure channel (`net::medium::gsm::fading`, issue 42): one test per statistic the
 //! dissertation publishes of its traces (RT28's per-minute rates and burst lengths, and the
 //! largest number of retransmissions of one RLP frame, §2.4.3). The burst statistics chose the
 //! channel's parameters on a grid of numpy draws (docs/examples/fading_erasures.py); on the
@@ -9,8 +9,8 @@
 //! `lossylink reproduce ludwig2000 --only retrace`, not here.
 
 use engine::RngStream;
-use net::gsm::erasure::BlockTrace;
-use net::gsm::fading::{max_retransmissions, Fading};
+use net::medium::gsm::erasure::BlockTrace;
+use net::medium::gsm::fading::{max_retransmissions, Fading};
 use std::sync::OnceLock;
 
 const MINUTES: usize = 60;

@@ -7,8 +7,10 @@
 //! ("GSM block-erasure channel and ReTracer").
 
 use engine::RngStream;
-use net::gsm::erasure::{BlockTrace, Profile};
-use net::gsm::retrace::{retrace_e2e, retrace_rlp, tcp_over_rlp_bps, Packing, RLP_OVERHEAD_BYTES};
+use net::medium::gsm::erasure::{BlockTrace, Profile};
+use net::medium::gsm::retrace::{
+    retrace_e2e, retrace_rlp, tcp_over_rlp_bps, Packing, RLP_OVERHEAD_BYTES,
+};
 
 const MINUTES: usize = 120;
 

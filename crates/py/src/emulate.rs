@@ -96,6 +96,23 @@ pub fn emulate<'py>(
         .map(|p| p.display().to_string())
         .collect();
     d.set_item("pcap", files)?;
+    // The sender's TCP_INFO samples: (seconds, cwnd bytes, ssthresh bytes or None, ca_state).
+    if let Some(b) = &r.bulk {
+        let samples: Vec<(f64, u64, Option<u64>, u8)> = b
+            .kernel
+            .samples
+            .iter()
+            .map(|s| {
+                (
+                    s.t.as_secs_f64(),
+                    s.cwnd_bytes,
+                    s.ssthresh_bytes,
+                    s.ca_state,
+                )
+            })
+            .collect();
+        d.set_item("cwnd_samples", samples)?;
+    }
     d.set_item("removed_stale", r.removed_stale)?;
     Ok(d)
 }

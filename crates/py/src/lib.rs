@@ -25,6 +25,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", lossylink::VERSION)?;
     m.add_class::<scenario::PyScenario>()?;
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
+    m.add_class::<run::PyProgress>()?;
     m.add_function(wrap_pyfunction!(run::run_seeds, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_batch, m)?)?;
     m.add_function(wrap_pyfunction!(run::schemes, m)?)?;

@@ -1,6 +1,7 @@
 //! Running scenarios, with the GIL released for the whole simulation, and the scheme registry.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use lossylink::{Error, RunOptions, RunResult};
 use pyo3::prelude::*;
@@ -17,7 +18,17 @@ fn run_one(
     opts: &RunOptions,
     pcap: Option<&Path>,
 ) -> Result<(RunResult, Option<Vec<PathBuf>>), Error> {
-    let mut result = lossylink::run(scenario, seed, opts)?;
+    run_one_reporting(scenario, seed, opts, pcap, None)
+}
+
+fn run_one_reporting(
+    scenario: &lossylink::Scenario,
+    seed: u64,
+    opts: &RunOptions,
+    pcap: Option<&Path>,
+    progress: Option<&lossylink::Progress>,
+) -> Result<(RunResult, Option<Vec<PathBuf>>), Error> {
+    let mut result = lossylink::run_reporting(scenario, seed, opts, progress)?;
     let paths = match (pcap, result.capture.take()) {
         (Some(dir), Some(capture)) => Some(capture.write_dir(dir)?),
         _ => None,
@@ -30,16 +41,19 @@ fn run_one(
 /// Returns `{"metrics": {...}, "trace": None | {table: {column: numpy array}}, "pcap": None |
 /// [path, ...]}`. With `pcap` (a directory), one pcap file per link direction is written there.
 /// The GIL is released while the simulation runs, so Python threads can run scenarios in
-/// parallel.
+/// parallel. With `progress`, the run writes how far it has come into it (read it from another
+/// thread while the call runs).
 #[pyfunction]
-#[pyo3(signature = (scenario, seed, trace = false, pcap = None))]
+#[pyo3(signature = (scenario, seed, trace = false, pcap = None, progress = None))]
 pub fn run<'py>(
     py: Python<'py>,
     scenario: &Bound<'py, PyScenario>,
     seed: u64,
     trace: bool,
     pcap: Option<PathBuf>,
+    progress: Option<PyRef<'py, PyProgress>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let progress = progress.map(|p| Arc::clone(&p.inner));
     // Work on a copy, so Python may use (even mutate) the scenario while we run.
     let scenario = scenario.borrow().inner.clone();
     let opts = RunOptions {
@@ -48,9 +62,45 @@ pub fn run<'py>(
         ..RunOptions::default()
     };
     let (result, paths) = py
-        .allow_threads(|| run_one(&scenario, seed, &opts, pcap.as_deref()))
+        .allow_threads(|| {
+            run_one_reporting(&scenario, seed, &opts, pcap.as_deref(), progress.as_deref())
+        })
         .map_err(to_pyerr)?;
     result_to_dict(py, result, paths)
+}
+
+/// How far a run has come (`run(..., progress=p)`), readable from any thread while it runs.
+#[pyclass(name = "Progress", module = "lossylink._core", frozen)]
+pub struct PyProgress {
+    inner: Arc<lossylink::Progress>,
+}
+
+#[pymethods]
+impl PyProgress {
+    #[new]
+    fn new() -> Self {
+        PyProgress {
+            inner: Arc::new(lossylink::Progress::new()),
+        }
+    }
+
+    /// Simulated seconds reached.
+    #[getter]
+    fn sim_s(&self) -> f64 {
+        self.inner.now().as_secs_f64()
+    }
+
+    /// Events processed.
+    #[getter]
+    fn events(&self) -> u64 {
+        self.inner.events()
+    }
+
+    /// The latest end of the run in simulated seconds (0 until the run has started).
+    #[getter]
+    fn limit_s(&self) -> f64 {
+        self.inner.limit().as_secs_f64()
+    }
 }
 
 /// Run `scenario` once per seed on `threads` threads (0: the usable cores), releasing the GIL

@@ -73,6 +73,13 @@ impl PyScenario {
         self.inner.set(key, value).map_err(to_pyerr)
     }
 
+    /// Change several settings in order and validate the result once (settings that only make
+    /// sense together may come in any order); nothing changes when one is refused.
+    fn set_all(&mut self, edits: Vec<(String, String)>) -> PyResult<()> {
+        let edits = edits.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        self.inner.set_all(edits).map_err(to_pyerr)
+    }
+
     /// An independent copy.
     fn copy(&self) -> Self {
         self.clone()

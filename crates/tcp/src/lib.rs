@@ -29,44 +29,4 @@ pub use seq::{SeqNum, SeqSpace};
 pub use trace::{SenderEvent, SenderStats};
 
 #[cfg(test)]
-mod script_net;
-#[cfg(test)]
-mod script_tests;
-#[cfg(test)]
-mod script_tests_bbr;
-#[cfg(test)]
-mod script_tests_cubic;
-#[cfg(test)]
-mod script_tests_dcr;
-#[cfg(test)]
-mod script_tests_e2e;
-#[cfg(test)]
-mod script_tests_ecn;
-#[cfg(test)]
-mod script_tests_eifel;
-#[cfg(test)]
-mod script_tests_eln_hack;
-#[cfg(test)]
-mod script_tests_elsn;
-#[cfg(test)]
-mod script_tests_frto;
-#[cfg(test)]
-mod script_tests_hack;
-#[cfg(test)]
-mod script_tests_linux;
-#[cfg(test)]
-mod script_tests_prr;
-#[cfg(test)]
-mod script_tests_rack;
-#[cfg(test)]
-mod script_tests_relay;
-#[cfg(test)]
-mod script_tests_sack;
-#[cfg(test)]
-mod script_tests_syn;
-#[cfg(test)]
-mod script_tests_tcp_eln;
-#[cfg(test)]
-mod script_tests_variants;
-#[cfg(test)]
-mod script_tests_wscale;
+mod tests;

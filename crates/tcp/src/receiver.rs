@@ -671,7 +671,7 @@ mod tests {
 
     #[test]
     fn an_unbounded_receiver_advertises_more_than_the_16_bit_field() {
-        // ns-2's TCPSink advertises no window (issue 40 point 2): `max_window` above 65535.
+        // ns-2's TCPSink advertises no window: `max_window` above 65535.
         let cfg = ReceiverConfig {
             window_cap: 1 << 30,
             ..ReceiverConfig::new(1000, 1 << 30, DelayedAck::Off)

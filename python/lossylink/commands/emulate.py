@@ -103,8 +103,7 @@ def emulate_cmd(
     scenario = (
         Scenario.load(path) if path.suffix in (".toml", ".json") else Scenario.preset(scenario_name)
     )
-    for key, value in assignments:
-        scenario.set(key, value)
+    scenario.update(assignments)
     if compare and (server or client):
         raise click.BadParameter("needs the built-in transfer (no --server/--client)",
                                  param_hint="--compare")  # fmt: skip
@@ -166,7 +165,10 @@ def _print_emulated(result: dict[str, Any], simulated: dict[str, Any] | None) ->
     def shown(value: Any) -> str:
         return f"{value:.4f}" if isinstance(value, float) else str(value)
 
-    rows = [(k, v) for k, v in result.items() if not (k == "pcap" and not v)]
+    # The TCP_INFO samples are a series (in --json, and for `validate linux`), not a line.
+    rows = [
+        (k, v) for k, v in result.items() if not (k == "pcap" and not v) and k != "cwnd_samples"
+    ]
     width = max(len(k) for k, _ in rows)
     if simulated is None:
         for key, value in rows:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -87,6 +88,12 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
     "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds); "
     "on an 802.11 DCF, 802.11 frames (MAC retries, MAC ACKs) and <name>-ip.pcap beside.",
 )
+@click.option(
+    "--quiet",
+    is_flag=True,
+    help="No progress line (a single run longer than 2 s shows simulated time, events/s and "
+    "the time left on stderr when it is a terminal).",
+)
 def run_cmd(
     preset_name: str | None,
     config: Path | None,
@@ -100,6 +107,7 @@ def run_cmd(
     save: Path | None,
     trace_format: str,
     pcap: Path | None,
+    quiet: bool,
     **fields: str | None,
 ) -> None:
     """Run a scenario for seeds S .. S+N-1 (see --seed, --seeds).
@@ -116,19 +124,22 @@ def run_cmd(
     scenario = (
         Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
     )
-    for alias in _FIELD_FLAGS:
-        value = fields.get(alias)
-        if value is not None:
-            scenario.set(alias, value)
+    edits = [(alias, fields[alias]) for alias in _FIELD_FLAGS if fields.get(alias) is not None]
     if eifel:
-        scenario.set("tcp.eifel", "dissertation")
-    for key, value in assignments:
-        scenario.set(key, value)
+        edits.append(("tcp.eifel", "dissertation"))
+    # One validation at the end: settings that go together may come in any order.
+    scenario.update([*edits, *assignments])
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv are mutually exclusive")
     traced = trace_csv is not None or save is not None
-    results = run_seeds(scenario, seed_range(seeds, seed), trace=traced, pcap=pcap)
+    seed_list = seed_range(seeds, seed)
+    if len(seed_list) == 1 and not quiet and sys.stderr.isatty():
+        from lossylink.live import run_live
+
+        results = [run_live(scenario, seed_list[0], trace=traced, pcap=pcap, stream=sys.stderr)]
+    else:
+        results = run_seeds(scenario, seed_list, trace=traced, pcap=pcap)
     written = [p for r in results for p in r.write_trace_csv(trace_csv)] if trace_csv else []
     if save is not None:
         from lossylink.saved import clear_saved_runs, save_run

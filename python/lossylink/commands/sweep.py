@@ -133,8 +133,7 @@ def sweep_cmd(
     if cache is not None and no_cache:
         raise click.UsageError("--cache and --no-cache are mutually exclusive")
     base = Scenario.load(config) if config is not None else Scenario.preset(preset_name or "lan")
-    for key, value in assignments:
-        base.set(key, value)
+    base.update(assignments)
     file_axes = list(load_grid_file(grid_file).items()) if grid_file is not None else []
     grid = merge_axes([*file_axes, *(parse_axis(a) for a in axes)])
 

@@ -21,6 +21,7 @@ from lossylink import _core
 from lossylink.errors import (
     InvalidValueError,
     LossylinkError,
+    LossylinkIOError,
     MainGuardWarning,
     RunsFailedWarning,
 )
@@ -99,6 +100,21 @@ class SweepResult:
         return sweep_html(self)
 
 
+def _check_writable(out: Path) -> None:
+    """A results file whose directory cannot be made or written is an error before the runs,
+    not after them (a probe file is created there and removed)."""
+    import tempfile
+
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".lossylink-probe.", dir=out.parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        where = exc.filename or out.parent
+        raise LossylinkIOError(f"cannot write {where}: {exc.strerror or exc}") from None
+
+
 def sweep(
     base: ScenarioLike = None,
     grid: GridSpec | Grid | None = None,
@@ -140,6 +156,8 @@ def sweep(
     if batch is not None and batch < 1:
         raise InvalidValueError(f"batch: expected at least 1, got {batch}")
     out_path = Path(out) if out is not None else None
+    if out_path is not None:
+        _check_writable(out_path)
     store = _cache(cache, out_path)
     version = _core.__version__
 

@@ -71,7 +71,7 @@ pub fn dumbbell(n: usize) -> Scenario {
     s
 }
 
-/// The scale group's dumbbell (issue 37): `n` long-lived NewReno flows (modern profile, 60 KiB
+/// The scale group's dumbbell: `n` long-lived NewReno flows (modern profile, 60 KiB
 /// buffers) from one host to another, started 1 ms apart, over a bottleneck of `rate` and
 /// 20 ms between two routers; 10 Gb/s, 1 ms access links; 1000-packet drop-tail queues
 /// everywhere; run for `duration`.
@@ -127,7 +127,7 @@ pub fn web_sessions(n: usize, duration: &str) -> Scenario {
     s
 }
 
-/// The scale group's cases (issue 37), by name, with the simulated time of each: chosen so
+/// The scale group's cases, by name, with the simulated time of each: chosen so
 /// that a case takes about a second or more on one core of the development machine.
 pub const SCALE: &[(&str, &str)] = &[
     ("dumbbell-10-10Mbps", "200s"),

@@ -3,8 +3,9 @@
 //! overrides, the scheme's parts, the split proxy, or a UDP source).
 
 use super::topology::{node_id, Net};
-use super::transport::{check_parts, fit_profile, tcp_settings, CcSettings};
+use super::transport::{check_parts, fit_profile, tcp_settings};
 use super::{split_settings, FlowPlan, RunSettings};
+use crate::cc::PathFacts;
 use crate::error::Error;
 use crate::schema::*;
 use crate::schemes::{self, AgentKind};
@@ -258,16 +259,14 @@ pub(super) fn flow_plan(
         _ => doc.tcp.clone(),
     };
     let mut tcp = tcp_settings(&tcp_doc, scheme.mods)?;
-    if let CcSettings::IdealBwe { rate_bps, rtt } = &mut tcp.cc {
-        // The oracle's ground truth from the scenario (eln-llelsn spec §4.13): the slowest
-        // link on the data path and the propagation round trip.
+    tcp.cc.fit_path(|| {
         let (there, back) = (net.path(src, dst), net.path(dst, src));
-        let slowest = there.iter().map(|&p| net.direction(p).1.rate_bps).min();
-        *rate_bps = rate_bps.or(slowest);
         let delays = there.iter().chain(back.iter());
-        let prop = delays.fold(SimDuration::ZERO, |d, &p| d + net.direction(p).1.delay);
-        *rtt = rtt.or(Some(prop));
-    }
+        Some(PathFacts {
+            slowest_bps: there.iter().map(|&p| net.direction(p).1.rate_bps).min(),
+            propagation_rtt: delays.fold(SimDuration::ZERO, |d, &p| d + net.direction(p).1.delay),
+        })
+    })?;
     fit_profile(&mut tcp, scheme.def, &tcp_doc, scheme.mods);
     check_parts(&tcp, scheme.def, &field("scheme"))?;
     let split = match scheme.def.agent {

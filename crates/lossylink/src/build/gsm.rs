@@ -6,7 +6,7 @@ use crate::schema::{AdaptiveDoc, BlocksDoc, GsmDoc, HandoverDoc, HopDoc};
 use engine::SimDuration;
 use engine::SimTime;
 use net::config::BlockSource;
-use net::gsm::{BlockTrace, Profile};
+use net::medium::gsm::{BlockTrace, Profile};
 use net::medium::{FlowAdaptive, GsmConfig, Handover, Handovers, L2rConfig, ServiceClass};
 use std::sync::Arc;
 

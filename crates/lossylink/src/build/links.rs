@@ -131,7 +131,7 @@ pub(super) fn error_model(field: &str, e: &ErrorDoc) -> Result<ErrorModelConfig,
                 file,
                 super::trace_file::max_trace_bytes(),
             )?;
-            let trace = net::gsm::BlockTrace::parse(&text)
+            let trace = net::medium::gsm::BlockTrace::parse(&text)
                 .map_err(|e| Error::invalid(format!("{field}.file"), format!("{file}: {e}")))?;
             if slot.is_some_and(|s| s.0 == 0) {
                 return Err(Error::invalid(

@@ -1,5 +1,5 @@
 //! Reading a trace file a scenario names (a delivery trace, an erasure trace, a GSM block file)
-//! with bounds (issue 35): it must be a regular file, and at most [`max_trace_bytes`] long, so
+//! with bounds: it must be a regular file, and at most [`max_trace_bytes`] long, so
 //! that `/dev/zero`, `/dev/urandom` or a FIFO is a clear error instead of memory growing without
 //! end or a hang.
 

@@ -1,11 +1,11 @@
 //! TCP settings of a scenario: the profile's defaults (`bsd`, `modern`), the `[tcp]` overrides
 //! and the scheme's `+` modifiers, validated into [`TcpSettings`].
 
+use crate::cc::{self, CcKind};
 use crate::error::Error;
 use crate::schema::*;
 use crate::schemes::Modifiers;
 use engine::SimDuration;
-use tcp::cc::RenoFlavor;
 use tcp::recovery::{
     ElnBasis, ElnExpected, ElnResend, ExitRetraction, NewRenoFlavor, PrrBound, SackFlavor,
     TcpElnConfig,
@@ -14,10 +14,9 @@ use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
 use tcp::spurious::{EifelResponse, LateDupack};
 
-mod today;
-mod variants;
+mod recovery;
+pub(crate) use recovery::{check_parts, fit_profile};
 use tcp::Rexmt;
-pub(crate) use today::{check_parts, fit_profile};
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,33 +46,6 @@ pub(crate) enum TimerSettings {
     Agg(AggRtoConfig),
 }
 
-/// The sender's congestion controller.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CcSettings {
-    /// Reno in the profile's flavour.
-    Reno(RenoFlavor),
-    /// CUBIC (RFC 9438), from the `+cubic` modifier.
-    Cubic,
-    /// BBR v1 with pacing, from the `+bbr` modifier.
-    Bbr,
-    /// Westwood+ with its bandwidth filter, from the `+westwood` modifier.
-    Westwood(tcp::cc::WestwoodFilter),
-    /// Veno, from the `+veno` modifier.
-    Veno,
-    /// TCP-Jersey, from `+jersey`, with its answer to an unmarked loss.
-    Jersey(tcp::cc::JerseyUnmarked),
-    /// JTCP, from `+jtcp`, averaging this many jitter ratios.
-    Jtcp(u32),
-    /// TIBET, from `+tibet`, with α in millionths.
-    Tibet(u32),
-    /// The ideal-BWE oracle, from `+ideal-bwe`: the available rate in bit/s and the round
-    /// trip, each from the path when not given (`build/flows.rs` fills them in).
-    IdealBwe {
-        rate_bps: Option<u64>,
-        rtt: Option<SimDuration>,
-    },
-}
-
 /// Delayed-ACK settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum DelackSettings {
@@ -101,7 +73,8 @@ pub(crate) struct TcpSettings {
     /// (65535 without window scaling; [`UNBOUNDED_WINDOW`] with `tcp.window = "unbounded"`).
     pub window_cap: u32,
     pub timers: TimerSettings,
-    pub cc: CcSettings,
+    /// The congestion controller with its settings.
+    pub cc: CcKind,
     pub dupthresh: u32,
     pub initial_cwnd: u32,
     pub delack: DelackSettings,
@@ -199,17 +172,9 @@ fn ticks(field: &str, d: Option<crate::units::Dur>, tick: u64, default: u32) -> 
 
 pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings, Error> {
     let mut owned = doc.clone();
-    if mods.modern && mods.linux {
-        return Err(Error::invalid(
-            "scheme",
-            "+modern and +linux both choose the TCP profile; keep one",
-        ));
-    }
-    if mods.modern {
-        owned.profile = Profile::Modern;
-    }
-    if mods.linux {
-        owned.profile = Profile::Linux;
+    // A scheme's modifiers choose at most one profile (`schemes/modifiers.rs`).
+    if let Some(profile) = mods.profile {
+        owned.profile = profile;
     }
     let t = &owned;
     if !(64..=65495).contains(&t.mss) {
@@ -314,66 +279,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             }
         }
     };
-    let cc = match (t.profile, t.ca_extra_mss_over_8) {
-        // Off by default: see docs/calibration.md, "The Net/3 MSS/8 term" (4.4BSD-Lite has it,
-        // FreeBSD dropped it in 1994; the paper's E2E numbers match the stack without it).
-        (Profile::Bsd, x) => RenoFlavor::Net3 {
-            extra_mss_over_8: x.unwrap_or(false),
-        },
-        (Profile::Modern | Profile::Linux, None | Some(false)) => RenoFlavor::Rfc5681,
-        (Profile::Modern | Profile::Linux, Some(true)) => {
-            return Err(Error::invalid(
-                "tcp.ca_extra_mss_over_8",
-                "only the bsd profile has the Net/3 MSS/8 term",
-            ))
-        }
-    };
-    let variant = [mods.cubic, mods.bbr, mods.westwood, mods.veno]
-        .iter()
-        .chain(variants::chosen(mods).iter())
-        .filter(|&&x| x)
-        .count();
-    if variant > 1 {
-        return Err(Error::invalid(
-            "scheme",
-            "+cubic, +bbr, +westwood, +veno, +jersey, +jtcp, +tibet and +ideal-bwe each choose the congestion controller; keep one",
-        ));
-    }
-    let study = variants::variant_cc(t, mods)?;
-    if t.westwood_filter.is_some() && !mods.westwood {
-        return Err(Error::invalid(
-            "tcp.westwood_filter",
-            "belongs to Westwood+ (scheme e2e-westwood or +westwood)",
-        ));
-    }
-    let cc = match (mods.cubic, t.ca_extra_mss_over_8) {
-        _ if (mods.westwood || mods.veno || study.is_some())
-            && t.ca_extra_mss_over_8 == Some(true) =>
-        {
-            return Err(Error::invalid(
-                "tcp.ca_extra_mss_over_8",
-                "is a Net/3 Reno term; the scheme asks for another controller",
-            ))
-        }
-        _ if mods.westwood => CcSettings::Westwood(match t.westwood_filter {
-            None | Some(WestwoodFilterDoc::Tustin) => tcp::cc::WestwoodFilter::Tustin,
-            Some(WestwoodFilterDoc::Linux) => tcp::cc::WestwoodFilter::Linux,
-        }),
-        _ if mods.veno => CcSettings::Veno,
-        _ if mods.bbr => today::bbr(mods, t.ca_extra_mss_over_8)?,
-        // The linux profile's controller is CUBIC (Linux's default since 2.6.19).
-        (false, _) if linux => CcSettings::Cubic,
-        (false, _) => CcSettings::Reno(cc),
-        (true, Some(true)) => {
-            return Err(Error::invalid(
-                "tcp.ca_extra_mss_over_8",
-                "is a Reno term; the scheme asks for +cubic",
-            ))
-        }
-        (true, _) => CcSettings::Cubic,
-    };
-    // The study's controllers (`transport/variants.rs`) replace the profile's.
-    let cc = study.unwrap_or(cc);
+    // The scheme's controller or the profile's, with its `[tcp]` knobs (`cc.rs`).
+    let cc = cc::settle(t, mods.cc)?;
     let delack_time = t.delayed_ack_time.map_or(ms(200), |d| SimDuration(d.0));
     if delack_time.as_nanos() == 0 {
         return Err(Error::invalid(
@@ -479,15 +386,15 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             "belongs to the RTO_AGG timer; set tcp.rto = \"eifel-agg\" or leave it out",
         ));
     }
-    let prr = today::prr(t.prr, mods, linux)?;
-    let rack = today::rack(t.rack, mods, linux)?;
+    let prr = recovery::prr(t.prr, mods, linux)?;
+    let rack = recovery::rack(t.rack, mods, linux)?;
     if t.syn == Some(true) && t.handshake_rtt == Some(true) {
         return Err(Error::invalid(
             "tcp.handshake_rtt",
             "seeds the estimator with a handshake that tcp.syn models itself; leave one out",
         ));
     }
-    let frto = today::frto(t.frto, mods, eifel.is_some(), linux)?;
+    let frto = recovery::frto(t.frto, mods, eifel.is_some(), linux)?;
     Ok(TcpSettings {
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
@@ -504,7 +411,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             None | Some(RexmtDoc::Restart) => Rexmt::Restart,
             Some(RexmtDoc::Precise) => Rexmt::Precise,
         },
-        // Today's NewReno is RFC 6582 and today's SACK recovery RFC 6675 (issue 20 item 6);
+        // Today's NewReno is RFC 6582 and today's SACK recovery RFC 6675;
         // the bsd profile keeps the paper's 1997 senders.
         newreno: match t.newreno {
             None if modern => NewRenoFlavor::Rfc6582,

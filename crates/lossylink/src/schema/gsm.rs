@@ -129,7 +129,7 @@ pub struct L2rDoc {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlocksDoc {
-    /// `good` (trace_A-like), `poor-b` or `poor-c` (crate `net::gsm::Profile`).
+    /// `good` (trace_A-like), `poor-b` or `poor-c` (crate `net::medium::gsm::Profile`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// Minutes of the synthetic trace before it repeats (60).

@@ -160,7 +160,7 @@ pub enum SackSenderDoc {
     FallFloyd,
     /// RFC 6675 IsLost / NextSeg rules (1)-(4) / pipe.
     Rfc6675,
-    /// RFC 6675 with NextSeg rule (1) only (lossylink before issue 20; for ablation).
+    /// RFC 6675 with NextSeg rule (1) only (lossylink's earlier rule; for ablation).
     Rfc6675Basic,
 }
 

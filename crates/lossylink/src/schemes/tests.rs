@@ -1,6 +1,8 @@
 //! Unit tests of the scheme registry: lookups, modifiers, and the errors for unknown names.
 
 use super::*;
+use crate::cc::CcKind;
+use crate::schema::Profile;
 
 #[test]
 fn an_unknown_scheme_gets_its_nearest_names_not_the_whole_registry() {
@@ -23,7 +25,7 @@ fn an_unknown_scheme_gets_its_nearest_names_not_the_whole_registry() {
 fn modifiers_parse_and_unknown_ones_are_named() {
     let r = lookup("e2e-newreno+eifel+modern").unwrap();
     assert_eq!(r.def.info.name, "e2e-newreno");
-    assert!(r.mods.eifel && r.mods.modern && !r.mods.limited_transmit);
+    assert!(r.mods.eifel && (r.mods.profile == Some(Profile::Modern)) && !r.mods.limited_transmit);
     let e = lookup("e2e+fast").err().unwrap().to_string();
     assert!(e.contains("+fast"), "{e}");
     assert!(lookup("nope").is_err());
@@ -33,9 +35,13 @@ fn modifiers_parse_and_unknown_ones_are_named() {
 fn e2e_cubic_is_sack_with_modern_and_cubic() {
     let r = lookup("e2e-cubic").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
-    assert!(r.mods.cubic && r.mods.modern && !r.mods.eifel);
+    assert!(
+        (r.mods.cc == Some(CcKind::Cubic))
+            && (r.mods.profile == Some(Profile::Modern))
+            && !r.mods.eifel
+    );
     assert!(lookup("e2e-cubic+eifel").unwrap().mods.eifel);
-    assert!(lookup("e2e-newreno+cubic").unwrap().mods.cubic);
+    assert!(lookup("e2e-newreno+cubic").unwrap().mods.cc == Some(CcKind::Cubic));
     assert!(schemes().iter().any(|i| i.name == "e2e-cubic"));
 }
 
@@ -43,22 +49,30 @@ fn e2e_cubic_is_sack_with_modern_and_cubic() {
 fn todays_anchors_are_registered_with_their_modifiers() {
     let r = lookup("e2e-prr").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
-    assert!(r.mods.prr && r.mods.modern && !r.mods.cubic);
+    assert!(
+        r.mods.prr
+            && (r.mods.profile == Some(Profile::Modern))
+            && !(r.mods.cc == Some(CcKind::Cubic))
+    );
     assert!(lookup("e2e-newreno+prr").unwrap().mods.prr);
     let r = lookup("e2e-rack").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
-    assert!(r.mods.rack && r.mods.modern);
+    assert!(r.mods.rack && (r.mods.profile == Some(Profile::Modern)));
     let r = lookup("e2e-frto").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::NewReno);
-    assert!(r.mods.frto && r.mods.modern && !r.mods.eifel);
+    assert!(r.mods.frto && (r.mods.profile == Some(Profile::Modern)) && !r.mods.eifel);
     assert!(lookup("e2e+frto").unwrap().mods.frto);
     let r = lookup("e2e-bbr").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
-    assert!(r.mods.bbr && r.mods.modern && !r.mods.cubic);
+    assert!(
+        (r.mods.cc == Some(CcKind::Bbr))
+            && (r.mods.profile == Some(Profile::Modern))
+            && !(r.mods.cc == Some(CcKind::Cubic))
+    );
     let r = lookup("e2e-linux").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
-    assert!(r.mods.linux && !r.mods.modern);
-    assert!(lookup("e2e-newreno+linux").unwrap().mods.linux);
+    assert!((r.mods.profile == Some(Profile::Linux)) && !(r.mods.profile == Some(Profile::Modern)));
+    assert!(lookup("e2e-newreno+linux").unwrap().mods.profile == Some(Profile::Linux));
     let e = lookup("e2e+bogus").err().unwrap().to_string();
     assert!(e.contains("+prr"), "{e}");
 }
@@ -75,11 +89,15 @@ fn aliases_stand_for_their_schemes_with_their_modifiers() {
     }
     let r = lookup("reno").unwrap();
     assert_eq!(r.def.info.name, "e2e");
-    assert!(r.mods.modern && !r.mods.cubic);
+    assert!((r.mods.profile == Some(Profile::Modern)) && !(r.mods.cc == Some(CcKind::Cubic)));
     let r = lookup("cubic+eifel").unwrap();
     assert_eq!(r.def.info.name, "e2e-cubic");
-    assert!(r.mods.cubic && r.mods.modern && r.mods.eifel);
-    assert!(lookup("bbr").unwrap().mods.bbr);
+    assert!(
+        (r.mods.cc == Some(CcKind::Cubic))
+            && (r.mods.profile == Some(Profile::Modern))
+            && r.mods.eifel
+    );
+    assert!(lookup("bbr").unwrap().mods.cc == Some(CcKind::Bbr));
     assert_eq!(lookup("sack").unwrap().def.recovery, RecoveryKind::Sack);
     assert_eq!(
         lookup("newreno").unwrap().def.recovery,
@@ -107,4 +125,29 @@ fn near_misses_are_matched_against_aliases_and_short_names() {
     );
     assert!(hint("bbr2").contains("bbr"), "{}", hint("bbr2"));
     assert!(hint("zzzzzzzzzzzz").contains("aliases"));
+}
+
+#[test]
+fn two_controllers_or_two_profiles_fail_where_the_name_is_parsed() {
+    for two in [
+        "e2e-jersey+tibet",
+        "e2e-cubic+bbr",
+        "cubic+westwood",
+        "e2e-linux+modern",
+    ] {
+        let e = lookup(two).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            e.starts_with("scheme: +") && e.contains("keep one") && !e.contains('\n'),
+            "{two}: {e}"
+        );
+    }
+    // The same choice twice is one choice.
+    assert!(lookup("e2e-westwood+westwood").is_ok());
+    assert!(lookup("e2e-cubic+modern").is_ok());
+    // Every modifier of the table parses, and the error lists them all.
+    let e = lookup("e2e+nope").err().unwrap().to_string();
+    for m in scheme_modifiers() {
+        assert!(lookup(&format!("e2e+{}", m.name)).is_ok(), "{}", m.name);
+        assert!(e.contains(&format!("+{}", m.name)), "{e}");
+    }
 }

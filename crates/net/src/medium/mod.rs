@@ -19,13 +19,14 @@
 //! its stations' state, asks for wake-ups at slot or block boundaries, takes frames only when a
 //! station wins the medium, and reports each frame's end.
 
+mod build;
 pub mod dcf;
 pub(crate) mod duplex;
 pub mod gsm;
-mod gsm_types;
 pub(crate) mod shared;
 
 use crate::packet::PacketRef;
+pub(crate) use build::LinkMedia;
 use dcf::Dcf;
 pub use dcf::{DcfConfig, DcfStats};
 use duplex::Duplex;
@@ -35,6 +36,7 @@ pub use gsm::{
     ClassPolicy, FlowAdaptive, GsmConfig, GsmStats, Handover, Handovers, L2rConfig, RlpEvent,
     RlpKind, ServiceClass,
 };
+pub use shared::Contention;
 use shared::Shared;
 
 /// A frame a medium took from a port and has not yet put on the air: opaque to the medium,
@@ -135,7 +137,7 @@ pub(crate) struct FrameInfo {
     pub seq: u32,
     /// Payload bytes.
     pub len: u32,
-    /// TCP option bytes (they cross a compressed header uncompressed, crate::gsm::vj).
+    /// TCP option bytes (they cross a compressed header uncompressed, crate::medium::gsm::vj).
     pub options: u32,
 }
 

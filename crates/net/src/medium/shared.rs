@@ -8,8 +8,21 @@
 //! port computes all but the wait.
 
 use super::{Air, Medium};
-use crate::config::Contention;
 use engine::{PortId, RngStream, SimDuration, SimTime};
+
+/// How stations share a half-duplex medium before each frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contention {
+    /// A fixed wait per frame (the mean backoff).
+    Fixed(SimDuration),
+    /// A uniformly drawn number of slots in `0..=cw` per frame.
+    Uniform {
+        /// Slot time.
+        slot: SimDuration,
+        /// Contention window in slots.
+        cw: u32,
+    },
+}
 
 /// The one wake-up tag of a shared channel: the frame on the air has been sent.
 const TX_END: u32 = 0;

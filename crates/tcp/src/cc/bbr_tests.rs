@@ -1,25 +1,18 @@
 //! Unit tests of BBR v1: its gains, states and recovery, by hand-made rate samples.
 
 use super::*;
-
-const MSS: u32 = 1000;
+use crate::cc::test_kit::{sample_ms, MSS};
 
 /// A sample at `t` ms delivering `bw` bytes/s over one 40 ms interval (RTT 40 ms), with
 /// `total` bytes delivered so far and `prior` when the sampled segment left.
 fn rs(t: u64, bw: u64, total: u64, prior: u64, in_flight: u64) -> RateSample {
     RateSample {
-        now: SimTime(t * 1_000_000),
         delivered: bw * 40 / 1000,
-        interval: SimDuration::from_millis(40),
         prior_delivered: prior,
         delivered_total: total,
-        is_app_limited: false,
-        rtt: Some(SimDuration::from_millis(40)),
-        acked_sacked: u64::from(MSS),
         prior_in_flight: in_flight,
         in_flight,
-        loss: false,
-        phase: Phase::Open,
+        ..sample_ms(t, u64::from(MSS), 40)
     }
 }
 

@@ -152,50 +152,23 @@ impl CongestionControl for JerseyCc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recovery::Phase;
-
-    const MSS: u32 = 1000;
-
-    fn rs(t_ms: u64, acked: u64, rtt_ms: u64) -> RateSample {
-        RateSample {
-            now: SimTime(t_ms * 1_000_000),
-            delivered: acked,
-            interval: SimDuration::from_millis(rtt_ms),
-            prior_delivered: 0,
-            delivered_total: 0,
-            is_app_limited: false,
-            rtt: Some(SimDuration::from_millis(rtt_ms)),
-            acked_sacked: acked,
-            prior_in_flight: 0,
-            in_flight: 0,
-            loss: false,
-            phase: Phase::Open,
-        }
-    }
-
-    fn three_dupacks(j: &mut JerseyCc) {
-        j.on_congestion(CongestionEvent::FastRetransmit {
-            flight_bytes: j.cwnd(),
-            peer_window: 1 << 30,
-            dupacks: 3,
-        });
-    }
+    use crate::cc::test_kit::{sample_ms, three_dupacks, MSS};
 
     #[test]
     fn abe_by_hand_and_the_window_from_it() {
         let mut j = JerseyCc::new(JerseyUnmarked::Ownd, MSS, 40 * MSS, 1 << 30);
         // RTT 100 ms throughout. The first ACK (t = 0) starts the window: R stays 0.
-        j.on_rate_sample(&rs(0, 1000, 100));
+        j.on_rate_sample(&sample_ms(0, 1000, 100));
         assert_eq!(j.abe(), 0.0);
         // t = 10 ms, 1000 bytes: R = (0.1·0 + 1000)/(0.01 + 0.1) = 9090.909...
-        j.on_rate_sample(&rs(10, 1000, 100));
+        j.on_rate_sample(&sample_ms(10, 1000, 100));
         assert!((j.abe() - 1000.0 / 0.11).abs() < 1e-6);
         // t = 20 ms, 2000 bytes: R = (0.1·9090.909 + 2000)/0.11 = 26 446.28...
-        j.on_rate_sample(&rs(20, 2000, 100));
+        j.on_rate_sample(&sample_ms(20, 2000, 100));
         let r2 = (0.1 * (1000.0 / 0.11) + 2000.0) / 0.11;
         assert!((j.abe() - r2).abs() < 1e-6);
         // A plain duplicate (no bytes) 30 ms later decays it: R = 0.1·R/(0.03 + 0.1).
-        j.on_rate_sample(&rs(50, 0, 100));
+        j.on_rate_sample(&sample_ms(50, 0, 100));
         let r3 = 0.1 * r2 / 0.13;
         assert!((j.abe() - r3).abs() < 1e-6);
         // ownd = R · RTT_min = 20 343.3 B/s · 0.1 s = 2034 bytes.
@@ -218,7 +191,7 @@ mod tests {
             let mut j = JerseyCc::new(JerseyUnmarked::Keep, MSS, 20 * MSS, 1 << 30);
             // 10 kB per 100 ms: about 100 kB/s, ownd about 10 segments.
             for k in 0..=20 {
-                j.on_rate_sample(&rs(10 * k, 1000, 100));
+                j.on_rate_sample(&sample_ms(10 * k, 1000, 100));
             }
             j
         };

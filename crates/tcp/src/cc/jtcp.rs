@@ -100,35 +100,16 @@ impl CongestionControl for JtcpCc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recovery::Phase;
+    use crate::cc::test_kit::{sample, three_dupacks, MSS};
     use engine::SimDuration;
-
-    const MSS: u32 = 1000;
 
     /// An ACK arriving at `t_us` for a packet whose RTT was `rtt_us`.
     fn rs(t_us: u64, rtt_us: u64) -> RateSample {
-        RateSample {
-            now: SimTime(t_us * 1000),
-            delivered: u64::from(MSS),
-            interval: SimDuration::ZERO,
-            prior_delivered: 0,
-            delivered_total: 0,
-            is_app_limited: false,
-            rtt: Some(SimDuration(rtt_us * 1000)),
-            acked_sacked: u64::from(MSS),
-            prior_in_flight: 0,
-            in_flight: 0,
-            loss: false,
-            phase: Phase::Open,
-        }
-    }
-
-    fn three_dupacks(j: &mut JtcpCc) {
-        j.on_congestion(CongestionEvent::FastRetransmit {
-            flight_bytes: j.cwnd(),
-            peer_window: 1 << 30,
-            dupacks: 3,
-        });
+        sample(
+            SimTime(t_us * 1000),
+            u64::from(MSS),
+            SimDuration(rtt_us * 1000),
+        )
     }
 
     #[test]

@@ -61,6 +61,8 @@ mod ideal_bwe;
 mod jersey;
 mod jtcp;
 mod reno;
+#[cfg(test)]
+mod test_kit;
 mod tibet;
 mod veno;
 mod westwood;

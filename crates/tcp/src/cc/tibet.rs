@@ -102,45 +102,26 @@ impl CongestionControl for TibetCc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recovery::Phase;
-
-    const MSS: u32 = 1000;
-
-    fn rs(t_ms: u64, acked: u64, rtt_ms: u64) -> RateSample {
-        RateSample {
-            now: SimTime(t_ms * 1_000_000),
-            delivered: acked,
-            interval: SimDuration::ZERO,
-            prior_delivered: 0,
-            delivered_total: 0,
-            is_app_limited: false,
-            rtt: Some(SimDuration::from_millis(rtt_ms)),
-            acked_sacked: acked,
-            prior_in_flight: 0,
-            in_flight: 0,
-            loss: false,
-            phase: Phase::Open,
-        }
-    }
+    use crate::cc::test_kit::{sample_ms, MSS};
 
     #[test]
     fn two_filters_by_hand_then_westwoods_rule() {
         // α = 0.5 to keep the numbers short.
         let mut t = TibetCc::new(500_000, MSS, 30 * MSS, 1 << 30);
-        t.on_rate_sample(&rs(0, 1000, 50));
+        t.on_rate_sample(&sample_ms(0, 1000, 50));
         assert_eq!(t.bwe(), None, "no interval yet");
         // 10 ms, 1000 B: len = 500, int = 0.005 s: 100 kB/s.
-        t.on_rate_sample(&rs(10, 1000, 50));
+        t.on_rate_sample(&sample_ms(10, 1000, 50));
         assert!((t.bwe().unwrap() - 100_000.0).abs() < 1e-6);
         // 30 ms, 2000 B: len = 0.5·500 + 0.5·2000 = 1250, int = 0.5·0.005 + 0.5·0.02 = 0.0125.
-        t.on_rate_sample(&rs(30, 2000, 40));
+        t.on_rate_sample(&sample_ms(30, 2000, 40));
         assert!((t.bwe().unwrap() - 100_000.0).abs() < 1e-6);
         // 35 ms, 3000 B: len = 625 + 1500 = 2125, int = 0.00625 + 0.0025 = 0.00875.
-        t.on_rate_sample(&rs(35, 3000, 60));
+        t.on_rate_sample(&sample_ms(35, 3000, 60));
         let bwe = 2125.0 / 0.00875;
         assert!((t.bwe().unwrap() - bwe).abs() < 1e-6);
         // A duplicate with nothing delivered changes nothing.
-        t.on_rate_sample(&rs(36, 0, 60));
+        t.on_rate_sample(&sample_ms(36, 0, 60));
         assert!((t.bwe().unwrap() - bwe).abs() < 1e-6);
         // ssthresh = 242 857 B/s · 40 ms (RTT_min) = 9714 bytes.
         assert_eq!(t.bwe_ssthresh(), Some(9714));

@@ -96,34 +96,12 @@ impl CongestionControl for VenoCc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recovery::Phase;
+    use crate::cc::test_kit::{sample, three_dupacks, MSS};
     use engine::SimTime;
 
-    const MSS: u32 = 1000;
-
+    /// A sample of a packet whose round trip was `ms`, delivering nothing.
     fn rtt(ms: u64) -> RateSample {
-        RateSample {
-            now: SimTime::ZERO,
-            delivered: 0,
-            interval: SimDuration::ZERO,
-            prior_delivered: 0,
-            delivered_total: 0,
-            is_app_limited: false,
-            rtt: Some(SimDuration::from_millis(ms)),
-            acked_sacked: 0,
-            prior_in_flight: 0,
-            in_flight: 0,
-            loss: false,
-            phase: Phase::Open,
-        }
-    }
-
-    fn fast_retransmit(v: &mut VenoCc) {
-        v.on_congestion(CongestionEvent::FastRetransmit {
-            flight_bytes: v.cwnd(),
-            peer_window: 1 << 30,
-            dupacks: 3,
-        });
+        sample(SimTime::ZERO, 0, SimDuration::from_millis(ms))
     }
 
     #[test]
@@ -133,18 +111,18 @@ mod tests {
         v.on_rate_sample(&rtt(100));
         v.on_rate_sample(&rtt(110));
         assert_eq!(v.backlog_milli(), Some(1818));
-        fast_retransmit(&mut v);
+        three_dupacks(&mut v);
         assert_eq!((v.ssthresh(), v.cwnd()), (16 * MSS, 19 * MSS));
         // cwnd 20, RTT 150 ms: N = 20 · 50/150 = 6.67 >= 3: Reno's halving.
         let mut v = VenoCc::new(MSS, 20 * MSS, 1 << 30);
         v.on_rate_sample(&rtt(100));
         v.on_rate_sample(&rtt(150));
         assert_eq!(v.backlog_milli(), Some(6666));
-        fast_retransmit(&mut v);
+        three_dupacks(&mut v);
         assert_eq!((v.ssthresh(), v.cwnd()), (10 * MSS, 13 * MSS));
         // Before any RTT sample: Reno.
         let mut v = VenoCc::new(MSS, 20 * MSS, 1 << 30);
-        fast_retransmit(&mut v);
+        three_dupacks(&mut v);
         assert_eq!(v.ssthresh(), 10 * MSS);
     }
 

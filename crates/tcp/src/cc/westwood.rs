@@ -156,42 +156,23 @@ impl CongestionControl for WestwoodCc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recovery::Phase;
-
-    const MSS: u32 = 1000;
-
-    fn rs(t_ms: u64, acked: u64, rtt_ms: u64) -> RateSample {
-        RateSample {
-            now: SimTime(t_ms * 1_000_000),
-            delivered: acked,
-            interval: SimDuration::from_millis(rtt_ms),
-            prior_delivered: 0,
-            delivered_total: 0,
-            is_app_limited: false,
-            rtt: Some(SimDuration::from_millis(rtt_ms)),
-            acked_sacked: acked,
-            prior_in_flight: 0,
-            in_flight: 0,
-            loss: false,
-            phase: Phase::Open,
-        }
-    }
+    use crate::cc::test_kit::{sample_ms, MSS};
 
     #[test]
     fn tustin_filter_by_hand_and_ssthresh_from_bwe_times_rtt_min() {
         let mut w = WestwoodCc::new(WestwoodFilter::Tustin, MSS, 10 * MSS, 1 << 30);
         // RTT 100 ms throughout; 10 000 bytes acknowledged per 100 ms: 100 kB/s.
-        w.on_rate_sample(&rs(0, 0, 100));
+        w.on_rate_sample(&sample_ms(0, 0, 100));
         for k in 1..=10 {
-            w.on_rate_sample(&rs(100 * k, 10_000, 100));
+            w.on_rate_sample(&sample_ms(100 * k, 10_000, 100));
         }
         // The first sample initialises the filter, then (b + b)/2 = b keeps it at b.
         assert!((w.bwe().unwrap() - 100_000.0).abs() < 1e-6);
         // A step to 200 kB/s: BWE = 0.9·100k + 0.1·(200k + 100k)/2 = 105 000, then
         // 0.9·105 000 + 0.1·200 000 = 114 500.
-        w.on_rate_sample(&rs(1100, 20_000, 100));
+        w.on_rate_sample(&sample_ms(1100, 20_000, 100));
         assert!((w.bwe().unwrap() - 105_000.0).abs() < 1e-6);
-        w.on_rate_sample(&rs(1200, 20_000, 100));
+        w.on_rate_sample(&sample_ms(1200, 20_000, 100));
         assert!((w.bwe().unwrap() - 114_500.0).abs() < 1e-6);
         // ssthresh = BWE · RTT_min = 114 500 B/s · 0.1 s = 11 450 bytes.
         assert_eq!(w.bwe_ssthresh(), Some(11_450));
@@ -224,13 +205,13 @@ mod tests {
         });
         assert_eq!(w.ssthresh(), 10 * MSS);
         // RTT 20 ms, so a sample every max(20, 50) = 50 ms: 5000 bytes per 50 ms = 100 kB/s.
-        w.on_rate_sample(&rs(0, 0, 20));
-        w.on_rate_sample(&rs(20, 2000, 20));
+        w.on_rate_sample(&sample_ms(0, 0, 20));
+        w.on_rate_sample(&sample_ms(20, 2000, 20));
         assert!(w.bwe().is_none(), "less than 50 ms");
-        w.on_rate_sample(&rs(50, 3000, 20));
+        w.on_rate_sample(&sample_ms(50, 3000, 20));
         assert!((w.bwe().unwrap() - 100_000.0).abs() < 1e-6);
         // Next 50 ms at 200 kB/s: ns = (7·100k + 200k)/8 = 112 500; est = (7·100k + 112 500)/8.
-        w.on_rate_sample(&rs(100, 10_000, 20));
+        w.on_rate_sample(&sample_ms(100, 10_000, 20));
         assert!((w.bwe().unwrap() - 101_562.5).abs() < 1e-6);
     }
 }

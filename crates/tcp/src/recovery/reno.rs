@@ -9,7 +9,7 @@
 //! Net/3's `tcp_input.c` does, only when more than `tcprexmtthresh` duplicates arrived
 //! (`t_dupacks > tcprexmtthresh && snd_cwnd > snd_ssthresh`): after exactly three, the window
 //! stays at ssthresh + 3 segments and grows from there. [`ExitRetraction::Always`] retracts on
-//! every exit (RFC 5681 §3.2 step 6; lossylink before issue 20).
+//! every exit (RFC 5681 §3.2 step 6; lossylink's earlier rule).
 
 use super::{
     take_forced, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,

@@ -25,7 +25,7 @@
 //!   §5.1 has Update() go on after an RTO so that the go-back-N resends only what the receiver
 //!   lacks. RFC 2018 §8 clears the bits in case the receiver reneged; lossylink's receiver never
 //!   reneges (it keeps every out-of-order segment it SACKed).
-//! - [`SackFlavor::Rfc6675Basic`]: RFC 6675 as lossylink had it before issue 20, for ablation
+//! - [`SackFlavor::Rfc6675Basic`]: RFC 6675 as lossylink first had it, for ablation
 //!   (`tcp.sack_sender = "rfc6675-basic"`): NextSeg rule (1) only, board cleared at a timeout.
 //!
 //! Both: the first retransmission of an episode goes regardless of the window (RFC 6675 §5
@@ -48,7 +48,7 @@ pub enum SackFlavor {
     FallFloyd,
     /// RFC 6675 (IsLost, NextSeg rules (1)-(4), SetPipe).
     Rfc6675,
-    /// RFC 6675 with NextSeg rule (1) only (no rules (3) and (4)): lossylink before issue 20.
+    /// RFC 6675 with NextSeg rule (1) only (no rules (3) and (4)): lossylink's earlier rule.
     Rfc6675Basic,
 }
 

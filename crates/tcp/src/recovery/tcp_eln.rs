@@ -41,7 +41,7 @@ pub enum ElnExpected {
     /// One fewer (the triggering duplicate already arrived).
     OutstandingMinusOne,
     /// Two fewer: the duplicates that can physically come, W − 2 (neither the corrupted
-    /// segment nor the one whose duplicate triggered the retransmission sends another; issue 41).
+    /// segment nor the one whose duplicate triggered the retransmission sends another).
     OutstandingMinusTwo,
 }
 

@@ -38,6 +38,7 @@ mod config;
 mod ecn;
 mod eifel;
 mod elsn;
+mod extras;
 mod frto;
 mod loss;
 mod notify;
@@ -50,7 +51,6 @@ mod samples;
 mod send_log;
 mod syn;
 mod tlp;
-mod today;
 
 pub use config::{Rexmt, SenderConfig};
 use pacer::Pacer;

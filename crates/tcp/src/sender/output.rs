@@ -119,7 +119,7 @@ impl Sender {
         self.send_new::<false>(now, (window, pipe, budget), None, trace)
     }
 
-    /// `next_segment` with today's parts (`today.rs`): the tail loss probe goes first; during
+    /// `next_segment` with today's parts (`extras.rs`): the tail loss probe goes first; during
     /// a PRR recovery sndcnt decides instead of cwnd − pipe (RFC 6937); F-RTO's new segments
     /// go regardless of the window (RFC 5682 step 2b).
     #[inline(never)]
@@ -328,9 +328,9 @@ mod tests {
     use crate::cc::{RenoCc, RenoFlavor};
     use crate::recovery::{NewRenoFlavor, NewRenoRecovery, RenoRecovery};
     use crate::rto::{BsdRto, BsdRtoConfig};
-    use crate::script_net::{Log, Path, Poll};
-    use crate::script_tests::{ms, slow_clock, BASE};
     use crate::spurious::{Eifel, EifelResponse};
+    use crate::tests::bsd_reno::{ms, slow_clock, BASE};
+    use crate::tests::net::{Log, Path, Poll};
     use crate::{
         DelayedAck, Receiver, ReceiverConfig, RecoveryPart, Sender, SenderConfig, SenderParts,
         SenderStats, SeqNum, SeqSpace,

@@ -227,7 +227,7 @@ TARGETS: tuple[Target, ...] = (
        "ordinal (1 = holds)", _t10_order, _ids("web", "markov", list(MARKOV)),
        expected="grows with the loss"),
     _t("T002-12.eln", "mechanism", "Fig. 4: TCP-ELN's window cuts for the corrupted packet", 0.0,
-       (0.0, 0.0), "no fast retransmit, no timeout (packet script: script_tests_tcp_eln.rs)",
+       (0.0, 0.0), "no fast retransmit, no timeout (packet script: tcp/src/tests/tcp_eln.rs)",
        lambda m: mean(m, "fig4-eln", "sender_fast_retransmits")
        + mean(m, "fig4-eln", "sender_timeouts"), ("fig4-eln",),
        expected="cwnd kept, then restored"),

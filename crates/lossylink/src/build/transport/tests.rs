@@ -69,7 +69,7 @@ fn smart_rtt_ticks_on_bsd_fine_on_modern_and_tick_needs_the_slow_timer() {
 
 #[test]
 fn an_unbounded_window_lifts_the_16_bit_field_and_the_cwnd_cap() {
-    // ns-2's one-way TCP (issue 40 point 2): nothing but cwnd limits the sender.
+    // ns-2's one-way TCP: nothing but cwnd limits the sender.
     let field = settings(Profile::Modern, |d| d.buffer = Size(65535));
     assert_eq!((field.window_cap, field.socket_buffer), (65535, 65535));
     let open = settings(Profile::Modern, |d| {

@@ -1,0 +1,26 @@
+//! Packet scripts: each mechanism's signature behaviour, driven segment by segment at explicit
+//! times (DESIGN.md rule 9), one module per mechanism or paper. `net` is the two-host path with
+//! a bottleneck that the later scripts run on; `bsd_reno` the BSD Reno sender and receiver with
+//! the helpers (`ack`, `ms`, `drain`, ...) the older scripts share.
+
+pub(crate) mod bbr;
+pub(crate) mod bsd_reno;
+pub(crate) mod cubic;
+pub(crate) mod dcr;
+pub(crate) mod e2e;
+pub(crate) mod ecn;
+pub(crate) mod eifel;
+pub(crate) mod eln_hack;
+pub(crate) mod elsn;
+pub(crate) mod frto;
+pub(crate) mod hack;
+pub(crate) mod linux;
+pub(crate) mod llelsn_cc;
+pub(crate) mod net;
+pub(crate) mod prr;
+pub(crate) mod rack;
+pub(crate) mod relay;
+pub(crate) mod sack;
+pub(crate) mod syn;
+pub(crate) mod tcp_eln;
+pub(crate) mod wscale;
