@@ -32,7 +32,18 @@
 //! An event moved from `later` into the empty `near` drops its number: alone in `near` it
 //! orders before everything left in `later`, which is all its number said. So `near` needs no
 //! stored sequence (its order is its positions), its entries stay as small as before, and the
-//! small paths pay one comparison per push and one per pop for the second tier.
+//! small paths pay one comparison per push for the second tier (a pop looks at `near` once, as
+//! it always did).
+//!
+//! Lanes ([`EventQueue::enable_lanes`]): an event pushed into `later` with the rising counter
+//! whose lane already has an event there waits in the lane's FIFO instead of the heap, and
+//! enters the heap when the one before it pops. Its key is above every key of its lane (the
+//! lane's events come in order of time, and the rising counter rises), so the heap's first is
+//! still `later`'s earliest and the order is the heap's; the heap holds one entry per lane
+//! instead of one per event (a long, fast wire's frames in flight).
+//!
+//! The fingerprint: while it is on, every push goes to `later` and `near` holds at most the
+//! event about to pop, so that every pop passes the out-of-line path, which hashes it.
 
 use crate::fingerprint::{EventKey, Fingerprint};
 use crate::time::SimTime;
@@ -50,6 +61,8 @@ struct Entry<E> {
 struct Later<E> {
     key: u128,
     event: E,
+    /// The lane it was queued in ([`Lanes`]), or [`NO_LANE`] (in the entry's padding).
+    lane: u32,
 }
 
 impl<E> Later<E> {
@@ -58,6 +71,7 @@ impl<E> Later<E> {
         Later {
             key: u128::from(time.as_nanos()) << 64 | u128::from(seq),
             event,
+            lane: NO_LANE,
         }
     }
 
@@ -85,6 +99,29 @@ impl<E> Ord for Later<E> {
     }
 }
 
+/// The lane of an event that has none.
+pub const NO_LANE: u32 = u32::MAX;
+
+/// The lane of an event ([`EventQueue::enable_lanes`]): [`NO_LANE`] for most kinds.
+pub type LaneOf<E> = fn(&E) -> u32;
+
+/// FIFO lanes of the second tier: the events of one lane (a wire's arrivals) are scheduled in
+/// order of time, so of those pushed into `later` with the rising counter only the first
+/// needs a place in the heap; the others wait behind it in their lane, in the order of their
+/// keys, and the next takes its place when it pops. The heap then still holds the earliest
+/// event of `later` (every waiting one is after its lane's first, which is in the heap), so
+/// the order is the heap's own: a frame put on a long, fast wire no longer adds to the heap's
+/// depth for every frame in flight, only one entry per wire.
+struct Lanes<E> {
+    of: LaneOf<E>,
+    /// By lane: the entries behind the one in the heap, oldest first.
+    waiting: Vec<std::collections::VecDeque<Later<E>>>,
+    /// By lane: the key of its last entry while one is in the heap, or `None`.
+    last: Vec<Option<u128>>,
+    /// Entries waiting in all lanes.
+    len: usize,
+}
+
 /// The first number of the rising counter (pushes into `later`); the falling counter (spills
 /// from `near`) starts just below it.
 const MIDDLE: u64 = 1 << 63;
@@ -105,6 +142,8 @@ pub struct EventQueue<E, const K: usize = 32> {
     /// about to pop, so that every pop takes the out-of-line path
     /// ([`EventQueue::prepare_pop`]), which hashes the event.
     fingerprinting: bool,
+    /// The lanes of the second tier, when enabled.
+    lanes: Option<Box<Lanes<E>>>,
     /// The event-order fingerprint and the key it takes of each event, when enabled.
     fingerprint: Option<(Fingerprint, EventKey<E>)>,
     /// The next sequence number of an event pushed into `later` (rising from `MIDDLE`).
@@ -136,6 +175,7 @@ impl<E, const K: usize> EventQueue<E, K> {
             later: BinaryHeap::new(),
             near_limit: K,
             fingerprinting: false,
+            lanes: None,
             fingerprint: None,
             rising: MIDDLE,
             falling: MIDDLE - 1,
@@ -156,12 +196,72 @@ impl<E, const K: usize> EventQueue<E, K> {
 
     /// Number of events waiting.
     pub fn len(&self) -> usize {
-        self.near.len() + self.later.len()
+        self.near.len() + self.later.len() + self.lanes.as_ref().map_or(0, |l| l.len)
     }
 
-    /// Whether no event is waiting.
+    /// Whether no event is waiting (a lane's events wait behind one in `later`).
     pub fn is_empty(&self) -> bool {
         self.near.is_empty() && self.later.is_empty()
+    }
+
+    /// Keep `lanes` lanes: `of` names the lane of an event (below `lanes`), or [`NO_LANE`].
+    /// The events of a lane must be scheduled in order of time (an event due before the last
+    /// one of its lane is queued outside the lanes, correct but without the gain).
+    pub fn enable_lanes(&mut self, lanes: usize, of: LaneOf<E>) {
+        self.lanes = Some(Box::new(Lanes {
+            of,
+            waiting: (0..lanes)
+                .map(|_| std::collections::VecDeque::new())
+                .collect(),
+            last: vec![None; lanes],
+            len: 0,
+        }));
+    }
+
+    /// Push an entry numbered by the rising counter into `later`, or behind the entry of its
+    /// lane that is there.
+    #[inline]
+    fn push_rising(&mut self, mut entry: Later<E>) {
+        if let Some(l) = self.lanes.as_mut() {
+            let lane = (l.of)(&entry.event);
+            if let Some(last) = l.last.get_mut(lane as usize) {
+                match *last {
+                    Some(k) if entry.key > k => {
+                        *last = Some(entry.key);
+                        entry.lane = lane;
+                        l.waiting[lane as usize].push_back(entry);
+                        l.len += 1;
+                        return;
+                    }
+                    None => {
+                        *last = Some(entry.key);
+                        entry.lane = lane;
+                    }
+                    // Out of order: outside the lane.
+                    Some(_) => {}
+                }
+            }
+        }
+        self.later.push(entry);
+    }
+
+    /// The first entry of `later`, out of the heap; its lane's next takes its place.
+    #[inline]
+    fn pop_later(&mut self) -> Option<Later<E>> {
+        let first = self.later.pop()?;
+        if first.lane != NO_LANE {
+            if let Some(l) = self.lanes.as_mut() {
+                let i = first.lane as usize;
+                match l.waiting[i].pop_front() {
+                    Some(next) => {
+                        l.len -= 1;
+                        self.later.push(next);
+                    }
+                    None => l.last[i] = None,
+                }
+            }
+        }
+        Some(first)
     }
 
     /// Hash every event popped from now on into the event-order fingerprint (crate
@@ -231,7 +331,7 @@ impl<E, const K: usize> EventQueue<E, K> {
                 _ => self.near.len() >= K && self.near.first().is_some_and(|l| time >= l.time),
             };
         if to_later {
-            self.later.push(Later::new(time, self.rising, event));
+            self.push_rising(Later::new(time, self.rising, event));
             self.rising += 1;
             self.near_limit = 0;
             return;
@@ -294,7 +394,7 @@ impl<E, const K: usize> EventQueue<E, K> {
     /// memory (callgrind).
     #[inline(never)]
     fn prepare_pop(&mut self, limit: SimTime) -> bool {
-        let Some(first) = self.later.pop() else {
+        let Some(first) = self.pop_later() else {
             return false;
         };
         let (time, event) = (first.time(), first.event);
@@ -361,8 +461,13 @@ mod tests {
     /// fingerprint on (every pop through the out-of-line path), whose value must be the hash of
     /// the model's pops.
     fn matches_heap<const K: usize>(ops: &[(u64, u8)]) -> Result<(), TestCaseError> {
-        for fingerprint in [false, true] {
+        for (fingerprint, lanes) in [(false, false), (true, false), (false, true), (true, true)] {
             let mut q: EventQueue<usize, K> = EventQueue::with_near_capacity();
+            if lanes {
+                // Three lanes and events without one; the random times put some events of a
+                // lane before its last (queued outside it).
+                q.enable_lanes(3, |&i| if i % 4 == 3 { NO_LANE } else { (i % 3) as u32 });
+            }
             // Enabled at the start, or after a third of the operations (events already waiting
             // in both tiers).
             let enable_at = match (fingerprint, ops.len() % 2) {
@@ -372,6 +477,7 @@ mod tests {
             };
             let mut expected = Fingerprint::new();
             let mut hashing = false;
+            let mut lane0_last = SimTime::ZERO;
             let mut model = std::collections::BinaryHeap::new();
             let mut model_pop =
                 |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>,
@@ -387,7 +493,12 @@ mod tests {
                     q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
                     hashing = true;
                 }
-                let t = q.now() + crate::SimDuration::from_nanos(delay);
+                let mut t = q.now() + crate::SimDuration::from_nanos(delay);
+                if lanes && i % 3 == 0 && i % 4 != 3 {
+                    // Lane 0 in order of time, as a wire's arrivals: it waits in its lane.
+                    t = t.max(lane0_last);
+                    lane0_last = t;
+                }
                 q.schedule(t, i);
                 model.push(Reverse((t, i)));
                 prop_assert_eq!(q.len(), model.len());

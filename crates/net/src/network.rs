@@ -72,6 +72,17 @@ enum Event {
     Jittered { port: PortId },
 }
 
+impl Event {
+    /// The queue lane of the event: a port's arrivals, due in the order they were scheduled
+    /// (the port's delay is fixed and its frames start one after another).
+    fn lane(&self) -> u32 {
+        match *self {
+            Event::Arrive { port } => port.0,
+            _ => engine::NO_LANE,
+        }
+    }
+}
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -223,6 +234,9 @@ impl Network {
             }
         }
         let mut queue = EventQueue::new();
+        // A wire's arrivals are due in the order its frames were sent (crate::port): one lane
+        // per port in the queue's second tier (engine's `Lanes`).
+        queue.enable_lanes(ports.len(), Event::lane);
         // Wake-ups at the end of each hold, in port order then time order (deterministic).
         for p in &ports {
             for end in p.hiccups.hold_ends() {
