@@ -134,8 +134,12 @@ pub struct Network {
     /// their arrival, until `advance` hands them out (network/emulated.rs).
     emulated_out: Vec<(SimTime, Packet)>,
     /// A flow's receiver took a data segment since `run` last looked at completion (only
-    /// `Receiver::on_segment` completes a transfer): the loop asks the flows only then.
+    /// `Receiver::on_segment` completes a transfer), in a run that can complete: the loop asks
+    /// the flows only then. One test per event (no store: callgrind).
     data_delivered: bool,
+    /// Every flow is finite and nothing else runs to the limit (set by `run`): a run that ends
+    /// when the flows complete, whose data segments set `data_delivered`.
+    completes: bool,
     /// Nodes' processing jitter and the packets it holds (None when no node has one).
     jitter: Option<Box<crate::jitter::Jitters>>,
 }
@@ -262,6 +266,7 @@ impl Network {
             web: Vec::new(),
             emulated_out: Vec::new(),
             data_delivered: false,
+            completes: false,
             jitter,
         })
     }
@@ -382,7 +387,8 @@ impl Network {
         // UDP sources and web sessions run to the limit too (they are long-lived).
         let all_finite =
             self.flows.iter().all(|f| f.finite) && self.udp.is_empty() && self.web.is_empty();
-        self.data_delivered = true;
+        self.completes = all_finite;
+        self.data_delivered = all_finite;
         let slice = progress.map_or(0, |p| {
             p.set_limit(limit);
             (limit.0 / PROGRESS_SLICES).max(1)
@@ -393,37 +399,62 @@ impl Network {
             SimTime(slice.min(limit.0))
         };
         loop {
-            if all_finite
-                && std::mem::take(&mut self.data_delivered)
-                && self
-                    .flows
-                    .iter()
-                    .all(|f| f.receiver.complete_at().is_some())
-            {
-                let end = self
-                    .flows
-                    .iter()
-                    .filter_map(|f| f.receiver.complete_at())
-                    .max()
-                    .unwrap_or(SimTime::ZERO);
-                return self.ended(Outcome::Completed(end));
-            }
-            let Some((now, ev)) = self.queue.pop_not_after(until) else {
-                if self.queue.is_empty() {
-                    return self.ended(Outcome::Stalled(self.queue.now()));
-                }
-                if until < limit {
+            match self.run_slice(until) {
+                SliceEnd::Completed(end) => return self.ended(Outcome::Completed(end)),
+                SliceEnd::Stalled => return self.ended(Outcome::Stalled(self.queue.now())),
+                SliceEnd::Reached if until < limit => {
                     if let Some(p) = progress {
                         p.update(until, self.queue.events_processed());
                     }
                     until = SimTime(until.0.saturating_add(slice).min(limit.0));
-                    continue;
                 }
-                return self.ended(Outcome::TimeLimit(limit));
+                SliceEnd::Reached => return self.ended(Outcome::TimeLimit(limit)),
+            }
+        }
+    }
+
+    /// The event loop up to `until`: why it stopped. Its own function, called once per
+    /// progress slice, so that the loop holds only what it held before the slices (the limit):
+    /// with the slices' state beside it, the inlined handlers spilled more registers
+    /// (callgrind, the reference run: +3.1 M instructions).
+    #[inline(never)]
+    fn run_slice(&mut self, until: SimTime) -> SliceEnd {
+        loop {
+            if self.data_delivered {
+                self.data_delivered = false;
+                if self
+                    .flows
+                    .iter()
+                    .all(|f| f.receiver.complete_at().is_some())
+                {
+                    let end = self
+                        .flows
+                        .iter()
+                        .filter_map(|f| f.receiver.complete_at())
+                        .max()
+                        .unwrap_or(SimTime::ZERO);
+                    return SliceEnd::Completed(end);
+                }
+            }
+            let Some((now, ev)) = self.queue.pop_not_after(until) else {
+                if self.queue.is_empty() {
+                    return SliceEnd::Stalled;
+                }
+                return SliceEnd::Reached;
             };
             self.handle(now, ev);
         }
     }
+}
+
+/// Why [`Network::run_slice`] stopped.
+enum SliceEnd {
+    /// Every flow delivered all its data (the last at this time).
+    Completed(SimTime),
+    /// Nothing waits.
+    Stalled,
+    /// The next event is after the slice's end.
+    Reached,
 }
 
 impl Network {

@@ -114,8 +114,9 @@ pub struct Port {
     /// A base-station agent runs on `from` (set with the agent): the one check the hot path
     /// makes before it looks for one (crate::network::agents).
     pub(crate) agent_from: bool,
-    /// A base-station agent runs on `to` (set with the agent).
-    pub(crate) agent_to: bool,
+    /// A base-station agent runs on `to`, or a split proxy on any node (set with the agent or
+    /// the proxy): the one check an arrival makes before it looks for either.
+    pub(crate) intercept_to: bool,
     /// Nanoseconds per bit when the rate divides a second exactly (0 otherwise): a frame's
     /// time on the air is then a product, without `SimDuration::for_bits`'s division.
     ns_per_bit: u64,
@@ -129,6 +130,9 @@ pub struct Port {
     pub(crate) plain_offer: bool,
     /// No queue discipline and no link-stage hiccup: the next frame is the queue's head.
     pub(crate) plain_take: bool,
+    /// The bytes beyond the IP packet the error model sees (`cfg.exposure`: the framing, or
+    /// none); `None`: the payload only. Set at construction, one test per frame.
+    exposed_beyond_ip: Option<u32>,
 }
 
 /// A port's queue discipline and its counters.
@@ -151,6 +155,11 @@ impl Port {
         let hiccups = Hiccups::new(&cfg.hiccups);
         let plain_offer = cfg.cw_mark.is_none() && hiccups.ip_idle();
         let plain_take = hiccups.link_idle();
+        let exposed_beyond_ip = match cfg.exposure {
+            Exposure::Payload => None,
+            Exposure::Ip => Some(0),
+            Exposure::Frame => Some(cfg.framing_bytes),
+        };
         let queue = Fifo::with_capacity(cfg.queue_packets.min(1024) as usize);
         let error = ErrorModel::new(cfg.error.clone(), rng);
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
@@ -178,11 +187,12 @@ impl Port {
             hiccups,
             stats: PortStats::default(),
             agent_from: false,
-            agent_to: false,
+            intercept_to: false,
             ns_per_bit,
             aqm: None,
             plain_offer,
             plain_take,
+            exposed_beyond_ip,
         }
     }
 
@@ -475,10 +485,9 @@ impl Port {
         // A port's frames take the air one after another: the last one ends last.
         let until = (start + on_air).as_nanos();
         self.stats.busy_until_ns = self.stats.busy_until_ns.max(until);
-        let exposed = match self.cfg.exposure {
-            Exposure::Payload => u64::from(pkt.seg.len),
-            Exposure::Ip => ip,
-            Exposure::Frame => ip + u64::from(self.cfg.framing_bytes),
+        let exposed = match self.exposed_beyond_ip {
+            None => u64::from(pkt.seg.len),
+            Some(extra) => ip + u64::from(extra),
         };
         let corrupted = self.error.frame_at(start, on_air, exposed * 8);
         self.count(pkt, corrupted);

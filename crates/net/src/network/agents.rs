@@ -16,7 +16,7 @@ impl Network {
         self.agents[node.index()] = Some((agent, None));
         for p in &mut self.ports {
             p.agent_from |= p.from == node;
-            p.agent_to |= p.to == node;
+            p.intercept_to |= p.to == node;
         }
     }
 

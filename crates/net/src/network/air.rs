@@ -85,6 +85,10 @@ impl Network {
     }
 
     /// A wake-up of medium `m` is due.
+    // Inlined into the loop, its only caller: when the loop grew (progress slices), the
+    // inliner outlined it, at 5 % of the reference run's instructions (callgrind: 312.7 M ->
+    // 329.0 M with the merge).
+    #[inline(always)]
     pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
         let (medium, mut air) = self.air(m);
         match medium {

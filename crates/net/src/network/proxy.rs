@@ -14,6 +14,9 @@ impl Network {
     /// Run `proxy` on `node` for its flow (replacing any proxy of that flow there).
     pub fn set_proxy(&mut self, node: NodeId, proxy: SplitProxy) {
         self.proxies.insert((node, proxy.flow()), (proxy, None));
+        for p in &mut self.ports {
+            p.intercept_to = true;
+        }
     }
 
     /// The proxies, with their nodes, in (node, flow) order.
