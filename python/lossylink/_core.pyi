@@ -127,6 +127,10 @@ def schemes() -> list[SchemeInfo]:
 def scheme_aliases() -> list[SchemeAliasInfo]:
     """The scheme aliases (``reno``, ``cubic``, ...), each with the scheme it stands for."""
 
+def scheme_modifiers() -> list[dict[str, str]]:
+    """The ``+`` modifiers a scheme name may carry (``name`` without the ``+``,
+    ``description``), from the one table the parser and its errors read."""
+
 def emulate(
     scenario: Scenario,
     seed: int = 1,

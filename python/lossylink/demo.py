@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.table import Table
 
-from lossylink.render import make_console
+from lossylink.console import make_console
 from lossylink.result import RunResult
 from lossylink.runner import run_seeds
 from lossylink.scenario import Scenario

@@ -2,7 +2,7 @@
 
 The two commands that only look something up, ``lossylink --version`` (or ``-V``) and
 ``lossylink schemes``, are answered here without importing click, which alone takes longer to
-import than the rest of such a command (issue 21: under 80 ms). Their output is byte for byte
+import than the rest of such a command (the budget: under 80 ms). Their output is byte for byte
 what the click command prints (tests/python/test_cli.py compares them); every other command line,
 including these two with anything added, goes to :func:`lossylink.cli.main`.
 

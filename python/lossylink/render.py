@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.console import Console
 from rich.table import Table
 
 from lossylink.result import RunResult
@@ -38,15 +36,6 @@ RUN_COLUMNS = (
     Column("local_retransmissions", "local\nrexmits", True, 40),
     Column("bs_queue_drops", "BS queue\ndrops", True, 20),
 )
-
-
-def make_console(*, stderr: bool = False) -> Console:
-    """A console that does not wrap tables when writing to a pipe or file."""
-    console = Console(highlight=False, stderr=stderr)
-    if not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
-        # A pipe or file has no width: use 120 unless COLUMNS says otherwise.
-        console.width = max(console.width, 120)
-    return console
 
 
 def size_text(nbytes: object) -> str:

@@ -31,8 +31,9 @@ from lossylink.papers import _base as base
 from lossylink.papers import balakrishnan97 as b97
 from lossylink.papers import ludwig2000 as l2k
 from lossylink.result import RunResult
-from lossylink.runner import run, schemes, seed_range
+from lossylink.runner import run, schemes
 from lossylink.scenario import Scenario
+from lossylink.seeds import seed_range
 
 if TYPE_CHECKING:
     import pandas as pd

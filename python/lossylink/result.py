@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from lossylink._types import MetricValue, RawRun, Trace, TraceColumn
 from lossylink.errors import LossylinkIOError
+from lossylink.reprs import clip, html_table
 
 if TYPE_CHECKING:  # pathlib loads where a file is written or named, not on every run
     from pathlib import Path
@@ -30,6 +31,17 @@ _REPR_KEYS = (
 )
 # And for a run with [[flows]], before the aggregate goodput and Jain's index.
 _NETWORK_REPR_KEYS = ("scheme", "preset", "seed")
+# The rows of the HTML repr (Jupyter), when present.
+_HTML_KEYS = (
+    "scheme",
+    "preset",
+    "seed",
+    "throughput_mbps",
+    "wireless_goodput_pct",
+    "completion_s",
+    "sender_timeouts",
+    "sender_fast_retransmits",
+)
 
 
 class RunResult:
@@ -111,8 +123,9 @@ class RunResult:
     @property
     def members(self) -> list[dict[str, MetricValue]] | None:
         """One dict per 802.11 DCF member (access point, stations) of a ``[[flows]]`` scenario
-        with DCF cells: attempts, collisions, retries, drops, access delays, airtime share
-        (empty without DCF cells, ``None`` for a chain)."""
+        with DCF cells: data rate, attempts, collisions, retries, drops, access delays, airtime
+        share and the access point's airtime share towards the station (empty without DCF
+        cells, ``None`` for a chain)."""
         return None if self.network is None else self.network.get("members", [])
 
     @property
@@ -223,13 +236,24 @@ class RunResult:
         if self.trace is not None:
             tables = ", ".join(f"{name}[{_table_len(cols)}]" for name, cols in self.trace.items())
             shown.append(f"trace=<{tables}>")
-        text = f"RunResult({', '.join(shown)})"
-        return text if len(text) <= 2000 else text[:1999] + "…"
+        return clip(f"RunResult({', '.join(shown)})")
 
     def _repr_html_(self) -> str:
-        from lossylink.reprs import run_html
-
-        return run_html(self)
+        """A two-column HTML table of the headline metrics and the trace tables."""
+        m = self.metrics
+        if self.network is None:
+            rows: list[tuple[str, object]] = [(k, m[k]) for k in _HTML_KEYS if k in m]
+        else:
+            # A [[flows]] run's metrics are its first flow's: show the whole network's.
+            agg = self.network["aggregate"]
+            rows = [(k, m[k]) for k in _NETWORK_REPR_KEYS if k in m]
+            rows.append(("flows", len(self.network["flows"])))
+            rows += [(k, agg[k]) for k in ("aggregate_goodput_mbps", "jain_index") if k in agg]
+            rows.append(("per flow", ".flows, results_frame(..., per_flow=True)"))
+        if self.trace is not None:
+            rows.append(("trace", ", ".join(self.trace)))
+        rows.append(("metrics", f"{len(m)} (see .metrics)"))
+        return clip(html_table(rows, caption="RunResult"))
 
 
 def results_frame(results: Iterable[RunResult], *, per_flow: bool = False) -> pd.DataFrame:

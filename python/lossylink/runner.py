@@ -6,18 +6,16 @@ scenarios in parallel (one per core).
 
 from __future__ import annotations
 
-import operator
 import os
 from collections.abc import Iterable
 
 from lossylink import _core
-from lossylink._limits import MAX_SEEDS
 from lossylink._types import SchemeAliasInfo, SchemeInfo
 from lossylink.errors import InvalidValueError
+from lossylink.overrides import OverrideValue
 from lossylink.result import RunResult
-from lossylink.scenario import OverrideValue, Scenario, ScenarioLike
-
-_SEED_LIMIT = 2**64
+from lossylink.scenario import Scenario, ScenarioLike
+from lossylink.seeds import check_seed, seed_range
 
 
 def run(
@@ -43,7 +41,7 @@ def run(
     >>> r.throughput_mbps                                             # doctest: +SKIP
     """
     sc = _prepare(scenario, overrides)
-    return RunResult.from_raw(_core.run(sc.core, _check_seed(seed), trace, pcap))
+    return RunResult.from_raw(_core.run(sc.core, check_seed(seed), trace, pcap))
 
 
 def run_seeds(
@@ -82,30 +80,6 @@ def scheme_aliases() -> list[SchemeAliasInfo]:
     """The scheme aliases: dicts with ``alias``, ``scheme`` (the registered scheme, with its
     modifiers, that the alias stands for: ``cubic`` is ``e2e-cubic``) and ``description``."""
     return _core.scheme_aliases()
-
-
-def seed_range(seeds: int | Iterable[int], start: int = 1) -> list[int]:
-    """The list of seeds meant by a count (``start, start+1, ...``) or an explicit iterable."""
-    if isinstance(seeds, bool):
-        raise InvalidValueError(f"seeds: expected a count or a list of seeds, got {seeds!r}")
-    if isinstance(seeds, int):
-        if not 1 <= seeds <= MAX_SEEDS:
-            raise InvalidValueError(
-                f"seeds: the number of seeds must be in 1..{MAX_SEEDS}, got {seeds}"
-            )
-        return [_check_seed(s) for s in range(start, start + seeds)]
-    return [_check_seed(s) for s in seeds]
-
-
-def _check_seed(seed: int) -> int:
-    """``seed`` as a plain int, if it is an integer in ``[0, 2**64)`` (numpy ints accepted)."""
-    try:
-        value = operator.index(seed) if not isinstance(seed, bool) else None
-    except TypeError:
-        value = None
-    if value is None or not 0 <= value < _SEED_LIMIT:
-        raise InvalidValueError(f"seed: expected an integer in [0, 2**64), got {seed!r}")
-    return value
 
 
 def _prepare(scenario: ScenarioLike, overrides: dict[str, OverrideValue]) -> Scenario:

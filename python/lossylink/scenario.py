@@ -1,27 +1,25 @@
 """Building scenarios: presets, files, and keyword overrides.
 
 A :class:`Scenario` wraps the Rust ``Scenario``. Python values are turned into the text the
-Rust side parses (:func:`to_text`), so units, ranges and field names are checked in one place,
-and a bad value raises a :class:`~lossylink.errors.ScenarioError` subclass naming the field.
+Rust side parses (:func:`~lossylink.overrides.to_text`), so units, ranges and field names are
+checked in one place, and a bad value raises a :class:`~lossylink.errors.ScenarioError` subclass
+naming the field.
 """
 
 from __future__ import annotations
 
 import json
-import numbers
 import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from lossylink import _core
 from lossylink.errors import LossylinkError, LossylinkIOError
+from lossylink.overrides import OverrideValue, to_text
+from lossylink.reprs import MAX_ROWS, brief, clip, html_table
 
 if TYPE_CHECKING:  # pathlib loads where a file is read or written, not on every run
     from pathlib import Path
-
-OverrideValue: TypeAlias = "str | int | float | bool | list[Any] | dict[str, Any]"
-"""What an override may be: text (``"64KiB"``, ``"e2e"``), a plain number or bool, or a list
-or table of them (written as its TOML inline literal)."""
 
 ScenarioLike: TypeAlias = "Scenario | str | os.PathLike[str] | None"
 """What :func:`lossylink.run` accepts: a scenario, a preset name, a ``.toml``/``.json`` path,
@@ -29,48 +27,6 @@ or ``None`` for the ``lan`` preset."""
 
 DEFAULT_PRESET = "lan"
 _LOADERS = {".toml": _core.Scenario.from_toml, ".json": _core.Scenario.from_json}
-
-
-def to_text(value: OverrideValue) -> str:
-    """The text form of an override value: bools as ``true``/``false``, numbers via ``str()``;
-    a list or a mapping (a grid file's ``key = [[...], [...]]``, a list of hiccups) as its TOML
-    inline literal, strings inside it quoted.
-
-    >>> to_text(True), to_text(1460), to_text(1e-06), to_text("64KiB")
-    ('true', '1460', '1e-06', '64KiB')
-    >>> to_text([{"kind": "hold", "at": "1s"}]), to_text(["a", 2])
-    ('[{ kind = "hold", at = "1s" }]', '["a", 2]')
-    """
-    if isinstance(value, str):
-        return value
-    return _toml_literal(value)
-
-
-def _toml_literal(value: Any) -> str:
-    """``value`` as a TOML inline literal (strings quoted, JSON's escapes being TOML's)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, numbers.Real):
-        return str(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_literal(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        items = ", ".join(f"{_toml_key(k)} = {_toml_literal(v)}" for k, v in value.items())
-        return "{ " + items + " }" if items else "{}"
-    raise TypeError(
-        "override values must be str, int, float, bool, or lists and tables of them, "
-        f"not {type(value).__name__}"
-    )
-
-
-def _toml_key(key: object) -> str:
-    """A TOML key: bare when it can be, quoted otherwise."""
-    text = str(key)
-    if text and all(c.isascii() and (c.isalnum() or c in "_-") for c in text):
-        return text
-    return json.dumps(text, ensure_ascii=False)
 
 
 class Scenario:
@@ -259,11 +215,13 @@ class Scenario:
         return (Scenario.from_json, (self.to_json(),))
 
     def __repr__(self) -> str:
-        from lossylink.reprs import scenario_text
-
-        return scenario_text(self)
+        """``Scenario(name='lan', scheme='e2e')``."""
+        return clip(f"Scenario(name={self.name!r}, scheme={self.scheme!r})")
 
     def _repr_html_(self) -> str:
-        from lossylink.reprs import scenario_html
-
-        return scenario_html(self)
+        """The name, scheme and top-level settings (tables summarized by their size)."""
+        rows: list[tuple[str, object]] = [("name", self.name), ("scheme", self.scheme)]
+        for key, value in self.to_dict().items():
+            if key not in ("name", "scheme"):
+                rows.append((key, brief(value)))
+        return clip(html_table(rows[: MAX_ROWS * 2], caption="Scenario (.to_toml() for all of it)"))

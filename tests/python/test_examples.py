@@ -1,4 +1,4 @@
-"""The worked examples of docs/examples run as written (issue 43), with shorter runs and fewer
+"""The worked examples of docs/examples run as written, with shorter runs and fewer
 seeds; their outputs are checked for shape and plausibility, not for exact numbers. And the
 README's lists of schemes, aliases and presets are those of `lossylink schemes` and
 `lossylink preset list`."""

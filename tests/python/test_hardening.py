@@ -1,4 +1,4 @@
-"""Hostile input (issue 19): every case of the hardening review as a test, and a property test
+"""Hostile input: every case of the hardening review as a test, and a property test
 that mutates the shipped presets and command lines and accepts only exit 0, or exit 2 with one
 short stderr line naming a field or an option: never a traceback, a panic, a hang or a signal."""
 

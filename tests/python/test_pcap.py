@@ -294,7 +294,7 @@ def test_an_unwritable_pcap_directory_raises_an_io_error(tmp_path: Path) -> None
         ll.run("lan", transfer="64KiB", pcap=blocker)
 
 
-# -- 802.11 DCF cells: radiotap + 802.11 framing (issue 43) -------------------------------------
+# -- 802.11 DCF cells: radiotap + 802.11 framing ------------------------------------------------
 
 
 def _wifi_run(directory: Path) -> ll.RunResult:

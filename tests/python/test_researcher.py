@@ -1,4 +1,4 @@
-"""A researcher's own question, end to end (issue 43): multi-flow results shown as the whole
+"""A researcher's own question, end to end: multi-flow results shown as the whole
 network (sweep table, sweep plot, reprs, frames) with each flow one option away; per-flow
 cwnd and sequence plots; scheme aliases and their hints; a sweep in a script without the
 ``__main__`` guard; failed runs that warn; unmodelled features in words; grid files with list
@@ -355,7 +355,7 @@ def test_a_piped_sweep_prints_no_progress_bar(cli_run, tmp_path: Path) -> None: 
 
 
 def test_the_emulator_warns_when_it_falls_behind() -> None:
-    from lossylink.commands.emulate import timing_warning
+    from lossylink.emulation import timing_warning
 
     assert timing_warning({"timing_p99_us": 120.0, "timing_max_us": 900.0}) is None
     line = timing_warning({"timing_p99_us": 7300.0, "timing_max_us": 21000.0})

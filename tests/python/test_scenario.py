@@ -12,7 +12,7 @@ import pytest
 import lossylink as ll
 from lossylink import Scenario
 from lossylink.errors import LossylinkIOError, ScenarioSyntaxError, UnknownPresetError
-from lossylink.scenario import to_text
+from lossylink.overrides import to_text
 from support import SMALL
 
 

@@ -1,4 +1,4 @@
-"""A new user's first hour (issue 22): tables that fit 80 columns, honest labels, help on bare
+"""A new user's first hour: tables that fit 80 columns, honest labels, help on bare
 commands, clean plot errors, a user's sweep plotted, --save replacing an earlier run, and the
 figures and reprs that work in a notebook."""
 

@@ -2,7 +2,7 @@
 //! in order, as OMNeT++'s fingerprint tests hash the events of a run (OMNeT++ Simulation
 //! Manual, "Fingerprint tests"). Two runs with equal fingerprints handled the same events in
 //! the same order, not only reached the same results; a change of the scheduler must leave it
-//! unchanged (issue 37). The queue computes it when enabled
+//! unchanged. The queue computes it when enabled
 //! ([`crate::EventQueue::enable_fingerprint`]), on its out-of-line pop path, so the plain pop
 //! pays nothing for it.
 

@@ -3,7 +3,7 @@
 //! The sequence makes the order total: two events scheduled for the same instant pop in the
 //! order they were pushed, on every run and every platform (DESIGN.md, house rule 3).
 //!
-//! Two tiers, so that the cost of a push or a pop is bounded whatever is pending (issue 37):
+//! Two tiers, so that the cost of a push or a pop is bounded whatever is pending:
 //!
 //! - `near`, at most `K` of the earliest events in a vector sorted latest first. A pop takes
 //!   the last element; a push walks back from the end past the events due at or before it

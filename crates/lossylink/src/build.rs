@@ -9,6 +9,7 @@ mod topology;
 mod trace_file;
 mod transport;
 mod web;
+mod wifi;
 
 use flows::{flow_plan, flow_specs, spec_field};
 

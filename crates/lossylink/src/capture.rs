@@ -116,7 +116,10 @@ impl Capture {
                 file_name: port_file_name(p, hop_names),
                 from: p.from,
                 to: p.to,
-                ieee80211: network.is_dcf_port(p.id),
+                ieee80211: matches!(
+                    network.medium_report_of(p.id),
+                    Some(net::medium::MediumReport::Dcf(_))
+                ),
             })
             .collect();
         let flow_senders = network.flows().iter().map(|f| f.src).collect();

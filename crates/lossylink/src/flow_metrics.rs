@@ -128,7 +128,7 @@ fn mbps(bytes: u64, secs: f64) -> f64 {
 }
 
 fn row(network: &Network, plan: &FlowPlan, r: Row) -> Vec<(&'static str, Value)> {
-    let name = |n: engine::NodeId| Value::Str(network.nodes()[n.index()].name.clone());
+    let name = |n: engine::NodeId| Value::Str(network.node(n).name.clone());
     let mut out = vec![
         ("flow", Value::Str(plan.name.clone())),
         ("scheme", Value::Str(plan.scheme_name.clone())),
@@ -245,11 +245,8 @@ impl FlowResults {
                 vec![
                     ("link", Value::Str(link.hop.name.clone())),
                     ("direction", Value::Str(dir.into())),
-                    (
-                        "from",
-                        Value::Str(network.nodes()[p.from.index()].name.clone()),
-                    ),
-                    ("to", Value::Str(network.nodes()[p.to.index()].name.clone())),
+                    ("from", Value::Str(network.node(p.from).name.clone())),
+                    ("to", Value::Str(network.node(p.to).name.clone())),
                     (
                         "utilisation",
                         // The airtime inside the run (a frame still on the air at the end

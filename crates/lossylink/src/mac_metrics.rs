@@ -38,7 +38,10 @@ pub(crate) fn member_rows(
         }
     }
     units.sort_by_key(|u| u.0);
-    let stats = network.dcf_stats();
+    let stats = network.medium_reports().filter_map(|r| match r {
+        net::medium::MediumReport::Dcf(members) => Some(members),
+        _ => None,
+    });
     let u = |v: u64| Value::Int(v.min(i64::MAX as u64) as i64);
     let mut rows = Vec::new();
     for ((_, unit), members) in units.iter().zip(stats) {
@@ -77,6 +80,32 @@ pub(crate) fn member_rows(
                     (link.hop.name.clone(), "end", node, vec![2 * l + k])
                 }
             };
+            // The access point's airtime towards this station (all of its ports for its own
+            // row): the share airtime fairness evens out (net::wifi::airtime).
+            let ap_ports: Vec<usize> = match unit {
+                Unit::Cell(cell) if k == 0 => ports.clone(),
+                Unit::Cell(cell) => vec![port_from(topology, cell.links[k - 1], cell.access_point)],
+                Unit::Hop(_) => Vec::new(),
+            };
+            let ap_airtime: u64 = ap_ports
+                .iter()
+                .map(|&p| network.ports()[p].busy_ns_until(end))
+                .sum();
+            // The member's data rate (its link's, `station_rate`): NaN for the access point,
+            // whose ports may each have their own.
+            let rate_mbps = match (unit, ports.as_slice()) {
+                (Unit::Cell(_), _) if k == 0 => f64::NAN,
+                (_, &[p]) => {
+                    let hop = &topology.links[p / 2].hop;
+                    let dir = if p % 2 == 0 {
+                        &hop.forward
+                    } else {
+                        &hop.reverse
+                    };
+                    dir.rate_bps as f64 / 1e6
+                }
+                _ => f64::NAN,
+            };
             let queue_drops: u64 = ports
                 .iter()
                 .map(|&p| network.ports()[p].stats.queue_drops)
@@ -100,6 +129,7 @@ pub(crate) fn member_rows(
                     Value::Str(topology.nodes[node.index()].name.clone()),
                 ),
                 ("role", Value::Str(role.into())),
+                ("rate_mbps", Value::Float(rate_mbps)),
                 ("attempts", u(m.attempts)),
                 ("successes", u(m.successes)),
                 ("collisions", u(m.collisions)),
@@ -116,6 +146,14 @@ pub(crate) fn member_rows(
                         m.airtime_ns_until(end_ns) as f64 / end_ns as f64
                     } else {
                         0.0
+                    }),
+                ),
+                (
+                    "ap_airtime_share",
+                    Value::Float(if ap_ports.is_empty() || end_ns == 0 {
+                        f64::NAN
+                    } else {
+                        ap_airtime as f64 / end_ns as f64
                     }),
                 ),
             ]);

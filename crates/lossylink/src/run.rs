@@ -133,7 +133,7 @@ pub fn run_reporting(
     network.open_window_at(SimTime::ZERO + b.warmup);
     if opts.trace {
         network.enable_agent_trace();
-        network.enable_rlp_log();
+        network.enable_medium_logs();
         network.enable_receiver_trace();
     }
     if opts.pcap {

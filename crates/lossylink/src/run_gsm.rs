@@ -22,7 +22,13 @@ pub(crate) fn gsm_metrics(
     tcp: &TcpSettings,
     duplicate_segments: u64,
 ) -> Option<GsmMetrics> {
-    let dirs = network.gsm_stats();
+    let dirs: Vec<net::medium::GsmStats> = network
+        .medium_reports()
+        .filter_map(|r| match r {
+            net::medium::MediumReport::Gsm { stats, .. } => Some(stats),
+            _ => None,
+        })
+        .collect();
     let data = dirs
         .iter()
         .max_by_key(|d| d.frames + d.retransmissions)?

@@ -330,6 +330,10 @@ pub struct CellDoc {
     /// Error model of every member's both directions, each with its own stream (none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDoc>,
+    /// Per-station bit rates, by station name, replacing `rate` on that station's link (both
+    /// directions): a station far from the access point at a lower rate (none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub station_rate: BTreeMap<String, Rate>,
 }
 
 /// A static route: at node `at`, packets for `to` go to the neighbour `via`.

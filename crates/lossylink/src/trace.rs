@@ -272,7 +272,17 @@ pub(crate) fn receiver_table(
 /// included) and `port` (the direction: the index of the port it carries).
 pub(crate) fn rlp_table(network: &net::Network) -> Option<TraceTable> {
     use net::medium::RlpKind;
-    let logs = network.rlp_logs();
+    let logs: Vec<_> = network
+        .medium_reports()
+        .filter_map(|r| match r {
+            net::medium::MediumReport::Gsm {
+                port,
+                log: Some(log),
+                ..
+            } => Some((port, log)),
+            _ => None,
+        })
+        .collect();
     if logs.is_empty() {
         return None;
     }

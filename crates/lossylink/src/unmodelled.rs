@@ -15,6 +15,18 @@ const FEATURES: &[(&[&str], &str)] = &[
         "RTS/CTS is not modelled yet: the DCF uses basic access (data frame, then the MAC ACK); leave it out",
     ),
     (
+        &["ampdu", "a_mpdu", "aggregation", "block_ack"],
+        "A-MPDU aggregation and Block Ack are not modelled yet: a DCF cell sends one MPDU per channel access (dcf.phy sets the PHY's timing; docs/scenarios.md)",
+    ),
+    (
+        &["minstrel", "rate_control", "rate_adaptation"],
+        "rate adaptation is not modelled yet: each DCF member sends at a fixed rate (rate, station_rate; docs/scenarios.md)",
+    ),
+    (
+        &["snr", "station_snr", "path_loss"],
+        "SNR-driven frame errors are not modelled yet: frame errors come from the error models (error, station_error; docs/scenarios.md)",
+    ),
+    (
         &["fading", "rayleigh", "rician"],
         "fading channels are not modelled yet; the error models are none, exponential, bernoulli, burst, gilbert, fer, trace (docs/scenarios.md)",
     ),
@@ -45,6 +57,11 @@ mod tests {
             "unknown field `rts_cts`, expected one of `slot`",
         );
         assert!(e.unwrap().starts_with("RTS/CTS is not modelled yet"));
+        let e = explain(
+            "cells[0].dcf.ampdu",
+            "unknown field `ampdu`, expected one of `slot`",
+        );
+        assert!(e.unwrap().starts_with("A-MPDU aggregation and Block Ack"));
         assert!(explain("tcp.msss", "unknown field `msss`, expected one of `mss`").is_none());
         assert!(explain(
             "links[1].queue",

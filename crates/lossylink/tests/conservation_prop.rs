@@ -207,6 +207,11 @@ fn check(t: &Topo, r: &RunResult) -> Result<(), String> {
         if !(0.0..=1.0).contains(&u) {
             return Err(format!("airtime share {u}: {m:?}"));
         }
+        // The access point's airtime towards a station (NaN for a `dcf` hop's ends).
+        let a = num(m, "ap_airtime_share");
+        if !a.is_nan() && !(0.0..=1.0).contains(&a) {
+            return Err(format!("access point's airtime share {a}: {m:?}"));
+        }
     }
     Ok(())
 }

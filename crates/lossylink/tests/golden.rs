@@ -619,6 +619,57 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "wlan-11a-dcf",
+        "802.11a OFDM PHY (dcf.phy = 11a): slot 9 us, SIFS 16 us, CWmin 15, 54 Mb/s frames in OFDM symbols, ACKs at 24 Mb/s",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"54Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11a\" } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11g-mixed-rates",
+        "802.11g ERP (short slot, 6 us signal extension) with one station at 1 Mb/s DSSS among ERP-OFDM 54 Mb/s ones (station_rate)",
+        "wlan",
+        &[("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"54Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11g\" }, station_rate = { sta1 = \"1Mbps\" } }"), ("run.duration", "20s")],
+    ),
+    (
+        "wlan-11n-dcf",
+        "802.11n HT-mixed, 40 MHz, 2 streams, short GI, MCS 15 (300 Mb/s), one MPDU per access",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"300Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", width = \"40MHz\", streams = 2, guard_interval = \"short\" } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11ac-dcf",
+        "802.11ac VHT, 80 MHz, 1 stream, MCS 9 (390 Mb/s), VHT preamble with SIG-B, one MPDU per access",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"390Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11ac\", width = \"80MHz\" } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11b-anomaly",
+        "Heusse et al.'s performance anomaly: one station at 1 Mb/s in an 802.11b DCF cell, the access point's stations in turn by frames",
+        "wlan",
+        &[("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"11Mbps\", delay = \"1us\", queue = 50, framing = 36, per_frame = \"192us\", dcf = { retry_limit = 7 }, station_rate = { sta1 = \"1Mbps\" } }"), ("run.duration", "20s")],
+    ),
+    (
+        "wlan-11b-anomaly-airtime",
+        "the anomaly's cell with airtime fairness at the access point (Linux mac80211's airtime deficit round robin)",
+        "wlan",
+        &[("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"11Mbps\", delay = \"1us\", queue = 50, framing = 36, per_frame = \"192us\", dcf = { retry_limit = 7, scheduler = \"airtime\" }, station_rate = { sta1 = \"1Mbps\" } }"), ("run.duration", "20s")],
+    ),
+    (
         "lan-wavelan-dcf-no-ack",
         "the WaveLAN hop as a two-member DCF without MAC ACKs: data and TCP ACK frames collide",
         "lan",

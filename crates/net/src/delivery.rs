@@ -72,7 +72,7 @@ impl DeliveryTrace {
                 line: i + 1,
                 text: line.chars().take(20).collect(),
             })?;
-            // Kept in nanoseconds: a timestamp past u64's nanoseconds would wrap (issue 35).
+            // Kept in nanoseconds: a timestamp past u64's nanoseconds would wrap.
             if ms.checked_mul(1_000_000).is_none() {
                 return Err(DeliveryError::TooLarge {
                     line: i + 1,

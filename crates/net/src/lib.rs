@@ -26,6 +26,7 @@ pub mod tap;
 pub mod topology;
 pub mod traffic;
 pub mod web;
+pub mod wifi;
 
 pub use account::PacketAccount;
 pub use error_model::{BurstSpacing, ErrorModel, ErrorModelConfig};

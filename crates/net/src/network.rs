@@ -3,10 +3,8 @@
 //! (house rule 5); endpoints are polled for what they want to send and when they want to wake.
 
 use crate::account::{Fate, PacketAccount};
-use crate::agent::Agent;
 use crate::config::{HopRole, NodeConfig, NodeKind, TopologyConfig};
 use crate::keys;
-use crate::link_receiver::LinkReceiver;
 use crate::medium::{AnyMedium, Arrival, LinkMedia};
 use crate::packet::{LinkTag, Packet, PacketKind, PacketPool, PacketRef, Proto};
 use crate::port::Port;
@@ -14,7 +12,6 @@ use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
 use engine::Progress;
 use engine::{EventQueue, FlowId, HopId, NodeId, PortId, RngStream, SimTime};
-use std::collections::BTreeMap;
 use tcp::{Receiver, Sender};
 
 mod agents;
@@ -25,6 +22,7 @@ mod events;
 mod fingerprint;
 mod flow;
 mod link_arq;
+mod node;
 mod proxy;
 mod taps;
 mod udp;
@@ -32,6 +30,8 @@ mod web;
 
 pub use emulated::Injected;
 pub use flow::Flow;
+use node::Node;
+use proxy::ProxySlot;
 pub use udp::UdpFlow;
 pub use web::{Connector, WebFlow};
 
@@ -94,15 +94,16 @@ pub enum Outcome {
     Stalled(SimTime),
 }
 
-/// A base-station agent and its pending wake-up.
-pub(crate) type AgentSlot = (Box<dyn Agent>, Option<SimTime>);
-
 /// How many slices of simulated time [`Network::run_reporting`] reports progress after.
 pub const PROGRESS_SLICES: u64 = 1000;
 
 /// A network with its flows.
 pub struct Network {
-    nodes: Vec<NodeConfig>,
+    /// The nodes, with what runs on each (agent, link receiver, proxies).
+    nodes: Vec<Node>,
+    /// Whether a split-connection proxy runs on any node (most runs have none: the arrival
+    /// path checks this first).
+    proxied: bool,
     /// The port each node sends a packet through towards each destination, flat: entry
     /// `from * n + to` (one indexing and one bounds check per lookup).
     routes: Vec<Option<PortId>>,
@@ -114,12 +115,6 @@ pub struct Network {
     next_uid: u64,
     /// The packets between two stages; queues, wires and hiccups hold handles on them.
     pool: PacketPool,
-    /// Base-station agents by node index, with their pending wake-up.
-    agents: Vec<Option<AgentSlot>>,
-    /// Split-connection proxies by (node, flow), with their pending wake-up.
-    proxies: BTreeMap<(NodeId, FlowId), proxy::ProxySlot>,
-    /// Link receivers of a link ARQ by node index (empty when none runs).
-    link_receivers: Vec<Option<LinkReceiver>>,
     /// Link-status notifications agents raised during a medium call, in order (LL-ELSN).
     notices: Vec<(NodeId, crate::agent::Notice)>,
     /// Protected headers of corrupted frames on their way to the receiver (time of arrival).
@@ -149,7 +144,6 @@ impl Network {
     /// component's key (crate::keys). Fails only on route overrides that cannot be used.
     pub fn new(cfg: &TopologyConfig, seed: u64) -> Result<Self, RouteError> {
         let routes = route_table(cfg)?;
-        let n = cfg.nodes.len();
         let mut ports = Vec::with_capacity(2 * cfg.links.len());
         let mut media: Vec<AnyMedium> = Vec::new();
         // The medium each cell's links share, created with its first link.
@@ -248,7 +242,10 @@ impl Network {
             }
         }
         Ok(Network {
-            nodes: cfg.nodes.clone(),
+            nodes: (cfg.nodes.iter().cloned().enumerate())
+                .map(|(i, c)| Node::new(NodeId(i as u32), c))
+                .collect(),
+            proxied: false,
             routes: routes.into_iter().flatten().collect(),
             ports,
             media,
@@ -256,9 +253,6 @@ impl Network {
             queue,
             next_uid: 0,
             pool: PacketPool::default(),
-            agents: (0..n).map(|_| None).collect(),
-            proxies: BTreeMap::new(),
-            link_receivers: Vec::new(),
             notices: Vec::new(),
             headers: Vec::new(),
             taps: Taps::default(),
@@ -307,9 +301,13 @@ impl Network {
         }
     }
 
-    /// The nodes.
-    pub fn nodes(&self) -> &[NodeConfig] {
-        &self.nodes
+    /// The number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+    /// Node `id`'s configuration.
+    pub fn node(&self, id: NodeId) -> &NodeConfig {
+        &self.nodes[id.index()].cfg
     }
     /// The ports (link `i` from `a` to `b` is port `2i`, from `b` to `a` port `2i + 1`).
     pub fn ports(&self) -> &[Port] {
@@ -323,9 +321,9 @@ impl Network {
     /// (crate::account).
     pub fn packet_account(&self) -> PacketAccount {
         let held: u64 = self
-            .link_receivers
+            .nodes
             .iter()
-            .flatten()
+            .filter_map(|n| n.link_receiver.as_ref())
             .map(|r| r.holding())
             .sum();
         PacketAccount::new(
@@ -341,7 +339,7 @@ impl Network {
     }
     /// Whether the node sending on `port` is a base station.
     pub fn port_at_base_station(&self, port: &Port) -> bool {
-        self.nodes[port.from.index()].kind == NodeKind::BaseStation
+        self.nodes[port.from.index()].cfg.kind == NodeKind::BaseStation
     }
     /// Ports of wireless hops.
     pub fn wireless_ports(&self) -> impl Iterator<Item = &Port> {

@@ -165,7 +165,8 @@ impl Port {
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
         // `for_bits` divides by the rate, at least 1 b/s.
         let rate = cfg.rate_bps.max(1);
-        let ns_per_bit = if 1_000_000_000 % rate == 0 {
+        // A PHY's frames take its own TXTIME (crate::wifi::phy), never the fast path.
+        let ns_per_bit = if 1_000_000_000 % rate == 0 && cfg.phy.is_none() {
             1_000_000_000 / rate
         } else {
             0
@@ -418,7 +419,11 @@ impl Port {
             None if self.ns_per_bit != 0 => {
                 self.cfg.per_frame + SimDuration(bits.saturating_mul(self.ns_per_bit))
             }
-            None => self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps),
+            None => match &self.cfg.phy {
+                None => self.cfg.per_frame + SimDuration::for_bits(bits, self.cfg.rate_bps),
+                // An 802.11 PHY's PPDU (preamble, symbols, signal extension) for the frame.
+                Some(mode) => self.cfg.per_frame + mode.txtime(bits / 8),
+            },
             // The trace decides when the last byte leaves (crate::delivery).
             Some(d) => {
                 let ready = now + wait + self.cfg.per_frame;
@@ -601,7 +606,12 @@ mod tests {
             delivery: None,
             blocks: None,
             aqm: None,
+            phy: None,
         };
+        port_with(cfg)
+    }
+
+    fn port_with(cfg: DirectionConfig) -> Port {
         let rngs = (RngStream::new(1, "test"), RngStream::new(1, "test/header"));
         Port::new(
             (PortId(0), PortId(1)),
@@ -634,5 +644,29 @@ mod tests {
         assert_eq!(p.busy_ns_until(ms(14)), 14_000_000);
         assert_eq!(p.busy_ns_until(ms(18)), 18_000_000);
         assert_eq!(p.busy_ns_until(ms(30)), 18_000_000);
+    }
+
+    /// With a PHY mode the frame's airtime is the mode's TXTIME of the frame with its framing
+    /// (crate::wifi::phy), even at a rate whose bit time is whole nanoseconds (1 Mb/s DSSS
+    /// keeps its 192 µs PLCP).
+    #[test]
+    fn a_phy_mode_sets_the_airtime() {
+        use crate::wifi::phy::Mode;
+        let pkt = test_packet(1, 960);
+        let ip = pkt.ip_len();
+        let mut cfg = port().cfg.clone();
+        cfg.framing_bytes = 36;
+        cfg.phy = Some(Mode::Dsss {
+            rate_bps: 1_000_000,
+            plcp: SimDuration::from_micros(192),
+        });
+        let (air, _) =
+            port_with(cfg.clone()).transmit(SimTime::ZERO, (&pkt, ip), SimDuration::ZERO);
+        assert_eq!(air, SimDuration::from_micros(192 + 1036 * 8));
+        cfg.rate_bps = 54_000_000;
+        cfg.phy = Mode::ofdm(54, false);
+        let (air, _) = port_with(cfg).transmit(SimTime::ZERO, (&pkt, ip), SimDuration::ZERO);
+        // ⌈(16 + 8288 + 6) / 216⌉ = 39 symbols after 20 µs.
+        assert_eq!(air, SimDuration::from_micros(20 + 4 * 39));
     }
 }

@@ -163,6 +163,7 @@ mod tests {
             delivery: None,
             blocks: None,
             aqm: None,
+            phy: None,
         }
     }
 

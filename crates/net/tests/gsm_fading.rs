@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! The fading block-erasure channel (`net::medium::gsm::fading`, issue 42): one test per statistic the
+//! The fading block-erasure channel (`net::medium::gsm::fading`): one test per statistic the
 //! dissertation publishes of its traces (RT28's per-minute rates and burst lengths, and the
 //! largest number of retransmissions of one RLP frame, §2.4.3). The burst statistics chose the
 //! channel's parameters on a grid of numpy draws (docs/examples/fading_erasures.py); on the

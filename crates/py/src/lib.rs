@@ -30,6 +30,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::run_batch, m)?)?;
     m.add_function(wrap_pyfunction!(run::schemes, m)?)?;
     m.add_function(wrap_pyfunction!(run::scheme_aliases, m)?)?;
+    m.add_function(wrap_pyfunction!(run::scheme_modifiers, m)?)?;
     m.add_function(wrap_pyfunction!(emulate::emulate, m)?)?;
     m.add_function(wrap_pyfunction!(run::timer_model, m)?)?;
     m.add_function(wrap_pyfunction!(run::retrace, m)?)?;

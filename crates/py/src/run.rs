@@ -277,6 +277,20 @@ pub fn scheme_aliases(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(out)
 }
 
+/// The `+` modifiers a scheme name may carry, from the one table the parser and its errors
+/// read: one dict per modifier with `name` (without the `+`) and `description`.
+#[pyfunction]
+pub fn scheme_modifiers(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for m in lossylink::scheme_modifiers() {
+        let d = PyDict::new(py);
+        d.set_item("name", m.name)?;
+        d.set_item("description", m.description)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
 /// The steady-state timer model of Ludwig2000 §3.4.2 (`lossylink::timer_model`): returns
 /// `{column: numpy array}`, one row per ACK.
 #[pyfunction]

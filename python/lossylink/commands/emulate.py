@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from lossylink.cli import PROG, NonEmptyPath, parse_assignment, seed_option, set_option
+from lossylink.emulation import timing_warning
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -136,26 +137,6 @@ def emulate_cmd(
         click.echo(f"{PROG}: warning: {late}", err=True)
     if result.get("interrupted"):
         sys.exit(130)
-
-
-LATE_P99_US = 1000.0
-"""The 99th percentile of the release timing error (µs) above which the emulator is said to
-have fallen behind real time: a millisecond is the order of the delays the scenarios model."""
-
-
-def timing_warning(result: dict[str, Any]) -> str | None:
-    """One line when the emulator fell behind real time (its p99 timing error above
-    :data:`LATE_P99_US`), ``None`` otherwise."""
-    p99 = result.get("timing_p99_us")
-    if not isinstance(p99, int | float) or p99 <= LATE_P99_US:
-        return None
-    worst = result.get("timing_max_us")
-    most = f", at most {worst / 1000:.1f} ms" if isinstance(worst, int | float) else ""
-    return (
-        f"the emulator fell behind real time: 1 % of the packets were released more than "
-        f"{p99 / 1000:.1f} ms late{most}; results at this rate are not the model's "
-        "(a lower rate, or fewer busy cores, keeps it on time)"
-    )
 
 
 def _print_emulated(result: dict[str, Any], simulated: dict[str, Any] | None) -> None:

@@ -121,8 +121,8 @@ def reproduce_cmd(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from lossylink.console import make_console
     from lossylink.papers import catalogue
-    from lossylink.render import make_console
     from lossylink.reproduce import reproduce
 
     if scheduler and executor != "dask":

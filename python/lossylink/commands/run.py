@@ -32,8 +32,8 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
     "--scheme",
     metavar="NAME",
     help=(
-        "Scheme (see `lossylink schemes`), optionally with modifiers: +eifel, +modern, +lt,"
-        " +cubic, +prr, +rack, +frto, +bbr, +linux."
+        "Scheme, optionally with + modifiers, e.g. e2e-newreno+cubic+ecn (`lossylink schemes`"
+        " lists the schemes, their aliases and every modifier)."
     ),
 )
 @click.option("--error-every", metavar="SIZE", help="Mean bytes between wireless errors; 0: none.")
@@ -116,8 +116,9 @@ def run_cmd(
     each --set in order. Hiccups (delay spikes, reordering) go in with --set, e.g.
     --set 'hops.0.forward.hiccups=[{kind="hold",at="30s",duration="13s"}]'.
     """
-    from lossylink.runner import run_seeds, seed_range
+    from lossylink.runner import run_seeds
     from lossylink.scenario import Scenario
+    from lossylink.seeds import seed_range
 
     if preset_name is not None and config is not None:
         raise click.UsageError("--preset and --config are mutually exclusive")
@@ -158,7 +159,8 @@ def run_cmd(
 
         click.echo(flows_csv(results), nl=False)
         return
-    from lossylink.render import flows_table, make_console, run_table
+    from lossylink.console import make_console
+    from lossylink.render import flows_table, run_table
 
     console = make_console()
     per_flow = flows_table(results, width=console.width)

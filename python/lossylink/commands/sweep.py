@@ -122,8 +122,8 @@ def sweep_cmd(
     # rich, for the printed summary, takes about 50 ms to import: on a thread while the grid
     # is planned and the runs go (the simulation releases the GIL), as sweep() does pyarrow.
     threading.Thread(target=_import_printing, name="lossylink-warm-rich", daemon=True).start()
-    from lossylink.runner import seed_range
     from lossylink.scenario import Scenario
+    from lossylink.seeds import seed_range
     from lossylink.sweeps.core import sweep
     from lossylink.sweeps.grid import load_grid_file, merge_axes, parse_axis
     from lossylink.sweeps.summary import failure_lines, summary_table
@@ -159,7 +159,7 @@ def sweep_cmd(
             cache=False if no_cache else cache,
             progress=progress,
         )
-    from lossylink.render import make_console
+    from lossylink.console import make_console
 
     console = make_console()
     console.print(

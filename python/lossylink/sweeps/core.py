@@ -25,8 +25,9 @@ from lossylink.errors import (
     MainGuardWarning,
     RunsFailedWarning,
 )
-from lossylink.runner import seed_range
+from lossylink.reprs import MAX_ROWS, clip, fit_html, html_table
 from lossylink.scenario import Scenario, ScenarioLike
+from lossylink.seeds import seed_range
 from lossylink.sweeps.cache import RunCache, canonical_json, run_key
 from lossylink.sweeps.executors import EXECUTORS, Executor, PoolExecutor, Task, make_executor
 from lossylink.sweeps.grid import Grid, GridSpec
@@ -47,6 +48,11 @@ DEFAULT_CACHE_NAME = ".lossylink-cache"
 """The cache directory created next to the results file when no ``cache`` is given."""
 
 _MAX_AUTO_BATCH = 32
+
+# The summary columns of the HTML repr (mean ± CI).
+_REPR_METRICS = ("throughput_mbps", "completion_s", "sender_timeouts")
+# A sweep of a scenario with [[flows]]: the whole network's, not its first flow's.
+_NETWORK_REPR_METRICS = ("agg.aggregate_goodput_mbps", "agg.jain_index")
 
 
 @dataclass(repr=False)
@@ -90,14 +96,46 @@ class SweepResult:
         return pd.DataFrame.from_records(self.summary)
 
     def __repr__(self) -> str:
-        from lossylink.reprs import sweep_text
-
-        return sweep_text(self)
+        """``SweepResult(points=4, seeds=1..3, runs=12: 12 run, 0 cached, 0 failed, grid=...)``."""
+        axes = " x ".join(f"{k}[{len(v)}]" for k, v in self.grid.axes) or "base"
+        out = f", out={str(self.out)!r}" if self.out is not None else ""
+        return clip(f"SweepResult({self._counts()}, grid={axes}{out})")
 
     def _repr_html_(self) -> str:
-        from lossylink.reprs import sweep_html
+        """The counts and the first :data:`~lossylink.reprs.MAX_ROWS` grid points of the
+        summary (mean ± CI)."""
+        keys = list(self.grid.keys)
+        network = any(e.get("agg.aggregate_goodput_mbps_mean") is not None for e in self.summary)
+        wanted = _NETWORK_REPR_METRICS if network else _REPR_METRICS
+        metrics = [m for m in wanted if any(f"{m}_mean" in e for e in self.summary)]
+        rows = []
+        for e in self.summary[:MAX_ROWS]:
+            cells: list[Any] = [e.get(k, "") for k in keys]
+            cells.append(e.get("runs", ""))
+            for m in metrics:
+                mean, ci = e.get(f"{m}_mean"), e.get(f"{m}_ci95")
+                text = "–" if mean is None else f"{mean:.4g}"
+                if ci is not None and mean is not None:
+                    text += f" ±{ci:.2g}"
+                cells.append(text)
+            rows.append(cells)
+        hidden = len(self.summary) - len(rows)
+        parts = [html_table(rows, [*keys, "runs", *metrics], f"SweepResult: {self._counts()}")]
+        if hidden > 0:
+            parts.append(f"<p>… {hidden} more grid points (.summary_frame())</p>")
+        return fit_html(parts, "<p>(.summary_frame() for the summary)</p>")
 
-        return sweep_html(self)
+    def _counts(self) -> str:
+        seeds = self.seeds
+        span = (
+            f"{seeds[0]}..{seeds[-1]}"
+            if seeds and seeds == list(range(seeds[0], seeds[-1] + 1))
+            else str(len(seeds))
+        )
+        return (
+            f"points={len(self.summary)}, seeds={span}, runs={len(self.rows)}: "
+            f"{self.executed} run, {self.cached} cached, {len(self.failures)} failed"
+        )
 
 
 def _check_writable(out: Path) -> None:

@@ -2,7 +2,7 @@
 
 A grid is an ordered mapping ``key -> values``. Keys are anything :meth:`Scenario.set` takes
 (aliases such as ``scheme`` or ``error_every``, or dotted paths such as ``tcp.min_rto``);
-values are kept as the text the Rust side parses (:func:`~lossylink.scenario.to_text`), so a
+values are kept as the text the Rust side parses (:func:`~lossylink.overrides.to_text`), so a
 grid is validated in the same place as every other override. Points are the Cartesian product
 with the first key varying slowest, numbered from 0 in that order.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from lossylink.errors import InvalidValueError, LossylinkIOError
-from lossylink.scenario import OverrideValue, to_text
+from lossylink.overrides import OverrideValue, to_text
 
 GridSpec = Mapping[str, "OverrideValue | Sequence[OverrideValue]"]
 """What :func:`lossylink.sweep` takes as a grid: ``{key: value or list of values}``."""

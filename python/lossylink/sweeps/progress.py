@@ -17,7 +17,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from lossylink.render import make_console
+from lossylink.console import make_console
 
 
 def _rate(task: Task) -> float | None:

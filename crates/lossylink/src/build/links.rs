@@ -244,6 +244,7 @@ pub(super) fn direction(
         delay: SimDuration(d.delay.or(h.delay).map_or(0, |x| x.0)),
         queue_packets: queue,
         aqm,
+        phy: None,
         host_queue: d.host_queue.or(h.host_queue).unwrap_or(true),
         framing_bytes: d.framing.or(h.framing).unwrap_or(0),
         cw_mark,
@@ -376,10 +377,9 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
                     super::topology::dcf_rate(r.0, &format!("{field}.{at}"))?;
                 }
             }
-            Medium::Dcf(super::topology::dcf_config(
-                &h.dcf.clone().unwrap_or_default(),
-                &format!("{field}.dcf"),
-            )?)
+            let d = h.dcf.clone().unwrap_or_default();
+            super::wifi::hop_knobs(&d, &format!("{field}.dcf"))?;
+            Medium::Dcf(super::topology::dcf_config(&d, &format!("{field}.dcf"))?)
         }
     };
     if h.dcf.is_some() && h.medium != MediumDoc::Dcf {

@@ -287,6 +287,20 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             forward: DirectionDoc::default(),
             reverse: DirectionDoc::default(),
         };
+        // The cell's PHY (net::wifi::phy) and the airtime of its members' frames.
+        let phy = match &cell.dcf {
+            Some(d) => Some(super::wifi::cell_phy(d, &format!("{field}.dcf"))?),
+            None => None,
+        };
+        if phy.is_some_and(|p| !p.is_11b()) && cell.per_frame.is_some() {
+            return Err(Error::invalid(
+                format!("{field}.per_frame"),
+                "the PHY's preamble is part of each frame's airtime with a dcf.phy other than                  11b; leave per_frame out",
+            ));
+        }
+        if let Some(p) = &phy {
+            super::wifi::member_mode(p, cell.rate.0, &format!("{field}.rate"))?;
+        }
         let mut members = Vec::new();
         for (k, st) in cell.stations.iter().enumerate() {
             let sf = format!("{field}.stations[{k}]");
@@ -306,8 +320,31 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 },
                 None => hop_doc.clone(),
             };
-            let member_hop = hop(&field, &member_doc)
+            // A station's own rate (the performance anomaly: one far, slow station).
+            let (member_doc, rate_field) = match cell.station_rate.get(st) {
+                Some(&r) => (
+                    HopDoc {
+                        rate: Some(r),
+                        ..member_doc
+                    },
+                    format!("{field}.station_rate.{st}"),
+                ),
+                None => (member_doc, format!("{field}.rate")),
+            };
+            let mode = match &phy {
+                Some(p) => {
+                    super::wifi::member_mode(p, member_doc.rate.map_or(0, |r| r.0), &rate_field)?
+                }
+                None => None,
+            };
+            let mut member_hop = hop(&field, &member_doc)
                 .map_err(|e| cell_field(e, &field, own_error.map(|_| st.as_str())))?;
+            if let Some(m) = mode {
+                for dir in [&mut member_hop.forward, &mut member_hop.reverse] {
+                    dir.phy = Some(m);
+                    dir.rate_bps = m.rate_bps();
+                }
+            }
             links.push(LinkConfig {
                 a: ap,
                 b: s,
@@ -328,17 +365,31 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 "is not one of the cell's stations",
             ));
         }
+        if let Some(bad) = cell
+            .station_rate
+            .keys()
+            .find(|k| !cell.stations.contains(k))
+        {
+            return Err(Error::invalid(
+                format!("{field}.station_rate.{bad}"),
+                "is not one of the cell's stations",
+            ));
+        }
         cells.push(CellConfig {
             name: cell.name.clone(),
             access_point: ap,
             links: members,
             contention: contention(cell.contention.as_ref()),
-            dcf: match &cell.dcf {
-                None => None,
-                Some(d) => {
-                    dcf_rate(cell.rate.0, &format!("{field}.rate"))?;
-                    Some(dcf_config(d, &format!("cells[{c}].dcf"))?)
-                }
+            dcf: match (&cell.dcf, &phy) {
+                (Some(d), Some(p)) => Some(super::wifi::with_phy(
+                    dcf_config(d, &format!("cells[{c}].dcf"))?,
+                    p,
+                )),
+                _ => None,
+            },
+            ap_scheduler: match &cell.dcf {
+                Some(d) => super::wifi::ap_scheduler(d, &format!("cells[{c}].dcf"))?,
+                None => net::wifi::airtime::ApScheduler::Frames,
             },
             key: format!("cell:{}", cell.name),
         });
@@ -455,8 +506,8 @@ pub(super) fn dcf_rate(bps: u64, field: &str) -> Result<(), Error> {
     Err(Error::invalid(
         field,
         format!(
-            "{} is not an 802.11b rate, and a DCF has 802.11b timing (allowed: {}; the PHYs of \
-             802.11a/g/n are not modelled yet)",
+            "{} is not an 802.11b rate (allowed: {}; dcf.phy chooses another PHY: 11a, 11g, \
+             11n, 11ac)",
             crate::units::format_rate(bps),
             allowed.join(", ")
         ),

@@ -15,6 +15,66 @@ pub enum PreambleDoc {
     Short,
 }
 
+/// The PHY of a DCF cell (IEEE 802.11-2016; net::wifi::phy).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PhyDoc {
+    /// 802.11b DSSS/HR-DSSS (clauses 15, 16): 1, 2, 5.5, 11 Mb/s; the frames' PLCP is
+    /// `per_frame` (today's cells).
+    #[default]
+    #[serde(rename = "11b")]
+    B,
+    /// 802.11a OFDM (clause 17): 6-54 Mb/s, slot 9 µs, SIFS 16 µs.
+    #[serde(rename = "11a")]
+    A,
+    /// 802.11g ERP (clause 18): ERP-OFDM 6-54 Mb/s (6 µs signal extension) and DSSS/CCK
+    /// 1-11 Mb/s, SIFS 10 µs, slot 9 µs (`short_slot`) or 20 µs.
+    #[serde(rename = "11g")]
+    G,
+    /// 802.11n HT-mixed (clause 19), 5 GHz: MCS 0-7 per stream, `streams` 1-4, 20/40 MHz.
+    #[serde(rename = "11n")]
+    N,
+    /// 802.11ac VHT (clause 21): MCS 0-9, `streams` 1-4, 20/40/80 MHz.
+    #[serde(rename = "11ac")]
+    Ac,
+}
+
+/// A channel width (HT, VHT).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WidthDoc {
+    /// 20 MHz.
+    #[default]
+    #[serde(rename = "20MHz")]
+    W20,
+    /// 40 MHz.
+    #[serde(rename = "40MHz")]
+    W40,
+    /// 80 MHz (VHT).
+    #[serde(rename = "80MHz")]
+    W80,
+}
+
+/// The guard interval of HT/VHT data symbols.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GiDoc {
+    /// 800 ns.
+    #[default]
+    Long,
+    /// 400 ns.
+    Short,
+}
+
+/// How the access point chooses among its stations (net::wifi::airtime).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchedulerDoc {
+    /// One frame per station in turn.
+    #[default]
+    Frames,
+    /// Airtime fairness: Linux mac80211's airtime deficit round robin.
+    Airtime,
+}
+
 /// A cell's DCF knobs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -61,4 +121,28 @@ pub struct DcfDoc {
     /// the receiver, which a NACK receiver (e2e-lhp, e2e-hack) answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub header_protection: Option<bool>,
+    /// The PHY: "11b" (default), "11a", "11g", "11n", "11ac"; its timing (slot, SIFS, CW,
+    /// preambles) and the rates `rate` and `station_rate` may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phy: Option<PhyDoc>,
+    /// Channel width of 11n/11ac ("20MHz", "40MHz", "80MHz"; 20MHz).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<WidthDoc>,
+    /// Guard interval of 11n/11ac data ("long" 800 ns, "short" 400 ns; long).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_interval: Option<GiDoc>,
+    /// Spatial streams of 11n/11ac, 1-4 (1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams: Option<u8>,
+    /// 11g's short slot (9 µs, every member an ERP station; true) or the long 20 µs slot and
+    /// CWmin 31 of a BSS with 802.11b members.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_slot: Option<bool>,
+    /// The access point's per-station scheduler: "frames" (round robin, default) or
+    /// "airtime" (airtime fairness, Linux mac80211's deficit scheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduler: Option<SchedulerDoc>,
+    /// The airtime scheduler's quantum (256 µs, Linux's default station weight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub airtime_quantum: Option<Dur>,
 }

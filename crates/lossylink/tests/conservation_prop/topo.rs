@@ -283,17 +283,34 @@ pub fn build(g: &Genes) -> Topo {
     };
     match family {
         Family::Elsn | Family::Dcf => {
-            // A DCF cell: each station's link to the access point shares the cell's 2 Mb/s.
+            // A DCF cell: each station's link to the access point shares the cell's 2 Mb/s
+            // (802.11b); or an 802.11a cell at 6 Mb/s with airtime fairness at the access
+            // point; or an 802.11g cell at 54 Mb/s whose first station sends at 1 Mb/s
+            // (net::wifi).
             let names: Vec<String> = (0..mobiles).map(|i| format!("\"m{i}\"")).collect();
+            let retry = 1 + g.extra % 4;
+            let (phy, rate_of): (String, fn(usize) -> u64) = match (g.extra / 4) % 3 {
+                0 => (
+                    format!("rate = \"2Mbps\"\nper_frame = \"192us\"\ndcf = {{ retry_limit = {retry}, basic_rate = \"1Mbps\" }}"),
+                    |_| 2_000_000,
+                ),
+                1 => (
+                    format!("rate = \"6Mbps\"\ndcf = {{ retry_limit = {retry}, phy = \"11a\", scheduler = \"airtime\" }}"),
+                    |_| 6_000_000,
+                ),
+                _ => (
+                    format!("rate = \"54Mbps\"\nstation_rate = {{ m0 = \"1Mbps\" }}\ndcf = {{ retry_limit = {retry}, phy = \"11g\" }}"),
+                    |i| if i == 0 { 1_000_000 } else { 54_000_000 },
+                ),
+            };
             cells += &format!(
-                "[[cells]]\nname = \"cell\"\naccess_point = \"bs\"\nstations = [{}]\nrate = \"2Mbps\"\ndelay = \"1us\"\nqueue = 30\nframing = 36\nper_frame = \"192us\"\ndcf = {{ retry_limit = {}, basic_rate = \"1Mbps\" }}\n{err}",
+                "[[cells]]\nname = \"cell\"\naccess_point = \"bs\"\nstations = [{}]\n{phy}\ndelay = \"1us\"\nqueue = 30\nframing = 36\n{err}",
                 names.join(", "),
-                1 + g.extra % 4
             );
             for i in 0..mobiles {
                 let up = Up {
                     parent: bs,
-                    rate: 2_000_000,
+                    rate: rate_of(i),
                     queue: 30,
                     holds,
                 };

@@ -3,7 +3,7 @@
 //!
 //! The agent runs where the 802.11 MAC transmits the TCP data: on the access point for a
 //! download, on the sending station itself for an upload. It never touches the packets it
-//! forwards; it listens to the two cross-layer hooks of the DCF cell (issue 13):
+//! forwards; it listens to the two cross-layer hooks of the DCF cell:
 //!
 //! - a data frame given up after its last attempt (bit errors or collisions alike; an
 //!   interface-queue overflow is congestion and never reaches this hook) becomes an **ELN**

@@ -185,7 +185,7 @@ pub trait Agent {
     fn on_link_ack(&mut self, _now: SimTime, _pkt: &Packet) -> Vec<Packet> {
         Vec::new()
     }
-    /// Cross-layer hook of an 802.11 DCF cell (issue 13): the MAC gave up a frame this node
+    /// Cross-layer hook of an 802.11 DCF cell: the MAC gave up a frame this node
     /// sent, after its last retry; `pkt` is the packet it carried (lost on the air). The base of
     /// LL-ELSN's loss notification (eln-llelsn spec §4.1); the agent may answer with a
     /// notification for the segment's sender. Default: nothing.

@@ -84,13 +84,18 @@ impl AnyMedium {
                 AnyMedium::Shared(Shared::new(Vec::new(), Some((cell.contention, crng))))
             }
             // The access point is member 0; its stream like a station's.
-            Some(d) => AnyMedium::Dcf(Dcf::new(
-                d,
-                vec![(
-                    Vec::new(),
-                    RngStream::new(seed, &keys::dcf_backoff(&cell.key, cell.access_point.0)),
-                )],
-            )),
+            Some(d) => {
+                let mut dcf = Dcf::new(
+                    d,
+                    vec![(
+                        Vec::new(),
+                        RngStream::new(seed, &keys::dcf_backoff(&cell.key, cell.access_point.0)),
+                    )],
+                );
+                // How the access point picks its next station (crate::wifi::airtime).
+                dcf.set_ap_scheduler(cell.ap_scheduler);
+                AnyMedium::Dcf(dcf)
+            }
         }
     }
 
@@ -117,6 +122,12 @@ impl AnyMedium {
                 };
                 let srng = RngStream::new(seed, &keys::dcf_backoff(&cell.key, sta.0));
                 d.add_link(ap_port, sta_port, srng);
+                // A PHY mode's own ACK rate (crate::wifi::phy).
+                for (p, dir) in [(fwd, &link.hop.forward), (rev, &link.hop.reverse)] {
+                    if let Some(mode) = dir.phy {
+                        d.set_port_ack(p, mode.ack_time(0));
+                    }
+                }
             }
             AnyMedium::Duplex(_) | AnyMedium::Gsm(_) => {}
         }

@@ -21,9 +21,9 @@ impl Duplex {
     }
 }
 
-impl Medium for Duplex {
+impl<A: Air> Medium<A> for Duplex {
     #[inline(always)]
-    fn on_ready<A: Air>(&mut self, now: SimTime, _port: PortId, air: &mut A) {
+    fn on_ready(&mut self, now: SimTime, _port: PortId, air: &mut A) {
         if self.busy {
             return;
         }
@@ -35,15 +35,18 @@ impl Medium for Duplex {
     }
 
     #[inline(always)]
-    fn on_wake<A: Air>(&mut self, now: SimTime, _tag: u32, air: &mut A) {
+    fn on_wake(&mut self, now: SimTime, _tag: u32, air: &mut A) {
         if std::mem::replace(&mut self.busy, false) {
             air.sent(now, self.port);
         }
         self.on_ready(now, self.port, air);
     }
+}
 
+impl Duplex {
+    /// Whether a frame is on the air (the network then need not offer it frames).
     #[inline(always)]
-    fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         self.busy
     }
 }

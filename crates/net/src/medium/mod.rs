@@ -1,23 +1,28 @@
-//! Media: who transmits next on a channel (DESIGN.md, "Where the network is going": a medium
-//! decides who transmits next behind one trait, so a new medium is one module).
+//! Media: who transmits next on a channel (DESIGN.md, "Where the structure is going": one home
+//! per medium).
 //!
 //! A medium is sans-IO like the endpoints: it never touches queues, packets or the event queue.
 //! The network tells it that one of its ports may have a frame ([`Medium::on_ready`]) and when a
-//! wake-up it asked for is due ([`Medium::on_wake`]); the medium answers through [`Air`], the
-//! network's side: take a port's next frame, put it on the air after an access wait, ask to be
-//! woken, and hand a finished frame to the link. Only the network schedules events (house rule
-//! 5): `Air::wake` becomes an `Event::Mac` for this medium.
+//! wake-up it asked for is due ([`Medium::on_wake`]); the medium answers through the network's
+//! side: the core [`Air`] every medium uses (take a port's next frame, put it on the air after an
+//! access wait, ask to be woken, report a frame sent), extended by [`MacAir`] for a MAC with
+//! retries and by [`FramingAir`] for a medium that frames packets on its own channel. Only the
+//! network schedules events (house rule 5): `Air::wake` becomes an `Event::Mac` for this medium.
 //!
 //! - [`duplex::Duplex`]: one direction of a full-duplex link, frames back to back.
 //! - [`shared::Shared`]: one frame on the air at a time among its ports, served in turn, with an
-//!   optional access wait drawn per frame. With one port it is one direction of a full-duplex
-//!   link; with two, Balakrishnan97's half-duplex WaveLAN hop; with the 2N ports of a cell's
-//!   links, a shared channel without collisions.
+//!   optional access wait drawn per frame ([`Contention`]). With one port it is one direction of
+//!   a full-duplex link; with two, Balakrishnan97's half-duplex WaveLAN hop; with the 2N ports of
+//!   a cell's links, a shared channel without collisions.
+//! - [`dcf`]: an 802.11 DCF cell (per-station backoff frozen while the medium is busy,
+//!   collisions, MAC ACKs and retries), over [`MacAir`].
+//! - [`gsm`]: a GSM circuit-switched data link with RLP over a block-erasure channel, over
+//!   [`FramingAir`], with the rest of the GSM world (erasure traces, ReTracer, VJ compression).
 //!
-//! An 802.11 DCF cell (per-station backoff frozen while the medium is busy, collisions, MAC ACKs
-//! and retries) or a GSM block channel is another implementation of the same trait: it keeps
-//! its stations' state, asks for wake-ups at slot or block boundaries, takes frames only when a
-//! station wins the medium, and reports each frame's end.
+//! Construction is in `build.rs` (one arm per medium), the one dispatch and the one report
+//! ([`MediumReport`]) in [`AnyMedium`] below. A new medium: its folder, one `AnyMedium` variant
+//! with its arms, one construction arm, and its settings in the schema (docs/architecture.md,
+//! "Adding a medium").
 
 mod build;
 pub mod dcf;
@@ -68,10 +73,12 @@ impl Arrival {
     }
 }
 
-/// The network's side of a medium: what a medium may ask for.
+/// The network's side of a medium, the core every medium uses: take a port's next frame, put
+/// it on the air, ask to be woken, and report a frame sent.
 pub(crate) trait Air {
     /// Take the next frame of `port` at `now` (through its queue and hiccups), to be put on the
-    /// air by [`Air::transmit`]; `None` if the port has nothing to send now.
+    /// air by [`Air::transmit`] (or kept by a MAC, [`MacAir`]); `None` if the port has nothing
+    /// to send now.
     fn take(&mut self, now: SimTime, port: PortId) -> Option<Frame>;
     /// Put `frame`, just taken from `port`, on the air after an access wait of `wait`: returns
     /// its airtime (the wait included).
@@ -86,8 +93,13 @@ pub(crate) trait Air {
     fn wake(&mut self, at: SimTime, tag: u32);
     /// The frame of `port` on the air has been sent completely: it propagates to the far end.
     fn sent(&mut self, now: SimTime, port: PortId);
-    /// Put `frame` of `port` on the air for one attempt of a MAC with retries (crate::medium::
-    /// dcf): its airtime and whether the channel corrupted it; the frame stays with the medium.
+}
+
+/// What a MAC with acknowledgements and retries (crate::medium::dcf) asks of the network
+/// beyond [`Air`]: it keeps a frame across attempts and decides its fate itself.
+pub(crate) trait MacAir: Air {
+    /// Put `frame` of `port` on the air for one attempt: its airtime and whether the channel
+    /// corrupted it; the frame stays with the medium.
     fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool);
     /// Whether the MAC ACK for a frame of `port`, sent back on the reverse direction at `now`,
     /// is corrupted by that direction's channel (`bits` exposed).
@@ -95,7 +107,7 @@ pub(crate) trait Air {
     /// The MAC delivered `frame` of `port`: it propagates to the far end.
     fn deliver(&mut self, now: SimTime, port: PortId, frame: Frame);
     /// The MAC gave `frame` of `port` up after its last retry (counted on the port; the hook a
-    /// link-layer loss notification will use).
+    /// link-layer loss notification uses).
     fn discard(&mut self, now: SimTime, port: PortId, frame: Frame);
     /// A MAC without acknowledgements lost `frame` of `port` on the air (a collision or a
     /// corrupted frame): it propagates to the far end, which discards it (counted as corrupted).
@@ -104,15 +116,20 @@ pub(crate) trait Air {
     /// node, crate::agent::Agent::on_first_retry).
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame);
     /// The attempt of `frame` of `port` that ended at `end` was corrupted, but its protected
-    /// header was not (LHP's link-layer header protection, crate::medium::dcf): the header
-    /// reaches the far end after the propagation delay.
+    /// header was not (LHP's link-layer header protection): the header reaches the far end
+    /// after the propagation delay.
     fn header_up(&mut self, end: SimTime, port: PortId, frame: &Frame);
-    /// What a medium that frames packets itself needs to know of `frame` (crate::medium::gsm).
+}
+
+/// What a medium that frames packets on its own channel (crate::medium::gsm) asks of the
+/// network beyond [`Air`]: the facts of a frame, and the hand-over of a frame whose fate it
+/// decided.
+pub(crate) trait FramingAir: Air {
+    /// What the medium needs to know of `frame`.
     fn frame_info(&self, frame: &Frame) -> FrameInfo;
-    /// A medium with its own channel carried `frame` of `port` over `wire_bytes` bytes and
-    /// decided its fate: it is counted on the port and propagates to the far end, where it is
-    /// discarded unless `arrival` is intact (a PPP frame that failed its FCS, a header that
-    /// decompressed wrong).
+    /// The medium carried `frame` of `port` over `wire_bytes` bytes and decided its fate: it is
+    /// counted on the port and propagates to the far end, where it is discarded unless
+    /// `arrival` is intact (a PPP frame that failed its FCS, a header that decompressed wrong).
     fn hand_over(
         &mut self,
         now: SimTime,
@@ -141,21 +158,22 @@ pub(crate) struct FrameInfo {
     pub options: u32,
 }
 
-/// A medium: decides which of its ports transmits when. Generic over the [`Air`] it is given,
-/// so that the network's calls are static and inlined (the event loop's hot path).
-pub(crate) trait Medium {
+/// A medium: decides which of its ports transmits when, through the network's side `A` (the
+/// core [`Air`], or an extension, [`MacAir`] or [`FramingAir`], for the media that need one).
+/// Generic, so that the network's calls are static and inlined (the event loop's hot path).
+/// Whether a frame is on the air is each medium's `is_busy`, read through
+/// [`AnyMedium::is_busy`].
+pub(crate) trait Medium<A: Air> {
     /// `port`, one of the medium's ports, may have a frame to send (a packet was queued, a
     /// hold ended, a local retransmission was put at the head). Each such change is reported
     /// for its own port, so a medium may look at that port only.
-    fn on_ready<A: Air>(&mut self, now: SimTime, port: PortId, air: &mut A);
+    fn on_ready(&mut self, now: SimTime, port: PortId, air: &mut A);
     /// A wake-up asked for with [`Air::wake`] is due.
-    fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A);
-    /// Whether a frame is on the air (the network then need not offer it frames).
-    fn is_busy(&self) -> bool;
+    fn on_wake(&mut self, now: SimTime, tag: u32, air: &mut A);
 }
 
-/// Every medium the network can hold, dispatched statically (a new medium is its module and a
-/// variant here).
+/// Every medium the network can hold, dispatched statically: a new medium is its folder, a
+/// variant here with its arms below, a construction arm (medium/build.rs) and a report arm.
 pub(crate) enum AnyMedium {
     /// [`Duplex`].
     Duplex(Duplex),
@@ -167,8 +185,27 @@ pub(crate) enum AnyMedium {
     Gsm(Box<Gsm>),
 }
 
+/// What a medium reports of a run, beyond its ports' counters ([`AnyMedium::report`]).
+#[derive(Clone, Debug)]
+pub enum MediumReport<'a> {
+    /// A direction of a full-duplex link or a shared channel: nothing of its own.
+    Plain,
+    /// An 802.11 DCF cell: one entry per member (the access point first, then the stations in
+    /// link order).
+    Dcf(Vec<DcfStats>),
+    /// A GSM link direction.
+    Gsm {
+        /// The port whose packets it carries.
+        port: PortId,
+        /// Its counters.
+        stats: GsmStats,
+        /// Its RLP events, if its log is on ([`AnyMedium::enable_log`]).
+        log: Option<&'a [RlpEvent]>,
+    },
+}
+
 impl AnyMedium {
-    /// Whether a frame is on the air.
+    /// Whether a frame is on the air (the network then need not offer it frames).
     #[inline(always)]
     pub(crate) fn is_busy(&self) -> bool {
         match self {
@@ -179,47 +216,79 @@ impl AnyMedium {
         }
     }
 
-    /// [`Medium::on_ready`].
+    /// [`Medium::on_ready`], the one dispatch. The full-duplex and shared channels inline with
+    /// the network's view `air` kept in registers; the others take it by value out of line, so
+    /// that it is built in memory only on their way (callgrind; the reference run uses only
+    /// the first two).
     #[inline(always)]
-    pub(crate) fn on_ready<A: Air>(&mut self, now: SimTime, port: PortId, air: &mut A) {
+    pub(crate) fn on_ready<A: MacAir + FramingAir>(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        mut air: A,
+    ) {
         match self {
-            AnyMedium::Duplex(m) => m.on_ready(now, port, air),
-            AnyMedium::Shared(m) => m.on_ready(now, port, air),
+            AnyMedium::Duplex(m) => m.on_ready(now, port, &mut air),
+            AnyMedium::Shared(m) => m.on_ready(now, port, &mut air),
             AnyMedium::Dcf(m) => dcf_ready(m, now, port, air),
             AnyMedium::Gsm(m) => gsm_ready(m, now, port, air),
         }
     }
 
-    /// [`Medium::on_wake`].
+    /// [`Medium::on_wake`], the one dispatch, laid out as [`AnyMedium::on_ready`].
     #[inline(always)]
-    pub(crate) fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A) {
+    pub(crate) fn on_wake<A: MacAir + FramingAir>(&mut self, now: SimTime, tag: u32, mut air: A) {
         match self {
-            AnyMedium::Duplex(m) => m.on_wake(now, tag, air),
-            AnyMedium::Shared(m) => m.on_wake(now, tag, air),
+            AnyMedium::Duplex(m) => m.on_wake(now, tag, &mut air),
+            AnyMedium::Shared(m) => m.on_wake(now, tag, &mut air),
             AnyMedium::Dcf(m) => dcf_wake(m, now, tag, air),
             AnyMedium::Gsm(m) => gsm_wake(m, now, tag, air),
         }
     }
+
+    /// What the medium reports of the run.
+    pub(crate) fn report(&self) -> MediumReport<'_> {
+        match self {
+            AnyMedium::Duplex(_) | AnyMedium::Shared(_) => MediumReport::Plain,
+            AnyMedium::Dcf(d) => MediumReport::Dcf(d.stats()),
+            AnyMedium::Gsm(g) => MediumReport::Gsm {
+                port: g.port(),
+                stats: g.stats(),
+                log: g.log(),
+            },
+        }
+    }
+
+    /// Record the medium's events from now on (the GSM RLP log; the others keep none).
+    pub(crate) fn enable_log(&mut self) {
+        if let AnyMedium::Gsm(g) = self {
+            g.enable_log();
+        }
+    }
 }
 
-/// The DCF's calls kept out of line, so that the full-duplex and shared paths of the event loop
-/// stay small (the reference run does not use a DCF).
+/// The DCF's and the GSM link's calls, out of line.
 #[inline(never)]
-fn dcf_ready<A: Air>(m: &mut Dcf, now: SimTime, port: PortId, air: &mut A) {
-    m.on_ready(now, port, air);
+fn dcf_ready<A: MacAir>(m: &mut Dcf, now: SimTime, port: PortId, mut air: A) {
+    m.on_ready(now, port, &mut air);
 }
 
 #[inline(never)]
-fn dcf_wake<A: Air>(m: &mut Dcf, now: SimTime, tag: u32, air: &mut A) {
-    m.on_wake(now, tag, air);
+fn dcf_wake<A: MacAir>(m: &mut Dcf, now: SimTime, tag: u32, mut air: A) {
+    // A DCF cell's stale countdown wake-ups, a third of its wake-ups, end here, before the
+    // medium's call (Dcf::ignores).
+    if m.ignores(now, tag) {
+        return;
+    }
+    m.on_wake(now, tag, &mut air);
 }
 
 #[inline(never)]
-fn gsm_ready<A: Air>(m: &mut Gsm, now: SimTime, port: PortId, air: &mut A) {
-    m.on_ready(now, port, air);
+fn gsm_ready<A: FramingAir>(m: &mut Gsm, now: SimTime, port: PortId, mut air: A) {
+    m.on_ready(now, port, &mut air);
 }
 
 #[inline(never)]
-fn gsm_wake<A: Air>(m: &mut Gsm, now: SimTime, tag: u32, air: &mut A) {
-    m.on_wake(now, tag, air);
+fn gsm_wake<A: FramingAir>(m: &mut Gsm, now: SimTime, tag: u32, mut air: A) {
+    m.on_wake(now, tag, &mut air);
 }

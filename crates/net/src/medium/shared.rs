@@ -73,9 +73,9 @@ impl Shared {
     }
 }
 
-impl Medium for Shared {
+impl<A: Air> Medium<A> for Shared {
     #[inline(always)]
-    fn on_ready<A: Air>(&mut self, now: SimTime, _port: PortId, air: &mut A) {
+    fn on_ready(&mut self, now: SimTime, _port: PortId, air: &mut A) {
         if self.state != State::Idle {
             return;
         }
@@ -111,23 +111,26 @@ impl Medium for Shared {
     }
 
     #[inline(always)]
-    fn on_wake<A: Air>(&mut self, now: SimTime, _tag: u32, air: &mut A) {
+    fn on_wake(&mut self, now: SimTime, _tag: u32, air: &mut A) {
         if let State::Busy { port } = std::mem::replace(&mut self.state, State::Idle) {
             air.sent(now, port);
         }
         // Any port: the shared medium serves its ports in turn whichever reported.
         self.on_ready(now, self.ports[0], air);
     }
+}
 
+impl Shared {
+    /// Whether a frame is on the air (the network then need not offer it frames).
     #[inline(always)]
-    fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         self.state != State::Idle
     }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::Frame;
+    use super::super::{Frame, FramingAir, MacAir};
     use super::*;
 
     /// A fake network: ports with a number of frames waiting, a fixed airtime, and a log.
@@ -154,6 +157,8 @@ pub(crate) mod tests {
         /// interactive connection beside the bulk one).
         pub(crate) interactive: Vec<u32>,
         taken: u32,
+        /// Attempts on these ports take 10 ms instead of 1 ms (a slow PHY rate).
+        pub(crate) slow_ports: Vec<PortId>,
     }
 
     impl FakeAir {
@@ -172,6 +177,7 @@ pub(crate) mod tests {
                 udp: Vec::new(),
                 interactive: Vec::new(),
                 taken: 0,
+                slow_ports: Vec::new(),
             }
         }
     }
@@ -206,11 +212,22 @@ pub(crate) mod tests {
             self.log.push(format!("wake {} tag {tag}", at.as_nanos()));
             self.wakes.push((at, tag));
         }
+        fn sent(&mut self, now: SimTime, port: PortId) {
+            self.log.push(format!("{} sent {port}", now.as_nanos()));
+        }
+    }
+
+    impl MacAir for FakeAir {
         fn attempt(&mut self, now: SimTime, port: PortId, _f: &Frame) -> (SimDuration, bool) {
             self.log.push(format!("{} try {port}", now.as_nanos()));
             self.attempts += 1;
+            let slow = if self.slow_ports.contains(&port) {
+                10
+            } else {
+                1
+            };
             (
-                SimDuration::from_micros(1000),
+                SimDuration::from_micros(1000 * slow),
                 self.corrupt
                     || self.bad_ports.contains(&port)
                     || self.bad_attempts.contains(&self.attempts),
@@ -225,9 +242,6 @@ pub(crate) mod tests {
         fn discard(&mut self, now: SimTime, port: PortId, _f: Frame) {
             self.log.push(format!("{} drop {port}", now.as_nanos()));
         }
-        fn sent(&mut self, now: SimTime, port: PortId) {
-            self.log.push(format!("{} sent {port}", now.as_nanos()));
-        }
         fn lose(&mut self, now: SimTime, port: PortId, _f: Frame) {
             self.log.push(format!("{} lose {port}", now.as_nanos()));
         }
@@ -237,6 +251,9 @@ pub(crate) mod tests {
         fn header_up(&mut self, end: SimTime, port: PortId, _f: &Frame) {
             self.log.push(format!("{} header {port}", end.as_nanos()));
         }
+    }
+
+    impl FramingAir for FakeAir {
         fn frame_info(&self, _f: &Frame) -> super::super::FrameInfo {
             if self.interactive.contains(&self.taken) {
                 return super::super::FrameInfo {

@@ -1,11 +1,14 @@
 //! The network as a medium sees it (crate::medium): `kick` offers a medium its ports' frames,
-//! `mac` delivers its wake-ups, and `AirOf` is every other part of the network, borrowed apart
-//! from the media so that no medium is re-entered while it runs.
+//! `mac` delivers its wake-ups (both through the one dispatch, `AnyMedium::on_ready` and
+//! `on_wake`), and `AirOf` is every other part of the network, borrowed apart from the media so
+//! that no medium is re-entered while it runs: the core [`Air`] and its extensions for MAC-style
+//! ([`MacAir`]) and framing ([`FramingAir`]) media. What the media report goes out through
+//! [`MediumReport`].
 
-use super::agents;
-use super::{AgentSlot, Event, Network};
+use super::node::Node;
+use super::{Event, Network};
 use crate::agent::Notice;
-use crate::medium::{Air, AnyMedium, Arrival, Frame, FrameInfo, Medium};
+use crate::medium::{Air, AnyMedium, Arrival, Frame, FrameInfo, FramingAir, MacAir, MediumReport};
 use crate::packet::PacketPool;
 use crate::port::Port;
 use crate::tap::Taps;
@@ -19,69 +22,31 @@ impl Network {
         debug_assert_eq!(self.ports[port.index()].medium, m);
         // Most offers find the medium busy: a field check.
         if !self.media[m].is_busy() {
-            let (medium, mut air) = self.air(m);
-            // The full-duplex and shared channels inline with the medium view kept in
-            // registers; the others take it by value out of line, so that it is built in
-            // memory only on their way (callgrind).
-            match medium {
-                AnyMedium::Duplex(d) => d.on_ready(now, port, &mut air),
-                AnyMedium::Shared(s) => s.on_ready(now, port, &mut air),
-                other => ready_out_of_line(other, now, port, air),
-            }
+            let (medium, air) = self.air(m);
+            medium.on_ready(now, port, air);
         }
     }
 
-    /// The counters of every 802.11 DCF cell, one list per cell in medium order, one entry
-    /// per member (the access point first, then the stations in link order).
-    pub fn dcf_stats(&self) -> Vec<Vec<crate::medium::DcfStats>> {
-        self.media
-            .iter()
-            .filter_map(|m| match m {
-                AnyMedium::Dcf(d) => Some(d.stats()),
-                _ => None,
-            })
-            .collect()
+    /// What each medium reports of the run (crate::medium::MediumReport), in medium order:
+    /// a link's media in link order, a cell's medium where its first link is.
+    pub fn medium_reports(&self) -> impl Iterator<Item = MediumReport<'_>> {
+        self.media.iter().map(AnyMedium::report)
     }
 
-    /// Whether `port` transmits on an 802.11 DCF (a cell with `dcf`, a `medium = "dcf"` hop):
-    /// its capture has 802.11 framing.
-    pub fn is_dcf_port(&self, port: PortId) -> bool {
+    /// What the medium `port` transmits on reports (`None` for no such port).
+    pub fn medium_report_of(&self, port: PortId) -> Option<MediumReport<'_>> {
         self.ports
             .get(port.index())
             .and_then(|p| self.media.get(p.medium))
-            .is_some_and(|m| matches!(m, AnyMedium::Dcf(_)))
+            .map(AnyMedium::report)
     }
 
-    /// The counters of every GSM link direction, in medium order.
-    pub fn gsm_stats(&self) -> Vec<crate::medium::GsmStats> {
-        self.media
-            .iter()
-            .filter_map(|m| match m {
-                AnyMedium::Gsm(g) => Some(g.stats()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Log the RLP events of every GSM link direction from now on (the multi-layer plot).
-    pub fn enable_rlp_log(&mut self) {
+    /// Record the media's events from now on (the RLP log of each GSM link direction, the
+    /// multi-layer plot; media without a log ignore it).
+    pub fn enable_medium_logs(&mut self) {
         for m in &mut self.media {
-            if let AnyMedium::Gsm(g) = m {
-                g.enable_log();
-            }
+            m.enable_log();
         }
-    }
-
-    /// The RLP event logs: for each GSM link direction with its log on, the port it carries and
-    /// its events.
-    pub fn rlp_logs(&self) -> Vec<(PortId, &[crate::medium::RlpEvent])> {
-        self.media
-            .iter()
-            .filter_map(|m| match m {
-                AnyMedium::Gsm(g) => g.log().map(|l| (g.port(), l)),
-                _ => None,
-            })
-            .collect()
     }
 
     /// A wake-up of medium `m` is due.
@@ -90,12 +55,8 @@ impl Network {
     // 329.0 M with the merge).
     #[inline(always)]
     pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
-        let (medium, mut air) = self.air(m);
-        match medium {
-            AnyMedium::Duplex(d) => d.on_wake(now, tag, &mut air),
-            AnyMedium::Shared(s) => s.on_wake(now, tag, &mut air),
-            other => wake_out_of_line(other, now, tag, air),
-        }
+        let (medium, air) = self.air(m);
+        medium.on_wake(now, tag, air);
     }
 
     /// Medium `m` and the rest of the network as it sees it: disjoint borrows, so the medium
@@ -105,7 +66,7 @@ impl Network {
             media,
             ports,
             pool,
-            agents,
+            nodes,
             taps,
             queue,
             notices,
@@ -117,7 +78,7 @@ impl Network {
             AirOf {
                 ports,
                 pool,
-                agents,
+                nodes,
                 taps,
                 queue,
                 notices,
@@ -128,31 +89,11 @@ impl Network {
     }
 }
 
-/// [`AnyMedium::on_ready`] for the media other than the full-duplex and shared channels.
-#[inline(never)]
-fn ready_out_of_line(m: &mut AnyMedium, now: SimTime, port: PortId, mut air: AirOf<'_>) {
-    m.on_ready(now, port, &mut air);
-}
-
-/// [`AnyMedium::on_wake`] for the media other than the full-duplex and shared channels.
-#[inline(never)]
-fn wake_out_of_line(m: &mut AnyMedium, now: SimTime, tag: u32, mut air: AirOf<'_>) {
-    // A DCF cell's stale countdown wake-ups, a third of its wake-ups, end here, before the
-    // medium's call (crate::medium::dcf::Dcf::ignores); asked here, not in `mac`, so that the
-    // full-duplex and shared paths of the event loop stay as they are.
-    if let AnyMedium::Dcf(d) = m {
-        if d.ignores(now, tag) {
-            return;
-        }
-    }
-    m.on_wake(now, tag, &mut air);
-}
-
 /// The network as medium `medium` sees it (crate::medium::Air): every part of it but the media.
 struct AirOf<'a> {
     ports: &'a mut [Port],
     pool: &'a mut PacketPool,
-    agents: &'a mut [Option<AgentSlot>],
+    nodes: &'a mut [Node],
     taps: &'a mut Taps,
     queue: &'a mut EventQueue<Event>,
     notices: &'a mut Vec<(NodeId, Notice)>,
@@ -197,8 +138,11 @@ impl Air for AirOf<'_> {
         Frame(r): Frame,
         wait: SimDuration,
     ) -> SimDuration {
-        agents::agent_transmit(self.ports, self.pool, self.agents, now, port, r);
         let p = &mut self.ports[port.index()];
+        // Most nodes run no agent: a flag of the port, checked inline.
+        if p.agent_from {
+            self.nodes[p.from.index()].transmit(now, p, self.pool, r);
+        }
         let pkt = &self.pool[r];
         let (airtime, corrupted) = p.transmit(now, (pkt, self.pool.ip_len(r)), wait);
         self.taps.frame(now, port, pkt, corrupted);
@@ -212,6 +156,19 @@ impl Air for AirOf<'_> {
         self.queue.schedule(at, Event::Mac { medium, tag });
     }
 
+    #[inline(always)]
+    fn sent(&mut self, now: SimTime, port: PortId) {
+        // One index for both the agent's flag and the delay (the agent cannot change the port).
+        let p = &self.ports[port.index()];
+        let delay = p.delay();
+        if p.agent_from {
+            self.nodes[p.from.index()].sent(now, p, self.pool, self.queue);
+        }
+        self.queue.schedule(now + delay, Event::Arrive { port });
+    }
+}
+
+impl MacAir for AirOf<'_> {
     fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool) {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
@@ -232,24 +189,15 @@ impl Air for AirOf<'_> {
     }
 
     fn discard(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
-        self.ports[port.index()].stats.mac_drops += 1;
-        let node = self.ports[port.index()].from;
-        if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-            let pkt = &self.pool[r];
-            // The frame was on the air, as a corrupted one would have been: the agents that
-            // cache and time their data frames (snoop, LL) see it leave, or they would wait
-            // for a frame that never went and absorb the duplicates it causes.
-            if self.ports[port.index()].role == crate::config::HopRole::Wireless
-                && pkt.kind() == crate::packet::PacketKind::Data
-                && pkt.is_tcp_segment()
-            {
-                agent.on_sent(now, pkt);
-            }
-            if let Some(n) = agent.on_mac_drop(now, pkt) {
-                self.notify(now, node, n);
-            }
-            agents::pump_agent(self.agents, self.queue, node, now);
+        let p = &mut self.ports[port.index()];
+        p.stats.mac_drops += 1;
+        let from = p.from;
+        let notice =
+            self.nodes[from.index()].mac_drop(now, &self.ports[port.index()], self.pool, r);
+        if let Some(n) = notice {
+            self.notify(now, from, n);
         }
+        self.nodes[from.index()].pump_agent(now, self.queue);
         self.pool.release(r, crate::account::Fate::MacDrop);
     }
 
@@ -259,11 +207,9 @@ impl Air for AirOf<'_> {
     }
 
     fn first_retry(&mut self, now: SimTime, port: PortId, frame: &Frame) {
-        let node = self.ports[port.index()].from;
-        if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-            if let Some(n) = agent.on_first_retry(now, &self.pool[frame.0]) {
-                self.notify(now, node, n);
-            }
+        let from = self.ports[port.index()].from;
+        if let Some(n) = self.nodes[from.index()].first_retry(now, self.pool, frame.0) {
+            self.notify(now, from, n);
         }
     }
 
@@ -278,7 +224,9 @@ impl Air for AirOf<'_> {
             self.queue.schedule(at, Event::Headers);
         }
     }
+}
 
+impl FramingAir for AirOf<'_> {
     fn frame_info(&self, frame: &Frame) -> FrameInfo {
         let p = &self.pool[frame.0];
         FrameInfo {
@@ -306,12 +254,5 @@ impl Air for AirOf<'_> {
         self.taps.frame(now, port, pkt, bad);
         self.ports[port.index()].count_carried(pkt, wire_bytes, bad);
         self.onto_wire(now, port, r, arrival);
-    }
-
-    #[inline(always)]
-    fn sent(&mut self, now: SimTime, port: PortId) {
-        agents::agent_sent(self.ports, self.pool, self.agents, self.queue, now, port);
-        let delay = self.ports[port.index()].delay();
-        self.queue.schedule(now + delay, Event::Arrive { port });
     }
 }

@@ -130,6 +130,7 @@ mod tests {
             blocks: None,
             cw_mark: None,
             aqm: None,
+            phy: None,
         };
         let node = |name: &str| NodeConfig {
             name: name.to_string(),

@@ -234,7 +234,7 @@ impl Network {
             // Most senders' nodes run no agent: one insertion of the packet as built, no copy
             // back from the agent's answer (callgrind; built in the insertion itself, the
             // packet is copied field by field instead of by `memcpy`, which costs more).
-            let r = if self.agents[src.index()].is_none() {
+            let r = if !self.nodes[src.index()].has_agent() {
                 self.pool.insert(pkt)
             } else {
                 match self.agent_outgoing(now, src, pkt) {

@@ -1,4 +1,4 @@
-//! What the event-order fingerprint (engine's `fingerprint.rs`, issue 37) takes of each event
+//! What the event-order fingerprint (engine's `fingerprint.rs`) takes of each event
 //! of the network: its kind and its target. The queue hashes them with each event's time as it
 //! pops the event, on its out-of-line path, so a run without the fingerprint pays nothing.
 

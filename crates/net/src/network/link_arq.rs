@@ -10,17 +10,13 @@ use engine::{NodeId, PortId, SimTime};
 impl Network {
     /// Run a link receiver on `node` (the far end of the wireless hop).
     pub fn set_link_receiver(&mut self, node: NodeId, rx: LinkReceiver) {
-        let i = node.index();
-        if self.link_receivers.len() <= i {
-            self.link_receivers.resize_with(i + 1, || None);
-        }
-        self.link_receivers[i] = Some(rx);
+        self.nodes[node.index()].link_receiver = Some(rx);
     }
 
     /// Counters of every link receiver, summed.
     pub fn link_receiver_stats(&self) -> LinkReceiverStats {
         let mut s = LinkReceiverStats::default();
-        for r in self.link_receivers.iter().flatten() {
+        for r in self.nodes.iter().filter_map(|n| n.link_receiver.as_ref()) {
             s.add(&r.stats());
         }
         s
@@ -41,8 +37,7 @@ impl Network {
         match pkt.link {
             LinkTag::None => Some(pkt),
             LinkTag::Ack(_) => {
-                if let Some((agent, _)) = self.agents[node.index()].as_mut() {
-                    let local = agent.on_link_ack(now, &pkt);
+                if let Some(local) = self.nodes[node.index()].link_ack(now, &pkt) {
                     self.inject_local(now, node, local);
                     self.pump_agent(node, now);
                 }
@@ -51,7 +46,7 @@ impl Network {
                 None
             }
             LinkTag::Data { .. } => {
-                let Some(Some(rx)) = self.link_receivers.get_mut(node.index()) else {
+                let Some(rx) = self.nodes[node.index()].link_receiver.as_mut() else {
                     let mut pkt = pkt;
                     pkt.link = LinkTag::None;
                     return Some(pkt);

@@ -13,7 +13,11 @@ pub(super) type ProxySlot = (SplitProxy, Option<SimTime>);
 impl Network {
     /// Run `proxy` on `node` for its flow (replacing any proxy of that flow there).
     pub fn set_proxy(&mut self, node: NodeId, proxy: SplitProxy) {
-        self.proxies.insert((node, proxy.flow()), (proxy, None));
+        self.nodes[node.index()]
+            .proxies
+            .insert(proxy.flow(), (proxy, None));
+        self.proxied = true;
+        // An arrival anywhere may meet a proxy now (crate::port's `intercept_to`).
         for p in &mut self.ports {
             p.intercept_to = true;
         }
@@ -21,7 +25,9 @@ impl Network {
 
     /// The proxies, with their nodes, in (node, flow) order.
     pub fn proxies(&self) -> impl Iterator<Item = (NodeId, &SplitProxy)> {
-        self.proxies.iter().map(|(&(n, _), (p, _))| (n, p))
+        self.nodes
+            .iter()
+            .flat_map(|n| n.proxies.values().map(move |(p, _)| (n.id, p)))
     }
 
     /// An intact packet arrived at `node`: a proxy there absorbs its flow's data going to the
@@ -29,10 +35,10 @@ impl Network {
     /// leaves the pool; otherwise it passes on).
     pub(super) fn proxy_absorbs(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> bool {
         let pkt = &self.pool[r];
-        if pkt.dst == node || self.proxies.is_empty() || !pkt.is_tcp() {
+        if pkt.dst == node || !self.proxied || !pkt.is_tcp() {
             return false;
         }
-        let Some((proxy, _)) = self.proxies.get_mut(&(node, pkt.flow)) else {
+        let Some((proxy, _)) = self.nodes[node.index()].proxies.get_mut(&pkt.flow) else {
             return false;
         };
         let flow = pkt.flow;
@@ -51,8 +57,10 @@ impl Network {
         true
     }
 
+    /// The wake-up of the proxy of `flow` on `node` is due. Out of line, like `agent_timer`.
+    #[inline(never)]
     pub(super) fn proxy_timer(&mut self, now: SimTime, node: NodeId, flow: FlowId) {
-        let Some((proxy, wake)) = self.proxies.get_mut(&(node, flow)) else {
+        let Some((proxy, wake)) = self.nodes[node.index()].proxies.get_mut(&flow) else {
             return;
         };
         if *wake == Some(now) {
@@ -65,7 +73,7 @@ impl Network {
     /// Send what both legs want to send, then schedule the proxy's next wake-up.
     fn pump_proxy(&mut self, node: NodeId, flow: FlowId, now: SimTime) {
         loop {
-            let Some((proxy, _)) = self.proxies.get_mut(&(node, flow)) else {
+            let Some((proxy, _)) = self.nodes[node.index()].proxies.get_mut(&flow) else {
                 return;
             };
             let (to_source, seg) = match proxy.poll_wired(now) {
@@ -88,13 +96,13 @@ impl Network {
             self.next_uid += 1;
             if let Some(dropped) = self.send_from(now, node, r) {
                 if !to_source {
-                    if let Some((proxy, _)) = self.proxies.get_mut(&(node, flow)) {
+                    if let Some((proxy, _)) = self.nodes[node.index()].proxies.get_mut(&flow) {
                         proxy.on_local_drop(now, &dropped.seg);
                     }
                 }
             }
         }
-        let Some((proxy, wake)) = self.proxies.get_mut(&(node, flow)) else {
+        let Some((proxy, wake)) = self.nodes[node.index()].proxies.get_mut(&flow) else {
             return;
         };
         if let Some(t) = proxy.poll_timeout() {

@@ -26,7 +26,7 @@ impl Sender {
 
     /// The earliest of today's timers: the recovery part's and the probe timer.
     #[inline(never)]
-    pub(super) fn today_poll_timeout(&self) -> Option<SimTime> {
+    pub(super) fn extras_poll_timeout(&self) -> Option<SimTime> {
         let part = if self.track_sends {
             self.parts.recovery.poll_timeout()
         } else {
@@ -44,7 +44,7 @@ impl Sender {
     /// An ACK that is neither new nor a counted duplicate (a window update, or a duplicate
     /// with nothing outstanding): it may still end a probe episode (RFC 8985 §7.4).
     #[inline(never)]
-    pub(super) fn today_other_ack(
+    pub(super) fn extras_other_ack(
         &mut self,
         now: SimTime,
         ack: u64,
@@ -60,7 +60,7 @@ impl Sender {
     /// timer. `(ack, acked)`: the cumulative ACK and the advance of `snd_una`; `dup`: a
     /// duplicate; `pure_dup`: one without SACK blocks; `started`: it started a recovery.
     #[inline(never)]
-    pub(super) fn today_after_ack(
+    pub(super) fn extras_after_ack(
         &mut self,
         now: SimTime,
         (ack, acked): (u64, u64),
@@ -100,7 +100,7 @@ impl Sender {
 
     /// A fast recovery started: no probe while it runs (RFC 8985 §7.2).
     #[inline(never)]
-    pub(super) fn today_recovery_started(&mut self) {
+    pub(super) fn extras_recovery_started(&mut self) {
         if let Some(t) = self.tlp.as_mut() {
             t.pto_at = None;
         }
@@ -109,7 +109,7 @@ impl Sender {
     /// A timer may have expired: the recovery part's (RACK's reordering timer), then the probe
     /// timer. Returns whether a probe is due, which takes the retransmission timer's place.
     #[inline(never)]
-    pub(super) fn today_timeout(
+    pub(super) fn extras_timeout(
         &mut self,
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
@@ -130,7 +130,7 @@ impl Sender {
     /// The retransmission timer fired (before its reductions: `flight` and `ssthresh` as they
     /// were): F-RTO's step 1; PRR and the probe episode end.
     #[inline(never)]
-    pub(super) fn today_rto(&mut self, flight: u32, ssthresh: u32) {
+    pub(super) fn extras_rto(&mut self, flight: u32, ssthresh: u32) {
         if self.frto.is_some() {
             self.frto_on_timeout(flight, ssthresh);
         }
@@ -143,7 +143,7 @@ impl Sender {
     /// `[off, off + len)` left (`new_data`: it extends `snd_max`; `idle`: nothing was in
     /// flight before it).
     #[inline(never)]
-    pub(super) fn today_on_sent(
+    pub(super) fn extras_on_sent(
         &mut self,
         now: SimTime,
         (off, len): (u64, u32),

@@ -43,7 +43,7 @@ impl Sender {
         self.timing = None;
         self.pacer = None;
         if self.extras {
-            self.today_recovery_started();
+            self.extras_recovery_started();
         }
         if trace.enabled() {
             trace.record(now, SenderEvent::FastRetransmit { seq: self.una });
@@ -77,7 +77,7 @@ impl Sender {
         if self.syn.is_some() {
             return self.syn_timeout(now, trace);
         }
-        if self.extras && self.today_timeout(now, trace) {
+        if self.extras && self.extras_timeout(now, trace) {
             return;
         }
         match self.rexmt_at {
@@ -88,7 +88,7 @@ impl Sender {
         let (tsval, flight) = (self.tsval(now), self.flight());
         let (cwnd, ssthresh) = (self.parts.cc.cwnd(), self.parts.cc.ssthresh());
         if self.extras {
-            self.today_rto(flight, ssthresh);
+            self.extras_rto(flight, ssthresh);
         }
         self.parts.rto.on_timeout();
         self.parts.cc.on_congestion(CongestionEvent::Timeout {

@@ -256,7 +256,7 @@ impl Sender {
         };
         earliest(self.pacer.map(|p| p.next()));
         if self.extras {
-            earliest(self.today_poll_timeout());
+            earliest(self.extras_poll_timeout());
         }
         at
     }
@@ -334,7 +334,7 @@ impl Sender {
                 self.dupacks = 0;
                 self.update_window(seg.wnd);
                 if self.extras {
-                    self.today_other_ack(now, ack, seg.len == 0 && n == 0, trace);
+                    self.extras_other_ack(now, ack, seg.len == 0 && n == 0, trace);
                 }
                 return;
             }
@@ -372,7 +372,7 @@ impl Sender {
             }
             if self.extras {
                 let sack = &sack[..n];
-                self.today_after_ack(now, (ack, 0), (true, n == 0), started, sack, trace);
+                self.extras_after_ack(now, (ack, 0), (true, n == 0), started, sack, trace);
             }
             self.sample_window(now, trace);
             return;
@@ -456,7 +456,7 @@ impl Sender {
         if self.extras {
             let started = d.congestion.is_some();
             let sack = &sack[..n];
-            self.today_after_ack(now, (ack, acked), (false, false), started, sack, trace);
+            self.extras_after_ack(now, (ack, acked), (false, false), started, sack, trace);
         }
         if trace.enabled() {
             trace.record(now, SenderEvent::Acked { ack: self.una });

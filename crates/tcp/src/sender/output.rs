@@ -106,7 +106,7 @@ impl Sender {
         trace: &mut dyn TraceSink<SenderEvent>,
     ) -> Option<Segment> {
         if self.extras {
-            return self.next_segment_today(now, trace);
+            return self.next_segment_extras(now, trace);
         }
         let view = self.view();
         let window = self.usable_window();
@@ -123,7 +123,7 @@ impl Sender {
     /// a PRR recovery sndcnt decides instead of cwnd − pipe (RFC 6937); F-RTO's new segments
     /// go regardless of the window (RFC 5682 step 2b).
     #[inline(never)]
-    fn next_segment_today(
+    fn next_segment_extras(
         &mut self,
         now: SimTime,
         trace: &mut dyn TraceSink<SenderEvent>,
@@ -181,7 +181,7 @@ impl Sender {
     /// `budget`); `today`: PRR's allowance and F-RTO's bytes beyond the window, if today's
     /// parts run.
     #[inline(always)]
-    fn send_new<const TODAY: bool>(
+    fn send_new<const EXTRAS: bool>(
         &mut self,
         now: SimTime,
         (window, pipe, budget): (u64, Option<u64>, u64),
@@ -208,9 +208,9 @@ impl Sender {
             // RFC 6675 NextSeg (2) cannot send new data: rules (3) and (4).
             let view = self.view();
             let r = self.parts.recovery.next_fallback(now, view, budget)?;
-            return Some(self.emit::<TODAY>(now, r.off, r.len, trace));
+            return Some(self.emit::<EXTRAS>(now, r.off, r.len, trace));
         }
-        self.send_from_nxt::<TODAY>(now, new_end.min(window_end), trace)
+        self.send_from_nxt::<EXTRAS>(now, new_end.min(window_end), trace)
     }
 
     /// Where new data must stop: the end of what the application wrote within the send buffer,
@@ -225,7 +225,7 @@ impl Sender {
     /// The segment from snd_nxt up to `usable_end` at most, if the send rules let it go now;
     /// snd_nxt moves past it.
     #[inline(always)]
-    fn send_from_nxt<const TODAY: bool>(
+    fn send_from_nxt<const EXTRAS: bool>(
         &mut self,
         now: SimTime,
         usable_end: u64,
@@ -244,16 +244,16 @@ impl Sender {
         if !(full || retransmission || last_piece || half_window) {
             return None;
         }
-        let seg = self.emit::<TODAY>(now, self.nxt, len, trace);
+        let seg = self.emit::<EXTRAS>(now, self.nxt, len, trace);
         self.nxt += u64::from(len);
         Some(seg)
     }
 
     /// Build the segment for `[off, off+len)`, update counters, timing and the timer;
-    /// `TODAY`: today's parts run (the sender's `extras`), and see the segment.
+    /// `EXTRAS`: today's parts run (the sender's `extras`), and see the segment.
     // Inlined into its callers (callgrind: its call and frame cost ~2 % of the reference run).
     #[inline(always)]
-    pub(super) fn emit<const TODAY: bool>(
+    pub(super) fn emit<const EXTRAS: bool>(
         &mut self,
         now: SimTime,
         off: u64,
@@ -271,7 +271,7 @@ impl Sender {
             }
         }
         let new_data = end > self.max;
-        let idle = TODAY && self.max == self.una;
+        let idle = EXTRAS && self.max == self.una;
         if new_data {
             if self.timing.is_none() && off >= self.max {
                 self.timing = Some((off, now));
@@ -290,8 +290,8 @@ impl Sender {
         if self.rexmt_at.is_none() {
             self.rexmt_at = Some(self.parts.rto.deadline(now));
         }
-        if TODAY {
-            self.today_on_sent(now, (off, len), new_data, idle);
+        if EXTRAS {
+            self.extras_on_sent(now, (off, len), new_data, idle);
         }
         if trace.enabled() {
             trace.record(

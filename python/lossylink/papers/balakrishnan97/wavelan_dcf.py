@@ -1,4 +1,4 @@
-"""The WaveLAN hop as an 802.11 DCF instead of the calibrated shared hop (issue 13): Tables 2-4
+"""The WaveLAN hop as an 802.11 DCF instead of the calibrated shared hop: Tables 2-4
 with the 2 Mb/s hop of the ``lan`` and ``wan`` presets replaced by a two-member DCF (the base
 station and the mobile contend with random backoff; data and TCP ACK frames can collide), in
 two modes: without MAC-level ACKs (CSMA/CA, as the paper's 915 MHz WaveLAN had: a collided or

@@ -9,6 +9,9 @@ buchholcz`` (eln-llelsn spec §3, §5.1-5.3, §6.1, §7.1).
   form the bands of :mod:`lossylink.papers.buchholcz.bands`;
 - :data:`TARGETS` (:mod:`lossylink.papers.buchholcz.targets`): T002-1..12 as the spec states
   them (ratios only, §6.1.3);
+- the counterfactual runs of the two deviations explained by a mechanism (group
+  ``counterfactual``, :data:`runs.COUNTERFACTUALS`) and the bands those mechanisms predict
+  (:mod:`lossylink.papers.buchholcz.earned`);
 - :data:`FIGURES`: Figs 4 and 6-9 in the paper's form; the report sections are in
   :mod:`lossylink.papers.buchholcz.report`.
 """
@@ -60,7 +63,8 @@ def select(groups: set[str], figures: bool = True) -> Selection:
     """The experiments of ``groups``, the targets that read any of them (with the runs of other
     groups those compare against), and the figures of the selected groups."""
     targets = tuple(t for t in TARGETS if any(_group_of(n) in groups for n in t.needs))
-    needed = {n for t in targets for n in t.needs}
+    # With the runs their deviations' bands and counterfactuals read.
+    needed = {n for t in targets for n in t.all_needs()}
     figs = (
         tuple(
             f for f in FIGURES

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lossylink.papers.buchholcz import runs as r
+from lossylink.papers.buchholcz.series import gain, series
 from lossylink.report import Grid, find
 
 if TYPE_CHECKING:
@@ -99,8 +100,6 @@ def header_share(p: float) -> float:
 def hack_table(rep: Reproduction) -> Grid | None:
     """Web under HACK identification: corrupted data frames, those whose header was hit (not
     attributed), and the response-time reduction beside the oracle's."""
-    from lossylink.papers.buchholcz.report import gain, series
-
     rows = []
     for group in ("web-uniform", "web-markov"):
         kind = group.split("-")[1]

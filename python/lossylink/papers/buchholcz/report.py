@@ -10,15 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lossylink.papers._base import Figure
-from lossylink.papers.buchholcz import bands
+from lossylink.papers.buchholcz import bands, measured
 from lossylink.papers.buchholcz import runs as r
-from lossylink.papers.buchholcz.targets import GOODPUT, RESPONSE, TARGETS
+from lossylink.papers.buchholcz.series import gain, series, speedup, xs_of
+from lossylink.papers.buchholcz.targets import TARGETS
 from lossylink.report import Grid, find, placeholder, seed_text
 
 if TYPE_CHECKING:
     from lossylink.outcomes import Reproduction
-
-METRIC = {"ftp": GOODPUT, "web": RESPONSE}
 
 
 def describe(rep: Reproduction) -> str:
@@ -34,63 +33,6 @@ def describe(rep: Reproduction) -> str:
         f"downlinks only. Every other reading of what the paper leaves open runs beside the "
         f"headline (section Readings)."
     )
-
-
-def _xs(group: str) -> list[float]:
-    traffic, kind = group.split("-")
-    if kind == "markov":
-        return [float(k) for k in r.MARKOV]
-    return list(r.UNIFORM_P if traffic == "ftp" else r.WEB_UNIFORM_P)
-
-
-def _exp_id(group: str, x: float, label: str, variant: str = "") -> str:
-    traffic, kind = group.split("-")
-    key = f"{x:g}" if kind == "uniform" else str(int(x))
-    return r.exp_id(traffic, kind, key, label, variant)
-
-
-def _mean(rep: Reproduction, exp_id: str, metric: str) -> float | None:
-    o = find(rep.outcomes, exp_id)
-    if o is None or not o.results:
-        return None
-    v = o.values(metric)
-    return sum(v) / len(v) if v else None
-
-
-def _variant_id(rep: Reproduction, group: str, x: float, label: str, variant: str) -> str:
-    """The run of ``label`` under ``variant``, or the headline's where the variant leaves it."""
-    alt = _exp_id(group, x, label, variant)
-    return alt if variant and find(rep.outcomes, alt) is not None else _exp_id(group, x, label)
-
-
-def series(
-    rep: Reproduction, group: str, variant: str = ""
-) -> tuple[list[float], list[float], list[float]]:
-    """x, Reno and TCP-ELN (mean over seeds) where both ran, under ``variant``."""
-    traffic = group.split("-")[0]
-    xs, reno, eln = [], [], []
-    for x in _xs(group):
-        if variant and find(rep.outcomes, _exp_id(group, x, "eln", variant)) is None:
-            continue
-        a = _mean(rep, _variant_id(rep, group, x, "reno", variant), METRIC[traffic])
-        b = _mean(rep, _variant_id(rep, group, x, "eln", variant), METRIC[traffic])
-        if a is not None and b is not None:
-            xs.append(x)
-            reno.append(a)
-            eln.append(b)
-    return xs, reno, eln
-
-
-def gain(traffic: str, reno: float, eln: float) -> float:
-    """I = T_ELN/T_Reno - 1 (FTP) or R = (RT_Reno - RT_ELN)/RT_Reno (web), in %."""
-    if traffic == "ftp":
-        return 100.0 * (eln / reno - 1.0) if reno > 0 else float("nan")
-    return 100.0 * (reno - eln) / reno if reno > 0 else float("nan")
-
-
-def speedup(reno: float, eln: float) -> float:
-    """The web's other reading of "better": RT_Reno/RT_ELN - 1, in % (the FTP metric's form)."""
-    return 100.0 * (reno / eln - 1.0) if eln > 0 else float("nan")
 
 
 def group_table(rep: Reproduction, group: str) -> Grid:
@@ -150,7 +92,7 @@ def readings_table(rep: Reproduction, group: str) -> Grid | None:
         return None
     kind = group.split("-")[1]
     rows = []
-    for x in _xs(group):
+    for x in xs_of(group):
         setting = f"p = {x:g}" if kind == "uniform" else f"model {int(x)}"
         rows.append([setting] + [f"{c[x]:+.0f} %" if x in c else "" for _, c in cols])
     metric = "improvement I" if traffic == "ftp" else "reduction R"
@@ -166,8 +108,6 @@ def readings_table(rep: Reproduction, group: str) -> Grid | None:
 
 def sections(rep: Reproduction) -> list[tuple[str, str, list[Grid]]]:
     """``(anchor, title, grids)`` of the sections before the targets."""
-    from lossylink.papers.buchholcz import measured
-
     groups = {o.experiment.group for o in rep.outcomes}
     grids = [group_table(rep, g) for g in HEADLINE_GROUPS if g in groups]
     out = [("runs", "Experiments", grids)] if grids else []

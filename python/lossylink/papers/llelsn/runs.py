@@ -57,10 +57,10 @@ FRIENDLY = (
 )
 FRIENDLY_RETRY_LIMIT = 7
 """Fig. 12 runs "without wireless losses": no bit errors, and ns-2's `ShortRetryLimit_ 7`
-(tcl/lib/ns-default.tcl:707) so that a collision is retried, not lost (issue 40 point 5; with the
-study's retry limit of one every collided frame is a wireless loss)."""
+(tcl/lib/ns-default.tcl:707) so that a collision is retried, not lost (with the study's retry
+limit of one every collided frame is a wireless loss)."""
 IDEAL_BWE_SHARE = "386kbps"
-"""Ideal BWE's "exact available bandwidth" in Fig. 12 (issue 40 point 6): a flow's share of the
+"""Ideal BWE's "exact available bandwidth" in Fig. 12: a flow's share of the
 cell, measured as ground truth: ten Reno flows on this cell (retry limit 7, no bit errors) each
 get 0.371 Mb/s of goodput (`reproduce llelsn --quick`, friendly k = 0, seed 1), 0.386 Mb/s of
 IP packets (1040 of 1000 bytes). A fixed share, not the momentary rate of the others (the
@@ -168,7 +168,7 @@ def flows(n: int, schemes: list[str] | None = None, extra: str = "") -> str:
         scheme = f', scheme = "{schemes[i - 1]}"' if schemes else ""
         if schemes and schemes[i - 1] == "e2e-ideal-bwe":
             # The oracle knows the flow's available bandwidth: its share of the cell, not the
-            # wired link's 10 Mb/s (issue 40 point 6); a per-flow `tcp` override.
+            # wired link's 10 Mb/s; a per-flow `tcp` override.
             scheme += f', tcp = {{ ideal_bwe_rate = "{IDEAL_BWE_SHARE}" }}'
         out.append(f'{{ name = "sta{i}", from = "server", to = "sta{i}"{scheme} }}')
     if extra:
@@ -332,8 +332,8 @@ def _experiments() -> list[Experiment]:
                     overrides=(
                         ("scheme", "ll-elsn"),
                         ("run.duration", DURATION),
-                        # The retried frame waits aside while later frames go (issue 40
-                        # point 4): link-layer delay and reordering, not a blocked queue.
+                        # The retried frame waits aside while later frames go: link-layer
+                        # delay and reordering, not a blocked queue.
                         ("cells.0.dcf", dcf(4, "100ms", blocks=False)),
                         ("cells.0.error", fer(p)),
                         ("ll.elsn.ersn", "true" if ersn else "false"),

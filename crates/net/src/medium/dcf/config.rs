@@ -26,7 +26,7 @@ pub struct DcfConfig {
     /// Whether the retry delay blocks the member (true: the frame stays at the head and
     /// everything behind it waits) or not (false: the frame is set aside for the delay while
     /// the member sends the frames behind it, and is retried first once the delay is over; the
-    /// reordering and link-layer delay the LL-ELSN study's Fig. 13 is about, issue 40 point 4).
+    /// reordering and link-layer delay the LL-ELSN study's Fig. 13 is about).
     pub retry_delay_blocks: bool,
     /// Whether the receiver acknowledges each frame (802.11). Without MAC ACKs (CSMA/CA as the
     /// 915 MHz WaveLAN had, Balakrishnan97's testbed) a frame is sent once after its backoff and

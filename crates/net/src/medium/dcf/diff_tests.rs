@@ -4,7 +4,7 @@
 //! loop (one queue ordered by time, then by the order scheduled); every call they make on the
 //! network is logged, and the two logs, the counters and the frames left must be identical.
 
-use super::super::Frame;
+use super::super::{Air, Frame, MacAir};
 use super::oracle::ScanDcf;
 use super::*;
 use proptest::prelude::*;
@@ -77,6 +77,9 @@ impl Air for DiffAir {
     fn sent(&mut self, _: SimTime, _: PortId) {
         unreachable!("the DCF delivers, it never reports a sent frame")
     }
+}
+
+impl MacAir for DiffAir {
     fn attempt(&mut self, now: SimTime, port: PortId, _: &Frame) -> (SimDuration, bool) {
         // Airtimes differ (a collision's frames end apart), some attempts are corrupted.
         let airtime = SimDuration::from_micros(200 + self.next() % 1500);
@@ -110,12 +113,6 @@ impl Air for DiffAir {
     }
     fn header_up(&mut self, end: SimTime, port: PortId, _: &Frame) {
         self.log.push(format!("{} header {port}", end.as_nanos()));
-    }
-    fn frame_info(&self, _: &Frame) -> super::super::FrameInfo {
-        unreachable!("the DCF does not frame packets")
-    }
-    fn hand_over(&mut self, _: SimTime, _: PortId, _: Frame, _: u64, _: crate::medium::Arrival) {
-        unreachable!("the DCF does not frame packets")
     }
 }
 

@@ -50,6 +50,12 @@ pub(super) struct Member {
 }
 
 impl Member {
+    /// The place of `port` among the member's ports (the access point's station index,
+    /// crate::wifi::airtime).
+    pub(super) fn next_port_of(&self, port: PortId) -> usize {
+        self.ports.iter().position(|&p| p == port).unwrap_or(0)
+    }
+
     /// Slots counted between `from` and `now`.
     pub(super) fn counted(from: SimTime, now: SimTime, slot: SimDuration) -> u32 {
         let n = now.saturating_since(from).as_nanos() / slot.as_nanos().max(1);

@@ -21,7 +21,8 @@
 //! a long idle period); a member joining a countdown starts counting at the next slot boundary
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
-use super::{Air, Medium};
+use super::{MacAir, Medium};
+use crate::wifi::CellWifi;
 use config::Timing;
 pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
@@ -31,6 +32,7 @@ use set::{Bits, MemberSet};
 mod config;
 mod member;
 mod set;
+mod wifi;
 
 /// Wake-up tags: an exchange's outcome carries its member (high bit set); everything else the
 /// epoch of the schedule it belongs to, so that a stale one is ignored.
@@ -58,7 +60,7 @@ pub(crate) struct Dcf {
     busy_until: SimTime,
     epoch: u32,
     /// Slots in which several countdowns ended with collisions off (whose turn it is).
-    ties: usize,
+    ties: u32,
     /// The members counting down (`Phase::Backoff` with `from`), and the earliest end of their
     /// countdowns: a wake-up visits only the members it concerns (crate::medium::dcf::set).
     counting: MemberSet,
@@ -73,6 +75,10 @@ pub(crate) struct Dcf {
     /// countdowns there have been (`Member::defer_at`): set once, not member by member.
     defer: SimDuration,
     exchanges: u64,
+    /// Per-port ACK times of the ports' PHY modes and the access point's airtime scheduler
+    /// (crate::wifi::CellWifi), boxed: `None` for a cell without either (802.11b, frames in
+    /// turn), and the medium enum stays small.
+    wifi: Option<Box<CellWifi>>,
 }
 
 impl Dcf {
@@ -114,6 +120,7 @@ impl Dcf {
                 .collect(),
             busy_until: SimTime::ZERO,
             epoch: 0,
+            wifi: None,
         };
         d.grow_sets();
         d
@@ -168,7 +175,7 @@ impl Dcf {
     /// empty member never has a frame waiting that it could take.
     /// The check is inlined into the callers: most offers find the member busy with a frame.
     #[inline(always)]
-    fn fill<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+    fn fill<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
         let m = &self.members[i];
         if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
             return false;
@@ -178,7 +185,7 @@ impl Dcf {
 
     /// [`Dcf::fill`] for an empty member `i`: its ports in turn.
     #[inline(never)]
-    fn take_frame<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+    fn take_frame<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
         let m = &mut self.members[i];
         // A frame set aside whose delay is over goes first.
         if let Some(k) = m.aside.iter().position(|a| a.until <= now) {
@@ -186,6 +193,20 @@ impl Dcf {
             m.frame = Some((a.port, a.frame, a.head));
             m.attempt = a.attempt;
             m.cw = a.cw;
+            let slots = m.draw();
+            m.phase = Phase::Backoff { slots, from: None };
+            self.frozen.insert(i);
+            return true;
+        }
+        if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {
+            // Airtime fairness (crate::wifi::airtime): the station the deficit scheduler picks.
+            let ports = &m.ports;
+            let Some((k, f)) = s.pick(|k| air.take(now, ports[k])) else {
+                return false;
+            };
+            m.frame = Some((ports[k], f, now));
+            m.attempt = 0;
+            m.cw = self.cfg.cw_min;
             let slots = m.draw();
             m.phase = Phase::Backoff { slots, from: None };
             self.frozen.insert(i);
@@ -215,7 +236,7 @@ impl Dcf {
     /// while the medium has been idle for DIFS, or EIFS after an error, §9.2.3.4); then the
     /// next event is scheduled. Counters already running keep their end (`counting_end`), so
     /// only the waiting and frozen members are visited, in member order.
-    fn resume<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn resume<A: MacAir>(&mut self, now: SimTime, air: &mut A) {
         if now < self.busy_until {
             return;
         }
@@ -283,7 +304,7 @@ impl Dcf {
     }
 
     /// The countdown ended at `now` for some members: they transmit, the others freeze.
-    fn countdown<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn countdown<A: MacAir>(&mut self, now: SimTime, air: &mut A) {
         let slot = self.cfg.slot;
         self.senders.clear();
         // Only counting members can end their countdown (§9.2.5.2: transmit when the backoff
@@ -308,7 +329,7 @@ impl Dcf {
         }
         if self.senders.len() > 1 && !self.cfg.collisions {
             // The ablation: one sends, in turn; the others freeze with nothing left to count.
-            let winner = self.senders[self.ties % self.senders.len()];
+            let winner = self.senders[self.ties as usize % self.senders.len()];
             self.ties = self.ties.wrapping_add(1);
             self.senders.clear();
             self.senders.push(winner);
@@ -325,6 +346,15 @@ impl Dcf {
                 air.first_retry(now, *port, frame);
             }
             let (airtime, corrupted) = air.attempt(now, *port, frame);
+            if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
+                // TX airtime of the access point's attempts to its station; RX airtime of a
+                // station's frame the access point received (crate::wifi::airtime).
+                if i == 0 {
+                    s.charge(m.next_port_of(*port), airtime);
+                } else if !collision && !corrupted {
+                    s.charge(i - 1, airtime);
+                }
+            }
             if corrupted && !collision && self.cfg.header_protection {
                 air.header_up(now + airtime, *port, frame);
             }
@@ -354,6 +384,7 @@ impl Dcf {
             }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
+            let (sifs_ack, ack_timeout) = Self::ack_of(self.wifi.as_deref(), &self.tm, *port);
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
             if collision {
                 m.stats.collisions += 1;
@@ -362,16 +393,12 @@ impl Dcf {
             }
             clean &= ok;
             let until = if ok {
-                data_end + self.tm.sifs_ack
+                data_end + sifs_ack
             } else {
-                data_end + self.tm.ack_timeout
+                data_end + ack_timeout
             };
             m.phase = Phase::Sending { until, ok };
-            end = end.max(if acked {
-                data_end + self.tm.sifs_ack
-            } else {
-                data_end
-            });
+            end = end.max(if acked { data_end + sifs_ack } else { data_end });
         }
         // Everyone else freezes its counter with the slots it has left (§9.2.5.2: the backoff
         // timer is suspended while the medium is busy) and defers DIFS after a clean exchange,
@@ -443,7 +470,7 @@ impl Dcf {
     }
 
     /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
-    fn outcome<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) {
+    fn outcome<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) {
         let cfg = &self.cfg;
         let m = &mut self.members[i];
         let Phase::Sending { ok, .. } = m.phase else {
@@ -508,8 +535,17 @@ impl Dcf {
     }
 }
 
-impl Medium for Dcf {
-    fn on_ready<A: Air>(&mut self, now: SimTime, port: PortId, air: &mut A) {
+impl Dcf {
+    /// Whether a frame is on the air (the network then need not offer it frames).
+    #[inline(always)]
+    pub(crate) fn is_busy(&self) -> bool {
+        // Always take offers: a member may be empty while the medium is busy.
+        false
+    }
+}
+
+impl<A: MacAir> Medium<A> for Dcf {
+    fn on_ready(&mut self, now: SimTime, port: PortId, air: &mut A) {
         // Only the port's own member can take its frame; fill only moves a member from Empty
         // to a backoff: resume when it took one.
         let i = self
@@ -517,12 +553,17 @@ impl Medium for Dcf {
             .get(port.index())
             .copied()
             .unwrap_or(NO_MEMBER);
+        if i == 0 {
+            if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
+                s.activate(self.members[0].next_port_of(port));
+            }
+        }
         if i != NO_MEMBER && self.fill(now, i as usize, air) {
             self.resume(now, air);
         }
     }
 
-    fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A) {
+    fn on_wake(&mut self, now: SimTime, tag: u32, air: &mut A) {
         if tag & ASIDE != 0 {
             // A frame's retry delay is over: an empty member takes it now; a busy one after
             // its exchange.
@@ -545,11 +586,6 @@ impl Medium for Dcf {
             return;
         }
         self.countdown(now, air);
-    }
-
-    fn is_busy(&self) -> bool {
-        // Always take offers: a member may be empty while the medium is busy.
-        false
     }
 }
 

@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use super::super::{Air, Frame, Medium};
+use super::super::{Frame, MacAir, Medium};
 use super::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
 
@@ -141,7 +141,7 @@ impl ScanDcf {
     /// the port served last) and draws a backoff; returns whether it did. A member is offered
     /// frames when one of its ports reports one (`on_ready`) and when its exchange ends, so an
     /// empty member never has a frame waiting that it could take.
-    fn fill<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+    fn fill<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
         let m = &mut self.members[i];
         if m.frame.is_some() || !matches!(m.phase, Phase::Empty) {
             return false;
@@ -165,7 +165,7 @@ impl ScanDcf {
 
     /// The medium is idle at `now`: members whose wait ended rejoin, frozen counters start
     /// again after each member's deferral; then the next event is scheduled.
-    fn resume<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn resume<A: MacAir>(&mut self, now: SimTime, air: &mut A) {
         if now < self.busy_until {
             return;
         }
@@ -198,7 +198,7 @@ impl ScanDcf {
     }
 
     /// The countdown ended at `now` for some members: they transmit, the others freeze.
-    fn countdown<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn countdown<A: MacAir>(&mut self, now: SimTime, air: &mut A) {
         let slot = self.cfg.slot;
         let mut senders = std::mem::take(&mut self.senders);
         senders.clear();
@@ -319,7 +319,7 @@ impl ScanDcf {
     }
 
     /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
-    fn outcome<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) {
+    fn outcome<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) {
         let cfg = self.cfg;
         let m = &mut self.members[i];
         let Phase::Sending { ok, .. } = m.phase else {
@@ -367,8 +367,17 @@ impl ScanDcf {
     }
 }
 
-impl Medium for ScanDcf {
-    fn on_ready<A: Air>(&mut self, now: SimTime, port: PortId, air: &mut A) {
+impl ScanDcf {
+    /// Whether a frame is on the air (the network then need not offer it frames).
+    #[inline(always)]
+    pub(crate) fn is_busy(&self) -> bool {
+        // Always take offers: a member may be empty while the medium is busy.
+        false
+    }
+}
+
+impl<A: MacAir> Medium<A> for ScanDcf {
+    fn on_ready(&mut self, now: SimTime, port: PortId, air: &mut A) {
         // Only the port's own member can take its frame; fill only moves a member from Empty
         // to a backoff: resume when it took one.
         let i = self
@@ -381,7 +390,7 @@ impl Medium for ScanDcf {
         }
     }
 
-    fn on_wake<A: Air>(&mut self, now: SimTime, tag: u32, air: &mut A) {
+    fn on_wake(&mut self, now: SimTime, tag: u32, air: &mut A) {
         if tag & MEMBER != 0 {
             let i = (tag & !MEMBER) as usize;
             if i < self.members.len() {
@@ -395,10 +404,5 @@ impl Medium for ScanDcf {
             return;
         }
         self.countdown(now, air);
-    }
-
-    fn is_busy(&self) -> bool {
-        // Always take offers: a member may be empty while the medium is busy.
-        false
     }
 }

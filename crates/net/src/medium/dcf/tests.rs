@@ -295,7 +295,7 @@ fn a_collision_hands_no_header_up() {
 
 #[test]
 fn a_non_blocking_retry_delay_lets_the_frames_behind_go_first() {
-    // Issue 40 point 4 (the LL-ELSN study's Fig. 13): the first attempt of frame 1 is lost;
+    // The LL-ELSN study's Fig. 13: the first attempt of frame 1 is lost;
     // with a 100 ms retry delay that does not block, frames 2 and 3 are delivered while frame
     // 1 waits, and frame 1 is retried once the delay is over. Blocking: 2 and 3 wait behind it.
     let run = |blocks: bool| {

@@ -6,7 +6,7 @@
 //! drop-tail queue), so a class scheduled first overtakes other classes' retransmissions and
 //! the one frame RLP holds ready, not the packets queued before it at the interface.
 
-use super::{Air, Gsm, OnAir, Queued};
+use super::{FramingAir, Gsm, OnAir, Queued};
 use engine::SimTime;
 
 /// What becomes of an erased frame under the flow-adaptive link.
@@ -68,7 +68,12 @@ impl Gsm {
     /// Whether the next new frame goes before the due retransmission `lost[i]`: it carries
     /// bytes of a class scheduled before every class of the retransmission's bytes (and L2R
     /// lets new data go).
-    pub(super) fn new_frame_first<A: Air>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+    pub(super) fn new_frame_first<A: FramingAir>(
+        &mut self,
+        now: SimTime,
+        i: usize,
+        air: &mut A,
+    ) -> bool {
         if self.cfg.adaptive.is_none() || self.l2r.as_mut().is_some_and(|l| !l.xon(now)) {
             return false;
         }
@@ -91,7 +96,7 @@ impl Gsm {
     /// packet of another flow still waits for a retransmission, unless its class asks for
     /// in-order delivery; each flow's packets stay in order (so VJ, which does not resequence,
     /// is not upset: §4.1.2).
-    pub(super) fn deliver_across_flows<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    pub(super) fn deliver_across_flows<A: FramingAir>(&mut self, now: SimTime, air: &mut A) {
         let Some(policies) = self.cfg.adaptive.as_ref().map(|a| a.policies) else {
             return;
         };

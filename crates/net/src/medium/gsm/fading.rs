@@ -1,4 +1,4 @@
-//! A block-erasure channel from a fading process (Ludwig2000 §2.4.4, §4.3; spec §10.4; issue 42).
+//! A block-erasure channel from a fading process (Ludwig2000 §2.4.4, §4.3; spec §10.4).
 //!
 //! [`super::erasure::Profile`] places a minute's erasures as independent bursts; the dissertation's
 //! retrace results say its traces were clustered below the minute scale. Here the clustering

@@ -53,7 +53,7 @@ pub use fading::{max_retransmissions, Fading};
 pub use retrace::{retrace_e2e, retrace_rlp, E2eRetrace, Packing, RetraceError, RlpRetrace};
 
 mod types;
-use super::{Air, Arrival, Frame, Medium};
+use super::{Arrival, Frame, FramingAir, Medium};
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -298,7 +298,7 @@ impl Gsm {
     }
 
     /// Take packets from the port into the stream until a whole frame's payload is waiting.
-    fn fill<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn fill<A: FramingAir>(&mut self, now: SimTime, air: &mut A) {
         while self.stream_end - self.next_new < self.payload() {
             let Some(frame) = air.take(now, self.port) else {
                 return;
@@ -331,7 +331,7 @@ impl Gsm {
     }
 
     /// Hand over every packet whose bytes have all arrived in order.
-    fn deliver<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn deliver<A: FramingAir>(&mut self, now: SimTime, air: &mut A) {
         let upto = self.in_order();
         while self.queued.front().is_some_and(|q| q.end <= upto) {
             let Some(q) = self.queued.pop_front() else {
@@ -343,7 +343,7 @@ impl Gsm {
     }
 
     /// Hand `q` over to the far end, intact unless given up or out of step with VJ.
-    fn hand<A: Air>(&mut self, now: SimTime, q: Queued, air: &mut A) {
+    fn hand<A: FramingAir>(&mut self, now: SimTime, q: Queued, air: &mut A) {
         let ok = match q.header {
             Some(h) => {
                 let ok = self.decompressor.receive(q.flow, h);
@@ -367,7 +367,7 @@ impl Gsm {
     /// Semi-reliable RLP gives up on the frame starting at `hole`: what arrived in order before
     /// it is handed over, then both buffers are flushed and every PPP frame with bytes in them
     /// fails its FCS at the far end.
-    fn reset<A: Air>(&mut self, now: SimTime, hole: u64, air: &mut A) {
+    fn reset<A: FramingAir>(&mut self, now: SimTime, hole: u64, air: &mut A) {
         self.stats.resets += 1;
         self.record(now, RlpKind::Reset, hole);
         self.lost.push_back(Lost {
@@ -395,7 +395,7 @@ impl Gsm {
     }
 
     /// The block that carried `f` ended at `now`.
-    fn finish<A: Air>(&mut self, now: SimTime, f: OnAir, air: &mut A) {
+    fn finish<A: FramingAir>(&mut self, now: SimTime, f: OnAir, air: &mut A) {
         if !self.erased(f.sent) {
             return;
         }
@@ -432,7 +432,7 @@ impl Gsm {
             .map(|h| h.at + h.duration)
     }
 
-    fn next<A: Air>(&mut self, now: SimTime, air: &mut A) -> Option<OnAir> {
+    fn next<A: FramingAir>(&mut self, now: SimTime, air: &mut A) -> Option<OnAir> {
         if self.held_until(now).is_some() {
             // A lossless handover: the sender holds everything until it is over.
             return None;
@@ -494,7 +494,7 @@ impl Gsm {
 
     /// At block boundary `now`: finish the frame on the air, hand over what arrived in order,
     /// start the next frame, and ask for the next wake-up.
-    fn tick<A: Air>(&mut self, now: SimTime, air: &mut A) {
+    fn tick<A: FramingAir>(&mut self, now: SimTime, air: &mut A) {
         if let Some(f) = self.on_air.take() {
             self.finish(now, f, air);
         }
@@ -532,20 +532,24 @@ impl Gsm {
     }
 }
 
-impl Medium for Gsm {
-    fn on_ready<A: Air>(&mut self, now: SimTime, _port: PortId, air: &mut A) {
+impl Gsm {
+    /// Whether a frame is on the air (the network then need not offer it frames).
+    #[inline(always)]
+    pub(crate) fn is_busy(&self) -> bool {
+        self.ticking
+    }
+}
+
+impl<A: FramingAir> Medium<A> for Gsm {
+    fn on_ready(&mut self, now: SimTime, _port: PortId, air: &mut A) {
         if !self.ticking {
             self.ticking = true;
             air.wake(self.boundary(now), 0);
         }
     }
 
-    fn on_wake<A: Air>(&mut self, now: SimTime, _tag: u32, air: &mut A) {
+    fn on_wake(&mut self, now: SimTime, _tag: u32, air: &mut A) {
         self.tick(now, air);
-    }
-
-    fn is_busy(&self) -> bool {
-        self.ticking
     }
 }
 

@@ -1,0 +1,227 @@
+//! A DCF cell's PHY (`dcf.phy`, net::wifi::phy) and access-point scheduler (`dcf.scheduler`,
+//! net::wifi::airtime), validated: the PHY's MAC timing as the DCF's defaults, each member's
+//! rate checked against the PHY's modes (one line naming the field and the rates allowed), and
+//! the mode that sets its frames' and ACKs' airtime.
+
+use crate::error::Error;
+use crate::schema::{DcfDoc, GiDoc, PhyDoc, PreambleDoc, SchedulerDoc, WidthDoc};
+use engine::SimDuration;
+use net::medium::DcfConfig;
+use net::wifi::airtime::{ApScheduler, LINUX_QUANTUM};
+use net::wifi::phy::{Gi, Mode, Standard, Width};
+
+/// A cell's PHY and the choices its modes depend on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CellPhy {
+    std: Standard,
+    /// Width, guard interval, spatial streams (HT/VHT) and the DSSS short preamble.
+    opts: (Width, Gi, u8, bool),
+    short_slot: bool,
+    /// The document's own timing, over the PHY's.
+    overrides: Overrides,
+}
+
+/// `slot`, `sifs`, `cw_min`, `cw_max` as the document gave them.
+#[derive(Clone, Copy, Debug)]
+struct Overrides {
+    slot: Option<SimDuration>,
+    sifs: Option<SimDuration>,
+    cw_min: Option<u32>,
+    cw_max: Option<u32>,
+}
+
+impl CellPhy {
+    /// Whether the cell keeps today's 802.11b timing (the frames' PLCP in `per_frame`).
+    pub(super) fn is_11b(&self) -> bool {
+        self.std == Standard::B
+    }
+}
+
+/// The PHY of the `dcf` at `field` (`cells[i].dcf`), its knobs checked against it.
+pub(super) fn cell_phy(d: &DcfDoc, field: &str) -> Result<CellPhy, Error> {
+    let std = match d.phy.unwrap_or_default() {
+        PhyDoc::B => Standard::B,
+        PhyDoc::A => Standard::A,
+        PhyDoc::G => Standard::G,
+        PhyDoc::N => Standard::N,
+        PhyDoc::Ac => Standard::Ac,
+    };
+    let name = std.name();
+    let ht = matches!(std, Standard::N | Standard::Ac);
+    let only = |k: &str, what: &str| {
+        Error::invalid(
+            format!("{field}.{k}"),
+            format!("dcf.phy = \"{name}\" has no {what}; it belongs to 11n and 11ac"),
+        )
+    };
+    let width = match d.width.unwrap_or_default() {
+        _ if d.width.is_some() && !ht => return Err(only("width", "channel width")),
+        WidthDoc::W20 => Width::W20,
+        WidthDoc::W40 => Width::W40,
+        WidthDoc::W80 if std == Standard::Ac => Width::W80,
+        WidthDoc::W80 => {
+            return Err(Error::invalid(
+                format!("{field}.width"),
+                "80MHz is a VHT width (11ac); 11n has 20MHz and 40MHz",
+            ))
+        }
+    };
+    let gi = match d.guard_interval.unwrap_or_default() {
+        _ if d.guard_interval.is_some() && !ht => {
+            return Err(only("guard_interval", "guard-interval choice"))
+        }
+        GiDoc::Long => Gi::Long,
+        GiDoc::Short => Gi::Short,
+    };
+    let streams = d.streams.unwrap_or(1);
+    if d.streams.is_some() && !ht {
+        return Err(only("streams", "spatial streams"));
+    }
+    if !(1..=4).contains(&streams) {
+        return Err(Error::invalid(
+            format!("{field}.streams"),
+            format!("{streams} is outside 1..=4 (spatial streams)"),
+        ));
+    }
+    if d.short_slot.is_some() && std != Standard::G {
+        return Err(Error::invalid(
+            format!("{field}.short_slot"),
+            format!(
+                "belongs to dcf.phy = \"11g\" (ERP's 9 or 20 µs slot); {name} has one slot time"
+            ),
+        ));
+    }
+    if std != Standard::B && d.basic_rate.is_some() {
+        return Err(Error::invalid(
+            format!("{field}.basic_rate"),
+            format!(
+                "with dcf.phy = \"{name}\" each frame's ACK takes the highest basic rate not \
+                 above its own (IEEE 802.11-2016 §10.6.6.5.2); basic_rate is 11b's"
+            ),
+        ));
+    }
+    let t = std.timing(d.short_slot.unwrap_or(true));
+    if std != Standard::B && d.cw_min.unwrap_or(t.cw_min) > d.cw_max.unwrap_or(t.cw_max) {
+        return Err(Error::invalid(
+            format!("{field}.cw_min"),
+            format!(
+                "{} is above cw_max {}",
+                d.cw_min.unwrap_or(t.cw_min),
+                d.cw_max.unwrap_or(t.cw_max)
+            ),
+        ));
+    }
+    Ok(CellPhy {
+        std,
+        opts: (width, gi, streams, d.preamble == PreambleDoc::Short),
+        short_slot: d.short_slot.unwrap_or(true),
+        overrides: Overrides {
+            slot: d.slot.map(|x| SimDuration(x.0)),
+            sifs: d.sifs.map(|x| SimDuration(x.0)),
+            cw_min: d.cw_min,
+            cw_max: d.cw_max,
+        },
+    })
+}
+
+/// The mode of a member's rate `bps` at `field` (`None` for 11b, whose frames keep the link's
+/// `per_frame` + bits/rate airtime and the cell's ACK), or the one-line error naming the rates
+/// the PHY has.
+pub(super) fn member_mode(p: &CellPhy, bps: u64, field: &str) -> Result<Option<Mode>, Error> {
+    if p.is_11b() {
+        super::topology::dcf_rate(bps, field)?;
+        return Ok(None);
+    }
+    p.std
+        .mode_of_rate(bps, p.opts)
+        .map(Some)
+        .map_err(|allowed| {
+            let (w, gi, nss, _) = p.opts;
+            let at = match p.std {
+                Standard::N | Standard::Ac => format!(
+                    " at {} MHz, {} guard interval, {nss} stream{}",
+                    w.mhz(),
+                    if gi == Gi::Short { "short" } else { "long" },
+                    if nss > 1 { "s" } else { "" }
+                ),
+                _ => String::new(),
+            };
+            Error::invalid(
+                field,
+                format!(
+                    "{} is not an 802.{} rate{at} (allowed: {})",
+                    crate::units::format_rate(bps),
+                    p.std.name(),
+                    allowed.join(", ")
+                ),
+            )
+        })
+}
+
+/// `cfg` (the DCF of `dcf_config`, 802.11b defaults) with the PHY's timing where the document
+/// left it to the PHY.
+pub(super) fn with_phy(mut cfg: DcfConfig, p: &CellPhy) -> DcfConfig {
+    if !p.is_11b() {
+        let t = p.std.timing(p.short_slot);
+        let d = &p.overrides;
+        cfg.slot = d.slot.unwrap_or(t.slot);
+        cfg.sifs = d.sifs.unwrap_or(t.sifs);
+        cfg.cw_min = d.cw_min.unwrap_or(t.cw_min);
+        cfg.cw_max = d.cw_max.unwrap_or(t.cw_max);
+        // EIFS holds the ACK at the lowest mandatory rate (§10.3.2.3.7); each data frame's
+        // own ACK is its mode's (net's Dcf::set_port_ack).
+        cfg.ack_time = t.eifs_ack;
+    }
+    cfg
+}
+
+/// The access point's scheduler of the `dcf` at `field`.
+pub(super) fn ap_scheduler(d: &DcfDoc, field: &str) -> Result<ApScheduler, Error> {
+    Ok(match d.scheduler.unwrap_or_default() {
+        SchedulerDoc::Frames => {
+            if d.airtime_quantum.is_some() {
+                return Err(Error::invalid(
+                    format!("{field}.airtime_quantum"),
+                    "belongs to scheduler = \"airtime\"",
+                ));
+            }
+            ApScheduler::Frames
+        }
+        SchedulerDoc::Airtime => {
+            let q = d
+                .airtime_quantum
+                .map_or(LINUX_QUANTUM, |q| SimDuration(q.0));
+            match ApScheduler::airtime(q) {
+                Some(s) if q <= SimDuration::from_secs(1) => s,
+                _ => {
+                    return Err(Error::invalid(
+                        format!("{field}.airtime_quantum"),
+                        "must be greater than zero and at most 1s",
+                    ))
+                }
+            }
+        }
+    })
+}
+
+/// A `medium = "dcf"` hop (two ends, no access point) keeps 802.11b: the PHY and scheduler
+/// knobs belong to a `[[cells]]` entry.
+pub(super) fn hop_knobs(d: &DcfDoc, field: &str) -> Result<(), Error> {
+    let set = [
+        ("phy", d.phy.is_some_and(|p| p != PhyDoc::B)),
+        ("width", d.width.is_some()),
+        ("guard_interval", d.guard_interval.is_some()),
+        ("streams", d.streams.is_some()),
+        ("short_slot", d.short_slot.is_some()),
+        ("scheduler", d.scheduler.is_some()),
+        ("airtime_quantum", d.airtime_quantum.is_some()),
+    ];
+    match set.iter().find(|(_, s)| *s) {
+        Some((k, _)) => Err(Error::invalid(
+            format!("{field}.{k}"),
+            "a medium = \"dcf\" hop is 802.11b between two ends; PHYs and the access point's \
+             scheduler belong to a [[cells]] entry",
+        )),
+        None => Ok(()),
+    }
+}

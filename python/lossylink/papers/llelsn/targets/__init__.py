@@ -1,0 +1,26 @@
+"""The targets of the LL-ELSN study (eln-llelsn spec §7.2, T004-1..17), one module per target
+table (:mod:`~lossylink.papers.llelsn.targets.downlink`,
+:mod:`~lossylink.papers.llelsn.targets.network`, :mod:`~lossylink.papers.llelsn.targets.arq`),
+computed with :mod:`~lossylink.papers.llelsn.targets.measures`. All are ordinal or relative
+(the paper prints no goodput numbers, §6.2); each is computed from the means over seeds of the
+aggregate goodput (``agg.aggregate_goodput_mbps``) unless it says otherwise."""
+
+from __future__ import annotations
+
+from lossylink.papers._base import Target
+from lossylink.papers.llelsn.targets import arq, downlink, network
+
+TARGET_TABLES = ("downlink", "network", "arq")
+
+
+TABLE_TITLES = {
+    "downlink": "One download: FER, RTT, uplink (Figs 6-8)",
+    "network": "Many flows: N, fairness, background, friendliness (Figs 9-12, 14-15)",
+    "arq": "Link retransmissions: ERSN, disconnection, retry limit, burstiness (Figs 13, 16-18)",
+}
+
+
+DEVIATIONS: dict[str, str] = {}
+
+
+TARGETS: tuple[Target, ...] = (*downlink.TARGETS, *network.TARGETS, *arq.TARGETS)

@@ -1,0 +1,116 @@
+"""What the LL-ELSN targets are computed with: the mean goodput of an experiment over its seeds,
+its 95 % interval, rank correlations, the experiment ids of a figure's points, and the builder
+of a target row (every target is ordinal or relative, eln-llelsn spec §7.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from lossylink.papers._base import Measured, Target, Unavailable
+from lossylink.papers.llelsn import runs as r
+
+G = "agg.aggregate_goodput_mbps"
+
+
+def g(m: Measured, exp: str, metric: str = G) -> float:
+    return float(np.mean(m.values(exp, metric)))
+
+
+def ci(m: Measured, exp: str) -> tuple[float, float]:
+    """Mean and 95 % half-width (normal approximation) of the aggregate goodput."""
+    v = np.asarray(m.values(exp, G), dtype=float)
+    half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0.0
+    return float(v.mean()), float(half)
+
+
+def rank(v: list[float]) -> np.ndarray:
+    a = np.asarray(v, dtype=float)
+    order = a.argsort(kind="stable")
+    out = np.empty(len(a))
+    out[order] = np.arange(len(a), dtype=float)
+    for value in np.unique(a):
+        same = a == value
+        out[same] = out[same].mean()
+    return out
+
+
+def spearman(x: list[float], y: list[float]) -> float:
+    rx, ry = rank(x), rank(y)
+    if rx.std() == 0 or ry.std() == 0:
+        raise Unavailable("a constant series has no rank correlation")
+    # Rounded so that a correlation of exactly 0.8 (e.g. four points with one swap) is not
+    # 0.7999999999999999 and fails a "rho >= 0.8" target.
+    return round(float(np.corrcoef(rx, ry)[0, 1]), 12)
+
+
+def kendall(x: list[float], y: list[float]) -> float:
+    n, s = len(x), 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            s += int(np.sign(x[i] - x[j]) * np.sign(y[i] - y[j]))
+    return 2.0 * s / (n * (n - 1))
+
+
+def point_id(group: str, key: str, scheme: str) -> str:
+    return f"{group}-{key}-{scheme}"
+
+
+def others(m: Measured, group: str, key: str) -> dict[str, float]:
+    """Mean goodput of every scheme of Fig. 6 but LL-ELSN that ran at this point."""
+    out = {}
+    for label, scheme in r.SCHEMES:
+        if scheme == "ll-elsn":
+            continue
+        try:
+            out[label] = g(m, point_id(group, key, scheme))
+        except Unavailable:
+            continue
+    if not out:
+        raise Unavailable(f"no scheme ran at {group} {key}")
+    return out
+
+
+def has(m: Measured, group: str, key: str, scheme: str) -> bool:
+    try:
+        m.values(point_id(group, key, scheme), G)
+        return True
+    except Unavailable:
+        return False
+
+
+def point_ids(group: str, keys: list[str], schemes: list[str]) -> tuple[str, ...]:
+    return tuple(point_id(group, k, s) for k in keys for s in schemes)
+
+
+ALL = [s for _, s in r.SCHEMES]
+
+
+def target(
+    tid: str,
+    table: str,
+    description: str,
+    accept: tuple[float, float],
+    tolerance: str,
+    value: Callable[[Measured], float],
+    needs: tuple[str, ...],
+    *,
+    expected: str = "",
+    deviation: str | None = None,
+    unit: str = "",
+) -> Target:
+    return Target(
+        tid,
+        table,
+        description,
+        None,
+        accept,
+        tolerance,
+        value,
+        needs,
+        source=f"eln-llelsn spec §7.2 {tid.split('.')[0]}",
+        unit=unit,
+        expected=expected,
+        deviation=deviation,
+    )

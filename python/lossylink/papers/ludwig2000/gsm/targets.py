@@ -1,0 +1,251 @@
+"""The targets of TCP over GSM-CSD with RLP in Ludwig (2000) (dissertation §4.2; spec §6 S1-S5,
+§8 RT15-RT21; runs in :mod:`lossylink.papers.ludwig2000.gsm.runs`), every one also checked by
+``crates/lossylink/tests/gsm.rs`` and ``gsm_s5.rs``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lossylink.papers._base import INF, Measured, Target, Unavailable, mean
+from lossylink.papers._trace import SenderTrace
+from lossylink.papers.ludwig2000.checks import Value, target
+from lossylink.papers.ludwig2000.gsm.runs import (
+    CAMPAIGN,
+    MSS,
+    RATE,
+    S2_RESET_S,
+    S5_SECOND_AT,
+    SEGMENT_BYTES,
+)
+
+TABLE = "S1-S5 (GSM-CSD, RLP)"
+TARGET_TABLES = (TABLE,)
+TABLE_GROUP = {TABLE: "gsm"}
+SRC = "spec §6 S1-S5, §8; tests/gsm.rs"
+SRC5 = "spec §6 S5, §8 RT21; tests/gsm_s5.rs"
+
+
+def _campaign(m: Measured) -> list[float]:
+    return [u for r in CAMPAIGN for u in m.values(r, "utilization_pct")]
+
+
+def _share_at_least(limit: float) -> Value:
+    def f(m: Measured) -> float:
+        u = _campaign(m)
+        return sum(x >= limit for x in u) / len(u)
+
+    return f
+
+
+def _duplicates_per_hour(runs: tuple[str, ...]) -> Value:
+    """Segments the receiver got twice per hour of transfer: every spurious timeout of a sender
+    without a detector shows here (its retransmission, and the go-back-N behind it), where
+    ``sender_spurious_timeouts`` counts only those a detector (Eifel) saw."""
+
+    def f(m: Measured) -> float:
+        n = sum(sum(m.values(r, "receiver_duplicate_segments")) for r in runs)
+        hours = sum(sum(m.values(r, "completion_s")) for r in runs) / 3600.0
+        return n / hours
+
+    return f
+
+
+def _flight_segments(run: str, t: float) -> Value:
+    def f(m: Measured) -> float:
+        tr = SenderTrace(run, m.trace(run))
+        w = tr.at(t)
+        return (tr.snd_max_before(w.t + 1e-9, MSS) - w.una) / MSS
+
+    return f
+
+
+def _rest_of_flight(m: Measured) -> float:
+    """Segments in flight at the reset that RLP had not yet taken (VJ discards them)."""
+    tr = SenderTrace("gsm-s2", m.trace("gsm-s2"))
+    w = tr.before(S2_RESET_S)
+    flight = (tr.snd_max_before(S2_RESET_S, MSS) - w.una) / MSS
+    return flight - mean(m, "gsm-s2", "rlp_flushed_packets")
+
+
+def _discards_minus_rest(m: Measured) -> float:
+    return mean(m, "gsm-s2", "vj_discards") - _rest_of_flight(m)
+
+
+def second_events(m: Measured, run: str) -> list[tuple[float, str]]:
+    """(time, kind) of the second connection's sender events in an S5 run."""
+    ev = m.trace(run)["events"]
+    return [
+        (float(t), str(k))
+        for t, k, f in zip(ev["time_s"], ev["kind"], ev["flow"], strict=True)
+        if f == "second"
+    ]
+
+
+def _syn_timeouts(run: str) -> Value:
+    return lambda m: float(sum(k == "syn-timeout" for _, k in second_events(m, run)))
+
+
+def _connect(run: str) -> Value:
+    def f(m: Measured) -> float:
+        opened = [t for t, k in second_events(m, run) if k == "established"]
+        return opened[0] - S5_SECOND_AT if opened else float("inf")
+
+    return f
+
+
+def _arrivals(m: Measured, run: str) -> tuple[np.ndarray, np.ndarray]:
+    """Times and stream ends of the data segments the TCP receiver got."""
+    rx = m.trace(run)["receiver"]
+    data = np.asarray(rx["kind"]) == "data"
+    t = np.asarray(rx["time_s"], dtype=float)[data]
+    end = np.asarray(rx["seq"], dtype=float)[data] + np.asarray(rx["len"], dtype=float)[data]
+    if t.size < 2:
+        raise Unavailable(f"{run}: no data at the receiver")
+    return t, end
+
+
+def _trend(run: str, skip_s: float = 10.0) -> Value:
+    """The slope of the receiver's data over time (the dissertation's TcpRcv_Data trendline,
+    §3.2.5), B/s, without the first and last ``skip_s`` seconds (slow start, the tail)."""
+
+    def f(m: Measured) -> float:
+        t, end = _arrivals(m, run)
+        keep = (t >= t[0] + skip_s) & (t <= t[-1] - skip_s)
+        return float(np.polyfit(t[keep], end[keep], 1)[0])
+
+    return f
+
+
+def _idle(run: str, start: float, stop: float) -> Value:
+    """The longest time without data arriving at the receiver in [start, stop], s."""
+
+    def f(m: Measured) -> float:
+        t, _ = _arrivals(m, run)
+        w = t[(t >= start) & (t <= stop)]
+        if w.size < 2:
+            raise Unavailable(f"{run}: no data at the receiver in [{start}, {stop}] s")
+        return float(np.max(np.diff(w)))
+
+    return f
+
+
+def _rto_at(m: Measured, run: str, at: float) -> float:
+    snd = m.trace(run)["sender"]
+    t, rto = np.asarray(snd["time_s"], dtype=float), np.asarray(snd["rto_s"], dtype=float)
+    before = np.nonzero(t <= at)[0]
+    if before.size == 0:
+        raise Unavailable(f"{run}: no RTO sample before {at} s")
+    return float(rto[before[-1]])
+
+
+def _gap_over_rto(m: Measured) -> float:
+    """The receiver's longest gap after the reset minus the sender's RTO at the reset, s."""
+    return _idle("gsm-s2", S2_RESET_S - 3.0, S2_RESET_S + 60.0)(m) - _rto_at(
+        m, "gsm-s2", S2_RESET_S
+    )
+
+
+def _interval_drop(m: Measured) -> float:
+    """1 - the receiver's rate over the 30 s from the burst's start ÷ its rate over the 30 s
+    before it (the dissertation: more than 25 % lost)."""
+    t, end = _arrivals(m, "gsm-s2")
+    start = S2_RESET_S - 2.42
+
+    def delivered(a: float, b: float) -> float:
+        inside = end[(t >= a) & (t < b)]
+        before = end[t < a]
+        return float(inside.max() - (before.max() if before.size else 0.0)) if inside.size else 0.0
+
+    return 1.0 - delivered(start, start + 30.0) / delivered(start - 30.0, start)
+
+
+def _metric(run: str, metric: str, scale: float = 1.0) -> Value:
+    return lambda m: scale * mean(m, run, metric)
+
+
+_BPS = 1e6 / 8.0
+TARGETS: tuple[Target, ...] = (
+    # RT15 as the dissertation measured it: the trendline of the receiver's data (Fig 3-6),
+    # which holds only if TCP keeps L2R's bursts and 950-1300 ms gaps filled; the average
+    # throughput over the whole run would return the configured 960 B/s times 460/519.
+    target("gsm.rt15.throughput", TABLE, "S1: trendline of the TCP receiver's data (steady state), "
+           "L2R at 960 B/s, no compression", 848.0, (831.0, 865.0), _trend("gsm-s1"), ("gsm-s1",),
+           SRC, unit="B/s", tolerance="848 ± 2 %",
+           expected="848 B/s, the TcpRcv_Data trendline of Fig 3-6"),
+    target("gsm.rt15.utilization", TABLE, "S1: utilization of the RLP link (§3.2.2)", 100.0,
+           (98.0, 100.0), _metric("gsm-s1", "utilization_pct"), ("gsm-s1",), SRC, unit="%",
+           expected="≈ 100 %"),
+    target("gsm.rt19.timeouts", TABLE, "S4: timeouts across L2R's 950-1300 ms gaps", 0.0,
+           (0.0, 0.0), _metric("gsm-s1", "sender_timeouts"), ("gsm-s1",), SRC, expected="none"),
+    target("gsm.rt19.gaps", TABLE, "S4: L2R XOFF gaps in the transfer", None, (1.0, INF),
+           _metric("gsm-s1", "l2r_gaps"), ("gsm-s1",), SRC, expected="periodic gaps"),
+    target("gsm.rt16.share98", TABLE, "S1 campaign: share of runs with utilization ≥ 98 %", 0.85,
+           (0.75, 1.0), _share_at_least(98.0), CAMPAIGN, SRC,
+           expected="≈ 85 % of runs (Fig 4-5)"),
+    target("gsm.rt16.min", TABLE, "S1 campaign: lowest utilization of a run", 91.0, (88.0, 100.0),
+           lambda m: min(_campaign(m)), CAMPAIGN, SRC, unit="%",
+           expected="91 % (§4.2.1)"),
+    target("gsm.rt17.spurious", TABLE, "S1 campaign: segments the receiver got twice, per hour "
+           "of transfer (each spurious timeout's go-back-N)", None, (0.0, 1.0),
+           _duplicates_per_hour(CAMPAIGN), CAMPAIGN, SRC,
+           expected="2 spurious timeouts in 6 h, at connection start only"),
+    target("gsm.rt17.krlka97", TABLE, "[KRLKA97] contrast: the same per hour with an aggressive "
+           "timer (10 ms clock, 200 ms minimum RTO) over poor channel 1", None, (1.0, INF),
+           _duplicates_per_hour(("gsm-s1-krlka",)), ("gsm-s1-krlka",), SRC,
+           tolerance="≥ 1 (the limit RT17 holds TCP-Lite to, crossed)",
+           expected="spurious timeouts over RLP's delays, which TCP-Lite's timer avoids"),
+    target("gsm.rt18.timeouts", TABLE, "S3: timeouts after a 1.3 s burst of RLP retransmissions",
+           0.0, (0.0, 0.0), _metric("gsm-s3", "sender_timeouts"), ("gsm-s3",), SRC,
+           expected="none (TCP-Lite tolerates > 1.2 s)"),
+    target("gsm.rt18.idle", TABLE, "S3: longest time without data at the TCP receiver around the "
+           "1.3 s burst", 2.26, (1.96, 2.56), _idle("gsm-s3", 55.0, 75.0), ("gsm-s3",), SRC,
+           unit="s", tolerance="2260 ms ± 300 ms (RT18)",
+           expected="idle 2260 ms for a 1325 ms delay: a segment's end hit needs an RLP round "
+           "trip"),
+    target("gsm.rt20.reset", TABLE, "S2: RLP resets", 1.0, (1.0, 1.0),
+           _metric("gsm-s2", "rlp_resets"), ("gsm-s2",), SRC, expected="a reset"),
+    target("gsm.rt20.discards", TABLE, "S2: VJ discards minus the rest of the flight", 0.0,
+           (-2.0, 2.0), _discards_minus_rest, ("gsm-s2",), SRC, unit="segments",
+           expected="off by 5: 13 discarded, the rest of the flight"),
+    target("gsm.rt20.discards_source", TABLE, "S2: compressed segments the receiver's VJ discards",
+           13.0, (11.0, 15.0), _metric("gsm-s2", "vj_discards"), ("gsm-s2",), SRC,
+           unit="segments", tolerance="13 ± 2 (RT20)", expected="13 discarded (Fig 4-7)"),
+    target("gsm.rt20.lost", TABLE, "S2: packets lost in the reset (the decompressor's offset)",
+           5.0, (4.0, 6.0), _metric("gsm-s2", "rlp_flushed_packets"), ("gsm-s2",), SRC,
+           unit="packets", tolerance="5 ± 1", expected="off by 5 (Fig 4-8)"),
+    target("gsm.rt20.affected", TABLE, "S2: segments lost in the reset plus those VJ discards",
+           18.0, (16.0, 20.0), lambda m: mean(m, "gsm-s2", "rlp_flushed_packets")
+           + mean(m, "gsm-s2", "vj_discards"), ("gsm-s2",), SRC, unit="segments",
+           tolerance="18 ± 2", expected="5 lost + 13 discarded: the flight at the reset"),
+    target("gsm.rt20.gap", TABLE, "S2: the receiver's longest gap after the reset minus the "
+           "sender's RTO at the reset", None, (0.0, INF), _gap_over_rto, ("gsm-s2",), SRC,
+           unit="s", tolerance="≥ 0 (RT20: the gap is dominated by the RTO)",
+           expected="gaps of 11-18 s"),
+    target("gsm.rt20.drop", TABLE, "S2: throughput lost over the 30 s from the burst against the "
+           "30 s before it", 0.25, (0.20, 1.0), _interval_drop, ("gsm-s2",), SRC,
+           tolerance="≥ 20 % (RT20)", expected="more than 25 % throughput loss"),
+    target("gsm.rt20.plain", TABLE, "S2 without VJ: discards", 0.0, (0.0, 0.0),
+           _metric("gsm-s2-plain", "vj_discards"), ("gsm-s2-plain",), SRC, expected="none"),
+    target("gsm.rt20.timeout", TABLE, "S2: the sender recovers by timeout", None, (1.0, INF),
+           _metric("gsm-s2", "sender_timeouts"), ("gsm-s2",), SRC,
+           expected="the retransmission's full header resynchronizes"),
+    target("gsm.rt21.load", TABLE, "S5: segments in flight at 100 s (load against a 2-segment "
+           "pipe)", 16.0, (15.0, 17.0), _flight_segments("gsm-s1", 100.0), ("gsm-s1",), SRC,
+           unit="segments", tolerance="the source's 16 ± 1 (RT21: rwnd/MSS ± 1)",
+           expected="the advertised window (8 KB, 16 segments)"),
+    target("gsm.rt21.drain", TABLE, "S5: time to drain that load at 960 B/s", 7.5, (6.0, INF),
+           lambda m: _flight_segments("gsm-s1", 100.0)(m) * SEGMENT_BYTES / RATE, ("gsm-s1",),
+           SRC, unit="s", expected="> 6 s, a new connection's initial RTO: its SYN times out"),
+    target("gsm.rt21.syn", TABLE, "S5: the second connection's SYN timeouts (IFQ 50)", None,
+           (1.0, INF), _syn_timeouts("gsm-s5"), ("gsm-s5",), SRC5,
+           expected="its SYN times out at the 6 s initial RTO"),
+    target("gsm.rt21.connect", TABLE, "S5: from the SYN to the SYN-ACK (IFQ 50)", 7.5, (6.0, INF),
+           _connect("gsm-s5"), ("gsm-s5",), SRC5, unit="s",
+           expected="queue / rate: up to 7 KB at 960 B/s, ≈ 7.5 s, above the 6 s RTO"),
+    target("gsm.rt21.q4_syn", TABLE, "S5 with IFQ 4: the second connection's SYN timeouts", None,
+           (0.0, 0.0), _syn_timeouts("gsm-s5-q4"), ("gsm-s5-q4",), SRC5,
+           expected="none: 3-4 packets per line drain within the RTO"),
+    target("gsm.rt21.q4_connect", TABLE, "S5 with IFQ 4: from the SYN to the SYN-ACK", None,
+           (0.0, 6.0), _connect("gsm-s5-q4"), ("gsm-s5-q4",), SRC5, unit="s",
+           expected="below the 6 s initial RTO"),
+)  # fmt: skip
