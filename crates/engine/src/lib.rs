@@ -20,7 +20,7 @@ mod trace;
 pub use fingerprint::{EventKey, Fingerprint};
 pub use ids::{FlowId, HopId, NodeId, PortId};
 pub use progress::Progress;
-pub use queue::EventQueue;
+pub use queue::{EventQueue, LaneOf, NO_LANE};
 pub use rng::{ks_distance, stream_key, RngStream};
 pub use time::{SimDuration, SimTime};
 pub use trace::{NullSink, TraceSink, VecSink};

@@ -32,7 +32,18 @@
 //! An event moved from `later` into the empty `near` drops its number: alone in `near` it
 //! orders before everything left in `later`, which is all its number said. So `near` needs no
 //! stored sequence (its order is its positions), its entries stay as small as before, and the
-//! small paths pay one comparison per push and one per pop for the second tier.
+//! small paths pay one comparison per push for the second tier (a pop looks at `near` once, as
+//! it always did).
+//!
+//! Lanes ([`EventQueue::enable_lanes`]): an event pushed into `later` with the rising counter
+//! whose lane already has an event there waits in the lane's FIFO instead of the heap, and
+//! enters the heap when the one before it pops. Its key is above every key of its lane (the
+//! lane's events come in order of time, and the rising counter rises), so the heap's first is
+//! still `later`'s earliest and the order is the heap's; the heap holds one entry per lane
+//! instead of one per event (a long, fast wire's frames in flight).
+//!
+//! The fingerprint: while it is on, every push goes to `later` and `near` holds at most the
+//! event about to pop, so that every pop passes the out-of-line path, which hashes it.
 
 use crate::fingerprint::{EventKey, Fingerprint};
 use crate::time::SimTime;
@@ -50,6 +61,8 @@ struct Entry<E> {
 struct Later<E> {
     key: u128,
     event: E,
+    /// The lane it was queued in ([`Lanes`]), or [`NO_LANE`] (in the entry's padding).
+    lane: u32,
 }
 
 impl<E> Later<E> {
@@ -58,6 +71,7 @@ impl<E> Later<E> {
         Later {
             key: u128::from(time.as_nanos()) << 64 | u128::from(seq),
             event,
+            lane: NO_LANE,
         }
     }
 
@@ -85,6 +99,29 @@ impl<E> Ord for Later<E> {
     }
 }
 
+/// The lane of an event that has none.
+pub const NO_LANE: u32 = u32::MAX;
+
+/// The lane of an event ([`EventQueue::enable_lanes`]): [`NO_LANE`] for most kinds.
+pub type LaneOf<E> = fn(&E) -> u32;
+
+/// FIFO lanes of the second tier: the events of one lane (a wire's arrivals) are scheduled in
+/// order of time, so of those pushed into `later` with the rising counter only the first
+/// needs a place in the heap; the others wait behind it in their lane, in the order of their
+/// keys, and the next takes its place when it pops. The heap then still holds the earliest
+/// event of `later` (every waiting one is after its lane's first, which is in the heap), so
+/// the order is the heap's own: a frame put on a long, fast wire no longer adds to the heap's
+/// depth for every frame in flight, only one entry per wire.
+struct Lanes<E> {
+    of: LaneOf<E>,
+    /// By lane: the entries behind the one in the heap, oldest first.
+    waiting: Vec<std::collections::VecDeque<Later<E>>>,
+    /// By lane: the key of its last entry while one is in the heap, or `None`.
+    last: Vec<Option<u128>>,
+    /// Entries waiting in all lanes.
+    len: usize,
+}
+
 /// The first number of the rising counter (pushes into `later`); the falling counter (spills
 /// from `near`) starts just below it.
 const MIDDLE: u64 = 1 << 63;
@@ -101,9 +138,12 @@ pub struct EventQueue<E, const K: usize = 32> {
     /// `K` while `later` is empty, 0 otherwise: a push into `near` shorter than this needs no
     /// look at the second tier (one comparison on the small paths).
     near_limit: usize,
-    /// 0, or `usize::MAX` while the fingerprint is on: a pop from a `near` no longer than this
-    /// takes the out-of-line path ([`EventQueue::prepare_pop`]), which hashes the event.
-    pop_floor: usize,
+    /// The fingerprint is on: every push goes to `later` and `near` holds at most the event
+    /// about to pop, so that every pop takes the out-of-line path
+    /// ([`EventQueue::prepare_pop`]), which hashes the event.
+    fingerprinting: bool,
+    /// The lanes of the second tier, when enabled.
+    lanes: Option<Box<Lanes<E>>>,
     /// The event-order fingerprint and the key it takes of each event, when enabled.
     fingerprint: Option<(Fingerprint, EventKey<E>)>,
     /// The next sequence number of an event pushed into `later` (rising from `MIDDLE`).
@@ -134,7 +174,8 @@ impl<E, const K: usize> EventQueue<E, K> {
             near: Vec::with_capacity(K + 1),
             later: BinaryHeap::new(),
             near_limit: K,
-            pop_floor: 0,
+            fingerprinting: false,
+            lanes: None,
             fingerprint: None,
             rising: MIDDLE,
             falling: MIDDLE - 1,
@@ -155,19 +196,87 @@ impl<E, const K: usize> EventQueue<E, K> {
 
     /// Number of events waiting.
     pub fn len(&self) -> usize {
-        self.near.len() + self.later.len()
+        self.near.len() + self.later.len() + self.lanes.as_ref().map_or(0, |l| l.len)
     }
 
-    /// Whether no event is waiting.
+    /// Whether no event is waiting (a lane's events wait behind one in `later`).
     pub fn is_empty(&self) -> bool {
         self.near.is_empty() && self.later.is_empty()
+    }
+
+    /// Keep `lanes` lanes: `of` names the lane of an event (below `lanes`), or [`NO_LANE`].
+    /// The events of a lane must be scheduled in order of time (an event due before the last
+    /// one of its lane is queued outside the lanes, correct but without the gain).
+    pub fn enable_lanes(&mut self, lanes: usize, of: LaneOf<E>) {
+        self.lanes = Some(Box::new(Lanes {
+            of,
+            waiting: (0..lanes)
+                .map(|_| std::collections::VecDeque::new())
+                .collect(),
+            last: vec![None; lanes],
+            len: 0,
+        }));
+    }
+
+    /// Push an entry numbered by the rising counter into `later`, or behind the entry of its
+    /// lane that is there.
+    #[inline]
+    fn push_rising(&mut self, mut entry: Later<E>) {
+        if let Some(l) = self.lanes.as_mut() {
+            let lane = (l.of)(&entry.event);
+            if let Some(last) = l.last.get_mut(lane as usize) {
+                match *last {
+                    Some(k) if entry.key > k => {
+                        *last = Some(entry.key);
+                        entry.lane = lane;
+                        l.waiting[lane as usize].push_back(entry);
+                        l.len += 1;
+                        return;
+                    }
+                    None => {
+                        *last = Some(entry.key);
+                        entry.lane = lane;
+                    }
+                    // Out of order: outside the lane.
+                    Some(_) => {}
+                }
+            }
+        }
+        self.later.push(entry);
+    }
+
+    /// The first entry of `later`, out of the heap; its lane's next takes its place.
+    #[inline]
+    fn pop_later(&mut self) -> Option<Later<E>> {
+        let first = self.later.pop()?;
+        if first.lane != NO_LANE {
+            if let Some(l) = self.lanes.as_mut() {
+                let i = first.lane as usize;
+                match l.waiting[i].pop_front() {
+                    Some(next) => {
+                        l.len -= 1;
+                        self.later.push(next);
+                    }
+                    None => l.last[i] = None,
+                }
+            }
+        }
+        Some(first)
     }
 
     /// Hash every event popped from now on into the event-order fingerprint (crate
     /// `fingerprint`), taking `key` of each.
     pub fn enable_fingerprint(&mut self, key: EventKey<E>) {
         self.fingerprint = Some((Fingerprint::new(), key));
-        self.pop_floor = usize::MAX;
+        self.fingerprinting = true;
+        self.near_limit = 0;
+        // What waits in `near` moves to `later`, latest first, each below the one before
+        // (the spill rule of the module's note), so that no event pops unhashed.
+        while !self.near.is_empty() {
+            let Entry { time, event } = self.near.remove(0);
+            self.later.push(Later::new(time, self.falling, event));
+            self.falling -= 1;
+        }
     }
 
     /// The event-order fingerprint of the events popped since it was enabled (`None` if off).
@@ -216,12 +325,13 @@ impl<E, const K: usize> EventQueue<E, K> {
     /// full; otherwise into `near`, which hands its latest to `later` when over `K`.
     #[inline(never)]
     fn schedule_two_tiers(&mut self, time: SimTime, event: E) {
-        let to_later = match self.later.peek() {
-            Some(first) if time >= first.time() => true,
-            _ => self.near.len() >= K && self.near.first().is_some_and(|l| time >= l.time),
-        };
+        let to_later = self.fingerprinting
+            || match self.later.peek() {
+                Some(first) if time >= first.time() => true,
+                _ => self.near.len() >= K && self.near.first().is_some_and(|l| time >= l.time),
+            };
         if to_later {
-            self.later.push(Later::new(time, self.rising, event));
+            self.push_rising(Later::new(time, self.rising, event));
             self.rising += 1;
             self.near_limit = 0;
             return;
@@ -250,10 +360,18 @@ impl<E, const K: usize> EventQueue<E, K> {
     /// with [`EventQueue::is_empty`]). One look at the next event instead of a peek and a pop.
     #[inline]
     pub fn pop_not_after(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        if self.near.len() <= self.pop_floor && !self.prepare_pop(limit) {
-            return None;
-        }
-        if self.near.last()?.time > limit {
+        // One look at `near` for the next event, the second tier and the fingerprint (which
+        // keeps `near` empty between pops): the out-of-line path when it is empty.
+        let time = match self.near.last() {
+            Some(e) => e.time,
+            None => {
+                if !self.prepare_pop(limit) {
+                    return None;
+                }
+                self.near.last()?.time
+            }
+        };
+        if time > limit {
             return None;
         }
         let e = self.near.pop()?;
@@ -268,29 +386,32 @@ impl<E, const K: usize> EventQueue<E, K> {
         self.pop_not_after(SimTime(u64::MAX))
     }
 
-    /// The pop's out-of-line part, when `near` is empty or the fingerprint is on: move
-    /// `later`'s first event into an empty `near` (`false`: nothing waits), and hash the next
-    /// event if it will be popped (due at or before `limit`). The pops stay one inline path
-    /// that returns the event from `near` in registers; a call that returned it from `later`
-    /// made every pop pass it through memory (callgrind).
+    /// The pop's out-of-line part, when `near` is empty (always, while the fingerprint is on):
+    /// move `later`'s first event into `near` (`false`: nothing waits). With the fingerprint,
+    /// only an event that will pop (due at or before `limit`) moves, hashed; a later one stays
+    /// in `later` (`false`). The pops stay one inline path that returns the event from `near`
+    /// in registers; a call that returned it from `later` made every pop pass it through
+    /// memory (callgrind).
     #[inline(never)]
     fn prepare_pop(&mut self, limit: SimTime) -> bool {
-        if self.near.is_empty() {
-            let Some(first) = self.later.pop() else {
+        let Some(first) = self.pop_later() else {
+            return false;
+        };
+        let (time, event) = (first.time(), first.event);
+        if let Some((fp, key)) = &mut self.fingerprint {
+            if time > limit {
+                // Back as the first of `later`: a number below every one handed out (the
+                // spill rule of the module's note).
+                self.later.push(Later::new(time, self.falling, event));
+                self.falling -= 1;
                 return false;
-            };
-            let (time, event) = (first.time(), first.event);
-            if self.later.is_empty() {
-                self.near_limit = K;
             }
-            self.near.push(Entry { time, event });
+            let (kind, target) = key(&event);
+            fp.add(time.as_nanos(), kind, target);
+        } else if self.later.is_empty() {
+            self.near_limit = K;
         }
-        if let (Some((fp, key)), Some(next)) = (&mut self.fingerprint, self.near.last()) {
-            if next.time <= limit {
-                let (kind, target) = key(&next.event);
-                fp.add(next.time.as_nanos(), kind, target);
-            }
-        }
+        self.near.push(Entry { time, event });
         true
     }
 }
@@ -340,33 +461,64 @@ mod tests {
     /// fingerprint on (every pop through the out-of-line path), whose value must be the hash of
     /// the model's pops.
     fn matches_heap<const K: usize>(ops: &[(u64, u8)]) -> Result<(), TestCaseError> {
-        for fingerprint in [false, true] {
+        for (fingerprint, lanes) in [(false, false), (true, false), (false, true), (true, true)] {
             let mut q: EventQueue<usize, K> = EventQueue::with_near_capacity();
-            if fingerprint {
-                q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
+            if lanes {
+                // Three lanes and events without one; the random times put some events of a
+                // lane before its last (queued outside it).
+                q.enable_lanes(3, |&i| if i % 4 == 3 { NO_LANE } else { (i % 3) as u32 });
             }
+            // Enabled at the start, or after a third of the operations (events already waiting
+            // in both tiers).
+            let enable_at = match (fingerprint, ops.len() % 2) {
+                (false, _) => usize::MAX,
+                (true, 0) => 0,
+                (true, _) => ops.len() / 3,
+            };
             let mut expected = Fingerprint::new();
+            let mut hashing = false;
+            let mut lane0_last = SimTime::ZERO;
             let mut model = std::collections::BinaryHeap::new();
             let mut model_pop =
-                |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>| {
+                |model: &mut std::collections::BinaryHeap<Reverse<(SimTime, usize)>>,
+                 hashing: bool| {
                     let e = model.pop().map(|Reverse(e)| e);
-                    if let Some((t, i)) = e {
+                    if let (Some((t, i)), true) = (e, hashing) {
                         expected.add(t.as_nanos(), (i % 7) as u8, i as u64);
                     }
                     e
                 };
             for (i, &(delay, pops)) in ops.iter().enumerate() {
-                let t = q.now() + crate::SimDuration::from_nanos(delay);
+                if i == enable_at {
+                    q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
+                    hashing = true;
+                }
+                let mut t = q.now() + crate::SimDuration::from_nanos(delay);
+                if lanes && i % 3 == 0 && i % 4 != 3 {
+                    // Lane 0 in order of time, as a wire's arrivals: it waits in its lane.
+                    t = t.max(lane0_last);
+                    lane0_last = t;
+                }
                 q.schedule(t, i);
                 model.push(Reverse((t, i)));
                 prop_assert_eq!(q.len(), model.len());
                 for _ in 0..pops {
                     prop_assert_eq!(q.peek_time(), model.peek().map(|Reverse((t, _))| *t));
-                    prop_assert_eq!(q.pop(), model_pop(&mut model));
+                    // A pop refused at a limit before the next event changes nothing.
+                    if let Some(Reverse((t, _))) = model.peek() {
+                        if t.as_nanos() > 0 && i % 5 == 0 {
+                            prop_assert_eq!(q.pop_not_after(SimTime(t.as_nanos() - 1)), None);
+                        }
+                    }
+                    prop_assert_eq!(q.pop(), model_pop(&mut model, hashing));
                 }
             }
+            if fingerprint && !hashing {
+                q.enable_fingerprint(|&i| ((i % 7) as u8, i as u64));
+                hashing = true;
+            }
             while !model.is_empty() {
-                let e = model_pop(&mut model);
+                let e = model_pop(&mut model, hashing);
                 prop_assert_eq!(q.pop(), e);
             }
             prop_assert_eq!(q.pop(), None);

@@ -72,6 +72,11 @@ impl Jitters {
         Some(at)
     }
 
+    /// Whether `node` has a jitter.
+    pub(crate) fn has(&self, node: usize) -> bool {
+        self.nodes.get(node).is_some_and(Option::is_some)
+    }
+
     /// The packet due at `port` now (the oldest held).
     pub(crate) fn release(&mut self, port: PortId) -> Option<PacketRef> {
         self.held[port.index()].pop_front().map(|(_, p)| p)

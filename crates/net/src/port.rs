@@ -114,14 +114,25 @@ pub struct Port {
     /// A base-station agent runs on `from` (set with the agent): the one check the hot path
     /// makes before it looks for one (crate::network::agents).
     pub(crate) agent_from: bool,
-    /// A base-station agent runs on `to` (set with the agent).
-    pub(crate) agent_to: bool,
+    /// A base-station agent runs on `to`, or a split proxy on any node (set with the agent or
+    /// the proxy): the one check an arrival makes before it looks for either.
+    pub(crate) intercept_to: bool,
     /// Nanoseconds per bit when the rate divides a second exactly (0 otherwise): a frame's
     /// time on the air is then a product, without `SimDuration::for_bits`'s division.
     ns_per_bit: u64,
     /// A queue discipline other than drop-tail (crate::aqm) with its counters; the port's
     /// `queue` then stays empty. Out of line: most ports have none.
     pub(crate) aqm: Option<Box<Discipline>>,
+    /// No queue discipline, no CW marking, no IP-stage hiccup and no processing jitter at the
+    /// sending node (crate::jitter): [`Port::offer`] is the drop-tail enqueue and IP output
+    /// needs no other look. Set at construction (the network clears it for a node's jitter):
+    /// one check per packet instead of one per feature (callgrind, issue 38).
+    pub(crate) plain_offer: bool,
+    /// No queue discipline and no link-stage hiccup: the next frame is the queue's head.
+    pub(crate) plain_take: bool,
+    /// The bytes beyond the IP packet the error model sees (`cfg.exposure`: the framing, or
+    /// none); `None`: the payload only. Set at construction, one test per frame.
+    exposed_beyond_ip: Option<u32>,
 }
 
 /// A port's queue discipline and its counters.
@@ -142,6 +153,13 @@ impl Port {
         (rng, header_rng): (RngStream, RngStream),
     ) -> Self {
         let hiccups = Hiccups::new(&cfg.hiccups);
+        let plain_offer = cfg.cw_mark.is_none() && hiccups.ip_idle();
+        let plain_take = hiccups.link_idle();
+        let exposed_beyond_ip = match cfg.exposure {
+            Exposure::Payload => None,
+            Exposure::Ip => Some(0),
+            Exposure::Frame => Some(cfg.framing_bytes),
+        };
         let queue = Fifo::with_capacity(cfg.queue_packets.min(1024) as usize);
         let error = ErrorModel::new(cfg.error.clone(), rng);
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
@@ -170,14 +188,19 @@ impl Port {
             hiccups,
             stats: PortStats::default(),
             agent_from: false,
-            agent_to: false,
+            intercept_to: false,
             ns_per_bit,
             aqm: None,
+            plain_offer,
+            plain_take,
+            exposed_beyond_ip,
         }
     }
 
     /// Run `aqm` instead of the drop-tail queue.
     pub(crate) fn set_aqm(&mut self, aqm: Aqm) {
+        self.plain_offer = false;
+        self.plain_take = false;
         self.aqm = Some(Box::new(Discipline {
             aqm,
             stats: QueueStats::default(),
@@ -209,12 +232,7 @@ impl Port {
 
     /// [`Port::next_frame`] through the queue discipline: packets it drops on the way leave
     /// `pool` and count as queue drops.
-    #[inline(never)]
-    pub(crate) fn next_frame_aqm(
-        &mut self,
-        now: SimTime,
-        pool: &mut PacketPool,
-    ) -> Option<PacketRef> {
+    fn next_frame_aqm(&mut self, now: SimTime, pool: &mut PacketPool) -> Option<PacketRef> {
         // Frames that bypass the discipline (a link ARQ's ACKs) wait in the plain FIFO: first.
         if let Some(p) = self.queue.pop_front() {
             return Some(p);
@@ -227,6 +245,7 @@ impl Port {
 
     /// Queue a packet; `false` if the queue was full and the packet was dropped (its slot is
     /// left to the caller to free).
+    #[inline(always)]
     pub(crate) fn enqueue(&mut self, pkt: PacketRef) -> bool {
         if self.queue.len() >= self.cfg.queue_packets as usize {
             self.stats.queue_drops += 1;
@@ -244,8 +263,18 @@ impl Port {
     /// held-back packet released behind it and dropped is freed here.
     // Inlined into the network's IP output as before the queue disciplines: the extra check
     // made the compiler outline it, at ~6 % of the reference run's instructions (callgrind).
+    // Most ports: one flag, then the drop-tail queue; the features out of line.
     #[inline(always)]
     pub(crate) fn offer(&mut self, now: SimTime, pkt: PacketRef, pool: &mut PacketPool) -> bool {
+        if self.plain_offer {
+            return self.enqueue(pkt);
+        }
+        self.offer_general(now, pkt, pool)
+    }
+
+    /// [`Port::offer`] through the queue discipline, CW marking or the IP-stage hiccups.
+    #[inline(never)]
+    fn offer_general(&mut self, now: SimTime, pkt: PacketRef, pool: &mut PacketPool) -> bool {
         if self.aqm.is_some() {
             // The builder refuses hiccups, CW marking and link ARQ beside a discipline.
             return self.offer_aqm(now, pkt, pool);
@@ -304,10 +333,24 @@ impl Port {
     }
 
     /// The next frame to start at `now`, if any: none during a hold; a packet held back by a
-    /// reorder hiccup goes as soon as it is due.
+    /// reorder hiccup goes as soon as it is due; through the queue discipline if the port
+    /// runs one (packets it drops on the way leave `pool`).
     #[inline(always)]
-    pub(crate) fn next_frame(&mut self, now: SimTime) -> Option<PacketRef> {
-        // Most ports (and a port after its last reorder): the queue's order.
+    pub(crate) fn next_frame(&mut self, now: SimTime, pool: &mut PacketPool) -> Option<PacketRef> {
+        // Most ports: the queue's order.
+        if self.plain_take {
+            return self.queue.pop_front();
+        }
+        self.next_frame_general(now, pool)
+    }
+
+    /// [`Port::next_frame`] with a queue discipline or a link-stage hiccup (out of line).
+    #[inline(never)]
+    fn next_frame_general(&mut self, now: SimTime, pool: &mut PacketPool) -> Option<PacketRef> {
+        if self.aqm.is_some() {
+            return self.next_frame_aqm(now, pool);
+        }
+        // A port after its last reorder: the queue's order.
         if self.hiccups.link_idle() {
             return self.queue.pop_front();
         }
@@ -447,10 +490,9 @@ impl Port {
         // A port's frames take the air one after another: the last one ends last.
         let until = (start + on_air).as_nanos();
         self.stats.busy_until_ns = self.stats.busy_until_ns.max(until);
-        let exposed = match self.cfg.exposure {
-            Exposure::Payload => u64::from(pkt.seg.len),
-            Exposure::Ip => ip,
-            Exposure::Frame => ip + u64::from(self.cfg.framing_bytes),
+        let exposed = match self.exposed_beyond_ip {
+            None => u64::from(pkt.seg.len),
+            Some(extra) => ip + u64::from(extra),
         };
         let corrupted = self.error.frame_at(start, on_air, exposed * 8);
         self.count(pkt, corrupted);
@@ -489,17 +531,22 @@ impl Port {
             return;
         }
         match pkt.kind() {
+            // A corrupted frame is rare: its counts behind a branch, not computed for every
+            // frame (callgrind, the reference run).
             PacketKind::Data => {
                 self.stats.data_frames += 1;
                 self.stats.data_payload_bytes += u64::from(pkt.seg.len);
-                self.stats.corrupted_data += u64::from(corrupted);
-                self.stats.corrupted_data_runs +=
-                    u64::from(corrupted && !self.stats.last_data_corrupted);
+                if corrupted {
+                    self.stats.corrupted_data += 1;
+                    self.stats.corrupted_data_runs += u64::from(!self.stats.last_data_corrupted);
+                }
                 self.stats.last_data_corrupted = corrupted;
             }
             PacketKind::Ack => {
                 self.stats.ack_frames += 1;
-                self.stats.corrupted_acks += u64::from(corrupted);
+                if corrupted {
+                    self.stats.corrupted_acks += 1;
+                }
             }
         }
     }

@@ -182,6 +182,8 @@ pub struct Receiver {
     cw_echo: bool,
     /// RFC 3168 §6.1.3: ACKs carry ECE until a CWR arrives.
     ece: bool,
+    /// `cfg.max_window()`, computed once (the window rules ask for it on every segment).
+    max_window: u32,
     /// TS.Recent.
     ts_recent: u32,
     /// With reads on demand: the stream offset below which the application has read.
@@ -214,6 +216,7 @@ impl Receiver {
             nacks: Vec::new(),
             cw_echo: false,
             ece: false,
+            max_window: cfg.max_window(),
             ts_recent: 0,
             read: None,
             adv_right: 0,
@@ -275,9 +278,7 @@ impl Receiver {
         let opened = (self.rcv_nxt + u64::from(self.free_window()))
             .saturating_sub(self.adv_right.max(self.rcv_nxt));
         let mss = u64::from(self.cfg.mss);
-        if opened >= 2 * mss
-            || 2 * opened >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window()))
-        {
+        if opened >= 2 * mss || 2 * opened >= u64::from(self.cfg.recv_buffer.min(self.max_window)) {
             self.ack_now = true;
         }
     }
@@ -298,7 +299,7 @@ impl Receiver {
         } else {
             free
         };
-        free.min(u64::from(self.cfg.max_window())) as u32
+        free.min(u64::from(self.max_window)) as u32
     }
 
     /// The window to advertise: the free space, never moving the right edge left, in whole
@@ -307,7 +308,7 @@ impl Receiver {
         let keep = self.adv_right.saturating_sub(self.rcv_nxt);
         let w = u64::from(self.free_window()).max(keep);
         match self.cfg.window_shift {
-            None => w.min(u64::from(self.cfg.max_window())) as u32,
+            None => w.min(u64::from(self.max_window)) as u32,
             shift => crate::wscale::advertise(w, shift),
         }
     }
@@ -403,8 +404,7 @@ impl Receiver {
         // Window-update rule of tcp_output after the application has read the data.
         let advance = self.rcv_nxt - self.last_ack;
         let mss = u64::from(self.cfg.mss);
-        if advance >= 2 * mss
-            || 2 * advance >= u64::from(self.cfg.recv_buffer.min(self.cfg.max_window()))
+        if advance >= 2 * mss || 2 * advance >= u64::from(self.cfg.recv_buffer.min(self.max_window))
         {
             self.ack_now = true;
             return;

@@ -15,7 +15,7 @@ impl Network {
         self.nodes[node.index()].agent = Some(AgentSlot { agent, wake: None });
         for p in &mut self.ports {
             p.agent_from |= p.from == node;
-            p.agent_to |= p.to == node;
+            p.intercept_to |= p.to == node;
         }
     }
 

@@ -50,6 +50,10 @@ impl Network {
     }
 
     /// A wake-up of medium `m` is due.
+    // Inlined into the loop, its only caller: when the loop grew (progress slices), the
+    // inliner outlined it, at 5 % of the reference run's instructions (callgrind: 312.7 M ->
+    // 329.0 M with the merge).
+    #[inline(always)]
     pub(super) fn mac(&mut self, now: SimTime, m: usize, tag: u32) {
         let (medium, air) = self.air(m);
         medium.on_wake(now, tag, air);
@@ -121,11 +125,9 @@ impl AirOf<'_> {
 impl Air for AirOf<'_> {
     #[inline(always)]
     fn take(&mut self, now: SimTime, port: PortId) -> Option<Frame> {
-        let p = &mut self.ports[port.index()];
-        if p.aqm.is_some() {
-            return p.next_frame_aqm(now, self.pool).map(Frame);
-        }
-        p.next_frame(now).map(Frame)
+        self.ports[port.index()]
+            .next_frame(now, self.pool)
+            .map(Frame)
     }
 
     #[inline(always)]

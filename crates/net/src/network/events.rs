@@ -119,9 +119,9 @@ impl Network {
     #[inline(always)]
     pub(super) fn deliver(&mut self, now: SimTime, port: PortId, r: PacketRef) {
         let p = &self.ports[port.index()];
-        // Most arrivals meet no proxy (none anywhere) and no agent (a flag of the port),
+        // Most arrivals meet no proxy (none anywhere) and no agent: one flag of the port,
         // checked inline; the rest out of line.
-        if p.agent_to || self.proxied {
+        if p.intercept_to {
             self.deliver_intercepted(now, port, r);
         } else {
             self.receive(now, p.to, r);
@@ -173,7 +173,7 @@ impl Network {
                 };
                 self.taps.receiver(now, pkt.flow, ev);
                 self.flows[f].receiver.on_segment(now, &pkt.seg);
-                self.data_delivered = true;
+                self.data_delivered = self.completes;
                 self.pool.release(r, Fate::Delivered);
                 self.pump_receiver_inline(f, now);
                 if let Some((w, end)) = self.flows[f].web {
@@ -309,7 +309,11 @@ impl Network {
             self.pool.release(r, Fate::Unroutable);
             return None;
         };
-        if self.jitter.is_some() && self.jitter_hold(now, node, port, r) {
+        // A node's jitter clears its ports' `plain_offer` (crate::port): one check per packet.
+        if !self.ports[port.index()].plain_offer
+            && self.jitter.is_some()
+            && self.jitter_hold(now, node, port, r)
+        {
             return None;
         }
         self.offer_to(now, port, r)

@@ -17,6 +17,10 @@ impl Network {
             .proxies
             .insert(proxy.flow(), (proxy, None));
         self.proxied = true;
+        // An arrival anywhere may meet a proxy now (crate::port's `intercept_to`).
+        for p in &mut self.ports {
+            p.intercept_to = true;
+        }
     }
 
     /// The proxies, with their nodes, in (node, flow) order.

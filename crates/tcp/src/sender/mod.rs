@@ -119,6 +119,9 @@ pub struct Sender {
     syn: Option<syn::Syn>,
     /// RFC 3168 ECN (only with [`SenderConfig::ecn`]).
     ecn: Option<ecn::EcnState>,
+    /// The window field of every data segment (the send buffer, scaled if the connection
+    /// scales windows): computed once, not per segment.
+    data_wnd: u32,
 }
 
 impl Sender {
@@ -161,6 +164,10 @@ impl Sender {
             stats: SenderStats::default(),
             syn: cfg.syn.then(syn::Syn::new),
             ecn: cfg.ecn.then(ecn::EcnState::default),
+            data_wnd: match cfg.window_shift {
+                None => cfg.send_buffer.min(65535),
+                shift => crate::wscale::advertise(u64::from(cfg.send_buffer), shift),
+            },
         }
     }
 

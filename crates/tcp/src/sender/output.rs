@@ -311,10 +311,7 @@ impl Sender {
             seq: self.space.seq(off),
             ack: self.peer_seq,
             len,
-            wnd: match self.cfg.window_shift {
-                None => self.cfg.send_buffer.min(65535),
-                shift => crate::wscale::advertise(u64::from(self.cfg.send_buffer), shift),
-            },
+            wnd: self.data_wnd,
             ack_flag: true,
             opts: SegOptions {
                 ts,
