@@ -260,6 +260,15 @@ impl CongestionControl for CubicCc {
         self.epoch = None;
         self.carry = 0;
     }
+
+    fn on_idle_restart(&mut self, cwnd: u32, ssthresh: u32) {
+        // RFC 5681 §4.1 restart: W_max is kept; the next congestion-avoidance ACK starts a new
+        // epoch (Linux's bictcp_cwnd_event moves the epoch on by the idle time instead).
+        self.cwnd = cwnd.clamp(self.mss, self.max_cwnd);
+        self.ssthresh = ssthresh.max(2 * self.mss);
+        self.epoch = None;
+        self.carry = 0;
+    }
 }
 
 #[cfg(test)]

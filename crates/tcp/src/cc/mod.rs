@@ -183,6 +183,12 @@ pub trait CongestionControl: Send {
     fn on_partial_ack(&mut self, acked: u32);
     /// Undo after a spurious retransmission (Eifel): set both values.
     fn undo(&mut self, cwnd: u32, ssthresh: u32);
+    /// Slow-start restart after idle (RFC 5681 §4.1): the sender sets both values; a
+    /// controller with more state (CUBIC's epoch) also starts afresh. By default as
+    /// [`CongestionControl::undo`].
+    fn on_idle_restart(&mut self, cwnd: u32, ssthresh: u32) {
+        self.undo(cwnd, ssthresh);
+    }
     /// Whether the controller wants a [`RateSample`] on every ACK and paces its sends (BBR);
     /// asked once, when the sender is built, so that others cost nothing per ACK.
     fn wants_rate_samples(&self) -> bool {

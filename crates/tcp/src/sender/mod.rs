@@ -40,6 +40,7 @@ mod eifel;
 mod elsn;
 mod extras;
 mod frto;
+mod idle;
 mod loss;
 mod notify;
 mod output;
@@ -53,6 +54,7 @@ mod syn;
 mod tlp;
 
 pub use config::{Rexmt, SenderConfig};
+pub use idle::IdleRestart;
 use pacer::Pacer;
 pub use parts::{CcPart, RecoveryPart, RtoPart, SenderParts};
 use prr::PrrRun;
@@ -119,6 +121,8 @@ pub struct Sender {
     syn: Option<syn::Syn>,
     /// RFC 3168 ECN (only with [`SenderConfig::ecn`]).
     ecn: Option<ecn::EcnState>,
+    /// When data last left (kept only with [`SenderConfig::idle_restart`]).
+    last_sent: Option<SimTime>,
 }
 
 impl Sender {
@@ -126,7 +130,12 @@ impl Sender {
     pub fn new(cfg: SenderConfig, parts: SenderParts, space: SeqSpace, total: u64) -> Self {
         let track_sends = parts.recovery.tracks_sends();
         let rate = parts.cc.wants_rate_samples().then(Box::default);
-        let extras = track_sends || cfg.prr.is_some() || cfg.tlp || cfg.frto || rate.is_some();
+        let extras = track_sends
+            || cfg.prr.is_some()
+            || cfg.tlp
+            || cfg.frto
+            || rate.is_some()
+            || cfg.idle_restart.is_some();
         Sender {
             track_sends,
             extras,
@@ -161,6 +170,7 @@ impl Sender {
             stats: SenderStats::default(),
             syn: cfg.syn.then(syn::Syn::new),
             ecn: cfg.ecn.then(ecn::EcnState::default),
+            last_sent: None,
         }
     }
 
