@@ -1089,6 +1089,18 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
                 "[{ name = \"f1\", from = \"s1\", to = \"d1\" }, { name = \"f2\", from = \"s2\", to = \"d2\", start = \"2s\" }]",
             ),
         ],
+    ),    (
+        "eln5-web-per-page-idle-restart",
+        "slow-start restart after idle (RFC 5681 §4.1) on persistent web connections: eln5-web-per-page with tcp.slow_start_after_idle",
+        "eln5",
+        &[
+            (
+                "flows",
+                "[{ name = \"w1\", from = \"server\", to = \"m1\", web = {} }, { name = \"w2\", from = \"server\", to = \"m2\", web = {} }, { name = \"w3\", from = \"server\", to = \"m3\", web = {} }]",
+            ),
+            ("run.duration", "60s"),
+            ("tcp.slow_start_after_idle", "true"),
+        ],
     ),
 ];
 

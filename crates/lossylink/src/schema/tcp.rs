@@ -328,6 +328,11 @@ pub struct TcpDoc {
     /// reduction per window of data (false; the `+ecn` modifier sets it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ecn: Option<bool>,
+    /// Slow-start restart after an idle period longer than the RTO, RFC 5681 §4.1 (Linux
+    /// `net.ipv4.tcp_slow_start_after_idle`; the rule is Linux's `tcp_cwnd_restart` on the
+    /// linux profile, RFC 5681's restart window otherwise; false, true on the linux profile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slow_start_after_idle: Option<bool>,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -483,6 +488,7 @@ impl Default for TcpDoc {
             ideal_bwe_rtt: None,
             window_scaling: None,
             ecn: None,
+            slow_start_after_idle: None,
         }
     }
 }
