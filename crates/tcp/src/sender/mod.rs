@@ -436,7 +436,8 @@ impl Sender {
         if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
             self.on_fast_retransmit(now, before, inflate_segments, trace);
         }
-        self.apply_new(now, d, acked, flight_before);
+        let rtt = sampled.map(|sent| now.saturating_since(sent));
+        self.apply_new(now, d, (acked, rtt), flight_before);
         self.update_window(seg.wnd);
         // RFC 6675 §5 (1)-(2): an ACK of new data that SACKs new octets outside recovery is
         // also the first duplicate (DupAcks reset, then counted); asked only of SACK ACKs.
@@ -468,12 +469,22 @@ impl Sender {
     }
 
     /// Carry out the window part of a decision on an ACK of new data.
-    fn apply_new(&mut self, now: SimTime, d: AckDecision, acked: u64, flight_before: u32) {
+    /// `rtt`: the ACK's RTT sample, if it gave one.
+    fn apply_new(
+        &mut self,
+        now: SimTime,
+        d: AckDecision,
+        (acked, rtt): (u64, Option<SimDuration>),
+        flight_before: u32,
+    ) {
         let sample = AckSample {
             acked_bytes: acked.min(u64::from(u32::MAX)) as u32,
             flight_bytes: flight_before,
             now,
             srtt: SimDuration(self.srtt_fine.unwrap_or(0)),
+            rtt,
+            ack: self.una,
+            snd_nxt: self.nxt,
         };
         match d.window {
             WindowOp::Keep | WindowOp::Inflate | WindowOp::Save { .. } | WindowOp::Restore => {}

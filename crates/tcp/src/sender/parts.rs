@@ -363,6 +363,9 @@ mod tests {
                 flight_bytes: 2 * MSS,
                 now: SimTime(1),
                 srtt: SimDuration::ZERO,
+                rtt: None,
+                ack: 0,
+                snd_nxt: 0,
             });
             cc.on_congestion(CongestionEvent::FastRetransmit {
                 flight_bytes: 3 * MSS,
