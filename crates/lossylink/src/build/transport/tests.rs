@@ -106,3 +106,29 @@ fn slow_start_after_idle_defaults_per_profile() {
     let off = settings(Profile::Linux, |d| d.slow_start_after_idle = Some(false));
     assert_eq!(off.idle_restart, None);
 }
+
+/// `tcp.hystart`: off by default; "rfc9406" builds CUBIC with HyStart++ (RFC 9406) and needs
+/// timestamps; on another controller it is an error naming CUBIC.
+#[test]
+fn hystart_is_a_cubic_knob_that_needs_timestamps() {
+    use tcp::cc::Hystart;
+    assert_eq!(
+        settings(Profile::Linux, |_| {}).cc,
+        CcKind::Cubic(Hystart::Off)
+    );
+    let on = settings(Profile::Linux, |d| d.hystart = Some(HystartDoc::Rfc9406));
+    assert_eq!(on.cc, CcKind::Cubic(Hystart::Rfc9406));
+    let doc = |profile| TcpDoc {
+        profile,
+        hystart: Some(HystartDoc::Rfc9406),
+        ..TcpDoc::default()
+    };
+    let e = tcp_settings(&doc(Profile::Modern), Modifiers::default()).unwrap_err();
+    assert!(e.to_string().contains("tcp.hystart"), "{e}");
+    let no_ts = TcpDoc {
+        timestamps: Some(false),
+        ..doc(Profile::Linux)
+    };
+    let e = tcp_settings(&no_ts, Modifiers::default()).unwrap_err();
+    assert!(e.to_string().contains("timestamps"), "{e}");
+}
