@@ -152,9 +152,11 @@ impl CcKind {
     fn with_knobs(self, t: &TcpDoc) -> Result<CcKind, Error> {
         Ok(match self {
             CcKind::Reno(_) | CcKind::Bbr | CcKind::Veno => self,
-            // RFC 9406 HyStart++ (`tcp.hystart`), off unless asked for.
+            // RFC 9406 HyStart++ (`tcp.hystart`): on by default on the linux profile (Linux runs
+            // CUBIC with its HyStart, `hystart = 1`; no existing golden row changes), else off.
             CcKind::Cubic(_) => CcKind::Cubic(match t.hystart {
                 Some(HystartDoc::Rfc9406) => Hystart::Rfc9406,
+                None if t.profile == Profile::Linux => Hystart::Rfc9406,
                 None | Some(HystartDoc::Off) => Hystart::Off,
             }),
             CcKind::Westwood(_) => CcKind::Westwood(match t.westwood_filter {

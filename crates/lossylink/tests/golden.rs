@@ -1102,26 +1102,26 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("tcp.slow_start_after_idle", "true"),
         ],
     ),    (
-        "linux-wan-window-scaling",
-        "the linux profile (CUBIC, plain slow start) on the error-free WAN testbed with 256 KiB buffers: slow start overflows the 50-packet queue",
+        "linux-wan-window-scaling-hystart-off",
+        "the linux profile with plain slow start (tcp.hystart = off) on the error-free WAN testbed with 256 KiB buffers: slow start overflows the 50-packet queue",
         "wan",
         &[
             ("scheme", "e2e-linux"),
             ("error_every", "0"),
             ("tcp.window_scaling", "true"),
             ("tcp.buffer", "256KiB"),
+            ("tcp.hystart", "off"),
         ],
     ),
     (
-        "hystart-linux-wan-window-scaling",
-        "HyStart++ (RFC 9406): linux-wan-window-scaling with tcp.hystart = rfc9406, CSS before the queue overflows",
+        "linux-wan-window-scaling",
+        "HyStart++ (RFC 9406, the linux profile's default): the error-free WAN testbed with 256 KiB buffers, CSS before the queue overflows",
         "wan",
         &[
             ("scheme", "e2e-linux"),
             ("error_every", "0"),
             ("tcp.window_scaling", "true"),
             ("tcp.buffer", "256KiB"),
-            ("tcp.hystart", "rfc9406"),
         ],
     ),
 ];

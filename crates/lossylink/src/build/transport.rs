@@ -325,14 +325,21 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         (None, None) => linux,
         (Some(false), None) => false,
     };
-    if cc == CcKind::Cubic(tcp::cc::Hystart::Rfc9406) && !timestamps {
-        // RFC 9406 §4.2 needs N_RTT_SAMPLE RTT samples per round; without timestamps the
-        // sender times one segment per round trip (Karn), so HyStart++ could never decide.
-        return Err(Error::invalid(
-            "tcp.hystart",
-            "HyStart++ needs an RTT sample on every ACK: set tcp.timestamps = true (the linux profile has them)",
-        ));
-    }
+    // RFC 9406 §4.2 needs N_RTT_SAMPLE RTT samples per round; without timestamps the sender
+    // times one segment per round trip (Karn), so HyStart++ could never decide: an error when
+    // asked for, and the linux profile's default gives way.
+    let cc = match cc {
+        CcKind::Cubic(tcp::cc::Hystart::Rfc9406) if !timestamps => {
+            if t.hystart.is_some() {
+                return Err(Error::invalid(
+                    "tcp.hystart",
+                    "HyStart++ needs an RTT sample on every ACK: set tcp.timestamps = true (the linux profile has them)",
+                ));
+            }
+            CcKind::Cubic(tcp::cc::Hystart::Off)
+        }
+        cc => cc,
+    };
     let ts_granularity = t
         .ts_granularity
         .map_or(if modern { ms(1) } else { ms(500) }, |d| SimDuration(d.0));

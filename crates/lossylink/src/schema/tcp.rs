@@ -334,7 +334,8 @@ pub struct TcpDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slow_start_after_idle: Option<bool>,
     /// HyStart++ (RFC 9406) in CUBIC's initial slow start: the RTT-based exit with Conservative
-    /// Slow Start (off | rfc9406; off); CUBIC schemes only, with timestamps for its RTT samples.
+    /// Slow Start (off | rfc9406; off, rfc9406 on the linux profile); CUBIC schemes only, with
+    /// timestamps for its RTT samples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hystart: Option<HystartDoc>,
 }

@@ -107,17 +107,24 @@ fn slow_start_after_idle_defaults_per_profile() {
     assert_eq!(off.idle_restart, None);
 }
 
-/// `tcp.hystart`: off by default; "rfc9406" builds CUBIC with HyStart++ (RFC 9406) and needs
-/// timestamps; on another controller it is an error naming CUBIC.
+/// `tcp.hystart`: on by default on the linux profile (with its timestamps), off elsewhere;
+/// "rfc9406" builds CUBIC with HyStart++ (RFC 9406) and needs timestamps; on another
+/// controller it is an error naming CUBIC.
 #[test]
 fn hystart_is_a_cubic_knob_that_needs_timestamps() {
     use tcp::cc::Hystart;
     assert_eq!(
         settings(Profile::Linux, |_| {}).cc,
-        CcKind::Cubic(Hystart::Off)
+        CcKind::Cubic(Hystart::Rfc9406)
     );
-    let on = settings(Profile::Linux, |d| d.hystart = Some(HystartDoc::Rfc9406));
-    assert_eq!(on.cc, CcKind::Cubic(Hystart::Rfc9406));
+    let off = settings(Profile::Linux, |d| d.hystart = Some(HystartDoc::Off));
+    assert_eq!(off.cc, CcKind::Cubic(Hystart::Off));
+    let no_ts = settings(Profile::Linux, |d| d.timestamps = Some(false));
+    assert_eq!(
+        no_ts.cc,
+        CcKind::Cubic(Hystart::Off),
+        "the default gives way"
+    );
     let doc = |profile| TcpDoc {
         profile,
         hystart: Some(HystartDoc::Rfc9406),
