@@ -13,11 +13,11 @@
 //! names it), and a scheme row if it has a scheme name.
 
 use crate::error::Error;
-use crate::schema::{JerseyLossDoc, Profile, TcpDoc, WestwoodFilterDoc};
+use crate::schema::{HystartDoc, JerseyLossDoc, Profile, TcpDoc, WestwoodFilterDoc};
 use engine::SimDuration;
 use tcp::cc::{
-    BbrCc, CubicCc, IdealBweCc, JerseyCc, JerseyUnmarked, JtcpCc, RenoCc, RenoFlavor, TibetCc,
-    VenoCc, WestwoodCc, WestwoodFilter,
+    BbrCc, CubicCc, Hystart, IdealBweCc, JerseyCc, JerseyUnmarked, JtcpCc, RenoCc, RenoFlavor,
+    TibetCc, VenoCc, WestwoodCc, WestwoodFilter,
 };
 use tcp::CcPart;
 
@@ -33,8 +33,9 @@ pub(crate) enum CcKind {
     /// Reno in the profile's flavour (RFC 5681; Net/3 on the bsd profile): the default, named
     /// by no modifier.
     Reno(RenoFlavor),
-    /// CUBIC (RFC 9438); the linux profile's default (Linux's since 2.6.19).
-    Cubic,
+    /// CUBIC (RFC 9438) with or without HyStart++ (RFC 9406; `tcp.hystart`); the linux
+    /// profile's default (Linux's since 2.6.19).
+    Cubic(Hystart),
     /// BBR v1 with pacing (draft-cardwell-iccrg-bbr-congestion-control-00).
     Bbr,
     /// Westwood+ with its bandwidth filter (eln-llelsn spec §4.5; `tcp.westwood_filter`).
@@ -58,7 +59,7 @@ pub(crate) enum CcKind {
 /// The controllers a `+` modifier names, with their default settings (the `[tcp]` knobs refine
 /// them, [`settle`]), in the order the modifier listing prints them.
 pub(crate) const NAMED: [CcKind; 8] = [
-    CcKind::Cubic,
+    CcKind::Cubic(Hystart::Off),
     CcKind::Bbr,
     CcKind::Westwood(WestwoodFilter::Tustin),
     CcKind::Veno,
@@ -97,7 +98,7 @@ impl CcKind {
     pub(crate) fn name(self) -> &'static str {
         match self {
             CcKind::Reno(_) => "reno",
-            CcKind::Cubic => "cubic",
+            CcKind::Cubic(_) => "cubic",
             CcKind::Bbr => "bbr",
             CcKind::Westwood(_) => "westwood",
             CcKind::Veno => "veno",
@@ -112,7 +113,7 @@ impl CcKind {
     pub(crate) fn description(self) -> &'static str {
         match self {
             CcKind::Reno(_) => "Reno's window (RFC 5681; Net/3 on the bsd profile)",
-            CcKind::Cubic => "CUBIC instead of Reno's window rule on the sender (RFC 9438)",
+            CcKind::Cubic(_) => "CUBIC instead of Reno's window rule on the sender (RFC 9438)",
             CcKind::Bbr => "BBR v1 instead of Reno on the sender, with pacing",
             CcKind::Westwood(_) => {
                 "Westwood+ instead of Reno's congestion response (eln-llelsn spec §4.5)"
@@ -129,7 +130,7 @@ impl CcKind {
     pub(crate) fn title(self) -> &'static str {
         match self {
             CcKind::Reno(_) => "Reno",
-            CcKind::Cubic => "CUBIC",
+            CcKind::Cubic(_) => "CUBIC",
             CcKind::Bbr => "BBR",
             CcKind::Westwood(_) => "Westwood+",
             CcKind::Veno => "Veno",
@@ -150,7 +151,14 @@ impl CcKind {
     /// the field and what is allowed).
     fn with_knobs(self, t: &TcpDoc) -> Result<CcKind, Error> {
         Ok(match self {
-            CcKind::Reno(_) | CcKind::Cubic | CcKind::Bbr | CcKind::Veno => self,
+            CcKind::Reno(_) | CcKind::Bbr | CcKind::Veno => self,
+            // RFC 9406 HyStart++ (`tcp.hystart`): on by default on the linux profile (Linux runs
+            // CUBIC with its HyStart, `hystart = 1`; no existing golden row changes), else off.
+            CcKind::Cubic(_) => CcKind::Cubic(match t.hystart {
+                Some(HystartDoc::Rfc9406) => Hystart::Rfc9406,
+                None if t.profile == Profile::Linux => Hystart::Rfc9406,
+                None | Some(HystartDoc::Off) => Hystart::Off,
+            }),
             CcKind::Westwood(_) => CcKind::Westwood(match t.westwood_filter {
                 None | Some(WestwoodFilterDoc::Tustin) => WestwoodFilter::Tustin,
                 Some(WestwoodFilterDoc::Linux) => WestwoodFilter::Linux,
@@ -205,8 +213,13 @@ impl CcKind {
 
     /// Every `[tcp]` knob a controller owns: its field, whether `t` gives it, and the
     /// controller's name. (`tcp.ca_extra_mss_over_8` is Reno's, and given only when true.)
-    fn knobs(t: &TcpDoc) -> [(&'static str, bool, &'static str); 7] {
+    fn knobs(t: &TcpDoc) -> [(&'static str, bool, &'static str); 8] {
         [
+            (
+                "tcp.hystart",
+                t.hystart == Some(HystartDoc::Rfc9406),
+                "cubic",
+            ),
             (
                 "tcp.ca_extra_mss_over_8",
                 t.ca_extra_mss_over_8 == Some(true),
@@ -265,7 +278,10 @@ impl CcKind {
         let (mss, init, max) = (i.mss, i.initial_cwnd, i.max_window);
         match self {
             CcKind::Reno(flavor) => RenoCc::new(flavor, mss, init, max).into(),
-            CcKind::Cubic => CcPart::custom(CubicCc::new(mss, init, max)),
+            CcKind::Cubic(Hystart::Off) => CcPart::custom(CubicCc::new(mss, init, max)),
+            CcKind::Cubic(Hystart::Rfc9406) => {
+                CcPart::custom(CubicCc::new(mss, init, max).with_hystart())
+            }
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
             CcKind::Bbr => CcPart::custom(BbrCc::new(mss, init, max, i.isn)),
             CcKind::Westwood(filter) => CcPart::custom(WestwoodCc::new(filter, mss, init, max)),
@@ -292,7 +308,7 @@ impl CcKind {
 pub(crate) fn settle(t: &TcpDoc, chosen: Option<CcKind>) -> Result<CcKind, Error> {
     let kind = match (chosen, t.profile) {
         (Some(k), _) => k,
-        (None, Profile::Linux) => CcKind::Cubic,
+        (None, Profile::Linux) => CcKind::Cubic(Hystart::Off),
         (None, Profile::Modern) => CcKind::Reno(RenoFlavor::Rfc5681),
         // Off by default: see docs/calibration.md, "The Net/3 MSS/8 term" (4.4BSD-Lite has it,
         // FreeBSD dropped it in 1994; the paper's E2E numbers match the stack without it).

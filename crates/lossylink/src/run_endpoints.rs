@@ -164,6 +164,7 @@ fn make_sender(
             window_shift: t.window_shift(send_buffer),
             ecn: t.ecn,
             ersn_oldest_only: t.ersn_oldest_only,
+            idle_restart: t.idle_restart,
             ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,

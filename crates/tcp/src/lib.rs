@@ -24,7 +24,9 @@ pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
 pub use segment::{
     EcnBits, SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
 };
-pub use sender::{CcPart, RecoveryPart, Rexmt, RtoPart, Sender, SenderConfig, SenderParts};
+pub use sender::{
+    CcPart, IdleRestart, RecoveryPart, Rexmt, RtoPart, Sender, SenderConfig, SenderParts,
+};
 pub use seq::{SeqNum, SeqSpace};
 pub use trace::{SenderEvent, SenderStats};
 

@@ -16,7 +16,7 @@ use tcp::spurious::{EifelResponse, LateDupack};
 
 mod recovery;
 pub(crate) use recovery::{check_parts, fit_profile};
-use tcp::Rexmt;
+use tcp::{IdleRestart, Rexmt};
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +122,8 @@ pub(crate) struct TcpSettings {
     pub window_scaling: bool,
     /// RFC 3168 ECN on both ends (`tcp.ecn`, `+ecn`).
     pub ecn: bool,
+    /// Slow-start restart after idle (`tcp.slow_start_after_idle`, RFC 5681 §4.1).
+    pub idle_restart: Option<IdleRestart>,
 }
 
 impl TcpSettings {
@@ -323,6 +325,21 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         (None, None) => linux,
         (Some(false), None) => false,
     };
+    // RFC 9406 §4.2 needs N_RTT_SAMPLE RTT samples per round; without timestamps the sender
+    // times one segment per round trip (Karn), so HyStart++ could never decide: an error when
+    // asked for, and the linux profile's default gives way.
+    let cc = match cc {
+        CcKind::Cubic(tcp::cc::Hystart::Rfc9406) if !timestamps => {
+            if t.hystart.is_some() {
+                return Err(Error::invalid(
+                    "tcp.hystart",
+                    "HyStart++ needs an RTT sample on every ACK: set tcp.timestamps = true (the linux profile has them)",
+                ));
+            }
+            CcKind::Cubic(tcp::cc::Hystart::Off)
+        }
+        cc => cc,
+    };
     let ts_granularity = t
         .ts_granularity
         .map_or(if modern { ms(1) } else { ms(500) }, |d| SimDuration(d.0));
@@ -440,6 +457,20 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         linux,
         window_scaling,
         ecn: t.ecn.unwrap_or(false) || mods.ecn,
+        // RFC 5681 §4.1 SHOULD, and Linux's tcp_slow_start_after_idle = 1: on by default on the
+        // linux profile (with Linux's tcp_cwnd_restart), opt-in elsewhere (on `modern` it would
+        // change the golden row eln5-split-per-flow, whose proxies' wireless legs go idle;
+        // docs/modern.md). On the bsd profile: 4.4BSD tcp_output had the test (cwnd = 1 segment once t_idle >= t_rxtcur,
+        // idle counted from the last segment received), which `true` there approximates with
+        // IW = 1 and the idle time counted from the last send.
+        idle_restart: t.slow_start_after_idle.unwrap_or(linux).then(|| {
+            let iw = initial_cwnd * t.mss;
+            if linux {
+                IdleRestart::Linux { iw }
+            } else {
+                IdleRestart::Rfc5681 { iw }
+            }
+        }),
         tcp_eln: tcp_eln(t.eln.as_ref(), dupthresh),
         eln_single_conn: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::SingleConn),
         eln_identify_by_header: t.eln.as_ref().and_then(|e| e.ident) == Some(ElnIdentDoc::Hack),

@@ -328,6 +328,26 @@ pub struct TcpDoc {
     /// reduction per window of data (false; the `+ecn` modifier sets it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ecn: Option<bool>,
+    /// Slow-start restart after an idle period longer than the RTO, RFC 5681 §4.1 (Linux
+    /// `net.ipv4.tcp_slow_start_after_idle`; the rule is Linux's `tcp_cwnd_restart` on the
+    /// linux profile, RFC 5681's restart window otherwise; false, true on the linux profile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slow_start_after_idle: Option<bool>,
+    /// HyStart++ (RFC 9406) in CUBIC's initial slow start: the RTT-based exit with Conservative
+    /// Slow Start (off | rfc9406; off, rfc9406 on the linux profile); CUBIC schemes only, with
+    /// timestamps for its RTT samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hystart: Option<HystartDoc>,
+}
+
+/// CUBIC's slow-start exit (`tcp.hystart`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HystartDoc {
+    /// Plain slow start until the first loss or ssthresh.
+    Off,
+    /// HyStart++ (RFC 9406).
+    Rfc9406,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob
@@ -483,6 +503,8 @@ impl Default for TcpDoc {
             ideal_bwe_rtt: None,
             window_scaling: None,
             ecn: None,
+            slow_start_after_idle: None,
+            hystart: None,
         }
     }
 }

@@ -152,7 +152,7 @@ pub(super) static END_TO_END: &[SchemeDef] = &[
         limited_transmit: false,
         receiver: SACK_RX,
         agent: AgentKind::None,
-        mods: Modifiers::modern_with(CcKind::Cubic),
+        mods: Modifiers::modern_with(CcKind::Cubic(tcp::cc::Hystart::Off)),
     },
     SchemeDef {
         info: SchemeInfo {
@@ -223,8 +223,8 @@ pub(super) static END_TO_END: &[SchemeDef] = &[
         info: SchemeInfo {
             name: "e2e-linux",
             family: E2E,
-            description: "a current Linux sender's defaults (the linux profile): initial window 10, SACK with RACK-TLP loss detection, PRR, CUBIC, F-RTO, timestamps, RTO = SRTT + max(4 RTTVAR, 200 ms), delayed ACKs with quick-ack mode at the start, every second segment, 40 ms ACK timeout; departures from Linux in docs/modern.md; e2e-linux == e2e-ietf-sack+linux",
-            source: "Linux net/ipv4 (tcp_input.c, tcp_output.c, tcp_recovery.c, tcp_cubic.c); RFC 8985; RFC 6937; RFC 9438; RFC 5682",
+            description: "a current Linux sender's defaults (the linux profile): initial window 10, SACK with RACK-TLP loss detection, PRR, CUBIC with HyStart++, F-RTO, timestamps, slow-start restart after idle, RTO = SRTT + max(4 RTTVAR, 200 ms), delayed ACKs with quick-ack mode at the start, every second segment, 40 ms ACK timeout; departures from Linux in docs/modern.md; e2e-linux == e2e-ietf-sack+linux",
+            source: "Linux net/ipv4 (tcp_input.c, tcp_output.c, tcp_recovery.c, tcp_cubic.c); RFC 8985; RFC 6937; RFC 9438; RFC 9406; RFC 5681 §4.1; RFC 5682",
         },
         recovery: RecoveryKind::Sack,
         eln_dupthresh: None,

@@ -36,12 +36,14 @@ fn e2e_cubic_is_sack_with_modern_and_cubic() {
     let r = lookup("e2e-cubic").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
     assert!(
-        (r.mods.cc == Some(CcKind::Cubic))
+        (r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
             && (r.mods.profile == Some(Profile::Modern))
             && !r.mods.eifel
     );
     assert!(lookup("e2e-cubic+eifel").unwrap().mods.eifel);
-    assert!(lookup("e2e-newreno+cubic").unwrap().mods.cc == Some(CcKind::Cubic));
+    assert!(
+        lookup("e2e-newreno+cubic").unwrap().mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off))
+    );
     assert!(schemes().iter().any(|i| i.name == "e2e-cubic"));
 }
 
@@ -52,7 +54,7 @@ fn todays_anchors_are_registered_with_their_modifiers() {
     assert!(
         r.mods.prr
             && (r.mods.profile == Some(Profile::Modern))
-            && !(r.mods.cc == Some(CcKind::Cubic))
+            && !(r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
     );
     assert!(lookup("e2e-newreno+prr").unwrap().mods.prr);
     let r = lookup("e2e-rack").unwrap();
@@ -67,7 +69,7 @@ fn todays_anchors_are_registered_with_their_modifiers() {
     assert!(
         (r.mods.cc == Some(CcKind::Bbr))
             && (r.mods.profile == Some(Profile::Modern))
-            && !(r.mods.cc == Some(CcKind::Cubic))
+            && !(r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
     );
     let r = lookup("e2e-linux").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
@@ -89,11 +91,14 @@ fn aliases_stand_for_their_schemes_with_their_modifiers() {
     }
     let r = lookup("reno").unwrap();
     assert_eq!(r.def.info.name, "e2e");
-    assert!((r.mods.profile == Some(Profile::Modern)) && !(r.mods.cc == Some(CcKind::Cubic)));
+    assert!(
+        (r.mods.profile == Some(Profile::Modern))
+            && !(r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
+    );
     let r = lookup("cubic+eifel").unwrap();
     assert_eq!(r.def.info.name, "e2e-cubic");
     assert!(
-        (r.mods.cc == Some(CcKind::Cubic))
+        (r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
             && (r.mods.profile == Some(Profile::Modern))
             && r.mods.eifel
     );

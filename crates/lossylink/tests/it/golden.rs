@@ -1089,6 +1089,40 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
                 "[{ name = \"f1\", from = \"s1\", to = \"d1\" }, { name = \"f2\", from = \"s2\", to = \"d2\", start = \"2s\" }]",
             ),
         ],
+    ),    (
+        "eln5-web-per-page-idle-restart",
+        "slow-start restart after idle (RFC 5681 §4.1) on persistent web connections: eln5-web-per-page with tcp.slow_start_after_idle",
+        "eln5",
+        &[
+            (
+                "flows",
+                "[{ name = \"w1\", from = \"server\", to = \"m1\", web = {} }, { name = \"w2\", from = \"server\", to = \"m2\", web = {} }, { name = \"w3\", from = \"server\", to = \"m3\", web = {} }]",
+            ),
+            ("run.duration", "60s"),
+            ("tcp.slow_start_after_idle", "true"),
+        ],
+    ),    (
+        "linux-wan-window-scaling-hystart-off",
+        "the linux profile with plain slow start (tcp.hystart = off) on the error-free WAN testbed with 256 KiB buffers: slow start overflows the 50-packet queue",
+        "wan",
+        &[
+            ("scheme", "e2e-linux"),
+            ("error_every", "0"),
+            ("tcp.window_scaling", "true"),
+            ("tcp.buffer", "256KiB"),
+            ("tcp.hystart", "off"),
+        ],
+    ),
+    (
+        "linux-wan-window-scaling",
+        "HyStart++ (RFC 9406, the linux profile's default): the error-free WAN testbed with 256 KiB buffers, CSS before the queue overflows",
+        "wan",
+        &[
+            ("scheme", "e2e-linux"),
+            ("error_every", "0"),
+            ("tcp.window_scaling", "true"),
+            ("tcp.buffer", "256KiB"),
+        ],
     ),
 ];
 

@@ -18,10 +18,12 @@
 //! - `ssthresh = max(β·cwnd, 2·MSS)` from cwnd, not FlightSize (the RFC allows either; Linux
 //!   uses cwnd).
 //! - Slow start adds the bytes acknowledged, at most two segments per ACK (RFC 3465 with L = 2);
-//!   no HyStart++ (RFC 9406), which the RFC makes optional.
+//!   HyStart++ (RFC 9406, `hystart.rs`), which the RFC makes optional, only when asked for
+//!   ([`CubicCc::with_hystart`]).
 //! - During fast recovery the recovery part drives cwnd as for Reno (inflation on dupacks,
 //!   deflation to ssthresh on exit); RFC 9438 leaves recovery to the loss-recovery algorithm.
 
+use super::hystart::{HsPhase, HsStep, HyStart};
 use super::{AckSample, CongestionControl, CongestionEvent};
 use engine::SimTime;
 
@@ -68,6 +70,8 @@ pub struct CubicCc {
     epoch: Option<Epoch>,
     /// Remainder of the per-ACK growth division, so slow growth near the plateau is not lost.
     carry: u64,
+    /// HyStart++ in the initial slow start (RFC 9406), if on.
+    hystart: Option<HyStart>,
 }
 
 /// Integer cube root: the largest `r` with `r³ <= v`.
@@ -102,7 +106,19 @@ impl CubicCc {
             saved_w_max: 0,
             epoch: None,
             carry: 0,
+            hystart: None,
         }
+    }
+
+    /// The same controller with HyStart++ (RFC 9406) in its initial slow start.
+    pub fn with_hystart(mut self) -> Self {
+        self.hystart = Some(HyStart::default());
+        self
+    }
+
+    /// Where HyStart++ is, if it runs.
+    pub fn hystart_phase(&self) -> Option<HsPhase> {
+        self.hystart.map(|h| h.phase())
     }
 
     /// K of the current epoch in ns (RFC 9438 eq. 2), if an epoch runs.
@@ -210,7 +226,19 @@ impl CongestionControl for CubicCc {
     fn on_ack(&mut self, ack: AckSample) {
         if self.cwnd < self.ssthresh {
             // RFC 5681 slow start, byte counting with L = 2 (RFC 3465).
-            let incr = ack.acked_bytes.min(2 * self.mss);
+            let mut incr = ack.acked_bytes.min(2 * self.mss);
+            if let Some(hs) = self.hystart.as_mut() {
+                match hs.on_ack(ack.ack, ack.snd_nxt, ack.rtt) {
+                    // RFC 9406 §4.2: CSS grows by 1/CSS_GROWTH_DIVISOR of slow start.
+                    HsStep::Grow { divisor } => incr /= divisor,
+                    // RFC 9406 §4.2: after CSS_ROUNDS, ssthresh = cwnd, congestion avoidance.
+                    HsStep::EnterAvoidance => {
+                        self.ssthresh = self.cwnd;
+                        return self.avoidance(ack);
+                    }
+                    HsStep::Plain => {}
+                }
+            }
             self.cwnd = self.cwnd.saturating_add(incr).min(self.max_cwnd);
         } else {
             self.avoidance(ack);
@@ -218,6 +246,10 @@ impl CongestionControl for CubicCc {
     }
 
     fn on_congestion(&mut self, event: CongestionEvent) {
+        // RFC 9406 §4.2: a loss ends HyStart++; only the initial slow start uses it.
+        if let Some(hs) = self.hystart.as_mut() {
+            hs.on_congestion();
+        }
         match event {
             CongestionEvent::FastRetransmit { dupacks, .. } => {
                 self.reduce();
@@ -260,6 +292,15 @@ impl CongestionControl for CubicCc {
         self.epoch = None;
         self.carry = 0;
     }
+
+    fn on_idle_restart(&mut self, cwnd: u32, ssthresh: u32) {
+        // RFC 5681 §4.1 restart: W_max is kept; the next congestion-avoidance ACK starts a new
+        // epoch (Linux's bictcp_cwnd_event moves the epoch on by the idle time instead).
+        self.cwnd = cwnd.clamp(self.mss, self.max_cwnd);
+        self.ssthresh = ssthresh.max(2 * self.mss);
+        self.epoch = None;
+        self.carry = 0;
+    }
 }
 
 #[cfg(test)]
@@ -275,6 +316,9 @@ mod tests {
             flight_bytes: 10 * MSS,
             now: SimTime(now_ms * 1_000_000),
             srtt: SimDuration::from_millis(srtt_ms),
+            rtt: None,
+            ack: 0,
+            snd_nxt: 0,
         }
     }
 

@@ -57,6 +57,7 @@ pub(crate) fn bdp_bytes(rate: f64, rtt: SimDuration, mss: u32) -> u32 {
 
 mod bbr;
 mod cubic;
+pub mod hystart;
 mod ideal_bwe;
 mod jersey;
 mod jtcp;
@@ -71,6 +72,7 @@ use crate::recovery::Phase;
 pub use bbr::{BbrCc, BbrMode};
 pub use cubic::CubicCc;
 use engine::{SimDuration, SimTime};
+pub use hystart::Hystart;
 pub use ideal_bwe::IdealBweCc;
 pub use jersey::{JerseyCc, JerseyUnmarked};
 pub use jtcp::JtcpCc;
@@ -90,6 +92,12 @@ pub struct AckSample {
     pub now: SimTime,
     /// The sender's smoothed RTT (zero before the first sample).
     pub srtt: SimDuration,
+    /// This ACK's RTT sample, if it gave one (HyStart++, RFC 9406 §4.2).
+    pub rtt: Option<SimDuration>,
+    /// The stream offset acknowledged up to, after this ACK.
+    pub ack: u64,
+    /// The sender's SND.NXT (stream offset) when the ACK arrived (HyStart++'s windowEnd).
+    pub snd_nxt: u64,
 }
 
 /// A loss the sender decided to respond to as congestion.
@@ -183,6 +191,12 @@ pub trait CongestionControl: Send {
     fn on_partial_ack(&mut self, acked: u32);
     /// Undo after a spurious retransmission (Eifel): set both values.
     fn undo(&mut self, cwnd: u32, ssthresh: u32);
+    /// Slow-start restart after idle (RFC 5681 §4.1): the sender sets both values; a
+    /// controller with more state (CUBIC's epoch) also starts afresh. By default as
+    /// [`CongestionControl::undo`].
+    fn on_idle_restart(&mut self, cwnd: u32, ssthresh: u32) {
+        self.undo(cwnd, ssthresh);
+    }
     /// Whether the controller wants a [`RateSample`] on every ACK and paces its sends (BBR);
     /// asked once, when the sender is built, so that others cost nothing per ACK.
     fn wants_rate_samples(&self) -> bool {

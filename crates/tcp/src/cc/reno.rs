@@ -151,6 +151,9 @@ mod tests {
             flight_bytes: 10 * MSS,
             now: engine::SimTime(0),
             srtt: engine::SimDuration(0),
+            rtt: None,
+            ack: 0,
+            snd_nxt: 0,
         }
     }
 

@@ -133,6 +133,9 @@ mod tests {
             flight_bytes: 20 * MSS,
             now: SimTime::ZERO,
             srtt: SimDuration::from_millis(100),
+            rtt: None,
+            ack: 0,
+            snd_nxt: 0,
         };
         let grow = |rtt_ms: u64| {
             let mut v = VenoCc::new(MSS, 20 * MSS, 1 << 30);

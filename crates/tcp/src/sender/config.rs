@@ -42,6 +42,9 @@ pub struct SenderConfig {
     /// outstanding segment (the one the timer guards), not any outstanding one (the spec's
     /// §4.2 (c) reading, the default).
     pub ersn_oldest_only: bool,
+    /// Slow-start restart after an idle period longer than the RTO (RFC 5681 §4.1, Linux
+    /// `tcp_slow_start_after_idle`), with this rule; None: the window survives idle periods.
+    pub idle_restart: Option<super::IdleRestart>,
 }
 
 impl SenderConfig {
@@ -64,6 +67,7 @@ impl SenderConfig {
             window_shift: None,
             ecn: false,
             ersn_oldest_only: false,
+            idle_restart: None,
         }
     }
 }

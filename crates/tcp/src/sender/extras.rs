@@ -150,6 +150,9 @@ impl Sender {
         new_data: bool,
         idle: bool,
     ) {
+        if self.cfg.idle_restart.is_some() {
+            self.last_sent = Some(now);
+        }
         if let Some(r) = self.rate.as_mut() {
             r.on_sent(now, off, off + u64::from(len), idle);
             if let Some(rate) = self.parts.cc.pacing_rate() {

@@ -40,6 +40,7 @@ mod eifel;
 mod elsn;
 mod extras;
 mod frto;
+mod idle;
 mod loss;
 mod notify;
 mod output;
@@ -53,6 +54,7 @@ mod syn;
 mod tlp;
 
 pub use config::{Rexmt, SenderConfig};
+pub use idle::IdleRestart;
 use pacer::Pacer;
 pub use parts::{CcPart, RecoveryPart, RtoPart, SenderParts};
 use prr::PrrRun;
@@ -122,6 +124,8 @@ pub struct Sender {
     /// The window field of every data segment (the send buffer, scaled if the connection
     /// scales windows): computed once, not per segment.
     data_wnd: u32,
+    /// When data last left (kept only with [`SenderConfig::idle_restart`]).
+    last_sent: Option<SimTime>,
 }
 
 impl Sender {
@@ -129,7 +133,12 @@ impl Sender {
     pub fn new(cfg: SenderConfig, parts: SenderParts, space: SeqSpace, total: u64) -> Self {
         let track_sends = parts.recovery.tracks_sends();
         let rate = parts.cc.wants_rate_samples().then(Box::default);
-        let extras = track_sends || cfg.prr.is_some() || cfg.tlp || cfg.frto || rate.is_some();
+        let extras = track_sends
+            || cfg.prr.is_some()
+            || cfg.tlp
+            || cfg.frto
+            || rate.is_some()
+            || cfg.idle_restart.is_some();
         Sender {
             track_sends,
             extras,
@@ -168,6 +177,7 @@ impl Sender {
                 None => cfg.send_buffer.min(65535),
                 shift => crate::wscale::advertise(u64::from(cfg.send_buffer), shift),
             },
+            last_sent: None,
         }
     }
 
@@ -433,7 +443,8 @@ impl Sender {
         if let Some(LossResponse::FastRetransmit { inflate_segments }) = d.congestion {
             self.on_fast_retransmit(now, before, inflate_segments, trace);
         }
-        self.apply_new(now, d, acked, flight_before);
+        let rtt = sampled.map(|sent| now.saturating_since(sent));
+        self.apply_new(now, d, (acked, rtt), flight_before);
         self.update_window(seg.wnd);
         // RFC 6675 §5 (1)-(2): an ACK of new data that SACKs new octets outside recovery is
         // also the first duplicate (DupAcks reset, then counted); asked only of SACK ACKs.
@@ -465,12 +476,22 @@ impl Sender {
     }
 
     /// Carry out the window part of a decision on an ACK of new data.
-    fn apply_new(&mut self, now: SimTime, d: AckDecision, acked: u64, flight_before: u32) {
+    /// `rtt`: the ACK's RTT sample, if it gave one.
+    fn apply_new(
+        &mut self,
+        now: SimTime,
+        d: AckDecision,
+        (acked, rtt): (u64, Option<SimDuration>),
+        flight_before: u32,
+    ) {
         let sample = AckSample {
             acked_bytes: acked.min(u64::from(u32::MAX)) as u32,
             flight_bytes: flight_before,
             now,
             srtt: SimDuration(self.srtt_fine.unwrap_or(0)),
+            rtt,
+            ack: self.una,
+            snd_nxt: self.nxt,
         };
         match d.window {
             WindowOp::Keep | WindowOp::Inflate | WindowOp::Save { .. } | WindowOp::Restore => {}

@@ -40,6 +40,9 @@ impl Sender {
         if self.syn.is_some() {
             return self.syn_transmit(now, trace);
         }
+        if self.cfg.idle_restart.is_some() {
+            self.idle_restart_check(now, trace);
+        }
         if let Some(p) = self.pacer.as_mut() {
             if !p.advance(now) {
                 self.pacer = None;

@@ -193,6 +193,9 @@ impl CongestionControl for CcPart {
     fn undo(&mut self, cwnd: u32, ssthresh: u32) {
         cc!(self, p => p.undo(cwnd, ssthresh))
     }
+    fn on_idle_restart(&mut self, cwnd: u32, ssthresh: u32) {
+        cc!(self, p => p.on_idle_restart(cwnd, ssthresh))
+    }
     fn wants_rate_samples(&self) -> bool {
         cc!(self, p => p.wants_rate_samples())
     }
@@ -360,6 +363,9 @@ mod tests {
                 flight_bytes: 2 * MSS,
                 now: SimTime(1),
                 srtt: SimDuration::ZERO,
+                rtt: None,
+                ack: 0,
+                snd_nxt: 0,
             });
             cc.on_congestion(CongestionEvent::FastRetransmit {
                 flight_bytes: 3 * MSS,

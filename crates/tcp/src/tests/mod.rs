@@ -14,6 +14,8 @@ pub(crate) mod eln_hack;
 pub(crate) mod elsn;
 pub(crate) mod frto;
 pub(crate) mod hack;
+pub(crate) mod hystart;
+pub(crate) mod idle;
 pub(crate) mod linux;
 pub(crate) mod llelsn_cc;
 pub(crate) mod net;

@@ -84,3 +84,58 @@ fn an_unbounded_window_lifts_the_16_bit_field_and_the_cwnd_cap() {
     });
     assert!(oldest.ersn_oldest_only && !open.ersn_oldest_only);
 }
+
+/// `tcp.slow_start_after_idle`: on by default only on the linux profile (Linux's sysctl is 1;
+/// on `modern` it would change the golden row `eln5-split-per-flow`), with Linux's rule there
+/// and RFC 5681's restart window elsewhere (RFC 5681 §4.1), IW from the profile.
+#[test]
+fn slow_start_after_idle_defaults_per_profile() {
+    let mss = settings(Profile::Linux, |_| {}).mss;
+    assert_eq!(
+        settings(Profile::Linux, |_| {}).idle_restart,
+        Some(IdleRestart::Linux { iw: 10 * mss })
+    );
+    assert_eq!(settings(Profile::Modern, |_| {}).idle_restart, None);
+    assert_eq!(settings(Profile::Bsd, |_| {}).idle_restart, None);
+    let on = |p| settings(p, |d| d.slow_start_after_idle = Some(true)).idle_restart;
+    assert_eq!(
+        on(Profile::Modern),
+        Some(IdleRestart::Rfc5681 { iw: 3 * mss })
+    );
+    assert_eq!(on(Profile::Bsd), Some(IdleRestart::Rfc5681 { iw: mss }));
+    let off = settings(Profile::Linux, |d| d.slow_start_after_idle = Some(false));
+    assert_eq!(off.idle_restart, None);
+}
+
+/// `tcp.hystart`: on by default on the linux profile (with its timestamps), off elsewhere;
+/// "rfc9406" builds CUBIC with HyStart++ (RFC 9406) and needs timestamps; on another
+/// controller it is an error naming CUBIC.
+#[test]
+fn hystart_is_a_cubic_knob_that_needs_timestamps() {
+    use tcp::cc::Hystart;
+    assert_eq!(
+        settings(Profile::Linux, |_| {}).cc,
+        CcKind::Cubic(Hystart::Rfc9406)
+    );
+    let off = settings(Profile::Linux, |d| d.hystart = Some(HystartDoc::Off));
+    assert_eq!(off.cc, CcKind::Cubic(Hystart::Off));
+    let no_ts = settings(Profile::Linux, |d| d.timestamps = Some(false));
+    assert_eq!(
+        no_ts.cc,
+        CcKind::Cubic(Hystart::Off),
+        "the default gives way"
+    );
+    let doc = |profile| TcpDoc {
+        profile,
+        hystart: Some(HystartDoc::Rfc9406),
+        ..TcpDoc::default()
+    };
+    let e = tcp_settings(&doc(Profile::Modern), Modifiers::default()).unwrap_err();
+    assert!(e.to_string().contains("tcp.hystart"), "{e}");
+    let no_ts = TcpDoc {
+        timestamps: Some(false),
+        ..doc(Profile::Linux)
+    };
+    let e = tcp_settings(&no_ts, Modifiers::default()).unwrap_err();
+    assert!(e.to_string().contains("timestamps"), "{e}");
+}
