@@ -16,7 +16,9 @@ use crate::keys;
 use engine::{PortId, RngStream};
 use std::sync::Arc;
 
-/// The media of a link outside any cell.
+/// The media of a link outside any cell (built once per link, moved straight into the
+/// network's list: the size of its variants costs nothing).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum LinkMedia {
     /// One medium serves both directions.
     Both(AnyMedium),
