@@ -11,11 +11,14 @@ PROG = "lossylink"
 def scheme_lines() -> list[str]:
     """``lossylink schemes``: one line per scheme, name and family in aligned columns, then the
     description and the source in brackets; then one line per alias (family ``alias``): the
-    scheme it stands for and what that is."""
-    from lossylink._core import scheme_aliases, schemes  # the registry: no result types, no numpy
+    scheme it stands for and what that is; then one line per ``+`` modifier a scheme name may
+    carry (family ``modifier``), from the table the parser reads."""
+    # The registry: no result types, no numpy.
+    from lossylink._core import scheme_aliases, scheme_modifiers, schemes
 
     rows = schemes()
     aliases = scheme_aliases()
+    modifiers = scheme_modifiers()
     name_w = max((len(s["name"]) for s in rows), default=0)
     family_w = max((len(s["family"]) for s in rows), default=0)
     lines = [
@@ -25,5 +28,9 @@ def scheme_lines() -> list[str]:
     lines += [
         f"{a['alias']:<{name_w}}  {'alias':<{family_w}}  = {a['scheme']}: {a['description']}"
         for a in aliases
+    ]
+    lines += [
+        f"{'+' + m['name']:<{name_w}}  {'modifier':<{family_w}}  {m['description']}"
+        for m in modifiers
     ]
     return lines

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import lossylink as ll
-from lossylink import Scenario
+from lossylink import Scenario, _core
 from lossylink.cli import cli
 from support import SMALL, without_wall
 
@@ -39,15 +39,20 @@ def test_schemes_one_line_each() -> None:
     lines = result.stdout.splitlines()
     infos = ll.schemes()
     aliases = ll.scheme_aliases()
-    assert len(lines) == len(infos) + len(aliases)
+    modifiers = _core.scheme_modifiers()
+    assert len(lines) == len(infos) + len(aliases) + len(modifiers)
     for line, info in zip(lines, infos, strict=False):
         assert line.startswith(info["name"] + " ")
         for field in ("family", "description", "source"):
             assert info[field] in line
     # Then the aliases, each naming the scheme it stands for.
-    for line, alias in zip(lines[len(infos) :], aliases, strict=True):
+    for line, alias in zip(lines[len(infos) : len(infos) + len(aliases)], aliases, strict=True):
         assert line.split()[:3] == [alias["alias"], "alias", "="]
         assert f"= {alias['scheme']}: {alias['description']}" in line
+    # Then the modifiers, from the parser's own table: the ones its errors list.
+    tail = lines[len(infos) + len(aliases) :]
+    assert [line.split()[:2] for line in tail] == [[f"+{m['name']}", "modifier"] for m in modifiers]
+    assert {"+cubic", "+prr", "+ecn"} <= {line.split()[0] for line in tail}
 
 
 def test_preset_list() -> None:

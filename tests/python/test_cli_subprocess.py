@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import lossylink as ll
+from lossylink import _core
 from support import SMALL, without_wall
 
 CliRun = Callable[..., subprocess.CompletedProcess[str]]
@@ -91,7 +92,7 @@ def test_the_fast_answers_are_the_click_commands_output(cli_run: CliRun, args: l
     assert fast.returncode == 0, fast.stderr
     assert fast.stdout == slow.stdout
     assert fast.stderr == slow.stderr == ""
-    schemes = len(ll.schemes()) + len(ll.scheme_aliases())
+    schemes = len(ll.schemes()) + len(ll.scheme_aliases()) + len(_core.scheme_modifiers())
     assert len(fast.stdout.splitlines()) == (1 if args != ["schemes"] else schemes)
 
 

@@ -116,7 +116,7 @@ def test_eifel_off_contradicting_the_modifier_is_an_error() -> None:
 
 
 # Ludwig2000 §3.1.2 / Q3: segment 94 held past the RTO, its duplicate ACKs held on the ACK
-# direction until after the timeout has resent it (crates/lossylink/tests/late_dupack.rs).
+# direction until after the timeout has resent it (crates/lossylink/tests/it/late_dupack.rs).
 LATE_DUPACK = {
     "scheme": "e2e+eifel",
     "hops.0.forward.hiccups": '[{kind="reorder",at="40.5s",length=40}]',

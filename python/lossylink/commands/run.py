@@ -32,8 +32,8 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
     "--scheme",
     metavar="NAME",
     help=(
-        "Scheme (see `lossylink schemes`), optionally with modifiers: +eifel, +modern, +lt,"
-        " +cubic, +prr, +rack, +frto, +bbr, +linux."
+        "Scheme, optionally with + modifiers, e.g. e2e-newreno+cubic+ecn (`lossylink schemes`"
+        " lists the schemes, their aliases and every modifier)."
     ),
 )
 @click.option("--error-every", metavar="SIZE", help="Mean bytes between wireless errors; 0: none.")

@@ -3,6 +3,7 @@ paths (docs/validation.md)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -52,7 +53,8 @@ def validate_cmd() -> None:
     type=click.FloatRange(0.1, 600),
     default=8.0,
     show_default=True,
-    help="Each transfer lasts about this long at its bottleneck rate (at least 1 MiB).",
+    help="Each transfer lasts about this long at the rate the path allows (the bottleneck, or "
+    "with random loss the Mathis bound if lower; at least 1 MiB).",
 )
 @click.option("--dry-run", is_flag=True, help="Print the points and the estimate; run nothing.")
 def linux_cmd(
@@ -102,20 +104,27 @@ def linux_cmd(
     except OSError as exc:
         raise click.BadParameter(f"{out}: cannot write there ({exc.strerror})") from None
     rows = []
-    k = 0
-    for p in points:
-        for cc in chosen:
-            for seed in range(1, seeds + 1):
-                k += 1
-                row = run_point(p, cc, seed, _core.emulate)
-                rows.append(row)
-                emu = row.emulated.get("throughput_mbps", 0.0)
-                sim = row.simulated.get("throughput_mbps", 0.0)
-                late = " (the emulator fell behind real time)" if row.late_warning else ""
-                click.echo(
-                    f"[{k}/{runs}] {p.label}, {cc}, seed {seed}: kernel {emu:.3f} Mb/s, "
-                    f"model {sim:.3f} Mb/s{late}"
-                )
+    interrupted = False
+    jobs = [(p, cc, seed) for p in points for cc in chosen for seed in range(1, seeds + 1)]
+    try:
+        for k, (p, cc, seed) in enumerate(jobs, 1):
+            row = run_point(p, cc, seed, _core.emulate)
+            if row.emulated.get("interrupted"):
+                raise KeyboardInterrupt
+            rows.append(row)
+            emu = row.emulated.get("throughput_mbps", 0.0)
+            sim = row.simulated.get("throughput_mbps", 0.0)
+            late = " (the emulator fell behind real time)" if row.late_warning else ""
+            click.echo(
+                f"[{k}/{runs}] {p.label}, {cc}, seed {seed}: kernel {emu:.3f} Mb/s, "
+                f"model {sim:.3f} Mb/s{late}"
+            )
+    except KeyboardInterrupt:
+        # What has run is kept: the files below hold the finished runs.
+        interrupted = True
+        click.echo(f"{PROG}: interrupted after {len(rows)} of {runs} runs", err=True)
+    if not rows:
+        sys.exit(130)
     records = summarise(rows)
     verdicts = verdict(records)
     files = [*write_table(records, out), write_report(records, verdicts, rows, out)]
@@ -127,3 +136,5 @@ def linux_cmd(
             f"{v['retransmissions_median_off'] * 100:.1f} % at the median"
         )
     click.echo(f"{PROG}: wrote " + ", ".join(str(f) for f in files))
+    if interrupted:
+        sys.exit(130)

@@ -1,7 +1,7 @@
 #![allow(clippy::expect_used)]
 // Each including target uses some of these (the transfer benchmark not the scale group's).
 #![allow(dead_code)]
-//! The scenarios of the speed figures (issues 21 and 37), shared by the benchmarks
+//! The scenarios of the speed figures (the reference run, the networks figure and the scale group), shared by the benchmarks
 //! (`benches/transfer.rs`, `benches/scale.rs`) and the callgrind example
 //! (`examples/reference.rs`), so that the instruction counts and the wall times are of the same
 //! runs.

@@ -16,8 +16,8 @@ use crate::keys;
 use engine::{PortId, RngStream};
 use std::sync::Arc;
 
-/// The media of a link outside any cell (built once per link, moved straight into the
-/// network's list: the size of its variants costs nothing).
+/// The media of a link outside any cell.
+// Built once per link and unpacked at once by `Network::new`: the variants' sizes do not matter.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum LinkMedia {
     /// One medium serves both directions.

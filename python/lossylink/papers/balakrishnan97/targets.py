@@ -72,7 +72,7 @@ def _fraction_greater(a: str, b: str) -> Callable[[Measured], float]:
     return f
 
 
-# -- Table 3: mirrors crates/lossylink/tests/paper_table3.rs --------------------------------
+# -- Table 3: mirrors crates/lossylink/tests/it/paper_table3.rs --------------------------------
 
 TABLE3_TOL = {"lan8": 0.20, "lan32": 0.20, "wan32": 0.25}
 """§7.3: ±20-25% absolute for the end-to-end family (the Rust test uses 20% LAN, 25% WAN)."""
@@ -94,7 +94,7 @@ TABLE3_KNOWN_DEVIATIONS: dict[tuple[str, str], str] = {
 
 def _table3_targets() -> list[Target]:
     out: list[Target] = []
-    src = "spec §7.3; crates/lossylink/tests/paper_table3.rs"
+    src = "spec §7.3; crates/lossylink/tests/it/paper_table3.rs"
     for scheme, cells in TABLE_3.items():
         for config, cell in zip(CONFIGS, cells, strict=True):
             if cell is None:

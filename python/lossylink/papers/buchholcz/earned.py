@@ -1,8 +1,9 @@
-"""What the TCP-ELN study's known deviations must show to be "explained" (issue 42's rule, in
-:func:`lossylink.reproduce.evaluate`): the band each mechanism predicts for our value, computed
-from the same runs' own measurements (never from the paper's table), and a counterfactual run
-the reproduction makes with the mechanism removed (:data:`runs.COUNTERFACTUALS`), which must
-bring the target back into the paper's accepted range.
+"""What the TCP-ELN study's known deviations must show to be "explained" (the reproduction's
+rule, in :func:`lossylink.reproduce.evaluate`): the band each mechanism predicts for our value,
+computed from the same runs' own measurements (never from the paper's table), and a
+counterfactual run the reproduction makes with the mechanism removed
+(:data:`runs.COUNTERFACTUALS`), which must bring the target back into the paper's accepted
+range.
 
 - ``bottleneck-cap`` (T002-3b, T002-5.M2/M5/M8, T002-6): the three downloads share the 1 Mb/s
   wired link, whose loss-free goodput C (``ftp-uniform-0-eln``) TCP-ELN cannot exceed, so its

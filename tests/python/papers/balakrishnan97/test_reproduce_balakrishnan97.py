@@ -28,7 +28,7 @@ from lossylink.reproduce import (
 from lossylink.runner import schemes
 from support import ROOT
 
-RUST_TABLE3 = ROOT / "crates/lossylink/tests/paper_table3.rs"
+RUST_TABLE3 = ROOT / "crates/lossylink/tests/it/paper_table3.rs"
 DOC = ROOT / "docs/reproduction.md"
 TINY = "128KiB"
 PUBLISHED = ("Table 2", "Table 3", "Table 4")

@@ -108,7 +108,7 @@ def test_the_web_readings_and_hack_run_beside_the_headline() -> None:
 
 EARNED = ("T002-3b", "T002-5.M2", "T002-5.M5", "T002-5.M8", "T002-6", "T002-7.M3")
 """The targets whose deviation (bottleneck-cap, long-bursts) carries a band and a
-counterfactual run (issue 41)."""
+counterfactual run."""
 
 
 def test_cap_and_burst_targets_carry_a_band_and_a_counterfactual_run() -> None:

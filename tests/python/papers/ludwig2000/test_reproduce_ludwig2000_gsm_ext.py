@@ -1,6 +1,6 @@
 """`lossylink reproduce ludwig2000 --only gsm-ext`: the flow-adaptive link (with its interactive
 class), RFC 2507 (with its header request) and handovers on the GSM link, the runs and checks
-of crates/lossylink/tests/gsm_adaptive.rs, gsm_hc.rs and gsm_handover.rs."""
+of crates/lossylink/tests/it/gsm_adaptive.rs, gsm_hc.rs and gsm_handover.rs."""
 
 from __future__ import annotations
 

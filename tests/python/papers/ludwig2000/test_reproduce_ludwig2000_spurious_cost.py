@@ -1,5 +1,5 @@
 """`lossylink reproduce ludwig2000 --only s12`, the packet-level runs (spec §6 S12, §8 RT14):
-the runs are those of crates/lossylink/tests/spurious_cost_s12.rs, the event times the
+the runs are those of crates/lossylink/tests/it/spurious_cost_s12.rs, the event times the
 baselines' traces give, the numbers those of the Rust test, and the targets can fail."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`lossylink reproduce ludwig2000 --only s9 --only s10`: the timer testbed and the
 spreadsheet model (spec §6 S9, S10; §8 RT1-RT6). The runs are those of
-crates/lossylink/tests/timer_s9.rs, the model is the Rust core's, every target passes, and a
+crates/lossylink/tests/it/timer_s9.rs, the model is the Rust core's, every target passes, and a
 target computed from the wrong run fails."""
 
 from __future__ import annotations

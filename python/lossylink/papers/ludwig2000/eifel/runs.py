@@ -4,13 +4,13 @@ algorithm, on the same hiccup testbed (Ludwig 2000 §5.2.2 and §5.4.6):
 - the late third duplicate ACK after a timeout (group ``late``, ``tcp.eifel_late_dupack``):
   a segment reordered past the retransmission timeout while the ACK direction holds its
   duplicates, so that the third duplicate arrives after the timer has resent it
-  (``crates/lossylink/tests/hiccup_eifel.rs``
+  (``crates/lossylink/tests/it/hiccup_eifel.rs``
   ``late_third_dupack_after_a_timeout_is_suppressed_by_eifel``);
 - the burst pacer (group ``pacer``, ``tcp.eifel_burst_pacer = "srtt"``): S8e, whose restore
   sends a burst, with the restored window spread over one smoothed RTT (``hiccup_eifel.rs``
   ``s8e_with_the_burst_pacer_spreads_the_restored_window_over_one_srtt``);
 - RTO_AGG (group ``agg``, ``tcp.rto = "eifel-agg"``, ``tcp.rto_agg_k``): the self-training
-  timer against the Eifel timer on a 400 KB transfer (``crates/lossylink/tests/rto_agg.rs``),
+  timer against the Eifel timer on a 400 KB transfer (``crates/lossylink/tests/it/rto_agg.rs``),
   and, as an observation the dissertation does not make, a set-up where the rule runs away.
 
 The dissertation gives no numbers for any of them: the targets

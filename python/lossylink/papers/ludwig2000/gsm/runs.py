@@ -1,6 +1,6 @@
 """TCP over GSM circuit-switched data with RLP (dissertation §4.2; spec §6 S1-S5, §8 RT15-RT21):
 the runs on the ``gsm`` preset (their targets in :mod:`lossylink.papers.ludwig2000.gsm.targets`,
-every one also checked by ``crates/lossylink/tests/gsm.rs``).
+every one also checked by ``crates/lossylink/tests/it/gsm.rs``).
 
 - S1/S4 (RT15, RT19): a clean channel with L2R's 960 B/s throttle: 848 B/s of TCP payload, a
   fully used link, and no timeout across the XOFF gaps.
@@ -14,7 +14,7 @@ every one also checked by ``crates/lossylink/tests/gsm.rs``).
 - S5 (RT21): the load climbs to the advertised window (18 segments) against a pipe of about 2;
   draining that queue takes longer than a new connection's 6 s initial RTO: a second connection
   from the mobile opens at 100 s with a SYN (``tcp.syn``, ``s5_second.toml``, as
-  ``crates/lossylink/tests/gsm_s5.rs``), which times out behind the queue; with an interface
+  ``crates/lossylink/tests/it/gsm_s5.rs``), which times out behind the queue; with an interface
   queue of 4 packets (the ISPs' 3-4 per line) it does not.
 """
 

@@ -1,6 +1,6 @@
 """The targets of TCP over GSM-CSD with RLP in Ludwig (2000) (dissertation §4.2; spec §6 S1-S5,
 §8 RT15-RT21; runs in :mod:`lossylink.papers.ludwig2000.gsm.runs`), every one also checked by
-``crates/lossylink/tests/gsm.rs`` and ``gsm_s5.rs``."""
+``crates/lossylink/tests/it/gsm.rs`` and ``gsm_s5.rs``."""
 
 from __future__ import annotations
 

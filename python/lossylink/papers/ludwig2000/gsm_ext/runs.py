@@ -2,7 +2,7 @@
 the flow-adaptive link layer (§4.1, spec §3.7) with its interactive class, RFC 2507 header
 compression beside VJ with its header request (§2.2.3, §2.5.5) and handovers (§2.4.2). The
 runs (targets in :mod:`lossylink.papers.ludwig2000.gsm_ext.targets`) and checks are those of
-``crates/lossylink/tests/gsm_adaptive.rs``, ``gsm_hc.rs`` and ``gsm_handover.rs``; the
+``crates/lossylink/tests/it/gsm_adaptive.rs``, ``gsm_hc.rs`` and ``gsm_handover.rs``; the
 dissertation gives their expected behaviour in words, no numbers (docs/ludwig2000.md,
 "The flow-adaptive link layer", "RFC 2507 beside VJ", "Handovers").
 """

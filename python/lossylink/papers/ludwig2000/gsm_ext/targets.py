@@ -1,6 +1,6 @@
 """The targets of the GSM link's options in Ludwig (2000) (group ``gsm-ext``; runs in
 :mod:`lossylink.papers.ludwig2000.gsm_ext.runs`): the checks of
-``crates/lossylink/tests/gsm_adaptive.rs``, ``gsm_hc.rs`` and ``gsm_handover.rs``, expected
+``crates/lossylink/tests/it/gsm_adaptive.rs``, ``gsm_hc.rs`` and ``gsm_handover.rs``, expected
 behaviour in words (the dissertation gives no numbers)."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ and S11, targets RT8-RT12, RT30).
 All runs use the ``hiccup`` preset (two BSD hosts on a 9.6 kbit/s PPP link, MSS 460 with
 timestamps, an advertised window of 18 segments), except the LAN delay-spike check. The
 scenario overrides and the checks mirror the Rust integration tests that already hold them:
-``crates/lossylink/tests/hiccup_eifel.rs`` (S8a-S8e, the LAN spike), ``outage_s8f.rs`` (S8f) and
+``crates/lossylink/tests/it/hiccup_eifel.rs`` (S8a-S8e, the LAN spike), ``outage_s8f.rs`` (S8f) and
 ``precise_rexmt.rs`` (S11). The runs have no random losses: every seed gives the same hiccup
 run, so one seed is the default.
 

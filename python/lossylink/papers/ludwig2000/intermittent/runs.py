@@ -1,7 +1,7 @@
 """S13 of Ludwig (2000), intermittent connectivity (§2.4.2, §4.1.4; group ``s13``):
 "disconnections on the order of seconds without losing data", where the dissertation claims
 Eifel's gain of "several tens of percent". The dissertation gives no parameters; as
-``crates/lossylink/tests/intermittent_s13.rs`` does, the ``wan`` preset without errors, its
+``crates/lossylink/tests/it/intermittent_s13.rs`` does, the ``wan`` preset without errors, its
 wireless hop's data direction held at the link stage for 5 s every 10 s, twelve times from
 5 s, Reno (``e2e``) against Eifel (``e2e+eifel``). Shorter holds (3 s, 1.5 s) are an
 observation (docs/scenarios.md, S13).

@@ -1,6 +1,6 @@
 """The targets of S13 of Ludwig (2000) (spec §6 S13; runs in
 :mod:`lossylink.papers.ludwig2000.intermittent.runs`): the checks of
-``crates/lossylink/tests/intermittent_s13.rs`` (Reno's timeouts undetected and going back N;
+``crates/lossylink/tests/it/intermittent_s13.rs`` (Reno's timeouts undetected and going back N;
 Eifel detecting each and resending one segment for it; Eifel's gain), and, as observations,
 what shorter holds do (docs/scenarios.md, S13).
 """

@@ -1,7 +1,7 @@
 """S12 at the packet level (Ludwig 2000 §5.2.3, Fig 5-7; experiment S12, target RT14): what
 one spurious fast retransmit or spurious timeout at the start of a congestion-avoidance cycle
 costs a network-limited flow, with the pipe = W/2 and ≈ W, Reno against Eifel with and without
-the burst pacer. The runs and the measurement of ``crates/lossylink/tests/spurious_cost_s12.rs``
+the burst pacer. The runs and the measurement of ``crates/lossylink/tests/it/spurious_cost_s12.rs``
 (targets in :mod:`lossylink.papers.ludwig2000.spurious_cost.targets`):
 
 - the ``wan`` preset without errors, 64 KiB windows, ``tcp.quench = false``, 16 MiB, timestamps

@@ -7,7 +7,7 @@
   :mod:`lossylink.papers.ludwig2000.spurious_cost.model`, not measured: their values ignore the
   runs.
 - At the packet level (spec §6 S12, §8 RT14): every check of
-  ``crates/lossylink/tests/spurious_cost_s12.rs``. The testbed: W = 35 (pipe ≈ W/2) and W = 20
+  ``crates/lossylink/tests/it/spurious_cost_s12.rs``. The testbed: W = 35 (pipe ≈ W/2) and W = 20
   (pipe ≈ W); the event times the perturbed runs use are those the baselines' traces give; each
   perturbed run is its baseline until the event. Each perturbed run shows the event it stands
   for (one spurious fast retransmit; one timeout during the hold; Eifel undoing it). RT14: the

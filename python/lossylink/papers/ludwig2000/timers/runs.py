@@ -8,7 +8,7 @@
 - S9 (group ``s9``): the timer testbed of §3.4.3, the hiccup testbed without a hiccup at
   2.4 kbit/s asynchronous (240 B/s), MTU 1500 and an interface queue of 40 packets (the RTT
   runs from about 125 to 250 s over a cycle), RTO_L and RTO_E, timestamps on (every segment
-  timed) and off (one per RTT), as ``crates/lossylink/tests/timer_s9.rs`` runs it.
+  timed) and off (one per RTT), as ``crates/lossylink/tests/it/timer_s9.rs`` runs it.
 
 The targets are in :mod:`lossylink.papers.ludwig2000.timers.targets`, the figures in
 :mod:`lossylink.papers.ludwig2000.timers.report`.

@@ -1,6 +1,6 @@
 """The targets of the timer experiments of Ludwig (2000) (spec §8 RT1-RT6): S10's model (the
 checks of ``crates/tcp/src/rto/model_tests.rs``) and S9 at the packet level (the checks of
-``crates/lossylink/tests/timer_s9.rs``). The model's values ignore the runs; S9's come from the
+``crates/lossylink/tests/it/timer_s9.rs``). The model's values ignore the runs; S9's come from the
 runs' ``rtt`` and ``events`` trace tables."""
 
 from __future__ import annotations

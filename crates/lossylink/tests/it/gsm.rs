@@ -1,0 +1,167 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+//! Ludwig2000's GSM-CSD link with RLP (crate net::medium::gsm; spec §3.5-3.9, S1-S4): RT15,
+//! RT18, RT19, RT20.
+
+use crate::common;
+use crate::sender_trace;
+use common::{mean, scenario, seeds};
+use lossylink::{run, GsmMetrics, Metrics, RunOptions, Scenario};
+use sender_trace::traced;
+use std::io::Write;
+
+fn gsm(m: &Metrics) -> &GsmMetrics {
+    m.gsm.as_ref().expect("a GSM link's counters")
+}
+
+/// A block trace (one hour, the trace repeats after it) erased in blocks `[from, to)` only.
+fn burst_trace(name: &str, from: usize, to: usize) -> String {
+    let path =
+        std::env::temp_dir().join(format!("lossylink-gsm-{name}-{}.txt", std::process::id()));
+    let mut f = std::fs::File::create(&path).unwrap();
+    for i in 0..180_000 {
+        writeln!(f, "{}", u8::from((from..to).contains(&i))).unwrap();
+    }
+    path.to_string_lossy().into_owned()
+}
+
+fn with_blocks(s: &mut Scenario, path: &str) {
+    s.set("hops.0.forward.blocks", &format!("{{ file = \"{path}\" }}"))
+        .unwrap();
+}
+
+/// RT15 and RT19 (S1, S4): over a clean channel at L2R's 960 B/s, TCP gets 848 B/s of user
+/// data (460 of every 519 bytes: 40 TCP/IP + 12 timestamp + 7 PPP), the link is used ≥ 98 % of
+/// the time, and L2R's 950-1300 ms gaps cause no timeout.
+#[test]
+fn rt15_rt19_throughput_at_960_bytes_per_second_without_timeouts() {
+    let runs = seeds(&scenario("gsm", &[]), 3);
+    let bps = mean(&runs, |m| m.throughput_mbps * 1e6 / 8.0);
+    assert!((bps - 848.0).abs() <= 0.02 * 848.0, "{bps} B/s");
+    for m in &runs {
+        assert_eq!(m.sender_timeouts, 0);
+        let g = gsm(m);
+        assert!(g.l2r_gaps >= 40, "{g:?}");
+        assert!(g.utilization_pct >= 98.0, "{g:?}");
+        assert_eq!((g.rlp_retransmissions, g.rlp_resets), (0, 0));
+    }
+    // Without L2R the link runs at its 1200 B/s peak: 460/519 of it.
+    let peak = seeds(&scenario("gsm", &[("hops.0.gsm", "{ n2 = 6 }")]), 1);
+    let bps = peak[0].throughput_mbps * 1e6 / 8.0;
+    assert!(
+        (bps - 1200.0 * 460.0 / 519.0).abs() < 0.02 * 1063.6,
+        "{bps}"
+    );
+}
+
+/// RT18 (S3): 65 consecutive erased blocks (1.3 s) from 60 s on the data direction: RLP resends
+/// the lost frames every 400 ms until they get through (three times, under N2 = 6); the data is
+/// late by about the burst and TCP-Lite's timer, far above the RTT, does not fire.
+#[test]
+fn rt18_an_rlp_retransmission_burst_causes_no_spurious_timeout() {
+    let clean = run(&scenario("gsm", &[]), 1, &RunOptions::default()).unwrap();
+    let mut s = scenario("gsm", &[]);
+    with_blocks(&mut s, &burst_trace("rt18", 3000, 3065));
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let (m, g) = (&r.metrics, gsm(&r.metrics));
+    assert_eq!(m.sender_timeouts, 0);
+    assert_eq!(g.rlp_resets, 0);
+    assert!(g.rlp_retransmissions >= 3, "{g:?}");
+    let late = m.completion_s - clean.metrics.completion_s;
+    assert!((1.0..=1.8).contains(&late), "{late} s later");
+}
+
+/// RT20 (S2), with explicit times: VJ compression on, the data direction erased from 60 s for
+/// 4 s, longer than N2 = 6 retransmissions 400 ms apart: the link resets at 62.42 s (the first
+/// erased frame at 60.00 s, its sixth retransmission at 62.40 s erased too), flushing the
+/// packets in RLP's buffer. The decompressor is then out of step, and every packet of the flight
+/// still to come is discarded at the receiver (its TCP checksum fails) until the sender's
+/// timeout resends with a full header: discards = the rest of the flight (± 2).
+#[test]
+fn rt20_a_reset_with_vj_discards_the_rest_of_the_flight() {
+    let mut s = scenario(
+        "gsm",
+        &[("hops.0.gsm", "{ n2 = 6, vj = true, l2r = { rate = 960 } }")],
+    );
+    with_blocks(&mut s, &burst_trace("rt20", 3000, 3200));
+    let r = traced(&s);
+    let g = gsm(&r.m).clone();
+    assert_eq!(g.rlp_resets, 1, "{g:?}");
+    assert!(r.m.sender_timeouts >= 1);
+    // The flight at the reset, in segments.
+    let w = r.before(62.42);
+    let flight = (r.snd_max_before(62.42) - w.una) / 460;
+    let rest = flight - g.rlp_flushed_packets as i64;
+    assert!(
+        rest > 3,
+        "flight {flight}, flushed {}",
+        g.rlp_flushed_packets
+    );
+    assert!(
+        (g.vj_discards as i64 - rest).abs() <= 2,
+        "discards {} vs the rest of the flight {rest} (flight {flight}, flushed {})",
+        g.vj_discards,
+        g.rlp_flushed_packets
+    );
+    // Without compression the reset costs only the flushed packets' repair: no discards.
+    let mut plain = scenario("gsm", &[]);
+    with_blocks(&mut plain, &burst_trace("rt20p", 3000, 3200));
+    let p = run(&plain, 1, &RunOptions::default()).unwrap();
+    assert_eq!(gsm(&p.metrics).vj_discards, 0);
+    assert!(r.m.sender_timeouts >= p.metrics.sender_timeouts);
+}
+
+/// The one-line error a bad value gets, when it is set or at the latest when the run starts.
+fn refused(preset: &str, k: &str, v: &str) -> String {
+    let mut s = Scenario::preset(preset).unwrap();
+    let e = match s.set(k, v) {
+        Err(e) => e.to_string(),
+        Ok(()) => run(&s, 1, &RunOptions::default()).unwrap_err().to_string(),
+    };
+    assert!(!e.contains('\n'), "{e}");
+    e
+}
+
+/// Bad input names the field.
+#[test]
+fn gsm_knobs_are_validated() {
+    for (k, v, field) in [
+        ("hops.0.gsm", "{ n2 = 0 }", "hops[0].gsm.n2"),
+        (
+            "hops.0.gsm",
+            "{ n2 = 3, reliable = true }",
+            "hops[0].gsm.n2",
+        ),
+        ("hops.0.gsm", "{ rlp_rtt = \"1ms\" }", "hops[0].gsm.rlp_rtt"),
+        (
+            "hops.0.gsm",
+            "{ l2r = { rate = 1300 } }",
+            "hops[0].gsm.l2r.rate",
+        ),
+        (
+            "hops.0.gsm",
+            "{ l2r = { gap_min = \"2s\", gap_max = \"1s\" } }",
+            "hops[0].gsm.l2r.gap_min",
+        ),
+        (
+            "hops.0.blocks",
+            "{ profile = \"awful\" }",
+            "hops[0].blocks.profile",
+        ),
+        ("hops.0.blocks", "{ }", "hops[0].blocks"),
+        (
+            "hops.0.blocks",
+            "{ file = \"/nonexistent\" }",
+            "hops[0].blocks.file",
+        ),
+        (
+            "hops.0.forward.blocks",
+            "{ profile = \"x\" }",
+            "hops[0].forward.blocks.profile",
+        ),
+    ] {
+        let e = refused("gsm", k, v);
+        assert!(e.contains(field), "{k}={v}: {e}");
+    }
+    assert!(refused("hiccup", "hops.0.gsm", "{ n2 = 6 }").contains("hops[0].gsm"));
+    assert!(refused("lan", "hops.1.blocks", "{ profile = \"good\" }").contains("hops[1].blocks"));
+}

@@ -1,0 +1,51 @@
+//! The integration tests of the `lossylink` crate as one binary (one link instead of one per
+//! file): a module per mechanism or paper, the shared set-ups in `common`.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+mod bounded_input;
+mod channels;
+mod common;
+mod conservation;
+mod conservation_prop;
+mod dcf;
+mod determinism;
+mod eln_cwnd;
+mod golden;
+mod gsm;
+mod gsm_adaptive;
+mod gsm_handover;
+mod gsm_hc;
+mod gsm_receiver_trace;
+mod gsm_s5;
+mod hiccup_eifel;
+mod intermittent_s13;
+mod late_dupack;
+mod lhp_header;
+mod link_arq;
+mod link_layer;
+mod llelsn;
+mod lossfree_timeouts;
+mod modern;
+mod net3_buffers;
+mod network_script;
+mod networks;
+mod ns2_snoop;
+mod outage_s8f;
+mod p2p_modern;
+mod paper_e2e;
+mod paper_table2;
+mod paper_table3;
+mod paper_table4;
+mod paths;
+mod pcap;
+mod precise_rexmt;
+mod rto_agg;
+mod sender_trace;
+mod snoop_station;
+mod split_stall;
+mod spurious_cost_s12;
+mod tcp_eln;
+mod tcp_theory;
+mod timer_s9;
+mod web;
+mod wifi;
