@@ -16,7 +16,7 @@ CLI = [sys.executable, "-m", "lossylink"]
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository."""
-RUST_TESTS = ROOT / "crates/lossylink/tests"
+RUST_TESTS = ROOT / "crates/lossylink/tests/it"
 """The Rust integration tests the paper catalogues mirror."""
 L2K_DOC = ROOT / "docs/ludwig2000.md"
 

@@ -19,9 +19,24 @@ NO_BASE_STATION = {p for p in PRESETS if 'kind = "base-station"' not in Scenario
 END_TO_END = {info["name"] for info in ll.schemes() if info["family"] == "end-to-end"}
 
 
+def _has_dcf(preset: str) -> bool:
+    try:
+        Scenario.preset(preset, scheme="ll-elsn")
+    except ll.errors.InvalidValueError:
+        return False
+    return True
+
+
+# The LL-ELSN schemes' notices are an 802.11 MAC's retries: a preset without a DCF rejects them.
+NO_DCF = {p for p in PRESETS if not _has_dcf(p)}
+
+
 def applicable(preset: str, changes: dict[str, str | float]) -> dict[str, str | float]:
     """The overrides that make sense for `preset`."""
-    if preset in NO_BASE_STATION and changes.get("scheme", "e2e") not in END_TO_END:
+    scheme = str(changes.get("scheme", "e2e"))
+    if (preset in NO_BASE_STATION and scheme not in END_TO_END) or (
+        preset in NO_DCF and scheme.startswith("ll-elsn")
+    ):
         changes = {k: v for k, v in changes.items() if k != "scheme"}
     if preset not in WIRED_ONLY:
         return changes
