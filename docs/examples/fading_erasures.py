@@ -10,7 +10,7 @@ that gives the minute its BLER, drawn as the ``poor-c`` profile draws it (35 % o
 below 0.01, the rest log-uniform up to 0.28). ``fd``, ``win``, ``sigma`` and ``tau`` are the
 free parameters; only the burst statistics may choose them (> 50 % of the bursts 1-2 blocks,
 95th percentile about 18 blocks for trace_C). ReTracer's arms are recomputed here in numpy as
-``net::gsm::retrace`` defines them, for speed of exploration.
+``net::medium::gsm::retrace`` defines them, for speed of exploration.
 
     python docs/examples/fading_erasures.py 3 40 500 10     # fd win tau sigma
 """

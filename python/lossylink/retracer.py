@@ -1,6 +1,6 @@
 """ReTracer (Ludwig 2000, §3.1.4 and §4.3): the best-case throughput a block-erasure trace allows
 an RLP of each frame size, and pure end-to-end recovery at each MTU (Tab 4-14, Figs 4-13,
-4-15, 4-16). The computation is the Rust core's (``net::gsm::retrace``); this module reads
+4-15, 4-16). The computation is the Rust core's (``net::medium::gsm::retrace``); this module reads
 traces and ranges and returns the tables as DataFrames.
 
 >>> import lossylink as ll
@@ -34,7 +34,7 @@ DEFAULT_MTUS = (296, 576, 1500)
 """Tab 4-14's MTUs."""
 PROFILES = ("good", "poor-b", "poor-c", "fading-c")
 """The synthetic erasure profiles: the chains (trace_A-, trace_B- and trace_C-like) and the
-fading channel (trace_C-like, ``net::gsm::fading``)."""
+fading channel (trace_C-like, ``net::medium::gsm::fading``)."""
 
 
 def parse_range(spec: str | int | Iterable[int], step: int = BLOCK_BYTES) -> list[int]:
