@@ -72,6 +72,7 @@ def linux_cmd(
     side, worst points first. The emulated half needs root and runs points one at a time in
     real time: the estimate is printed before the start."""
     from lossylink import _core
+    from lossylink.errors import LossylinkIOError
     from lossylink.sweeps.grid import merge_axes, parse_axis
     from lossylink.validate import (
         estimate_seconds,
@@ -82,6 +83,7 @@ def linux_cmd(
         verdict,
     )
     from lossylink.validate_report import write_report, write_table
+    from lossylink.writable import ensure_writable_dir
 
     points = grid_points(merge_axes(parse_axis(a) for a in axes), seconds)
     chosen = list(dict.fromkeys(ccs)) or ["reno", "cubic", "bbr"]
@@ -97,12 +99,9 @@ def linux_cmd(
         return
     require_privileges()
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".writable"
-        probe.write_text("", encoding="ascii")
-        probe.unlink()
-    except OSError as exc:
-        raise click.BadParameter(f"{out}: cannot write there ({exc.strerror})") from None
+        ensure_writable_dir(out)
+    except LossylinkIOError as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
     rows = []
     interrupted = False
     jobs = [(p, cc, seed) for p in points for cc in chosen for seed in range(1, seeds + 1)]

@@ -21,7 +21,6 @@ from lossylink import _core
 from lossylink.errors import (
     InvalidValueError,
     LossylinkError,
-    LossylinkIOError,
     MainGuardWarning,
     RunsFailedWarning,
 )
@@ -39,6 +38,7 @@ from lossylink.sweeps.table import (
     warm_table_writer,
     write_parquet,
 )
+from lossylink.writable import ensure_writable_dir
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -138,21 +138,6 @@ class SweepResult:
         )
 
 
-def _check_writable(out: Path) -> None:
-    """A results file whose directory cannot be made or written is an error before the runs,
-    not after them (a probe file is created there and removed)."""
-    import tempfile
-
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".lossylink-probe.", dir=out.parent)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        where = exc.filename or out.parent
-        raise LossylinkIOError(f"cannot write {where}: {exc.strerror or exc}") from None
-
-
 def sweep(
     base: ScenarioLike = None,
     grid: GridSpec | Grid | None = None,
@@ -195,7 +180,7 @@ def sweep(
         raise InvalidValueError(f"batch: expected at least 1, got {batch}")
     out_path = Path(out) if out is not None else None
     if out_path is not None:
-        _check_writable(out_path)
+        ensure_writable_dir(out_path.parent)
     store = _cache(cache, out_path)
     version = _core.__version__
 
