@@ -99,9 +99,23 @@ target/pgo/%.profdata: $(PGO_SOURCES)
 
 ## Build the extension in release mode and install it (editable) into the virtualenv: plain by
 ## default, with a profile when PGO=1 (or DEVELOP_PGO=1, which `make reproduce` sets).
+## On a fresh clone the pinned Python packages install beside the build (pip on one core while
+## cargo's single-unit LTO holds the other): the build is built in place first
+## (`--skip-install`), then installed once the pins are in, with nothing left to compile.
 DEVELOP_PGO ?= 0
-develop: $(PINS_STAMP) $(if $(call pgo_on,$(DEVELOP_PGO)),$(PGO_PY))
+MATURIN_STAMP := $(VENV)/.maturin
+$(MATURIN_STAMP): Makefile | $(PY)
+	$(PY) -m pip install --quiet $(filter maturin==%,$(PIP_PINS))
+	touch $@
+
+develop: $(MATURIN_STAMP) $(if $(call pgo_on,$(DEVELOP_PGO)),$(PGO_PY))
 	@echo "building the Rust extension in release mode (a few minutes on a fresh clone, seconds after)..."
+	@pins=; if ! test -e $(PINS_STAMP) -a $(PINS_STAMP) -nt Makefile; then \
+		$(MAKE) --no-print-directory $(PINS_STAMP) > $(VENV)/pins.log 2>&1 & pins=$$!; fi; \
+	rc=0; $(IN_VENV) $(if $(call pgo_on,$(DEVELOP_PGO)),$(call pgo_env,$(PGO_PY),target/pgo/use-py)) \
+		maturin develop --release --quiet --skip-install || rc=$$?; \
+	if test -n "$$pins"; then wait $$pins || { cat $(VENV)/pins.log >&2; exit 1; }; fi; \
+	exit $$rc
 	$(IN_VENV) $(if $(call pgo_on,$(DEVELOP_PGO)),$(call pgo_env,$(PGO_PY),target/pgo/use-py)) \
 		maturin develop --release --quiet
 	@# The editable install imports python/lossylink from the source tree, where nothing writes
