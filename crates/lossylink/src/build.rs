@@ -111,7 +111,7 @@ pub(crate) fn build(doc: &ScenarioDoc) -> Result<Built, Error> {
     for spec in &specs {
         flows.push(flow_plan(doc, &net, spec, &run)?);
     }
-    gsm::mark_flows(&mut net, &flows)?;
+    gsm::mark_flows(&mut net.topology.links, &flows)?;
     if !flows.iter().any(|f| f.udp.is_none()) {
         return Err(Error::invalid(
             "flows",

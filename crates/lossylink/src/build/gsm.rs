@@ -163,7 +163,7 @@ fn adaptive(field: &str, a: &AdaptiveDoc, rlp_rtt: SimDuration) -> Result<FlowAd
 /// ids the run will give the flows: TCP flows and UDP sources each numbered in order. Web
 /// sessions open their connections as they go, so marks and web sessions do not mix.
 pub(super) fn mark_flows(
-    net: &mut super::topology::Net,
+    links: &mut [::net::config::LinkConfig],
     flows: &[crate::build::FlowPlan],
 ) -> Result<(), Error> {
     if let Some(f) = flows.iter().find(|f| f.ds.is_some_and(|d| d > 63)) {
@@ -192,7 +192,7 @@ pub(super) fn mark_flows(
         *n += 1;
     }
     let marks: Arc<[(engine::FlowId, bool, u8)]> = marks.into();
-    for link in &mut net.topology.links {
+    for link in links {
         if let ::net::config::Medium::Gsm(g) = &mut link.hop.medium {
             if let Some(a) = g.adaptive.as_mut() {
                 a.marks = marks.clone();

@@ -379,12 +379,12 @@ pub(super) fn hop(field: &str, h: &HopDoc) -> Result<HopConfig, Error> {
                 ("reverse.rate", h.reverse.rate),
             ] {
                 if let Some(r) = rate {
-                    super::topology::dcf_rate(r.0, &format!("{field}.{at}"))?;
+                    super::wifi::dcf_rate(r.0, &format!("{field}.{at}"))?;
                 }
             }
             let d = h.dcf.clone().unwrap_or_default();
             super::wifi::hop_knobs(&d, &format!("{field}.dcf"))?;
-            Medium::Dcf(super::topology::dcf_config(&d, &format!("{field}.dcf"))?)
+            Medium::Dcf(super::wifi::dcf_config(&d, &format!("{field}.dcf"))?)
         }
     };
     if h.dcf.is_some() && h.medium != MediumDoc::Dcf {

@@ -129,7 +129,7 @@ pub(super) fn cell_phy(d: &DcfDoc, field: &str) -> Result<CellPhy, Error> {
 /// the PHY has.
 pub(super) fn member_mode(p: &CellPhy, bps: u64, field: &str) -> Result<Option<Mode>, Error> {
     if p.is_11b() {
-        super::topology::dcf_rate(bps, field)?;
+        dcf_rate(bps, field)?;
         return Ok(None);
     }
     p.std
@@ -224,4 +224,93 @@ pub(super) fn hop_knobs(d: &DcfDoc, field: &str) -> Result<(), Error> {
         )),
         None => Ok(()),
     }
+}
+
+/// The data rates of the PHY whose timing a DCF has: 802.11b's DSSS 1 and 2 Mb/s (IEEE
+/// 802.11b-1999 clause 15) and HR/DSSS 5.5 and 11 Mb/s (clause 18).
+const DSSS_RATES: [(u64, &str); 4] = [
+    (1_000_000, "1Mbps"),
+    (2_000_000, "2Mbps"),
+    (5_500_000, "5.5Mbps"),
+    (11_000_000, "11Mbps"),
+];
+
+/// A DCF's data rate at `field`, refused unless 802.11b has it: the DCF's slot, SIFS, PLCP and
+/// MAC ACK are 802.11b's, so another rate (54 Mb/s is 802.11a/g) would mix two PHYs silently.
+pub(super) fn dcf_rate(bps: u64, field: &str) -> Result<(), Error> {
+    if DSSS_RATES.iter().any(|&(r, _)| r == bps) {
+        return Ok(());
+    }
+    let allowed: Vec<&str> = DSSS_RATES.iter().map(|&(_, n)| n).collect();
+    Err(Error::invalid(
+        field,
+        format!(
+            "{} is not an 802.11b rate (allowed: {}; dcf.phy chooses another PHY: 11a, 11g, \
+             11n, 11ac)",
+            crate::units::format_rate(bps),
+            allowed.join(", ")
+        ),
+    ))
+}
+
+/// A cell's `dcf` knobs, validated (802.11b defaults).
+pub(super) fn dcf_config(d: &DcfDoc, field: &str) -> Result<DcfConfig, Error> {
+    let b = DcfConfig::B_LONG_1M;
+    let dur = |k: &str, v: Option<crate::units::Dur>, def: SimDuration| match v {
+        None => Ok(def),
+        Some(x) if x.0 > 0 => Ok(SimDuration(x.0)),
+        Some(_) => Err(Error::invalid(
+            format!("{field}.{k}"),
+            "must be greater than zero",
+        )),
+    };
+    let cw_min = d.cw_min.unwrap_or(b.cw_min);
+    let cw_max = d.cw_max.unwrap_or(b.cw_max);
+    if cw_min == 0 || cw_min > cw_max || cw_max > 65535 {
+        return Err(Error::invalid(
+            format!("{field}.cw_min"),
+            format!("{cw_min} with cw_max {cw_max}: need 1 <= cw_min <= cw_max <= 65535"),
+        ));
+    }
+    let retry_limit = d.retry_limit.unwrap_or(b.retry_limit);
+    if !(1..=255).contains(&retry_limit) {
+        return Err(Error::invalid(
+            format!("{field}.retry_limit"),
+            format!("{retry_limit} is outside 1..=255 (attempts per frame, the first included)"),
+        ));
+    }
+    let basic = d.basic_rate.map_or(1_000_000, |r| r.0);
+    // IEEE 802.11b-1999 §18.1's four rates. The standard's basic rate set for control frames
+    // is 1 and 2 Mb/s; ns-2 sends them at any `basicRate_` (mac/mac-802_11.cc:243-247, which
+    // falls back to the data rate), and the LL-ELSN study runs its MAC ACKs at 11 Mb/s.
+    if ![1_000_000, 2_000_000, 5_500_000, 11_000_000].contains(&basic) {
+        return Err(Error::invalid(
+            format!("{field}.basic_rate"),
+            format!(
+                "{basic} bit/s is not an 802.11b rate (allowed: 1Mbps, 2Mbps, 5.5Mbps, 11Mbps)"
+            ),
+        ));
+    }
+    // IEEE 802.11b-1999 §18.2.2: long PLCP 144 + 48 µs at 1 Mb/s, short 72 + 24 µs.
+    let plcp = match d.preamble {
+        PreambleDoc::Long => SimDuration::from_micros(192),
+        PreambleDoc::Short => SimDuration::from_micros(96),
+    };
+    let ack_bits = 14 * 8;
+    Ok(DcfConfig {
+        slot: dur("slot", d.slot, b.slot)?,
+        sifs: dur("sifs", d.sifs, b.sifs)?,
+        cw_min,
+        cw_max,
+        retry_limit,
+        ack_time: plcp + SimDuration::for_bits(ack_bits, basic),
+        ack_bits,
+        retry_delay: d
+            .retry_delay
+            .map_or(SimDuration::ZERO, |x| SimDuration(x.0)),
+        retry_delay_blocks: d.retry_delay_blocks.unwrap_or(true),
+        mac_ack: d.mac_ack.unwrap_or(true),
+        collisions: d.collisions.unwrap_or(true),
+        header_protection: d.header_protection.unwrap_or(false),
+    })
 }
