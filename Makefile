@@ -100,10 +100,12 @@ target/pgo/%.profdata: $(PGO_SOURCES)
 ## Build the extension in release mode and install it (editable) into the virtualenv: plain by
 ## default, with a profile when PGO=1 (or DEVELOP_PGO=1, which `make reproduce` sets).
 ## On a fresh clone the pinned Python packages install beside the build (pip on one core while
-## cargo's single-unit LTO holds the other): the build is built in place first
-## (`--skip-install`), then installed once the pins are in, with nothing left to compile.
+## cargo's single-unit LTO holds the other): the extension is built in place
+## (`--skip-install`), then installed once the pins are in, with nothing left to compile; an
+## edit afterwards costs one build and no install.
 DEVELOP_PGO ?= 0
 MATURIN_STAMP := $(VENV)/.maturin
+INSTALLED_STAMP := $(VENV)/.installed
 $(MATURIN_STAMP): Makefile | $(PY)
 	$(PY) -m pip install --quiet $(filter maturin==%,$(PIP_PINS))
 	touch $@
@@ -116,8 +118,11 @@ develop: $(MATURIN_STAMP) $(if $(call pgo_on,$(DEVELOP_PGO)),$(PGO_PY))
 		maturin develop --release --quiet --skip-install || rc=$$?; \
 	if test -n "$$pins"; then wait $$pins || { cat $(VENV)/pins.log >&2; exit 1; }; fi; \
 	exit $$rc
-	$(IN_VENV) $(if $(call pgo_on,$(DEVELOP_PGO)),$(call pgo_env,$(PGO_PY),target/pgo/use-py)) \
-		maturin develop --release --quiet
+	@# The editable install itself (the .pth to python/, the entry points, the dependencies)
+	@# once, and again when pyproject.toml changes: a rebuild replaces the .so in place.
+	@test $(INSTALLED_STAMP) -nt pyproject.toml || { $(IN_VENV) \
+		$(if $(call pgo_on,$(DEVELOP_PGO)),$(call pgo_env,$(PGO_PY),target/pgo/use-py)) \
+		maturin develop --release --quiet && touch $(INSTALLED_STAMP); }
 	@# The editable install imports python/lossylink from the source tree, where nothing writes
 	@# bytecode when PYTHONDONTWRITEBYTECODE is set (as here): compile it once, as pip does for a
 	@# wheel, or every command compiles the package's modules again (docs/performance.md).
