@@ -36,7 +36,11 @@ const FEATURES: &[(&[&str], &str)] = &[
 /// does not model.
 pub(crate) fn explain(field: &str, message: &str) -> Option<String> {
     let _ = field;
-    if let Some(rest) = message.strip_prefix("unknown field `") {
+    // An unknown field (`rts_cts = true`) or an unknown kind (`queue = { kind = "pie" }`).
+    let rest = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"));
+    if let Some(rest) = rest {
         let key = rest.split('`').next().unwrap_or_default();
         return FEATURES
             .iter()
@@ -63,6 +67,13 @@ mod tests {
         );
         assert!(e.unwrap().starts_with("A-MPDU aggregation and Block Ack"));
         assert!(explain("tcp.msss", "unknown field `msss`, expected one of `mss`").is_none());
+        let e = explain(
+            "links[1].queue.kind",
+            "unknown variant `pie`, expected one of `droptail`, `red`",
+        );
+        assert!(e
+            .unwrap()
+            .starts_with("the PIE queue discipline is not modelled yet"));
         assert!(explain(
             "links[1].queue",
             "invalid value: integer `-1`, expected u32"
