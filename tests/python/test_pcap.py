@@ -189,6 +189,19 @@ def test_cli_run_pcap(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == sorted([*FILES, "index.csv", "index.json"])
     assert "pcap: wrote 4 files" in result.output
     assert "index.json" in result.output
+    _check_index(out, [out / name for name in FILES])
+    # Several seeds: each seed's directory has its files and its own index of them.
+    many = tmp_path / "many"
+    result = CliRunner().invoke(
+        cli,
+        ["run", "--transfer", "64KiB", "--seeds", "2", "--pcap", str(many)],
+        prog_name="lossylink",
+    )
+    assert result.exit_code == 0, result.output
+    assert "seed<S>/index.json" in result.output
+    assert sorted(p.name for p in many.iterdir()) == ["seed1", "seed2"]
+    for seed_dir in many.iterdir():
+        _check_index(seed_dir, [seed_dir / name for name in FILES])
     help_text = CliRunner().invoke(cli, ["run", "--help"]).output
     assert "--pcap DIR" in help_text
 
