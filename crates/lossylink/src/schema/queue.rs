@@ -3,14 +3,11 @@
 //! (crate net's `aqm` module: each kind's source and defaults).
 
 use crate::units::{Dur, Size};
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize};
-use std::fmt;
+use serde::{Deserialize, Serialize};
 
-/// A queue: packets of drop-tail, or a discipline. Read by hand (not `untagged`) so that a
-/// table's error is the discipline's own ("unknown variant `pie`", "unknown field `minth`",
-/// with the field's path) rather than "did not match any variant".
+/// A queue: packets of drop-tail, or a discipline. Read by hand (schema/either.rs) so that a
+/// table's error is the discipline's own ("unknown variant `pie`", "unknown field `minth`")
+/// rather than "did not match any variant".
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum QueueDoc {
@@ -95,39 +92,4 @@ pub enum DisciplineDoc {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ecn: Option<bool>,
     },
-}
-
-struct QueueVisitor;
-
-impl<'de> Visitor<'de> for QueueVisitor {
-    type Value = QueueDoc;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(
-            "a packet count (drop-tail) or a table { kind = \"droptail\" | \"red\" | \"codel\" | \"fq_codel\", ... }",
-        )
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<QueueDoc, E> {
-        u32::try_from(v).map(QueueDoc::Packets).map_err(|_| {
-            E::invalid_value(de::Unexpected::Unsigned(v), &"a packet count below 2^32")
-        })
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<QueueDoc, E> {
-        match u64::try_from(v) {
-            Ok(v) => self.visit_u64(v),
-            Err(_) => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
-        }
-    }
-
-    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<QueueDoc, A::Error> {
-        DisciplineDoc::deserialize(MapAccessDeserializer::new(map)).map(QueueDoc::Discipline)
-    }
-}
-
-impl<'de> Deserialize<'de> for QueueDoc {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<QueueDoc, D::Error> {
-        d.deserialize_any(QueueVisitor)
-    }
 }
