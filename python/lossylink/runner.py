@@ -35,7 +35,9 @@ def run(
     ``trace=True`` records the trace tables (``sender``, ``events``, ``rtt``, ``receiver``,
     ``base_station`` when a base-station agent runs and ``rlp`` on a GSM link; docs/traces.md).
     ``pcap=DIR`` writes one classic pcap file per link direction into ``DIR``
-    (``hop<i>-<name>-<forward|reverse>.pcap``; docs/traces.md), listed in :attr:`RunResult.pcap`.
+    (``hop<i>-<name>-<forward|reverse>.pcap``; docs/traces.md), listed in :attr:`RunResult.pcap`,
+    and ``index.json`` / ``index.csv`` beside them (each file's nodes, link type, frame count and
+    first and last timestamp; the nodes' addresses; the flows' ports).
 
     >>> r = run("lan", seed=3, error_every="64KiB", buffer="32KiB")   # doctest: +SKIP
     >>> r.throughput_mbps                                             # doctest: +SKIP

@@ -3,6 +3,8 @@ tshark, mergecap and tcptrace; every count is checked against the simulator's ow
 
 from __future__ import annotations
 
+import csv
+import json
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -184,8 +186,22 @@ def test_cli_run_pcap(tmp_path: Path) -> None:
         cli, ["run", "--transfer", "64KiB", "--pcap", str(out)], prog_name="lossylink"
     )
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in out.iterdir()) == sorted(FILES)
+    assert sorted(p.name for p in out.iterdir()) == sorted([*FILES, "index.csv", "index.json"])
     assert "pcap: wrote 4 files" in result.output
+    assert "index.json" in result.output
+    _check_index(out, [out / name for name in FILES])
+    # Several seeds: each seed's directory has its files and its own index of them.
+    many = tmp_path / "many"
+    result = CliRunner().invoke(
+        cli,
+        ["run", "--transfer", "64KiB", "--seeds", "2", "--pcap", str(many)],
+        prog_name="lossylink",
+    )
+    assert result.exit_code == 0, result.output
+    assert "seed<S>/index.json" in result.output
+    assert sorted(p.name for p in many.iterdir()) == ["seed1", "seed2"]
+    for seed_dir in many.iterdir():
+        _check_index(seed_dir, [seed_dir / name for name in FILES])
     help_text = CliRunner().invoke(cli, ["run", "--help"]).output
     assert "--pcap DIR" in help_text
 
@@ -367,3 +383,68 @@ def test_tshark_tells_mac_retries_from_tcp_retransmissions(tmp_path: Path) -> No
     assert _tshark_count(down, "tcp.len > 0", *own) == ap["attempts"] - ap["retries"]
     # The file of the frames the station took needs no preference.
     assert _tshark_count(files["hop2-cell_sta1-forward-ip.pcap"], REPEAT) == sent
+
+
+def _dpkt_records(path: Path) -> tuple[int, list[float]]:
+    """(link type, record timestamps) of a pcap file, read with dpkt."""
+    with path.open("rb") as fh:
+        reader = dpkt.pcap.Reader(fh)
+        return reader.datalink(), [ts for ts, _ in reader]
+
+
+def _check_index(directory: Path, written: list[Path]) -> list[dict[str, object]]:
+    """The index in ``directory`` lists exactly the pcap files written there (and no other file),
+    each with its own frame count, link type and first and last timestamps as dpkt reads them;
+    index.csv has the same rows. Returns index.json's files."""
+    index = json.loads((directory / "index.json").read_text())
+    files = index["files"]
+    names = [f["file"] for f in files]
+    assert names == [p.name for p in written]
+    assert sorted(names) == sorted(p.name for p in directory.glob("*.pcap"))
+    for f in files:
+        link_type, stamps = _dpkt_records(directory / f["file"])
+        assert f["frames"] == len(stamps), f
+        assert f["linktype"] == link_type
+        if stamps:
+            assert f["first_s"] == pytest.approx(min(stamps), abs=1e-9)
+            assert f["last_s"] == pytest.approx(max(stamps), abs=1e-9)
+        else:
+            assert (f["first_s"], f["last_s"]) == (None, None)
+    with (directory / "index.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["file"] for r in rows] == names
+    assert [int(r["frames"]) for r in rows] == [f["frames"] for f in files]
+    assert [r["holds"] for r in rows] == [f["holds"] for f in files]
+    return files
+
+
+def test_the_index_lists_the_files_with_their_counts(tmp_path: Path) -> None:
+    r = ll.run("lan", seed=4, scheme="ll-tcp-aware", pcap=tmp_path, **LOSSY)
+    assert r.pcap is not None
+    files = _check_index(tmp_path, r.pcap)
+    wireless = next(f for f in files if f["file"] == "hop1-wavelan-forward.pcap")
+    assert (wireless["from"], wireless["to"], wireless["view"]) == ("bs", "mobile", "link")
+    assert wireless["corrupted"] == read(tmp_path / "hop1-wavelan-forward.pcap").bad_tcp_checksums
+    assert wireless["corrupted"] > 0
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert [(n["name"], n["ip"]) for n in index["nodes"]] == [
+        ("source", "10.0.0.1"),
+        ("bs", "10.0.0.2"),
+        ("mobile", "10.0.0.3"),
+    ]
+    assert index["flows"][0]["sender_port"] == 49152
+
+
+def test_a_cells_index_counts_mac_retries_and_acks(tmp_path: Path) -> None:
+    r = _wifi_run(tmp_path)
+    assert r.pcap is not None
+    files = {f["file"]: f for f in _check_index(tmp_path, r.pcap)}
+    ap = r.members[0]
+    down = files["hop2-cell_sta1-forward.pcap"]
+    assert (down["link_type"], down["view"]) == ("ieee802_11_radiotap", "802.11")
+    assert down["data_frames"] == ap["attempts"]
+    assert down["retries"] == ap["retries"]
+    assert down["mac_acks"] + down["data_frames"] == down["frames"]
+    ip_view = files["hop2-cell_sta1-forward-ip.pcap"]
+    assert (ip_view["link_type"], ip_view["view"], ip_view["retries"]) == ("ethernet", "ip", 0)
+    assert ip_view["frames"] == ap["successes"]

@@ -76,7 +76,8 @@ def test_cli_run_save_records_pcap_and_trace_csv(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     for seed in (1, 2):
         back = load_run(tmp_path / "runs" / f"seed{seed}")
-        caps = sorted((tmp_path / "caps" / f"seed{seed}").iterdir())
+        # The pcap files (their index.json and index.csv beside them are not among them).
+        caps = sorted((tmp_path / "caps" / f"seed{seed}").glob("*.pcap"))
         assert _resolved(back.pcap) == [p.resolve() for p in caps]
         assert back.trace_csv is not None
         assert {p.name for p in back.trace_csv} == {

@@ -15,8 +15,11 @@
 //!   TCP checksum that does not verify, as the paper's error generator did (Balakrishnan97 §3.5);
 //! - a port on an 802.11 DCF is written with 802.11 framing (crate::radiotap): every attempt
 //!   of the MAC, a retry with the Retry bit, and the far end's MAC ACKs as frames of their own;
-//!   beside it, `<name>-ip.pcap` has the frames the far end took, once each, as Ethernet.
+//!   beside it, `<name>-ip.pcap` has the frames the far end took, once each, as Ethernet;
+//! - `index.json` and `index.csv` list the files, their counts and the nodes' addresses
+//!   (crate::capture_index).
 
+use crate::capture_index::{FileCounts, FileView, WrittenFile};
 use crate::error::Error;
 use crate::pcap::{encode_headers, encode_udp_headers, FrameMeta, PcapWriter, LINKTYPE_ETHERNET};
 use crate::radiotap::{ack_frame, data_headers, DataFrame, LINKTYPE_IEEE802_11_RADIOTAP};
@@ -52,6 +55,36 @@ pub struct CapturePort {
     pub to: NodeId,
     /// Whether the port transmits on an 802.11 DCF (its file has 802.11 framing).
     pub ieee80211: bool,
+    /// Index of its hop (link), from 0 in document order.
+    pub hop: usize,
+    /// Name of its hop.
+    pub hop_name: String,
+}
+
+/// A flow as the capture's index names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureFlow {
+    /// Name in results.
+    pub name: String,
+    /// Sending node.
+    pub src: NodeId,
+    /// Receiving node.
+    pub dst: NodeId,
+    /// Network flow id of a TCP flow (its sender's port is `SENDER_PORT_BASE + id`).
+    pub id: u32,
+    /// Index among the UDP flows of a UDP flow (its port is `UDP_PORT_BASE + i`).
+    pub udp: Option<usize>,
+}
+
+/// The names a capture's index gives hops, nodes and flows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CaptureNames {
+    /// Hop names, by link index.
+    pub hops: Vec<String>,
+    /// Node names, by node id.
+    pub nodes: Vec<String>,
+    /// The bulk TCP and UDP flows, in document order.
+    pub flows: Vec<CaptureFlow>,
 }
 
 /// The frames a run put on its links, ready to be written as pcap files.
@@ -65,6 +98,10 @@ pub struct Capture {
     pub frames: Vec<TappedFrame>,
     /// The MAC ACKs of the DCF ports, in time order.
     pub mac_acks: Vec<MacAck>,
+    /// Node names, by node id.
+    pub nodes: Vec<String>,
+    /// The bulk TCP and UDP flows, in document order.
+    pub flows: Vec<CaptureFlow>,
 }
 
 /// IPv4 address of node `n`.
@@ -107,13 +144,16 @@ pub fn port_file_name(port: &net::Port, hop_names: &[String]) -> String {
 
 impl Capture {
     /// The capture of `network`, whose frame tap was enabled before it ran (`None` otherwise).
-    pub(crate) fn from_network(network: &Network, hop_names: &[String]) -> Option<Capture> {
+    pub(crate) fn from_network(network: &Network, names: CaptureNames) -> Option<Capture> {
         let frames = network.tapped_frames()?.to_vec();
+        let hop_names = &names.hops;
         let ports = network
             .ports()
             .iter()
             .map(|p| CapturePort {
                 file_name: port_file_name(p, hop_names),
+                hop: p.hop.index(),
+                hop_name: hop_names.get(p.hop.index()).cloned().unwrap_or_default(),
                 from: p.from,
                 to: p.to,
                 ieee80211: matches!(
@@ -128,6 +168,8 @@ impl Capture {
             flow_senders,
             frames,
             mac_acks: network.tapped_mac_acks().to_vec(),
+            nodes: names.nodes,
+            flows: names.flows,
         })
     }
 
@@ -193,7 +235,8 @@ impl Capture {
         w: &mut PcapWriter<W>,
         name: &str,
         delivered_only: bool,
-    ) -> Result<(), Error> {
+    ) -> Result<FileCounts, Error> {
+        let mut counts = FileCounts::default();
         let ieee80211 = self.ports.get(port.index()).is_some_and(|p| p.ieee80211);
         let wifi = ieee80211 && !delivered_only;
         let kept = (ieee80211 && delivered_only).then(|| self.delivered(port));
@@ -218,7 +261,7 @@ impl Capture {
             }
             // The MAC ACKs that went before this frame, in time order among the data frames.
             while let Some(a) = acks.next_if(|a| wifi && a.at <= f.start) {
-                self.write_ack(a, w).map_err(write_err)?;
+                self.write_ack(a, w, &mut counts).map_err(write_err)?;
             }
             let meta = self.meta(f);
             let notice = matches!(f.pkt.proto, net::Proto::Notice(_));
@@ -245,11 +288,12 @@ impl Capture {
             };
             w.frame(f.start.as_nanos(), &headers, payload)
                 .map_err(write_err)?;
+            counts.record(f.start.as_nanos(), true, wifi && f.retry, f.corrupted);
         }
         for a in acks.filter(|_| wifi) {
-            self.write_ack(a, w).map_err(write_err)?;
+            self.write_ack(a, w, &mut counts).map_err(write_err)?;
         }
-        Ok(())
+        Ok(counts)
     }
 
     /// The 802.11 addressing of `f` on its DCF port: receiver, transmitter, sequence number
@@ -323,15 +367,20 @@ impl Capture {
         &self,
         a: &MacAck,
         w: &mut PcapWriter<W>,
+        counts: &mut FileCounts,
     ) -> std::io::Result<()> {
         let p = &self.ports[a.port.index()];
-        w.frame(a.at.as_nanos(), &ack_frame(node_mac(p.from), a.lost), 0)
+        w.frame(a.at.as_nanos(), &ack_frame(node_mac(p.from), a.lost), 0)?;
+        counts.record(a.at.as_nanos(), false, false, a.lost);
+        Ok(())
     }
 
     /// Write one pcap file per port into `dir` (created if needed); returns the paths, in port
     /// order. Files of ports that carried nothing are written too (header only). A DCF port's
     /// file (802.11 framing, every attempt) is followed by `<name>-ip.pcap`: the frames the far
-    /// end took, once each, with Ethernet framing.
+    /// end took, once each, with Ethernet framing. Then `index.json` and `index.csv` list the
+    /// files, what each holds and its counts, and the nodes and flows (crate::capture_index;
+    /// their paths are not in the returned list).
     pub fn write_dir(&self, dir: &Path) -> Result<Vec<PathBuf>, Error> {
         let io = |path: &Path, e: std::io::Error| Error::Io {
             path: path.display().to_string(),
@@ -339,25 +388,46 @@ impl Capture {
         };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         let mut out = Vec::with_capacity(self.ports.len());
+        let mut written = Vec::with_capacity(self.ports.len());
         for (i, p) in self.ports.iter().enumerate() {
             let path = dir.join(&p.file_name);
             let file = File::create(&path).map_err(|e| io(&path, e))?;
             let link_type = self.link_type(PortId(i as u32));
             let mut w = PcapWriter::with_link_type(BufWriter::new(file), link_type)
                 .map_err(|e| io(&path, e))?;
-            self.write_port(PortId(i as u32), &mut w, &path.display().to_string(), false)?;
+            let counts =
+                self.write_port(PortId(i as u32), &mut w, &path.display().to_string(), false)?;
             w.finish().map_err(|e| io(&path, e))?;
             out.push(path);
+            written.push(WrittenFile {
+                file_name: p.file_name.clone(),
+                port: PortId(i as u32),
+                view: if p.ieee80211 {
+                    FileView::Ieee80211
+                } else {
+                    FileView::Link
+                },
+                counts,
+            });
             if p.ieee80211 {
                 let stem = p.file_name.strip_suffix(".pcap").unwrap_or(&p.file_name);
-                let path = dir.join(format!("{stem}-ip.pcap"));
+                let name = format!("{stem}-ip.pcap");
+                let path = dir.join(&name);
                 let file = File::create(&path).map_err(|e| io(&path, e))?;
                 let mut w = PcapWriter::new(BufWriter::new(file)).map_err(|e| io(&path, e))?;
-                self.write_port(PortId(i as u32), &mut w, &path.display().to_string(), true)?;
+                let counts =
+                    self.write_port(PortId(i as u32), &mut w, &path.display().to_string(), true)?;
                 w.finish().map_err(|e| io(&path, e))?;
                 out.push(path);
+                written.push(WrittenFile {
+                    file_name: name,
+                    port: PortId(i as u32),
+                    view: FileView::Ip,
+                    counts,
+                });
             }
         }
+        self.write_index(dir, &written)?;
         Ok(out)
     }
 }

@@ -1,6 +1,6 @@
 //! Build a network from a scenario and a seed, run it, and compute the metrics.
 
-use crate::capture::Capture;
+use crate::capture::{Capture, CaptureFlow, CaptureNames};
 use crate::error::Error;
 use crate::flow_metrics::FlowResults;
 use crate::metrics::Metrics;
@@ -371,14 +371,10 @@ pub fn run_reporting(
         }
         Trace { tables }
     });
-    let hop_names: Vec<String> = b
-        .net
-        .topology
-        .links
-        .iter()
-        .map(|l| l.hop.name.clone())
-        .collect();
-    let capture = Capture::from_network(&network, &hop_names);
+    let capture = opts
+        .pcap
+        .then(|| Capture::from_network(&network, capture_names(&b)))
+        .flatten();
     let per_flow = (!b.single).then(|| FlowResults::new(&network, &b, run_end));
     Ok(RunResult {
         metrics,
@@ -387,4 +383,47 @@ pub fn run_reporting(
         flows: per_flow,
         fingerprint: network.fingerprint(),
     })
+}
+
+/// The names a capture's index gives the hops, nodes and flows of `b`.
+fn capture_names(b: &crate::build::Built) -> CaptureNames {
+    let (mut tcp, mut udp) = (0u32, 0usize);
+    let flows = b
+        .flows
+        .iter()
+        .filter(|f| f.web.is_none())
+        .map(|f| {
+            let (id, u) = if f.udp.is_some() {
+                udp += 1;
+                (0, Some(udp - 1))
+            } else {
+                tcp += 1;
+                (tcp - 1, None)
+            };
+            CaptureFlow {
+                name: f.name.clone(),
+                src: f.src,
+                dst: f.dst,
+                id,
+                udp: u,
+            }
+        })
+        .collect();
+    CaptureNames {
+        hops: b
+            .net
+            .topology
+            .links
+            .iter()
+            .map(|l| l.hop.name.clone())
+            .collect(),
+        nodes: b
+            .net
+            .topology
+            .nodes
+            .iter()
+            .map(|n| n.name.clone())
+            .collect(),
+        flows,
+    }
 }

@@ -8,8 +8,9 @@
 //! order enter the buffer at once and are acknowledged to the fixed host then, before the
 //! mobile has them: the broken end-to-end semantics the paper discusses. They leave the buffer
 //! when the mobile acknowledges them on the wireless leg. The wired leg advertises the free
-//! space (`min(free, 65535)`), so when the wireless leg stalls in timeouts the buffer fills,
-//! the window closes and the fixed host stalls. The wired receiver sends a window update when
+//! space (at most 65535, or the largest window of its shift with RFC 7323 window scaling), so
+//! when the wireless leg stalls in timeouts the buffer fills, the window closes and the fixed
+//! host stalls. The wired receiver sends a window update when
 //! the space grows by two segments or half the buffer; the fixed host needs no persist timer
 //! because the wired hop loses nothing, so that update always arrives (documented deviation
 //! from BSD, which would also probe a zero window).

@@ -86,7 +86,8 @@ _FIELD_FLAGS = ("scheme", "error_every", "ber", "loss", "buffer", "transfer")
     metavar="DIR",
     help="Write one pcap file per link direction (hop<i>-<name>-<forward|reverse>.pcap, "
     "Ethernet/IPv4/TCP with options, simulated times) into DIR (DIR/seed<S> for several seeds); "
-    "on an 802.11 DCF, 802.11 frames (MAC retries, MAC ACKs) and <name>-ip.pcap beside.",
+    "on an 802.11 DCF, 802.11 frames (MAC retries, MAC ACKs) and <name>-ip.pcap beside; "
+    "index.json and index.csv list the files, their nodes, counts and times.",
 )
 @click.option(
     "--quiet",
@@ -184,4 +185,5 @@ def run_cmd(
         console.print(f"saved {len(results)} run(s) to {save}")
     if pcap is not None:
         files = sum(len(r.pcap or []) for r in results)
-        console.print(f"pcap: wrote {files} files to {pcap}")
+        where = "index.json, index.csv" if len(results) == 1 else "seed<S>/index.json, index.csv"
+        console.print(f"pcap: wrote {files} files to {pcap} (listed in {where})")

@@ -2,8 +2,9 @@
 //! value is reported at the leaf that is wrong, with what is allowed there (serde's untagged
 //! enums only say that no variant matched, and name the parent).
 
-use super::{PerFrameDoc, PersistenceDoc};
+use super::{DisciplineDoc, PerFrameDoc, PersistenceDoc, QueueDoc};
 use crate::units::Dur;
+use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -64,5 +65,40 @@ impl<'de> Deserialize<'de> for PersistenceDoc {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+struct QueueVisitor;
+
+impl<'de> Visitor<'de> for QueueVisitor {
+    type Value = QueueDoc;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(
+            "a packet count (drop-tail) or a table { kind = \"droptail\" | \"red\" | \"codel\" | \"fq_codel\", ... }",
+        )
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<QueueDoc, E> {
+        u32::try_from(v).map(QueueDoc::Packets).map_err(|_| {
+            E::invalid_value(de::Unexpected::Unsigned(v), &"a packet count below 2^32")
+        })
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<QueueDoc, E> {
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<QueueDoc, A::Error> {
+        DisciplineDoc::deserialize(MapAccessDeserializer::new(map)).map(QueueDoc::Discipline)
+    }
+}
+
+impl<'de> Deserialize<'de> for QueueDoc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<QueueDoc, D::Error> {
+        d.deserialize_any(QueueVisitor)
     }
 }

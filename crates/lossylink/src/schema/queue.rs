@@ -5,8 +5,10 @@
 use crate::units::{Dur, Size};
 use serde::{Deserialize, Serialize};
 
-/// A queue: packets of drop-tail, or a discipline.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A queue: packets of drop-tail, or a discipline. Read by hand (schema/either.rs) so that a
+/// table's error is the discipline's own ("unknown variant `pie`", "unknown field `minth`")
+/// rather than "did not match any variant".
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum QueueDoc {
     /// Drop-tail with this many packets.

@@ -147,3 +147,34 @@ fn a_config_file_is_checked_once_after_its_overrides() {
     assert!(Scenario::from_json_str(&json).is_err());
     assert!(Scenario::from_json_str_with(&json, [("tcp.min_rto", "1s")]).is_ok());
 }
+
+/// A queue table's own error, with its field (issue 43 item 6): an unmodelled kind in words, a
+/// mistyped knob by name; not serde's "did not match any variant of untagged enum".
+#[test]
+fn a_queue_tables_errors_name_the_kind_or_the_knob() {
+    for (value, start, says) in [
+        (
+            r#"{ kind = "pie" }"#,
+            "hops[1].queue",
+            "the PIE queue discipline is not modelled yet",
+        ),
+        (
+            r#"{ kind = "red", minth = 5 }"#,
+            "hops[1].queue: ",
+            "unknown field `minth`",
+        ),
+        (r#"{ kind = "wfq" }"#, "hops[1].queue", "`fq_codel`"),
+        ("-3", "hops[1].queue: ", "packet count"),
+        ("true", "hops[1].queue: ", "packet count"),
+    ] {
+        let e = error_of("lan", &[("hops.1.queue", value)]);
+        assert!(e.starts_with(start), "{value}: {e}");
+        assert!(e.contains(says), "{value}: {e}");
+        assert!(!e.contains("untagged"), "{e}");
+    }
+    // Both forms still read.
+    let mut s = Scenario::preset("lan").unwrap();
+    s.set("hops.1.queue", "7").unwrap();
+    s.set("hops.1.queue", r#"{ kind = "codel", target = "2ms" }"#)
+        .unwrap();
+}

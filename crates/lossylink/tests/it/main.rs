@@ -2,6 +2,7 @@
 //! file): a module per mechanism or paper, the shared set-ups in `common`.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 mod bounded_input;
+mod capture_index;
 mod channels;
 mod common;
 mod conservation;

@@ -1,0 +1,251 @@
+//! The index of a capture directory (`index.json`, `index.csv`; crate::capture_index): exactly
+//! the pcap files written, each with the frame count and first and last timestamps of the file
+//! itself, the 802.11 files' retries and MAC ACKs as their records show them, and the nodes'
+//! addresses and the flows' ports as the frames carry them.
+
+use crate::common::scenario;
+use lossylink::{run, RunOptions, RunResult, Scenario, CSV_COLUMNS, INDEX_CSV, INDEX_JSON};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn pcap_opts() -> RunOptions {
+    RunOptions {
+        pcap: true,
+        ..RunOptions::default()
+    }
+}
+
+/// A fresh directory under the temporary directory.
+fn fresh(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("lossylink-index-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// One record of a classic pcap file: (timestamp µs, frame bytes).
+struct File {
+    link_type: u32,
+    records: Vec<(u64, Vec<u8>)>,
+}
+
+fn read_pcap(path: &Path) -> File {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[0..4], &[0xd4, 0xc3, 0xb2, 0xa1]);
+    let word = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+    let link_type = word(20);
+    let mut records = Vec::new();
+    let mut i = 24;
+    while i < b.len() {
+        let (sec, us, incl) = (word(i), word(i + 4), word(i + 8) as usize);
+        records.push((
+            u64::from(sec) * 1_000_000 + u64::from(us),
+            b[i + 16..i + 16 + incl].to_vec(),
+        ));
+        i += 16 + incl;
+    }
+    File { link_type, records }
+}
+
+/// Write the capture of `r` into `dir`; returns the pcap paths and the parsed index.json.
+fn write(r: &RunResult, dir: &Path) -> (Vec<PathBuf>, Value) {
+    let paths = r.capture.as_ref().unwrap().write_dir(dir).unwrap();
+    let json = std::fs::read_to_string(dir.join(INDEX_JSON)).unwrap();
+    (paths, serde_json::from_str(&json).unwrap())
+}
+
+/// Every `*.pcap` in `dir`, sorted.
+fn pcaps_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".pcap"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Check each entry of `index` against its file: count, first and last timestamp, link type;
+/// and that the entries are exactly the files in `dir` and the paths returned.
+fn check_files(dir: &Path, paths: &[PathBuf], index: &Value) {
+    let files = index["files"].as_array().unwrap();
+    let mut listed: Vec<String> = files
+        .iter()
+        .map(|f| f["file"].as_str().unwrap().to_string())
+        .collect();
+    let returned: Vec<String> = paths
+        .iter()
+        .map(|p| p.file_name().unwrap().to_str().unwrap().to_string())
+        .collect();
+    assert_eq!(listed, returned, "in the order written");
+    listed.sort();
+    assert_eq!(listed, pcaps_in(dir));
+    for f in files {
+        let file = read_pcap(&dir.join(f["file"].as_str().unwrap()));
+        assert_eq!(
+            f["frames"].as_u64().unwrap(),
+            file.records.len() as u64,
+            "{f}"
+        );
+        assert_eq!(f["linktype"].as_u64().unwrap(), u64::from(file.link_type));
+        let ts: Vec<u64> = file.records.iter().map(|r| r.0).collect();
+        let us = |v: &Value| v.as_f64().map(|s| (s * 1e6).round() as u64);
+        assert_eq!(us(&f["first_s"]), ts.iter().min().copied(), "{f}");
+        assert_eq!(us(&f["last_s"]), ts.iter().max().copied(), "{f}");
+    }
+    // index.csv: the same rows, the documented columns.
+    let csv = std::fs::read_to_string(dir.join(INDEX_CSV)).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next().unwrap(), CSV_COLUMNS.join(","));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), files.len());
+    for (row, f) in rows.iter().zip(files) {
+        let cells: Vec<&str> = row.splitn(CSV_COLUMNS.len(), ',').collect();
+        assert_eq!(cells[0], f["file"].as_str().unwrap());
+        assert_eq!(cells[8], f["frames"].to_string());
+        if let Some(s) = f["first_s"].as_f64() {
+            assert_eq!(cells[13].parse::<f64>().unwrap(), s);
+        }
+    }
+}
+
+#[test]
+fn the_index_lists_each_file_with_its_own_counts_and_names_the_addresses() {
+    let s = scenario(
+        "lan",
+        &[
+            ("scheme", "ll-tcp-aware"),
+            ("transfer", "256KiB"),
+            ("error_every", "32KiB"),
+        ],
+    );
+    let r = run(&s, 3, &pcap_opts()).unwrap();
+    let dir = fresh("lan");
+    let (paths, index) = write(&r, &dir);
+    check_files(&dir, &paths, &index);
+    let files = index["files"].as_array().unwrap();
+    assert_eq!(files.len(), 4);
+    let f = &files[2];
+    assert_eq!(f["file"], "hop1-wavelan-forward.pcap");
+    assert_eq!(
+        (f["hop"].as_u64(), f["hop_name"].as_str()),
+        (Some(1), Some("wavelan"))
+    );
+    assert_eq!(
+        (f["from"].as_str(), f["to"].as_str()),
+        (Some("bs"), Some("mobile"))
+    );
+    assert_eq!(
+        (f["link_type"].as_str(), f["view"].as_str()),
+        (Some("ethernet"), Some("link"))
+    );
+    // Corrupted frames: the bad checksums of all files are the run's corruption counters.
+    let corrupted: u64 = files.iter().map(|f| f["corrupted"].as_u64().unwrap()).sum();
+    let m = &r.metrics;
+    assert!(m.corrupted_data_frames > 0);
+    assert_eq!(corrupted, m.corrupted_data_frames + m.corrupted_ack_frames);
+    // Nodes: the addresses the frames carry.
+    let nodes = index["nodes"].as_array().unwrap();
+    let names: Vec<&str> = nodes.iter().map(|n| n["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["source", "bs", "mobile"]);
+    assert_eq!(nodes[2]["ip"], "10.0.0.3");
+    assert_eq!(nodes[2]["mac"], "02:00:00:00:00:03");
+    let first = read_pcap(&dir.join("hop1-wavelan-forward.pcap"));
+    let frame = &first.records[0].1;
+    assert_eq!(
+        &frame[30..34],
+        &[10, 0, 0, 3],
+        "the destination IP is the mobile's"
+    );
+    assert_eq!(
+        nodes[1]["files"],
+        serde_json::json!([
+            "hop0-ethernet-forward.pcap",
+            "hop0-ethernet-reverse.pcap",
+            "hop1-wavelan-forward.pcap",
+            "hop1-wavelan-reverse.pcap"
+        ])
+    );
+    let flows = index["flows"].as_array().unwrap();
+    assert_eq!(flows.len(), 1);
+    assert_eq!(flows[0]["sender"], "source");
+    assert_eq!(flows[0]["sender_port"], 49152);
+    assert_eq!(u16::from_be_bytes([frame[34], frame[35]]), 49152);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_802_11_file_lists_its_retries_and_mac_acks_and_its_ip_view() {
+    let mut s =
+        Scenario::from_toml_str(include_str!("../../../../docs/examples/wifi-cell.toml")).unwrap();
+    for (k, v) in [
+        ("flows.0.copies", "2"),
+        ("run.warmup", "0s"),
+        ("run.duration", "2s"),
+        ("scheme", "e2e-newreno"),
+    ] {
+        s.set(k, v).unwrap();
+    }
+    s.set("cells.0.error", "{ model = \"bernoulli\", p = 0.1 }")
+        .unwrap();
+    let r = run(&s, 3, &pcap_opts()).unwrap();
+    let dir = fresh("wifi");
+    let (paths, index) = write(&r, &dir);
+    check_files(&dir, &paths, &index);
+    let files = index["files"].as_array().unwrap();
+    let by_name = |n: &str| files.iter().find(|f| f["file"] == n).unwrap();
+    let wlan = by_name("hop2-cell_sta1-forward.pcap");
+    assert_eq!(wlan["link_type"], "ieee802_11_radiotap");
+    assert_eq!(wlan["view"], "802.11");
+    // Count the Retry bits and the ACK frames in the file itself (radiotap header 9 bytes).
+    let file = read_pcap(&dir.join("hop2-cell_sta1-forward.pcap"));
+    let acks = file.records.iter().filter(|r| r.1[9] == 0xd4).count() as u64;
+    let retries = file
+        .records
+        .iter()
+        .filter(|r| r.1[9] == 0x08 && r.1[10] & 0x08 != 0)
+        .count() as u64;
+    assert!(retries > 3 && acks > 30, "{retries} {acks}");
+    assert_eq!(wlan["retries"].as_u64(), Some(retries));
+    assert_eq!(wlan["mac_acks"].as_u64(), Some(acks));
+    assert_eq!(
+        wlan["data_frames"].as_u64().unwrap() + acks,
+        wlan["frames"].as_u64().unwrap()
+    );
+    let ip = by_name("hop2-cell_sta1-forward-ip.pcap");
+    assert_eq!(
+        (ip["view"].as_str(), ip["link_type"].as_str()),
+        (Some("ip"), Some("ethernet"))
+    );
+    assert_eq!(ip["retries"], 0);
+    assert!(ip["frames"].as_u64() < wlan["data_frames"].as_u64());
+    // A station's Ethernet-framed files are its IP views; its 802.11 files are listed apart.
+    let sta1 = index["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["name"] == "sta1")
+        .unwrap();
+    assert_eq!(
+        sta1["files"],
+        serde_json::json!([
+            "hop2-cell_sta1-forward-ip.pcap",
+            "hop2-cell_sta1-reverse-ip.pcap"
+        ])
+    );
+    assert_eq!(
+        sta1["wlan_files"],
+        serde_json::json!(["hop2-cell_sta1-forward.pcap", "hop2-cell_sta1-reverse.pcap"])
+    );
+    let flows = index["flows"].as_array().unwrap();
+    let ports: Vec<(&str, u64)> = flows
+        .iter()
+        .map(|f| {
+            (
+                f["flow"].as_str().unwrap(),
+                f["sender_port"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(ports, [("dl1", 49152), ("dl2", 49153)]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
