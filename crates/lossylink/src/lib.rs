@@ -13,7 +13,6 @@
 
 mod build;
 mod capture;
-mod capture_index;
 mod cc;
 mod emulation;
 mod error;
@@ -36,8 +35,9 @@ mod trace;
 pub mod units;
 mod unmodelled;
 
+pub use capture::files::{FileCounts, FileView, WrittenFile};
+pub use capture::index::{CSV_COLUMNS, INDEX_CSV, INDEX_JSON};
 pub use capture::{node_mac, port_file_name, Capture, CaptureFlow, CapturePort};
-pub use capture_index::{FileCounts, FileView, WrittenFile, CSV_COLUMNS, INDEX_CSV, INDEX_JSON};
 pub use emulation::{emulation_plan, EmulationPlan};
 pub use engine::Progress;
 pub use error::{Error, ErrorKind};

@@ -1,4 +1,4 @@
-//! The index of a capture directory (`index.json`, `index.csv`; crate::capture_index): exactly
+//! The index of a capture directory (`index.json`, `index.csv`; crate::capture::index): exactly
 //! the pcap files written, each with the frame count and first and last timestamps of the file
 //! itself, the 802.11 files' retries and MAC ACKs as their records show them, and the nodes'
 //! addresses and the flows' ports as the frames carry them.

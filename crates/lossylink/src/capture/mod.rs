@@ -17,13 +17,16 @@
 //!   of the MAC, a retry with the Retry bit, and the far end's MAC ACKs as frames of their own;
 //!   beside it, `<name>-ip.pcap` has the frames the far end took, once each, as Ethernet;
 //! - `index.json` and `index.csv` list the files, their counts and the nodes' addresses
-//!   (crate::capture_index).
+//!   (capture/index.rs).
 
-use crate::capture_index::{FileCounts, FileView, WrittenFile};
+pub(crate) mod files;
+pub(crate) mod index;
+
 use crate::error::Error;
 use crate::pcap::{encode_headers, encode_udp_headers, FrameMeta, PcapWriter, LINKTYPE_ETHERNET};
 use crate::radiotap::{ack_frame, data_headers, DataFrame, LINKTYPE_IEEE802_11_RADIOTAP};
 use engine::{NodeId, PortId};
+use files::{FileCounts, FileView, WrittenFile};
 use net::tap::{MacAck, TappedFrame};
 use net::Network;
 use std::fs::File;
@@ -379,7 +382,7 @@ impl Capture {
     /// order. Files of ports that carried nothing are written too (header only). A DCF port's
     /// file (802.11 framing, every attempt) is followed by `<name>-ip.pcap`: the frames the far
     /// end took, once each, with Ethernet framing. Then `index.json` and `index.csv` list the
-    /// files, what each holds and its counts, and the nodes and flows (crate::capture_index;
+    /// files, what each holds and its counts, and the nodes and flows (capture/index.rs;
     /// their paths are not in the returned list).
     pub fn write_dir(&self, dir: &Path) -> Result<Vec<PathBuf>, Error> {
         let io = |path: &Path, e: std::io::Error| Error::Io {
