@@ -627,7 +627,8 @@ mod tests {
     /// PHY timing; not the cell's half-duplex `contention` (now refused beside a dcf).
     #[test]
     fn a_dcf_cell_seeds_the_idle_rtt_as_a_dcf_hop_does() {
-        let common = "rate = \"11Mbps\"\ndelay = \"1us\"\nqueue = 50\nframing = 36\nper_frame = \"192us\"\n";
+        let common =
+            "rate = \"11Mbps\"\ndelay = \"1us\"\nqueue = 50\nframing = 36\nper_frame = \"192us\"\n";
         let cell = llelsn_with(&format!(
             "[[cells]]\nname = \"cell\"\naccess_point = \"ap\"\nstations = [\"sta1\"]\n{common}dcf = {{ retry_limit = 1 }}\n"
         ));
