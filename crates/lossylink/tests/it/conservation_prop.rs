@@ -20,13 +20,14 @@
 //! - no flow delivers more bytes than its sender sent.
 //!
 //! CI runs a fixed-seed sample (`LOSSYLINK_CONSERVATION_CASES`, 512 by default: 7.0 s in a
-//! debug build on the 2-core machine, shared; 4.6-5.0 s with queue disciplines, ECN and
+//! debug build on the 2-core machine, shared; 4.2-5.0 s with queue disciplines, ECN and
 //! jitter, load about 8); raise it locally for a longer search. Recorded runs (2026-11-27,
 //! debug build, the same shared machine, load 7-15): 5000 cases in 94 s and 20 000 cases in
 //! 310 s, no violation. With queue disciplines, ECN and jitter (2026-11-28, debug build, load
-//! about 8): 5000 cases in 58 s, no violation; of the default 512, 296 have a discipline, 93
-//! drop by RED or CoDel, 35 mark CE, 213 have node jitter. `LOSSYLINK_CONSERVATION_STATS=1`
-//! (with `--no-capture`) prints each case's family, disciplines, ECN, jitter and buckets.
+//! about 8): 5000 cases in 58 s and 20 000 cases in 276 s, no violation; of the default 512,
+//! 296 have a discipline, 93 drop by RED or CoDel, 35 mark CE, 213 have node jitter.
+//! `LOSSYLINK_CONSERVATION_STATS=1` (with `--no-capture`) prints each case's family,
+//! disciplines, ECN, jitter and buckets.
 
 use lossylink::{run, RunOptions, RunResult, Scenario, Value};
 use proptest::prelude::*;
