@@ -188,6 +188,15 @@ def test_an_unknown_key_lists_the_closest_keys_not_all() -> None:
     assert len(message) < 300, message
 
 
+def test_contention_on_a_dcf_cell_is_refused() -> None:
+    # The DCF draws its own backoff (dcf.cw_min, dcf.slot): a second, unused wait is refused.
+    with pytest.raises(InvalidValueError, match=r"^cells\[0\]\.contention: a dcf cell draws"):
+        Scenario.preset("llelsn").set("cells.0.contention", '{ cw = 31, slot = "20us" }')
+    line = _cli_error("run", "--preset", "wlan", "--set", "cells.0.dcf={ retry_limit = 7 }")
+    assert "cells[0].contention: a dcf cell draws its own backoff" in line
+    assert "leave contention out" in line
+
+
 def test_an_apostrophe_in_a_long_message_is_not_cut() -> None:
     from lossylink.cli import _shorten_quoted
 

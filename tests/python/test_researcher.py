@@ -240,13 +240,16 @@ def test_the_guard_check_sees_tests_as_guarded() -> None:
 
 
 def test_a_sweep_with_failed_runs_warns() -> None:
+    # Runs that hit their time limit fail in the simulator (a bad grid value is an error
+    # before anything runs: tests/python/sweeps/test_sweep.py).
+    base = ll.Scenario.preset("lan", transfer="128KiB", error_every="16KiB")
     with pytest.warns(RunsFailedWarning, match=r"^2 of 4 runs failed .*first: point 1"):
-        res = ll.sweep("lan", {"buffer": ["32KiB", "-1"]}, seeds=2, executor="seq")
+        res = ll.sweep(base, {"time_limit": ["3600s", "2s"]}, seeds=2, executor="seq")
     assert len(res.failures) == 2
     with warnings.catch_warnings():
         warnings.simplefilter("error", RunsFailedWarning)
         with pytest.raises(RunsFailedWarning):
-            ll.sweep("lan", {"buffer": ["-1"]}, seeds=1, executor="seq")
+            ll.sweep(base, {"time_limit": ["2s"]}, seeds=1, executor="seq")
 
 
 # -- item 6: words for what is not modelled; grid files with lists; station errors --------------

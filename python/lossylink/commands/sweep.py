@@ -115,7 +115,9 @@ def sweep_cmd(
     confidence interval per grid point. For a scenario with [[flows]] the table shows the whole
     network (flows, aggregate goodput, Jain's index; --per-flow adds each flow's goodput).
     Finished runs are cached: rerunning an interrupted or repeated sweep only runs what is
-    missing. Exits with status 1 if any run failed (the other results are still written).
+    missing. Every grid point is checked first: a grid value the scenario refuses is an error
+    (status 2) before anything runs. Exits with status 1 if any run failed (the other results
+    are still written).
     """
     import threading
 

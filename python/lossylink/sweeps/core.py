@@ -81,7 +81,7 @@ class SweepResult:
 
     @property
     def failures(self) -> list[Row]:
-        """The runs that failed (bad grid value or simulator error), in run order."""
+        """The runs that failed (a simulator error, a lost worker), in run order."""
         return [r for r in self.rows if r.error is not None]
 
     def frame(self) -> pd.DataFrame:
@@ -166,8 +166,11 @@ def sweep(
     - ``cache``: a directory, ``True``/``None`` for ``.lossylink-cache`` next to ``out``
       (no cache when there is no ``out``), or ``False`` for none.
 
-    A run that fails is recorded with its error (``status == "error"``) and does not stop the
-    others. The results do not depend on the executor, the batch size or the cache.
+    Every grid point is built before anything runs: a value the scenario refuses raises its
+    error (an :class:`~lossylink.errors.InvalidValueError`, ``UnknownSchemeError``, ...) as
+    ``grid: KEY=VALUE: ...`` and nothing runs. A run that fails in the simulator is recorded
+    with its error (``status == "error"``) and does not stop the others. The results do not
+    depend on the executor, the batch size or the cache.
     """
     if executor not in EXECUTORS:
         raise InvalidValueError(
@@ -371,17 +374,51 @@ def _cache(cache: str | os.PathLike[str] | bool | None, out: Path | None) -> Run
     return RunCache(cache)
 
 
+def _grid_error(exc: LossylinkError, where: str) -> LossylinkError:
+    """``exc`` (its class kept, so the command's exit status and the caller's ``except`` stay
+    those of the scenario's error) with the grid value or point that caused it in front."""
+    return type(exc)(f"grid: {where}: {exc}")
+
+
+def _refused_alone(base: Scenario, grid: Grid) -> dict[tuple[str, str], LossylinkError]:
+    """Each distinct grid value the base scenario refuses on its own, with its error: one
+    validation per value (a grid of 100 x 100 values takes 200, not 10 000)."""
+    refused = {}
+    for key, values in grid.axes:
+        for value in values:
+            try:
+                base.with_({key: value})
+            except LossylinkError as exc:
+                refused[(key, value)] = exc
+    return refused
+
+
 def _plan(base: Scenario, grid: Grid, seeds: Sequence[int]) -> list[Row]:
-    """Every run, in run order; a point whose scenario cannot be built gets its error."""
+    """Every run, in run order. A grid point whose scenario cannot be built stops the sweep
+    before anything runs, with the scenario's error naming the grid value it refuses (or the
+    point, when only the combination is refused).
+
+    Values are checked alone first (one validation per distinct value): a value refused alone
+    and at the first point that has it (the other axes at their first values) is reported at
+    once, whatever its position in the grid. Then every point is built, as its canonical JSON
+    (the runs' cache keys and tasks) needs anyway: that validates the combinations, since an
+    override may only make sense beside another (``run.warmup`` with ``run.duration``)."""
+    alone = _refused_alone(base, grid)
+    for (key, value), exc in alone.items():
+        first = {k: (value if k == key else vs[0]) for k, vs in grid.axes}
+        try:
+            base.with_(first)
+        except LossylinkError:
+            raise _grid_error(exc, f"{key}={value}") from None
     version = _core.__version__
     rows: list[Row] = []
     for point in grid:
-        canonical: str | None = None
-        error: str | None = None
         try:
             canonical = canonical_json(base.with_(point.overrides()).to_json())
         except LossylinkError as exc:
-            error = f"{type(exc).__name__}: {exc}"
+            culprit = next((f"{k}={v}" for k, v in point.values if (k, v) in alone), None)
+            where = culprit or f"point {point.index} ({point.label()})"
+            raise _grid_error(exc, where) from None
         for seed in seeds:
             rows.append(
                 Row(
@@ -389,10 +426,10 @@ def _plan(base: Scenario, grid: Grid, seeds: Sequence[int]) -> list[Row]:
                     point=point.index,
                     grid=point.values,
                     seed=seed,
-                    key=run_key(canonical, seed, version) if canonical is not None else None,
+                    key=run_key(canonical, seed, version),
                     scenario=canonical,
                     metrics=None,
-                    error=error,
+                    error=None,
                 )
             )
     return rows

@@ -266,26 +266,84 @@ def test_different_seeds_give_different_channels() -> None:
 
 
 def test_failing_runs_are_reported_and_the_rest_kept(tmp_path: Path) -> None:
-    grid = {"scheme": ["e2e", "no-such-scheme"], "time_limit": ["3600s", "2s"]}
+    grid = {"scheme": ["e2e", "e2e-newreno"], "time_limit": ["3600s", "2s"]}
     out = tmp_path / "r.parquet"
     base = ll.Scenario.preset("lan", transfer="128KiB", error_every="16KiB")
-    with pytest.warns(ll.errors.RunsFailedWarning, match="9 of 12 runs failed"):
+    with pytest.warns(ll.errors.RunsFailedWarning, match="6 of 12 runs failed"):
         res = ll.sweep(base, grid, seeds=3, out=out, executor="pool", workers=2)
     table = pq.read_table(out)
     assert table.num_rows == 12
     status = table.column("status").to_pylist()
     errors = table.column("error").to_pylist()
-    # point 0: fine; point 1: a simulator error (time limit) on every seed; points 2-3: bad value.
-    assert status[:3] == ["ok"] * 3
-    assert all(s == "error" for s in status[3:])
-    assert all(e.startswith("SimulationError:") for e in errors[3:6])
-    assert all("no-such-scheme" in e for e in errors[6:])
-    assert table.column("throughput_mbps").to_pylist()[3:] == [None] * 9
-    assert [r.point for r in res.failures] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+    # Points 0 and 2 are fine; points 1 and 3 hit a simulator error (time limit) on every seed.
+    assert status == (["ok"] * 3 + ["error"] * 3) * 2
+    assert all(e.startswith("SimulationError:") for e in errors[3:6] + errors[9:])
+    assert table.column("throughput_mbps").to_pylist()[3:6] == [None] * 3
+    assert [r.point for r in res.failures] == [1, 1, 1, 3, 3, 3]
     assert res.summary[0]["runs"] == 3
     assert res.summary[1]["failed"] == 3
     # Failures are not cached: they run again (and may have been fixed).
-    assert len(RunCache(tmp_path / ".lossylink-cache")) == 3
+    assert len(RunCache(tmp_path / ".lossylink-cache")) == 6
+
+
+# -- bad grid values: refused before anything runs (issue 35 item 6) ---------------------------
+
+
+def test_a_bad_grid_value_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    out = tmp_path / "r.parquet"
+    grid = {"scheme": ["e2e", "no-such-scheme"], "error_every": ["16KiB", "64KiB"]}
+    with pytest.raises(ll.errors.UnknownSchemeError) as e:
+        ll.sweep(_base(), grid, seeds=2, out=out, executor="seq")
+    message = str(e.value)
+    assert message.startswith("grid: scheme=no-such-scheme: scheme: unknown scheme"), message
+    assert "\n" not in message, message
+    assert len(message) < 300, message
+    assert not out.exists()
+    assert len(RunCache(tmp_path / ".lossylink-cache")) == 0
+    with pytest.raises(InvalidValueError, match=r"^grid: buffer=-1: tcp\.buffer: "):
+        ll.sweep(_base(), {"buffer": ["32KiB", "-1"]}, seeds=1, executor="seq")
+
+
+def test_grid_values_that_need_each_other_run_and_a_refused_combination_names_its_point() -> None:
+    # A 1 MiB buffer alone is refused (a 16-bit window field): beside window scaling it runs.
+    base = ll.Scenario.preset("wan", transfer="64KiB")
+    with pytest.raises(InvalidValueError):
+        base.with_({"tcp.buffer": "1MiB"})
+    grid = {"tcp.window_scaling": ["true"], "tcp.buffer": ["64KiB", "1MiB"]}
+    res = ll.sweep(base, grid, seeds=1, executor="seq")
+    assert res.executed == 2
+    assert not res.failures
+    # Beside window scaling off it is refused: the value is named, as refused alone.
+    grid = {"tcp.window_scaling": ["true", "false"], "tcp.buffer": ["1MiB"]}
+    with pytest.raises(InvalidValueError, match=r"^grid: tcp\.buffer=1MiB: tcp\.buffer: "):
+        ll.sweep(base, grid, seeds=1, executor="seq")
+    # Two values each fine alone, refused together: the point is named.
+    wlan = ll.Scenario.preset("wlan")
+    grid = {"run.warmup": ["0s", "8s"], "run.duration": ["30s", "6s"]}
+    with pytest.raises(InvalidValueError) as e:
+        ll.sweep(wlan, grid, seeds=1, executor="seq")
+    assert str(e.value).startswith("grid: point 3 (run.warmup=8s, run.duration=6s): run."), e.value
+
+
+def test_a_large_grid_is_checked_per_distinct_value_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 100 x 100 points whose bad value comes last on the slowest axis: found by checking the
+    # 200 distinct values (and the one point confirming it), not by building 9 900 points first.
+    calls = 0
+    with_ = ll.Scenario.with_
+
+    def counting(self: ll.Scenario, *args: object, **kw: object) -> ll.Scenario:
+        nonlocal calls
+        calls += 1
+        return with_(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ll.Scenario, "with_", counting)
+    grid = {
+        "tcp.mss": [*(str(500 + i) for i in range(99)), "0"],
+        "run.time_limit": [f"{100 + i}s" for i in range(100)],
+    }
+    with pytest.raises(InvalidValueError, match=r"^grid: tcp\.mss=0: tcp\.mss: "):
+        ll.sweep(_base(), grid, seeds=1, executor="seq")
+    assert calls == 201
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -318,7 +376,8 @@ def test_cli_sweep_writes_results_and_summary(tmp_path: Path) -> None:
 
 def test_cli_sweep_reports_failed_runs_with_status_1(tmp_path: Path) -> None:
     out = tmp_path / "r.parquet"
-    args = ["sweep", "--set=transfer=128KiB", "--grid=scheme=e2e,bogus", "--seeds=2"]
+    args = ["sweep", "--set=transfer=128KiB", "--set=error_every=16KiB"]
+    args += ["--grid=time_limit=3600s,2s", "--seeds=2"]
     proc = subprocess.run(
         [*CLI, *args, f"--out={out}", "--executor=seq", "--no-progress"],
         capture_output=True,
@@ -327,8 +386,43 @@ def test_cli_sweep_reports_failed_runs_with_status_1(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 1
-    assert "run failed: point 1 (scheme=bogus), seeds 1-2: UnknownSchemeError" in proc.stderr
+    # One line per failed run (each message names its seed).
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 2, proc.stderr
+    for seed, line in zip((1, 2), lines, strict=True):
+        assert line.startswith(f"lossylink: run failed: point 1 (time_limit=2s), seed {seed}: ")
+        assert "SimulationError" in line
     assert pq.read_table(out).num_rows == 4
+
+
+def test_cli_sweep_bad_grid_value_is_status_2_before_any_run(tmp_path: Path) -> None:
+    out = tmp_path / "r.parquet"
+    for axis, says in [
+        ("scheme=e2e,bogus", "lossylink: error: grid: scheme=bogus: scheme: unknown scheme"),
+        ("buffer=32KiB,-1", "lossylink: error: grid: buffer=-1: tcp.buffer: -1 is negative"),
+    ]:
+        proc = subprocess.run(
+            [
+                *CLI,
+                "sweep",
+                "--set=transfer=128KiB",
+                f"--grid={axis}",
+                "--seeds=2",
+                f"--out={out}",
+                "--executor=seq",
+                "--no-progress",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith(says), proc.stderr
+        assert len(proc.stderr.splitlines()) == 1, proc.stderr
+        assert len(proc.stderr) < 300, proc.stderr
+        assert proc.stdout == ""  # no summary: nothing ran
+        assert not out.exists()
 
 
 def test_cli_sweep_bad_grid_option_is_a_usage_error(tmp_path: Path) -> None:

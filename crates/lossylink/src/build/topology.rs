@@ -75,13 +75,16 @@ impl Net {
     fn wait(&self, port: PortId) -> SimDuration {
         let link = port.index() / 2;
         let c = match self.topology.cells.iter().find(|c| c.links.contains(&link)) {
-            Some(cell) => cell.contention,
+            // A DCF cell waits as a dcf hop does, with the cell's PHY timing.
+            Some(cell) => match &cell.dcf {
+                Some(d) => return d.mean_idle_access(),
+                None => cell.contention,
+            },
             None => match &self.topology.links[link].hop.medium {
                 Medium::FullDuplex => return SimDuration::ZERO,
                 // On average half a radio block until the next frame starts.
                 Medium::Gsm(g) => return SimDuration(g.block.as_nanos() / 2),
-                // DIFS and a mean backoff.
-                Medium::Dcf(d) => return d.difs() + d.slot.saturating_mul(u64::from(d.cw_min) / 2),
+                Medium::Dcf(d) => return d.mean_idle_access(),
                 Medium::HalfDuplex { contention } => *contention,
             },
         };
@@ -384,6 +387,12 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 "is not one of the cell's stations",
             ));
         }
+        if cell.dcf.is_some() && cell.contention.is_some() {
+            return Err(Error::invalid(
+                format!("{field}.contention"),
+                "a dcf cell draws its own backoff (dcf.cw_min, dcf.slot); leave contention out",
+            ));
+        }
         cells.push(CellConfig {
             name: cell.name.clone(),
             access_point: ap,
@@ -505,4 +514,47 @@ pub(crate) fn network(doc: &ScenarioDoc) -> Result<Net, Error> {
         }
     })?;
     Ok(Net { topology, routes })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::Scenario;
+
+    /// The llelsn preset with its DCF cell replaced by `cell` (a `[[cells]]` or `[[links]]`
+    /// table), and its network.
+    fn llelsn_with(cell: &str) -> Net {
+        let text = Scenario::preset_toml("llelsn").unwrap();
+        let (head, tail) = text.split_once("[[cells]]").unwrap();
+        let (_, flows) = tail.split_once("[[flows]]").unwrap();
+        let s = Scenario::from_toml_str(&format!("{head}{cell}\n[[flows]]{flows}")).unwrap();
+        network(&s.doc).unwrap()
+    }
+
+    /// A DCF cell's frames wait DIFS and CWmin/2 slots in the idle RTT, as a `medium = "dcf"`
+    /// hop's do (the first RTT sample, as the SYN exchange would give it), with the cell's own
+    /// PHY timing; not the cell's half-duplex `contention` (now refused beside a dcf).
+    #[test]
+    fn a_dcf_cell_seeds_the_idle_rtt_as_a_dcf_hop_does() {
+        let common =
+            "rate = \"11Mbps\"\ndelay = \"1us\"\nqueue = 50\nframing = 36\nper_frame = \"192us\"\n";
+        let cell = llelsn_with(&format!(
+            "[[cells]]\nname = \"cell\"\naccess_point = \"ap\"\nstations = [\"sta1\"]\n{common}dcf = {{ retry_limit = 1 }}\n"
+        ));
+        let hop = llelsn_with(&format!(
+            "[[links]]\nname = \"cell\"\nbetween = [\"ap\", \"sta1\"]\nrole = \"wireless\"\nmedium = \"dcf\"\n{common}dcf = {{ retry_limit = 1 }}\n"
+        ));
+        let (server, ap, sta1) = (NodeId(0), NodeId(2), NodeId(3));
+        assert_eq!(cell.idle_rtt(server, sta1), hop.idle_rtt(server, sta1));
+        // 802.11b: DIFS 50 us and 31/2 = 15 slots of 20 us, each way.
+        let down = cell.path(ap, sta1)[0];
+        assert_eq!(cell.wait(down), SimDuration::from_micros(50 + 15 * 20));
+        // An 802.11a cell waits its own PHY's DIFS (16 + 2 × 9 us) and 15/2 = 7 slots of 9 us.
+        let a = llelsn_with(
+            "[[cells]]\nname = \"cell\"\naccess_point = \"ap\"\nstations = [\"sta1\"]\nrate = \"54Mbps\"\ndelay = \"1us\"\nqueue = 50\nframing = 36\ndcf = { phy = \"11a\" }\n",
+        );
+        let down = a.path(ap, sta1)[0];
+        assert_eq!(a.wait(down), SimDuration::from_micros(34 + 7 * 9));
+    }
 }

@@ -2,9 +2,14 @@
 //! The conservation property (DESIGN.md rule 11): over random tree topologies ×
 //! every scheme family (end to end with ELN variants, link layer with every agent, split,
 //! LL-ELSN, 802.11 DCF, GSM-CSD) × flows of every kind (bulk, long-lived with stops, UDP, web
-//! sessions), random error models, hiccups, warm-ups and run lengths, each run must hold:
+//! sessions), random error models, hiccups, warm-ups and run lengths, queue disciplines
+//! (drop-tail, RED, CoDel, FQ-CoDel, marking or dropping) on random link directions and cells,
+//! ECN on every flow, some or none, and jitter on random nodes, each run must hold:
 //!
 //! - the packet account balances exactly (every created packet in one bucket);
+//! - a queue discipline's drops by cause (overflow, RED, CoDel) are its direction's queue
+//!   drops, the directions' queue drops are the account's queue-dropped bucket, and there are
+//!   no CE marks without ECN (a marked packet goes on: it is not a drop);
 //! - each flow's goodput is within the capacity of every link on its path, over its own window,
 //!   up to what could be held past that link when the window opened (downstream queues, a frame
 //!   on the air, data an agent, proxy, hiccup, link ARQ or RLP holds);
@@ -15,10 +20,14 @@
 //! - no flow delivers more bytes than its sender sent.
 //!
 //! CI runs a fixed-seed sample (`LOSSYLINK_CONSERVATION_CASES`, 512 by default: 7.0 s in a
-//! debug build on the 2-core machine, shared); raise it locally for a longer search. Recorded
-//! runs (2026-11-27, debug build, the same shared machine, load 7-15): 5000 cases in 94 s and
-//! 20 000 cases in 310 s, no violation. `LOSSYLINK_CONSERVATION_STATS=1` (with `--no-capture`)
-//! prints each case's family and buckets.
+//! debug build on the 2-core machine, shared; 4.2-5.0 s with queue disciplines, ECN and
+//! jitter, load about 8); raise it locally for a longer search. Recorded runs (2026-11-27,
+//! debug build, the same shared machine, load 7-15): 5000 cases in 94 s and 20 000 cases in
+//! 310 s, no violation. With queue disciplines, ECN and jitter (2026-11-28, debug build, load
+//! about 8): 5000 cases in 58 s and 20 000 cases in 276 s, no violation; of the default 512,
+//! 296 have a discipline, 93 drop by RED or CoDel, 35 mark CE, 213 have node jitter.
+//! `LOSSYLINK_CONSERVATION_STATS=1` (with `--no-capture`) prints each case's family,
+//! disciplines, ECN, jitter and buckets.
 
 use lossylink::{run, RunOptions, RunResult, Scenario, Value};
 use proptest::prelude::*;
@@ -42,13 +51,26 @@ fn within(x: f64, bound: f64) -> bool {
 }
 
 /// The slack of a bound at link `k` of `path`: what may have been past it, yet not at the
-/// receiver, when the window opened (each later queue and the frames being sent, plus the
-/// data a holder downstream keeps).
+/// receiver, when the window opened (each later queue and the frames being sent, the packets
+/// a jittered node downstream was holding back, at most what its incoming link carries in
+/// its jitter, plus the data a holder downstream keeps).
 fn slack(t: &Topo, path: &[(usize, bool)], k: usize) -> f64 {
     let link = |n: usize| t.nodes[n].up.as_ref().expect("a link");
     let queued: u64 = path[k + 1..].iter().map(|&(n, _)| link(n).queue + 2).sum();
+    let jittered: u64 = (k + 1..path.len())
+        .map(|m| {
+            let (n, down) = path[m];
+            let sender = if down { link(n).parent } else { n };
+            let held = link(path[m - 1].0).rate * u64::from(t.nodes[sender].jitter_us) / 8_000_000;
+            if t.nodes[sender].jitter_us > 0 {
+                held + FRAME
+            } else {
+                0
+            }
+        })
+        .sum();
     let holds = path[k..].iter().any(|&(n, _)| link(n).holds);
-    (FRAME * (2 + queued) + if holds { 3 * BUFFER } else { 0 }) as f64
+    (FRAME * (2 + queued) + jittered + if holds { 3 * BUFFER } else { 0 }) as f64
 }
 
 fn check(t: &Topo, r: &RunResult) -> Result<(), String> {
@@ -196,11 +218,34 @@ fn check(t: &Topo, r: &RunResult) -> Result<(), String> {
         }
     }
     // Utilisation of every link direction, and each DCF member's airtime share, in [0, 1].
+    // A queue discipline's drops are its direction's queue drops, by cause, and the directions'
+    // queue drops are the account's; a mark is not a drop (the packet goes on).
+    let mut queue_drops = 0.0;
+    let mut marks = 0.0;
     for l in &fr.links {
         let u = num(l, "utilisation");
         if !(0.0..=1.0).contains(&u) {
             return Err(format!("utilisation {u}: {l:?}"));
         }
+        queue_drops += num(l, "queue_drops");
+        if l.iter().any(|(k, _)| *k == "overflow_drops") {
+            let causes: f64 = ["overflow_drops", "early_drops", "codel_drops"]
+                .iter()
+                .map(|k| num(l, k))
+                .sum();
+            if causes != num(l, "queue_drops") {
+                return Err(format!("drops by cause {causes} != queue drops: {l:?}"));
+            }
+            marks += num(l, "early_marks") + num(l, "codel_marks");
+        }
+    }
+    if queue_drops != num(a, "packets_queue_dropped") {
+        return Err(format!(
+            "links' queue drops {queue_drops} != the account's: {a:?}"
+        ));
+    }
+    if marks > 0.0 && !t.text.contains("ecn = true") {
+        return Err(format!("{marks} CE marks without ECN"));
     }
     for m in &fr.members {
         let u = num(m, "airtime_share");
@@ -244,10 +289,30 @@ fn genes() -> impl Strategy<Value = Genes> {
         500u32..5000,
         0u32..12,
     );
-    (shape, rest).prop_map(
+    // Queue disciplines on no link direction, about a quarter or about half of them; ECN on
+    // every flow, some or none; jitter on about a quarter of the nodes in half the cases.
+    let queues = (
+        prop_oneof![
+            Just(0u32),
+            any::<u32>().prop_map(|m| m & (m >> 1)),
+            any::<u32>()
+        ],
+        any::<u32>(),
+        any::<u32>(),
+    );
+    let more = (
+        queues,
+        (0usize..3, any::<u32>()),
+        (
+            prop_oneof![Just(0u32), any::<u32>().prop_map(|m| m & (m >> 3))],
+            0u32..5000,
+        ),
+    );
+    (shape, rest, more).prop_map(
         |(
             (family, scheme, routers, fixed, bs, mobiles),
             (error, hiccup, flows, warmup_ms, length_ms, extra),
+            (aqm, ecn, jitter),
         )| Genes {
             family,
             scheme,
@@ -261,6 +326,9 @@ fn genes() -> impl Strategy<Value = Genes> {
             warmup_ms,
             length_ms,
             extra,
+            aqm,
+            ecn,
+            jitter,
         },
     )
 }
@@ -293,12 +361,24 @@ proptest! {
         let r = r?;
         if std::env::var_os("LOSSYLINK_CONSERVATION_STATS").is_some() {
             let fr = r.flows.as_ref().unwrap();
+            let sum = |keys: &[&str]| -> f64 {
+                fr.links
+                    .iter()
+                    .flat_map(|l| l.iter().filter(|(k, _)| keys.contains(k)).map(|(k, _)| num(l, k)))
+                    .sum()
+            };
             eprintln!(
-                "STATS family {} flows {} created {} agg {:.3} corrupted {} absorbed {} proxy {} mac {} expired {} link {} discarded {}",
+                "STATS family {} aqm {} ecn {} jitter {} aqm_drops {} marks {} flows {} created {} agg {:.3} queue {} corrupted {} absorbed {} proxy {} mac {} expired {} link {} discarded {}",
                 g.family % 6,
+                t.text.matches("queue = { kind").count(),
+                t.text.matches("ecn = true").count(),
+                t.text.matches("jitter = ").count(),
+                sum(&["early_drops", "codel_drops"]),
+                sum(&["early_marks", "codel_marks"]),
                 fr.flows.len(),
                 num(&fr.aggregate, "packets_created"),
                 num(&fr.aggregate, "aggregate_goodput_mbps"),
+                num(&fr.aggregate, "packets_queue_dropped"),
                 num(&fr.aggregate, "packets_corrupted"),
                 num(&fr.aggregate, "packets_agent_absorbed"),
                 num(&fr.aggregate, "packets_proxy_absorbed"),
@@ -331,6 +411,9 @@ fn the_checks_reject_what_the_issue_reported() {
         warmup_ms: 0,
         length_ms: 1000,
         extra: 0,
+        aqm: (0, 0, 0),
+        ecn: (0, 0),
+        jitter: (0, 0),
     };
     let t = build(&g);
     let s = Scenario::from_toml_str(&t.text).unwrap();
@@ -369,4 +452,16 @@ fn the_checks_reject_what_the_issue_reported() {
     )
     .is_err());
     assert!(check(&t, &tamper("utilisation", &|x| x + 1.0, &r)).is_err());
+    // A queue drop the account does not have.
+    assert!(check(&t, &tamper("queue_drops", &|x| x + 1.0, &r)).is_err());
+    // With FQ-CoDel on every direction: an AQM drop that is not a queue drop.
+    let t = build(&Genes {
+        aqm: (u32::MAX, u32::MAX, 0),
+        ..g
+    });
+    assert!(t.text.contains("kind = \"fq_codel\""), "{}", t.text);
+    let s = Scenario::from_toml_str(&t.text).unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    check(&t, &r).unwrap();
+    assert!(check(&t, &tamper("codel_drops", &|x| x + 1.0, &r)).is_err());
 }

@@ -12,6 +12,9 @@ use serde_json::{json, Map, Value};
 /// `key=value` overrides of a row.
 type Overrides = &'static [(&'static str, &'static str)];
 
+/// The wlan preset's cell (per_frame as in the preset) under an 802.11b DCF, retry limit 7.
+const WLAN_DCF_CELL: (&str, &str) = ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"11Mbps\", delay = \"1us\", queue = 50, framing = 36, per_frame = { plcp = \"192us\", difs = \"50us\", sifs = \"10us\", mac_ack = \"248us\" }, dcf = { retry_limit = 7 } }");
+
 /// (row name, mechanism exercised, preset, overrides).
 const ROWS: &[(&str, &str, &str, Overrides)] = &[
     (
@@ -603,14 +606,15 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "wlan-dcf-4-stations",
         "the wlan cell under an 802.11b DCF: backoff, collisions of data and TCP ACK frames, MAC retries",
         "wlan",
-        &[("cells.0.dcf", "{ retry_limit = 7 }"), ("run.duration", "20s")],
+        // The wlan cell with a DCF instead of its half-duplex contention (refused beside one).
+        &[WLAN_DCF_CELL, ("run.duration", "20s")],
     ),
     (
         "wlan-dcf-bad-station",
         "DCF cell with one station in a bad Gilbert channel: the access point retries its frames (HOL)",
         "wlan",
         &[
-            ("cells.0.dcf", "{ retry_limit = 7 }"),
+            WLAN_DCF_CELL,
             ("run.duration", "20s"),
             (
                 "cells.0.station_error",

@@ -89,6 +89,36 @@ fn a_half_duplex_slot_of_zero_is_refused() {
     );
 }
 
+/// A DCF cell draws its own backoff (dcf.cw_min, dcf.slot), so `contention` on it would be a
+/// second, unused wait: refused in either order of the two settings. The half-duplex cell of the
+/// wlan preset keeps its `contention`.
+#[test]
+fn contention_on_a_dcf_cell_is_refused() {
+    for edits in [
+        [
+            ("cells.0.contention", r#"{ cw = 31, slot = "20us" }"#),
+            ("cells.0.dcf", "{ retry_limit = 7 }"),
+        ],
+        [
+            ("cells.0.dcf", "{ retry_limit = 7 }"),
+            ("cells.0.contention", r#"{ cw = 31, slot = "20us" }"#),
+        ],
+    ] {
+        refused(
+            "llelsn",
+            &edits,
+            "cells[0].contention: ",
+            "a dcf cell draws its own backoff",
+        );
+    }
+    refused(
+        "wlan",
+        &[("cells.0.dcf", "{ retry_limit = 7 }")],
+        "cells[0].contention: ",
+        "leave contention out",
+    );
+}
+
 #[test]
 fn web_pareto_shapes_need_a_finite_mean() {
     for k in ["tail_shape", "embedded_shape", "think_shape"] {

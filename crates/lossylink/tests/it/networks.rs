@@ -76,7 +76,11 @@ fn multi_flow_runs_are_deterministic() {
     // The same cell under an 802.11 DCF (per-member backoff streams, collisions, retries): the
     // members' counters too, and another seed draws other backoffs.
     let mut d = Scenario::preset("wlan").unwrap();
-    d.set("cells.0.dcf", "{ retry_limit = 7 }").unwrap();
+    d.set(
+        "cells.0",
+        "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"11Mbps\", framing = 36, per_frame = \"192us\", dcf = { retry_limit = 7 } }",
+    )
+    .unwrap();
     d.set("cells.0.error", "{ model = \"bernoulli\", p = 0.02 }")
         .unwrap();
     let (a, b, c) = (go(&d, 7), go(&d, 7), go(&d, 8));

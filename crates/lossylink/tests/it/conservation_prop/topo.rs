@@ -1,7 +1,9 @@
 //! Random scenarios for the conservation property test: a random tree of routers with fixed
 //! hosts, a base station and mobiles behind it on wireless links, a DCF cell or a GSM link,
-//! flows of every kind, random error models, hiccups, warm-ups and stops. The tree makes each
-//! flow's path unique, so the test knows which links a flow crosses.
+//! flows of every kind, random error models, hiccups, warm-ups and stops, queue disciplines
+//! (drop-tail, RED, CoDel, FQ-CoDel, with or without ECN marking) on random link directions,
+//! ECN-capable flows and per-node jitter. The tree makes each flow's path unique, so the test
+//! knows which links a flow crosses.
 
 /// A scheme family of the issue: which base-station side and which schemes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +100,8 @@ pub struct Node {
     pub name: String,
     pub kind: &'static str,
     pub up: Option<Up>,
+    /// Its `jitter` in µs (0: none): each packet it sends waits up to this long first.
+    pub jitter_us: u32,
 }
 
 /// The generated scenario and what the checks need to know of it.
@@ -171,6 +175,63 @@ pub struct Genes {
     pub length_ms: u32,
     /// DCF retry limit, GSM option.
     pub extra: u32,
+    /// Queue disciplines: (which link directions, by bit; kinds, two bits a direction;
+    /// their parameters).
+    pub aqm: (u32, u32, u32),
+    /// ECN: (none / every flow / the flows of a mask, the mask).
+    pub ecn: (usize, u32),
+    /// Node jitter: (which nodes, by bit; the jitter's draw).
+    pub jitter: (u32, u32),
+}
+
+/// The queue of link direction `j` (numbered as the generator makes them) with `packets`
+/// packets: drop-tail as a count, or a discipline with random valid parameters, the same
+/// packet limit, and ECN marking or not.
+fn queue_text(g: &Genes, j: usize, packets: u64) -> String {
+    let (mask, kinds, params) = g.aqm;
+    if (mask >> (j % 32)) & 1 == 0 {
+        return packets.to_string();
+    }
+    let p = params
+        .wrapping_mul(2_654_435_761)
+        .wrapping_add((j as u32).wrapping_mul(40_503));
+    let ecn = (p >> 3) & 1 == 1;
+    let target = 1 + (p >> 4) % 10;
+    let interval = target * (2 + (p >> 8) % 20);
+    match (kinds >> (2 * (j % 16))) & 3 {
+        0 => format!("{{ kind = \"droptail\", packets = {packets} }}"),
+        1 => {
+            let min_th = f64::from(p % 6);
+            let max_th = min_th + 1.0 + f64::from((p >> 5) % 15);
+            format!(
+                "{{ kind = \"red\", packets = {packets}, min_th = {min_th:.1}, max_th = {max_th:.1}, w_q = {}, max_p = {}, gentle = {}, ecn = {ecn} }}",
+                [0.002, 0.02, 0.2, 1.0][((p >> 10) % 4) as usize],
+                [0.02, 0.1, 0.5, 1.0][((p >> 12) % 4) as usize],
+                (p >> 14) & 1 == 1,
+            )
+        }
+        2 => format!(
+            "{{ kind = \"codel\", packets = {packets}, target = \"{target}ms\", interval = \"{interval}ms\", ecn = {ecn} }}"
+        ),
+        _ => format!(
+            "{{ kind = \"fq_codel\", packets = {packets}, flows = {}, quantum = \"{}B\", memory_limit = \"{}\", target = \"{target}ms\", interval = \"{interval}ms\", ecn = {ecn} }}",
+            1 + (p >> 15) % 64,
+            300 + (p >> 17) % 1300,
+            ["8KiB", "64KiB", "32MiB"][((p >> 22) % 3) as usize],
+        ),
+    }
+}
+
+/// The two directions of link `j` (forward `2j`, reverse `2j + 1`) with `packets` packets each,
+/// the forward one with `hiccups` (a list; a discipline cannot share a direction with them).
+fn directions(g: &Genes, j: &mut usize, packets: u64, hiccups: Option<String>) -> String {
+    let fwd = match hiccups {
+        Some(h) => format!("queue = {packets}, hiccups = {h}"),
+        None => format!("queue = {}", queue_text(g, 2 * *j, packets)),
+    };
+    let rev = queue_text(g, 2 * *j + 1, packets);
+    *j += 1;
+    format!("forward = {{ {fwd} }}\nreverse = {{ queue = {rev} }}\n")
 }
 
 const WIRED_KBPS: [u64; 4] = [256, 512, 1000, 2000];
@@ -202,9 +263,9 @@ fn error_text(model: usize, p: u32) -> String {
     }
 }
 
-fn hiccup_text((kind, at, len): (usize, u32, u32)) -> String {
+fn hiccup_list((kind, at, len): (usize, u32, u32)) -> Option<String> {
     let h = match kind % 5 {
-        0 | 1 => return String::new(),
+        0 | 1 => return None,
         2 => format!("{{ kind = \"hold\", at = \"{at}ms\", duration = \"{}ms\" }}", 50 + len),
         3 => format!(
             "{{ kind = \"hold\", at = \"{at}ms\", duration = \"{}ms\", stage = \"ip\", expire = \"{}ms\" }}",
@@ -216,7 +277,7 @@ fn hiccup_text((kind, at, len): (usize, u32, u32)) -> String {
             1 + len % 5
         ),
     };
-    format!("forward = {{ hiccups = [{h}] }}\n")
+    Some(format!("[{h}]"))
 }
 
 /// Build the scenario of `g`.
@@ -224,7 +285,13 @@ pub fn build(g: &Genes) -> Topo {
     let family = FAMILIES[g.family % FAMILIES.len()];
     let mut nodes: Vec<Node> = Vec::new();
     let mut links = String::new();
-    let node = |name: String, kind: &'static str, up: Option<Up>| Node { name, kind, up };
+    let node = |name: String, kind: &'static str, up: Option<Up>| Node {
+        name,
+        kind,
+        up,
+        jitter_us: 0,
+    };
+    let mut j = 0;
     nodes.push(node("r0".into(), "router", None));
     for (i, &p) in g.routers.iter().enumerate() {
         let i = i + 1;
@@ -235,19 +302,16 @@ pub fn build(g: &Genes) -> Topo {
             queue: 20,
             holds: false,
         };
-        links += &wired(&format!("r{}", p % i), &format!("r{i}"), rate, 20);
+        links += &wired(&format!("r{}", p % i), &format!("r{i}"), rate);
+        links += &directions(g, &mut j, 20, None);
         nodes.push(node(format!("r{i}"), "router", Some(up)));
     }
     let routers = nodes.len();
     for (i, &(r, rate, q)) in g.fixed.iter().enumerate() {
         let rate = WIRED_KBPS[rate % 4] * 1000;
         let parent = r % routers;
-        links += &wired(
-            &nodes[parent].name.clone(),
-            &format!("h{i}"),
-            rate,
-            u64::from(q),
-        );
+        links += &wired(&nodes[parent].name.clone(), &format!("h{i}"), rate);
+        links += &directions(g, &mut j, u64::from(q), None);
         let up = Up {
             parent,
             rate,
@@ -260,7 +324,8 @@ pub fn build(g: &Genes) -> Topo {
     let (r, rate, q) = g.bs;
     let bs_rate = WIRED_KBPS[rate % 4] * 1000;
     let parent = r % routers;
-    links += &wired(&nodes[parent].name.clone(), "bs", bs_rate, u64::from(q));
+    links += &wired(&nodes[parent].name.clone(), "bs", bs_rate);
+    links += &directions(g, &mut j, u64::from(q), None);
     let bs_kind = match family {
         Family::E2e | Family::Dcf | Family::Gsm => "router",
         _ => "base-station",
@@ -304,8 +369,9 @@ pub fn build(g: &Genes) -> Topo {
                 ),
             };
             cells += &format!(
-                "[[cells]]\nname = \"cell\"\naccess_point = \"bs\"\nstations = [{}]\n{phy}\ndelay = \"1us\"\nqueue = 30\nframing = 36\n{err}",
+                "[[cells]]\nname = \"cell\"\naccess_point = \"bs\"\nstations = [{}]\n{phy}\ndelay = \"1us\"\nqueue = {}\nframing = 36\n{err}",
                 names.join(", "),
+                queue_text(g, 2 * j, 30),
             );
             for i in 0..mobiles {
                 let up = Up {
@@ -346,8 +412,9 @@ pub fn build(g: &Genes) -> Topo {
                 }
             };
             links += &format!(
-                "[[links]]\nname = \"gsm\"\nbetween = [\"bs\", \"m0\"]\nrole = \"wireless\"\nmedium = \"gsm-csd\"\nrate = \"9600bps\"\ndelay = \"90ms\"\nqueue = 20\ngsm = {{ vj = {vj}, n2 = {n2} }}\n{blocks}"
+                "[[links]]\nname = \"gsm\"\nbetween = [\"bs\", \"m0\"]\nrole = \"wireless\"\nmedium = \"gsm-csd\"\nrate = \"9600bps\"\ndelay = \"90ms\"\ngsm = {{ vj = {vj}, n2 = {n2} }}\n{blocks}"
             );
+            links += &directions(g, &mut j, 20, None);
             let up = Up {
                 parent: bs,
                 rate: 9600,
@@ -359,16 +426,13 @@ pub fn build(g: &Genes) -> Topo {
         _ => {
             for (i, &(rate, q)) in g.mobiles.iter().enumerate() {
                 let rate = WIRELESS_KBPS[rate % 3] * 1000;
-                let hic = if i == 0 {
-                    hiccup_text(g.hiccup)
-                } else {
-                    String::new()
-                };
-                let hiccup_holds = !hic.is_empty();
+                let hic = if i == 0 { hiccup_list(g.hiccup) } else { None };
+                let hiccup_holds = hic.is_some();
                 links += &format!(
-                    "[[links]]\nname = \"radio{i}\"\nbetween = [\"bs\", \"m{i}\"]\nrole = \"wireless\"\nrate = \"{}kbps\"\ndelay = \"2ms\"\nqueue = {q}\n{err}{hic}",
+                    "[[links]]\nname = \"radio{i}\"\nbetween = [\"bs\", \"m{i}\"]\nrole = \"wireless\"\nrate = \"{}kbps\"\ndelay = \"2ms\"\n{err}",
                     rate / 1000
                 );
+                links += &directions(g, &mut j, u64::from(q), hic);
                 let up = Up {
                     parent: bs,
                     rate,
@@ -392,11 +456,19 @@ pub fn build(g: &Genes) -> Topo {
     // carries enough of them for RLP resets and decompressor discards.
     let mss = if family == Family::Gsm { 460 } else { MSS };
     let mut text = format!(
-        "name = \"random\"\nscheme = \"{doc_scheme}\"\n[tcp]\nmss = {mss}\nbuffer = \"{}\"\n[run]\nduration = \"{end}ms\"\nwarmup = \"{}ms\"\n",
-        BUFFER, g.warmup_ms
+        "name = \"random\"\nscheme = \"{doc_scheme}\"\n[tcp]\nmss = {mss}\nbuffer = \"{}\"\necn = {}\n[run]\nduration = \"{end}ms\"\nwarmup = \"{}ms\"\n",
+        BUFFER,
+        g.ecn.0 % 3 == 1,
+        g.warmup_ms
     );
-    for n in &nodes {
+    let (which, draw) = g.jitter;
+    for (i, n) in nodes.iter_mut().enumerate() {
         text += &format!("[[nodes]]\nname = \"{}\"\nkind = \"{}\"\n", n.name, n.kind);
+        if (which >> (i % 32)) & 1 == 1 && draw > 0 {
+            // Up to 5 ms.
+            n.jitter_us = 1 + draw.wrapping_mul(i as u32 + 1).wrapping_mul(7919) % 5000;
+            text += &format!("jitter = \"{}us\"\n", n.jitter_us);
+        }
     }
     text += &links;
     text += &cells;
@@ -450,6 +522,9 @@ pub fn build(g: &Genes) -> Topo {
         if !udp && (fixed_pair || (family == Family::Split && kind == Kind::Web)) {
             text += &format!("scheme = \"{}\"\n", E2E[scheme % E2E.len()]);
         }
+        if !udp && g.ecn.0 % 3 == 2 && (g.ecn.1 >> (f % 32)) & 1 == 1 {
+            text += "tcp = { ecn = true }\n";
+        }
         match kind {
             Kind::Finite(k) => text += &format!("bytes = \"{k}KiB\"\n"),
             Kind::Long(Some(t)) => text += &format!("stop = \"{t}ms\"\n"),
@@ -496,9 +571,10 @@ fn block_file(text: &str) -> std::path::PathBuf {
     path
 }
 
-fn wired(a: &str, b: &str, rate: u64, queue: u64) -> String {
+/// A wired link from `a` down to `b` (its directions follow: [`directions`]).
+fn wired(a: &str, b: &str, rate: u64) -> String {
     format!(
-        "[[links]]\nname = \"{a}-{b}\"\nbetween = [\"{a}\", \"{b}\"]\nrole = \"wired\"\nrate = \"{}kbps\"\ndelay = \"5ms\"\nqueue = {queue}\n",
+        "[[links]]\nname = \"{a}-{b}\"\nbetween = [\"{a}\", \"{b}\"]\nrole = \"wired\"\nrate = \"{}kbps\"\ndelay = \"5ms\"\n",
         rate / 1000
     )
 }

@@ -66,6 +66,14 @@ impl DcfConfig {
         self.sifs + self.slot + self.slot
     }
 
+    /// The mean channel-access wait of a frame on an idle channel: DIFS and a backoff of
+    /// CWmin/2 slots (IEEE 802.11-2016 §10.3.4.3: the backoff counter is uniform in 0..=CW, and
+    /// CW = CWmin before a first attempt). What the RTT estimator's first sample counts per
+    /// DCF frame (lossylink's idle RTT), for a dcf hop and a DCF cell alike.
+    pub fn mean_idle_access(&self) -> SimDuration {
+        self.difs() + self.slot.saturating_mul(u64::from(self.cw_min) / 2)
+    }
+
     /// EIFS = SIFS + ACK time + DIFS (after a frame received in error).
     pub fn eifs(&self) -> SimDuration {
         self.sifs + self.ack_time + self.difs()
