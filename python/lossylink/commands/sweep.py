@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from lossylink._limits import MAX_SEEDS, MAX_WORKERS
+from lossylink._limits import MAX_SEEDS, MAX_SWEEP_RUNS, MAX_WORKERS
 from lossylink.cli import (
     PROG,
     NonEmptyPath,
@@ -82,6 +82,14 @@ EXECUTORS = ("seq", "pool", "dask")
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
 @click.option(
+    "--max-runs",
+    type=click.IntRange(min=1),
+    default=MAX_SWEEP_RUNS,
+    show_default=True,
+    metavar="N",
+    help="Refuse a sweep of more runs (grid points x seeds) before anything runs.",
+)
+@click.option(
     "--per-flow",
     is_flag=True,
     help="For a scenario with [[flows]]: each flow's goodput beside the aggregate.",
@@ -106,6 +114,7 @@ def sweep_cmd(
     batch: int | None,
     cache: Path | None,
     no_cache: bool,
+    max_runs: int,
     per_flow: bool,
     progress: bool | None,
 ) -> None:
@@ -164,6 +173,7 @@ def sweep_cmd(
             batch=batch,
             cache=False if no_cache else cache,
             progress=progress,
+            max_runs=max_runs,
         )
     from lossylink.console import make_console
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lossylink import _core
+from lossylink._limits import MAX_SWEEP_RUNS
 from lossylink.errors import (
     InvalidValueError,
     LossylinkError,
@@ -151,6 +152,7 @@ def sweep(
     batch: int | None = None,
     cache: str | os.PathLike[str] | bool | None = None,
     progress: bool = False,
+    max_runs: int = MAX_SWEEP_RUNS,
 ) -> SweepResult:
     """Run ``base`` at every point of ``grid`` for every seed; returns a :class:`SweepResult`.
 
@@ -165,6 +167,8 @@ def sweep(
       :func:`batch_sizes`).
     - ``cache``: a directory, ``True``/``None`` for ``.lossylink-cache`` next to ``out``
       (no cache when there is no ``out``), or ``False`` for none.
+    - ``max_runs``: a sweep of more runs (points x seeds) is refused before anything is built
+      or run (default 100 000); raise it for a bigger one.
 
     Every grid point is built before anything runs: a value the scenario refuses raises its
     error (an :class:`~lossylink.errors.InvalidValueError`, ``UnknownSchemeError``, ...) as
@@ -179,6 +183,7 @@ def sweep(
     base_sc = Scenario.resolve(base)
     the_grid = Grid.from_spec(grid)
     seed_list = seed_range(seeds, start)
+    _check_size(len(the_grid), len(seed_list), max_runs)
     if batch is not None and batch < 1:
         raise InvalidValueError(f"batch: expected at least 1, got {batch}")
     out_path = Path(out) if out is not None else None
@@ -372,6 +377,19 @@ def _cache(cache: str | os.PathLike[str] | bool | None, out: Path | None) -> Run
     if cache is None or cache is True:
         return RunCache(out.parent / DEFAULT_CACHE_NAME) if out is not None else None
     return RunCache(cache)
+
+
+def _check_size(points: int, seeds: int, max_runs: int) -> None:
+    """Refuse a sweep of more than ``max_runs`` runs before its grid is expanded."""
+    if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
+        raise InvalidValueError(
+            f"max_runs: expected a whole number of at least 1, got {max_runs!r}"
+        )
+    if points * seeds > max_runs:
+        raise InvalidValueError(
+            f"grid: {points} points x {seeds} seeds = {points * seeds} runs, more than "
+            f"max_runs {max_runs} (raise it with --max-runs N or max_runs=N)"
+        )
 
 
 def _grid_error(exc: LossylinkError, where: str) -> LossylinkError:

@@ -514,3 +514,64 @@ def test_an_unwritable_out_is_an_error_before_any_run(
     with pytest.raises(LossylinkIOError, match=r"^cannot write .*file: "):
         ll.sweep(ll.Scenario.preset("lan"), {"buffer": ["8KiB"]}, seeds=1,
                  out=blocker / "r.parquet")  # fmt: skip
+
+
+# -- sweep size: refused before the grid is expanded -------------------------------------------
+
+
+def test_a_sweep_over_max_runs_is_refused_before_any_point_is_built(monkeypatch) -> None:
+    import lossylink.sweeps.core as core
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("the grid was expanded")
+
+    monkeypatch.setattr(core, "_plan", never)
+    # 3000 x 3000 points: expanding them alone would take hours.
+    grid = {
+        "tcp.min_rto": [f"{i}ms" for i in range(1, 3001)],
+        "buffer": [str(i) for i in range(3000)],
+    }
+    with pytest.raises(InvalidValueError) as e:
+        ll.sweep(_base(), grid, seeds=1, executor="seq")
+    assert str(e.value) == (
+        "grid: 9000000 points x 1 seeds = 9000000 runs, more than max_runs 100000 "
+        "(raise it with --max-runs N or max_runs=N)"
+    )
+    with pytest.raises(
+        InvalidValueError, match=r"^grid: 3 points x 2 seeds = 6 runs, more than max_runs 5 "
+    ):
+        ll.sweep(_base(), {"buffer": ["8KiB", "16KiB", "32KiB"]}, seeds=2, max_runs=5)
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(InvalidValueError, match=r"^max_runs: expected a whole number"):
+            ll.sweep(_base(), {"buffer": ["8KiB"]}, seeds=1, max_runs=bad)
+
+
+def test_max_runs_raised_lets_the_sweep_run() -> None:
+    res = ll.sweep(
+        _base(), {"buffer": ["8KiB", "16KiB", "32KiB"]}, seeds=2, executor="seq", max_runs=6
+    )
+    assert res.executed == 6
+
+
+def test_cli_sweep_over_max_runs_is_status_2_in_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "r.parquet"
+    proc = subprocess.run(
+        [
+            *CLI,
+            "sweep",
+            "--grid=buffer=8KiB,16KiB,32KiB",
+            "--seeds=4",
+            "--max-runs=10",
+            f"--out={out}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (
+        "lossylink: error: grid: 3 points x 4 seeds = 12 runs, more than max_runs 10 "
+        "(raise it with --max-runs N or max_runs=N)\n"
+    )
+    assert not out.exists()
