@@ -191,6 +191,10 @@ pub(super) fn flow_plan(
         None => None,
         Some(u) => Some(udp_source(u, spec, &field)?),
     };
+    if let Some(u) = &udp {
+        let first = net.direction(net.path(src, dst)[0]).1;
+        udp_within_reach(u, first.rate_bps, first.framing_bytes, &field("udp.rate"))?;
+    }
     let web = match spec.web {
         None => None,
         Some(_) if udp.is_some() => {
@@ -389,6 +393,44 @@ fn udp_source(
             }
         }
     })
+}
+
+/// How many times its first link's packet rate a UDP source may offer: an overload is an
+/// experiment (an unresponsive flow against a queue discipline), three orders of magnitude are
+/// a slip of a unit, whose packets the run would spend its time creating and dropping.
+const UDP_OVERLOAD_MAX: u128 = 1000;
+
+/// A UDP source's packet rate (`rate` of `size`-byte payloads; its ON rate for Pareto) at most
+/// [`UDP_OVERLOAD_MAX`] times what its first link sends of such datagrams (IPv4 and UDP
+/// headers, 28 bytes, and the link's framing on each).
+fn udp_within_reach(
+    u: &UdpSourceConfig,
+    link_bps: u64,
+    framing: u32,
+    field: &str,
+) -> Result<(), Error> {
+    let (rate, size) = match *u {
+        UdpSourceConfig::Cbr { rate_bps, size }
+        | UdpSourceConfig::Pareto { rate_bps, size, .. } => (rate_bps, size),
+    };
+    // Packets per second, compared without division: rate / (8 size) against
+    // UDP_OVERLOAD_MAX x link / (8 (size + 28 + framing)).
+    let on_wire = u128::from(size) + 28 + u128::from(framing);
+    if u128::from(rate) * on_wire <= UDP_OVERLOAD_MAX * u128::from(link_bps) * u128::from(size) {
+        return Ok(());
+    }
+    let pps = |bps: u64, bytes: u128| u128::from(bps) / (8 * bytes).max(1);
+    Err(Error::invalid(
+        field,
+        format!(
+            "{} of {size}-byte datagrams is {} packets/s, over {UDP_OVERLOAD_MAX} x the {} packets/s \
+             its first link ({}) sends",
+            crate::units::format_rate(rate),
+            pps(rate, u128::from(size)),
+            pps(link_bps, on_wire),
+            crate::units::format_rate(link_bps),
+        ),
+    ))
 }
 
 /// The document's `[tcp]` with a flow's overrides on top, validated like `[tcp]` itself.

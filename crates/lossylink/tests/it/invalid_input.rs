@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! Nonsense refused (issue 35 item 5): settings that parse but mean nothing are one-line
+//! Nonsense refused: settings that parse but mean nothing are one-line
 //! errors naming the field and what is allowed, found before anything runs.
 
 use lossylink::Scenario;
@@ -207,4 +207,38 @@ fn a_queue_tables_errors_name_the_kind_or_the_knob() {
     s.set("hops.1.queue", "7").unwrap();
     s.set("hops.1.queue", r#"{ kind = "codel", target = "2ms" }"#)
         .unwrap();
+}
+
+/// A UDP source offering its first link three orders of magnitude more packets than the link
+/// sends (a unit slip: 1-byte datagrams at 100 Gb/s) is refused with the arithmetic; an
+/// overload an experiment means (twice the line rate, against a queue) runs.
+#[test]
+fn a_udp_source_orders_of_magnitude_over_its_first_link_is_refused() {
+    let udp = |rate: &str, size: &str| {
+        format!(
+            r#"{{ name = "f1", from = "s1", to = "d1", udp = {{ model = "cbr", rate = "{rate}", size = "{size}" }} }}"#
+        )
+    };
+    let flows = |f: String| format!(r#"[{f}, {{ name = "f2", from = "s2", to = "d2" }}]"#);
+    // access-s1 is 100 Mb/s (the preset's access links): 1-byte datagrams on Ethernet framing.
+    let e = error_of("dumbbell", &[("flows", &flows(udp("100Gbps", "1B")))]);
+    assert!(e.starts_with("flows[0].udp.rate: 100Gbps of 1-byte datagrams is 12500000000 packets/s, over 1000 x the "), "{e}");
+    assert!(
+        e.contains("packets/s its first link (100Mbps) sends"),
+        "{e}"
+    );
+    assert!(!e.contains('\n') && e.len() < 300, "{e}");
+    // Twice the line rate, and 999 times, are experiments.
+    for (rate, size) in [("200Mbps", "1000B"), ("20Gbps", "1000B")] {
+        let mut s = Scenario::preset("dumbbell").unwrap();
+        s.set_all([("flows", flows(udp(rate, size)).as_str())])
+            .unwrap();
+    }
+    // Pareto's ON rate counts the same way.
+    let pareto = r#"{ name = "f1", from = "s1", to = "d1", udp = { model = "pareto", rate = "1000Gbps", on = "1s", off = "1s", shape = 1.5, size = "100B" } }"#;
+    let e = error_of("dumbbell", &[("flows", &flows(pareto.to_string()))]);
+    assert!(
+        e.starts_with("flows[0].udp.rate: 1000Gbps of 100-byte datagrams"),
+        "{e}"
+    );
 }
