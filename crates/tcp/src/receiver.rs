@@ -45,9 +45,9 @@ mod quickack;
 use crate::rto::TickClock;
 use crate::segment::{SackBlocks, Segment, MAX_SACK_BLOCKS};
 use crate::seq::{SeqNum, SeqSpace};
-use engine::{SimDuration, SimTime};
 pub use drs::Autotune;
 use drs::Drs;
+use engine::{SimDuration, SimTime};
 use quickack::QuickAck;
 
 /// When a delayed ACK is sent if no other rule sends it first.
@@ -298,6 +298,11 @@ impl Receiver {
         self.read.map_or(0, |r| self.rcv_nxt - r)
     }
 
+    /// The window this receiver would advertise now, in bytes.
+    pub fn offered_window(&self) -> u32 {
+        self.window()
+    }
+
     /// The receive buffer and the receiver's RTT estimate of autotuning (None without it).
     pub fn autotuned(&self) -> Option<(u64, SimDuration)> {
         self.drs.as_ref().map(|d| (d.rcvbuf(), d.rtt()))
@@ -452,13 +457,12 @@ impl Receiver {
     /// Autotuning after an in-order arrival (`receiver/drs.rs`).
     #[inline(never)]
     fn autotune(&mut self, now: SimTime, seg: &Segment) {
-        let rcv_wnd = self.adv_right.saturating_sub(self.rcv_nxt);
+        // rcv_wnd: the window offered (the one about to be, before the first ACK).
+        let rcv_wnd = u64::from(self.window());
         let ts = match (seg.opts.ts, self.cfg.timestamps) {
-            (Some(t), Some(g)) => Some((
-                t.ecr,
-                (now.as_nanos() / g.as_nanos().max(1)) as u32 + 1,
-                g,
-            )),
+            (Some(t), Some(g)) => {
+                Some((t.ecr, (now.as_nanos() / g.as_nanos().max(1)) as u32 + 1, g))
+            }
             _ => None,
         };
         if let Some(d) = self.drs.as_deref_mut() {

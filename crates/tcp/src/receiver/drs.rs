@@ -242,7 +242,10 @@ mod tests {
     fn the_initial_window_and_measure_are_linuxs() {
         assert_eq!(LINUX.initial_window(MSS), 65_160);
         let d = Drs::new(LINUX, MSS);
-        assert_eq!((d.rcvbuf, d.clamp, d.rcv_ssthresh), (131_072, 64_088, 64_088));
+        assert_eq!(
+            (d.rcvbuf, d.clamp, d.rcv_ssthresh),
+            (131_072, 64_088, 64_088)
+        );
         assert_eq!(d.space, 14_480);
         assert_eq!(d.window(0), 64_088);
         // Out-of-order data is charged at twice its payload: 10 000 bytes take 20 000 of buffer.
