@@ -174,7 +174,8 @@ pub struct TcpDoc {
     /// Maximum segment size (payload bytes).
     #[serde(default = "default_mss")]
     pub mss: u32,
-    /// Socket buffer size, both ends (bounds the advertised window).
+    /// Socket buffer size, both ends (bounds the advertised window); not used with
+    /// `tcp.autotune = "linux"` (the linux profile's default), whose sizes are its own.
     #[serde(default = "default_buffer")]
     pub buffer: Size,
     /// What bounds the window the receiver advertises: field (the 16-bit field without window
