@@ -163,7 +163,7 @@ fn without_autotuning_a_64_kib_buffer_caps_the_flight() {
     }
     let got = p.receiver.delivered() - before;
     assert!(
-        got <= 17 * 65_535 && got >= 15 * 65_535,
+        (15 * 65_535..=17 * 65_535).contains(&got),
         "{got} bytes in 800 ms"
     );
     assert!(p.receiver.autotuned().is_none());
