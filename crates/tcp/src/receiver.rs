@@ -310,12 +310,10 @@ impl Receiver {
 
     /// Free buffer space, after receiver silly-window avoidance, at most the largest window.
     fn free_window(&self) -> u32 {
-        let buf = match self.drs.as_deref() {
-            None => u64::from(self.cfg.recv_buffer),
-            Some(d) => {
-                let ooo: u64 = self.ooo.iter().map(|&(s, e)| e - s).sum();
-                d.window(ooo)
-            }
+        let buf = if self.drs.is_none() {
+            u64::from(self.cfg.recv_buffer)
+        } else {
+            self.autotuned_window()
         };
         let free = buf.saturating_sub(self.unread());
         let mss = u64::from(self.cfg.mss);
@@ -328,8 +326,18 @@ impl Receiver {
         free.min(u64::from(self.max_window)) as u32
     }
 
+    /// The autotuned buffer's window less the out-of-order data (`receiver/drs.rs`); out of
+    /// line, so that receivers without autotuning keep their window rule inlined.
+    #[cold]
+    #[inline(never)]
+    fn autotuned_window(&self) -> u64 {
+        let ooo: u64 = self.ooo.iter().map(|&(s, e)| e - s).sum();
+        self.drs.as_deref().map_or(0, |d| d.window(ooo))
+    }
+
     /// The window to advertise: the free space, never moving the right edge left, in whole
     /// units of the window scale (`crate::wscale::advertise`).
+    #[inline]
     fn window(&self) -> u32 {
         let keep = self.adv_right.saturating_sub(self.rcv_nxt);
         let w = u64::from(self.free_window()).max(keep);
