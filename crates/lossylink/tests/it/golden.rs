@@ -1148,6 +1148,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("error_every", "0"),
             ("tcp.window_scaling", "true"),
             ("tcp.buffer", "256KiB"),
+            ("tcp.autotune", "off"),
             ("tcp.hystart", "off"),
         ],
     ),
@@ -1160,6 +1161,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("error_every", "0"),
             ("tcp.window_scaling", "true"),
             ("tcp.buffer", "256KiB"),
+            ("tcp.autotune", "off"),
         ],
     ),
 ];
