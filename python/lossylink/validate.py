@@ -53,9 +53,10 @@ AXIS_RANGES = {
 #: Seconds of transfer at the bottleneck rate a point sends (at least MIN_TRANSFER bytes).
 TRANSFER_SECONDS = 8.0
 MIN_TRANSFER = 1 << 20
-#: The socket buffers of the simulated sender and receiver: Linux's default maxima
-#: (net.ipv4.tcp_wmem / tcp_rmem third values, 4 MiB and 6 MiB); the kernel autotunes up to
-#: them, the simulator has fixed buffers (docs/modern.md).
+#: The fixed socket buffers of a simulated sender and receiver on the modern profile (the
+#: ``reno`` scheme); the linux-profile schemes autotune as the kernel does, between Linux's
+#: defaults (tcp.autotune = "linux": tcp_rmem 128 KiB to 32 MiB, tcp_wmem[2] 4 MiB;
+#: docs/modern.md), and do not use it.
 SIM_BUFFER = "6MiB"
 #: The segment the kernel sends on the emulator's 1500-byte TUN links: 1500 - 20 (IP) - 20
 #: (TCP) - 12 (timestamps).

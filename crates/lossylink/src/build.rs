@@ -16,7 +16,7 @@ use flows::{flow_plan, flow_specs, spec_field};
 use topology::network;
 pub(crate) use topology::Net;
 use transport::tcp_settings;
-pub(crate) use transport::{DelackSettings, TcpSettings, TimerSettings};
+pub(crate) use transport::{AutotuneSettings, DelackSettings, TcpSettings, TimerSettings};
 
 use crate::error::Error;
 use crate::schema::*;

@@ -26,7 +26,8 @@ pub struct Metrics {
     /// Mean bytes between bit errors on the wireless hop's data direction (0: none or not
     /// exponential).
     pub error_every_bytes: u64,
-    /// Socket buffer.
+    /// Socket buffer (`tcp.buffer` as given; with `tcp.autotune = "linux"`, the linux profile's
+    /// default, the endpoints' buffers are autotuned instead).
     pub buffer_bytes: u64,
     /// Transfer size.
     pub transfer_bytes: u64,

@@ -2,7 +2,9 @@
 //! its scheme's parts and settings, with their timer phases and ISNs drawn from named streams,
 //! and a split connection's wireless leg.
 
-use crate::build::{DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings};
+use crate::build::{
+    AutotuneSettings, DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings,
+};
 use crate::cc::CcInit;
 use crate::schemes::{self, AgentKind, ReceiverOptions, RecoveryKind, SchemeDef};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
@@ -163,6 +165,7 @@ fn make_sender(
             initial_peer_window: peer_window,
             window_shift: t.window_shift(send_buffer),
             ecn: t.ecn,
+            abe: t.abe,
             ersn_oldest_only: t.ersn_oldest_only,
             idle_restart: t.idle_restart,
             ..SenderConfig::new(t.mss, send_buffer)
@@ -181,7 +184,7 @@ fn make_receiver(
     at: Place,
     (space, total): (SeqSpace, u64),
     own_seq: SeqNum,
-    buffer: u32,
+    (buffer, autotune): (u32, Option<tcp::Autotune>),
 ) -> Receiver {
     let delayed_ack = match t.delack {
         DelackSettings::Tick(period) => DelayedAck::Tick(clock(
@@ -203,9 +206,11 @@ fn make_receiver(
             nack: rx.nack,
             identify_by_header: rx.corruption_counter && t.eln_identify_by_header,
             timestamps: t.timestamps,
-            window_shift: t.window_shift(buffer),
+            // Linux tcp_select_initial_window: the shift for the largest buffer, tcp_rmem[2].
+            window_shift: t.window_shift(autotune.map_or(buffer, |a| a.rmem_max)),
             ecn: t.ecn,
             window_cap: t.window_cap,
+            autotune,
             ..ReceiverConfig::new(t.mss, buffer, delayed_ack)
         },
         space,
@@ -243,10 +248,22 @@ struct Conn<'a> {
     /// When the connection opens and its idle round trip, if the RTT estimate is seeded from
     /// the handshake (`tcp.handshake_rtt`).
     handshake: Option<(SimTime, SimDuration)>,
+    /// Linux's buffer autotuning (`tcp.autotune`) on a connection between two hosts' own
+    /// stacks; it then sets the buffers, not `buffers`. The split proxy's legs keep theirs.
+    autotune: Option<AutotuneSettings>,
 }
 
 fn connection(c: Conn<'_>, seed: u64) -> (Sender, Receiver) {
-    let (send_buffer, peer_window, rx_buffer) = c.buffers;
+    let (send_buffer, peer_window, rx_buffer) = match c.autotune {
+        None => c.buffers,
+        // The sender's buffer is tcp_wmem[2] (see docs/modern.md: tcp_sndbuf_expand keeps it
+        // at twice the window's memory, so only the maximum binds); the receiver offers its
+        // initial window first.
+        Some(a) => {
+            let w = a.rx.initial_window(c.t.mss);
+            (a.wmem_max, w, w)
+        }
+    };
     let dst = c.dst.node;
     let mut sender = make_sender(
         c.t,
@@ -270,7 +287,7 @@ fn connection(c: Conn<'_>, seed: u64) -> (Sender, Receiver) {
         },
         (c.space, c.bytes),
         c.ack_base,
-        rx_buffer,
+        (rx_buffer, c.autotune.map(|a| a.rx)),
     );
     (sender, receiver)
 }
@@ -297,6 +314,7 @@ pub(crate) fn endpoint_pair(
             bytes,
             buffers: (t.socket_buffer, t.socket_buffer, t.socket_buffer),
             handshake,
+            autotune: t.autotune,
         },
         seed,
     )
@@ -342,6 +360,7 @@ pub(crate) fn endpoints(f: &FlowPlan, net: &Net, seed: u64) -> (Sender, Receiver
             handshake: t
                 .handshake_rtt
                 .then(|| (f.start, net.idle_rtt(f.src, s.node))),
+            autotune: None,
         },
         seed,
     )
@@ -377,6 +396,7 @@ pub(crate) fn wireless_leg(
             handshake: t
                 .handshake_rtt
                 .then(|| (f.start, net.idle_rtt(s.node, f.dst))),
+            autotune: None,
         },
         seed,
     )

@@ -20,7 +20,7 @@ mod trace;
 pub mod wscale;
 
 pub use notice::{ElnVerdict, LinkNotice, NoticeKind};
-pub use receiver::{DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
+pub use receiver::{Autotune, DelayedAck, Receiver, ReceiverConfig, ReceiverStats};
 pub use segment::{
     EcnBits, SackBlocks, SegOptions, Segment, Timestamps, IPV4_HEADER, MAX_SACK_BLOCKS, TCP_HEADER,
 };

@@ -39,11 +39,14 @@
 //! (RFC 1122/5681 style, the `modern` profile), or no delay at all.
 
 mod ack;
+mod drs;
 mod quickack;
 
 use crate::rto::TickClock;
 use crate::segment::{SackBlocks, Segment, MAX_SACK_BLOCKS};
 use crate::seq::{SeqNum, SeqSpace};
+pub use drs::Autotune;
+use drs::Drs;
 use engine::{SimDuration, SimTime};
 use quickack::QuickAck;
 
@@ -96,6 +99,9 @@ pub struct ReceiverConfig {
     /// The largest window without scaling: 65535, or larger for ns-2's one-way TCP, whose sink
     /// advertises no window at all (lossylink's `tcp.window = "unbounded"`).
     pub window_cap: u32,
+    /// Linux's receive-buffer autotuning (`receiver/drs.rs`); `recv_buffer` is then the
+    /// window first offered. None: the buffer is fixed at `recv_buffer`.
+    pub autotune: Option<Autotune>,
 }
 
 impl ReceiverConfig {
@@ -115,6 +121,7 @@ impl ReceiverConfig {
             window_shift: None,
             ecn: false,
             window_cap: 65535,
+            autotune: None,
         }
     }
 
@@ -193,6 +200,8 @@ pub struct Receiver {
     complete_at: Option<SimTime>,
     /// Linux's delayed-ACK engine, with [`DelayedAck::Linux`].
     quickack: Option<QuickAck>,
+    /// Receive-buffer autotuning, with [`ReceiverConfig::autotune`].
+    drs: Option<Box<Drs>>,
     stats: ReceiverStats,
 }
 
@@ -228,6 +237,7 @@ impl Receiver {
                 )),
                 _ => None,
             },
+            drs: cfg.autotune.map(|a| Box::new(Drs::new(a, cfg.mss))),
             stats: ReceiverStats::default(),
         }
     }
@@ -288,9 +298,23 @@ impl Receiver {
         self.read.map_or(0, |r| self.rcv_nxt - r)
     }
 
+    /// The window this receiver would advertise now, in bytes.
+    pub fn offered_window(&self) -> u32 {
+        self.window()
+    }
+
+    /// The receive buffer and the receiver's RTT estimate of autotuning (None without it).
+    pub fn autotuned(&self) -> Option<(u64, SimDuration)> {
+        self.drs.as_ref().map(|d| (d.rcvbuf(), d.rtt()))
+    }
+
     /// Free buffer space, after receiver silly-window avoidance, at most the largest window.
     fn free_window(&self) -> u32 {
-        let buf = u64::from(self.cfg.recv_buffer);
+        let buf = if self.drs.is_none() {
+            u64::from(self.cfg.recv_buffer)
+        } else {
+            self.autotuned_window()
+        };
         let free = buf.saturating_sub(self.unread());
         let mss = u64::from(self.cfg.mss);
         // tcp_output: no window below a quarter of the buffer and below one segment.
@@ -302,8 +326,18 @@ impl Receiver {
         free.min(u64::from(self.max_window)) as u32
     }
 
+    /// The autotuned buffer's window less the out-of-order data (`receiver/drs.rs`); out of
+    /// line, so that receivers without autotuning keep their window rule inlined.
+    #[cold]
+    #[inline(never)]
+    fn autotuned_window(&self) -> u64 {
+        let ooo: u64 = self.ooo.iter().map(|&(s, e)| e - s).sum();
+        self.drs.as_deref().map_or(0, |d| d.window(ooo))
+    }
+
     /// The window to advertise: the free space, never moving the right edge left, in whole
     /// units of the window scale (`crate::wscale::advertise`).
+    #[inline]
     fn window(&self) -> u32 {
         let keep = self.adv_right.saturating_sub(self.rcv_nxt);
         let w = u64::from(self.free_window()).max(keep);
@@ -391,6 +425,9 @@ impl Receiver {
         if self.rcv_nxt >= self.total && self.complete_at.is_none() {
             self.complete_at = Some(now);
         }
+        if self.drs.is_some() {
+            self.autotune(now, seg);
+        }
         let quick = match self.quickack.as_mut() {
             Some(q) => q.on_data(now),
             None => false,
@@ -422,6 +459,22 @@ impl Receiver {
                     return;
                 }
             });
+        }
+    }
+
+    /// Autotuning after an in-order arrival (`receiver/drs.rs`).
+    #[inline(never)]
+    fn autotune(&mut self, now: SimTime, seg: &Segment) {
+        // rcv_wnd: the window offered (the one about to be, before the first ACK).
+        let rcv_wnd = u64::from(self.window());
+        let ts = match (seg.opts.ts, self.cfg.timestamps) {
+            (Some(t), Some(g)) => {
+                Some((t.ecr, (now.as_nanos() / g.as_nanos().max(1)) as u32 + 1, g))
+            }
+            _ => None,
+        };
+        if let Some(d) = self.drs.as_deref_mut() {
+            d.on_in_order(now, seg.len, self.rcv_nxt, rcv_wnd, ts);
         }
     }
 

@@ -154,4 +154,6 @@ pub struct SenderStats {
     pub ece_acks: u64,
     /// Window reductions in answer to ECE (at most one per window of data).
     pub ecn_responses: u64,
+    /// Of those, reductions by RFC 8511 ABE's β_ecn (`SenderConfig::abe`).
+    pub abe_responses: u64,
 }

@@ -15,8 +15,10 @@ use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 use tcp::spurious::{EifelResponse, LateDupack};
 
 mod recovery;
+mod today;
 pub(crate) use recovery::{check_parts, fit_profile};
 use tcp::{IdleRestart, Rexmt};
+pub(crate) use today::AutotuneSettings;
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +126,10 @@ pub(crate) struct TcpSettings {
     pub ecn: bool,
     /// Slow-start restart after idle (`tcp.slow_start_after_idle`, RFC 5681 §4.1).
     pub idle_restart: Option<IdleRestart>,
+    /// RFC 8511 ABE's β_ecn in thousandths (`tcp.abe`, `tcp.beta_ecn`).
+    pub abe: Option<u16>,
+    /// Linux's socket-buffer autotuning (`tcp.autotune`); the buffers are then not `buffer`.
+    pub autotune: Option<AutotuneSettings>,
 }
 
 impl TcpSettings {
@@ -185,7 +191,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             format!("{} is outside 64..=65495 bytes", t.mss),
         ));
     }
-    let window_scaling = t.window_scaling.unwrap_or(false);
+    // Linux's net.ipv4.tcp_window_scaling = 1 on the linux profile.
+    let window_scaling = t.window_scaling.unwrap_or(t.profile == Profile::Linux);
     if window_scaling && (t.buffer.0 < u64::from(t.mss) || t.buffer.0 > 1 << 30) {
         return Err(Error::invalid(
             "tcp.buffer",
@@ -412,7 +419,12 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         ));
     }
     let frto = recovery::frto(t.frto, mods, eifel.is_some(), linux)?;
+    let ecn = t.ecn.unwrap_or(false) || mods.ecn;
+    let abe = today::abe(t, cc, ecn)?;
+    let autotune = today::autotune(t, linux)?;
     Ok(TcpSettings {
+        abe,
+        autotune,
         timestamps: timestamps.then_some(ts_granularity),
         eifel,
         eifel_late_dupack: t.eifel_late_dupack.map(|p| match p {
@@ -456,7 +468,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         frto,
         linux,
         window_scaling,
-        ecn: t.ecn.unwrap_or(false) || mods.ecn,
+        ecn,
         // RFC 5681 §4.1 SHOULD, and Linux's tcp_slow_start_after_idle = 1: on by default on the
         // linux profile (with Linux's tcp_cwnd_restart), opt-in elsewhere (on `modern` it would
         // change the golden row eln5-split-per-flow, whose proxies' wireless legs go idle;

@@ -174,7 +174,8 @@ pub struct TcpDoc {
     /// Maximum segment size (payload bytes).
     #[serde(default = "default_mss")]
     pub mss: u32,
-    /// Socket buffer size, both ends (bounds the advertised window).
+    /// Socket buffer size, both ends (bounds the advertised window); not used with
+    /// `tcp.autotune = "linux"` (the linux profile's default), whose sizes are its own.
     #[serde(default = "default_buffer")]
     pub buffer: Size,
     /// What bounds the window the receiver advertises: field (the 16-bit field without window
@@ -338,6 +339,39 @@ pub struct TcpDoc {
     /// timestamps for its RTT samples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hystart: Option<HystartDoc>,
+    /// RFC 8511 ABE with `tcp.ecn`: an ECN-Echo reduces the window by β_ecn instead of the
+    /// loss β (false: RFC 3168's response; Reno-family and CUBIC controllers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abe: Option<bool>,
+    /// ABE's β_ecn, 0.5 <= β_ecn < 1, at most three decimals (0.8, RFC 8511 §3.1; 0.85 for
+    /// CUBIC); setting it turns `tcp.abe` on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beta_ecn: Option<f64>,
+    /// Receive-buffer autotuning (off: both socket buffers are `tcp.buffer` | linux: Linux's
+    /// DRS, `tcp_rcv_space_adjust`, from `tcp.rmem_default` up to `tcp.rmem_max`, and a send
+    /// buffer of `tcp.wmem_max`; off, linux on the linux profile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autotune: Option<AutotuneDoc>,
+    /// Autotuning's initial receive buffer, Linux `tcp_rmem[1]` (131072).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rmem_default: Option<Size>,
+    /// Autotuning's largest receive buffer, Linux `tcp_rmem[2]` (32 MiB, Linux 6.16; 6 MiB
+    /// before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rmem_max: Option<Size>,
+    /// Autotuning's send buffer, Linux `tcp_wmem[2]` (4 MiB).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wmem_max: Option<Size>,
+}
+
+/// Socket-buffer autotuning (`tcp.autotune`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AutotuneDoc {
+    /// Fixed buffers of `tcp.buffer`.
+    Off,
+    /// Linux's receive-buffer autotuning (DRS) and send-buffer maximum.
+    Linux,
 }
 
 /// CUBIC's slow-start exit (`tcp.hystart`).
@@ -505,6 +539,12 @@ impl Default for TcpDoc {
             ecn: None,
             slow_start_after_idle: None,
             hystart: None,
+            abe: None,
+            beta_ecn: None,
+            autotune: None,
+            rmem_default: None,
+            rmem_max: None,
+            wmem_max: None,
         }
     }
 }

@@ -17,7 +17,7 @@ fn timeouts(preset: &str, extra: &[(&str, &str)]) -> Option<u64> {
     let mut o = vec![("error_every", "0"), ("transfer", "256KiB")];
     o.extend_from_slice(extra);
     let mut s = lossylink::Scenario::preset(preset).unwrap();
-    for (k, v) in &o {
+    for (k, v) in o.iter().filter(|(_, v)| !v.is_empty()) {
         // A combination a profile refuses (the slow-timer ACKs outside bsd) is not a run.
         if s.set(k, v).is_err() {
             return None;
@@ -48,10 +48,15 @@ fn no_profile_initial_window_or_delayed_ack_times_out_without_loss() {
                     if profile == "linux" && matches!(delack, "tick" | "deadline") {
                         continue;
                     }
+                    // The preset's fixed 32 KiB buffers on the linux profile too: its
+                    // autotuned window outgrows the testbeds' queues (CUBIC's slow start
+                    // overflows wan's 50-packet queue), and the runs would not be loss-free.
+                    let autotune = if profile == "linux" { "off" } else { "" };
                     let extra = [
                         ("tcp.profile", profile),
                         ("tcp.initial_cwnd", iw.as_str()),
                         ("tcp.delayed_ack", delack),
+                        ("tcp.autotune", autotune),
                     ];
                     if let Some(n) = timeouts(preset, &extra) {
                         ran += 1;

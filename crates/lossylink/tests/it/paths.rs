@@ -11,14 +11,23 @@ use lossylink::{run, RunOptions, RunResult, Scenario};
 /// walks every segment in flight on each ACK, too slow for a 6 MB window in a debug build
 /// until the scale issue lands.
 fn long_fat_pipe(rate: &str, buffer: &str, scaling: bool, queue: u32, duration: &str) -> Scenario {
+    long_fat_pipe_with(
+        rate,
+        &format!("buffer = \"{buffer}\"\nwindow_scaling = {scaling}\nautotune = \"off\""),
+        queue,
+        duration,
+    )
+}
+
+/// [`long_fat_pipe`] with these `[tcp]` lines.
+fn long_fat_pipe_with(rate: &str, tcp: &str, queue: u32, duration: &str) -> Scenario {
     let text = format!(
         r#"
 name = "lfp"
 scheme = "e2e-newreno+linux+cubic"
 [tcp]
 mss = 1448
-buffer = "{buffer}"
-window_scaling = {scaling}
+{tcp}
 [run]
 duration = "{duration}"
 warmup = "1s"
@@ -67,6 +76,31 @@ fn a_scaled_window_fills_a_gigabit_path_and_an_unscaled_one_is_capped() {
     eprintln!("64 KiB: {g} Mb/s");
     let cap = 65535.0 * 8.0 / 0.050 / 1e6;
     assert!(g <= cap && g >= 0.9 * cap, "goodput {g} Mb/s, cap {cap}");
+}
+
+/// The linux profile's receive-buffer autotuning (Linux DRS, `tcp.autotune = "linux"`, its
+/// default): the receiver starts at `tcp_rmem[1]` = 128 KiB (a 64 KiB window) and grows to
+/// `tcp_rmem[2]` = 32 MiB (a 16 MiB window, above the 6.25 MB BDP). With `tcp.wmem_max` raised
+/// to 16 MiB the flow fills the gigabit path; with Linux's default `tcp_wmem[2]` = 4 MiB the
+/// sender's buffer caps it at about 4 MiB per round trip (671 Mb/s), as on Linux.
+#[test]
+fn an_autotuned_linux_receiver_opens_its_window_to_fill_a_gigabit_path() {
+    let r = go(&long_fat_pipe_with(
+        "1Gbps",
+        "wmem_max = \"16MiB\"",
+        12000,
+        "2500ms",
+    ));
+    let f = &r.flows.as_ref().unwrap().flows[0];
+    let g = num(f, "goodput_mbps");
+    eprintln!("autotuned, 16 MiB send buffer: {g} Mb/s {f:?}");
+    assert!(g >= 900.0 * 1448.0 / 1500.0 * 0.999, "goodput {g} Mb/s");
+    let r = go(&long_fat_pipe_with("1Gbps", "", 12000, "2500ms"));
+    let f = &r.flows.as_ref().unwrap().flows[0];
+    let g = num(f, "goodput_mbps");
+    eprintln!("autotuned, Linux's tcp_wmem[2]: {g} Mb/s");
+    let cap = f64::from(4u32 << 20) * 8.0 / 0.050 / 1e6;
+    assert!(g <= cap && g >= 0.8 * cap, "goodput {g} Mb/s, cap {cap}");
 }
 
 #[test]

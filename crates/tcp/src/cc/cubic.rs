@@ -145,8 +145,14 @@ impl CubicCc {
         (i128::from(self.w_max) + delta).max(0) as u64
     }
 
-    /// The reduction shared by fast retransmit and timeout (§4.6, §4.7).
+    /// The reduction shared by fast retransmit and timeout (§4.6, §4.7), with β_cubic.
     fn reduce(&mut self) {
+        self.reduce_by(BETA_NUM * 1000 / BETA_DEN);
+    }
+
+    /// §4.6's reduction with the multiplicative decrease `beta` in thousandths (β_cubic, or
+    /// RFC 8511's β_ecn); fast convergence (§4.7) keeps β_cubic's plateau rule.
+    fn reduce_by(&mut self, beta: u64) {
         self.saved_w_max = self.w_max;
         self.cwnd_prior = self.cwnd;
         // §4.7 fast convergence.
@@ -156,7 +162,7 @@ impl CubicCc {
             self.cwnd
         };
         self.w_last_max = self.cwnd;
-        let reduced = (u64::from(self.cwnd) * BETA_NUM / BETA_DEN) as u32;
+        let reduced = (u64::from(self.cwnd) * beta / 1000) as u32;
         self.ssthresh = reduced.max(2 * self.mss);
         self.epoch = None;
         self.carry = 0;
@@ -293,6 +299,18 @@ impl CongestionControl for CubicCc {
         self.carry = 0;
     }
 
+    fn on_ecn_abe(&mut self, _flight_bytes: u32, _peer_window: u32, beta_ecn: u32) -> bool {
+        // RFC 8511 §3 with CUBIC's window (RFC 9438 §4.6 reduces cwnd, not FlightSize): the
+        // reduction with β_ecn, then cwnd = ssthresh at once (no recovery phase). An ECE ends
+        // HyStart++ as a loss does (RFC 9406 §4.2).
+        if let Some(hs) = self.hystart.as_mut() {
+            hs.on_congestion();
+        }
+        self.reduce_by(u64::from(beta_ecn));
+        self.cwnd = self.cwnd.min(self.ssthresh);
+        true
+    }
+
     fn on_idle_restart(&mut self, cwnd: u32, ssthresh: u32) {
         // RFC 5681 §4.1 restart: W_max is kept; the next congestion-avoidance ACK starts a new
         // epoch (Linux's bictcp_cwnd_event moves the epoch on by the idle time instead).
@@ -354,6 +372,24 @@ mod tests {
         assert_eq!(cc.w_cubic(k, k), 100 * u64::from(MSS));
         let w2k = cc.w_cubic(2 * k, k);
         assert!((129_999..=130_001).contains(&w2k), "W(2K) = {w2k}");
+    }
+
+    /// RFC 8511 ABE on the bare controller: an ECN response with β_ecn = 0.85 leaves 85 of 100
+    /// segments (a loss leaves 70), W_max is still the window before the reduction, and the
+    /// next epoch's K is cbrt((100 − 85)/0.4) = cbrt(37.5) = 3.347 s (a loss: 4.217 s).
+    #[test]
+    fn an_abe_response_reduces_by_beta_ecn_not_beta_cubic() {
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30);
+        assert!(cc.on_ecn_abe(100 * MSS, 1 << 30, crate::cc::BETA_ECN_CUBIC));
+        assert_eq!((cc.ssthresh(), cc.cwnd()), (85 * MSS, 85 * MSS));
+        assert_eq!(cc.w_max(), 100 * MSS);
+        cc.on_ack(ack(1000, 0));
+        let k = cc.k().unwrap();
+        assert!((3_347_000_000..=3_348_000_000).contains(&k), "K = {k} ns");
+        // The 2·MSS floor (RFC 8511 §3).
+        let mut small = CubicCc::new(MSS, 2 * MSS, 1 << 30);
+        small.on_ecn_abe(2 * MSS, 1 << 30, crate::cc::BETA_ECN_CUBIC);
+        assert_eq!(small.ssthresh(), 2 * MSS);
     }
 
     /// Fast convergence (§4.7): a second loss below the previous W_max lowers W_max to

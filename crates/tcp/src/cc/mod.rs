@@ -215,4 +215,24 @@ pub trait CongestionControl: Send {
     fn model(&self) -> Option<ModelState> {
         None
     }
+    /// RFC 8511 ABE (§3): the response to an ECN-Echo with the multiplicative decrease
+    /// `beta_ecn` (thousandths) instead of the loss β: ssthresh and cwnd become `beta_ecn` times
+    /// the window, at least 2·MSS. Returns `false` for a controller without an ABE response
+    /// (the sender then responds as to a loss, RFC 3168 §6.1.2; the build refuses `tcp.abe` for
+    /// such controllers).
+    fn on_ecn_abe(&mut self, _flight_bytes: u32, _peer_window: u32, _beta_ecn: u32) -> bool {
+        false
+    }
+}
+
+/// RFC 8511 §3.1's recommended β_ecn for standard TCP (RFC 5681): 0.8, in thousandths.
+pub const BETA_ECN_RENO: u32 = 800;
+/// β_ecn for CUBIC, in thousandths: 0.85, the value RFC 8511 §3.1 reports CUBIC connections
+/// "benefit from" (cf. β_loss = 0.7); the RFC RECOMMENDS a value only for RFC 5681 TCP.
+pub const BETA_ECN_CUBIC: u32 = 850;
+
+/// `window · beta_ecn / 1000`, at least 2·MSS (RFC 8511 §3: "a lower bound of 2 * SMSS
+/// applied to the result").
+pub fn abe_threshold(window: u32, beta_ecn: u32, mss: u32) -> u32 {
+    ((u64::from(window) * u64::from(beta_ecn) / 1000) as u32).max(2 * mss)
 }

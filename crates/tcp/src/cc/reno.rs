@@ -137,6 +137,20 @@ impl CongestionControl for RenoCc {
         self.cwnd = cwnd.clamp(self.mss, self.max_cwnd);
         self.ssthresh = ssthresh.max(2 * self.mss);
     }
+
+    fn on_ecn_abe(&mut self, flight_bytes: u32, peer_window: u32, beta_ecn: u32) -> bool {
+        // RFC 8511 §3: ssthresh = max(FlightSize · β_ecn, 2·SMSS), cwnd no more than it. The
+        // Net/3 flavour takes its loss rule's window (min(cwnd, wnd)) in whole segments.
+        self.ssthresh = match self.flavor {
+            RenoFlavor::Net3 { .. } => {
+                let t = super::abe_threshold(self.cwnd.min(peer_window), beta_ecn, self.mss);
+                t / self.mss * self.mss
+            }
+            RenoFlavor::Rfc5681 => super::abe_threshold(flight_bytes, beta_ecn, self.mss),
+        };
+        self.cwnd = self.cwnd.min(self.ssthresh);
+        true
+    }
 }
 
 #[cfg(test)]
@@ -166,6 +180,33 @@ mod tests {
         assert_eq!((cc.cwnd(), cc.ssthresh()), (MSS, before));
         cc.on_ack(ack());
         assert_eq!(cc.cwnd(), 2 * MSS, "slow start after the quench");
+    }
+
+    /// RFC 8511 §3 on the bare controller: an ECN response with β_ecn = 0.8 sets ssthresh to
+    /// 0.8 × FlightSize (a loss: 0.5 ×), at least 2·MSS, and cwnd to no more than it.
+    #[test]
+    fn an_abe_response_uses_beta_ecn_of_the_flight() {
+        let mut cc = RenoCc::new(RenoFlavor::Rfc5681, MSS, 24 * MSS, 1 << 30);
+        assert!(cc.on_ecn_abe(20 * MSS, 1 << 20, crate::cc::BETA_ECN_RENO));
+        assert_eq!((cc.ssthresh(), cc.cwnd()), (16 * MSS, 16 * MSS));
+        let mut floor = RenoCc::new(RenoFlavor::Rfc5681, MSS, 2 * MSS, 1 << 30);
+        floor.on_ecn_abe(2 * MSS, 1 << 20, crate::cc::BETA_ECN_RENO);
+        assert_eq!(floor.ssthresh(), 2 * MSS, "2·SMSS floor");
+        // A cwnd already below the new ssthresh stays (\"no more than\").
+        let mut low = RenoCc::new(RenoFlavor::Rfc5681, MSS, 5 * MSS, 1 << 30);
+        low.on_ecn_abe(10 * MSS, 1 << 20, crate::cc::BETA_ECN_RENO);
+        assert_eq!((low.ssthresh(), low.cwnd()), (8 * MSS, 5 * MSS));
+        // Net/3: min(cwnd, wnd) in whole segments: 0.8 × 16 = 12.8 → 12 segments.
+        let mut net3 = RenoCc::new(
+            RenoFlavor::Net3 {
+                extra_mss_over_8: true,
+            },
+            MSS,
+            16 * MSS,
+            65535,
+        );
+        net3.on_ecn_abe(16 * MSS, 1 << 20, crate::cc::BETA_ECN_RENO);
+        assert_eq!(net3.ssthresh(), 12 * MSS);
     }
 
     #[test]

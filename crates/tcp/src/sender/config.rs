@@ -38,6 +38,9 @@ pub struct SenderConfig {
     pub window_shift: Option<u8>,
     /// RFC 3168 ECN: ECT on new data, the once-per-window response to ECE, CWR (`ecn.rs`).
     pub ecn: bool,
+    /// RFC 8511 ABE: with `ecn`, an ECE reduces the window by this β_ecn in thousandths (800:
+    /// §3.1's 0.8) instead of the controller's loss β; None: RFC 3168's response.
+    pub abe: Option<u16>,
     /// LL-ELSN's ERSN restarts the retransmission timer only when it names the oldest
     /// outstanding segment (the one the timer guards), not any outstanding one (the spec's
     /// §4.2 (c) reading, the default).
@@ -66,6 +69,7 @@ impl SenderConfig {
             syn: false,
             window_shift: None,
             ecn: false,
+            abe: None,
             ersn_oldest_only: false,
             idle_restart: None,
         }

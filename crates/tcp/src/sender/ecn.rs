@@ -12,7 +12,11 @@
 //!   an ECE during loss recovery is ignored (the loss's reduction stands for it);
 //! - the next new data segment after a reduction carries CWR (§6.1.2).
 //!
-//! Deliberate deviation: no RFC 8511 ABE (an ECN response as large as a loss response).
+//! RFC 8511 ABE (Alternative Backoff with ECN), with `SenderConfig::abe`: the same once-per-
+//! window response, but the controller's multiplicative decrease is β_ecn instead of its loss
+//! β (§3: "ssthresh to 0.8 times the FlightSize, with a lower bound of 2 * SMSS ... the TCP
+//! sender also reduces the cwnd value to no more than the new ssthresh value"), through
+//! `CongestionControl::on_ecn_abe`; losses keep their β. Counted in `abe_responses`.
 
 use super::Sender;
 use crate::cc::{CongestionControl as _, CongestionEvent};
@@ -26,6 +30,18 @@ pub(super) struct EcnState {
     recover: Option<u64>,
     /// CWR is due on the next new data segment.
     cwr_due: bool,
+    /// RFC 8511 ABE's β_ecn in thousandths (None: RFC 3168's loss-sized response).
+    abe: Option<u16>,
+}
+
+impl EcnState {
+    /// The state at the start, with ABE's β_ecn if any.
+    pub(super) fn new(abe: Option<u16>) -> Self {
+        EcnState {
+            abe,
+            ..EcnState::default()
+        }
+    }
 }
 
 impl Sender {
@@ -45,10 +61,21 @@ impl Sender {
         e.cwr_due = true;
         self.stats.ecn_responses += 1;
         let flight_bytes = (self.max - self.una.max(ack).min(self.max)).min(u64::from(u32::MAX));
+        let flight_bytes = (flight_bytes as u32).max(self.cfg.mss);
+        if let Some(beta) = e.abe {
+            if self
+                .parts
+                .cc
+                .on_ecn_abe(flight_bytes, self.peer_window, u32::from(beta))
+            {
+                self.stats.abe_responses += 1;
+                return;
+            }
+        }
         self.parts
             .cc
             .on_congestion(CongestionEvent::FastRetransmit {
-                flight_bytes: (flight_bytes as u32).max(self.cfg.mss),
+                flight_bytes,
                 peer_window: self.peer_window,
                 dupacks: 0,
             });

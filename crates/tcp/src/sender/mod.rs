@@ -172,7 +172,7 @@ impl Sender {
             peer_seq: SeqNum(0),
             stats: SenderStats::default(),
             syn: cfg.syn.then(syn::Syn::new),
-            ecn: cfg.ecn.then(ecn::EcnState::default),
+            ecn: cfg.ecn.then(|| ecn::EcnState::new(cfg.abe)),
             data_wnd: match cfg.window_shift {
                 None => cfg.send_buffer.min(65535),
                 shift => crate::wscale::advertise(u64::from(cfg.send_buffer), shift),

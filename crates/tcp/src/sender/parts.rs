@@ -211,6 +211,9 @@ impl CongestionControl for CcPart {
     fn model(&self) -> Option<ModelState> {
         cc!(self, p => p.model())
     }
+    fn on_ecn_abe(&mut self, flight_bytes: u32, peer_window: u32, beta_ecn: u32) -> bool {
+        cc!(self, p => p.on_ecn_abe(flight_bytes, peer_window, beta_ecn))
+    }
 }
 
 impl LossRecovery for RecoveryPart {

@@ -26,6 +26,11 @@ const MSS: u32 = 1000;
 const SPACE: SeqSpace = SeqSpace { base: BASE };
 
 fn path() -> Path {
+    path_with(None)
+}
+
+/// The script's path with RFC 8511 ABE's β_ecn (thousandths) on the sender.
+fn path_with(abe: Option<u16>) -> Path {
     let parts = SenderParts {
         cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 20 * MSS, 1 << 20).into(),
         recovery: RenoRecovery::new(3).into(),
@@ -41,6 +46,7 @@ fn path() -> Path {
     let sender = Sender::new(
         SenderConfig {
             ecn: true,
+            abe,
             ..SenderConfig::new(MSS, 1 << 20)
         },
         parts,
@@ -88,11 +94,44 @@ fn a_ce_mark_halves_the_window_once_per_round_trip_without_a_retransmission() {
     p.run_until(ms(200));
     let s = p.sender.stats();
     assert_eq!(s.ecn_responses, 2, "the later mark reduces again");
+    assert_eq!(s.abe_responses, 0, "RFC 3168's response, not ABE's");
     assert_eq!(p.sender.ssthresh(), 8500);
     assert_eq!(p.receiver.stats().ce_received, 3);
     assert_eq!(s.retransmitted_segments, 0);
     assert_eq!(s.timeouts, 0);
     assert!(p.sender.ssthresh() < 12 * MSS);
+}
+
+/// RFC 8511 ABE on the same script: the mark on segment 5 (its ECE arrives at 20 ms) sets
+/// ssthresh to 0.8 × the 24-segment flight = 19 200 bytes (RFC 3168 alone: 12 000, the test
+/// above) and cwnd to it, once for both marks of the window; the echoes of 20-29 at 40 ms are
+/// ignored. The larger window sends segment 100 sooner (at 80 ms), and its mark's echo
+/// reduces again at 100 ms, to 0.8 × the 22-segment flight then = 17 600 bytes; no
+/// retransmission, no timeout.
+#[test]
+fn with_abe_a_ce_mark_reduces_the_window_to_beta_ecn_once_per_round_trip() {
+    let mut p = path_with(Some(800));
+    p.run_until(ms(19));
+    assert_eq!(p.sender.stats().ecn_responses, 0);
+    p.run_until(ms(20));
+    let s = p.sender.stats();
+    assert_eq!((s.ecn_responses, s.abe_responses), (1, 1));
+    assert_eq!(p.sender.ssthresh(), 19_200, "0.8 × the 24-segment flight");
+    // ACKs of 6..=19 grew it in congestion avoidance by MSS²/cwnd each since.
+    assert_eq!(p.sender.cwnd(), 19_959);
+    p.run_until(ms(99));
+    let s = p.sender.stats();
+    assert_eq!(s.ecn_responses, 1, "the echoes of 20-29 are ignored");
+    assert_eq!(s.ece_acks, 25, "ECE on the ACKs of 5-29");
+    p.run_until(ms(100));
+    let s = p.sender.stats();
+    assert_eq!((s.ecn_responses, s.abe_responses), (2, 2));
+    assert_eq!(p.sender.ssthresh(), 17_600, "0.8 × the 22-segment flight");
+    p.run_until(ms(200));
+    let s = p.sender.stats();
+    assert_eq!((s.ecn_responses, s.abe_responses), (2, 2));
+    assert_eq!(s.retransmitted_segments, 0);
+    assert_eq!(s.timeouts, 0);
 }
 
 /// The receiver alone (RFC 3168 §6.1.3): ECE from the first CE on every ACK until a segment

@@ -7,6 +7,7 @@ pub(crate) mod bbr;
 pub(crate) mod bsd_reno;
 pub(crate) mod cubic;
 pub(crate) mod dcr;
+pub(crate) mod drs;
 pub(crate) mod e2e;
 pub(crate) mod ecn;
 pub(crate) mod eifel;

@@ -139,3 +139,104 @@ fn hystart_is_a_cubic_knob_that_needs_timestamps() {
     let e = tcp_settings(&no_ts, Modifiers::default()).unwrap_err();
     assert!(e.to_string().contains("timestamps"), "{e}");
 }
+
+#[test]
+fn abe_is_an_ecn_knob_of_reno_and_cubic_with_rfc_8511s_betas() {
+    let err = |profile, edit: &dyn Fn(&mut TcpDoc)| {
+        let mut d = TcpDoc {
+            profile,
+            ..TcpDoc::default()
+        };
+        edit(&mut d);
+        tcp_settings(&d, Modifiers::default())
+            .unwrap_err()
+            .to_string()
+    };
+    // Off everywhere by default, the linux profile included (Linux mainline has no ABE).
+    for p in [Profile::Bsd, Profile::Modern, Profile::Linux] {
+        assert_eq!(settings(p, |d| d.ecn = Some(true)).abe, None);
+    }
+    let on = |d: &mut TcpDoc| {
+        d.ecn = Some(true);
+        d.abe = Some(true);
+    };
+    // RFC 8511 §3.1: 0.8 for Reno, 0.85 for CUBIC.
+    assert_eq!(settings(Profile::Modern, on).abe, Some(800));
+    assert_eq!(settings(Profile::Linux, on).abe, Some(850));
+    let beta = settings(Profile::Modern, |d| {
+        d.ecn = Some(true);
+        d.beta_ecn = Some(0.7);
+    });
+    assert_eq!(beta.abe, Some(700), "beta_ecn alone turns ABE on");
+    let e = err(Profile::Modern, &|d| d.abe = Some(true));
+    assert!(e.contains("tcp.abe") && e.contains("tcp.ecn"), "{e}");
+    let e = err(Profile::Modern, &|d| {
+        d.ecn = Some(true);
+        d.beta_ecn = Some(1.0);
+    });
+    assert!(e.contains("tcp.beta_ecn"), "{e}");
+    let e = err(Profile::Modern, &|d| {
+        d.ecn = Some(true);
+        d.abe = Some(false);
+        d.beta_ecn = Some(0.8);
+    });
+    assert!(e.contains("tcp.beta_ecn"), "{e}");
+    let bbr = TcpDoc {
+        profile: Profile::Linux,
+        ecn: Some(true),
+        abe: Some(true),
+        ..TcpDoc::default()
+    };
+    let mods = Modifiers {
+        cc: Some(CcKind::Bbr),
+        ..Modifiers::default()
+    };
+    let e = tcp_settings(&bbr, mods).unwrap_err().to_string();
+    assert!(e.contains("tcp.abe") && e.contains("Reno and CUBIC"), "{e}");
+}
+
+#[test]
+fn the_linux_profile_autotunes_with_linuxs_sizes_and_window_scaling() {
+    let l = settings(Profile::Linux, |_| {});
+    assert!(l.window_scaling);
+    let a = l.autotune.unwrap();
+    assert_eq!(
+        (a.rx.rmem_default, a.rx.rmem_max, a.wmem_max),
+        (131_072, 32 << 20, 4 << 20)
+    );
+    assert_eq!(l.window_shift(a.rx.rmem_max), Some(10));
+    let m = settings(Profile::Modern, |_| {});
+    assert!(!m.window_scaling && m.autotune.is_none());
+    let off = settings(Profile::Linux, |d| d.autotune = Some(AutotuneDoc::Off));
+    assert!(off.autotune.is_none());
+    let six = settings(Profile::Modern, |d| {
+        d.autotune = Some(AutotuneDoc::Linux);
+        d.rmem_max = Some(Size(6 << 20));
+    });
+    assert_eq!(six.autotune.unwrap().rx.rmem_max, 6 << 20);
+    let e = tcp_settings(
+        &TcpDoc {
+            profile: Profile::Modern,
+            wmem_max: Some(Size(1 << 20)),
+            ..TcpDoc::default()
+        },
+        Modifiers::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("tcp.wmem_max") && e.contains("tcp.autotune"),
+        "{e}"
+    );
+    let e = tcp_settings(
+        &TcpDoc {
+            profile: Profile::Linux,
+            rmem_default: Some(Size(64 << 20)),
+            ..TcpDoc::default()
+        },
+        Modifiers::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("tcp.rmem_default"), "{e}");
+}
