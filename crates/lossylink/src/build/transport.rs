@@ -14,11 +14,11 @@ use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
 use tcp::spurious::{EifelResponse, LateDupack};
 
+mod abe_autotune;
 mod recovery;
-mod today;
+pub(crate) use abe_autotune::AutotuneSettings;
 pub(crate) use recovery::{check_parts, fit_profile};
 use tcp::{IdleRestart, Rexmt};
-pub(crate) use today::AutotuneSettings;
 
 /// Retransmission-timer settings after profile defaults and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -420,8 +420,8 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     }
     let frto = recovery::frto(t.frto, mods, eifel.is_some(), linux)?;
     let ecn = t.ecn.unwrap_or(false) || mods.ecn;
-    let abe = today::abe(t, cc, ecn)?;
-    let autotune = today::autotune(t, linux)?;
+    let abe = abe_autotune::abe(t, cc, ecn)?;
+    let autotune = abe_autotune::autotune(t, linux)?;
     Ok(TcpSettings {
         abe,
         autotune,

@@ -1,4 +1,4 @@
-//! Today's TCP knobs beside the profiles: RFC 8511 ABE (`tcp.abe`, `tcp.beta_ecn`) and socket
+//! Two knobs of today's TCP beside the profiles: RFC 8511 ABE (`tcp.abe`, `tcp.beta_ecn`) and socket
 //! buffer autotuning (`tcp.autotune`, `tcp.rmem_default`, `tcp.rmem_max`, `tcp.wmem_max`).
 
 use crate::cc::CcKind;
