@@ -8,11 +8,15 @@ use crate::error::EmuError;
 use crate::kernel::{self, KernelSender};
 use crate::netns::Host;
 use engine::SimTime;
+use nix::errno::Errno;
+use nix::fcntl::{fcntl, FcntlArg, OFlag};
+use nix::poll::{poll, PollFd, PollFlags};
 use nix::sched::{setns, CloneFlags};
 use nix::sys::socket::{self, sockopt, AddressFamily, SockFlag, SockType, SockaddrIn};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddrV4, TcpListener, TcpStream};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
@@ -215,6 +219,44 @@ fn sink(
     Ok((got, end))
 }
 
+/// connect(2) that gives up once `stop` is set (the run's time limit, a signal): the socket is
+/// non-blocking during the handshake, which is polled every [`TICK`], and blocking again after.
+/// `Ok(false)`: stopped before the connection was up. A blocking connect would wait out the
+/// kernel's SYN retries (about two minutes) when the relay has stopped carrying the SYN.
+pub(crate) fn connect_until(
+    fd: &OwnedFd,
+    to: SocketAddrV4,
+    stop: &AtomicBool,
+    what: &'static str,
+) -> Result<bool, EmuError> {
+    let flags = OFlag::from_bits_truncate(
+        fcntl(fd, FcntlArg::F_GETFL).map_err(|e| EmuError::run(what, e))?,
+    );
+    fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK)).map_err(|e| EmuError::run(what, e))?;
+    match socket::connect(fd.as_raw_fd(), &SockaddrIn::from(to)) {
+        Ok(()) => {}
+        Err(Errno::EINPROGRESS) => loop {
+            if stop.load(Ordering::SeqCst) {
+                return Ok(false);
+            }
+            let mut fds = [PollFd::new(fd.as_fd(), PollFlags::POLLOUT)];
+            let tick = u16::try_from(TICK.as_millis()).unwrap_or(u16::MAX);
+            match poll(&mut fds, tick) {
+                Ok(0) | Err(Errno::EINTR) => {}
+                Ok(_) => match socket::getsockopt(fd, sockopt::SocketError) {
+                    Ok(0) => break,
+                    Ok(err) => return Err(EmuError::run(what, Errno::from_raw(err))),
+                    Err(e) => return Err(EmuError::run(what, e)),
+                },
+                Err(e) => return Err(EmuError::run(what, e)),
+            }
+        },
+        Err(e) => return Err(EmuError::run(what, e)),
+    }
+    fcntl(fd, FcntlArg::F_SETFL(flags)).map_err(|e| EmuError::run(what, e))?;
+    Ok(true)
+}
+
 /// The client: connect, send `spec.bytes`, close; `TCP_INFO` sampled between writes and the
 /// namespace's counters read at the end.
 fn source(
@@ -238,8 +280,10 @@ fn source(
         socket::setsockopt(&fd, sockopt::SndBuf, &(b as usize))
             .map_err(|e| EmuError::run("client", e))?;
     }
-    socket::connect(std::os::fd::AsRawFd::as_raw_fd(&fd), &SockaddrIn::from(to))
-        .map_err(|e| EmuError::run("client connect", e))?;
+    if !connect_until(&fd, to, stop, "client connect")? {
+        // The run's time limit (or a signal) came during the handshake: nothing was sent.
+        return Ok((clock.now(), kernel::read_counters(Vec::new())));
+    }
     let mut conn = TcpStream::from(fd);
     conn.set_write_timeout(Some(TICK))
         .map_err(io_err("client"))?;

@@ -148,8 +148,9 @@ fn relay(
         .map_err(|e| EmuError::run("proxy", format!("congestion control {}: {e}", spec.cc)))?;
     socket::setsockopt(&fd, sockopt::SndBuf, &(spec.relay_buffer as usize))
         .map_err(|e| EmuError::run("proxy", e))?;
-    socket::connect(std::os::fd::AsRawFd::as_raw_fd(&fd), &SockaddrIn::from(to))
-        .map_err(|e| EmuError::run("proxy connect", e))?;
+    if !crate::bulk::connect_until(&fd, to, stop, "proxy connect")? {
+        return Ok(0);
+    }
     let mut down = TcpStream::from(fd);
     down.set_write_timeout(Some(TICK))
         .map_err(io_err("proxy"))?;

@@ -139,3 +139,29 @@ fn nothing_of_an_emulator_killed_with_sigkill_is_left_after_the_next_start() {
     // And this emulation left nothing of its own.
     assert!(leftovers(std::process::id()).is_empty());
 }
+
+/// The time limit covers the whole run, the handshake included: a limit that ends before the
+/// client's SYN crosses the links stops the run there, as timed out with nothing delivered,
+/// instead of leaving the client in connect(2) through the kernel's SYN retries (which ended
+/// in "client connect: ETIMEDOUT" about two minutes later). A split scheme's proxy connects
+/// the same way.
+#[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
+fn a_time_limit_inside_the_handshake_ends_the_run() {
+    require_emulation!();
+    let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for scheme in ["e2e", "split"] {
+        let mut s = Scenario::preset("lan").unwrap();
+        s.set("scheme", scheme).unwrap();
+        let opts = EmulateOptions {
+            programs: Programs::Bulk {
+                bytes: Some(64 * 1024),
+            },
+            time_limit: Duration::from_micros(1),
+            ..EmulateOptions::default()
+        };
+        let r = emulate(&s, &opts).unwrap_or_else(|e| panic!("{scheme}: {e}"));
+        assert!(r.timed_out, "{scheme}");
+        assert!(!r.bulk.unwrap().complete, "{scheme}");
+    }
+}
