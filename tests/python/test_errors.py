@@ -116,7 +116,7 @@ def test_catchable_as_the_base_class() -> None:
         Scenario.preset("lan", scheme="no-such-scheme")
 
 
-# -- issue 35: nonsense refused in one line, a --config file repaired by --set --------------
+# -- nonsense refused in one line, a --config file repaired by --set --------------
 
 
 def _cli_error(*args: str) -> str:

@@ -97,7 +97,33 @@ def test_the_graph_sees_a_circle_and_every_kind_of_path(tmp_path):
     g = {m: uses(mods, m) for m in mods}
     assert set(circle(g) or []) == {"config", "medium", "medium::build"}
     (src / "medium" / "mod.rs").write_text(
-        "mod build;\n// self::build::make\n#[cfg(test)]\nmod tests {\n    use self::build::make;\n}\n"
+        "mod build;\n// self::build::make\n"
+        "#[cfg(test)]\nmod tests {\n    use self::build::make;\n}\n"
     )
     g = {m: uses(mods, m) for m in mods}
     assert circle(g) is None
+
+
+ISSUE_NUMBER = re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE)
+
+
+def test_no_issue_numbers_in_the_code():
+    """Names and comments say what a thing is and cite its source; which issue asked for it is
+    git's to keep (DESIGN.md: names by concept). Docs may tell the project's history."""
+    roots = [ROOT / "crates", ROOT / "python" / "lossylink", ROOT / "tests"]
+    found = []
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix not in (".rs", ".py", ".toml") or "target" in path.parts:
+                continue
+            if path == Path(__file__).resolve():
+                continue
+            for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                if ISSUE_NUMBER.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert found == []
+    # The pattern sees what it is for, and not its look-alikes.
+    assert ISSUE_NUMBER.search("(callgrind, issue 38)")
+    assert ISSUE_NUMBER.search("Issue #4")
+    assert not ISSUE_NUMBER.search("issued 3 ACKs")
+    assert not ISSUE_NUMBER.search("an issue")

@@ -126,7 +126,7 @@ pub struct Port {
     /// No queue discipline, no CW marking, no IP-stage hiccup and no processing jitter at the
     /// sending node (crate::jitter): [`Port::offer`] is the drop-tail enqueue and IP output
     /// needs no other look. Set at construction (the network clears it for a node's jitter):
-    /// one check per packet instead of one per feature (callgrind, issue 38).
+    /// one check per packet instead of one per feature (callgrind, docs/performance.md).
     pub(crate) plain_offer: bool,
     /// No queue discipline and no link-stage hiccup: the next frame is the queue's head.
     pub(crate) plain_take: bool,

@@ -286,7 +286,7 @@ def test_failing_runs_are_reported_and_the_rest_kept(tmp_path: Path) -> None:
     assert len(RunCache(tmp_path / ".lossylink-cache")) == 6
 
 
-# -- bad grid values: refused before anything runs (issue 35 item 6) ---------------------------
+# -- bad grid values: refused before anything runs -------------------------------------------
 
 
 def test_a_bad_grid_value_is_refused_before_anything_runs(tmp_path: Path) -> None:

@@ -178,7 +178,7 @@ fn a_config_file_is_checked_once_after_its_overrides() {
     assert!(Scenario::from_json_str_with(&json, [("tcp.min_rto", "1s")]).is_ok());
 }
 
-/// A queue table's own error, with its field (issue 43 item 6): an unmodelled kind in words, a
+/// A queue table's own error, with its field: an unmodelled kind in words, a
 /// mistyped knob by name; not serde's "did not match any variant of untagged enum".
 #[test]
 fn a_queue_tables_errors_name_the_kind_or_the_knob() {
