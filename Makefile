@@ -74,8 +74,8 @@ venv: $(PINS_STAMP)
 # to its own target directory; a profile changes code layout and inlining, never results.
 # Where llvm-profdata cannot be had the profile stays empty and the build goes on without it.
 #
-# Which build: `make demo`, `make test` and `make develop` build the plain release extension
-# (one build; an edit costs one rebuild); `make reproduce` and `make bench` build with a profile
+# Which build: `make demo`, `make test` and `make develop` build the extension in the quick
+# `develop` profile (Cargo.toml; one build, an edit costs one rebuild); `make reproduce` and `make bench` build with a profile
 # (an instrumented build and its training first: about a quarter faster runs). PGO=1 asks for the
 # profile everywhere, PGO=0 nowhere.
 PGO ?=
@@ -97,13 +97,17 @@ pgo_package_bench := lossylink
 target/pgo/%.profdata: $(PGO_SOURCES)
 	@bash .ci/pgo $@ $(pgo_package_$*) || { rc=$$?; test $$rc -eq 3 || exit $$rc; : > $@; }
 
-## Build the extension in release mode and install it (editable) into the virtualenv: plain by
-## default, with a profile when PGO=1 (or DEVELOP_PGO=1, which `make reproduce` sets).
+## Build the extension and install it (editable) into the virtualenv: the quick `develop` cargo
+## profile by default, `release` with a profile when PGO=1 (or DEVELOP_PGO=1, which `make
+## reproduce` sets).
 ## On a fresh clone the pinned Python packages install beside the build (pip on one core while
 ## cargo's single-unit LTO holds the other): the extension is built in place
 ## (`--skip-install`), then installed once the pins are in, with nothing left to compile; an
 ## edit afterwards costs one build and no install.
 DEVELOP_PGO ?= 0
+# The cargo profile: `develop` (Cargo.toml: thin LTO, quick to build) unless profile-guided,
+# which builds on `release` (fat LTO, one unit).
+develop_profile = $(if $(call pgo_on,$(DEVELOP_PGO)),--release,--profile develop)
 MATURIN_STAMP := $(VENV)/.maturin
 INSTALLED_STAMP := $(VENV)/.installed
 $(MATURIN_STAMP): Makefile | $(PY)
@@ -111,18 +115,18 @@ $(MATURIN_STAMP): Makefile | $(PY)
 	touch $@
 
 develop: $(MATURIN_STAMP) $(if $(call pgo_on,$(DEVELOP_PGO)),$(PGO_PY))
-	@echo "building the Rust extension in release mode (a few minutes on a fresh clone, seconds after)..."
+	@echo "building the Rust extension (a few minutes on a fresh clone, seconds after)..."
 	@pins=; if ! test -e $(PINS_STAMP) -a $(PINS_STAMP) -nt Makefile; then \
 		$(MAKE) --no-print-directory $(PINS_STAMP) > $(VENV)/pins.log 2>&1 & pins=$$!; fi; \
 	rc=0; $(IN_VENV) $(if $(call pgo_on,$(DEVELOP_PGO)),$(call pgo_env,$(PGO_PY),target/pgo/use-py)) \
-		maturin develop --release --quiet --skip-install || rc=$$?; \
+		maturin develop $(develop_profile) --quiet --skip-install || rc=$$?; \
 	if test -n "$$pins"; then wait $$pins || { cat $(VENV)/pins.log >&2; exit 1; }; fi; \
 	exit $$rc
 	@# The editable install itself (the .pth to python/, the entry points, the dependencies)
 	@# once, and again when pyproject.toml changes: a rebuild replaces the .so in place.
 	@test $(INSTALLED_STAMP) -nt pyproject.toml || { $(IN_VENV) \
 		$(if $(call pgo_on,$(DEVELOP_PGO)),$(call pgo_env,$(PGO_PY),target/pgo/use-py)) \
-		maturin develop --release --quiet && touch $(INSTALLED_STAMP); }
+		maturin develop $(develop_profile) --quiet && touch $(INSTALLED_STAMP); }
 	@# The editable install imports python/lossylink from the source tree, where nothing writes
 	@# bytecode when PYTHONDONTWRITEBYTECODE is set (as here): compile it once, as pip does for a
 	@# wheel, or every command compiles the package's modules again (docs/performance.md).
