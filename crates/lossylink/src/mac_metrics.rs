@@ -81,7 +81,7 @@ pub(crate) fn member_rows(
                 }
             };
             // The access point's airtime towards this station (all of its ports for its own
-            // row): the share airtime fairness evens out (net::wifi::airtime).
+            // row): the share airtime fairness evens out (net::medium::dcf::airtime).
             let ap_ports: Vec<usize> = match unit {
                 Unit::Cell(cell) if k == 0 => ports.clone(),
                 Unit::Cell(cell) => vec![port_from(topology, cell.links[k - 1], cell.access_point)],

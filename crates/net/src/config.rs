@@ -110,10 +110,10 @@ pub struct DirectionConfig {
     /// A queue discipline instead of the drop-tail queue (crate::aqm); `None`: drop-tail of
     /// `queue_packets`.
     pub aqm: Option<crate::aqm::AqmConfig>,
-    /// The 802.11 PHY mode of a DCF cell member's frames (crate::wifi::phy): their airtime is
+    /// The 802.11 PHY mode of a DCF cell member's frames (crate::medium::dcf::phy): their airtime is
     /// the mode's TXTIME of the frame (plus `per_frame`), and the MAC ACK after them is in the
     /// mode's control-response rate. `None`: `per_frame` plus the bits at `rate_bps`.
-    pub phy: Option<crate::wifi::phy::Mode>,
+    pub phy: Option<crate::medium::dcf::phy::Mode>,
 }
 
 /// Where a GSM link's block erasures come from.
@@ -210,8 +210,8 @@ pub struct CellConfig {
     pub contention: Contention,
     /// An 802.11 DCF arbitrates the cell instead (crate::medium::dcf).
     pub dcf: Option<crate::medium::DcfConfig>,
-    /// How a DCF cell's access point chooses among its stations (crate::wifi::airtime).
-    pub ap_scheduler: crate::wifi::airtime::ApScheduler,
+    /// How a DCF cell's access point chooses among its stations (crate::medium::dcf::airtime).
+    pub ap_scheduler: crate::medium::dcf::airtime::ApScheduler,
     /// The stem of its random-stream keys (`cell:<name>`).
     pub key: String,
 }

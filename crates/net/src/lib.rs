@@ -26,7 +26,6 @@ pub mod tap;
 pub mod topology;
 pub mod traffic;
 pub mod web;
-pub mod wifi;
 
 pub use account::PacketAccount;
 pub use error_model::{BurstSpacing, ErrorModel, ErrorModelConfig};

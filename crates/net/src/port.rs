@@ -165,7 +165,7 @@ impl Port {
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
         // `for_bits` divides by the rate, at least 1 b/s.
         let rate = cfg.rate_bps.max(1);
-        // A PHY's frames take its own TXTIME (crate::wifi::phy), never the fast path.
+        // A PHY's frames take its own TXTIME (crate::medium::dcf::phy), never the fast path.
         let ns_per_bit = if 1_000_000_000 % rate == 0 && cfg.phy.is_none() {
             1_000_000_000 / rate
         } else {
@@ -647,11 +647,11 @@ mod tests {
     }
 
     /// With a PHY mode the frame's airtime is the mode's TXTIME of the frame with its framing
-    /// (crate::wifi::phy), even at a rate whose bit time is whole nanoseconds (1 Mb/s DSSS
+    /// (crate::medium::dcf::phy), even at a rate whose bit time is whole nanoseconds (1 Mb/s DSSS
     /// keeps its 192 µs PLCP).
     #[test]
     fn a_phy_mode_sets_the_airtime() {
-        use crate::wifi::phy::Mode;
+        use crate::medium::dcf::phy::Mode;
         let pkt = test_packet(1, 960);
         let ip = pkt.ip_len();
         let mut cfg = port().cfg.clone();

@@ -299,7 +299,7 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             forward: DirectionDoc::default(),
             reverse: DirectionDoc::default(),
         };
-        // The cell's PHY (net::wifi::phy) and the airtime of its members' frames.
+        // The cell's PHY (net::medium::dcf::phy) and the airtime of its members' frames.
         let phy = match &cell.dcf {
             Some(d) => Some(super::wifi::cell_phy(d, &format!("{field}.dcf"))?),
             None => None,
@@ -407,7 +407,7 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
             },
             ap_scheduler: match &cell.dcf {
                 Some(d) => super::wifi::ap_scheduler(d, &format!("cells[{c}].dcf"))?,
-                None => net::wifi::airtime::ApScheduler::Frames,
+                None => net::medium::dcf::airtime::ApScheduler::Frames,
             },
             key: format!("cell:{}", cell.name),
         });

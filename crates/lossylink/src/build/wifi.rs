@@ -1,14 +1,14 @@
-//! A DCF cell's PHY (`dcf.phy`, net::wifi::phy) and access-point scheduler (`dcf.scheduler`,
-//! net::wifi::airtime), validated: the PHY's MAC timing as the DCF's defaults, each member's
+//! A DCF cell's PHY (`dcf.phy`, net::medium::dcf::phy) and access-point scheduler (`dcf.scheduler`,
+//! net::medium::dcf::airtime), validated: the PHY's MAC timing as the DCF's defaults, each member's
 //! rate checked against the PHY's modes (one line naming the field and the rates allowed), and
 //! the mode that sets its frames' and ACKs' airtime.
 
 use crate::error::Error;
 use crate::schema::{DcfDoc, GiDoc, PhyDoc, PreambleDoc, SchedulerDoc, WidthDoc};
 use engine::SimDuration;
+use net::medium::dcf::airtime::{ApScheduler, LINUX_QUANTUM};
+use net::medium::dcf::phy::{Gi, Mode, Standard, Width};
 use net::medium::DcfConfig;
-use net::wifi::airtime::{ApScheduler, LINUX_QUANTUM};
-use net::wifi::phy::{Gi, Mode, Standard, Width};
 
 /// A cell's PHY and the choices its modes depend on.
 #[derive(Clone, Copy, Debug)]

@@ -15,7 +15,7 @@ pub enum PreambleDoc {
     Short,
 }
 
-/// The PHY of a DCF cell (IEEE 802.11-2016; net::wifi::phy).
+/// The PHY of a DCF cell (IEEE 802.11-2016; net::medium::dcf::phy).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PhyDoc {
     /// 802.11b DSSS/HR-DSSS (clauses 15, 16): 1, 2, 5.5, 11 Mb/s; the frames' PLCP is
@@ -64,7 +64,7 @@ pub enum GiDoc {
     Short,
 }
 
-/// How the access point chooses among its stations (net::wifi::airtime).
+/// How the access point chooses among its stations (net::medium::dcf::airtime).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SchedulerDoc {

@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! 802.11 PHYs, per-station rates and the access point's airtime scheduler at the scenario
-//! level (net::wifi): 802.11a's saturation throughput against Bianchi's model with
+//! level (net::medium::dcf::phy): 802.11a's saturation throughput against Bianchi's model with
 //! OFDM timing, the performance anomaly of Heusse et al. (INFOCOM 2003) and its cure by
 //! airtime fairness (Linux mac80211's deficit scheduler), and the PHYs' rate errors.
 

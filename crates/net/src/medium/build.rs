@@ -94,7 +94,7 @@ impl AnyMedium {
                         RngStream::new(seed, &keys::dcf_backoff(&cell.key, cell.access_point.0)),
                     )],
                 );
-                // How the access point picks its next station (crate::wifi::airtime).
+                // How the access point picks its next station (crate::medium::dcf::airtime).
                 dcf.set_ap_scheduler(cell.ap_scheduler);
                 AnyMedium::Dcf(dcf)
             }
@@ -124,7 +124,7 @@ impl AnyMedium {
                 };
                 let srng = RngStream::new(seed, &keys::dcf_backoff(&cell.key, sta.0));
                 d.add_link(ap_port, sta_port, srng);
-                // A PHY mode's own ACK rate (crate::wifi::phy).
+                // A PHY mode's own ACK rate (crate::medium::dcf::phy).
                 for (p, dir) in [(fwd, &link.hop.forward), (rev, &link.hop.reverse)] {
                     if let Some(mode) = dir.phy {
                         d.set_port_ack(p, mode.ack_time(0));

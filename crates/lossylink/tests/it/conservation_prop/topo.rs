@@ -351,7 +351,7 @@ pub fn build(g: &Genes) -> Topo {
             // A DCF cell: each station's link to the access point shares the cell's 2 Mb/s
             // (802.11b); or an 802.11a cell at 6 Mb/s with airtime fairness at the access
             // point; or an 802.11g cell at 54 Mb/s whose first station sends at 1 Mb/s
-            // (net::wifi).
+            // (net::medium::dcf::phy).
             let names: Vec<String> = (0..mobiles).map(|i| format!("\"m{i}\"")).collect();
             let retry = 1 + g.extra % 4;
             let (phy, rate_of): (String, fn(usize) -> u64) = match (g.extra / 4) % 3 {

@@ -1,6 +1,6 @@
 //! The performance anomaly of 802.11b (Heusse, Rousseau, Berger-Sabbatel, Duda, "Performance
 //! anomaly of 802.11b", INFOCOM 2003) and airtime fairness (Linux mac80211's airtime deficit
-//! scheduler; net::wifi::airtime).
+//! scheduler; net::medium::dcf::airtime).
 //!
 //! The paper's argument: CSMA/CA gives every host the same long-term chance to send a frame,
 //! so when N − 1 hosts send at R = 11 Mb/s and one at r = 1 Mb/s, each host sends one frame

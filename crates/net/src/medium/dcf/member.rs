@@ -51,7 +51,7 @@ pub(super) struct Member {
 
 impl Member {
     /// The place of `port` among the member's ports (the access point's station index,
-    /// crate::wifi::airtime).
+    /// crate::medium::dcf::airtime).
     pub(super) fn next_port_of(&self, port: PortId) -> usize {
         self.ports.iter().position(|&p| p == port).unwrap_or(0)
     }

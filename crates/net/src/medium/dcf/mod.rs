@@ -22,15 +22,17 @@
 //! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
 
 use super::{MacAir, Medium};
-use crate::wifi::CellWifi;
 use config::Timing;
 pub use config::{DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use member::{Aside, Member, Phase};
 use set::{Bits, MemberSet};
+use wifi::CellWifi;
 
+pub mod airtime;
 mod config;
 mod member;
+pub mod phy;
 mod set;
 mod wifi;
 
@@ -76,7 +78,7 @@ pub(crate) struct Dcf {
     defer: SimDuration,
     exchanges: u64,
     /// Per-port ACK times of the ports' PHY modes and the access point's airtime scheduler
-    /// (crate::wifi::CellWifi), boxed: `None` for a cell without either (802.11b, frames in
+    /// (wifi::CellWifi), boxed: `None` for a cell without either (802.11b, frames in
     /// turn), and the medium enum stays small.
     wifi: Option<Box<CellWifi>>,
 }
@@ -199,7 +201,7 @@ impl Dcf {
             return true;
         }
         if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {
-            // Airtime fairness (crate::wifi::airtime): the station the deficit scheduler picks.
+            // Airtime fairness (crate::medium::dcf::airtime): the station the deficit scheduler picks.
             let ports = &m.ports;
             let Some((k, f)) = s.pick(|k| air.take(now, ports[k])) else {
                 return false;
@@ -348,7 +350,7 @@ impl Dcf {
             let (airtime, corrupted) = air.attempt(now, *port, frame);
             if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
                 // TX airtime of the access point's attempts to its station; RX airtime of a
-                // station's frame the access point received (crate::wifi::airtime).
+                // station's frame the access point received (crate::medium::dcf::airtime).
                 if i == 0 {
                     s.charge(m.next_port_of(*port), airtime);
                 } else if !collision && !corrupted {

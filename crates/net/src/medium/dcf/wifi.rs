@@ -1,15 +1,27 @@
-//! The DCF's PHY and scheduler settings (crate::wifi): the ACK time of each port's PHY mode and
-//! the access point's choice among its stations, kept in the medium's boxed `CellWifi`.
+//! The DCF's PHY and scheduler settings (`phy` and `airtime` beside this file): the ACK time
+//! of each port's PHY mode and the access point's choice among its stations, kept in the
+//! medium's boxed `CellWifi`.
 
+use super::airtime::{AirtimeDrr, ApScheduler};
 use super::config::Timing;
 use super::Dcf;
-use crate::wifi::airtime::{AirtimeDrr, ApScheduler};
-use crate::wifi::CellWifi;
 use engine::{PortId, SimDuration};
+
+/// What a DCF cell (crate::medium::dcf) holds for its PHY modes and its access point's
+/// scheduler.
+#[derive(Debug, Default)]
+pub(crate) struct CellWifi {
+    /// Per-port SIFS + ACK and ACK timeout where a port's PHY mode answers in its own control
+    /// rate (IEEE 802.11-2016 §10.6.6.5.2), by port index; zero: the cell's.
+    pub(crate) port_ack: Vec<(SimDuration, SimDuration)>,
+    /// The access point's airtime deficit round robin ([`airtime`]); `None`: its ports in
+    /// turn, one frame each.
+    pub(crate) sched: Option<AirtimeDrr>,
+}
 
 impl Dcf {
     /// How the access point (member 0) chooses among its stations' queues
-    /// (crate::wifi::airtime): one frame each in turn (the default; the standard leaves it to
+    /// (crate::medium::dcf::airtime): one frame each in turn (the default; the standard leaves it to
     /// the implementation), or Linux mac80211's airtime deficit round robin.
     pub(crate) fn set_ap_scheduler(&mut self, s: ApScheduler) {
         let sched = match s {
@@ -49,3 +61,7 @@ impl Dcf {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "wifi_tests.rs"]
+mod tests;

@@ -1,10 +1,10 @@
 //! The DCF with the PHY's per-port ACK times and the access point's airtime scheduler
 //! (explicit times and counts against the FakeAir of crate::medium::shared).
 
+use crate::medium::dcf::airtime::{ApScheduler, LINUX_QUANTUM};
 use crate::medium::dcf::{Dcf, DcfConfig};
 use crate::medium::shared::tests::FakeAir;
 use crate::medium::Medium;
-use crate::wifi::airtime::{ApScheduler, LINUX_QUANTUM};
 use engine::{PortId, RngStream, SimDuration, SimTime};
 
 fn cell(cfg: DcfConfig, stations: u32) -> Dcf {
