@@ -231,7 +231,8 @@ impl<E, const K: usize> EventQueue<E, K> {
         // (the spill rule of the module's note), so that no event pops unhashed.
         while !self.near.is_empty() {
             let Entry { time, event } = self.near.remove(0);
-            self.later.push(Later::new(time, self.falling, event), self.now);
+            self.later
+                .push(Later::new(time, self.falling, event), self.now);
             self.falling -= 1;
         }
     }
@@ -298,7 +299,8 @@ impl<E, const K: usize> EventQueue<E, K> {
             // `near`'s latest (its first element) to `later`, below every sequence number
             // handed out before (the module's note).
             let Entry { time, event } = self.near.remove(0);
-            self.later.push(Later::new(time, self.falling, event), self.now);
+            self.later
+                .push(Later::new(time, self.falling, event), self.now);
             self.falling -= 1;
             self.near_limit = 0;
         }
@@ -359,7 +361,8 @@ impl<E, const K: usize> EventQueue<E, K> {
             if time > limit {
                 // Back as the first of `later`: a number below every one handed out (the
                 // spill rule of the module's note).
-                self.later.push(Later::new(time, self.falling, event), self.now);
+                self.later
+                    .push(Later::new(time, self.falling, event), self.now);
                 self.falling -= 1;
                 return false;
             }
