@@ -11,6 +11,7 @@
 
 mod fingerprint;
 mod ids;
+mod later;
 mod progress;
 mod queue;
 mod rng;

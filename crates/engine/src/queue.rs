@@ -10,9 +10,11 @@
 //!   (one step of insertion sort, at most `K` places). On the papers' small paths every event
 //!   lives here: a frame per busy channel, a few frames on each wire, a timer or two per
 //!   endpoint, and a new event usually lands before the timers, after one or two frames.
-//! - `later`, a binary heap of the rest keyed by `(time, seq)`, `seq` stored in each entry:
-//!   O(log n) per pop, and O(1) on average for a push of an event due after most others (a
-//!   frame put on a long wire), which is where a sorted vector walked past everything.
+//! - `later`, the rest keyed by `(time, seq)`, `seq` stored in each entry, in two binary heaps
+//!   by how far ahead each was due when pushed (crate::later: timers apart from frames, so that
+//!   a frame's pop does not sift through every connection's timer): O(log n) per pop, and O(1)
+//!   on average for a push of an event due after most others (a frame put on a long wire),
+//!   which is where a sorted vector walked past everything.
 //!
 //! The invariant: every event in `near` orders before every event in `later`. A push goes to
 //! `later` when it is due at or after `later`'s first event, or when `near` is full and it is
@@ -46,57 +48,12 @@
 //! event about to pop, so that every pop passes the out-of-line path, which hashes it.
 
 use crate::fingerprint::{EventKey, Fingerprint};
+use crate::later::{Later, LaterTier};
 use crate::time::SimTime;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 struct Entry<E> {
     time: SimTime,
     event: E,
-}
-
-/// An event of the second tier, ordered by `(time, seq)` *reversed*, so that the standard
-/// library's max-heap pops the earliest. The pair is one 128-bit key (time in the high half):
-/// one comparison per step of the heap's sifts instead of two.
-struct Later<E> {
-    key: u128,
-    event: E,
-    /// The lane it was queued in ([`Lanes`]), or [`NO_LANE`] (in the entry's padding).
-    lane: u32,
-}
-
-impl<E> Later<E> {
-    #[inline]
-    fn new(time: SimTime, seq: u64, event: E) -> Self {
-        Later {
-            key: u128::from(time.as_nanos()) << 64 | u128::from(seq),
-            event,
-            lane: NO_LANE,
-        }
-    }
-
-    #[inline]
-    fn time(&self) -> SimTime {
-        SimTime((self.key >> 64) as u64)
-    }
-}
-
-impl<E> PartialEq for Later<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl<E> Eq for Later<E> {}
-impl<E> PartialOrd for Later<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Later<E> {
-    #[inline]
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
-    }
 }
 
 /// The lane of an event that has none.
@@ -134,7 +91,7 @@ pub struct EventQueue<E, const K: usize = 32> {
     /// every event of the same time already waiting.
     near: Vec<Entry<E>>,
     /// The rest, each due at or after every event of `near` (after, on equal times).
-    later: BinaryHeap<Later<E>>,
+    later: LaterTier<E>,
     /// `K` while `later` is empty, 0 otherwise: a push into `near` shorter than this needs no
     /// look at the second tier (one comparison on the small paths).
     near_limit: usize,
@@ -172,7 +129,7 @@ impl<E, const K: usize> EventQueue<E, K> {
     pub fn with_near_capacity() -> Self {
         EventQueue {
             near: Vec::with_capacity(K + 1),
-            later: BinaryHeap::new(),
+            later: LaterTier::new(),
             near_limit: K,
             fingerprinting: false,
             lanes: None,
@@ -242,7 +199,7 @@ impl<E, const K: usize> EventQueue<E, K> {
                 }
             }
         }
-        self.later.push(entry);
+        self.later.push(entry, self.now);
     }
 
     /// The first entry of `later`, out of the heap; its lane's next takes its place.
@@ -255,7 +212,7 @@ impl<E, const K: usize> EventQueue<E, K> {
                 match l.waiting[i].pop_front() {
                     Some(next) => {
                         l.len -= 1;
-                        self.later.push(next);
+                        self.later.push(next, self.now);
                     }
                     None => l.last[i] = None,
                 }
@@ -274,7 +231,8 @@ impl<E, const K: usize> EventQueue<E, K> {
         // (the spill rule of the module's note), so that no event pops unhashed.
         while !self.near.is_empty() {
             let Entry { time, event } = self.near.remove(0);
-            self.later.push(Later::new(time, self.falling, event));
+            self.later
+                .push(Later::new(time, self.falling, event), self.now);
             self.falling -= 1;
         }
     }
@@ -341,7 +299,8 @@ impl<E, const K: usize> EventQueue<E, K> {
             // `near`'s latest (its first element) to `later`, below every sequence number
             // handed out before (the module's note).
             let Entry { time, event } = self.near.remove(0);
-            self.later.push(Later::new(time, self.falling, event));
+            self.later
+                .push(Later::new(time, self.falling, event), self.now);
             self.falling -= 1;
             self.near_limit = 0;
         }
@@ -402,7 +361,8 @@ impl<E, const K: usize> EventQueue<E, K> {
             if time > limit {
                 // Back as the first of `later`: a number below every one handed out (the
                 // spill rule of the module's note).
-                self.later.push(Later::new(time, self.falling, event));
+                self.later
+                    .push(Later::new(time, self.falling, event), self.now);
                 self.falling -= 1;
                 return false;
             }
@@ -461,8 +421,15 @@ mod tests {
     /// fingerprint on (every pop through the out-of-line path), whose value must be the hash of
     /// the model's pops.
     fn matches_heap<const K: usize>(ops: &[(u64, u8)]) -> Result<(), TestCaseError> {
-        for (fingerprint, lanes) in [(false, false), (true, false), (false, true), (true, true)] {
+        // The second tier split at its default and at 5 ns (crate::later: the order does not
+        // depend on which of its heaps an entry waits in).
+        let combos = [(false, false), (true, false), (false, true), (true, true)];
+        for (fingerprint, lanes, far_after) in combos
+            .into_iter()
+            .flat_map(|(f, l)| [(f, l, crate::later::FAR_AFTER_NS), (f, l, 5)])
+        {
             let mut q: EventQueue<usize, K> = EventQueue::with_near_capacity();
+            q.later.far_after = far_after;
             if lanes {
                 // Three lanes and events without one; the random times put some events of a
                 // lane before its last (queued outside it).

@@ -1,4 +1,4 @@
-//! A first-in first-out ring of small `Copy` items: a port's queue and wire (crate::port).
+//! A first-in first-out ring of small `Copy` items: a port's queue (crate::port).
 //!
 //! `std::collections::VecDeque` does the same, but its `push_back` and `pop_front` are left to
 //! the inliner, which outlined them from the event loop once the queue disciplines and the
@@ -88,14 +88,6 @@ impl<T: Copy> Fifo<T> {
         Some(x)
     }
 
-    /// The item at the tail.
-    pub(crate) fn back(&self) -> Option<&T> {
-        if self.len == 0 {
-            return None;
-        }
-        Some(&self.buf[self.at(self.len - 1)])
-    }
-
     /// The items from head to tail.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         (0..self.len).map(move |i| &self.buf[self.at(i)])
@@ -157,13 +149,12 @@ mod tests {
                 _ => assert_eq!(f.pop_front(), d.pop_front()),
             }
             assert_eq!(f.len(), d.len());
-            assert_eq!(f.back(), d.back());
             if i % 97 == 0 {
                 assert!(f.iter().eq(d.iter()));
             }
         }
         let e: Fifo<u8> = Fifo::new();
-        assert!(e.len() == 0 && e.back().is_none() && e.iter().next().is_none());
+        assert!(e.len() == 0 && e.iter().next().is_none());
         assert_eq!(
             Fifo::from([1, 2, 3]).iter().copied().collect::<Vec<_>>(),
             [1, 2, 3]

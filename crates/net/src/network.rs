@@ -35,15 +35,21 @@ use proxy::ProxySlot;
 pub use udp::UdpFlow;
 pub use web::{Connector, WebFlow};
 
-/// Events are kept small (frames wait in their port's `wire`, crate::port): the queue moves
-/// them on every push and pop.
+/// Events are kept small (12 bytes, a test holds it): the queue moves them on every push and
+/// pop.
 #[derive(Clone, Copy, Debug)]
 enum Event {
     /// A wake-up a medium asked for (crate::medium): for a shared channel, the frame on the
     /// air has been sent.
     Mac { medium: u32, tag: u32 },
-    /// The oldest frame on a port's wire reaches the far end.
-    Arrive { port: PortId },
+    /// A frame sent on `port` reaches the far end: the packet of the handle taken apart
+    /// ([`PacketRef::into_parts`]: `slot`, `kind`), with its fate on the channel.
+    Arrive {
+        port: PortId,
+        slot: u32,
+        kind: PacketKind,
+        arrival: Arrival,
+    },
     /// The sender of a flow asked to be woken.
     SenderTimer { flow: FlowId },
     /// The receiver of a flow asked to be woken.
@@ -77,7 +83,7 @@ impl Event {
     /// (the port's delay is fixed and its frames start one after another).
     fn lane(&self) -> u32 {
         match *self {
-            Event::Arrive { port } => port.0,
+            Event::Arrive { port, .. } => port.0,
             _ => engine::NO_LANE,
         }
     }

@@ -186,6 +186,19 @@ pub(crate) struct PacketRef {
 }
 
 impl PacketRef {
+    /// The slot and kind, for an event that carries the handle (`Event::Arrive` of the
+    /// network): flattened there, the event stays 12 bytes.
+    #[inline(always)]
+    pub(crate) fn into_parts(self) -> (u32, PacketKind) {
+        (self.slot, self.kind)
+    }
+
+    /// The handle [`PacketRef::into_parts`] took apart.
+    #[inline(always)]
+    pub(crate) fn from_parts(slot: u32, kind: PacketKind) -> Self {
+        PacketRef { slot, kind }
+    }
+
     /// A handle on no packet, for media tests that never look at the frame.
     #[cfg(test)]
     pub(crate) fn dangling() -> Self {

@@ -97,11 +97,11 @@ pub struct Port {
     pub(crate) cfg: DirectionConfig,
     /// Handles on the queued packets (in the network's [`PacketPool`]).
     pub(crate) queue: Fifo<PacketRef>,
-    /// Frames whose transmission started and that have not yet arrived at the far end, oldest
-    /// first, each with whether it is corrupted. The delay is the same for every frame of a
-    /// port and a port sends one frame at a time, so frames arrive in the order they started:
-    /// the events of the loop name the port only, not the frame (no allocation per frame).
-    pub(crate) wire: Fifo<(PacketRef, Arrival)>,
+    /// The frame whose transmission started and is not yet sent completely, with whether it is
+    /// corrupted: a port has at most one on the air (a medium takes the next frame only after
+    /// reporting the last one sent). Once sent it propagates in its `Event::Arrive`, which
+    /// carries it (crate::network), so frames on the wire cost no ring here.
+    pub(crate) on_air: Option<(PacketRef, Arrival)>,
     pub(crate) error: ErrorModel,
     /// Whether a corrupted TCP frame's header was hit (HACK identification, drawn only for
     /// receivers that identify by the header: other runs make no draw from it).
@@ -181,7 +181,7 @@ impl Port {
             medium,
             cfg,
             queue,
-            wire: Fifo::new(),
+            on_air: None,
             error,
             header_rng,
             delivery,

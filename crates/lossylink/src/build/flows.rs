@@ -2,7 +2,7 @@
 //! [`FlowPlan`]s (ends, size or long-lived, start and stop, TCP settings after the flow's
 //! overrides, the scheme's parts, the split proxy, or a UDP source).
 
-use super::topology::{node_id, Net};
+use super::topology::{node_id_named, Net};
 use super::transport::{check_parts, fit_profile, tcp_settings};
 use super::{split_settings, FlowPlan, RunSettings};
 use crate::cc::PathFacts;
@@ -152,7 +152,7 @@ pub(super) fn flow_plan(
         }
     })?;
     let host = |k: &str, name: &str| -> Result<NodeId, Error> {
-        let id = node_id(doc, &field(k), name)?;
+        let id = node_id_named(doc, name, || field(k))?;
         if doc.nodes[id.index()].kind != NodeKindDoc::Host {
             let hosts: Vec<&str> = doc
                 .nodes

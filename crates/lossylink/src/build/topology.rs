@@ -124,6 +124,16 @@ impl Net {
 
 /// The id of the node called `name`, or an error at `field` listing the names.
 pub(crate) fn node_id(doc: &ScenarioDoc, field: &str, name: &str) -> Result<NodeId, Error> {
+    node_id_named(doc, name, || field.to_string())
+}
+
+/// [`node_id`] with the field's path made only for the error (a scenario of thousands of
+/// flows looks up two nodes per flow: the paths cost more than the lookups, callgrind).
+pub(crate) fn node_id_named(
+    doc: &ScenarioDoc,
+    name: &str,
+    field: impl FnOnce() -> String,
+) -> Result<NodeId, Error> {
     doc.nodes
         .iter()
         .position(|n| n.name == name)
@@ -131,7 +141,7 @@ pub(crate) fn node_id(doc: &ScenarioDoc, field: &str, name: &str) -> Result<Node
         .ok_or_else(|| {
             let names: Vec<&str> = doc.nodes.iter().map(|n| n.name.as_str()).collect();
             Error::invalid(
-                field,
+                field(),
                 format!(
                     "'{name}' is not a node of this scenario (nodes: {})",
                     names.join(", ")

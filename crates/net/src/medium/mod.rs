@@ -49,7 +49,7 @@ use shared::Shared;
 #[derive(Debug)]
 pub(crate) struct Frame(pub(crate) PacketRef);
 
-/// What becomes of a frame at the far end of its hop (carried on a port's wire with it).
+/// What becomes of a frame at the far end of its hop (carried in its `Arrive` event with it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Arrival {
     /// Received intact.

@@ -117,7 +117,7 @@ impl AirOf<'_> {
     /// their extra call sites leave the hot path's `transmit` as the compiler laid it out.
     #[inline(never)]
     fn onto_wire(&mut self, now: SimTime, port: PortId, r: crate::packet::PacketRef, a: Arrival) {
-        self.ports[port.index()].wire.push_back((r, a));
+        self.ports[port.index()].on_air = Some((r, a));
         self.sent(now, port);
     }
 }
@@ -146,7 +146,7 @@ impl Air for AirOf<'_> {
         let pkt = &self.pool[r];
         let (airtime, corrupted) = p.transmit(now, (pkt, self.pool.ip_len(r)), wait);
         self.taps.frame(now, port, pkt, corrupted);
-        p.wire.push_back((r, Arrival::corrupted_if(corrupted)));
+        p.on_air = Some((r, Arrival::corrupted_if(corrupted)));
         airtime
     }
 
@@ -159,12 +159,25 @@ impl Air for AirOf<'_> {
     #[inline(always)]
     fn sent(&mut self, now: SimTime, port: PortId) {
         // One index for both the agent's flag and the delay (the agent cannot change the port).
-        let p = &self.ports[port.index()];
+        let p = &mut self.ports[port.index()];
         let delay = p.delay();
+        let Some((r, arrival)) = p.on_air.take() else {
+            debug_assert!(false, "a frame sent that was never on the air");
+            return;
+        };
         if p.agent_from {
-            self.nodes[p.from.index()].sent(now, p, self.pool, self.queue);
+            self.nodes[p.from.index()].sent(now, p, r, self.pool, self.queue);
         }
-        self.queue.schedule(now + delay, Event::Arrive { port });
+        let (slot, kind) = r.into_parts();
+        self.queue.schedule(
+            now + delay,
+            Event::Arrive {
+                port,
+                slot,
+                kind,
+                arrival,
+            },
+        );
     }
 }
 

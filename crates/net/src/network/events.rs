@@ -10,14 +10,14 @@ impl Network {
     pub(super) fn handle(&mut self, now: SimTime, ev: Event) {
         match ev {
             Event::Mac { medium, tag } => self.mac(now, medium as usize, tag),
-            Event::Arrive { port } => {
-                let p = &mut self.ports[port.index()];
-                let to = p.to;
-                // Frames on a wire arrive in the order they started (crate::port).
-                let Some((r, arrival)) = p.wire.pop_front() else {
-                    debug_assert!(false, "an arrival on an empty wire");
-                    return;
-                };
+            Event::Arrive {
+                port,
+                slot,
+                kind,
+                arrival,
+            } => {
+                let to = self.ports[port.index()].to;
+                let r = PacketRef::from_parts(slot, kind);
                 if arrival == Arrival::Intact {
                     // Most frames meet no link ARQ, proxy or agent: cheap checks first, so that
                     // the packet stays in the pool.

@@ -124,7 +124,7 @@ impl Node {
         }
     }
 
-    /// A frame left port `p` of this node (the newest on its wire): the agent sees its data
+    /// The frame of `r` left port `p` of this node (sent completely): the agent sees its data
     /// frames on a wireless hop leave (it times link round trips from them). Out of line: the
     /// caller checks the port's `agent_from` flag first (most nodes run no agent).
     #[inline(never)]
@@ -132,13 +132,11 @@ impl Node {
         &mut self,
         now: SimTime,
         p: &Port,
+        r: PacketRef,
         pool: &PacketPool,
         queue: &mut EventQueue<Event>,
     ) {
         let Some(AgentSlot { agent, .. }) = self.agent.as_mut() else {
-            return;
-        };
-        let Some(&(r, _)) = p.wire.back() else {
             return;
         };
         let pkt = &pool[r];
