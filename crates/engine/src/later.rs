@@ -19,6 +19,9 @@ use crate::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+/// The lane of an event that has none (crate::queue's lanes).
+pub const NO_LANE: u32 = u32::MAX;
+
 /// How far ahead of `now` an entry must be due to go to `far`: 16.8 ms (2^24 ns). Beyond the
 /// frames on the air and a busy wire's next arrival (a 1500-byte frame takes 12 ms at 1 Mb/s),
 /// below the timers (delayed ACKs at 40 ms and more, retransmission timers at 200 ms and more).
@@ -44,7 +47,7 @@ impl<E> Later<E> {
         Later {
             key: u128::from(time.as_nanos()) << 64 | u128::from(seq),
             event,
-            lane: crate::queue::NO_LANE,
+            lane: NO_LANE,
         }
     }
 

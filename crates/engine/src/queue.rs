@@ -56,8 +56,7 @@ struct Entry<E> {
     event: E,
 }
 
-/// The lane of an event that has none.
-pub const NO_LANE: u32 = u32::MAX;
+pub use crate::later::NO_LANE;
 
 /// The lane of an event ([`EventQueue::enable_lanes`]): [`NO_LANE`] for most kinds.
 pub type LaneOf<E> = fn(&E) -> u32;
