@@ -6,7 +6,6 @@
 
 use crate::cc::CubicCc;
 use crate::recovery::{Phase, RenoRecovery};
-use crate::rto::{Rfc6298Config, Rfc6298Rto};
 use crate::tests::bsd_reno::{ack, ms, BASE};
 use crate::{CcPart, Sender, SenderConfig, SenderParts, SeqSpace};
 use engine::{SimDuration, SimTime, VecSink};
@@ -21,13 +20,7 @@ fn after_a_loss_the_window_follows_the_cubic_curve_with_the_rfc_k() {
     let parts = SenderParts {
         cc: CcPart::custom(CubicCc::new(MSS, 200 * MSS, WIN)),
         recovery: RenoRecovery::new(3).into(),
-        rto: Rfc6298Rto::new(Rfc6298Config {
-            min: SimDuration::from_millis(200),
-            max: SimDuration::from_secs(60),
-            initial: SimDuration::from_secs(1),
-            granularity: SimDuration::from_millis(1),
-        })
-        .into(),
+        rto: super::rto_200ms(),
         eifel: None,
     };
     let mut s = Sender::new(

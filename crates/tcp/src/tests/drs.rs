@@ -18,7 +18,6 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::NewRenoRecovery;
-use crate::rto::{Rfc6298Config, Rfc6298Rto};
 use crate::tests::bsd_reno::ms;
 use crate::tests::net::Path;
 use crate::{
@@ -35,13 +34,7 @@ fn path(autotune: bool) -> Path {
     let parts = SenderParts {
         cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, BIG).into(),
         recovery: NewRenoRecovery::new(crate::recovery::NewRenoFlavor::Rfc6582, 3).into(),
-        rto: Rfc6298Rto::new(Rfc6298Config {
-            min: SimDuration::from_millis(200),
-            max: SimDuration::from_secs(60),
-            initial: SimDuration::from_secs(1),
-            granularity: SimDuration::from_millis(1),
-        })
-        .into(),
+        rto: super::rto_200ms(),
         eifel: None,
     };
     let ts = Some(SimDuration::from_millis(1));

@@ -16,7 +16,6 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::RenoRecovery;
-use crate::rto::{Rfc6298Config, Rfc6298Rto};
 use crate::tests::bsd_reno::{ms, BASE};
 use crate::tests::net::Path;
 use crate::{DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqSpace};
@@ -34,13 +33,7 @@ fn path_with(abe: Option<u16>) -> Path {
     let parts = SenderParts {
         cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 20 * MSS, 1 << 20).into(),
         recovery: RenoRecovery::new(3).into(),
-        rto: Rfc6298Rto::new(Rfc6298Config {
-            min: SimDuration::from_millis(200),
-            max: SimDuration::from_secs(60),
-            initial: SimDuration::from_secs(1),
-            granularity: SimDuration::from_millis(1),
-        })
-        .into(),
+        rto: super::rto_200ms(),
         eifel: None,
     };
     let sender = Sender::new(

@@ -5,12 +5,11 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{EsackConfig, EsackRecovery, LossRecovery};
-use crate::rto::{Rfc6298Config, Rfc6298Rto};
 use crate::{
     LinkNotice, NoticeKind, SackBlocks, SegOptions, Segment, Sender, SenderConfig, SenderEvent,
     SenderParts, SeqNum, SeqSpace,
 };
-use engine::{SimDuration, SimTime, VecSink};
+use engine::{SimTime, VecSink};
 
 const MSS: u32 = 1000;
 const BASE: SeqNum = SeqNum(1000);
@@ -30,13 +29,7 @@ fn sender_cfg(recovery: Box<dyn LossRecovery>, cfg: SenderConfig) -> Sender {
     let parts = SenderParts {
         cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 5 * MSS, 65535).into(),
         recovery: recovery.into(),
-        rto: Rfc6298Rto::new(Rfc6298Config {
-            min: SimDuration::from_millis(200),
-            max: SimDuration::from_secs(60),
-            initial: SimDuration::from_secs(1),
-            granularity: SimDuration::from_millis(1),
-        })
-        .into(),
+        rto: super::rto_200ms(),
         eifel: None,
     };
     let mut s = Sender::new(cfg, parts, SeqSpace { base: BASE }, 100 * u64::from(MSS));

@@ -9,7 +9,6 @@
 
 use crate::cc::CubicCc;
 use crate::recovery::{SackFlavor, SackRecovery};
-use crate::rto::{Rfc6298Config, Rfc6298Rto};
 use crate::tests::bsd_reno::ms;
 use crate::tests::net::{Log, Path};
 use crate::{
@@ -29,13 +28,7 @@ fn run(hystart: bool, until_ms: u64) -> (Path, Vec<(SimTime, u32, u32)>) {
     let parts = SenderParts {
         cc: CcPart::custom(if hystart { cubic.with_hystart() } else { cubic }),
         recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
-        rto: Rfc6298Rto::new(Rfc6298Config {
-            min: SimDuration::from_millis(200),
-            max: SimDuration::from_secs(60),
-            initial: SimDuration::from_secs(1),
-            granularity: SimDuration::from_millis(1),
-        })
-        .into(),
+        rto: super::rto_200ms(),
         eifel: None,
     };
     let cfg = SenderConfig {

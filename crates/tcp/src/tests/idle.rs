@@ -7,7 +7,6 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::RenoRecovery;
-use crate::rto::{Rfc6298Config, Rfc6298Rto};
 use crate::tests::bsd_reno::{ack, ms, BASE};
 use crate::{CcPart, IdleRestart, Sender, SenderConfig, SenderParts, SeqSpace};
 use engine::{SimDuration, SimTime, VecSink};
@@ -20,13 +19,7 @@ fn sender(restart: Option<IdleRestart>) -> Sender {
     let parts = SenderParts {
         cc: CcPart::custom(RenoCc::new(RenoFlavor::Rfc5681, MSS, 4 * MSS, WIN)),
         recovery: RenoRecovery::new(3).into(),
-        rto: Rfc6298Rto::new(Rfc6298Config {
-            min: SimDuration::from_millis(200),
-            max: SimDuration::from_secs(60),
-            initial: SimDuration::from_secs(1),
-            granularity: SimDuration::from_millis(1),
-        })
-        .into(),
+        rto: super::rto_200ms(),
         eifel: None,
     };
     let cfg = SenderConfig {

@@ -27,3 +27,15 @@ pub(crate) mod sack;
 pub(crate) mod syn;
 pub(crate) mod tcp_eln;
 pub(crate) mod wscale;
+
+/// The retransmission timer most of today's scripts run: RFC 6298 with Linux's 200 ms floor,
+/// RFC 6298's 60 s ceiling and 1 s initial value, and a 1 ms clock.
+pub(crate) fn rto_200ms() -> crate::sender::RtoPart {
+    crate::rto::Rfc6298Rto::new(crate::rto::Rfc6298Config {
+        min: engine::SimDuration::from_millis(200),
+        max: engine::SimDuration::from_secs(60),
+        initial: engine::SimDuration::from_secs(1),
+        granularity: engine::SimDuration::from_millis(1),
+    })
+    .into()
+}

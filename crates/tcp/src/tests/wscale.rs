@@ -9,7 +9,6 @@
 
 use crate::cc::CubicCc;
 use crate::recovery::RenoRecovery;
-use crate::rto::{Rfc6298Config, Rfc6298Rto};
 use crate::tests::bsd_reno::{ms, BASE};
 use crate::tests::net::Path;
 use crate::wscale::{field, shift_for};
@@ -73,13 +72,7 @@ fn first_round(buffer: u32) -> (usize, u32) {
     let parts = SenderParts {
         cc: CcPart::custom(CubicCc::new(MSS, 100 * MSS, window)),
         recovery: RenoRecovery::new(3).into(),
-        rto: Rfc6298Rto::new(Rfc6298Config {
-            min: SimDuration::from_millis(200),
-            max: SimDuration::from_secs(60),
-            initial: SimDuration::from_secs(1),
-            granularity: SimDuration::from_millis(1),
-        })
-        .into(),
+        rto: super::rto_200ms(),
         eifel: None,
     };
     let sender = Sender::new(
