@@ -78,9 +78,7 @@ def evaluate(
         except ZeroDivisionError:
             out.append(Verdict(t, None, "not available", "division by zero"))
             continue
-        lo, hi = t.accept
-        inside = math.isfinite(value) and lo <= value <= hi
-        if inside:
+        if _inside(value, t.accept):
             note = "listed deviation does not show in this run" if t.deviation else ""
             v = Verdict(t, value, "pass", note)
         elif t.deviation is not None:
@@ -107,8 +105,18 @@ def _add_sensitivity(v: Verdict, sens: base.Sensitivity, m: Measurements) -> Non
     v.reason = f"{v.reason}; {note}" if v.reason else note
 
 
+#: Relative slack of a range's ends: a value computed in floating point (a Spearman rho of
+#: 0.8 comes out as 0.7999999999999999) is on the end it equals, not beside it.
+ROUNDING = 1e-9
+
+
 def _inside(value: float, band: tuple[float, float]) -> bool:
-    return math.isfinite(value) and band[0] <= value <= band[1]
+    """``value`` within ``band``, its ends included up to rounding (:data:`ROUNDING`)."""
+    lo, hi = band
+    slack = ROUNDING * max(
+        1.0, abs(lo) if math.isfinite(lo) else 1.0, abs(hi) if math.isfinite(hi) else 1.0
+    )
+    return math.isfinite(value) and lo - slack <= value <= hi + slack
 
 
 def _judge_deviation(t: base.Target, value: float, m: Measurements) -> Verdict:
