@@ -55,6 +55,8 @@ struct Row {
     goodput: f64,
     completion: Option<SimTime>,
     counts: [u64; 6],
+    /// A TCP flow's ECN counters, when it negotiates ECN.
+    ecn: Option<crate::metrics::EcnMetrics>,
     /// A web session's pages (their response times in seconds, pages requested in the window)
     /// and its objects and connections.
     web: Option<WebRow>,
@@ -144,6 +146,9 @@ fn row(network: &Network, plan: &FlowPlan, r: Row) -> Vec<(&'static str, Value)>
         ),
     ];
     out.extend(COUNT_KEYS.iter().zip(r.counts).map(|(&k, v)| (k, u(v))));
+    if let Some(e) = r.ecn {
+        out.extend(e.to_pairs());
+    }
     if let Some(mut w) = r.web {
         out.extend(response_columns(&mut w.response_s));
         out.push(("objects", u(w.objects)));
@@ -197,6 +202,7 @@ impl FlowResults {
                     goodput: mbps(bytes, to.saturating_since(from).as_secs_f64()),
                     completion: None,
                     counts: [src.sent, 0, 0, 0, 0, 0],
+                    ecn: None,
                     web: None,
                 };
                 flows.push(row(network, plan, r));
@@ -227,6 +233,10 @@ impl FlowResults {
                 goodput,
                 completion: done,
                 counts: sender_counts(s),
+                ecn: plan
+                    .tcp
+                    .ecn
+                    .then(|| crate::metrics::EcnMetrics::of(s, f.receiver.stats())),
                 web: None,
             };
             flows.push(row(network, plan, r));
@@ -357,6 +367,8 @@ fn web_row(
         goodput: mbps(in_window, to.saturating_since(from).as_secs_f64()),
         completion: None,
         counts,
+        // A web session's connections open and close as it goes: no ECN columns.
+        ecn: None,
         web: Some(WebRow {
             response_s: pages
                 .iter()

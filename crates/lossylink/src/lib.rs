@@ -42,7 +42,7 @@ pub use emulation::{emulation_plan, EmulationPlan};
 pub use engine::Progress;
 pub use error::{Error, ErrorKind};
 pub use flow_metrics::{jain, FlowResults};
-pub use metrics::{GsmMetrics, Metrics, Value};
+pub use metrics::{EcnMetrics, GsmMetrics, Metrics, Value};
 pub use retrace::{erasure_stats, erasure_trace, retrace};
 pub use run::{run, run_reporting, RunOptions, RunResult};
 pub use scenario::Scenario;

@@ -153,6 +153,46 @@ pub struct Metrics {
     pub sender_ersn_restarts: u64,
     /// The GSM RLP link's counters, when the path has one (their columns appear only then).
     pub gsm: Option<GsmMetrics>,
+    /// The flow's ECN counters, when it negotiates ECN (`tcp.ecn`; their columns appear only
+    /// then).
+    pub ecn: Option<EcnMetrics>,
+}
+
+/// A flow's RFC 3168 ECN counters, with RFC 8511 ABE's share of the responses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EcnMetrics {
+    /// ACKs that reached the sender with ECE.
+    pub ece_acks: u64,
+    /// The sender's window reductions in answer to ECE (at most one per window of data).
+    pub responses: u64,
+    /// Of those, the ones by ABE's β_ecn (`tcp.abe`).
+    pub abe_responses: u64,
+    /// Data segments that reached the receiver marked CE.
+    pub ce_received: u64,
+}
+
+impl EcnMetrics {
+    /// The counters of a sender and its receiver.
+    pub(crate) fn of(s: &tcp::SenderStats, r: &tcp::ReceiverStats) -> Self {
+        Self {
+            ece_acks: s.ece_acks,
+            responses: s.ecn_responses,
+            abe_responses: s.abe_responses,
+            ce_received: r.ce_received,
+        }
+    }
+
+    /// Name/value pairs (the columns `sender_ece_acks`, `sender_ecn_responses`,
+    /// `sender_abe_responses`, `receiver_ce_received`).
+    pub fn to_pairs(&self) -> [(&'static str, Value); 4] {
+        let i = |v: u64| Value::Int(v.min(i64::MAX as u64) as i64);
+        [
+            ("sender_ece_acks", i(self.ece_acks)),
+            ("sender_ecn_responses", i(self.responses)),
+            ("sender_abe_responses", i(self.abe_responses)),
+            ("receiver_ce_received", i(self.ce_received)),
+        ]
+    }
 }
 
 /// Counters of a run's GSM-CSD links (Ludwig2000 §4.2), summed over both directions.
@@ -285,6 +325,9 @@ impl Metrics {
                 ("l2r_gaps", i(g.l2r_gaps)),
                 ("utilization_pct", Float(g.utilization_pct)),
             ]);
+        }
+        if let Some(e) = &self.ecn {
+            pairs.extend(e.to_pairs());
         }
         pairs
     }

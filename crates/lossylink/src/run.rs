@@ -328,6 +328,10 @@ pub fn run_reporting(
             &plan.tcp,
             flow.receiver.stats().duplicate_segments,
         ),
+        ecn: plan
+            .tcp
+            .ecn
+            .then(|| crate::metrics::EcnMetrics::of(s, flow.receiver.stats())),
     };
     let trace = opts.trace.then(|| {
         // Each flow's receiver: segments accepted and ACKs sent, in its data sequence space.

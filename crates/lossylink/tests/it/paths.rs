@@ -215,6 +215,36 @@ fn an_ecn_flow_over_fq_codel_loses_nothing_to_the_queue() {
     // Its delay stays near the 5 ms target rather than the window's 4 MiB (3.4 s at 10 Mb/s).
     let p95 = num(link, "sojourn_p95_ms");
     assert!(p95 < 50.0, "sojourn p95 {p95} ms");
+    // The flow's ECN counters: the marks reached the receiver, which echoed them; the sender
+    // answered at most once per ECE and none of its responses was ABE's (off).
+    let (ce, ece) = (num(f, "receiver_ce_received"), num(f, "sender_ece_acks"));
+    let responses = num(f, "sender_ecn_responses");
+    assert!(ce > 0.0 && ce <= num(link, "codel_marks"), "{f:?}");
+    assert!(responses >= 1.0 && responses <= ece, "{f:?}");
+    assert_eq!(num(f, "sender_abe_responses"), 0.0);
+    // With ABE every response is ABE's; without ECN there are no ECN columns at all.
+    s.set("tcp.abe", "true").unwrap();
+    let f = &run(&s, 1, &RunOptions::default())
+        .unwrap()
+        .flows
+        .unwrap()
+        .flows[0];
+    assert_eq!(
+        num(f, "sender_abe_responses"),
+        num(f, "sender_ecn_responses")
+    );
+    assert!(num(f, "sender_abe_responses") >= 1.0, "{f:?}");
+    s.set("tcp.abe", "false").unwrap();
+    s.set(
+        "flows",
+        "[{ name = \"f\", from = \"s1\", to = \"d1\", scheme = \"e2e-cubic\" }]",
+    )
+    .unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    assert!(!r.flows.unwrap().flows[0]
+        .iter()
+        .any(|(k, _)| k.contains("ece")));
+    assert!(!r.metrics.to_pairs().iter().any(|(k, _)| k.contains("ecn")));
 }
 
 /// The `gigabit` preset loads and runs (a short stretch: its 4 s are for release builds):
