@@ -34,7 +34,8 @@ fn ready(d: &mut Dcf, air: &mut FakeAir) {
     }
 }
 
-fn cell(cfg: DcfConfig, stations: u32) -> Dcf {
+/// A cell of an access point and `stations` stations (ports 2s and 2s + 1), seeds fixed.
+pub(super) fn cell(cfg: DcfConfig, stations: u32) -> Dcf {
     let mut d = Dcf::new(cfg, vec![(Vec::new(), RngStream::new(1, "ap"))]);
     for s in 0..stations {
         d.add_link(

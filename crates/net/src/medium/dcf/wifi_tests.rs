@@ -2,22 +2,11 @@
 //! (explicit times and counts against the FakeAir of crate::medium::shared).
 
 use crate::medium::dcf::airtime::{ApScheduler, LINUX_QUANTUM};
+use crate::medium::dcf::tests::cell;
 use crate::medium::dcf::{Dcf, DcfConfig};
 use crate::medium::shared::tests::FakeAir;
 use crate::medium::Medium;
 use engine::{PortId, RngStream, SimDuration, SimTime};
-
-fn cell(cfg: DcfConfig, stations: u32) -> Dcf {
-    let mut d = Dcf::new(cfg, vec![(Vec::new(), RngStream::new(1, "ap"))]);
-    for s in 0..stations {
-        d.add_link(
-            PortId(2 * s),
-            PortId(2 * s + 1),
-            RngStream::new(1, &format!("sta{s}")),
-        );
-    }
-    d
-}
 
 /// Deliver the wake-ups in time order (ties in the order asked) up to `limit`.
 fn drive(m: &mut Dcf, air: &mut FakeAir, limit: SimTime) {
