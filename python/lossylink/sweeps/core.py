@@ -196,12 +196,11 @@ def sweep(
     cached = 0
     if store is not None:
         for r in rows:
-            if r.key is not None and r.error is None:
-                hit = store.get(r.key)
-                if hit is not None:
-                    r.metrics = hit
-                    cached += 1
-    pending = [r for r in rows if r.metrics is None and r.error is None]
+            hit = store.get(r.key)
+            if hit is not None:
+                r.metrics = hit
+                cached += 1
+    pending = [r for r in rows if r.metrics is None]
 
     # pyarrow (and the pandas it pulls in) takes most of a second to import: do it while the
     # runs execute, so it costs no wall time (the simulation releases the GIL).
@@ -209,7 +208,7 @@ def sweep(
     warm.start()
     t_start = time.perf_counter()
     threads_only = _check_main_guard(executor if pending else "seq", scheduler)
-    # Nothing to run (all cached or failed): start no pool or cluster.
+    # Nothing to run (all cached): start no pool or cluster.
     ex = make_executor(executor if pending else "seq", workers, scheduler if pending else None)
     if threads_only and isinstance(ex, PoolExecutor):
         ex.processes_pay_off_s = math.inf
@@ -220,8 +219,7 @@ def sweep(
         for size in batch_sizes(len(pending), ex, batch):
             batches.append(_tasks(pending[first : first + size]))
             first += size
-        runnable = sum(r.error is None for r in rows)
-        with _progress_bar(runnable, cached, progress) as bar:
+        with _progress_bar(len(rows), cached, progress) as bar:
             for outcomes in ex.run(batches):
                 for index, metrics, error, worker_version, cpu in outcomes:
                     _finish(rows[index], metrics, error, worker_version, version, store)
@@ -454,7 +452,7 @@ def _plan(base: Scenario, grid: Grid, seeds: Sequence[int]) -> list[Row]:
 
 
 def _tasks(rows: Sequence[Row]) -> list[Task]:
-    return [(r.run, r.scenario, r.seed) for r in rows if r.scenario is not None]
+    return [(r.run, r.scenario, r.seed) for r in rows]
 
 
 def batch_sizes(pending: int, ex: Executor, batch: int | None = None) -> list[int]:
@@ -498,7 +496,7 @@ def _finish(
         return
     kept = {k: v for k, v in metrics.items() if k not in NONDETERMINISTIC_METRICS}
     row.metrics = kept
-    if store is not None and row.key is not None:
+    if store is not None:
         wall = {k: v for k, v in metrics.items() if k in NONDETERMINISTIC_METRICS}
         store.put(row.key, kept, seed=row.seed, version=version, scenario=row.scenario, **wall)
 

@@ -52,9 +52,10 @@ class Row:
     point: int
     grid: tuple[tuple[str, str], ...]
     seed: int
-    key: str | None
-    scenario: str | None
-    """Canonical scenario JSON; ``None`` if the grid point could not be built."""
+    key: str
+    scenario: str
+    """Canonical scenario JSON (a grid point that cannot be built stops the sweep before it is
+    planned)."""
     metrics: dict[str, MetricValue] | None
     error: str | None
 
@@ -110,12 +111,11 @@ def build_table(
         columns[name] = [m.get(name) for m in measured]
     flat_of: dict[str, dict[str, Any]] = {}  # the runs of a grid point share their scenario
     for r in rows:
-        if r.scenario and r.scenario not in flat_of:
+        if r.scenario not in flat_of:
             flat_of[r.scenario] = flatten_scenario(r.scenario)
-    flats = [flat_of[r.scenario] if r.scenario else None for r in rows]
-    known = [f or _NONE for f in flats]
+    flats = [flat_of[r.scenario] for r in rows]
     for path in _union_keys(flats):
-        columns[f"scenario.{path}"] = [f.get(path) for f in known]
+        columns[f"scenario.{path}"] = [f.get(path) for f in flats]
     columns["scenario"] = [r.scenario for r in rows]
 
     fields = []
