@@ -18,8 +18,13 @@ def timing_warning(result: dict[str, Any]) -> str | None:
         return None
     worst = result.get("timing_max_us")
     most = f", at most {worst / 1000:.1f} ms" if isinstance(worst, int | float) else ""
+    remedy = (
+        "a lower rate, or fewer busy cores, keeps it on time"
+        if result.get("relay_realtime", True)
+        else "the relay ran without real-time scheduling (--no-realtime, or no CAP_SYS_NICE): "
+        "with it, or with fewer busy cores, it keeps time"
+    )
     return (
         f"the emulator fell behind real time: 1 % of the packets were released more than "
-        f"{p99 / 1000:.1f} ms late{most}; results at this rate are not the model's "
-        "(a lower rate, or fewer busy cores, keeps it on time)"
+        f"{p99 / 1000:.1f} ms late{most}; results at this rate are not the model's ({remedy})"
     )

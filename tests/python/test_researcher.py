@@ -367,3 +367,15 @@ def test_the_emulator_warns_when_it_falls_behind() -> None:
     assert "fell behind real time" in line
     assert "7.3 ms" in line
     assert "21.0 ms" in line
+
+
+def test_the_timing_warning_names_the_missing_real_time_scheduling() -> None:
+    from lossylink.emulation import timing_warning
+
+    late = {"timing_p99_us": 7300.0, "timing_max_us": 21000.0}
+    with_rt = timing_warning({**late, "relay_realtime": True})
+    without = timing_warning({**late, "relay_realtime": False})
+    assert with_rt is not None and without is not None
+    assert "real-time scheduling" not in with_rt
+    assert "without real-time scheduling" in without
+    assert "\n" not in without

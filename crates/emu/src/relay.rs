@@ -12,7 +12,7 @@
 
 use crate::capture::{DirCapture, HopCaptures};
 use crate::clock::Clock;
-use crate::sys::Tun;
+use crate::sys::{Scheduling, Tun};
 use crate::wire::parse_tcp;
 use engine::{NodeId, SimTime};
 use net::{Network, Packet, Proto};
@@ -37,6 +37,10 @@ const MAX_SLEEP: Duration = Duration::from_millis(20);
 /// Wake-ups closer than this are waited for by polling without sleeping (timer wake-up
 /// latency is tens of microseconds).
 const SPIN: u64 = 30_000;
+/// The relay thread's real-time priority (`SCHED_FIFO`, 1-99): above every ordinary thread
+/// (the hosts' programs, builds beside the emulator), below the kernel's own real-time
+/// threads (migration, watchdogs at 99).
+pub const RELAY_PRIORITY: i32 = 50;
 
 /// Counters of the relay.
 #[derive(Clone, Debug, Default)]
@@ -55,8 +59,12 @@ pub struct RelayStats {
     /// Datagrams whose payload slot was reused before they arrived (0 unless a hold kept more
     /// than `STORE_SLOTS` datagrams).
     pub evicted: u64,
-    /// Lateness of each release against the model's arrival time, in nanoseconds.
+    /// Lateness of each release against the model's arrival time, in nanoseconds: the clock
+    /// as the datagram's write to its host begins (the receiving stack's work inside the
+    /// write is the host's, after the arrival).
     pub lateness_ns: Vec<u64>,
+    /// Whether the relay thread ran under real-time scheduling (`SCHED_FIFO`).
+    pub realtime: bool,
     /// CPU seconds of the relay's thread (user + system: the reads, the model, the writes and
     /// the part of the receiving stacks that runs inside each write).
     pub cpu_s: f64,
@@ -171,17 +179,30 @@ impl Relay {
         [self.captures[0].take(), self.captures[1].take()]
     }
 
-    /// Relay until `stop` says so (asked between wake-ups, at least every 20 ms).
-    pub fn run(&mut self, clock: &Clock, mut stop: impl FnMut() -> bool) -> io::Result<()> {
+    /// Relay until `stop` says so (asked between wake-ups, at least every 20 ms). With
+    /// `realtime`, the thread runs under `SCHED_FIFO` at [`RELAY_PRIORITY`] for the run (its
+    /// policy before is restored after): a busy machine then delays the releases by the
+    /// kernel's wake-up latency, not by a share of the CPU; without the privilege
+    /// (`CAP_SYS_NICE`) it runs as before and `stats.realtime` says so.
+    pub fn run(
+        &mut self,
+        clock: &Clock,
+        realtime: bool,
+        mut stop: impl FnMut() -> bool,
+    ) -> io::Result<()> {
         // Timers of this thread fire when due, not up to the default 50 us later.
         nix::sys::prctl::set_timerslack(1).map_err(io::Error::from)?;
+        let before = Scheduling::current()?;
+        self.stats.realtime =
+            before.is_realtime() || (realtime && Scheduling::fifo(RELAY_PRIORITY).apply().is_ok());
         let cpu0 = thread_cpu_seconds();
         let mut r = Ok(());
         while r.is_ok() && !stop() {
             r = self.step(clock);
         }
         self.stats.cpu_s += thread_cpu_seconds() - cpu0;
-        r
+        let restored = before.apply();
+        r.and(restored)
     }
 
     fn step(&mut self, clock: &Clock) -> io::Result<()> {
@@ -212,8 +233,8 @@ impl Relay {
                 continue;
             }
             let dir = usize::from(from > to);
-            self.hosts[to].tun.send(&slot.1)?;
             let now = clock.now();
+            self.hosts[to].tun.send(&slot.1)?;
             self.stats
                 .lateness_ns
                 .push(now.saturating_since(at).as_nanos());

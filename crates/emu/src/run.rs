@@ -93,6 +93,9 @@ pub struct EmulateOptions {
     /// Kernel settings (`net.ipv4.tcp_recovery` = `0`, ...) written in every namespace before
     /// the programs start; only `net.*` keys (per-namespace ones).
     pub sysctls: Vec<(String, String)>,
+    /// Run the relay thread under real-time scheduling (`SCHED_FIFO`, docs/emulation.md) when
+    /// the process may (`CAP_SYS_NICE`); the results' `relay_realtime` says whether it did.
+    pub realtime: bool,
 }
 
 impl Default for EmulateOptions {
@@ -106,6 +109,7 @@ impl Default for EmulateOptions {
             pcap_dir: None,
             stop: None,
             sysctls: Vec::new(),
+            realtime: true,
         }
     }
 }
@@ -250,6 +254,7 @@ impl EmulateResult {
             ("wall_s", Value::Float(self.wall_s)),
             ("cpu_s", Value::Float(self.cpu_s)),
             ("relay_cpu_s", Value::Float(r.cpu_s)),
+            ("relay_realtime", Value::Bool(r.realtime)),
             ("interrupted", Value::Bool(self.interrupted)),
             ("timed_out", Value::Bool(self.timed_out)),
         ]);
@@ -457,7 +462,7 @@ fn drive(
                 done.clone(),
                 stop.clone(),
             )?;
-            let run = relay.run(&clock, || {
+            let run = relay.run(&clock, opts.realtime, || {
                 if clock.now() > limit {
                     timed_out = true;
                 }
@@ -512,7 +517,7 @@ fn drive(
             };
             let last = client_i.or(server_i);
             let mut codes = (None, None);
-            let run = relay.run(&clock, || {
+            let run = relay.run(&clock, opts.realtime, || {
                 if clock.now() > limit {
                     timed_out = true;
                 }

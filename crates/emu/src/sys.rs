@@ -1,6 +1,7 @@
 //! The one place this crate talks to the kernel without a safe wrapper: creating a TUN device
 //! (`open("/dev/net/tun")` and the `TUNSETIFF` ioctl, Linux Documentation/networking/tuntap.rst)
-//! and reading a socket's `TCP_INFO` (tcp(7); nix has no option for it). Everything else goes
+//! reading a socket's `TCP_INFO` (tcp(7); nix has no option for it) and the relay thread's
+//! scheduling policy (sched_setscheduler(2); nix has no wrapper for it). Everything else goes
 //! through `std` and `nix`.
 #![allow(unsafe_code)]
 
@@ -97,4 +98,61 @@ pub fn tcp_info(sock: &impl AsRawFd) -> Option<libc::tcp_info> {
         )
     };
     (rc == 0).then_some(info)
+}
+
+/// The calling thread's scheduling policy and priority, as `sched_getscheduler(2)` and
+/// `sched_getparam(2)` report them.
+#[derive(Clone, Copy, Debug)]
+pub struct Scheduling {
+    policy: libc::c_int,
+    priority: libc::c_int,
+}
+
+impl Scheduling {
+    /// The calling thread's.
+    pub fn current() -> io::Result<Scheduling> {
+        // SAFETY: with pid 0 the call reads the calling thread's policy; no memory is passed.
+        let policy = unsafe { libc::sched_getscheduler(0) };
+        if policy < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: `param` is a live `sched_param` the kernel writes into.
+        if unsafe { libc::sched_getparam(0, &mut param) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Scheduling {
+            policy,
+            priority: param.sched_priority,
+        })
+    }
+
+    /// First-in first-out real-time scheduling (`SCHED_FIFO`) at `priority` (1-99): the
+    /// thread runs whenever it is ready, ahead of every ordinary (`SCHED_OTHER`) thread, until
+    /// it blocks; the kernel's real-time throttling (`sched_rt_runtime_us`, 95 % of each second
+    /// by default) keeps the rest of the machine alive. Needs `CAP_SYS_NICE`.
+    pub fn fifo(priority: i32) -> Scheduling {
+        Scheduling {
+            policy: libc::SCHED_FIFO,
+            priority,
+        }
+    }
+
+    /// Whether this is a real-time policy (`SCHED_FIFO` or `SCHED_RR`).
+    pub fn is_realtime(self) -> bool {
+        self.policy == libc::SCHED_FIFO || self.policy == libc::SCHED_RR
+    }
+
+    /// Give the calling thread this policy and priority.
+    pub fn apply(self) -> io::Result<()> {
+        let param = libc::sched_param {
+            sched_priority: self.priority,
+        };
+        // SAFETY: with pid 0 the call sets the calling thread's policy; it reads `param`, a
+        // live `sched_param`.
+        if unsafe { libc::sched_setscheduler(0, self.policy, &param) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
 }

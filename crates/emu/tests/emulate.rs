@@ -169,3 +169,49 @@ fn a_time_limit_inside_the_handshake_ends_the_run() {
         assert!(!r.bulk.unwrap().complete, "{scheme}");
     }
 }
+
+/// The calling thread's scheduling policy from `/proc/thread-self/stat` (field 41, proc(5):
+/// 0 `SCHED_OTHER`, 1 `SCHED_FIFO`).
+fn thread_policy() -> u32 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+    // Fields after the command name (which may hold spaces) start at field 3.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    rest.split(' ').nth(41 - 3).unwrap().parse().unwrap()
+}
+
+/// The relay runs under `SCHED_FIFO` for the run when asked (the default) and hands the
+/// calling thread back with the policy it had; `realtime: false` keeps it ordinary.
+#[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
+fn the_relay_runs_real_time_and_hands_the_thread_back_as_it_was() {
+    require_emulation!();
+    let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    assert_eq!(
+        thread_policy(),
+        0,
+        "the test thread starts as an ordinary thread"
+    );
+    for realtime in [true, false] {
+        let opts = EmulateOptions {
+            programs: Programs::Bulk {
+                bytes: Some(64 * 1024),
+            },
+            time_limit: Duration::from_secs(30),
+            realtime,
+            ..EmulateOptions::default()
+        };
+        let r = emulate(&Scenario::preset("lan").unwrap(), &opts).unwrap();
+        assert!(r.bulk.as_ref().unwrap().complete);
+        assert_eq!(r.relay.realtime, realtime);
+        let flag = r
+            .metrics()
+            .into_iter()
+            .find(|(k, _)| *k == "relay_realtime");
+        assert_eq!(flag.map(|(_, v)| v), Some(lossylink::Value::Bool(realtime)));
+        assert_eq!(
+            thread_policy(),
+            0,
+            "realtime {realtime}: the policy is restored"
+        );
+    }
+}

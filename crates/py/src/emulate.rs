@@ -18,9 +18,11 @@ use crate::scenario::PyScenario;
 /// "512KiB"; the scenario's transfer if None) with congestion control `cc`; `buffer` sets both
 /// socket buffers ("0": the scenario's `tcp.buffer`, None: the kernel's autotuning). With `pcap`, one file per direction
 /// is written there (and one per hop direction); `sysctls` are `net.*` kernel settings written
-/// in every namespace. SIGINT and SIGTERM end the run cleanly (`interrupted` is then true).
+/// in every namespace. With `realtime` the relay thread runs under `SCHED_FIFO` when the process
+/// may (`relay_realtime` in the results says whether it did). SIGINT and SIGTERM end the run
+/// cleanly (`interrupted` is then true).
 #[pyfunction]
-#[pyo3(signature = (scenario, seed = 1, cc = "reno", bytes = None, buffer = None, server = None, client = None, time_limit = 600.0, pcap = None, sysctls = Vec::new()))]
+#[pyo3(signature = (scenario, seed = 1, cc = "reno", bytes = None, buffer = None, server = None, client = None, time_limit = 600.0, pcap = None, sysctls = Vec::new(), realtime = true))]
 #[allow(clippy::too_many_arguments)]
 pub fn emulate<'py>(
     py: Python<'py>,
@@ -34,6 +36,7 @@ pub fn emulate<'py>(
     time_limit: f64,
     pcap: Option<PathBuf>,
     sysctls: Vec<(String, String)>,
+    realtime: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let scenario = scenario.borrow().inner.clone();
     let cc = Congestion::parse(cc).map_err(emu_to_pyerr)?;
@@ -80,6 +83,7 @@ pub fn emulate<'py>(
         pcap_dir: pcap,
         stop: None,
         sysctls,
+        realtime,
     };
     let r = py
         .allow_threads(|| emu::emulate(&scenario, &opts))

@@ -67,6 +67,13 @@ if TYPE_CHECKING:
     help="Also simulate the scenario (same seed, the emulated byte count) and print both "
     "side by side under the same metric names.",
 )
+@click.option(
+    "--realtime/--no-realtime",
+    default=True,
+    show_default=True,
+    help="Run the relay under real-time scheduling (SCHED_FIFO) so that busy cores do not delay "
+    "its releases; relay_realtime in the results says whether the kernel allowed it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="The results as one JSON object.")
 def emulate_cmd(
     scenario_name: str,
@@ -81,6 +88,7 @@ def emulate_cmd(
     pcap: Path | None,
     sysctls: list[tuple[str, str]],
     compare: bool,
+    realtime: bool,
     as_json: bool,
 ) -> None:
     """Emulate SCENARIO (a preset name or a .toml/.json file) with real Linux TCP.
@@ -121,6 +129,7 @@ def emulate_cmd(
         time_limit=time_limit,
         pcap=pcap,
         sysctls=list(sysctls),
+        realtime=realtime,
     )
     simulated = None
     if compare and not result.get("interrupted"):

@@ -40,6 +40,7 @@ fn parse() -> Result<(Scenario, EmulateOptions), String> {
                 let (k, v) = kv.split_once('=').ok_or("--set: KEY=VALUE")?;
                 s.set(k, v).map_err(|e| e.to_string())?;
             }
+            "--no-realtime" => o.realtime = false,
             "--pcap" => o.pcap_dir = Some(val()?.into()),
             "--sysctl" => {
                 let kv = val()?;
