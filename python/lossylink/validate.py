@@ -29,7 +29,7 @@ from lossylink.scenario import Scenario
 #: RFC 6675 SACK sender with Reno on the `modern` profile (SACK, limited transmit, RFC 6298
 #: timer), as crates/emu/tests/lossy.rs does.
 SIMULATED = {
-    "reno": "e2e-ietf-sack+modern",
+    "reno": "e2e-linux+reno",
     "cubic": "e2e-linux",
     "bbr": "e2e-linux+bbr",
 }

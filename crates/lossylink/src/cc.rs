@@ -58,7 +58,9 @@ pub(crate) enum CcKind {
 
 /// The controllers a `+` modifier names, with their default settings (the `[tcp]` knobs refine
 /// them, [`settle`]), in the order the modifier listing prints them.
-pub(crate) const NAMED: [CcKind; 8] = [
+pub(crate) const NAMED: [CcKind; 9] = [
+    // The profile's flavour is chosen in `with_knobs`.
+    CcKind::Reno(RenoFlavor::Rfc5681),
     CcKind::Cubic(Hystart::Off),
     CcKind::Bbr,
     CcKind::Westwood(WestwoodFilter::Tustin),
@@ -112,7 +114,10 @@ impl CcKind {
     /// One line: what the modifier puts on the sender, for the listing.
     pub(crate) fn description(self) -> &'static str {
         match self {
-            CcKind::Reno(_) => "Reno's window (RFC 5681; Net/3 on the bsd profile)",
+            CcKind::Reno(_) => {
+                "Reno's window rule instead of the profile's controller: RFC 5681's, Linux's \
+                 tcp_reno_cong_avoid on the linux profile, Net/3's on bsd"
+            }
             CcKind::Cubic(_) => "CUBIC instead of Reno's window rule on the sender (RFC 9438)",
             CcKind::Bbr => "BBR v1 instead of Reno on the sender, with pacing",
             CcKind::Westwood(_) => {
@@ -151,7 +156,16 @@ impl CcKind {
     /// the field and what is allowed).
     fn with_knobs(self, t: &TcpDoc) -> Result<CcKind, Error> {
         Ok(match self {
-            CcKind::Reno(_) | CcKind::Bbr | CcKind::Veno => self,
+            // The profile's Reno: Linux's `reno` module (per segment acknowledged) on linux,
+            // RFC 5681 on modern, Net/3 on bsd.
+            CcKind::Reno(_) => CcKind::Reno(match t.profile {
+                Profile::Linux => RenoFlavor::Linux,
+                Profile::Modern => RenoFlavor::Rfc5681,
+                Profile::Bsd => RenoFlavor::Net3 {
+                    extra_mss_over_8: t.ca_extra_mss_over_8.unwrap_or(false),
+                },
+            }),
+            CcKind::Bbr | CcKind::Veno => self,
             // RFC 9406 HyStart++ (`tcp.hystart`): on by default on the linux profile (Linux runs
             // CUBIC with its HyStart, `hystart = 1`; no existing golden row changes), else off.
             CcKind::Cubic(_) => CcKind::Cubic(match t.hystart {

@@ -67,7 +67,7 @@ def linux_cmd(
 ) -> None:
     """Run every point of the grid with each kernel congestion control twice, emulated (the
     real kernel's TCP through the links in real time, as `lossylink emulate`) and simulated
-    (reno: e2e-ietf-sack+modern, cubic: e2e-linux, bbr: e2e-linux+bbr), with the same seeds,
+    (reno: e2e-linux+reno, cubic: e2e-linux, bbr: e2e-linux+bbr), with the same seeds,
     and tabulate goodput, queue drops, retransmitted segments, timeouts and recoveries side by
     side, worst points first. The emulated half needs root and runs points one at a time in
     real time: the estimate is printed before the start."""

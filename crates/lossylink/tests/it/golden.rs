@@ -1168,6 +1168,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("tcp.autotune", "off"),
         ],
     ),
+    (
+        "linux-reno-wan",
+        "Linux's reno module on the linux profile (e2e-linux+reno): the window grows per segment acknowledged (tcp_reno_cong_avoid) and halves the window at a loss; the kernel's reno as lossylink validate pairs it",
+        "wan",
+        &[("scheme", "e2e-linux+reno")],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

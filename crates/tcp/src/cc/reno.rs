@@ -7,6 +7,14 @@
 //! - [`RenoFlavor::Rfc5681`]: slow start while `cwnd < ssthresh`; congestion avoidance
 //!   `cwnd += max(1, MSS·MSS/cwnd)` (RFC 5681 eq. 3); on loss `ssthresh = max(FlightSize/2,
 //!   2·MSS)` (eq. 4).
+//! - [`RenoFlavor::Linux`]: Linux's `tcp_reno_cong_avoid` (net/ipv4/tcp_cong.c). Growth counts
+//!   segments acknowledged, not ACKs: slow start adds what an ACK acknowledged up to ssthresh
+//!   (`tcp_slow_start`), the rest goes to congestion avoidance, which adds one segment each time
+//!   a window's worth of segments has been acknowledged (`tcp_cong_avoid_ai`, the counter
+//!   `snd_cwnd_cnt` kept here in bytes); behind delayed ACKs the window so grows one segment per
+//!   round trip where RFC 5681's per-ACK rule grows half of one. On loss `ssthresh =
+//!   max(cwnd/2, 2)` segments of the window, not the flight (`tcp_reno_ssthresh`); the counter
+//!   restarts at every reduction (`tcp_init_cwnd_reduction`, `tcp_enter_loss`).
 //!
 //! Both: fast retransmit sets `cwnd = ssthresh + dupacks·MSS`, each further dupack inflates by one
 //! MSS, the ACK that ends recovery deflates to `ssthresh`; a timeout sets `cwnd = 1 MSS`; a local
@@ -24,6 +32,8 @@ pub enum RenoFlavor {
     },
     /// RFC 5681.
     Rfc5681,
+    /// Linux's `reno` module (`tcp_reno_cong_avoid`, `tcp_reno_ssthresh`).
+    Linux,
 }
 
 /// Reno congestion control.
@@ -34,6 +44,9 @@ pub struct RenoCc {
     cwnd: u32,
     ssthresh: u32,
     max_cwnd: u32,
+    /// Bytes acknowledged in congestion avoidance since the window last grew (the Linux
+    /// flavour's `snd_cwnd_cnt`, in bytes).
+    acked_in_ca: u32,
 }
 
 impl RenoCc {
@@ -45,7 +58,16 @@ impl RenoCc {
             cwnd: initial_cwnd.min(max_cwnd),
             ssthresh: max_cwnd,
             max_cwnd,
+            acked_in_ca: 0,
         }
+    }
+
+    /// The same with ssthresh starting at `ssthresh` bytes (ns-2's `ssthresh_`, a route's
+    /// cached `ssthresh` on Linux): at or below the initial window, the sender starts in
+    /// congestion avoidance.
+    pub fn with_initial_ssthresh(mut self, ssthresh: u32) -> Self {
+        self.ssthresh = ssthresh.max(2 * self.mss);
+        self
     }
 
     fn loss_threshold(&self, flight: u32, peer_window: u32) -> u32 {
@@ -55,6 +77,33 @@ impl RenoCc {
                 win.max(2) * self.mss
             }
             RenoFlavor::Rfc5681 => (flight / 2).max(2 * self.mss),
+            // tcp_reno_ssthresh: max(snd_cwnd >> 1, 2), in segments.
+            RenoFlavor::Linux => (self.cwnd / self.mss / 2).max(2) * self.mss,
+        }
+    }
+
+    /// Linux's growth for an ACK of `acked` bytes: `tcp_slow_start` up to ssthresh, the rest
+    /// through `tcp_cong_avoid_ai` with the window `w` in whole segments.
+    fn linux_growth(&mut self, acked: u32) {
+        let mut acked = acked;
+        if self.cwnd < self.ssthresh {
+            let grown = self.cwnd.saturating_add(acked).min(self.ssthresh);
+            acked -= grown - self.cwnd;
+            self.cwnd = grown;
+            if acked == 0 {
+                return;
+            }
+        }
+        let w = (self.cwnd / self.mss).max(1) * self.mss;
+        if self.acked_in_ca >= w {
+            self.acked_in_ca = 0;
+            self.cwnd = self.cwnd.saturating_add(self.mss);
+        }
+        self.acked_in_ca = self.acked_in_ca.saturating_add(acked);
+        if self.acked_in_ca >= w {
+            let segments = self.acked_in_ca / w;
+            self.acked_in_ca -= segments * w;
+            self.cwnd = self.cwnd.saturating_add(segments * self.mss);
         }
     }
 }
@@ -64,6 +113,7 @@ impl CongestionControl for RenoCc {
         match self.flavor {
             RenoFlavor::Net3 { .. } => "reno-net3",
             RenoFlavor::Rfc5681 => "reno-rfc5681",
+            RenoFlavor::Linux => "reno-linux",
         }
     }
 
@@ -75,9 +125,14 @@ impl CongestionControl for RenoCc {
         self.ssthresh
     }
 
-    fn on_ack(&mut self, _ack: AckSample) {
+    fn on_ack(&mut self, ack: AckSample) {
         let mss = self.mss;
         let incr = match self.flavor {
+            RenoFlavor::Linux => {
+                self.linux_growth(ack.acked_bytes);
+                self.cwnd = self.cwnd.min(self.max_cwnd);
+                return;
+            }
             RenoFlavor::Net3 { extra_mss_over_8 } => {
                 if self.cwnd > self.ssthresh {
                     mss * mss / self.cwnd.max(1) + if extra_mss_over_8 { mss / 8 } else { 0 }
@@ -97,6 +152,7 @@ impl CongestionControl for RenoCc {
     }
 
     fn on_congestion(&mut self, event: CongestionEvent) {
+        self.acked_in_ca = 0;
         match event {
             CongestionEvent::FastRetransmit {
                 flight_bytes,
@@ -147,7 +203,10 @@ impl CongestionControl for RenoCc {
                 t / self.mss * self.mss
             }
             RenoFlavor::Rfc5681 => super::abe_threshold(flight_bytes, beta_ecn, self.mss),
+            // Linux's reno has no ABE of its own; RFC 8511 §3 on the window it cuts from.
+            RenoFlavor::Linux => super::abe_threshold(self.cwnd, beta_ecn, self.mss),
         };
+        self.acked_in_ca = 0;
         self.cwnd = self.cwnd.min(self.ssthresh);
         true
     }
@@ -169,6 +228,74 @@ mod tests {
             ack: 0,
             snd_nxt: 0,
         }
+    }
+
+    fn ack_of(segments: u32) -> AckSample {
+        AckSample {
+            acked_bytes: segments * MSS,
+            ..ack()
+        }
+    }
+
+    /// Linux's `tcp_cong_avoid_ai`: one segment per window's worth of segments acknowledged,
+    /// whatever the ACKs carry; RFC 5681's per-ACK rule grows half as fast behind ACKs of two
+    /// segments.
+    #[test]
+    fn linux_reno_grows_per_segment_acknowledged() {
+        let in_ca = |flavor, flight| {
+            let mut cc = RenoCc::new(flavor, MSS, 10 * MSS, 1 << 30);
+            cc.on_congestion(CongestionEvent::FastRetransmit {
+                flight_bytes: flight * MSS,
+                peer_window: 1 << 30,
+                dupacks: 0,
+            });
+            cc.on_recovery_exit();
+            cc
+        };
+        // tcp_reno_ssthresh halves the window (10 segments), RFC 5681 the flight.
+        assert_eq!(in_ca(RenoFlavor::Linux, 20).ssthresh(), 5 * MSS);
+        assert_eq!(in_ca(RenoFlavor::Rfc5681, 20).ssthresh(), 10 * MSS);
+        let mut linux = in_ca(RenoFlavor::Linux, 10);
+        assert_eq!((linux.cwnd(), linux.ssthresh()), (5 * MSS, 5 * MSS));
+        // Each ACK acknowledges 2 segments; the window grows when the count reaches it.
+        let want = [5, 5, 6, 6, 6, 7, 7, 7, 8, 8];
+        for (i, w) in want.into_iter().enumerate() {
+            linux.on_ack(ack_of(2));
+            assert_eq!(linux.cwnd(), w * MSS, "after ACK {}", i + 1);
+        }
+        let mut rfc = in_ca(RenoFlavor::Rfc5681, 10);
+        assert_eq!(rfc.cwnd(), 5 * MSS);
+        for _ in 0..10 {
+            rfc.on_ack(ack_of(2));
+        }
+        assert!(rfc.cwnd() < 7 * MSS, "per ACK: {}", rfc.cwnd());
+    }
+
+    /// `tcp_slow_start`: an ACK that carries the window past ssthresh stops it there and the
+    /// rest of what it acknowledged counts towards congestion avoidance; a reduction restarts
+    /// the count.
+    #[test]
+    fn linux_reno_carries_the_slow_start_rest_and_restarts_at_a_loss() {
+        let mut cc = RenoCc::new(RenoFlavor::Linux, MSS, 4 * MSS, 1 << 30);
+        cc.ssthresh = 5 * MSS;
+        cc.on_ack(ack_of(3));
+        assert_eq!((cc.cwnd(), cc.acked_in_ca), (5 * MSS, 2 * MSS));
+        cc.on_ack(ack_of(3));
+        assert_eq!(
+            (cc.cwnd(), cc.acked_in_ca),
+            (6 * MSS, 0),
+            "5 acknowledged in CA"
+        );
+        cc.on_ack(ack_of(4));
+        assert_eq!(cc.acked_in_ca, 4 * MSS);
+        cc.on_congestion(CongestionEvent::Timeout {
+            flight_bytes: 6 * MSS,
+            peer_window: 1 << 30,
+        });
+        assert_eq!(
+            (cc.cwnd(), cc.ssthresh(), cc.acked_in_ca),
+            (MSS, 3 * MSS, 0)
+        );
     }
 
     #[test]

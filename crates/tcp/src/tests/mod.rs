@@ -18,6 +18,7 @@ pub(crate) mod hack;
 pub(crate) mod hystart;
 pub(crate) mod idle;
 pub(crate) mod linux;
+pub(crate) mod linux_reno;
 pub(crate) mod llelsn_cc;
 pub(crate) mod net;
 pub(crate) mod prr;
