@@ -13,11 +13,13 @@
 //! names it), and a scheme row if it has a scheme name.
 
 use crate::error::Error;
-use crate::schema::{HystartDoc, JerseyLossDoc, Profile, TcpDoc, WestwoodFilterDoc};
+use crate::schema::{
+    CubicFriendlyDoc, HystartDoc, JerseyLossDoc, Profile, TcpDoc, WestwoodFilterDoc,
+};
 use engine::SimDuration;
 use tcp::cc::{
     BbrCc, CubicCc, Hystart, IdealBweCc, JerseyCc, JerseyUnmarked, JtcpCc, RenoCc, RenoFlavor,
-    TibetCc, VenoCc, WestwoodCc, WestwoodFilter,
+    RenoFriendly, TibetCc, VenoCc, WestwoodCc, WestwoodFilter,
 };
 use tcp::CcPart;
 
@@ -33,9 +35,10 @@ pub(crate) enum CcKind {
     /// Reno in the profile's flavour (RFC 5681; Net/3 on the bsd profile): the default, named
     /// by no modifier.
     Reno(RenoFlavor),
-    /// CUBIC (RFC 9438) with or without HyStart++ (RFC 9406; `tcp.hystart`); the linux
+    /// CUBIC (RFC 9438) with or without HyStart++ (RFC 9406; `tcp.hystart`), its Reno-friendly
+    /// estimate RFC 9438's or Linux's (`tcp.cubic_friendly`); the linux
     /// profile's default (Linux's since 2.6.19).
-    Cubic(Hystart),
+    Cubic(Hystart, RenoFriendly),
     /// BBR v1 with pacing (draft-cardwell-iccrg-bbr-congestion-control-00).
     Bbr,
     /// Westwood+ with its bandwidth filter (eln-llelsn spec §4.5; `tcp.westwood_filter`).
@@ -61,7 +64,7 @@ pub(crate) enum CcKind {
 pub(crate) const NAMED: [CcKind; 9] = [
     // The profile's flavour is chosen in `with_knobs`.
     CcKind::Reno(RenoFlavor::Rfc5681),
-    CcKind::Cubic(Hystart::Off),
+    CcKind::Cubic(Hystart::Off, RenoFriendly::Rfc9438),
     CcKind::Bbr,
     CcKind::Westwood(WestwoodFilter::Tustin),
     CcKind::Veno,
@@ -100,7 +103,7 @@ impl CcKind {
     pub(crate) fn name(self) -> &'static str {
         match self {
             CcKind::Reno(_) => "reno",
-            CcKind::Cubic(_) => "cubic",
+            CcKind::Cubic(..) => "cubic",
             CcKind::Bbr => "bbr",
             CcKind::Westwood(_) => "westwood",
             CcKind::Veno => "veno",
@@ -118,7 +121,7 @@ impl CcKind {
                 "Reno's window rule instead of the profile's controller: RFC 5681's, Linux's \
                  tcp_reno_cong_avoid on the linux profile, Net/3's on bsd"
             }
-            CcKind::Cubic(_) => "CUBIC instead of Reno's window rule on the sender (RFC 9438)",
+            CcKind::Cubic(..) => "CUBIC instead of Reno's window rule on the sender (RFC 9438)",
             CcKind::Bbr => "BBR v1 instead of Reno on the sender, with pacing",
             CcKind::Westwood(_) => {
                 "Westwood+ instead of Reno's congestion response (eln-llelsn spec §4.5)"
@@ -135,7 +138,7 @@ impl CcKind {
     pub(crate) fn title(self) -> &'static str {
         match self {
             CcKind::Reno(_) => "Reno",
-            CcKind::Cubic(_) => "CUBIC",
+            CcKind::Cubic(..) => "CUBIC",
             CcKind::Bbr => "BBR",
             CcKind::Westwood(_) => "Westwood+",
             CcKind::Veno => "Veno",
@@ -168,11 +171,20 @@ impl CcKind {
             CcKind::Bbr | CcKind::Veno => self,
             // RFC 9406 HyStart++ (`tcp.hystart`): on by default on the linux profile (Linux runs
             // CUBIC with its HyStart, `hystart = 1`; no existing golden row changes), else off.
-            CcKind::Cubic(_) => CcKind::Cubic(match t.hystart {
-                Some(HystartDoc::Rfc9406) => Hystart::Rfc9406,
-                None if t.profile == Profile::Linux => Hystart::Rfc9406,
-                None | Some(HystartDoc::Off) => Hystart::Off,
-            }),
+            CcKind::Cubic(..) => CcKind::Cubic(
+                match t.hystart {
+                    Some(HystartDoc::Rfc9406) => Hystart::Rfc9406,
+                    None if t.profile == Profile::Linux => Hystart::Rfc9406,
+                    None | Some(HystartDoc::Off) => Hystart::Off,
+                },
+                // Linux's tcp_cubic.c keeps α_cubic (no RFC 9438 §4.3 switch to 1) on the
+                // linux profile; RFC 9438 elsewhere.
+                match t.cubic_friendly {
+                    Some(CubicFriendlyDoc::Linux) => RenoFriendly::Linux,
+                    None if t.profile == Profile::Linux => RenoFriendly::Linux,
+                    None | Some(CubicFriendlyDoc::Rfc9438) => RenoFriendly::Rfc9438,
+                },
+            ),
             CcKind::Westwood(_) => CcKind::Westwood(match t.westwood_filter {
                 None | Some(WestwoodFilterDoc::Tustin) => WestwoodFilter::Tustin,
                 Some(WestwoodFilterDoc::Linux) => WestwoodFilter::Linux,
@@ -227,13 +239,14 @@ impl CcKind {
 
     /// Every `[tcp]` knob a controller owns: its field, whether `t` gives it, and the
     /// controller's name. (`tcp.ca_extra_mss_over_8` is Reno's, and given only when true.)
-    fn knobs(t: &TcpDoc) -> [(&'static str, bool, &'static str); 8] {
+    fn knobs(t: &TcpDoc) -> [(&'static str, bool, &'static str); 9] {
         [
             (
                 "tcp.hystart",
                 t.hystart == Some(HystartDoc::Rfc9406),
                 "cubic",
             ),
+            ("tcp.cubic_friendly", t.cubic_friendly.is_some(), "cubic"),
             (
                 "tcp.ca_extra_mss_over_8",
                 t.ca_extra_mss_over_8 == Some(true),
@@ -292,9 +305,12 @@ impl CcKind {
         let (mss, init, max) = (i.mss, i.initial_cwnd, i.max_window);
         match self {
             CcKind::Reno(flavor) => RenoCc::new(flavor, mss, init, max).into(),
-            CcKind::Cubic(Hystart::Off) => CcPart::custom(CubicCc::new(mss, init, max)),
-            CcKind::Cubic(Hystart::Rfc9406) => {
-                CcPart::custom(CubicCc::new(mss, init, max).with_hystart())
+            CcKind::Cubic(hystart, friendly) => {
+                let c = CubicCc::new(mss, init, max).with_reno_friendly(friendly);
+                CcPart::custom(match hystart {
+                    Hystart::Off => c,
+                    Hystart::Rfc9406 => c.with_hystart(),
+                })
             }
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.
             CcKind::Bbr => CcPart::custom(BbrCc::new(mss, init, max, i.isn)),
@@ -322,7 +338,7 @@ impl CcKind {
 pub(crate) fn settle(t: &TcpDoc, chosen: Option<CcKind>) -> Result<CcKind, Error> {
     let kind = match (chosen, t.profile) {
         (Some(k), _) => k,
-        (None, Profile::Linux) => CcKind::Cubic(Hystart::Off),
+        (None, Profile::Linux) => CcKind::Cubic(Hystart::Off, RenoFriendly::Rfc9438),
         (None, Profile::Modern) => CcKind::Reno(RenoFlavor::Rfc5681),
         // Off by default: see docs/calibration.md, "The Net/3 MSS/8 term" (4.4BSD-Lite has it,
         // FreeBSD dropped it in 1994; the paper's E2E numbers match the stack without it).

@@ -336,14 +336,14 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     // times one segment per round trip (Karn), so HyStart++ could never decide: an error when
     // asked for, and the linux profile's default gives way.
     let cc = match cc {
-        CcKind::Cubic(tcp::cc::Hystart::Rfc9406) if !timestamps => {
+        CcKind::Cubic(tcp::cc::Hystart::Rfc9406, friendly) if !timestamps => {
             if t.hystart.is_some() {
                 return Err(Error::invalid(
                     "tcp.hystart",
                     "HyStart++ needs an RTT sample on every ACK: set tcp.timestamps = true (the linux profile has them)",
                 ));
             }
-            CcKind::Cubic(tcp::cc::Hystart::Off)
+            CcKind::Cubic(tcp::cc::Hystart::Off, friendly)
         }
         cc => cc,
     };

@@ -339,6 +339,11 @@ pub struct TcpDoc {
     /// timestamps for its RTT samples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hystart: Option<HystartDoc>,
+    /// How CUBIC's Reno-friendly estimate grows (rfc9438 | linux; rfc9438, linux on the linux
+    /// profile): RFC 9438 §4.3's α = 9/17 until the window before the reduction, then 1; or
+    /// Linux's `tcp_cubic.c`, 8/15 throughout. CUBIC schemes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cubic_friendly: Option<CubicFriendlyDoc>,
     /// RFC 8511 ABE with `tcp.ecn`: an ECN-Echo reduces the window by β_ecn instead of the
     /// loss β (false: RFC 3168's response; Reno-family and CUBIC controllers only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -371,6 +376,16 @@ pub enum AutotuneDoc {
     /// Fixed buffers of `tcp.buffer`.
     Off,
     /// Linux's receive-buffer autotuning (DRS) and send-buffer maximum.
+    Linux,
+}
+
+/// CUBIC's Reno-friendly estimate (`tcp.cubic_friendly`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CubicFriendlyDoc {
+    /// RFC 9438 §4.3.
+    Rfc9438,
+    /// Linux's `tcp_cubic.c`.
     Linux,
 }
 
@@ -539,6 +554,7 @@ impl Default for TcpDoc {
             ecn: None,
             slow_start_after_idle: None,
             hystart: None,
+            cubic_friendly: None,
             abe: None,
             beta_ecn: None,
             autotune: None,

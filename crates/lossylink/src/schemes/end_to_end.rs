@@ -152,7 +152,7 @@ pub(super) static END_TO_END: &[SchemeDef] = &[
         limited_transmit: false,
         receiver: SACK_RX,
         agent: AgentKind::None,
-        mods: Modifiers::modern_with(CcKind::Cubic(tcp::cc::Hystart::Off)),
+        mods: Modifiers::modern_with(CcKind::Cubic(tcp::cc::Hystart::Off, tcp::cc::RenoFriendly::Rfc9438)),
     },
     SchemeDef {
         info: SchemeInfo {

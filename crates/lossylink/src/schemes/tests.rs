@@ -36,13 +36,21 @@ fn e2e_cubic_is_sack_with_modern_and_cubic() {
     let r = lookup("e2e-cubic").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
     assert!(
-        (r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
+        (r.mods.cc
+            == Some(CcKind::Cubic(
+                tcp::cc::Hystart::Off,
+                tcp::cc::RenoFriendly::Rfc9438
+            )))
             && (r.mods.profile == Some(Profile::Modern))
             && !r.mods.eifel
     );
     assert!(lookup("e2e-cubic+eifel").unwrap().mods.eifel);
     assert!(
-        lookup("e2e-newreno+cubic").unwrap().mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off))
+        lookup("e2e-newreno+cubic").unwrap().mods.cc
+            == Some(CcKind::Cubic(
+                tcp::cc::Hystart::Off,
+                tcp::cc::RenoFriendly::Rfc9438
+            ))
     );
     assert!(schemes().iter().any(|i| i.name == "e2e-cubic"));
 }
@@ -54,7 +62,11 @@ fn todays_anchors_are_registered_with_their_modifiers() {
     assert!(
         r.mods.prr
             && (r.mods.profile == Some(Profile::Modern))
-            && !(r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
+            && !(r.mods.cc
+                == Some(CcKind::Cubic(
+                    tcp::cc::Hystart::Off,
+                    tcp::cc::RenoFriendly::Rfc9438
+                )))
     );
     assert!(lookup("e2e-newreno+prr").unwrap().mods.prr);
     let r = lookup("e2e-rack").unwrap();
@@ -69,7 +81,11 @@ fn todays_anchors_are_registered_with_their_modifiers() {
     assert!(
         (r.mods.cc == Some(CcKind::Bbr))
             && (r.mods.profile == Some(Profile::Modern))
-            && !(r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
+            && !(r.mods.cc
+                == Some(CcKind::Cubic(
+                    tcp::cc::Hystart::Off,
+                    tcp::cc::RenoFriendly::Rfc9438
+                )))
     );
     let r = lookup("e2e-linux").unwrap();
     assert_eq!(r.def.recovery, RecoveryKind::Sack);
@@ -93,12 +109,20 @@ fn aliases_stand_for_their_schemes_with_their_modifiers() {
     assert_eq!(r.def.info.name, "e2e");
     assert!(
         (r.mods.profile == Some(Profile::Modern))
-            && !(r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
+            && !(r.mods.cc
+                == Some(CcKind::Cubic(
+                    tcp::cc::Hystart::Off,
+                    tcp::cc::RenoFriendly::Rfc9438
+                )))
     );
     let r = lookup("cubic+eifel").unwrap();
     assert_eq!(r.def.info.name, "e2e-cubic");
     assert!(
-        (r.mods.cc == Some(CcKind::Cubic(tcp::cc::Hystart::Off)))
+        (r.mods.cc
+            == Some(CcKind::Cubic(
+                tcp::cc::Hystart::Off,
+                tcp::cc::RenoFriendly::Rfc9438
+            )))
             && (r.mods.profile == Some(Profile::Modern))
             && r.mods.eifel
     );

@@ -1169,6 +1169,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "linux-wan-cubic-rfc9438",
+        "the linux profile with RFC 9438's Reno-friendly estimate (tcp.cubic_friendly = rfc9438: alpha 1 once W_est regains the window before the reduction) instead of Linux's tcp_cubic.c (8/15 throughout): linux-wan before the profile followed the kernel",
+        "wan",
+        &[("scheme", "e2e-linux"), ("tcp.cubic_friendly", "rfc9438")],
+    ),
+    (
         "linux-reno-wan",
         "Linux's reno module on the linux profile (e2e-linux+reno): the window grows per segment acknowledged (tcp_reno_cong_avoid) and halves the window at a loss; the kernel's reno as lossylink validate pairs it",
         "wan",

@@ -7,7 +7,10 @@
 //! `W_cubic(t + RTT)`, clamped to `[cwnd, 1.5·cwnd]` (§4.2), by `(target − cwnd)/cwnd` segments
 //! per segment acknowledged. The Reno-friendly estimate `W_est` starts at `cwnd_epoch` and grows
 //! by `α_cubic = 3(1 − β)/(1 + β)` segments per window acknowledged, switching to `α = 1` once it
-//! reaches the window before the reduction (§4.3); while `W_cubic < W_est`, cwnd follows `W_est`.
+//! reaches the window before the reduction (§4.3; [`RenoFriendly::Rfc9438`]); Linux's
+//! `tcp_cubic.c` (`bictcp_update`, `tcp_friendliness`) keeps `α_cubic` throughout, the RFC 8312
+//! rule ([`RenoFriendly::Linux`], the `linux` profile's). While `W_cubic < W_est`, cwnd follows
+//! `W_est`.
 //! Fast convergence (§4.7) lowers `W_max` to `cwnd·(1 + β)/2` when a loss comes before the
 //! previous `W_max` was regained. Undo after a spurious retransmission restores the saved
 //! `W_max` (§4.9).
@@ -55,6 +58,8 @@ struct Epoch {
 /// CUBIC's state: the window, the plateau it aims at, and the current epoch if one runs.
 #[derive(Clone, Debug)]
 pub struct CubicCc {
+    /// Which α the Reno-friendly estimate grows by.
+    friendly: RenoFriendly,
     mss: u32,
     cwnd: u32,
     ssthresh: u32,
@@ -72,6 +77,17 @@ pub struct CubicCc {
     carry: u64,
     /// HyStart++ in the initial slow start (RFC 9406), if on.
     hystart: Option<HyStart>,
+}
+
+/// How the Reno-friendly estimate `W_est` grows (§4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenoFriendly {
+    /// RFC 9438 §4.3: `α_cubic = 3(1 − β)/(1 + β)` until `W_est` reaches `cwnd_prior`, then 1.
+    Rfc9438,
+    /// Linux's `tcp_cubic.c` (RFC 8312 §4.2): one `α` throughout, one segment of `tcp_cwnd` per
+    /// `cwnd · beta_scale / 8` segments acknowledged with the integer `beta_scale` = 8(1024 +
+    /// 717)/3/(1024 − 717) = 15: `α` = 8/15 (RFC 9438's 9/17 rounded the kernel's way).
+    Linux,
 }
 
 /// Integer cube root: the largest `r` with `r³ <= v`.
@@ -96,6 +112,7 @@ impl CubicCc {
     /// A controller starting at `initial_cwnd` bytes with an unbounded ssthresh.
     pub fn new(mss: u32, initial_cwnd: u32, max_cwnd: u32) -> Self {
         CubicCc {
+            friendly: RenoFriendly::Rfc9438,
             mss,
             cwnd: initial_cwnd.min(max_cwnd),
             ssthresh: max_cwnd,
@@ -108,6 +125,12 @@ impl CubicCc {
             carry: 0,
             hystart: None,
         }
+    }
+
+    /// The same controller with the Reno-friendly estimate growing as `friendly` says.
+    pub fn with_reno_friendly(mut self, friendly: RenoFriendly) -> Self {
+        self.friendly = friendly;
+        self
     }
 
     /// The same controller with HyStart++ (RFC 9406) in its initial slow start.
@@ -193,12 +216,14 @@ impl CubicCc {
             .w_cubic(t.saturating_add(ack.srtt.as_nanos()), epoch.k_ns)
             .clamp(cwnd, cwnd * 3 / 2);
         // §4.3 Reno-friendly estimate: α_cubic = 3(1−β)/(1+β) = 9/17 until W_est reaches
-        // cwnd_prior, then 1.
+        // cwnd_prior, then 1 (RFC 9438); Linux's 8/15 throughout.
         let acked = u64::from(ack.acked_bytes);
-        let (a_num, a_den) = if epoch.w_est >= u64::from(self.cwnd_prior) * EST_SCALE {
-            (1, 1)
-        } else {
-            (3 * (BETA_DEN - BETA_NUM), BETA_DEN + BETA_NUM)
+        let reached = epoch.w_est >= u64::from(self.cwnd_prior) * EST_SCALE;
+        let (a_num, a_den) = match self.friendly {
+            RenoFriendly::Rfc9438 if reached => (1, 1),
+            RenoFriendly::Rfc9438 => (3 * (BETA_DEN - BETA_NUM), BETA_DEN + BETA_NUM),
+            // bictcp_update: tcp_cwnd + 1 per (cwnd · 15) >> 3 segments acknowledged.
+            RenoFriendly::Linux => (8, 15),
         };
         let w_est = epoch.w_est + a_num * acked * mss * EST_SCALE / (a_den * cwnd);
         self.epoch = Some(Epoch { w_est, ..epoch });
@@ -440,6 +465,47 @@ mod tests {
         let t = 70_000_000;
         let k = cc.k().unwrap();
         assert!(cc.w_cubic(t, k) < u64::from(c), "cubic curve below W_est");
+    }
+
+    /// RFC 9438 §4.3 switches W_est's α from 9/17 to 1 once W_est regains cwnd_prior (the
+    /// window before the reduction, 10 segments here); Linux's `tcp_cubic.c` keeps its 8/15.
+    /// The same set-up as above, one-segment ACKs at 10 ms: both climb alike to 10 segments,
+    /// then RFC 9438 gains a segment per window and Linux about half of one.
+    #[test]
+    fn linux_keeps_alpha_where_rfc_9438_switches_to_one() {
+        let run = |friendly| {
+            let mut cc = CubicCc::new(MSS, 10 * MSS, 1 << 30).with_reno_friendly(friendly);
+            cc.on_congestion(CongestionEvent::Timeout {
+                flight_bytes: 10 * MSS,
+                peer_window: 1 << 30,
+            });
+            for i in 0..3 {
+                cc.on_ack(AckSample {
+                    acked_bytes: 2 * MSS,
+                    ..ack(i, 0)
+                });
+            }
+            (0..80)
+                .map(|i| {
+                    cc.on_ack(ack(10 + 10 * i, 0));
+                    cc.cwnd()
+                })
+                .collect::<Vec<u32>>()
+        };
+        let (rfc, linux) = (run(RenoFriendly::Rfc9438), run(RenoFriendly::Linux));
+        let past = rfc.iter().position(|&c| c >= 10 * MSS).unwrap();
+        assert_eq!(past, 47);
+        // Up to there α differs only by 9/17 against 8/15: within 0.2 %.
+        assert!(
+            linux[past].abs_diff(rfc[past]) < 20,
+            "{} {}",
+            linux[past],
+            rfc[past]
+        );
+        // The next ten ACKs: about MSS²/cwnd each with α = 1 (959 bytes), 8/15 of that on
+        // Linux (520 bytes).
+        assert_eq!(rfc[past + 10] - rfc[past], 959);
+        assert_eq!(linux[past + 10] - linux[past], 520);
     }
 
     #[test]

@@ -70,7 +70,7 @@ mod westwood;
 
 use crate::recovery::Phase;
 pub use bbr::{BbrCc, BbrMode};
-pub use cubic::CubicCc;
+pub use cubic::{CubicCc, RenoFriendly};
 use engine::{SimDuration, SimTime};
 pub use hystart::Hystart;
 pub use ideal_bwe::IdealBweCc;

@@ -6,6 +6,7 @@
 pub(crate) mod bbr;
 pub(crate) mod bsd_reno;
 pub(crate) mod cubic;
+pub(crate) mod cubic_friendly;
 pub(crate) mod dcr;
 pub(crate) mod drs;
 pub(crate) mod e2e;

@@ -57,7 +57,7 @@ pub(crate) fn abe(t: &TcpDoc, cc: CcKind, ecn: bool) -> Result<Option<u16>, Erro
     // RFC 8511 §3.1: 0.8 for standard TCP; CUBIC "benefit[s] from beta_{ecn} of 0.85".
     let default = match cc {
         CcKind::Reno(_) => BETA_ECN_RENO,
-        CcKind::Cubic(_) => BETA_ECN_CUBIC,
+        CcKind::Cubic(..) => BETA_ECN_CUBIC,
         other => {
             return Err(Error::invalid(
                 field,

@@ -149,7 +149,10 @@ mod tests {
         let ms = SimDuration::from_millis;
         let t = linux("e2e-ietf-sack");
         assert_eq!(t.initial_cwnd, 10 * t.mss);
-        assert_eq!(t.cc, CcKind::Cubic(tcp::cc::Hystart::Rfc9406));
+        assert_eq!(
+            t.cc,
+            CcKind::Cubic(tcp::cc::Hystart::Rfc9406, tcp::cc::RenoFriendly::Linux)
+        );
         assert!(t.rack && t.frto && t.prr == Some(PrrBound::SlowStart));
         assert_eq!(t.timestamps, Some(ms(1)));
         assert_eq!(t.delack, DelackSettings::Linux(ms(200)));

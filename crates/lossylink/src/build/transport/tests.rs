@@ -112,17 +112,17 @@ fn slow_start_after_idle_defaults_per_profile() {
 /// controller it is an error naming CUBIC.
 #[test]
 fn hystart_is_a_cubic_knob_that_needs_timestamps() {
-    use tcp::cc::Hystart;
+    use tcp::cc::{Hystart, RenoFriendly};
     assert_eq!(
         settings(Profile::Linux, |_| {}).cc,
-        CcKind::Cubic(Hystart::Rfc9406)
+        CcKind::Cubic(Hystart::Rfc9406, RenoFriendly::Linux)
     );
     let off = settings(Profile::Linux, |d| d.hystart = Some(HystartDoc::Off));
-    assert_eq!(off.cc, CcKind::Cubic(Hystart::Off));
+    assert_eq!(off.cc, CcKind::Cubic(Hystart::Off, RenoFriendly::Linux));
     let no_ts = settings(Profile::Linux, |d| d.timestamps = Some(false));
     assert_eq!(
         no_ts.cc,
-        CcKind::Cubic(Hystart::Off),
+        CcKind::Cubic(Hystart::Off, RenoFriendly::Linux),
         "the default gives way"
     );
     let doc = |profile| TcpDoc {
