@@ -194,6 +194,36 @@ def test_fig_4_9_backs_off_on_the_inflated_rto(rep: Reproduction) -> None:
     assert v["gsm.fig49.idle"].ours > 1.8
 
 
+def test_choices_the_dissertation_does_not_give_are_reported_with_their_band(
+    rep: Reproduction,
+) -> None:
+    """S8f's outage start, S13's hold length, S8a/S8d's hold stage and the cycle S12's event
+    hits: each target that rests on one carries its value under every reading (the runs of
+    the alternatives are in the reproduction), in the verdict and targets.json."""
+    v = {x.target.id: x for x in rep.verdicts}
+    expect = {
+        "s8f.expire.idle": 3, "s13.gain": 3, "s8a.timeouts": 2, "s8a.go_back_n": 2,
+        "s8d.timeouts": 2, "s8d.spurious": 2, **{
+            f"s12.pkt.{e}.{p}.reno": 3 for e in ("fr", "to") for p in ("half", "full")
+        },
+    }  # fmt: skip
+    for tid, n in expect.items():
+        sens = v[tid].sensitivity
+        assert sens is not None, tid
+        assert len(sens) == n, tid
+        assert all(x is not None for x in sens.values()), (tid, sens)
+    # An IP-stage hold keeps the 50-packet queue draining: no timeout, no go-back-N.
+    assert v["s8a.timeouts"].sensitivity == {"link (ours)": 1.0, "ip": 0.0}
+    assert v["s8d.spurious"].sensitivity == {"link (ours)": 1.0, "ip": 0.0}
+    # S12's Reno-loss floors (3 % and 8 % at W/2) hold in the neighbouring cycles too.
+    assert min(v["s12.pkt.fr.half.reno"].sensitivity.values()) >= 3.0
+    assert min(v["s12.pkt.to.half.reno"].sensitivity.values()) >= 8.0
+    assert rep.out is not None
+    data = json.loads((rep.out / "targets.json").read_text())
+    listed = {t["id"] for t in data["targets"] if "sensitivity" in t}
+    assert set(expect) <= listed
+
+
 def test_outputs_are_written(rep: Reproduction) -> None:
     out = rep.out
     assert out is not None
