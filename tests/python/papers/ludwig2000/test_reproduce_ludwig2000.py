@@ -290,6 +290,31 @@ def test_a_go_back_n_in_s8d_fails_its_target() -> None:
     assert (v.verdict, v.ours) == ("fail", 18.0)
 
 
+def test_gsm_targets_that_returned_their_inputs_can_fail() -> None:
+    """A perfect link (every campaign run at 100 %, no reset) fails RT16's low-tail check; the
+    source's own 5 lost / 13 discarded pass RT20 and ours (2 / 16) fail it."""
+    ids = ("gsm.rt16.low", "gsm.rt16.share98", "gsm.rt20.lost", "gsm.rt20.discards_source")
+    targets = [t for t in l2k.TARGETS if t.id in ids]
+
+    def run(exp: str, **metrics: float) -> Outcome:
+        o = Outcome(l2k.BY_ID[exp], True)
+        o.results = [RunResult(metrics)]
+        return o
+
+    perfect = [run(r, utilization_pct=100.0, rlp_resets=0) for r in gsm_runs.CAMPAIGN]
+    source = run("gsm-s2", rlp_flushed_packets=5, vj_discards=13)
+    v = {x.target.id: x.verdict for x in evaluate(targets, [*perfect, source], [])}
+    assert v == {
+        "gsm.rt16.low": "fail",
+        "gsm.rt16.share98": "pass",
+        "gsm.rt20.lost": "pass",
+        "gsm.rt20.discards_source": "pass",
+    }
+    ours = run("gsm-s2", rlp_flushed_packets=2, vj_discards=16)
+    v = {x.target.id: x.verdict for x in evaluate(targets, [*perfect, ours], [])}
+    assert (v["gsm.rt20.lost"], v["gsm.rt20.discards_source"]) == ("fail", "fail")
+
+
 def test_trace_targets_need_the_trace() -> None:
     targets = [t for t in l2k.TARGETS if t.id in ("s8c.dupacks", "s8a.timeouts")]
     outcome = Outcome(l2k.BY_ID["s8a"], True)
