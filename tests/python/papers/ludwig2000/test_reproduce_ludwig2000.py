@@ -203,7 +203,7 @@ def test_choices_the_dissertation_does_not_give_are_reported_with_their_band(
     v = {x.target.id: x for x in rep.verdicts}
     expect = {
         "s8f.expire.idle": 3, "s13.gain": 3, "s8a.timeouts": 2, "s8a.go_back_n": 2,
-        "s8d.timeouts": 2, "s8d.spurious": 2, **{
+        "s8d.timeouts": 2, "s8d.spurious": 2, "gsm.fig46.burst": 3, **{
             f"s12.pkt.{e}.{p}.reno": 3 for e in ("fr", "to") for p in ("half", "full")
         },
     }  # fmt: skip

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from lossylink.papers._base import INF, Measured, Target, Unavailable, mean
+from lossylink.papers._base import INF, Measured, Sensitivity, Target, Unavailable, mean
 from lossylink.papers._trace import SenderTrace
 from lossylink.papers.ludwig2000.checks import Value, target
 from lossylink.papers.ludwig2000.gsm.runs import (
     ACK_BURST,
     CAMPAIGN,
+    FIG46_ALT,
+    FIG46_QUEUE,
     MSS,
     NOVJ,
     POOR,
@@ -83,6 +85,46 @@ def _resets_per_hour(runs: tuple[str, ...]) -> Value:
         return n / (sum(mean(m, r, "completion_s") for r in runs) / 3600.0)
 
     return f
+
+
+def _slowest_full(m: Measured) -> str:
+    """The campaign run at ≥ 98 % utilization (Fig 4-5's 99 and 100 % bins) with the lowest
+    throughput."""
+    full = [r for r in CAMPAIGN if _util(m, r) >= 98.0]
+    if not full:
+        raise Unavailable("no campaign run at ≥ 98 % utilization")
+    return min(full, key=lambda r: mean(m, r, "throughput_mbps"))
+
+
+def _rlp_share(m: Measured, run: str) -> float:
+    return mean(m, run, "rlp_retransmissions") / max(1.0, mean(m, run, "rlp_frames"))
+
+
+def _t6_rlp(m: Measured) -> float:
+    """That run's share of RLP retransmissions ÷ the campaign's mean share."""
+    avg = float(np.mean([_rlp_share(m, r) for r in CAMPAIGN]))
+    if avg <= 0:
+        raise Unavailable("no RLP retransmission in the campaign")
+    return _rlp_share(m, _slowest_full(m)) / avg
+
+
+def _fig46_burst(run: str) -> Value:
+    """Segments sent at the instant the first fast retransmission is acknowledged (Fig 4-6:
+    the window grew on the DUPACKs while the receiver's window was full)."""
+
+    def f(m: Measured) -> float:
+        tr = SenderTrace(run, m.trace(run))
+        fr = tr.first("fast-retransmit")
+        ack = next((e for e in tr.events("ack") if e.t > fr.t and e.seq > fr.seq), None)
+        if ack is None:
+            raise Unavailable(f"{run}: the fast retransmission is never acknowledged")
+        return float(sum(e.kind == "send" and e.t == ack.t for e in tr.ev))
+
+    return f
+
+
+def _fig46_run(q: int) -> str:
+    return "gsm-fig46" if q == FIG46_QUEUE else f"gsm-fig46-q{q}"
 
 
 def _share_at_least(limit: float) -> Value:
@@ -346,6 +388,16 @@ TARGETS: tuple[Target, ...] = (
     target("gsm.rt16.novj_low", TABLE, "S1 campaign without VJ (counterfactual): runs at ≤ 95 %",
            0.0, (0.0, 0.0), _low(95.0, tuple(NOVJ.values())), tuple(NOVJ.values()), SRC,
            expected="none: without VJ a reset loses only what RLP's buffers held (§4.2.3)"),
+    target("gsm.t6.throughput", TABLE, "S1 campaign: lowest throughput of a run at ≥ 98 % "
+           "utilization (Fig 4-5's 99 and 100 % bins), VJ on", 7.0, (0.0, 7.0),
+           lambda m: 1000.0 * mean(m, _slowest_full(m), "throughput_mbps"), CAMPAIGN, SRC,
+           unit="kbit/s", tolerance="≤ 7.0 (T6)",
+           expected="7.0 kbit/s at 99 %: a poor radio connection, not a bad interaction "
+           "(§4.2.1)"),
+    target("gsm.t6.rlp", TABLE, "S1 campaign: that run's share of RLP retransmissions ÷ the "
+           "campaign's mean share", None, (1.0 + 1e-9, INF), _t6_rlp, CAMPAIGN, SRC,
+           tolerance="> 1", expected="the RLP sender must have retransmitted more frames "
+           "(§4.2.1)"),
     target("gsm.resets.rate", TABLE, "S1 campaign: RLP link resets per hour of poor-signal "
            "transfer (calibration; the two directions' resets within 5 s are one)",
            RESETS_PER_POOR_HOUR, (RESETS_PER_POOR_HOUR - RESET_BAND,
@@ -373,6 +425,15 @@ TARGETS: tuple[Target, ...] = (
            _duplicates_per_hour(("gsm-s1-krlka",)), ("gsm-s1-krlka",), SRC,
            tolerance="≥ 1 (the limit RT17 holds TCP-Lite to, crossed)",
            expected="spurious timeouts over RLP's delays, which TCP-Lite's timer avoids"),
+    target("gsm.fig46.burst", TABLE, "Fig 4-6: segments sent at once when the fast "
+           "retransmission after a local drop is acknowledged", 8.0, (7.0, 9.0),
+           _fig46_burst("gsm-fig46"), ("gsm-fig46",), SRC, unit="segments",
+           tolerance="8 ± 1 segment", expected="a burst of 8 segments (§4.2.2)",
+           sensitivity=Sensitivity("the interface queue (< 8 KB, not given)", tuple(
+               (f"{q} packets" + (" (ours)" if q == FIG46_QUEUE else ""),
+                _fig46_burst(_fig46_run(q)))
+               for q in sorted((FIG46_QUEUE, *FIG46_ALT))),
+               tuple(_fig46_run(q) for q in FIG46_ALT))),
     target("gsm.rt18.timeouts", TABLE, "S3: timeouts after a 1.3 s burst of RLP retransmissions",
            0.0, (0.0, 0.0), _metric("gsm-s3", "sender_timeouts"), ("gsm-s3",), SRC,
            expected="none (TCP-Lite tolerates > 1.2 s)"),
