@@ -130,6 +130,9 @@ pub enum BlockSource {
         /// 0: drawn from the run's seed; n > 0: the n-th fixed realization, the same for every
         /// seed.
         draw: u32,
+        /// Deep fades laid over the profile (crate::medium::gsm::DeepFades), drawn per link from
+        /// the same realization; `None`: none.
+        fades: Option<crate::medium::gsm::DeepFades>,
     },
 }
 

@@ -26,6 +26,11 @@ pub fn block_erasures(link: &str, dir: &str) -> String {
     format!("{link}/{dir}/blocks")
 }
 
+/// The deep fades of a GSM link (both directions: one radio channel).
+pub fn deep_fades(link: &str) -> String {
+    format!("{link}/fades")
+}
+
 /// The random backoff of a shared medium (a half-duplex hop or a cell).
 pub fn contention(medium: &str) -> String {
     format!("{medium}/contention")

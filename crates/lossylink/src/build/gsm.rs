@@ -2,11 +2,12 @@
 //! every knob validated and named in its error.
 
 use crate::error::Error;
-use crate::schema::{AdaptiveDoc, BlocksDoc, GsmDoc, HandoverDoc, HopDoc};
+use crate::schema::{AdaptiveDoc, BlocksDoc, FadesDoc, GsmDoc, HandoverDoc, HopDoc};
 use engine::SimDuration;
 use engine::SimTime;
 use net::config::BlockSource;
-use net::medium::gsm::{BlockTrace, Profile};
+use net::medium::gsm::erasure::BLOCKS_PER_SECOND;
+use net::medium::gsm::{BlockTrace, DeepFades, Profile};
 use net::medium::{FlowAdaptive, GsmConfig, Handover, Handovers, L2rConfig, ServiceClass};
 use std::sync::Arc;
 
@@ -96,6 +97,7 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
             rate,
             gap_min: SimDuration(lo),
             gap_max: SimDuration(hi),
+            draw: l.draw.unwrap_or(0),
         });
     }
     Ok(cfg)
@@ -249,6 +251,29 @@ pub(super) fn not_gsm(field: &str, h: &HopDoc) -> Result<(), Error> {
     }
 }
 
+/// `{field}` (a profile's `fades`): deep fades of `length` (whole 20 ms blocks, 20 ms to
+/// 10 min) starting `per_hour` times an hour of trace (above 0, at most 3600).
+fn fades(field: &str, d: &FadesDoc) -> Result<DeepFades, Error> {
+    if !(d.per_hour > 0.0 && d.per_hour <= 3600.0) {
+        return Err(Error::invalid(
+            format!("{field}.per_hour"),
+            format!("{} is outside (0, 3600] fades an hour", d.per_hour),
+        ));
+    }
+    let block = 1_000_000_000 / u64::from(BLOCKS_PER_SECOND);
+    let len = d.length.0;
+    if len == 0 || !len.is_multiple_of(block) || len > 600_000_000_000 {
+        return Err(Error::invalid(
+            format!("{field}.length"),
+            "must be whole 20 ms radio blocks, from 20ms to 10min",
+        ));
+    }
+    Ok(DeepFades {
+        per_hour: d.per_hour,
+        blocks: (len / block) as u32,
+    })
+}
+
 /// A direction's block-erasure channel (`{field}.blocks`).
 pub(super) fn blocks(
     field: &str,
@@ -274,17 +299,26 @@ pub(super) fn blocks(
             if !(1..=1440).contains(&minutes) {
                 return Err(Error::invalid(f("minutes"), "must be within 1..=1440"));
             }
+            let fades = match &b.fades {
+                None => None,
+                Some(d) => Some(fades(&f("fades"), d)?),
+            };
             Ok(Some(Box::new(BlockSource::Profile {
                 profile,
                 minutes: minutes as usize,
                 draw: b.draw.unwrap_or(0),
+                fades,
             })))
         }
         (None, Some(path)) => {
-            if let Some(k) = [("minutes", b.minutes.is_some()), ("draw", b.draw.is_some())]
-                .iter()
-                .find(|x| x.1)
-                .map(|x| x.0)
+            if let Some(k) = [
+                ("minutes", b.minutes.is_some()),
+                ("draw", b.draw.is_some()),
+                ("fades", b.fades.is_some()),
+            ]
+            .iter()
+            .find(|x| x.1)
+            .map(|x| x.0)
             {
                 return Err(Error::invalid(
                     f(k),

@@ -123,6 +123,10 @@ pub struct L2rDoc {
     /// Longest gap (1300 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap_max: Option<Dur>,
+    /// Which realization of the gaps (0: the run's seed's; n: the n-th fixed one, the same for
+    /// every seed, for campaigns of runs that differ).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<u32>,
 }
 
 /// The block-erasure channel of a GSM hop direction: a synthetic profile or a trace file.
@@ -142,4 +146,18 @@ pub struct BlocksDoc {
     /// A `block_trace` file: one line per block, `1` erased.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// Deep fades laid over the profile (`net::medium::gsm::DeepFades`): none by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fades: Option<FadesDoc>,
+}
+
+/// Deep fades of a synthetic GSM channel: every block erased for `length`, starting `per_hour`
+/// times an hour (a Poisson process, drawn per link: both directions fade together).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FadesDoc {
+    /// Fade starts per hour of trace.
+    pub per_hour: f64,
+    /// Length of each fade (whole 20 ms blocks).
+    pub length: Dur,
 }

@@ -770,6 +770,19 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "gsm-poor-b-fades-vj",
+        "GSM RLP with VJ over a poor-signal channel with deep fades both ways (resets of both directions)",
+        "gsm",
+        &[
+            ("transfer", "600KB"),
+            (
+                "hops.0.blocks",
+                "{ profile = \"poor-b\", minutes = 20, draw = 104, fades = { per_hour = 30, length = \"4s\" } }",
+            ),
+            ("hops.0.gsm", "{ n2 = 6, vj = true, l2r = { rate = 960, draw = 104 } }"),
+        ],
+    ),
+    (
         "cubic-wan",
         "CUBIC window growth (RFC 9438) over the SACK sender, modern profile",
         "wan",

@@ -110,6 +110,74 @@ fn rt20_a_reset_with_vj_discards_the_rest_of_the_flight() {
     assert!(r.m.sender_timeouts >= p.metrics.sender_timeouts);
 }
 
+/// Fig 4-9 with VJ on: S2's burst resets the data direction at 62.42 s; the timeout's
+/// retransmission (71.79 s) reaches the receiver, whose ACK leaves inside a 4 s burst of the ACK
+/// direction from 72 s: that direction resets too, the ACK is lost and the sender's ACK
+/// decompressor is out of step. The timer backs off: the next timeout comes 24 s (twice the 12 s
+/// RTO) later; its retransmission is a segment the receiver holds, and the duplicate ACK
+/// crosses in full (RFC 1144: "send it uncompressed in case the other side missed the
+/// compressed version") and brings the decompressor back in step. Without that rule every later
+/// ACK is discarded and the transfer never ends.
+#[test]
+fn fig_4_9_an_ack_lost_in_a_reset_backs_the_timer_off_and_the_duplicate_ack_resynchronises() {
+    let mut s = scenario(
+        "gsm",
+        &[("hops.0.gsm", "{ n2 = 6, vj = true, l2r = { rate = 960 } }")],
+    );
+    with_blocks(&mut s, &burst_trace("fig49f", 3000, 3200));
+    let ack = burst_trace("fig49r", 3600, 3800);
+    s.set("hops.0.reverse.blocks", &format!("{{ file = \"{ack}\" }}"))
+        .unwrap();
+    let r = traced(&s);
+    let g = gsm(&r.m).clone();
+    // One reset each way (the counter sums the directions).
+    assert_eq!(g.rlp_resets, 2, "{g:?}");
+    let timeouts: Vec<f64> =
+        r.ev.iter()
+            .filter(|e| e.kind == "timeout")
+            .map(|e| e.t)
+            .collect();
+    assert_eq!(timeouts.len(), 2, "{timeouts:?}");
+    assert!((timeouts[0] - 71.79).abs() < 0.01, "{timeouts:?}");
+    assert!(
+        (timeouts[1] - timeouts[0] - 24.0).abs() < 0.01,
+        "{timeouts:?}"
+    );
+    assert!(r.m.completion_s < 320.0, "{}", r.m.completion_s);
+}
+
+/// Deep fades (`blocks.fades`): a 4 s fade resets a sending link (N2 = 6 covers 2.4 s); the
+/// same draw gives the same run, another draw (channel and L2R gaps) another.
+#[test]
+fn deep_fades_reset_the_link_at_their_drawn_times() {
+    let fades = |draw: u32| {
+        scenario(
+            "gsm",
+            &[
+                ("transfer", "600KB"),
+                (
+                    "hops.0.blocks",
+                    &format!(
+                        "{{ profile = \"good\", minutes = 20, draw = {draw}, fades = {{ per_hour = 60, length = \"4s\" }} }}"
+                    ),
+                ),
+                (
+                    "hops.0.gsm",
+                    &format!("{{ n2 = 6, vj = true, l2r = {{ rate = 960, draw = {draw} }} }}"),
+                ),
+            ],
+        )
+    };
+    let a = run(&fades(3), 1, &RunOptions::default()).unwrap().metrics;
+    let again = run(&fades(3), 1, &RunOptions::default()).unwrap().metrics;
+    let b = run(&fades(4), 1, &RunOptions::default()).unwrap().metrics;
+    let g = gsm(&a);
+    // About 14 minutes at 60 fades an hour: a reset for most of them.
+    assert!(g.rlp_resets >= 4, "{g:?}");
+    assert_eq!(a.completion_s, again.completion_s);
+    assert_ne!(a.completion_s, b.completion_s);
+}
+
 /// The one-line error a bad value gets, when it is set or at the latest when the run starts.
 fn refused(preset: &str, k: &str, v: &str) -> String {
     let mut s = Scenario::preset(preset).unwrap();
@@ -157,6 +225,21 @@ fn gsm_knobs_are_validated() {
             "hops.0.forward.blocks",
             "{ profile = \"x\" }",
             "hops[0].forward.blocks.profile",
+        ),
+        (
+            "hops.0.blocks",
+            "{ profile = \"good\", fades = { per_hour = 0, length = \"4s\" } }",
+            "hops[0].blocks.fades.per_hour",
+        ),
+        (
+            "hops.0.blocks",
+            "{ profile = \"good\", fades = { per_hour = 7, length = \"10ms\" } }",
+            "hops[0].blocks.fades.length",
+        ),
+        (
+            "hops.0.blocks",
+            "{ file = \"/nonexistent\", fades = { per_hour = 7, length = \"4s\" } }",
+            "hops[0].blocks.fades",
         ),
     ] {
         let e = refused("gsm", k, v);

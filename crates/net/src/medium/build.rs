@@ -58,7 +58,12 @@ impl AnyMedium {
                 )))
             }
             Medium::Gsm(g) => {
-                let l2r = |dir: &str| RngStream::new(seed, &keys::l2r_gaps(&link.key, dir));
+                // A fixed realization of the gaps (l2r.draw n) is the same for every seed.
+                let l2r_seed = match g.l2r {
+                    Some(l) if l.draw > 0 => u64::from(l.draw),
+                    _ => seed,
+                };
+                let l2r = |dir: &str| RngStream::new(l2r_seed, &keys::l2r_gaps(&link.key, dir));
                 // Each direction knows the other's channel (RFC 2507's header requests).
                 let (bf, br) = (
                     blocks(link, &link.hop.forward, "forward", seed),
@@ -145,11 +150,20 @@ fn blocks(link: &LinkConfig, d: &DirectionConfig, dir: &str, seed: u64) -> Optio
             profile,
             minutes,
             draw,
+            fades,
         }) => {
             // A fixed realization (draw n) is the same for every seed.
             let stream_seed = if *draw == 0 { seed } else { u64::from(*draw) };
             let mut r = RngStream::new(stream_seed, &keys::block_erasures(&link.key, dir));
-            Some(Arc::new(profile.generate(*minutes, &mut r)))
+            let t = profile.generate(*minutes, &mut r);
+            Some(Arc::new(match fades {
+                // Keyed by the link, not the direction: one radio channel fades both ways.
+                Some(f) => f.overlay(
+                    &t,
+                    &mut RngStream::new(stream_seed, &keys::deep_fades(&link.key)),
+                ),
+                None => t,
+            }))
         }
     }
 }

@@ -154,6 +154,8 @@ pub(crate) struct FrameInfo {
     pub seq: u32,
     /// Payload bytes.
     pub len: u32,
+    /// TCP acknowledgment number (a duplicate ACK crosses VJ in full).
+    pub ack: u32,
     /// TCP option bytes (they cross a compressed header uncompressed, crate::medium::gsm::vj).
     pub options: u32,
 }

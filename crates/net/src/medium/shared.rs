@@ -262,6 +262,7 @@ pub(crate) mod tests {
                     tcp: true,
                     seq: 0,
                     len: 48,
+                    ack: 0,
                     options: 12,
                 };
             }
@@ -272,6 +273,7 @@ pub(crate) mod tests {
                     tcp: false,
                     seq: 0,
                     len: 172,
+                    ack: 0,
                     options: 0,
                 };
             }
@@ -281,6 +283,7 @@ pub(crate) mod tests {
                 tcp: true,
                 seq: self.next_seq,
                 len: self.ip_len - 52,
+                ack: 0,
                 options: 12,
             }
         }

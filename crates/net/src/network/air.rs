@@ -248,6 +248,7 @@ impl FramingAir for AirOf<'_> {
             tcp: p.is_tcp() && !p.is_link_ack(),
             seq: p.seg.seq.0,
             len: p.seg.len,
+            ack: p.seg.ack.0,
             options: p.seg.options_len(),
         }
     }

@@ -228,7 +228,7 @@ def test_cli_only_s12_writes_the_model_and_the_packet_level_runs(
     out = tmp_path / "s12"
     proc = cli_run("reproduce", "ludwig2000", "--only", "s12", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert "ludwig2000: 18 result rows from 36 runs" in proc.stdout
+    assert "ludwig2000: 26 result rows from 52 runs" in proc.stdout
     assert "fail" not in proc.stdout
     data = json.loads((out / "targets.json").read_text())
     assert {t["table"] for t in data["targets"]} == {S12_TABLE, PKT_TABLE}

@@ -364,6 +364,53 @@ impl Profile {
     }
 }
 
+/// Deep fades over a synthetic channel: stretches of `blocks` erased blocks whose starts are a
+/// Poisson process of `per_hour` a trace hour, laid over the profile's erasures.
+///
+/// Ludwig2000 §4.2.3 captured 14 RLP resets, "all of which occurred when the receiver signal
+/// strength was extremely low", in the two hours of poor-signal transfers (§3.2.3), and "TCP
+/// connections before and after the link reset usually progress without problems": short
+/// episodes of no signal inside otherwise usable minutes, which the per-minute profiles (B1-B5
+/// are the statistics of the ping traces, §4.3.1) do not contain. A fade longer than RLP's
+/// persistency covers (N2 = 6 retransmissions one RLP round trip apart, 2.4 s, §2.4.3) resets
+/// a link that is sending. The starts are drawn per link, so both directions of a hop fade
+/// together (one radio channel) when both are given the same fades.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeepFades {
+    /// Fade starts per hour of trace (> 0).
+    pub per_hour: f64,
+    /// Length of a fade, blocks (≥ 1).
+    pub blocks: u32,
+}
+
+impl DeepFades {
+    /// `trace` with the fades drawn from `rng` laid over it (erased where either is). Starts
+    /// are a Poisson process from the trace's first block; a fade that runs past the end is
+    /// cut there (the trace repeats).
+    pub fn overlay(&self, trace: &BlockTrace, rng: &mut RngStream) -> BlockTrace {
+        let mut erased = trace.erased.clone();
+        let n = erased.len();
+        for start in self.starts(n, rng) {
+            erased[start..(start + self.blocks as usize).min(n)].fill(true);
+        }
+        BlockTrace { erased }
+    }
+
+    /// The starts of the fades `overlay` would draw from `rng` for a trace of `n` blocks.
+    pub fn starts(&self, n: usize, rng: &mut RngStream) -> Vec<usize> {
+        let mean_gap = 3600.0 * f64::from(BLOCKS_PER_SECOND) / self.per_hour;
+        let mut out = Vec::new();
+        let mut at = 0.0f64;
+        loop {
+            at += rng.exponential(mean_gap);
+            if at as usize >= n {
+                return out;
+            }
+            out.push(at as usize);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,5 +481,44 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_eq!(a.len(), 2 * BLOCKS_PER_MINUTE);
+    }
+
+    #[test]
+    fn deep_fades_erase_whole_stretches_at_the_drawn_rate() {
+        let clean = BlockTrace::new(vec![false; 600 * BLOCKS_PER_MINUTE]).unwrap();
+        let f = DeepFades {
+            per_hour: 7.0,
+            blocks: 200,
+        };
+        let starts = f.starts(clean.len(), &mut RngStream::new(3, "gsm/fades"));
+        let t = f.overlay(&clean, &mut RngStream::new(3, "gsm/fades"));
+        // Ten hours at 7 an hour: 70 expected, inside a Poisson count's 3-sigma band.
+        assert!((45..=95).contains(&starts.len()), "{} fades", starts.len());
+        // Each fade erases its 200 blocks from its start; overlapping fades merge.
+        for &s in &starts {
+            assert!(t.erased()[s..(s + 200).min(t.len())].iter().all(|&e| e));
+        }
+        let bursts = t.burst_lengths();
+        assert!(bursts.iter().all(|&b| b >= 200 || t.erased()[t.len() - 1]));
+        assert_eq!(t.erasures(), {
+            let mut cover = vec![false; t.len()];
+            for &s in &starts {
+                cover[s..(s + 200).min(t.len())].fill(true);
+            }
+            cover.iter().filter(|&&c| c).count()
+        });
+        // The profile's own erasures stay: a fade only adds.
+        let base = Profile::POOR_B.generate(5, &mut RngStream::new(1, "gsm/erasures"));
+        let over = f.overlay(&base, &mut RngStream::new(3, "gsm/fades"));
+        assert!(base
+            .erased()
+            .iter()
+            .zip(over.erased())
+            .all(|(&b, &o)| !b || o));
+        // Another seed, other starts.
+        assert_ne!(
+            starts,
+            f.starts(clean.len(), &mut RngStream::new(4, "gsm/fades"))
+        );
     }
 }

@@ -48,7 +48,7 @@ pub mod fading;
 pub mod retrace;
 pub mod vj;
 
-pub use erasure::{BlockTrace, BurstMix, MinuteBler, Profile, TraceError};
+pub use erasure::{BlockTrace, BurstMix, DeepFades, MinuteBler, Profile, TraceError};
 pub use fading::{max_retransmissions, Fading};
 pub use retrace::{retrace_e2e, retrace_rlp, E2eRetrace, Packing, RetraceError, RlpRetrace};
 
@@ -305,8 +305,10 @@ impl Gsm {
             };
             let info = air.frame_info(&frame);
             self.answer_requests(now);
-            let header = (self.cfg.vj && info.tcp)
-                .then(|| self.compressor.header(info.flow, info.seq, info.len));
+            let header = (self.cfg.vj && info.tcp).then(|| {
+                self.compressor
+                    .header(info.flow, info.seq, info.len, info.ack)
+            });
             let ip = match header {
                 Some(h) => info.ip_len - FULL_HEADER + h.bytes(),
                 None => info.ip_len,

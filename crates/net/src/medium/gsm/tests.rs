@@ -129,6 +129,7 @@ fn l2r_holds_the_sender_to_its_rate_in_bursts_separated_by_gaps() {
             rate: 960,
             gap_min: SimDuration::from_millis(950),
             gap_max: SimDuration::from_millis(1300),
+            draw: 0,
         }),
         ..GsmConfig::default()
     };
@@ -237,6 +238,7 @@ fn the_event_log_pairs_each_l2r_gap_with_its_xon() {
             rate: 960,
             gap_min: SimDuration::from_millis(950),
             gap_max: SimDuration::from_millis(1300),
+            draw: 0,
         }),
         ..GsmConfig::default()
     };

@@ -13,6 +13,9 @@ pub struct L2rConfig {
     pub gap_min: SimDuration,
     /// Longest XOFF gap (1300 ms).
     pub gap_max: SimDuration,
+    /// Which realization of the gaps: 0 the run's seed's, n > 0 the n-th fixed one, the same
+    /// for every seed (a campaign's runs each with their own).
+    pub draw: u32,
 }
 
 /// The service classes of the flow-adaptive link layer (Ludwig2000 §4.1.2, spec §3.7; the

@@ -53,36 +53,59 @@ impl Header {
     }
 }
 
-/// The link sender's side: one context per connection (the highest sequence number sent).
+/// A connection's context at the compressor.
+#[derive(Clone, Copy, Debug)]
+struct Context {
+    flow: FlowId,
+    /// The highest sequence number sent.
+    high: u32,
+    /// The last packet's sequence and acknowledgment numbers.
+    seq: u32,
+    ack: u32,
+}
+
+/// The link sender's side: one context per connection.
 #[derive(Clone, Debug, Default)]
 pub struct Compressor {
-    flows: Vec<(FlowId, u32)>,
+    flows: Vec<Context>,
     /// Contexts whose next packet goes with a full header (a header request arrived).
     forced: Vec<FlowId>,
 }
 
 impl Compressor {
-    /// The header of the next TCP packet of `flow` carrying `[seq, seq + len)`: full for the
-    /// first packet of a connection and for a retransmission (RFC 1144 §3.2), else compressed.
-    pub fn header(&mut self, flow: FlowId, seq: u32, len: u32) -> Header {
+    /// The header of the next TCP packet of `flow` carrying `[seq, seq + len)` and
+    /// acknowledging `ack`: full for the first packet of a connection and for a retransmission
+    /// (RFC 1144 §3.2), and for a packet without data in which nothing changed, a duplicate ACK
+    /// or a window probe (RFC 1144's `sl_compress_tcp`, case 0: "a retransmitted ack or window
+    /// probe. Send it uncompressed in case the other side missed the compressed version"),
+    /// which is how a decompressor of the ACK direction gets back in step; else compressed.
+    pub fn header(&mut self, flow: FlowId, seq: u32, len: u32, ack: u32) -> Header {
         let end = seq.wrapping_add(len);
-        match self.flows.iter_mut().find(|(f, _)| *f == flow) {
+        match self.flows.iter_mut().find(|c| c.flow == flow) {
             None => {
-                self.flows.push((flow, end));
+                self.flows.push(Context {
+                    flow,
+                    high: end,
+                    seq,
+                    ack,
+                });
                 Header::Full
             }
-            Some((_, high)) => {
+            Some(c) => {
                 // Sequence space comparison (RFC 793 modulo 2^32).
-                let retransmission = len > 0 && (seq.wrapping_sub(*high) as i32) < 0;
-                if (end.wrapping_sub(*high) as i32) > 0 {
-                    *high = end;
+                let retransmission = len > 0 && (seq.wrapping_sub(c.high) as i32) < 0;
+                let unchanged = len == 0 && seq == c.seq && ack == c.ack;
+                if (end.wrapping_sub(c.high) as i32) > 0 {
+                    c.high = end;
                 }
+                c.seq = seq;
+                c.ack = ack;
                 // RFC 2507 §10.2: a header request is answered with a full header.
                 let forced = self.forced.iter().position(|f| *f == flow);
                 if let Some(i) = forced {
                     self.forced.swap_remove(i);
                 }
-                if retransmission || forced.is_some() {
+                if retransmission || unchanged || forced.is_some() {
                     Header::Full
                 } else {
                     Header::Compressed
@@ -165,32 +188,37 @@ mod tests {
     #[test]
     fn first_and_retransmitted_headers_go_in_full_the_rest_compressed() {
         let mut c = Compressor::default();
-        assert_eq!(c.header(F, 1000, 460), Header::Full);
-        assert_eq!(c.header(F, 1460, 460), Header::Compressed);
-        assert_eq!(c.header(F, 1920, 460), Header::Compressed);
+        assert_eq!(c.header(F, 1000, 460, 1), Header::Full);
+        assert_eq!(c.header(F, 1460, 460, 1), Header::Compressed);
+        assert_eq!(c.header(F, 1920, 460, 1), Header::Compressed);
         // A retransmission of the second segment.
-        assert_eq!(c.header(F, 1460, 460), Header::Full);
-        assert_eq!(c.header(F, 2380, 460), Header::Compressed);
-        // Another connection has its own context; pure ACKs compress.
-        assert_eq!(c.header(FlowId(1), 5, 0), Header::Full);
-        assert_eq!(c.header(FlowId(1), 5, 0), Header::Compressed);
+        assert_eq!(c.header(F, 1460, 460, 1), Header::Full);
+        assert_eq!(c.header(F, 2380, 460, 1), Header::Compressed);
+        // Another connection has its own context; pure ACKs compress while the ACK number
+        // moves; a duplicate ACK goes in full (RFC 1144: the other side may have missed the
+        // compressed version), and the next new ACK compresses again.
+        assert_eq!(c.header(FlowId(1), 5, 0, 100), Header::Full);
+        assert_eq!(c.header(FlowId(1), 5, 0, 560), Header::Compressed);
+        assert_eq!(c.header(FlowId(1), 5, 0, 560), Header::Full);
+        assert_eq!(c.header(FlowId(1), 5, 0, 560), Header::Full);
+        assert_eq!(c.header(FlowId(1), 5, 0, 1020), Header::Compressed);
         // Across the wrap of the sequence space.
         let mut w = Compressor::default();
-        assert_eq!(w.header(F, u32::MAX - 100, 460), Header::Full);
-        assert_eq!(w.header(F, 359, 460), Header::Compressed);
-        assert_eq!(w.header(F, u32::MAX - 100, 460), Header::Full);
+        assert_eq!(w.header(F, u32::MAX - 100, 460, 1), Header::Full);
+        assert_eq!(w.header(F, 359, 460, 1), Header::Compressed);
+        assert_eq!(w.header(F, u32::MAX - 100, 460, 1), Header::Full);
     }
 
     #[test]
     fn a_header_request_makes_the_next_header_full_once() {
         let mut c = Compressor::default();
-        assert_eq!(c.header(F, 0, 460), Header::Full);
-        assert_eq!(c.header(F, 460, 460), Header::Compressed);
+        assert_eq!(c.header(F, 0, 460, 1), Header::Full);
+        assert_eq!(c.header(F, 460, 460, 1), Header::Compressed);
         c.send_full(F);
         c.send_full(F);
-        assert_eq!(c.header(FlowId(1), 0, 460), Header::Full);
-        assert_eq!(c.header(F, 920, 460), Header::Full);
-        assert_eq!(c.header(F, 1380, 460), Header::Compressed);
+        assert_eq!(c.header(FlowId(1), 0, 460, 1), Header::Full);
+        assert_eq!(c.header(F, 920, 460, 1), Header::Full);
+        assert_eq!(c.header(F, 1380, 460, 1), Header::Compressed);
         // Out of step after two lost deltas, the full header it asked for repairs it.
         let mut d = Decompressor::twice();
         d.lose(F);

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from lossylink.papers._base import INF, Measured, Target, Unavailable, mean
+from lossylink.papers._base import INF, Measured, Sensitivity, Target, Unavailable, mean
 from lossylink.papers._trace import SenderTrace
 from lossylink.papers.ludwig2000.checks import Value, target
 from lossylink.papers.ludwig2000.gsm.runs import (
+    ACK_BURST,
     CAMPAIGN,
+    FIG46_ALT,
+    FIG46_QUEUE,
     MSS,
+    NOVJ,
+    POOR,
     RATE,
+    RESETS_PER_POOR_HOUR,
     S2_RESET_S,
     S5_SECOND_AT,
     SEGMENT_BYTES,
@@ -29,6 +35,98 @@ def _campaign(m: Measured) -> list[float]:
     return [u for r in CAMPAIGN for u in m.values(r, "utilization_pct")]
 
 
+def _util(m: Measured, run: str) -> float:
+    return mean(m, run, "utilization_pct")
+
+
+def _low(limit: float, runs: tuple[str, ...] = CAMPAIGN) -> Value:
+    """Runs at or below ``limit`` % utilization (§3.2.2: the dissertation singled out the runs
+    at 95 % or less)."""
+    return lambda m: float(sum(_util(m, r) <= limit for r in runs))
+
+
+def _low_without_reset(m: Measured) -> float:
+    """Runs at ≤ 95 % with no RLP reset (T4: every such run had a reset with VJ)."""
+    return float(sum(_util(m, r) <= 95.0 and mean(m, r, "rlp_resets") == 0 for r in CAMPAIGN))
+
+
+def _reset_runs(m: Measured) -> list[str]:
+    runs = [r for r in CAMPAIGN if mean(m, r, "rlp_resets") > 0]
+    if not runs:
+        raise Unavailable("no campaign run had an RLP reset")
+    return runs
+
+
+def _vj_cost(m: Measured) -> float:
+    """Over the runs with a reset: mean utilization without VJ minus with VJ, points (§4.2.1:
+    the reset costs utilization through VJ; positive if VJ makes it costlier)."""
+    runs = _reset_runs(m)
+    return float(np.mean([_util(m, NOVJ[r]) - _util(m, r) for r in runs]))
+
+
+RESET_BAND = 2.0 * 14**0.5 / 2.0
+"""Two standard deviations of the published rate: a Poisson count of 14 in 2 h."""
+RESET_EPISODE_S = 5.0
+"""Resets of the two directions less than this apart are one link reset (both directions of a
+hop fade together; RLP's reset is the link's, and rlpdump logged it once)."""
+
+
+def _reset_episodes(m: Measured, run: str) -> int:
+    rl = m.trace(run)["rlp"]
+    t = np.sort(np.asarray(rl["time_s"], dtype=float)[np.asarray(rl["kind"]) == "reset"])
+    return int(np.sum(np.diff(t, prepend=-np.inf) > RESET_EPISODE_S))
+
+
+def _resets_per_hour(runs: tuple[str, ...]) -> Value:
+    """Link resets (episodes, :data:`RESET_EPISODE_S`) per hour of transfer."""
+
+    def f(m: Measured) -> float:
+        n = sum(_reset_episodes(m, r) for r in runs)
+        return n / (sum(mean(m, r, "completion_s") for r in runs) / 3600.0)
+
+    return f
+
+
+def _slowest_full(m: Measured) -> str:
+    """The campaign run at ≥ 98 % utilization (Fig 4-5's 99 and 100 % bins) with the lowest
+    throughput."""
+    full = [r for r in CAMPAIGN if _util(m, r) >= 98.0]
+    if not full:
+        raise Unavailable("no campaign run at ≥ 98 % utilization")
+    return min(full, key=lambda r: mean(m, r, "throughput_mbps"))
+
+
+def _rlp_share(m: Measured, run: str) -> float:
+    return mean(m, run, "rlp_retransmissions") / max(1.0, mean(m, run, "rlp_frames"))
+
+
+def _t6_rlp(m: Measured) -> float:
+    """That run's share of RLP retransmissions ÷ the campaign's mean share."""
+    avg = float(np.mean([_rlp_share(m, r) for r in CAMPAIGN]))
+    if avg <= 0:
+        raise Unavailable("no RLP retransmission in the campaign")
+    return _rlp_share(m, _slowest_full(m)) / avg
+
+
+def _fig46_burst(run: str) -> Value:
+    """Segments sent at the instant the first fast retransmission is acknowledged (Fig 4-6:
+    the window grew on the DUPACKs while the receiver's window was full)."""
+
+    def f(m: Measured) -> float:
+        tr = SenderTrace(run, m.trace(run))
+        fr = tr.first("fast-retransmit")
+        ack = next((e for e in tr.events("ack") if e.t > fr.t and e.seq > fr.seq), None)
+        if ack is None:
+            raise Unavailable(f"{run}: the fast retransmission is never acknowledged")
+        return float(sum(e.kind == "send" and e.t == ack.t for e in tr.ev))
+
+    return f
+
+
+def _fig46_run(q: int) -> str:
+    return "gsm-fig46" if q == FIG46_QUEUE else f"gsm-fig46-q{q}"
+
+
 def _share_at_least(limit: float) -> Value:
     def f(m: Measured) -> float:
         u = _campaign(m)
@@ -37,17 +135,67 @@ def _share_at_least(limit: float) -> Value:
     return f
 
 
-def _duplicates_per_hour(runs: tuple[str, ...]) -> Value:
+RESET_RELATED_S = 64.0
+"""A segment received twice within this of an RLP reset belongs to the reset (TCP-Lite's
+largest RTO, 64 s: the reset's timeout and its go-back-N come inside it); §4.2.4: "All other
+timeouts we found were related to RLP link resets"."""
+
+
+def _duplicate_times(m: Measured, run: str) -> list[float]:
+    """When the receiver got a segment it already had."""
+    rx = m.trace(run)["receiver"]
+    data = np.asarray(rx["kind"]) == "data"
+    seen: set[int] = set()
+    out = []
+    for t, q in zip(np.asarray(rx["time_s"], dtype=float)[data],
+                    np.asarray(rx["seq"])[data], strict=True):  # fmt: skip
+        if int(q) in seen:
+            out.append(float(t))
+        seen.add(int(q))
+    return out
+
+
+def _spurious_duplicates(m: Measured, run: str, after: float = 0.0) -> int:
+    """Segments received twice after ``after`` s and not within :data:`RESET_RELATED_S` after
+    an RLP reset: the go-back-N of spurious timeouts. A run without resets is read from its
+    counter; one with resets from its traces."""
+    if mean(m, run, "rlp_resets") == 0 and after == 0.0:
+        return int(mean(m, run, "receiver_duplicate_segments"))
+    rl = m.trace(run)["rlp"]
+    resets = np.asarray(rl["time_s"], dtype=float)[np.asarray(rl["kind"]) == "reset"]
+    return sum(
+        t > after and not np.any((resets <= t) & (t - resets < RESET_RELATED_S))
+        for t in _duplicate_times(m, run)
+    )
+
+
+def _duplicates_per_hour(runs: tuple[str, ...], *, related: bool = False) -> Value:
     """Segments the receiver got twice per hour of transfer: every spurious timeout of a sender
     without a detector shows here (its retransmission, and the go-back-N behind it), where
-    ``sender_spurious_timeouts`` counts only those a detector (Eifel) saw."""
+    ``sender_spurious_timeouts`` counts only those a detector (Eifel) saw. Without ``related``
+    those after an RLP reset are left out (the dissertation counts them as reset-related)."""
 
     def f(m: Measured) -> float:
-        n = sum(sum(m.values(r, "receiver_duplicate_segments")) for r in runs)
+        if related:
+            n = sum(sum(m.values(r, "receiver_duplicate_segments")) for r in runs)
+        else:
+            n = sum(_spurious_duplicates(m, r) for r in runs)
         hours = sum(sum(m.values(r, "completion_s")) for r in runs) / 3600.0
         return n / hours
 
     return f
+
+
+def _steady_duplicates(m: Measured) -> float:
+    """Campaign segments received twice after the first 10 s, not related to a reset (read
+    from the traces of the runs that have any; the poor-signal runs are traced)."""
+    return float(
+        sum(
+            _spurious_duplicates(m, r, 10.0)
+            for r in CAMPAIGN
+            if mean(m, r, "receiver_duplicate_segments") > 0
+        )
+    )
 
 
 def _flight_segments(run: str, t: float) -> Value:
@@ -159,6 +307,47 @@ def _interval_drop(m: Measured) -> float:
     return 1.0 - delivered(start, start + 30.0) / delivered(start - 30.0, start)
 
 
+FIG49 = "gsm-s2-backoff"
+
+
+def _timeouts(m: Measured, run: str, after: float) -> list[float]:
+    tr = SenderTrace(run, m.trace(run))
+    return [e.t for e in tr.events("timeout") if e.t > after]
+
+
+def _fig49_covered(m: Measured) -> float:
+    """ACKs the receiver sent inside the ACK-direction burst after the first timeout's
+    retransmission arrived (the set-up: the burst must meet that ACK)."""
+    first = _timeouts(m, FIG49, S2_RESET_S)
+    if not first:
+        raise Unavailable(f"{FIG49}: no timeout after the reset")
+    rx = m.trace(FIG49)["receiver"]
+    t = np.asarray(rx["time_s"], dtype=float)
+    acks = t[(np.asarray(rx["kind"]) == "ack") & (t > first[0])]
+    return float(np.sum((acks >= ACK_BURST[0]) & (acks < ACK_BURST[1] - 2.4)))
+
+
+def _fig49_backoff(m: Measured) -> float:
+    """(second timeout - first) ÷ the RTO at the first: 2 with the exponential backoff."""
+    tos = _timeouts(m, FIG49, S2_RESET_S)
+    if len(tos) < 2:
+        raise Unavailable(f"{FIG49}: fewer than two timeouts after the reset")
+    return (tos[1] - tos[0]) / _rto_at(m, FIG49, tos[0] - 1e-6)
+
+
+def _fig49_idle(m: Measured) -> float:
+    """The receiver's longest time without data after the reset ÷ the RTO at the reset."""
+    return _idle(FIG49, S2_RESET_S - 3.0, S2_RESET_S + 60.0)(m) / _rto_at(m, FIG49, S2_RESET_S)
+
+
+def _fig49_inflation(m: Measured) -> float:
+    """The RTO at the reset ÷ the run's smallest RTT sample (the pipe's round trip)."""
+    rtt = np.asarray(m.trace(FIG49)["rtt"]["rtt_s"], dtype=float)
+    if rtt.size == 0:
+        raise Unavailable(f"{FIG49}: no RTT sample")
+    return _rto_at(m, FIG49, S2_RESET_S) / float(rtt.min())
+
+
 def _metric(run: str, metric: str, scale: float = 1.0) -> Value:
     return lambda m: scale * mean(m, run, metric)
 
@@ -185,15 +374,66 @@ TARGETS: tuple[Target, ...] = (
     target("gsm.rt16.min", TABLE, "S1 campaign: lowest utilization of a run", 91.0, (88.0, 100.0),
            lambda m: min(_campaign(m)), CAMPAIGN, SRC, unit="%",
            expected="91 % (§4.2.1)"),
+    target("gsm.rt16.low", TABLE, "S1 campaign: runs at ≤ 95 % utilization", None, (1.0, INF),
+           _low(95.0), CAMPAIGN, SRC, tolerance="≥ 1 (a link without resets has none)",
+           expected="some: the runs the dissertation singled out, down to 91 % (§4.2.1)"),
+    target("gsm.rt16.cause", TABLE, "S1 campaign: runs at ≤ 95 % without an RLP reset", 0.0,
+           (0.0, 0.0), _low_without_reset, CAMPAIGN, SRC,
+           expected="none: all suffered from RLP resets with VJ compression (§4.2.1)"),
+    target("gsm.rt16.vj", TABLE, "S1 campaign, runs with a reset: utilization without VJ minus "
+           "with VJ (the same runs, VJ off)", None, (0.0, INF), _vj_cost,
+           (*CAMPAIGN, *NOVJ.values()), SRC, unit="points",
+           tolerance="> 0 (VJ makes a reset cost utilization)",
+           expected="the low runs are due to resets *with* VJ compression (§4.2.1, §4.2.3)"),
+    target("gsm.rt16.novj_low", TABLE, "S1 campaign without VJ (counterfactual): runs at ≤ 95 %",
+           0.0, (0.0, 0.0), _low(95.0, tuple(NOVJ.values())), tuple(NOVJ.values()), SRC,
+           expected="none: without VJ a reset loses only what RLP's buffers held (§4.2.3)"),
+    target("gsm.t6.throughput", TABLE, "S1 campaign: lowest throughput of a run at ≥ 98 % "
+           "utilization (Fig 4-5's 99 and 100 % bins), VJ on", 7.0, (0.0, 7.0),
+           lambda m: 1000.0 * mean(m, _slowest_full(m), "throughput_mbps"), CAMPAIGN, SRC,
+           unit="kbit/s", tolerance="≤ 7.0 (T6)",
+           expected="7.0 kbit/s at 99 %: a poor radio connection, not a bad interaction "
+           "(§4.2.1)"),
+    target("gsm.t6.rlp", TABLE, "S1 campaign: that run's share of RLP retransmissions ÷ the "
+           "campaign's mean share", None, (1.0 + 1e-9, INF), _t6_rlp, CAMPAIGN, SRC,
+           tolerance="> 1", expected="the RLP sender must have retransmitted more frames "
+           "(§4.2.1)"),
+    target("gsm.resets.rate", TABLE, "S1 campaign: RLP link resets per hour of poor-signal "
+           "transfer (calibration; the two directions' resets within 5 s are one)",
+           RESETS_PER_POOR_HOUR, (RESETS_PER_POOR_HOUR - RESET_BAND,
+           RESETS_PER_POOR_HOUR + RESET_BAND), _resets_per_hour(POOR), POOR, SRC,
+           unit="per hour", tolerance="7 ± 2 sd of a count of 14 (3.3-10.7)",
+           expected="14 resets in the 2 h of poor signal (§4.2.3, §3.2.3)"),
+    target("gsm.resets.good", TABLE, "S1 campaign: RLP resets in the good-signal runs", 0.0,
+           (0.0, 0.0), lambda m: sum(mean(m, r, "rlp_resets") for r in CAMPAIGN
+                                     if r not in POOR), CAMPAIGN, SRC,
+           expected="none: all 14 at extremely low signal (§4.2.3)"),
     target("gsm.rt17.spurious", TABLE, "S1 campaign: segments the receiver got twice, per hour "
-           "of transfer (each spurious timeout's go-back-N)", None, (0.0, 1.0),
-           _duplicates_per_hour(CAMPAIGN), CAMPAIGN, SRC,
+           "of transfer, outside the 64 s after a reset (each spurious timeout's go-back-N)",
+           None, (0.0, 1.0), _duplicates_per_hour(CAMPAIGN), CAMPAIGN, SRC,
            expected="2 spurious timeouts in 6 h, at connection start only"),
+    target("gsm.rt17.steady", TABLE, "S1 campaign: the same after the first 10 s (steady state)",
+           0.0, (0.0, 0.0), _steady_duplicates, CAMPAIGN, SRC,
+           expected="none in steady state (RT17)"),
+    target("gsm.rt17.reset_related", TABLE, "S1 campaign: all segments the receiver got twice, "
+           "per hour, the reset-related included (observation)", None, (0.0, INF),
+           _duplicates_per_hour(CAMPAIGN, related=True), CAMPAIGN, SRC,
+           tolerance="any (shown beside RT17)",
+           expected="'All other timeouts we found were related to RLP link resets' (§4.2.4)"),
     target("gsm.rt17.krlka97", TABLE, "[KRLKA97] contrast: the same per hour with an aggressive "
-           "timer (10 ms clock, 200 ms minimum RTO) over poor channel 1", None, (1.0, INF),
+           "timer (10 ms clock, 200 ms minimum RTO) over poor run 1's channel", None, (1.0, INF),
            _duplicates_per_hour(("gsm-s1-krlka",)), ("gsm-s1-krlka",), SRC,
            tolerance="≥ 1 (the limit RT17 holds TCP-Lite to, crossed)",
            expected="spurious timeouts over RLP's delays, which TCP-Lite's timer avoids"),
+    target("gsm.fig46.burst", TABLE, "Fig 4-6: segments sent at once when the fast "
+           "retransmission after a local drop is acknowledged", 8.0, (7.0, 9.0),
+           _fig46_burst("gsm-fig46"), ("gsm-fig46",), SRC, unit="segments",
+           tolerance="8 ± 1 segment", expected="a burst of 8 segments (§4.2.2)",
+           sensitivity=Sensitivity("the interface queue (< 8 KB, not given)", tuple(
+               (f"{q} packets" + (" (ours)" if q == FIG46_QUEUE else ""),
+                _fig46_burst(_fig46_run(q)))
+               for q in sorted((FIG46_QUEUE, *FIG46_ALT))),
+               tuple(_fig46_run(q) for q in FIG46_ALT))),
     target("gsm.rt18.timeouts", TABLE, "S3: timeouts after a 1.3 s burst of RLP retransmissions",
            0.0, (0.0, 0.0), _metric("gsm-s3", "sender_timeouts"), ("gsm-s3",), SRC,
            expected="none (TCP-Lite tolerates > 1.2 s)"),
@@ -224,6 +464,25 @@ TARGETS: tuple[Target, ...] = (
     target("gsm.rt20.drop", TABLE, "S2: throughput lost over the 30 s from the burst against the "
            "30 s before it", 0.25, (0.20, 1.0), _interval_drop, ("gsm-s2",), SRC,
            tolerance="≥ 20 % (RT20)", expected="more than 25 % throughput loss"),
+    target("gsm.fig49.covered", TABLE, "Fig 4-9: receiver ACKs after the timeout's "
+           "retransmission, sent in the first 1.6 s of the ACK-direction burst (the set-up)",
+           None, (1.0, INF), _fig49_covered, (FIG49,), SRC,
+           tolerance="≥ 1 (else the burst no longer meets the ACK: move it)",
+           expected="the ACK for the first retransmission is lost"),
+    target("gsm.fig49.resets", TABLE, "Fig 4-9: RLP resets (data and ACK direction)", 2.0,
+           (2.0, 2.0), _metric(FIG49, "rlp_resets"), (FIG49,), SRC,
+           expected="ACKs lost 'again due to a RLP link reset'"),
+    target("gsm.fig49.backoff", TABLE, "Fig 4-9: second timeout after the first ÷ the RTO at the "
+           "first", 2.0, (1.9, 2.1), _fig49_backoff, (FIG49,), SRC,
+           tolerance="2 (exponential backoff, §2.2.2) ± 5 %",
+           expected="exponential backoff of the retransmission timer"),
+    target("gsm.fig49.idle", TABLE, "Fig 4-9: longest time without data at the receiver ÷ the "
+           "RTO at the reset", None, (1.5, INF), _fig49_idle, (FIG49,), SRC,
+           tolerance="≥ 1.5 (S2, no ACK lost: ≈ 1)",
+           expected="a particularly long idle phase"),
+    target("gsm.fig49.inflated", TABLE, "Fig 4-9: RTO at the reset ÷ the smallest RTT sample",
+           None, (3.0, INF), _fig49_inflation, (FIG49,), SRC, tolerance="≥ 3",
+           expected="the RTO significantly inflated by the excessive queueing (§4.2.2)"),
     target("gsm.rt20.plain", TABLE, "S2 without VJ: discards", 0.0, (0.0, 0.0),
            _metric("gsm-s2-plain", "vj_discards"), ("gsm-s2-plain",), SRC, expected="none"),
     target("gsm.rt20.timeout", TABLE, "S2: the sender recovers by timeout", None, (1.0, INF),

@@ -31,6 +31,7 @@ LAN_WINDOW = 32 * 1024
 HOLD_13S = '[{ kind = "hold", at = "29.8s", duration = "13s" }]'
 HOLD_13S_IP = '[{ kind = "hold", at = "29.8s", duration = "13s", stage = "ip" }]'
 HOLD_12S = '[{ kind = "hold", at = "43.3s", duration = "12s" }]'
+HOLD_12S_IP = '[{ kind = "hold", at = "43.3s", duration = "12s", stage = "ip" }]'
 REORDER_S8C = '[{ kind = "reorder", at = "37.7s", length = 6, stage = "ip" }]'
 REORDER_S8E = '[{ kind = "reorder", at = "40.5s", length = 6, stage = "ip" }]'
 OUTAGE = '[{ kind = "hold", at = "5s", duration = "23s", stage = "ip" }]'
@@ -114,6 +115,16 @@ EXPERIMENTS: tuple[Experiment, ...] = (
             f"the expiry arm with the outage from {at} s (the dissertation gives no start)",
         )
         for at in SENSITIVITY_STARTS_S
+    ),
+    Experiment(
+        "s8a-ip", "s8", "S8a sensitivity", "-", "hiccup",
+        _hiccup(("hops.0.forward.hiccups", HOLD_13S_IP)),
+        "S8a with the hold at the IP stage (the dissertation gives no stage)", traced=False,
+    ),
+    Experiment(
+        "s8d-ip", "s8", "S8d sensitivity", "-", "hiccup",
+        _eifel(("hops.0.forward.hiccups", HOLD_12S_IP)),
+        "S8d with the hold at the IP stage (the dissertation gives no stage)", traced=False,
     ),
     Experiment(
         "s11-restart", "s11", "S11", "Fig 5-16", "hiccup",

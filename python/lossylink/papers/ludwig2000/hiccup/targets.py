@@ -103,19 +103,29 @@ def _flight_at_first(run: str, kind: str) -> Value:
     return f
 
 
+def _hold_stage(run: str, value: Callable[[str], Value]) -> Sensitivity:
+    """The value with the hold at the link stage (ours) and at the IP stage: the dissertation
+    does not say where hiccup held the packets (docs/ludwig2000.md, "Inferred")."""
+    return Sensitivity("the hold's stage (not given)",
+                       (("link (ours)", value(run)), ("ip", value(f"{run}-ip"))),
+                       (f"{run}-ip",))  # fmt: skip
+
+
 def _s8a() -> list[Target]:
     tb, run = "S8a (Fig 5-2)", "s8a"
     src = "spec §6 S8a, §8 RT8; hiccup_eifel.rs s8a_*"
     n = (run,)
 
-    def go_back_n(m: Measured) -> float:
-        return mean(m, run, "sender_retransmitted_segments") - mean(
-            m, run, "sender_fast_retransmits"
+    def go_back_n_of(r: str) -> Value:
+        return lambda m: (
+            mean(m, r, "sender_retransmitted_segments") - mean(m, r, "sender_fast_retransmits")
         )
 
+    go_back_n = go_back_n_of(run)
     return [
         target("s8a.timeouts", tb, "retransmission timeouts", 1, (1, 1),
-               mean_of(run, "sender_timeouts"), n, src, expected="one, while packets are held"),
+               mean_of(run, "sender_timeouts"), n, src, expected="one, while packets are held",
+               sensitivity=_hold_stage(run, lambda r: mean_of(r, "sender_timeouts"))),
         target("s8a.timeout_time", tb, "time of the timeout", None, HOLD_A,
                _first_time(run, "timeout"), n, src, expected="during the hold, 29.8-42.8 s",
                tolerance="inside the hold", unit="s"),
@@ -124,7 +134,8 @@ def _s8a() -> list[Target]:
                unit="segments"),
         target("s8a.go_back_n", tb, "segments resent by go-back-N (retransmissions less fast "
                "retransmits)", 18, (17, 19), go_back_n, n, src,
-               expected="the whole flight (RT8: ±1 segment)", unit="segments"),
+               expected="the whole flight (RT8: ±1 segment)", unit="segments",
+               sensitivity=_hold_stage(run, go_back_n_of)),
         target("s8a.spurious_fr", tb, "spurious fast retransmits after go-back-N", 1, (1, INF),
                mean_of(run, "sender_fast_retransmits"), n, src,
                expected="the receiver's DUPACKs trigger one"),
@@ -300,9 +311,11 @@ def _s8d() -> list[Target]:
 
     return [
         target("s8d.timeouts", tb, "timeouts", 1, (1, 1), mean_of(run, "sender_timeouts"), n, src,
-               expected="one, while packets are held"),
+               expected="one, while packets are held",
+               sensitivity=_hold_stage(run, lambda r: mean_of(r, "sender_timeouts"))),
         target("s8d.spurious", tb, "timeouts detected as spurious", 1, (1, 1),
-               mean_of(run, "sender_spurious_timeouts"), n, src),
+               mean_of(run, "sender_spurious_timeouts"), n, src,
+               sensitivity=_hold_stage(run, lambda r: mean_of(r, "sender_spurious_timeouts"))),
         target("s8d.timeout_time", tb, "time of the timeout", 54.7, (43.3, 55.3),
                _first_time(run, "timeout"), n, src, expected="54.7 s, during the hold",
                tolerance="inside the hold", unit="s"),

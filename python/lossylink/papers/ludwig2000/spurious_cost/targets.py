@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lossylink.papers._base import INF, Counterfactual, Measured, Target
+from lossylink.papers._base import INF, Counterfactual, Measured, Sensitivity, Target
 from lossylink.papers.ludwig2000.checks import Value, target
 from lossylink.papers.ludwig2000.spurious_cost import model as squares
 from lossylink.papers.ludwig2000.spurious_cost import runs as sp
@@ -213,6 +213,19 @@ def _events() -> list[Target]:
     return out
 
 
+def _cycle(pipe: str, event: str) -> Sensitivity:
+    """Reno's loss with the event in the cycle after the 5th, 6th (ours) and 7th fast
+    retransmit: the floors of 3 and 8 % were set under the 6th's value."""
+
+    def at(nth: int | None) -> Value:
+        return lambda m: sp.reno_loss(m, pipe, event, nth)
+
+    readings = [(f"cycle {n + 1}", at(n)) for n in (4, 6)]
+    readings.insert(1, (f"cycle {sp.NTH_FR + 1} (ours)", at(None)))
+    runs = tuple(sp.alt_id(pipe, event, n) for n in (4, 6))
+    return Sensitivity("the cycle the event hits (not given)", tuple(readings), runs)
+
+
 def _losses() -> list[Target]:
     out = []
     floor = {"fr": 3.0, "to": 8.0}
@@ -225,7 +238,7 @@ def _losses() -> list[Target]:
                 f"s12.pkt.{event}.{pipe}.reno", TABLE, f"{what}, pipe {sp.PIPE_LABEL[pipe]}: "
                 "Reno's loss", pct, (lo, INF), _case(pipe, event, lambda c: c.loss("e2e")), nd,
                 SRC, unit="%", tolerance=f"≥ {lo:g} (RT14: the direction only)",
-                expected="the squares model's number",
+                expected="the squares model's number", sensitivity=_cycle(pipe, event),
             ))  # fmt: skip
             for arm in ("eifel", "pacer"):
                 dev = DEVIATION if (event, pipe, arm) == ("fr", "full", "eifel") else None
