@@ -104,6 +104,12 @@ P_MIN = min(P_POS)
 text): T002-3b judges the low end of "60-200 % for the examined error rates" there."""
 
 
+POSITIVE = 1e-6
+"""T002-6's "> 0": above the judge's rounding slack (``reproduce.ROUNDING``, 1e-9 absolute for
+ranges near 0), which would otherwise take an improvement of exactly 0 (both schemes at the
+bottleneck, 3 seeds) as inside."""
+
+
 def _t2(m: Measured) -> float:
     return spearman(list(P_POS), [improvement(m, "ftp", "uniform", p) for p in P_POS])
 
@@ -200,7 +206,7 @@ TARGETS: tuple[Target, ...] = (
         for k in (2, 5, 8)
     ),
     _t("T002-6", "ftp", "Markov FTP, low loss: improvement > 0 and below medium at each speed",
-       None, (1e-9, INF), "min(I_med - I_low) > 0 with every I_low > 0", _t6, MARKOV_IDS,
+       None, (POSITIVE, INF), "min(I_med - I_low) > 0 with every I_low > 0", _t6, MARKOV_IDS,
        expected="somewhat lower than medium", deviation="bottleneck-cap"),
     _t("T002-7.M3", "ftp", "ELN throughput at ε = 0.1: Markov 3 / uniform", 2.193, (1.6, 2.8),
        "∈ [1.6, 2.8]", _eln_ratio(3), ("ftp-markov-3-eln", "ftp-uniform-0.1-eln"),
