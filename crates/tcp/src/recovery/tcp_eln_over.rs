@@ -20,7 +20,9 @@
 //!   snd_una resent once. After a congestion response the rest of the episode is the base's
 //!   ordinary recovery.
 //! - The episode ends when the base leaves recovery: cwnd goes back to the stored value
-//!   (spec §3.3 "restore cwnd"), not to ssthresh. Timeouts are the base's.
+//!   (spec §3.3 "restore cwnd"), not to ssthresh. Timeouts are the base's; after one, where the
+//!   base starts no recovery until its `recover` (RFC 6582 §4.1, RFC 6675 §5.1), a rise resends
+//!   snd_una at once (TCP-ELN is OPEN after a timeout, spec §3.3) without an episode.
 //!
 //! Window operations inside an uncut episode: Reno inflation and NewReno's partial deflation
 //! pass (they keep the number of packets in the network constant, as the paper's ELN_REC
@@ -122,7 +124,15 @@ impl TcpElnOver {
             self.inner.respond_now(ack.now, view, self.cfg.dupthresh)
         };
         if !matches!(self.inner.phase(), Phase::Recovery { .. }) {
-            // The base refuses a recovery here (RFC 6582 §4.1 after a timeout): its decision.
+            // The base refuses a recovery here: after a timeout it waits for `recover` (RFC 6582
+            // §4.1, RFC 6675 §5.1), lest the go-back-N's duplicates start one. A rise is no such
+            // duplicate: TCP-ELN is OPEN after a timeout (spec §3.3) and resends the corrupted
+            // segment at once, spending the rise; the window is the timeout's.
+            if matches!(self.inner.phase(), Phase::Loss { .. }) {
+                self.pending = Some(view.snd_una);
+                self.last_cc = self.last_cc.wrapping_add(1);
+                self.episodes += 1;
+            }
             return entered;
         }
         let inflate_segments = match entered.congestion.or(d.congestion) {
@@ -397,6 +407,23 @@ mod tests {
         }
         assert!(r.on_ack(&cc(dup(5, 0), 1), v).congestion.is_some());
         assert_eq!(pull(&mut r, v), [0]);
+    }
+
+    /// After a timeout RFC 6582 starts no recovery until `recover` (§4.1); a rise still resends
+    /// snd_una at once, without an episode, and only once per unit of the rise.
+    #[test]
+    fn after_a_timeout_a_rise_resends_snd_una_although_the_base_waits() {
+        let mut r = over_newreno();
+        let v = view(0, 10 * MSS);
+        r.on_timeout(v);
+        let v2 = view(2 * MSS, 10 * MSS);
+        let d = r.on_ack(&cc(dup(1, 2 * MSS), 1), v2);
+        assert_eq!((d.congestion, d.window), (None, WindowOp::Keep));
+        assert_eq!(pull(&mut r, v2), [2 * MSS]);
+        assert_eq!(r.episodes(), 1);
+        assert!(matches!(r.phase(), Phase::Loss { .. }));
+        r.on_ack(&cc(dup(2, 2 * MSS), 1), v2);
+        assert_eq!(pull(&mut r, v2), Vec::<u64>::new(), "the rise is spent");
     }
 
     /// No rise: the base's own recovery, cut included.
