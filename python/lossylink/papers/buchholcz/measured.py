@@ -187,8 +187,16 @@ def bases_table(rep: Reproduction) -> Grid | None:
     return Grid(
         "eln-bases",
         "FTP at ε = 0.1: TCP-ELN's corruption response over Reno, NewReno and SACK",
-        ["TCP-ELN over", "model 3 Mb/s", "uniform 0.1 Mb/s", "model 3 / uniform (T002-7.M3)",
-         "I model 3", "I model 6", "I model 9", "timeouts of a flow, model 3"],  # fmt: skip
+        [
+            "TCP-ELN over",
+            "model 3 Mb/s",
+            "uniform 0.1 Mb/s",
+            "model 3 / uniform (T002-7.M3)",
+            "I model 3",
+            "I model 6",
+            "I model 9",
+            "timeouts of a flow, model 3",
+        ],
         rows,
         "The paper's TCP-ELN sits on Reno (spec §3.4 C7), whose recovery repairs one hole per "
         "window; over NewReno (schemes tcp-eln-newreno) and SACK (tcp-eln-sack) a counter rise "
@@ -237,9 +245,16 @@ def stall_table(rep: Reproduction) -> Grid | None:
         "stall",
         "FTP, p = 0.005, wired link at 10 Mb/s (T002-3b's counterfactual): where TCP-ELN's "
         "throughput goes",
-        ["sender", "aggregate Mb/s", "segments sent (first flow)", "of the loss-free run",
-         "corrupted segments per flow", "loss-free minus (W - 1) per corrupted segment",
-         "timeouts", "fast retransmits"],  # fmt: skip
+        [
+            "sender",
+            "aggregate Mb/s",
+            "segments sent (first flow)",
+            "of the loss-free run",
+            "corrupted segments per flow",
+            "loss-free minus (W - 1) per corrupted segment",
+            "timeouts",
+            "fast retransmits",
+        ],
         rows,
         f"Loss-free: {free:.0f} segments per flow in the run. With the bottleneck removed "
         f"each flow is limited by its {WINDOW}-segment window; a corrupted segment stops the "

@@ -37,7 +37,7 @@ DEVIATIONS: dict[str, str] = {
     "gains no more over uniform ε = 0.1 than Reno's (1.21 against Reno's 1.72, paper 2.19); "
     "with model 3's loss events as single losses (the counterfactual) the ratio is 2.0; with "
     "TCP-ELN over SACK or NewReno, which repair every hole of a run, the timeouts stay "
-    "(15.5, 16.9) and the ratio is 0.93, 0.82: the fade takes the frames that would report "
+    "(16.0, 16.9) and the ratio is 0.94, 0.83: the fade takes the frames that would report "
     "the loss, or the retransmission",
 }
 
