@@ -70,6 +70,12 @@ def test_quick_reproduction_writes_every_target_and_the_mechanism_ones_pass(tmp_
     for reading in ("c2w2-c6off", "modern", "per-mobile", "hack", "Readings: FTP targets"):
         assert reading in tables, reading
     assert "frames per loss run" in tables
+    # TCP-ELN over NewReno and SACK (long-bursts) and T002-3b's counterfactual accounted.
+    bases = tables.split("corruption response over Reno, NewReno and SACK")[1].split("\n### ")[0]
+    for row in ("| Reno (the paper's) |", "| NewReno (RFC 6582) |", "| SACK (RFC 6675) |"):
+        assert row in bases, row
+    assert "n/a" not in bases
+    assert "where TCP-ELN's throughput goes" in tables
     for fig in ("fig4", "fig6", "fig7", "fig8", "fig9"):
         assert (tmp_path / "figures" / f"{fig}.svg").exists()
     assert "FTP, uniform error" in (tmp_path / "tables.md").read_text()
