@@ -449,7 +449,7 @@ fn tcp_eln_rules(
     use net::ErrorModelConfig;
     for f in flows
         .iter()
-        .filter(|f| f.udp.is_none() && f.scheme.def.recovery == RecoveryKind::TcpEln)
+        .filter(|f| f.udp.is_none() && matches!(f.scheme.def.recovery, RecoveryKind::TcpEln { .. }))
     {
         let field = spec_field(single, f.entry, "scheme");
         let host = &doc.nodes[f.dst.index()].name;

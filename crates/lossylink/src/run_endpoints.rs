@@ -6,12 +6,12 @@ use crate::build::{
     AutotuneSettings, DelackSettings, FlowPlan, Net, SplitSettings, TcpSettings, TimerSettings,
 };
 use crate::cc::CcInit;
-use crate::schemes::{self, AgentKind, ReceiverOptions, RecoveryKind, SchemeDef};
+use crate::schemes::{self, AgentKind, ElnBase, ReceiverOptions, RecoveryKind, SchemeDef};
 use engine::{NodeId, RngStream, SimDuration, SimTime};
 use net::keys;
 use tcp::recovery::{
     ElnRecovery, HackMode, HackRecovery, NewRenoRecovery, RackRecovery, RenoRecovery, SackRecovery,
-    SmartClock, SmartRecovery, TcpElnRecovery,
+    SmartClock, SmartRecovery, TcpElnOver, TcpElnRecovery,
 };
 use tcp::rto::{
     AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, TickClock,
@@ -88,7 +88,25 @@ fn make_sender(
             .into(),
         RecoveryKind::Sack if t.rack => RackRecovery::new(t.mss, t.dupthresh).into(),
         RecoveryKind::Sack => SackRecovery::new(t.sack_sender, t.mss, t.dupthresh).into(),
-        RecoveryKind::TcpEln => TcpElnRecovery::new(t.tcp_eln).into(),
+        RecoveryKind::TcpEln {
+            base: ElnBase::Reno,
+        } => TcpElnRecovery::new(t.tcp_eln).into(),
+        RecoveryKind::TcpEln {
+            base: ElnBase::NewReno,
+        } => TcpElnOver::new(
+            Box::new(NewRenoRecovery::new(t.newreno, t.dupthresh)),
+            t.tcp_eln,
+            "tcp-eln-newreno",
+        )
+        .into(),
+        RecoveryKind::TcpEln {
+            base: ElnBase::Sack,
+        } => TcpElnOver::new(
+            Box::new(SackRecovery::new(t.sack_sender, t.mss, t.dupthresh)),
+            t.tcp_eln,
+            "tcp-eln-sack",
+        )
+        .into(),
         RecoveryKind::Esack => tcp::recovery::EsackRecovery::new(
             tcp::recovery::EsackConfig {
                 dupthresh: t.dupthresh,

@@ -53,8 +53,9 @@ pub(crate) enum RecoveryKind {
     Smart,
     /// RFC 2018 SACK sender (flavour from `tcp.sack_sender`).
     Sack,
-    /// TCP-ELN's state machine over Reno (Buchholcz et al.; knobs from `tcp.eln`).
-    TcpEln,
+    /// TCP-ELN (Buchholcz et al.; knobs from `tcp.eln`): its state machine over Reno, or its
+    /// corruption response over NewReno or SACK (`tcp.newreno`, `tcp.sack_sender`).
+    TcpEln { base: ElnBase },
     /// TCP-DCR: the base's response to duplicates delayed by one RTT (eln-llelsn spec §4.6);
     /// `sack`: over the SACK sender (`tcp.sack_sender`), else over Reno.
     Dcr { sack: bool },
@@ -66,6 +67,17 @@ pub(crate) enum RecoveryKind {
     /// LHP's packet list over Reno (spec §4.11): HACK-fixed's rule, a fast recovery per
     /// unlisted loss.
     Lhp,
+}
+
+/// The recovery TCP-ELN's corruption response rides on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ElnBase {
+    /// Reno: the paper's state machine (eln-llelsn spec §3.3-3.4).
+    Reno,
+    /// NewReno's partial ACKs repair the further holes.
+    NewReno,
+    /// The SACK scoreboard repairs them.
+    Sack,
 }
 
 /// Options the receiver adds to its ACKs.
@@ -159,6 +171,13 @@ const SACK_ELN_RX: ReceiverOptions = ReceiverOptions {
 };
 const CC_RX: ReceiverOptions = ReceiverOptions {
     sack: false,
+    smart: false,
+    eln: false,
+    corruption_counter: true,
+    nack: false,
+};
+const CC_SACK_RX: ReceiverOptions = ReceiverOptions {
+    sack: true,
     smart: false,
     eln: false,
     corruption_counter: true,

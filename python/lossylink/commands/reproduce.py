@@ -61,7 +61,8 @@ def demo_cmd(seeds: int) -> None:
     metavar="GROUP",
     help="Run only these experiment groups (repeatable). balakrishnan97: table2, table3, "
     "table4, peaks, burst, sweep; ludwig2000: s8, s8f, s11, lan, late, pacer, agg, s12 "
-    "(a model, no runs), s13.",
+    "(a model, no runs), s13; buchholcz: ftp-uniform, ftp-markov, web-uniform, web-markov, "
+    "fig4, ftp-knobs, baseline, web-load, web-hack, counterfactual.",
 )
 @click.option(
     "--workers",
@@ -106,7 +107,8 @@ def reproduce_cmd(
                     runs have no random losses).
     buchholcz       Buchholcz et al., TCP-ELN: Reno against TCP-ELN on the five-node
                     network, FTP and web (SURGE) traffic, uniform and Markov (Table 1)
-                    errors (Figs 4, 6-9; T002-1..12; 5 seeds, 1 with --quick).
+                    errors (Figs 4, 6-9; T002-1..12; every reading the paper leaves
+                    open and the counterfactual runs; 20 seeds, 3 with --quick).
     llelsn          The LL-ELSN study: twelve loss-coping TCPs over an 802.11b cell,
                     FER, RTT, uplink, N flows, fairness, Pareto background,
                     friendliness, ERSN, disconnection, retry limit and Markov channels

@@ -3,7 +3,7 @@
 //! overrides, the scheme's parts, the split proxy, or a UDP source).
 
 use super::topology::{node_id_named, Net};
-use super::transport::{check_parts, fit_profile, tcp_settings};
+use super::transport::{check_eln_knobs, check_parts, fit_profile, tcp_settings};
 use super::{split_settings, FlowPlan, RunSettings};
 use crate::cc::PathFacts;
 use crate::error::Error;
@@ -273,6 +273,14 @@ pub(super) fn flow_plan(
     })?;
     fit_profile(&mut tcp, scheme.def, &tcp_doc, scheme.mods);
     check_parts(&tcp, scheme.def, &field("scheme"))?;
+    // The knob's table: the flow's own `tcp` where it sets `eln`, else the scenario's.
+    let eln_from_flow = spec.tcp.is_some_and(|o| o.contains_key("eln"));
+    let tcp_field = if eln_from_flow {
+        field("tcp")
+    } else {
+        "tcp".into()
+    };
+    check_eln_knobs(&tcp_doc, scheme.def, &tcp_field)?;
     let split = match scheme.def.agent {
         AgentKind::Split if web.is_some() => {
             return Err(Error::invalid(

@@ -17,7 +17,7 @@ use tcp::spurious::{EifelResponse, LateDupack};
 mod abe_autotune;
 mod recovery;
 pub(crate) use abe_autotune::AutotuneSettings;
-pub(crate) use recovery::{check_parts, fit_profile};
+pub(crate) use recovery::{check_eln_knobs, check_parts, fit_profile};
 use tcp::{IdleRestart, Rexmt};
 
 /// Retransmission-timer settings after profile defaults and overrides.

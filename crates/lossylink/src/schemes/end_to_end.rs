@@ -7,7 +7,7 @@
 //! fine-grained TCP, over Reno's fast recovery unless the row says otherwise.
 
 use super::{AgentKind, Modifiers, RecoveryKind, SchemeDef, SchemeInfo, E2E};
-use super::{CC_RX, ELN_RX, NACK_RX, NONE, SACK_ELN_RX, SACK_RX, SMART_RX};
+use super::{ElnBase, CC_RX, CC_SACK_RX, ELN_RX, NACK_RX, NONE, SACK_ELN_RX, SACK_RX, SMART_RX};
 use crate::cc::{CcKind, JTCP_SAMPLES, TIBET_ALPHA_PPM};
 use crate::schema::Profile;
 use tcp::cc::{JerseyUnmarked, WestwoodFilter};
@@ -119,10 +119,44 @@ pub(super) static END_TO_END: &[SchemeDef] = &[
             description: "TCP-ELN: the receiver counts segments corrupted on the last hop and every ACK carries the count; a rise resends at once, keeps cwnd and restores it on the recovery ACK",
             source: "Buchholcz et al. (TCP-ELN), eln-llelsn spec §3.2-3.4",
         },
-        recovery: RecoveryKind::TcpEln,
+        recovery: RecoveryKind::TcpEln {
+            base: ElnBase::Reno,
+        },
         eln_dupthresh: None,
         limited_transmit: false,
         receiver: CC_RX,
+        agent: AgentKind::None,
+        mods: Modifiers::NONE,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "tcp-eln-newreno",
+            family: E2E,
+            description: "TCP-ELN's corruption response over NewReno: a counter rise starts NewReno's recovery without a cut, partial ACKs resend the further holes, a hole the counter does not cover halves",
+            source: "Buchholcz et al. (TCP-ELN) with RFC 6582; eln-llelsn spec §3.4 C7 (the base left open)",
+        },
+        recovery: RecoveryKind::TcpEln {
+            base: ElnBase::NewReno,
+        },
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: CC_RX,
+        agent: AgentKind::None,
+        mods: Modifiers::NONE,
+    },
+    SchemeDef {
+        info: SchemeInfo {
+            name: "tcp-eln-sack",
+            family: E2E,
+            description: "TCP-ELN's corruption response over the SACK sender: a counter rise starts SACK recovery without a cut, the scoreboard resends the further holes, a hole the counter does not cover halves",
+            source: "Buchholcz et al. (TCP-ELN) with RFC 6675; eln-llelsn spec §3.4 C7 (the base left open)",
+        },
+        recovery: RecoveryKind::TcpEln {
+            base: ElnBase::Sack,
+        },
+        eln_dupthresh: None,
+        limited_transmit: false,
+        receiver: CC_SACK_RX,
         agent: AgentKind::None,
         mods: Modifiers::NONE,
     },

@@ -601,6 +601,36 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ),
         ],
     ),
+    (
+        "eln5-tcp-eln-newreno-bursts",
+        "TCP-ELN over newreno: bursts of corruption in one window repaired by NewReno's partial ACKs without a cut",
+        "eln5",
+        &[
+            ("flows", "[{ name = \"ftp\", from = \"server\", to = \"m1\" }]"),
+            ("run.duration", "30s"),
+            ("run.warmup", "5s"),
+            ("scheme", "tcp-eln-newreno"),
+            (
+                "links.1.forward.error",
+                "{ model = \"gilbert\", mean_error_rate = 0.1, mean_burst = 13.6708, slot = \"4160us\" }",
+            ),
+        ],
+    ),
+    (
+        "eln5-tcp-eln-sack-bursts",
+        "TCP-ELN over sack: bursts of corruption in one window repaired by the SACK scoreboard without a cut",
+        "eln5",
+        &[
+            ("flows", "[{ name = \"ftp\", from = \"server\", to = \"m1\" }]"),
+            ("run.duration", "30s"),
+            ("run.warmup", "5s"),
+            ("scheme", "tcp-eln-sack"),
+            (
+                "links.1.forward.error",
+                "{ model = \"gilbert\", mean_error_rate = 0.1, mean_burst = 13.6708, slot = \"4160us\" }",
+            ),
+        ],
+    ),
     // Today's anchors.
     (
         "wlan-dcf-4-stations",

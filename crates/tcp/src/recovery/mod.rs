@@ -19,6 +19,7 @@ mod sack;
 pub mod scoreboard;
 mod smart;
 mod tcp_eln;
+mod tcp_eln_over;
 
 pub use dcr::DcrRecovery;
 pub use eln::ElnRecovery;
@@ -32,6 +33,7 @@ pub use sack::{SackFlavor, SackRecovery};
 pub use scoreboard::Scoreboard;
 pub use smart::{SmartClock, SmartRecovery, NO_SAMPLE_RTT};
 pub use tcp_eln::{ElnBasis, ElnExpected, ElnResend, TcpElnConfig, TcpElnRecovery};
+pub use tcp_eln_over::TcpElnOver;
 
 use crate::notice::ElnVerdict;
 use engine::{SimDuration, SimTime};

@@ -17,7 +17,7 @@ use crate::notice::ElnVerdict;
 use crate::recovery::{
     AckDecision, AckInput, DcrRecovery, ElnRecovery, EsackRecovery, HackRecovery, LossRecovery,
     NewRenoRecovery, Phase, RackRecovery, RenoRecovery, Retransmit, SackRecovery, SenderView,
-    SmartRecovery, TcpElnRecovery,
+    SmartRecovery, TcpElnOver, TcpElnRecovery,
 };
 use crate::rto::{AggRto, BsdRto, EifelRto, LinuxRto, Rfc6298Rto, RtoEstimator};
 use crate::spurious::Eifel;
@@ -88,7 +88,7 @@ macro_rules! part_from {
 part_from!(CcPart: Reno(RenoCc));
 part_from!(RecoveryPart: Reno(RenoRecovery), NewReno(NewRenoRecovery); custom DcrRecovery,
     ElnRecovery, EsackRecovery, HackRecovery, RackRecovery, SackRecovery, SmartRecovery,
-    TcpElnRecovery);
+    TcpElnOver, TcpElnRecovery);
 part_from!(RtoPart: Bsd(BsdRto), Fine(Rfc6298Rto); custom AggRto, EifelRto, LinuxRto);
 
 impl CcPart {

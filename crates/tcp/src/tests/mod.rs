@@ -28,6 +28,7 @@ pub(crate) mod relay;
 pub(crate) mod sack;
 pub(crate) mod syn;
 pub(crate) mod tcp_eln;
+pub(crate) mod tcp_eln_over;
 pub(crate) mod wscale;
 
 /// The retransmission timer most of today's scripts run: RFC 6298 with Linux's 200 ms floor,

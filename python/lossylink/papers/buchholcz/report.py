@@ -116,7 +116,9 @@ def sections(rep: Reproduction) -> list[tuple[str, str, list[Grid]]]:
         find(rep.outcomes, n) is not None for n in t.needs)])  # fmt: skip
     if readings:
         out.append(("readings", "Readings", readings))
-    extra = [g for g in (measured.loss_runs(rep), measured.hack_table(rep)) if g is not None]
+    extra = [g for g in (measured.loss_runs(rep), measured.hack_table(rep),
+                         measured.bases_table(rep), measured.stall_table(rep))
+             if g is not None]  # fmt: skip
     if extra:
         out.append(("measured", "Loss runs and attribution", extra))
     return out

@@ -323,6 +323,21 @@ COUNTERFACTUALS = {
         _errors(uniform(SINGLE_LOSSES)),
         (("ftp", "markov", "3", ("eln",)),),
     ),
+    # TCP-ELN's corruption response over a recovery that repairs several holes of a window
+    # (docs/buchholcz.md, "long-bursts"): model 3's frames kept, its multi-frame runs
+    # recovered by NewReno's partial ACKs or the SACK scoreboard instead of Reno's timeout.
+    **{
+        f"eln-{base}": (
+            f"TCP-ELN over {title} (scheme tcp-eln-{base})",
+            (("scheme", f"tcp-eln-{base}"), knob),
+            (*(("ftp", "markov", str(k), ("eln",)) for k in (3, 6, 9)),
+             ("ftp", "uniform", "0.1", ("eln",))),
+        )
+        for base, title, knob in (
+            ("newreno", "NewReno (RFC 6582)", ("tcp.newreno", "rfc6582")),
+            ("sack", "SACK (RFC 6675)", ("tcp.sack_sender", "rfc6675")),
+        )
+    },
 }  # fmt: skip
 """``{key: (what, overrides on top of the headline run, (traffic, kind, key, labels) of the
 headline runs it changes)}``: runs that remove a deviation's mechanism (docs/buchholcz.md,

@@ -33,9 +33,12 @@ DEVIATIONS: dict[str, str] = {
     "counterfactual) the Markov 2, 5, 8 gains come back to 40-46 %, the p = 0.005 gain to 28 %",
     "long-bursts": "under every reading Markov model 3's fades (13.7 slots of 4.16 ms, 3.4-4.2 "
     "of a flow's frames) take out several frames of a window at once and TCP-ELN still times "
-    "out (5.6 timeouts per flow in 100 s, uniform p = 0.1: 4.0), so its throughput on model 3 "
+    "out (16.9 timeouts per flow in 100 s, uniform p = 0.1: 12.2), so its throughput on model 3 "
     "gains no more over uniform ε = 0.1 than Reno's (1.21 against Reno's 1.72, paper 2.19); "
-    "with model 3's loss events as single losses (the counterfactual) the ratio is 2.0",
+    "with model 3's loss events as single losses (the counterfactual) the ratio is 2.0; with "
+    "TCP-ELN over SACK or NewReno, which repair every hole of a run, the timeouts stay "
+    "(16.0, 16.9) and the ratio is 0.94, 0.83: the fade takes the frames that would report "
+    "the loss, or the retransmission",
 }
 
 
@@ -99,6 +102,12 @@ P_POS = tuple(p for p in UNIFORM_P if p > 0)
 P_MIN = min(P_POS)
 """The smallest error rate the reproduction examines (the paper's plot points are not in its
 text): T002-3b judges the low end of "60-200 % for the examined error rates" there."""
+
+
+POSITIVE = 1e-6
+"""T002-6's "> 0": above the judge's rounding slack (``reproduce.ROUNDING``, 1e-9 absolute for
+ranges near 0), which would otherwise take an improvement of exactly 0 (both schemes at the
+bottleneck, 3 seeds) as inside."""
 
 
 def _t2(m: Measured) -> float:
@@ -197,7 +206,7 @@ TARGETS: tuple[Target, ...] = (
         for k in (2, 5, 8)
     ),
     _t("T002-6", "ftp", "Markov FTP, low loss: improvement > 0 and below medium at each speed",
-       None, (1e-9, INF), "min(I_med - I_low) > 0 with every I_low > 0", _t6, MARKOV_IDS,
+       None, (POSITIVE, INF), "min(I_med - I_low) > 0 with every I_low > 0", _t6, MARKOV_IDS,
        expected="somewhat lower than medium", deviation="bottleneck-cap"),
     _t("T002-7.M3", "ftp", "ELN throughput at ε = 0.1: Markov 3 / uniform", 2.193, (1.6, 2.8),
        "∈ [1.6, 2.8]", _eln_ratio(3), ("ftp-markov-3-eln", "ftp-uniform-0.1-eln"),

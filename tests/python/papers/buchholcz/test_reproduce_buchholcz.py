@@ -70,6 +70,12 @@ def test_quick_reproduction_writes_every_target_and_the_mechanism_ones_pass(tmp_
     for reading in ("c2w2-c6off", "modern", "per-mobile", "hack", "Readings: FTP targets"):
         assert reading in tables, reading
     assert "frames per loss run" in tables
+    # TCP-ELN over NewReno and SACK (long-bursts) and T002-3b's counterfactual accounted.
+    bases = tables.split("corruption response over Reno, NewReno and SACK")[1].split("\n### ")[0]
+    for row in ("| Reno (the paper's) |", "| NewReno (RFC 6582) |", "| SACK (RFC 6675) |"):
+        assert row in bases, row
+    assert "n/a" not in bases
+    assert "where TCP-ELN's throughput goes" in tables
     for fig in ("fig4", "fig6", "fig7", "fig8", "fig9"):
         assert (tmp_path / "figures" / f"{fig}.svg").exists()
     assert "FTP, uniform error" in (tmp_path / "tables.md").read_text()
@@ -137,6 +143,10 @@ def test_cap_and_burst_targets_carry_a_band_and_a_counterfactual_run() -> None:
         assert e.overrides[: len(head.overrides)] == head.overrides, e.id
         if e.counterfactual == "wired-10m":
             assert extra == {("links.0.rate", "10Mbps")}, e.id
+        elif e.counterfactual == "eln-newreno":
+            assert extra == {("scheme", "tcp-eln-newreno"), ("tcp.newreno", "rfc6582")}, e.id
+        elif e.counterfactual == "eln-sack":
+            assert extra == {("scheme", "tcp-eln-sack"), ("tcp.sack_sender", "rfc6675")}, e.id
         else:
             assert extra == {(f"links.{i}.forward.error", '{ model = "bernoulli", p = 0.024 }')
                              for i in (1, 2, 3)}, e.id  # fmt: skip
@@ -212,3 +222,15 @@ def test_counterfactual_runs_move_the_capped_gains_back() -> None:
         assert x.counterfactual > 0.3, x
         assert x.verdict == "explained", x
     assert v["T002-7.M3"].counterfactual is not None
+
+
+def test_tcp_eln_over_newreno_and_sack_run_on_the_high_loss_settings() -> None:
+    """The long-bursts deviation's sharper counterfactual: TCP-ELN's corruption response over
+    NewReno and SACK on Markov 3, 6, 9 and uniform p = 0.1 (TCP-ELN only; the headline Reno
+    is the comparison)."""
+    from lossylink.papers.buchholcz import runs
+
+    for key in ("eln-newreno", "eln-sack"):
+        ids = {e.id for e in runs.EXPERIMENTS if e.counterfactual == key}
+        want = {f"ftp-markov-{k}-eln~{key}" for k in (3, 6, 9)} | {f"ftp-uniform-0.1-eln~{key}"}
+        assert ids == want, key

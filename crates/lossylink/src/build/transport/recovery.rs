@@ -122,6 +122,34 @@ pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Resu
     Ok(())
 }
 
+/// `tcp.eln`'s C1 (`resend`) and C4 (`in_recovery`) belong to TCP-ELN's own state machine
+/// over Reno; over NewReno or SACK the base recovery decides what is resent, so either knob set
+/// is refused rather than ignored.
+pub(crate) fn check_eln_knobs(doc: &TcpDoc, def: &SchemeDef, tcp: &str) -> Result<(), Error> {
+    use crate::schemes::ElnBase;
+    let over = matches!(
+        def.recovery,
+        RecoveryKind::TcpEln {
+            base: ElnBase::NewReno | ElnBase::Sack
+        }
+    );
+    let Some(eln) = doc.eln.as_ref().filter(|_| over) else {
+        return Ok(());
+    };
+    let knob = match (eln.resend.is_some(), eln.in_recovery.is_some()) {
+        (true, _) => "resend",
+        (_, true) => "in_recovery",
+        _ => return Ok(()),
+    };
+    Err(Error::invalid(
+        format!("{tcp}.eln.{knob}"),
+        format!(
+            "applies to the scheme tcp-eln only; '{}' resends what its base recovery finds: drop it",
+            def.info.name
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{tcp_settings, DelackSettings, TimerSettings};
@@ -130,6 +158,35 @@ mod tests {
     use crate::schema::Profile;
     use crate::schemes::lookup;
     use engine::SimDuration;
+
+    /// C1 and C4 are TCP-ELN-on-Reno's; over NewReno or SACK they are refused, naming the knob.
+    #[test]
+    fn c1_and_c4_are_refused_over_newreno_and_sack() {
+        use crate::schema::{ElnModeDoc, ElnResendDoc, TcpElnDoc};
+        let with = |eln: TcpElnDoc| TcpDoc {
+            eln: Some(eln),
+            ..TcpDoc::default()
+        };
+        let resend = with(TcpElnDoc {
+            resend: Some(ElnResendDoc::First),
+            ..TcpElnDoc::default()
+        });
+        let eager = with(TcpElnDoc {
+            in_recovery: Some(ElnModeDoc::Eager),
+            ..TcpElnDoc::default()
+        });
+        let def = |s| lookup(s).expect("scheme").def;
+        check_eln_knobs(&resend, def("tcp-eln"), "tcp").expect("tcp-eln takes C1");
+        let e = check_eln_knobs(&resend, def("tcp-eln-newreno"), "tcp").unwrap_err();
+        assert!(e.to_string().contains("tcp.eln.resend"), "{e}");
+        let e = check_eln_knobs(&eager, def("tcp-eln-sack"), "tcp").unwrap_err();
+        assert!(e.to_string().contains("tcp.eln.in_recovery"), "{e}");
+        let c2 = with(TcpElnDoc {
+            inflate_trigger: Some(true),
+            ..TcpElnDoc::default()
+        });
+        check_eln_knobs(&c2, def("tcp-eln-sack"), "tcp").expect("C6 applies");
+    }
 
     fn linux(scheme: &str) -> TcpSettings {
         let r = lookup(scheme).expect("scheme");
