@@ -174,7 +174,9 @@ impl CcKind {
             CcKind::Cubic(..) => CcKind::Cubic(
                 match t.hystart {
                     Some(HystartDoc::Rfc9406) => Hystart::Rfc9406,
-                    None if t.profile == Profile::Linux => Hystart::Rfc9406,
+                    Some(HystartDoc::Linux) => Hystart::Linux,
+                    // The kernel's own HyStart on the linux profile (tcp_cubic.c, hystart = 1).
+                    None if t.profile == Profile::Linux => Hystart::Linux,
                     None | Some(HystartDoc::Off) => Hystart::Off,
                 },
                 // Linux's tcp_cubic.c keeps α_cubic (no RFC 9438 §4.3 switch to 1) on the
@@ -243,7 +245,7 @@ impl CcKind {
         [
             (
                 "tcp.hystart",
-                t.hystart == Some(HystartDoc::Rfc9406),
+                matches!(t.hystart, Some(HystartDoc::Rfc9406 | HystartDoc::Linux)),
                 "cubic",
             ),
             ("tcp.cubic_friendly", t.cubic_friendly.is_some(), "cubic"),
@@ -310,6 +312,7 @@ impl CcKind {
                 CcPart::custom(match hystart {
                     Hystart::Off => c,
                     Hystart::Rfc9406 => c.with_hystart(),
+                    Hystart::Linux => c.with_linux_hystart(),
                 })
             }
             // The ProbeBW phase BBR enters is drawn from the flow's initial sequence number.

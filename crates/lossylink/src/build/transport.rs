@@ -336,11 +336,13 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
     // times one segment per round trip (Karn), so HyStart++ could never decide: an error when
     // asked for, and the linux profile's default gives way.
     let cc = match cc {
-        CcKind::Cubic(tcp::cc::Hystart::Rfc9406, friendly) if !timestamps => {
+        CcKind::Cubic(tcp::cc::Hystart::Rfc9406 | tcp::cc::Hystart::Linux, friendly)
+            if !timestamps =>
+        {
             if t.hystart.is_some() {
                 return Err(Error::invalid(
                     "tcp.hystart",
-                    "HyStart++ needs an RTT sample on every ACK: set tcp.timestamps = true (the linux profile has them)",
+                    "HyStart needs an RTT sample on every ACK: set tcp.timestamps = true (the linux profile has them)",
                 ));
             }
             CcKind::Cubic(tcp::cc::Hystart::Off, friendly)

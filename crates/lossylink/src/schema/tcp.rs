@@ -334,9 +334,9 @@ pub struct TcpDoc {
     /// linux profile, RFC 5681's restart window otherwise; false, true on the linux profile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slow_start_after_idle: Option<bool>,
-    /// HyStart++ (RFC 9406) in CUBIC's initial slow start: the RTT-based exit with Conservative
-    /// Slow Start (off | rfc9406; off, rfc9406 on the linux profile); CUBIC schemes only, with
-    /// timestamps for its RTT samples.
+    /// CUBIC's slow-start exit: HyStart++ (RFC 9406, the RTT-based exit with Conservative Slow
+    /// Start) or Linux's HyStart (ACK train and delay rise) (off | rfc9406 | linux; off, linux
+    /// on the linux profile); CUBIC schemes only, with timestamps for its RTT samples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hystart: Option<HystartDoc>,
     /// How CUBIC's Reno-friendly estimate grows (rfc9438 | linux; rfc9438, linux on the linux
@@ -397,6 +397,8 @@ pub enum HystartDoc {
     Off,
     /// HyStart++ (RFC 9406).
     Rfc9406,
+    /// Linux's HyStart (`tcp_cubic.c`: ACK train and delay rise).
+    Linux,
 }
 
 /// `tcp.eln`: how TCP-ELN resolves what its paper leaves open (spec §3.4, C1-C6); every knob

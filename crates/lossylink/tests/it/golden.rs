@@ -1201,7 +1201,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
     ),
     (
         "linux-wan-window-scaling",
-        "HyStart++ (RFC 9406, the linux profile's default): the error-free WAN testbed with 256 KiB buffers, CSS before the queue overflows",
+        "Linux's HyStart (tcp_cubic.c, the linux profile's default): the error-free WAN testbed with 256 KiB buffers, slow start left on the ACK train or a delay rise before the queue overflows",
         "wan",
         &[
             ("scheme", "e2e-linux"),
@@ -1212,8 +1212,21 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "linux-wan-window-scaling-hystart-rfc9406",
+        "HyStart++ (RFC 9406, tcp.hystart = rfc9406): the error-free WAN testbed with 256 KiB buffers, CSS before the queue overflows (the linux profile's default before Linux's HyStart)",
+        "wan",
+        &[
+            ("scheme", "e2e-linux"),
+            ("error_every", "0"),
+            ("tcp.window_scaling", "true"),
+            ("tcp.buffer", "256KiB"),
+            ("tcp.autotune", "off"),
+            ("tcp.hystart", "rfc9406"),
+        ],
+    ),
+    (
         "linux-wan-cubic-rfc9438",
-        "the linux profile with RFC 9438's Reno-friendly estimate (tcp.cubic_friendly = rfc9438: alpha 1 once W_est regains the window before the reduction) instead of Linux's tcp_cubic.c (8/15 throughout): linux-wan before the profile followed the kernel",
+        "the linux profile with RFC 9438's Reno-friendly estimate (tcp.cubic_friendly = rfc9438: alpha 1 once W_est regains the window before the reduction) instead of Linux's tcp_cubic.c (8/15 throughout), on the WAN testbed",
         "wan",
         &[("scheme", "e2e-linux"), ("tcp.cubic_friendly", "rfc9438")],
     ),

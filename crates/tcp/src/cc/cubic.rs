@@ -27,6 +27,7 @@
 //!   deflation to ssthresh on exit); RFC 9438 leaves recovery to the loss-recovery algorithm.
 
 use super::hystart::{HsPhase, HsStep, HyStart};
+use super::hystart_linux::{LinuxExit, LinuxHyStart};
 use super::{AckSample, CongestionControl, CongestionEvent};
 use engine::SimTime;
 
@@ -77,6 +78,8 @@ pub struct CubicCc {
     carry: u64,
     /// HyStart++ in the initial slow start (RFC 9406), if on.
     hystart: Option<HyStart>,
+    /// Linux's HyStart instead (`tcp_cubic.c`), if on.
+    linux_hystart: Option<LinuxHyStart>,
 }
 
 /// How the Reno-friendly estimate `W_est` grows (§4.3).
@@ -124,6 +127,7 @@ impl CubicCc {
             epoch: None,
             carry: 0,
             hystart: None,
+            linux_hystart: None,
         }
     }
 
@@ -137,6 +141,17 @@ impl CubicCc {
     pub fn with_hystart(mut self) -> Self {
         self.hystart = Some(HyStart::default());
         self
+    }
+
+    /// The same controller with Linux's HyStart (`tcp_cubic.c`) in its slow starts.
+    pub fn with_linux_hystart(mut self) -> Self {
+        self.linux_hystart = Some(LinuxHyStart::default());
+        self
+    }
+
+    /// Why Linux's HyStart ended the slow start, if it runs and did.
+    pub fn linux_hystart_exit(&self) -> Option<LinuxExit> {
+        self.linux_hystart.and_then(|h| h.found())
     }
 
     /// Where HyStart++ is, if it runs.
@@ -255,6 +270,21 @@ impl CongestionControl for CubicCc {
     }
 
     fn on_ack(&mut self, ack: AckSample) {
+        if let Some(h) = self.linux_hystart.as_mut() {
+            let slow_start = self.cwnd < self.ssthresh;
+            let exit = h.on_ack(
+                ack.now,
+                slow_start,
+                (ack.ack, ack.snd_nxt),
+                (ack.rtt, ack.srtt),
+                (self.cwnd, self.mss),
+            );
+            if exit.is_some() {
+                // hystart_update: ssthresh = cwnd; cong_avoid then runs congestion avoidance.
+                self.ssthresh = self.cwnd;
+                return self.avoidance(ack);
+            }
+        }
         if self.cwnd < self.ssthresh {
             // RFC 5681 slow start, byte counting with L = 2 (RFC 3465).
             let mut incr = ack.acked_bytes.min(2 * self.mss);
@@ -287,7 +317,11 @@ impl CongestionControl for CubicCc {
                 self.cwnd = (self.ssthresh + dupacks * self.mss).min(self.max_cwnd);
             }
             CongestionEvent::Timeout { .. } => {
-                // §4.8: the reduction, then one segment and slow start.
+                // §4.8: the reduction, then one segment and slow start (with Linux's HyStart
+                // afresh: cubictcp_state on TCP_CA_Loss).
+                if let Some(h) = self.linux_hystart.as_mut() {
+                    h.on_timeout();
+                }
                 self.reduce();
                 self.cwnd = self.mss;
             }

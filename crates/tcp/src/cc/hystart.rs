@@ -46,6 +46,8 @@ pub enum Hystart {
     Off,
     /// HyStart++ (RFC 9406).
     Rfc9406,
+    /// Linux's HyStart (`tcp_cubic.c`: ACK train and delay rise; `hystart_linux.rs`).
+    Linux,
 }
 
 /// Where HyStart++ is.

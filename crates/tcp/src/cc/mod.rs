@@ -58,6 +58,7 @@ pub(crate) fn bdp_bytes(rate: f64, rtt: SimDuration, mss: u32) -> u32 {
 mod bbr;
 mod cubic;
 pub mod hystart;
+pub mod hystart_linux;
 mod ideal_bwe;
 mod jersey;
 mod jtcp;
@@ -73,6 +74,7 @@ pub use bbr::{BbrCc, BbrMode};
 pub use cubic::{CubicCc, RenoFriendly};
 use engine::{SimDuration, SimTime};
 pub use hystart::Hystart;
+pub use hystart_linux::{LinuxExit, LinuxHyStart};
 pub use ideal_bwe::IdealBweCc;
 pub use jersey::{JerseyCc, JerseyUnmarked};
 pub use jtcp::JtcpCc;

@@ -17,6 +17,7 @@ pub(crate) mod elsn;
 pub(crate) mod frto;
 pub(crate) mod hack;
 pub(crate) mod hystart;
+pub(crate) mod hystart_linux;
 pub(crate) mod idle;
 pub(crate) mod linux;
 pub(crate) mod linux_reno;

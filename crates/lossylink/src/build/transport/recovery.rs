@@ -208,7 +208,7 @@ mod tests {
         assert_eq!(t.initial_cwnd, 10 * t.mss);
         assert_eq!(
             t.cc,
-            CcKind::Cubic(tcp::cc::Hystart::Rfc9406, tcp::cc::RenoFriendly::Linux)
+            CcKind::Cubic(tcp::cc::Hystart::Linux, tcp::cc::RenoFriendly::Linux)
         );
         assert!(t.rack && t.frto && t.prr == Some(PrrBound::SlowStart));
         assert_eq!(t.timestamps, Some(ms(1)));

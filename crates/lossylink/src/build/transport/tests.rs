@@ -115,7 +115,7 @@ fn hystart_is_a_cubic_knob_that_needs_timestamps() {
     use tcp::cc::{Hystart, RenoFriendly};
     assert_eq!(
         settings(Profile::Linux, |_| {}).cc,
-        CcKind::Cubic(Hystart::Rfc9406, RenoFriendly::Linux)
+        CcKind::Cubic(Hystart::Linux, RenoFriendly::Linux)
     );
     let off = settings(Profile::Linux, |d| d.hystart = Some(HystartDoc::Off));
     assert_eq!(off.cc, CcKind::Cubic(Hystart::Off, RenoFriendly::Linux));

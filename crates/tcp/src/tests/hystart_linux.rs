@@ -1,0 +1,68 @@
+//! Packet script of Linux's HyStart (`tcp_cubic.c`, `hystart_linux.rs`) on HyStart++'s path
+//! (`tests/hystart.rs`): a 10 Mb/s bottleneck (1040-byte frames, 0.832 ms each), 20 ms each
+//! way (base RTT 40.8 ms, a BDP of 49 segments), a 300-packet queue, timestamps so that every
+//! ACK is an RTT sample, an ACK per segment, IW 10. Each round's ACKs come back at the
+//! bottleneck's spacing, 0.832 ms apart, a train; once a round's train is longer than half of
+//! (the minimum RTT + 1 ms), about 21 ms, Linux sets ssthresh to the window and leaves slow
+//! start. The round of 20 segments is a 17 ms train; in the round that starts at 40 the 26th
+//! ACK crosses 21 ms, at 145 ms, with 66 segments (the BDP is 49), and no segment is lost in the
+//! first second. HyStart++ on the same path enters CSS at 224 ms with 153 segments
+//! (`tests/hystart.rs`).
+
+use crate::cc::CubicCc;
+use crate::recovery::{SackFlavor, SackRecovery};
+use crate::tests::bsd_reno::ms;
+use crate::tests::net::{Log, Path};
+use crate::{
+    CcPart, DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum,
+    SeqSpace,
+};
+use engine::SimDuration;
+
+const MSS: u32 = 1000;
+const SPACE: SeqSpace = SeqSpace { base: SeqNum(77) };
+const WIN: u32 = 1 << 24;
+const TS: SimDuration = SimDuration::from_nanos(100_000);
+
+#[test]
+fn linux_hystart_leaves_slow_start_on_the_ack_train() {
+    let parts = SenderParts {
+        cc: CcPart::custom(CubicCc::new(MSS, 10 * MSS, WIN).with_linux_hystart()),
+        recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
+        rto: super::rto_200ms(),
+        eifel: None,
+    };
+    let cfg = SenderConfig {
+        initial_peer_window: WIN,
+        timestamps: Some(TS),
+        ..SenderConfig::new(MSS, WIN)
+    };
+    let mut s = Sender::new(cfg, parts, SPACE, 1 << 40);
+    s.seed_rtt(ms(0), ms(41));
+    let r = Receiver::new(
+        ReceiverConfig {
+            sack: true,
+            timestamps: Some(TS),
+            ..ReceiverConfig::new(MSS, 65535, DelayedAck::Off)
+        },
+        SPACE,
+        1 << 40,
+        SeqNum(5),
+    );
+    let mut p = Path::new(s, r, SPACE, SimDuration::from_millis(20));
+    p.ps_per_byte = 800_000;
+    p.overhead = 40;
+    p.queue_limit = 300;
+    p.ack_window = Some(WIN);
+    let mut exit = None;
+    for t in 1..=1000 {
+        p.run_until(ms(t));
+        if exit.is_none() && p.sender.ssthresh() != WIN {
+            exit = Some((t, p.sender.ssthresh() / MSS));
+        }
+    }
+    assert_eq!(exit, Some((145, 66)), "(ms, ssthresh in segments)");
+    assert!(!p.log.iter().any(|(_, l)| matches!(l, Log::Lost { .. })));
+    // Congestion avoidance after the exit: 79 segments at 1 s.
+    assert_eq!(p.sender.cwnd() / MSS, 79);
+}
