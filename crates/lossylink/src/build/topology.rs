@@ -415,6 +415,10 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 )),
                 _ => None,
             },
+            ampdu: match (&cell.dcf, &phy) {
+                (Some(d), Some(p)) => super::wifi::ampdu(d, p, &format!("cells[{c}].dcf"))?,
+                _ => None,
+            },
             ap_scheduler: match &cell.dcf {
                 Some(d) => super::wifi::ap_scheduler(d, &format!("cells[{c}].dcf"))?,
                 None => net::medium::dcf::airtime::ApScheduler::Frames,
