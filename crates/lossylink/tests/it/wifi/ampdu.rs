@@ -13,6 +13,103 @@
 
 use super::*;
 
+/// HT TXTIME (IEEE 802.11-2016 Eq. (19-135), long GI, one stream, BCC with one encoder),
+/// seconds: 36 µs of HT-mixed preamble, then 4 µs per symbol of 8·bytes + 16 + 6 bits at
+/// `n_dbps`.
+fn ht_txtime(bytes: f64, n_dbps: f64) -> f64 {
+    36e-6 + 4e-6 * ((8.0 * bytes + 22.0) / n_dbps).ceil()
+}
+
+/// The MPDUs of the largest A-MPDU of `mpdu`-octet MPDUs at `n_dbps` within `max_frames`,
+/// 65 535 octets and 5.484 ms: subframes of 4 + mpdu octets padded to 4 (§9.7.1).
+fn aggregate_size(mpdu: f64, n_dbps: f64, max_frames: u32) -> f64 {
+    let sub = ((4.0 + mpdu) / 4.0).ceil() * 4.0;
+    let mut k = 1.0;
+    while k < f64::from(max_frames)
+        && (k + 1.0) * sub <= 65_535.0
+        && ht_txtime((k + 1.0) * sub, n_dbps) <= 5.484e-3
+    {
+        k += 1.0;
+    }
+    k
+}
+
+/// Bianchi's saturation throughput (Mb/s of UDP payload) of `n` 802.11n stations at HT MCS 4
+/// (39 Mb/s, N_DBPS 156, 20 MHz, long GI) sending 1000-byte datagrams (1028 IP + 36 MAC
+/// octets): with `agg` MPDUs per A-MPDU at most (`None`: one frame and its ACK). 802.11n's
+/// timing (Table 19-25): σ = 9 µs, SIFS 16 µs, DIFS 34 µs, W = 16, m = 6; the ACK and the
+/// Block Ack at 24 Mb/s (MCS 4's reference rate 36 → the highest basic rate not above it,
+/// §10.6.6.5.2): 28 and 32 µs; EIFS = SIFS + the ACK at 6 Mb/s (44 µs) + DIFS. Returns
+/// (S, K).
+fn bianchi_11n(n: usize, agg: Option<u32>) -> (f64, f64) {
+    let (slot, sifs, difs, delta) = (9e-6, 16e-6, 34e-6, 1e-6);
+    let n_dbps = 156.0;
+    let (tau, _) = fixed_point_limited(n, 16.0, 6, 7);
+    let ofdm24 = |bytes: f64| 20e-6 + 4e-6 * ((16.0 + 8.0 * bytes + 6.0) / 96.0).ceil();
+    let (k, data, resp) = match agg {
+        Some(max) => {
+            let k = aggregate_size(1064.0, n_dbps, max);
+            (k, ht_txtime(k * 1068.0, n_dbps), ofdm24(32.0))
+        }
+        None => (1.0, ht_txtime(1064.0, n_dbps), ofdm24(14.0)),
+    };
+    let eifs = sifs + ofdm_txtime(14.0, 24.0) + difs;
+    let ts = data + sifs + delta + resp + difs + delta;
+    let tc = data + eifs + delta;
+    let nn = n as f64;
+    let ptr = 1.0 - (1.0 - tau).powf(nn);
+    let ps = nn * tau * (1.0 - tau).powf(nn - 1.0) / ptr;
+    let s = ps * ptr * k * 8000.0 / ((1.0 - ptr) * slot + ptr * ps * ts + ptr * (1.0 - ps) * tc);
+    (s / 1e6, k)
+}
+
+/// Saturation throughput of 1, 5 and 10 802.11n stations (HT MCS 4) without aggregation, with
+/// A-MPDUs as long as 5.484 ms allows (24 MPDUs), and with at most 8 MPDUs, each within 3 %
+/// of Bianchi's model with the aggregate's airtime; the mean A-MPDU the member rows report is
+/// the model's K. The numbers are in docs/scenarios.md (A-MPDU aggregation).
+#[test]
+fn saturation_throughput_with_ampdus_follows_bianchis_model_with_the_aggregates_airtime() {
+    for (agg, knob) in [
+        (None, String::new()),
+        (Some(64), ", aggregation = \"ampdu\"".to_string()),
+        (
+            Some(8),
+            ", aggregation = \"ampdu\", ampdu_max_frames = 8".to_string(),
+        ),
+    ] {
+        for n in [1usize, 5, 10] {
+            let s = cell(
+                n,
+                true,
+                1000,
+                &format!("rate = \"39Mbps\"\ndcf = {{ phy = \"11n\"{knob} }}"),
+                6,
+            );
+            let r = run(&s, 1, &RunOptions::default()).unwrap();
+            let total: f64 = goodputs(&r).iter().sum();
+            let (model, k) = bianchi_11n(n, agg);
+            let st = stations(&r);
+            let per = if agg.is_some() {
+                st.iter().map(|m| num(m, "mpdus_per_ampdu")).sum::<f64>() / n as f64
+            } else {
+                1.0
+            };
+            eprintln!(
+                "11n MCS 4, n = {n:2}, aggregation {agg:?}: ours {total:.3} Mb/s, model \
+                 {model:.3} ({:+.2} %), MPDUs per A-MPDU ours {per:.2}, model {k}",
+                100.0 * (total / model - 1.0)
+            );
+            assert!(
+                (total - model).abs() / model < 0.03,
+                "n = {n}, {agg:?}: ours {total:.3}, model {model:.3}"
+            );
+            assert!((per - k).abs() < 0.05 * k, "n = {n}: K {per:.2} vs {k}");
+        }
+    }
+    // The model's aggregate: 24 MPDUs of 1068-octet subframes fit 5.484 ms at MCS 4.
+    assert_eq!(aggregate_size(1064.0, 156.0, 64), 24.0);
+}
+
 /// The knobs: aggregation only on 11n and 11ac, the limits in range, the limits only with
 /// aggregation, and nothing that contradicts a Block Ack; each a one-line error naming the
 /// field.
