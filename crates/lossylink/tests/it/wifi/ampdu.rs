@@ -187,3 +187,34 @@ fn one_segment_crosses_an_aggregating_cell_as_an_ampdu_and_its_block_ack() {
         wire + 1000 * (34 + 9 * b + 36 + 184 + 16 + 32 + 1)
     );
 }
+
+/// The `wlan-n` preset (`lossylink preset list`) loads and runs: its four CUBIC downloads
+/// share the 65 Mb/s cell, the access point sends A-MPDUs of several MPDUs, and the same cell
+/// one frame per access moves less.
+#[test]
+fn the_wlan_n_preset_aggregates_and_moves_more_than_one_frame_per_access() {
+    let goodput = |aggregation: &str| {
+        let mut s = Scenario::preset("wlan-n").unwrap();
+        s.set("run.warmup", "1s").unwrap();
+        s.set("run.duration", "3s").unwrap();
+        s.set("cells.0.dcf.aggregation", aggregation).unwrap();
+        let r = run(&s, 1, &RunOptions::default()).unwrap();
+        let fr = r.flows.unwrap();
+        for f in &fr.flows {
+            assert!(num(f, "goodput_mbps") > 2.0, "{aggregation}: {f:?}");
+        }
+        let ap = fr
+            .members
+            .iter()
+            .find(|m| m[2].1 == Value::Str("access-point".into()))
+            .cloned()
+            .unwrap();
+        (num(&fr.aggregate, "aggregate_goodput_mbps"), ap)
+    };
+    let (with, ap) = goodput("ampdu");
+    let (without, _) = goodput("off");
+    let per = num(&ap, "mpdus_per_ampdu");
+    eprintln!("wlan-n 3 s: {with:.2} Mb/s with A-MPDU ({per:.2} MPDUs each), {without:.2} without");
+    assert!(with <= 65.0 && with > 1.3 * without, "{with} vs {without}");
+    assert!(per > 2.0, "{ap:?}");
+}
