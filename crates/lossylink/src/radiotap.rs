@@ -1,7 +1,11 @@
 //! 802.11 framing of an 802.11 DCF port's capture (a cell with `dcf`, a `medium = "dcf"` hop),
 //! so that Wireshark tells the MAC's retries from TCP's retransmissions: link type
 //! `LINKTYPE_IEEE802_11_RADIOTAP` (127), and per frame a radiotap header (Radiotap
-//! specification: version 0, one field, Flags), then
+//! specification, radiotap.org: version 0; the Flags field; on a data frame of an HT mode
+//! (802.11n) the MCS field (present bit 19: known, flags, MCS index: bandwidth, guard
+//! interval, HT-mixed format, BCC, and the MCS index 8·(N_SS − 1) + m), of a VHT mode
+//! (802.11ac) the VHT field (present bit 21, aligned to 2: known, flags, bandwidth, MCS and
+//! N_SS of user 0, BCC)), then
 //!
 //! - a data frame: the 802.11 data header (IEEE 802.11-2016 §9.3.2.1: frame control type 2,
 //!   neither To DS nor From DS, as in an IBSS: address 1 the receiver, 2 the transmitter, 3 the
@@ -15,6 +19,8 @@
 //! its TCP checksum fails too, as in the Ethernet captures. Wireshark's 802.11 dissector shows a
 //! frame with the Retry bit and its transmitter's previous sequence number as a retransmission
 //! and does not hand it to IP, so TCP's analysis sees each MAC-retried segment once.
+
+use net::medium::dcf::phy::{Gi, Mode, Width};
 
 /// The pcap link type of 802.11 frames behind a radiotap header.
 pub const LINKTYPE_IEEE802_11_RADIOTAP: u32 = 127;
@@ -30,10 +36,72 @@ const FC_ACK: u8 = 0xd4;
 /// Frame control flags: Retry.
 const FC_RETRY: u8 = 0x08;
 
-/// The radiotap header: version 0, pad, length 9, present = Flags (bit 1), the flags.
-fn radiotap(corrupted: bool) -> [u8; 9] {
+/// Radiotap present bits: Flags, MCS, VHT.
+const PRESENT_FLAGS: u32 = 1 << 1;
+const PRESENT_MCS: u32 = 1 << 19;
+const PRESENT_VHT: u32 = 1 << 21;
+
+/// The radiotap header: version 0, pad, length, present bits, the flags, and for an HT or VHT
+/// `mode` its rate field. Without one: 9 bytes, Flags alone.
+fn radiotap(corrupted: bool, mode: Option<Mode>) -> Vec<u8> {
     let flags = if corrupted { FLAG_BAD_FCS } else { 0 };
-    [0, 0, 9, 0, 0x02, 0, 0, 0, flags]
+    let (present, rate): (u32, Vec<u8>) = match mode {
+        Some(Mode::Ht {
+            mcs,
+            nss,
+            width,
+            gi,
+        }) => {
+            // known: bandwidth, MCS index, guard interval, HT format, FEC type.
+            let known = 0x01 | 0x02 | 0x04 | 0x08 | 0x10;
+            // flags: bandwidth 0 = 20, 1 = 40 MHz; 0x04 short GI; HT-mixed (0x08 clear); BCC.
+            let bw = u8::from(width == Width::W40);
+            let sgi = if gi == Gi::Short { 0x04 } else { 0 };
+            let index = 8 * nss.saturating_sub(1) + mcs;
+            (PRESENT_MCS, vec![known, bw | sgi, index])
+        }
+        Some(Mode::Vht {
+            mcs,
+            nss,
+            width,
+            gi,
+        }) => {
+            // Aligned to 2 after the 1-byte Flags at offset 8: one pad byte. known: guard
+            // interval (0x0004), bandwidth (0x0040); flags 0x04 short GI; bandwidth 0 = 20,
+            // 1 = 40, 4 = 80 MHz; mcs_nss[0] = MCS << 4 | N_SS; coding 0 (BCC); group 0; AID 0.
+            let bw = match width {
+                Width::W20 => 0,
+                Width::W40 => 1,
+                Width::W80 => 4,
+            };
+            let sgi = if gi == Gi::Short { 0x04 } else { 0 };
+            let v = vec![
+                0,
+                0x44,
+                0x00,
+                sgi,
+                bw,
+                (mcs << 4) | nss,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+            ];
+            (PRESENT_VHT, v)
+        }
+        _ => (0, Vec::new()),
+    };
+    let len = 9 + rate.len();
+    let mut out = Vec::with_capacity(len);
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&(len as u16).to_le_bytes());
+    out.extend_from_slice(&(PRESENT_FLAGS | present).to_le_bytes());
+    out.push(flags);
+    out.extend_from_slice(&rate);
+    out
 }
 
 /// Addressing and state of one data frame.
@@ -51,6 +119,8 @@ pub struct DataFrame {
     pub retry: bool,
     /// Corrupted by the channel.
     pub corrupted: bool,
+    /// The PHY mode it was sent in (its rate in radiotap for HT and VHT), if known.
+    pub mode: Option<Mode>,
 }
 
 /// The bytes before the payload of a data frame carrying the IP packet whose Ethernet capture
@@ -60,7 +130,7 @@ pub fn data_headers(f: &DataFrame, ethernet: &[u8]) -> Vec<u8> {
         .get(crate::pcap::ETHERNET_HEADER..)
         .unwrap_or_default();
     let mut out = Vec::with_capacity(9 + 24 + 8 + ip.len());
-    out.extend_from_slice(&radiotap(f.corrupted));
+    out.extend_from_slice(&radiotap(f.corrupted, f.mode));
     out.push(FC_DATA);
     out.push(if f.retry { FC_RETRY } else { 0 });
     out.extend_from_slice(&[0, 0]); // duration
@@ -76,7 +146,7 @@ pub fn data_headers(f: &DataFrame, ethernet: &[u8]) -> Vec<u8> {
 /// A MAC ACK to `receiver` (the transmitter of the data frame it acknowledges).
 pub fn ack_frame(receiver: [u8; 6], corrupted: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(9 + 10);
-    out.extend_from_slice(&radiotap(corrupted));
+    out.extend_from_slice(&radiotap(corrupted, None));
     out.extend_from_slice(&[FC_ACK, 0, 0, 0]);
     out.extend_from_slice(&receiver);
     out
@@ -96,6 +166,7 @@ mod tests {
             seq: 0x123,
             retry: true,
             corrupted: false,
+            mode: None,
         };
         let h = data_headers(&f, &eth);
         assert_eq!(&h[..9], &[0, 0, 9, 0, 2, 0, 0, 0, 0]);
@@ -105,6 +176,37 @@ mod tests {
         assert_eq!(&h[31..33], &[0x30, 0x12]); // 0x123 << 4, little-endian
         assert_eq!(&h[33..41], &LLC_SNAP_IPV4);
         assert_eq!(&h[41..], &eth[14..]);
+        // An HT frame: the MCS field after Flags (present bits 1 and 19), 12 bytes in all.
+        let ht = DataFrame {
+            mode: Some(Mode::Ht {
+                mcs: 7,
+                nss: 2,
+                width: Width::W40,
+                gi: Gi::Short,
+            }),
+            ..f
+        };
+        let h = data_headers(&ht, &eth);
+        assert_eq!(
+            &h[..12],
+            &[0, 0, 12, 0, 0x02, 0, 0x08, 0, 0, 0x1f, 0x05, 15]
+        );
+        assert_eq!(&h[12..14], &[0x08, 0x08]);
+        // A VHT frame: a pad byte, then the 12-byte VHT field (aligned to 2): 22 bytes.
+        let vht = DataFrame {
+            mode: Some(Mode::Vht {
+                mcs: 9,
+                nss: 1,
+                width: Width::W80,
+                gi: Gi::Long,
+            }),
+            ..f
+        };
+        let h = data_headers(&vht, &eth);
+        assert_eq!(&h[..4], &[0, 0, 22, 0]);
+        assert_eq!(u32::from_le_bytes(h[4..8].try_into().unwrap()), 0x0020_0002);
+        assert_eq!(&h[10..16], &[0x44, 0, 0, 4, 0x91, 0]);
+        assert_eq!(&h[22..24], &[0x08, 0x08]);
         let a = ack_frame(f.transmitter, true);
         assert_eq!(a.len(), 19);
         assert_eq!(a[8], FLAG_BAD_FCS);

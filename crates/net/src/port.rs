@@ -207,6 +207,12 @@ impl Port {
         }));
     }
 
+    /// The 802.11 PHY mode of the port's frames (a DCF cell's member with `dcf.phy`;
+    /// crate::medium::dcf::phy), if it has one.
+    pub fn phy(&self) -> Option<crate::medium::dcf::phy::Mode> {
+        self.cfg.phy
+    }
+
     /// The queue discipline's counters, if the port runs one other than drop-tail.
     pub fn queue_stats(&self) -> Option<&QueueStats> {
         self.aqm.as_ref().map(|d| &d.stats)

@@ -317,7 +317,7 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
         if phy.is_some_and(|p| !p.is_11b()) && cell.per_frame.is_some() {
             return Err(Error::invalid(
                 format!("{field}.per_frame"),
-                "the PHY's preamble is part of each frame's airtime with a dcf.phy other than                  11b; leave per_frame out",
+                "the PHY's preamble is part of each frame's airtime with a dcf.phy other than 11b; leave per_frame out",
             ));
         }
         if let Some(p) = &phy {

@@ -58,6 +58,9 @@ pub struct CapturePort {
     pub to: NodeId,
     /// Whether the port transmits on an 802.11 DCF (its file has 802.11 framing).
     pub ieee80211: bool,
+    /// The 802.11 PHY mode of its frames (a DCF cell with `dcf.phy`; radiotap's MCS or VHT
+    /// field for HT and VHT modes).
+    pub phy: Option<net::medium::dcf::phy::Mode>,
     /// Index of its hop (link), from 0 in document order.
     pub hop: usize,
     /// Name of its hop.
@@ -163,6 +166,7 @@ impl Capture {
                     network.medium_report_of(p.id),
                     Some(net::medium::MediumReport::Dcf(_))
                 ),
+                phy: p.phy(),
             })
             .collect();
         let flow_senders = network.flows().iter().map(|f| f.src).collect();
@@ -311,6 +315,7 @@ impl Capture {
             seq,
             retry: f.retry,
             corrupted: f.corrupted,
+            mode: p.phy,
         }
     }
 
