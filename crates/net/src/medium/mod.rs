@@ -125,7 +125,15 @@ pub(crate) trait MacAir: Air {
     /// Put `frame` of `port` on the air as one MPDU of an A-MPDU, its part of the PPDU
     /// `part` (start, duration): whether the channel corrupted it (the frame stays with the
     /// medium).
-    fn attempt_mpdu(&mut self, part: (SimTime, SimDuration), port: PortId, frame: &Frame) -> bool;
+    /// `first`: the aggregate's first MPDU; `retry`: an MPDU sent before (the capture's
+    /// A-MPDU reference and Retry bit).
+    fn attempt_mpdu(
+        &mut self,
+        part: (SimTime, SimDuration),
+        port: PortId,
+        frame: &Frame,
+        first_retry: (bool, bool),
+    ) -> bool;
 }
 
 /// What a medium that frames packets on its own channel (crate::medium::gsm) asks of the

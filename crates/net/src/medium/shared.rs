@@ -268,6 +268,7 @@ pub(crate) mod tests {
             (start, on_air): (SimTime, SimDuration),
             port: PortId,
             f: &Frame,
+            _first_retry: (bool, bool),
         ) -> bool {
             self.attempts += 1;
             let (id, _) = f.0.into_parts();

@@ -194,11 +194,18 @@ impl MacAir for AirOf<'_> {
         self.ports[port.index()].mpdu_bytes(self.pool.ip_len(frame.0))
     }
 
-    fn attempt_mpdu(&mut self, part: (SimTime, SimDuration), port: PortId, frame: &Frame) -> bool {
+    fn attempt_mpdu(
+        &mut self,
+        part: (SimTime, SimDuration),
+        port: PortId,
+        frame: &Frame,
+        first_retry: (bool, bool),
+    ) -> bool {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
         let corrupted = p.attempt_mpdu(part, (pkt, self.pool.ip_len(frame.0)));
-        self.taps.attempt(part.0, port, pkt, corrupted);
+        self.taps
+            .attempt_mpdu((part.0, port), pkt, corrupted, first_retry);
         corrupted
     }
 
@@ -210,6 +217,9 @@ impl MacAir for AirOf<'_> {
     }
 
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
+        if self.taps.on() {
+            self.taps.delivered(port, self.pool[r].uid);
+        }
         self.onto_wire(now, port, r, Arrival::Intact);
     }
 

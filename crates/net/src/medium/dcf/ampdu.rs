@@ -349,7 +349,12 @@ pub(super) fn send<A: MacAir>(
         if mpdu.attempts == 1 {
             air.first_retry(start, port, &mpdu.item);
         }
-        let bad = air.attempt_mpdu((start, end.saturating_since(start)), port, &mpdu.item);
+        let bad = air.attempt_mpdu(
+            (start, end.saturating_since(start)),
+            port,
+            &mpdu.item,
+            (sent == 1, mpdu.attempts > 0),
+        );
         if bad && !collision && cfg.header_protection {
             air.header_up(end, port, &mpdu.item);
         }

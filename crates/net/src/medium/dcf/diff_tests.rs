@@ -122,6 +122,7 @@ impl MacAir for DiffAir {
         (start, _): (SimTime, SimDuration),
         port: PortId,
         _: &Frame,
+        _: (bool, bool),
     ) -> bool {
         let bad = self.next() % 1000 < self.corrupt;
         self.log
