@@ -224,9 +224,9 @@ fn the_wlan_n_preset_aggregates_and_moves_more_than_one_frame_per_access() {
 /// A-MPDUs reaches at least 70 % of the MAC's ceiling for that aggregate, the same without
 /// aggregation far less (the ratio in docs/scenarios.md).
 ///
-/// The ceiling: one sender alone, each exchange DIFS + the mean backoff CWmin/2 slots + the
-/// A-MPDU of K subframes of 4 + 1536 octets (1448 payload, 52 TCP/IP with timestamps, 36 MAC)
-/// + SIFS + the Block Ack at 24 Mb/s (32 µs), carrying K · 1448 bytes; K = 42, the largest
+/// The ceiling: one sender alone, each exchange DIFS, the mean backoff of CWmin/2 slots, the
+/// A-MPDU of K subframes of 4 + 1536 octets (1448 payload, 52 TCP/IP with timestamps, 36 MAC),
+/// SIFS and the Block Ack at 24 Mb/s (32 µs), carrying K · 1448 bytes; K = 42, the largest
 /// that fits 65 535 octets (time and count allow more). The TCP ACKs' own exchanges on the
 /// way back are not in it.
 #[test]

@@ -2,10 +2,12 @@
 //! and a script with explicit times of one A-MPDU with a corrupted MPDU (the DCF against the
 //! FakeAir of shared.rs).
 
-use super::super::Dcf;
+use super::super::phy::{Gi, Width};
+use super::super::{Dcf, DcfConfig};
 use super::*;
 use crate::medium::shared::tests::FakeAir;
 use crate::medium::Medium;
+use engine::{PortId, SimDuration};
 
 /// HT MCS 7, 20 MHz, long GI, one stream: 65 Mb/s, N_DBPS 260, a 36 µs preamble.
 const MCS7: Mode = Mode::Ht {

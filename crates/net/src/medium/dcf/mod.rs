@@ -33,6 +33,7 @@ use member::{Aside, Member, Phase};
 use set::{Bits, MemberSet};
 use wifi::CellWifi;
 
+mod aggregating;
 pub mod airtime;
 pub mod ampdu;
 mod config;
@@ -310,7 +311,9 @@ impl Dcf {
         for &i in &self.senders {
             let m = &mut self.members[i];
             let sent = match self.wifi.as_deref() {
-                Some(w) if w.ampdu.is_some() => ampdu::send(m, w, &self.cfg, (now, collision), air),
+                Some(w) if w.ampdu.is_some() => {
+                    aggregating::send(m, w, &self.cfg, (now, collision), air)
+                }
                 _ => None,
             };
             if let Some(a) = sent {
@@ -470,7 +473,7 @@ impl Dcf {
         m.defer = self.tm.difs;
         m.defer_at = self.exchanges;
         if m.agg.is_some() {
-            ampdu::outcome(m, cfg, now, ok, air);
+            aggregating::outcome(m, cfg, now, ok, air);
             m.phase = Phase::Empty;
             return;
         }

@@ -6,7 +6,7 @@
 
 use super::super::MacAir;
 use super::member::Phase;
-use super::{ampdu, Dcf};
+use super::{aggregating, Dcf};
 use engine::SimTime;
 
 impl Dcf {
@@ -19,7 +19,7 @@ impl Dcf {
             return self.take_one(now, i, air);
         }
         let m = &mut self.members[i];
-        if ampdu::resume_retries(m) {
+        if aggregating::resume_retries(m) {
             let slots = m.draw();
             m.phase = Phase::Backoff { slots, from: None };
             self.frozen.insert(i);
@@ -28,7 +28,7 @@ impl Dcf {
         if !self.take_one(now, i, air) {
             return false;
         }
-        ampdu::open(&mut self.members[i], air);
+        aggregating::open(&mut self.members[i], air);
         true
     }
 
