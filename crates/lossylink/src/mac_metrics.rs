@@ -122,7 +122,8 @@ pub(crate) fn member_rows(
                     d[rank - 1] as f64 * 1e-6,
                 )
             };
-            rows.push(vec![
+            let aggregates = matches!(unit, Unit::Cell(c) if c.ampdu.is_some());
+            let mut row = vec![
                 ("cell", Value::Str(name)),
                 (
                     "node",
@@ -156,7 +157,22 @@ pub(crate) fn member_rows(
                         ap_airtime as f64 / end_ns as f64
                     }),
                 ),
-            ]);
+            ];
+            if aggregates {
+                // A-MPDU aggregation (net::medium::dcf::ampdu): its columns only in a cell
+                // that aggregates. Attempts, successes and retries above count MPDUs.
+                row.push(("ampdus", u(m.ampdus)));
+                row.push((
+                    "mpdus_per_ampdu",
+                    Value::Float(if m.ampdus > 0 {
+                        m.ampdu_mpdus as f64 / m.ampdus as f64
+                    } else {
+                        f64::NAN
+                    }),
+                ));
+                row.push(("block_acks_missed", u(m.block_acks_missed)));
+            }
+            rows.push(row);
         }
     }
     rows

@@ -14,6 +14,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("gsm", include_str!("../presets/gsm.toml")),
     ("dumbbell", include_str!("../presets/dumbbell.toml")),
     ("wlan", include_str!("../presets/wlan.toml")),
+    ("wlan-n", include_str!("../presets/wlan-n.toml")),
     ("eln5", include_str!("../presets/eln5.toml")),
     ("llelsn", include_str!("../presets/llelsn.toml")),
     ("gigabit", include_str!("../presets/gigabit.toml")),

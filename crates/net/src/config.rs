@@ -215,6 +215,9 @@ pub struct CellConfig {
     pub dcf: Option<crate::medium::DcfConfig>,
     /// How a DCF cell's access point chooses among its stations (crate::medium::dcf::airtime).
     pub ap_scheduler: crate::medium::dcf::airtime::ApScheduler,
+    /// A DCF cell's A-MPDU limits (802.11n/ac; crate::medium::dcf::ampdu); `None`: one frame
+    /// per channel access.
+    pub ampdu: Option<crate::medium::AmpduLimits>,
     /// The stem of its random-stream keys (`cell:<name>`).
     pub key: String,
 }

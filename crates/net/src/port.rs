@@ -207,6 +207,12 @@ impl Port {
         }));
     }
 
+    /// The 802.11 PHY mode of the port's frames (a DCF cell's member with `dcf.phy`;
+    /// crate::medium::dcf::phy), if it has one.
+    pub fn phy(&self) -> Option<crate::medium::dcf::phy::Mode> {
+        self.cfg.phy
+    }
+
     /// The queue discipline's counters, if the port runs one other than drop-tail.
     pub fn queue_stats(&self) -> Option<&QueueStats> {
         self.aqm.as_ref().map(|d| &d.stats)
@@ -453,6 +459,28 @@ impl Port {
             *self.corrupted_counter(pkt) -= 1;
         }
         (airtime, corrupted)
+    }
+
+    /// One MPDU of an A-MPDU (crate::medium::dcf::ampdu): its part of the PPDU is `on_air`
+    /// from `start`, counted like an attempt; whether the error model corrupted it (drawn on
+    /// the frame's own exposed bits, each MPDU with its own FCS).
+    pub(crate) fn attempt_mpdu(
+        &mut self,
+        (start, on_air): (SimTime, SimDuration),
+        (pkt, ip_len): (&Packet, u32),
+    ) -> bool {
+        let corrupted = self.account(pkt, u64::from(ip_len), (start, on_air), on_air);
+        if corrupted {
+            self.stats.mac_errors += 1;
+            *self.corrupted_counter(pkt) -= 1;
+        }
+        corrupted
+    }
+
+    /// The octets of an MPDU carrying `ip_len` bytes of IP: the MAC header and FCS
+    /// (`framing_bytes`) around them.
+    pub(crate) fn mpdu_bytes(&self, ip_len: u32) -> u64 {
+        u64::from(ip_len) + u64::from(self.cfg.framing_bytes)
     }
 
     /// A MAC without acknowledgements lost its attempt at `pkt` (collided or corrupted): the

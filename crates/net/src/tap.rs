@@ -27,8 +27,13 @@ pub struct TappedFrame {
     /// Whether the error model corrupted it (the far end discards it).
     pub corrupted: bool,
     /// Whether it is a MAC retransmission: an 802.11 DCF's next attempt at the frame it
-    /// attempted last on this port (the retry bit of its 802.11 header).
+    /// attempted last on this port (the retry bit of its 802.11 header); in an A-MPDU, a
+    /// resent MPDU.
     pub retry: bool,
+    /// The A-MPDU it went in (crate::medium::dcf::ampdu): its reference number, counted over
+    /// the network's aggregates from 1 (radiotap's A-MPDU status field); `None` for a frame
+    /// sent alone.
+    pub ampdu: Option<u32>,
 }
 
 /// An 802.11 MAC ACK, sent by the receiving end of a DCF port for a data frame it received
@@ -122,6 +127,11 @@ pub(crate) struct Taps {
     pub mac_acks: Vec<MacAck>,
     /// Per port, the uid of the packet a MAC last attempted (u64::MAX: none), to mark retries.
     last_attempt: Vec<u64>,
+    /// A-MPDUs started so far (the last one's reference number).
+    ampdus: u32,
+    /// The packets a DCF delivered to the far end of a port (by uid), in order: which MPDUs of
+    /// an aggregate the receiver took, for a capture's IP view.
+    pub delivered: Vec<(PortId, u64)>,
     pub agent: Option<Vec<AgentRecord>>,
     pub receiver: Option<Vec<ReceiverRecord>>,
 }
@@ -145,7 +155,45 @@ impl Taps {
                 pkt: *pkt,
                 corrupted,
                 retry: false,
+                ampdu: None,
             });
+        }
+    }
+
+    /// Whether the frame tap records.
+    #[inline(always)]
+    pub fn on(&self) -> bool {
+        self.frames.is_some()
+    }
+
+    /// An MPDU of an A-MPDU started on `port` at `start`: `first` of its aggregate (a new
+    /// reference number), a `retry` of an MPDU sent before.
+    pub fn attempt_mpdu(
+        &mut self,
+        (start, port): (SimTime, PortId),
+        pkt: &Packet,
+        corrupted: bool,
+        (first, retry): (bool, bool),
+    ) {
+        if let Some(v) = self.frames.as_mut() {
+            if first {
+                self.ampdus = self.ampdus.wrapping_add(1);
+            }
+            v.push(TappedFrame {
+                start,
+                port,
+                pkt: *pkt,
+                corrupted,
+                retry,
+                ampdu: Some(self.ampdus),
+            });
+        }
+    }
+
+    /// A DCF delivered the packet `uid` to the far end of `port`.
+    pub fn delivered(&mut self, port: PortId, uid: u64) {
+        if self.frames.is_some() {
+            self.delivered.push((port, uid));
         }
     }
 
@@ -166,6 +214,7 @@ impl Taps {
                 pkt: *pkt,
                 corrupted,
                 retry,
+                ampdu: None,
             });
         }
     }

@@ -317,7 +317,7 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
         if phy.is_some_and(|p| !p.is_11b()) && cell.per_frame.is_some() {
             return Err(Error::invalid(
                 format!("{field}.per_frame"),
-                "the PHY's preamble is part of each frame's airtime with a dcf.phy other than                  11b; leave per_frame out",
+                "the PHY's preamble is part of each frame's airtime with a dcf.phy other than 11b; leave per_frame out",
             ));
         }
         if let Some(p) = &phy {
@@ -413,6 +413,10 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                     super::wifi::dcf_config(d, &format!("cells[{c}].dcf"))?,
                     p,
                 )),
+                _ => None,
+            },
+            ampdu: match (&cell.dcf, &phy) {
+                (Some(d), Some(p)) => super::wifi::ampdu(d, p, &format!("cells[{c}].dcf"))?,
                 _ => None,
             },
             ap_scheduler: match &cell.dcf {

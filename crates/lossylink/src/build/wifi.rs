@@ -4,11 +4,11 @@
 //! the mode that sets its frames' and ACKs' airtime.
 
 use crate::error::Error;
-use crate::schema::{DcfDoc, GiDoc, PhyDoc, PreambleDoc, SchedulerDoc, WidthDoc};
+use crate::schema::{AggregationDoc, DcfDoc, GiDoc, PhyDoc, PreambleDoc, SchedulerDoc, WidthDoc};
 use engine::SimDuration;
 use net::medium::dcf::airtime::{ApScheduler, LINUX_QUANTUM};
 use net::medium::dcf::phy::{Gi, Mode, Standard, Width};
-use net::medium::DcfConfig;
+use net::medium::{AmpduLimits, DcfConfig};
 
 /// A cell's PHY and the choices its modes depend on.
 #[derive(Clone, Copy, Debug)]
@@ -175,6 +175,76 @@ pub(super) fn with_phy(mut cfg: DcfConfig, p: &CellPhy) -> DcfConfig {
     cfg
 }
 
+/// The A-MPDU limits of the `dcf` at `field` (`None`: aggregation off), checked against the
+/// PHY: only HT and VHT aggregate (IEEE 802.11-2016 §10.12); at most 64 MPDUs (the compressed
+/// Block Ack's bitmap, §9.3.1.9.3) and the PHY's maximum A-MPDU length (HT 65 535 octets,
+/// §9.4.2.56.3; VHT 1 048 575, §9.4.2.158.2); the PPDU's longest duration is the PHY's
+/// (net::medium::dcf::phy::Timing::max_ppdu, 5.484 ms).
+pub(super) fn ampdu(d: &DcfDoc, p: &CellPhy, field: &str) -> Result<Option<AmpduLimits>, Error> {
+    let on = d.aggregation.unwrap_or_default() == AggregationDoc::Ampdu;
+    if !on {
+        for (k, set) in [
+            ("ampdu_max_frames", d.ampdu_max_frames.is_some()),
+            ("ampdu_max_bytes", d.ampdu_max_bytes.is_some()),
+        ] {
+            if set {
+                return Err(Error::invalid(
+                    format!("{field}.{k}"),
+                    "belongs to aggregation = \"ampdu\"",
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    let max_bytes_phy = match p.std {
+        Standard::N => 65_535,
+        Standard::Ac => 1_048_575,
+        _ => {
+            return Err(Error::invalid(
+                format!("{field}.aggregation"),
+                format!(
+                    "dcf.phy = \"{}\" has no A-MPDU aggregation; it belongs to 11n and 11ac",
+                    p.std.name()
+                ),
+            ))
+        }
+    };
+    if d.mac_ack == Some(false) {
+        return Err(Error::invalid(
+            format!("{field}.mac_ack"),
+            "aggregation = \"ampdu\" is answered by a Block Ack; leave mac_ack on",
+        ));
+    }
+    if d.retry_delay.is_some_and(|x| x.0 > 0) {
+        return Err(Error::invalid(
+            format!("{field}.retry_delay"),
+            "aggregation = \"ampdu\" retries MPDUs in the next aggregate; leave retry_delay out",
+        ));
+    }
+    let max_frames = d.ampdu_max_frames.unwrap_or(64);
+    if !(1..=64).contains(&max_frames) {
+        return Err(Error::invalid(
+            format!("{field}.ampdu_max_frames"),
+            format!("{max_frames} is outside 1..=64 (MPDUs per A-MPDU, the Block Ack window)"),
+        ));
+    }
+    let max_bytes = d.ampdu_max_bytes.unwrap_or(max_bytes_phy);
+    if !(1_600..=max_bytes_phy).contains(&max_bytes) {
+        return Err(Error::invalid(
+            format!("{field}.ampdu_max_bytes"),
+            format!(
+                "{max_bytes} is outside 1600..={max_bytes_phy} (octets per A-MPDU on dcf.phy = \"{}\")",
+                p.std.name()
+            ),
+        ));
+    }
+    Ok(Some(AmpduLimits {
+        max_frames,
+        max_bytes,
+        max_time: p.std.timing(p.short_slot).max_ppdu,
+    }))
+}
+
 /// The access point's scheduler of the `dcf` at `field`.
 pub(super) fn ap_scheduler(d: &DcfDoc, field: &str) -> Result<ApScheduler, Error> {
     Ok(match d.scheduler.unwrap_or_default() {
@@ -215,6 +285,9 @@ pub(super) fn hop_knobs(d: &DcfDoc, field: &str) -> Result<(), Error> {
         ("short_slot", d.short_slot.is_some()),
         ("scheduler", d.scheduler.is_some()),
         ("airtime_quantum", d.airtime_quantum.is_some()),
+        ("aggregation", d.aggregation.is_some()),
+        ("ampdu_max_frames", d.ampdu_max_frames.is_some()),
+        ("ampdu_max_bytes", d.ampdu_max_bytes.is_some()),
     ];
     match set.iter().find(|(_, s)| *s) {
         Some((k, _)) => Err(Error::invalid(

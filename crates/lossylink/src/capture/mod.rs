@@ -24,7 +24,9 @@ pub(crate) mod index;
 
 use crate::error::Error;
 use crate::pcap::{encode_headers, encode_udp_headers, FrameMeta, PcapWriter, LINKTYPE_ETHERNET};
-use crate::radiotap::{ack_frame, data_headers, DataFrame, LINKTYPE_IEEE802_11_RADIOTAP};
+use crate::radiotap::{
+    ack_frame, block_ack_frame, data_headers, DataFrame, LINKTYPE_IEEE802_11_RADIOTAP,
+};
 use engine::{NodeId, PortId};
 use files::{FileCounts, FileView, WrittenFile};
 use net::tap::{MacAck, TappedFrame};
@@ -58,6 +60,9 @@ pub struct CapturePort {
     pub to: NodeId,
     /// Whether the port transmits on an 802.11 DCF (its file has 802.11 framing).
     pub ieee80211: bool,
+    /// The 802.11 PHY mode of its frames (a DCF cell with `dcf.phy`; radiotap's MCS or VHT
+    /// field for HT and VHT modes).
+    pub phy: Option<net::medium::dcf::phy::Mode>,
     /// Index of its hop (link), from 0 in document order.
     pub hop: usize,
     /// Name of its hop.
@@ -99,8 +104,11 @@ pub struct Capture {
     pub flow_senders: Vec<NodeId>,
     /// Every frame, in the order transmissions started.
     pub frames: Vec<TappedFrame>,
-    /// The MAC ACKs of the DCF ports, in time order.
+    /// The MAC ACKs of the DCF ports, in time order (after an A-MPDU: its Block Ack).
     pub mac_acks: Vec<MacAck>,
+    /// The packets the DCF ports delivered to their far ends (port, uid), in order: the IP
+    /// view of a port that aggregates (its MPDUs share one Block Ack).
+    pub deliveries: Vec<(PortId, u64)>,
     /// Node names, by node id.
     pub nodes: Vec<String>,
     /// The bulk TCP and UDP flows, in document order.
@@ -163,6 +171,7 @@ impl Capture {
                     network.medium_report_of(p.id),
                     Some(net::medium::MediumReport::Dcf(_))
                 ),
+                phy: p.phy(),
             })
             .collect();
         let flow_senders = network.flows().iter().map(|f| f.src).collect();
@@ -171,6 +180,7 @@ impl Capture {
             flow_senders,
             frames,
             mac_acks: network.tapped_mac_acks().to_vec(),
+            deliveries: network.tapped_deliveries().to_vec(),
             nodes: names.nodes,
             flows: names.flows,
         })
@@ -249,6 +259,12 @@ impl Capture {
             message: e.to_string(),
         };
         let seqs = if wifi { self.mac_seqs() } else { Vec::new() };
+        // The port's frames by index, to tell an A-MPDU's last subframe; the aggregate before
+        // the next Block Ack (its first sequence number and the bitmap of its intact MPDUs).
+        let on_port: Vec<usize> = (0..self.frames.len())
+            .filter(|&i| self.frames[i].port == port)
+            .collect();
+        let mut block: Option<(u32, u16, u64)> = None;
         for (k, (i, f)) in self
             .frames
             .iter()
@@ -264,7 +280,8 @@ impl Capture {
             }
             // The MAC ACKs that went before this frame, in time order among the data frames.
             while let Some(a) = acks.next_if(|a| wifi && a.at <= f.start) {
-                self.write_ack(a, w, &mut counts).map_err(write_err)?;
+                self.write_ack(a, block, w, &mut counts)
+                    .map_err(write_err)?;
             }
             let meta = self.meta(f);
             let notice = matches!(f.pkt.proto, net::Proto::Notice(_));
@@ -282,10 +299,29 @@ impl Capture {
                 message: format!("pcap {name}: {message}"),
             })?;
             let headers = if wifi {
-                data_headers(
-                    &self.data_frame(f, seqs.get(i).copied().unwrap_or(0)),
-                    &headers,
-                )
+                let seq = seqs.get(i).copied().unwrap_or(0);
+                if let Some(r) = f.ampdu {
+                    let bit = |s: u16| {
+                        if f.corrupted {
+                            0
+                        } else {
+                            1u64 << s
+                        }
+                    };
+                    block = match block {
+                        Some((b, start, map)) if b == r => {
+                            let off = seq.wrapping_sub(start) & 0x0fff;
+                            Some((r, start, map | if off < 64 { bit(off) } else { 0 }))
+                        }
+                        _ => Some((r, seq, bit(0))),
+                    };
+                }
+                let last = on_port
+                    .get(k + 1)
+                    .is_none_or(|&j| self.frames[j].ampdu != f.ampdu);
+                let mut d = self.data_frame(f, seq);
+                d.ampdu = f.ampdu.map(|r| (r, last));
+                data_headers(&d, &headers)
             } else {
                 headers
             };
@@ -294,7 +330,8 @@ impl Capture {
             counts.record(f.start.as_nanos(), true, wifi && f.retry, f.corrupted);
         }
         for a in acks.filter(|_| wifi) {
-            self.write_ack(a, w, &mut counts).map_err(write_err)?;
+            self.write_ack(a, block, w, &mut counts)
+                .map_err(write_err)?;
         }
         Ok(counts)
     }
@@ -311,6 +348,8 @@ impl Capture {
             seq,
             retry: f.retry,
             corrupted: f.corrupted,
+            mode: p.phy,
+            ampdu: None,
         }
     }
 
@@ -320,6 +359,8 @@ impl Capture {
     fn mac_seqs(&self) -> Vec<u16> {
         let mut next: Vec<u16> = Vec::new();
         let mut last: Vec<u16> = Vec::new();
+        // An A-MPDU's resent MPDU keeps the number it first had (node, uid).
+        let mut first: std::collections::BTreeMap<(usize, u64), u16> = Default::default();
         self.frames
             .iter()
             .map(|f| {
@@ -331,6 +372,15 @@ impl Capture {
                 if next.len() <= n {
                     next.resize(n + 1, 0);
                     last.resize(n + 1, 0);
+                }
+                if f.ampdu.is_some() {
+                    if let Some(&s) = f.retry.then(|| first.get(&(n, f.pkt.uid))).flatten() {
+                        return s;
+                    }
+                    let s = next[n];
+                    next[n] = (next[n] + 1) % 4096;
+                    first.insert((n, f.pkt.uid), s);
+                    return s;
                 }
                 if !f.retry {
                     last[n] = next[n];
@@ -347,6 +397,23 @@ impl Capture {
     /// did not corrupt (a collided one among them: the tap cannot tell).
     fn delivered(&self, port: PortId) -> Vec<bool> {
         let frames: Vec<&TappedFrame> = self.frames.iter().filter(|f| f.port == port).collect();
+        if frames.iter().any(|f| f.ampdu.is_some()) {
+            // A-MPDUs: the last attempt at each packet the far end took (the DCF's
+            // deliveries; a packet is delivered once, its earlier attempts were lost or their
+            // Block Ack was).
+            let taken: std::collections::BTreeSet<u64> = self
+                .deliveries
+                .iter()
+                .filter(|d| d.0 == port)
+                .map(|d| d.1)
+                .collect();
+            let mut later = std::collections::BTreeSet::new();
+            let mut out = vec![false; frames.len()];
+            for (k, f) in frames.iter().enumerate().rev() {
+                out[k] = taken.contains(&f.pkt.uid) && later.insert(f.pkt.uid);
+            }
+            return out;
+        }
         let acks: Vec<&MacAck> = self.mac_acks.iter().filter(|a| a.port == port).collect();
         if acks.is_empty() {
             return frames.iter().map(|f| !f.corrupted).collect();
@@ -366,14 +433,23 @@ impl Capture {
             .collect()
     }
 
+    /// Write the MAC ACK `a`, or, after an A-MPDU (`block`: its reference, first sequence
+    /// number and the bitmap of its intact MPDUs), its Block Ack.
     fn write_ack<W: std::io::Write>(
         &self,
         a: &MacAck,
+        block: Option<(u32, u16, u64)>,
         w: &mut PcapWriter<W>,
         counts: &mut FileCounts,
     ) -> std::io::Result<()> {
         let p = &self.ports[a.port.index()];
-        w.frame(a.at.as_nanos(), &ack_frame(node_mac(p.from), a.lost), 0)?;
+        let frame = match block {
+            Some((_, start, map)) => {
+                block_ack_frame((node_mac(p.from), node_mac(p.to)), start, map, a.lost)
+            }
+            None => ack_frame(node_mac(p.from), a.lost),
+        };
+        w.frame(a.at.as_nanos(), &frame, 0)?;
         counts.record(a.at.as_nanos(), false, false, a.lost);
         Ok(())
     }

@@ -75,6 +75,17 @@ pub enum SchedulerDoc {
     Airtime,
 }
 
+/// Frame aggregation of an 802.11n/ac cell (net::medium::dcf::ampdu).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AggregationDoc {
+    /// One frame per channel access, each with its ACK.
+    #[default]
+    Off,
+    /// A-MPDUs with Block Ack.
+    Ampdu,
+}
+
 /// A cell's DCF knobs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -145,4 +156,13 @@ pub struct DcfDoc {
     /// The airtime scheduler's quantum (256 µs, Linux's default station weight).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub airtime_quantum: Option<Dur>,
+    /// Frame aggregation of 11n/11ac: "off" (default) or "ampdu" (A-MPDUs with Block Ack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregation: Option<AggregationDoc>,
+    /// MPDUs per A-MPDU, 1-64 (64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ampdu_max_frames: Option<u32>,
+    /// Octets per A-MPDU (the PHY's maximum A-MPDU length: 65535 for 11n, 1048575 for 11ac).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ampdu_max_bytes: Option<u64>,
 }

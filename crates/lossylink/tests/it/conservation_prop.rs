@@ -287,7 +287,7 @@ fn genes() -> impl Strategy<Value = Genes> {
         ),
         0u32..3000,
         500u32..5000,
-        0u32..12,
+        0u32..1024,
     );
     // Queue disciplines on no link direction, about a quarter or about half of them; ECN on
     // every flow, some or none; jitter on about a quarter of the nodes in half the cases.

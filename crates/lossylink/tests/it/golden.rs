@@ -692,6 +692,39 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "wlan-11n-ampdu",
+        "the 802.11n cell of wlan-11n-dcf with A-MPDU aggregation and Block Ack (dcf.aggregation = ampdu): up to 64 MPDUs per access",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"300Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", width = \"40MHz\", streams = 2, guard_interval = \"short\", aggregation = \"ampdu\" } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11n-ampdu-lossy",
+        "802.11n HT20 MCS 7 with A-MPDUs of at most 16 MPDUs over a channel with bit errors: each MPDU lost alone, resent in the next aggregate, released in order",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, error = { model = \"exponential\", every = \"32KiB\" }, dcf = { phy = \"11n\", aggregation = \"ampdu\", ampdu_max_frames = 16 } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11ac-ampdu",
+        "the 802.11ac cell of wlan-11ac-dcf with A-MPDUs limited to 32 MPDUs and 50000 octets",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"390Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11ac\", width = \"80MHz\", aggregation = \"ampdu\", ampdu_max_frames = 32, ampdu_max_bytes = 50000 } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
         "wlan-11b-anomaly",
         "Heusse et al.'s performance anomaly: one station at 1 Mb/s in an 802.11b DCF cell, the access point's stations in turn by frames",
         "wlan",

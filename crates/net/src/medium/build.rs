@@ -101,6 +101,8 @@ impl AnyMedium {
                 );
                 // How the access point picks its next station (crate::medium::dcf::airtime).
                 dcf.set_ap_scheduler(cell.ap_scheduler);
+                // A-MPDU aggregation (crate::medium::dcf::ampdu).
+                dcf.set_ampdu(cell.ampdu);
                 AnyMedium::Dcf(dcf)
             }
         }
@@ -132,7 +134,7 @@ impl AnyMedium {
                 // A PHY mode's own ACK rate (crate::medium::dcf::phy).
                 for (p, dir) in [(fwd, &link.hop.forward), (rev, &link.hop.reverse)] {
                     if let Some(mode) = dir.phy {
-                        d.set_port_ack(p, mode.ack_time(0));
+                        d.set_port_mode(p, mode);
                     }
                 }
             }

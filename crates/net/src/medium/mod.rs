@@ -33,7 +33,7 @@ pub(crate) mod shared;
 use crate::packet::PacketRef;
 pub(crate) use build::LinkMedia;
 use dcf::Dcf;
-pub use dcf::{DcfConfig, DcfStats};
+pub use dcf::{AmpduLimits, DcfConfig, DcfStats};
 use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use gsm::Gsm;
@@ -119,6 +119,21 @@ pub(crate) trait MacAir: Air {
     /// header was not (LHP's link-layer header protection): the header reaches the far end
     /// after the propagation delay.
     fn header_up(&mut self, end: SimTime, port: PortId, frame: &Frame);
+    /// The octets of `frame` of `port` as an MPDU (MAC header, body, FCS), for an A-MPDU's
+    /// limits and airtime (crate::medium::dcf::ampdu).
+    fn mpdu_bytes(&self, port: PortId, frame: &Frame) -> u64;
+    /// Put `frame` of `port` on the air as one MPDU of an A-MPDU, its part of the PPDU
+    /// `part` (start, duration): whether the channel corrupted it (the frame stays with the
+    /// medium).
+    /// `first`: the aggregate's first MPDU; `retry`: an MPDU sent before (the capture's
+    /// A-MPDU reference and Retry bit).
+    fn attempt_mpdu(
+        &mut self,
+        part: (SimTime, SimDuration),
+        port: PortId,
+        frame: &Frame,
+        first_retry: (bool, bool),
+    ) -> bool;
 }
 
 /// What a medium that frames packets on its own channel (crate::medium::gsm) asks of the

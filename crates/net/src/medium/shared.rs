@@ -159,6 +159,8 @@ pub(crate) mod tests {
         taken: u32,
         /// Attempts on these ports take 10 ms instead of 1 ms (a slow PHY rate).
         pub(crate) slow_ports: Vec<PortId>,
+        /// Frames delivered: when, by which port, and their place in take order.
+        pub(crate) delivered: Vec<(SimTime, PortId, u32)>,
     }
 
     impl FakeAir {
@@ -178,6 +180,7 @@ pub(crate) mod tests {
                 interactive: Vec::new(),
                 taken: 0,
                 slow_ports: Vec::new(),
+                delivered: Vec::new(),
             }
         }
     }
@@ -192,7 +195,12 @@ pub(crate) mod tests {
             self.taken += 1;
             // Each packet's sequence number follows the last one's payload.
             self.next_seq = self.next_seq.wrapping_add(self.ip_len - 52);
-            Some(Frame(crate::packet::PacketRef::dangling()))
+            // The frame names its place in take order (1, 2, ...): the A-MPDU tests follow
+            // each MPDU by it.
+            Some(Frame(crate::packet::PacketRef::from_parts(
+                self.taken,
+                crate::packet::PacketKind::Data,
+            )))
         }
         fn transmit(
             &mut self,
@@ -236,8 +244,9 @@ pub(crate) mod tests {
         fn ack_lost(&mut self, _now: SimTime, _port: PortId, _bits: u64) -> bool {
             false
         }
-        fn deliver(&mut self, now: SimTime, port: PortId, _f: Frame) {
+        fn deliver(&mut self, now: SimTime, port: PortId, f: Frame) {
             self.log.push(format!("{} deliver {port}", now.as_nanos()));
+            self.delivered.push((now, port, f.0.into_parts().0));
         }
         fn discard(&mut self, now: SimTime, port: PortId, _f: Frame) {
             self.log.push(format!("{} drop {port}", now.as_nanos()));
@@ -250,6 +259,27 @@ pub(crate) mod tests {
         }
         fn header_up(&mut self, end: SimTime, port: PortId, _f: &Frame) {
             self.log.push(format!("{} header {port}", end.as_nanos()));
+        }
+        fn mpdu_bytes(&self, _port: PortId, _f: &Frame) -> u64 {
+            u64::from(self.ip_len)
+        }
+        fn attempt_mpdu(
+            &mut self,
+            (start, on_air): (SimTime, SimDuration),
+            port: PortId,
+            f: &Frame,
+            _first_retry: (bool, bool),
+        ) -> bool {
+            self.attempts += 1;
+            let (id, _) = f.0.into_parts();
+            self.log.push(format!(
+                "{} mpdu {port} #{id} {}",
+                start.as_nanos(),
+                on_air.as_nanos()
+            ));
+            self.corrupt
+                || self.bad_ports.contains(&port)
+                || self.bad_attempts.contains(&self.attempts)
         }
     }
 

@@ -190,6 +190,25 @@ impl MacAir for AirOf<'_> {
         (airtime, corrupted)
     }
 
+    fn mpdu_bytes(&self, port: PortId, frame: &Frame) -> u64 {
+        self.ports[port.index()].mpdu_bytes(self.pool.ip_len(frame.0))
+    }
+
+    fn attempt_mpdu(
+        &mut self,
+        part: (SimTime, SimDuration),
+        port: PortId,
+        frame: &Frame,
+        first_retry: (bool, bool),
+    ) -> bool {
+        let p = &mut self.ports[port.index()];
+        let pkt = &self.pool[frame.0];
+        let corrupted = p.attempt_mpdu(part, (pkt, self.pool.ip_len(frame.0)));
+        self.taps
+            .attempt_mpdu((part.0, port), pkt, corrupted, first_retry);
+        corrupted
+    }
+
     fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool {
         let peer = self.ports[port.index()].peer;
         let lost = self.ports[peer.index()].mac_ack(now, bits);
@@ -198,6 +217,9 @@ impl MacAir for AirOf<'_> {
     }
 
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
+        if self.taps.on() {
+            self.taps.delivered(port, self.pool[r].uid);
+        }
         self.onto_wire(now, port, r, Arrival::Intact);
     }
 

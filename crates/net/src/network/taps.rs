@@ -25,6 +25,12 @@ impl Network {
         &self.taps.mac_acks
     }
 
+    /// The packets DCF ports delivered to their far ends (port, uid), in order, recorded with
+    /// the frames (empty if the tap is off).
+    pub fn tapped_deliveries(&self) -> &[(engine::PortId, u64)] {
+        &self.taps.delivered
+    }
+
     /// The frames recorded by the link tap so far, taken out (the tap stays on; the emulator
     /// writes them as it goes).
     pub fn take_tapped_frames(&mut self) -> Vec<TappedFrame> {

@@ -351,10 +351,20 @@ pub fn build(g: &Genes) -> Topo {
             // A DCF cell: each station's link to the access point shares the cell's 2 Mb/s
             // (802.11b); or an 802.11a cell at 6 Mb/s with airtime fairness at the access
             // point; or an 802.11g cell at 54 Mb/s whose first station sends at 1 Mb/s
-            // (net::medium::dcf::phy).
+            // (net::medium::dcf::phy); or an 802.11n cell with A-MPDU aggregation (up to
+            // 1-64 MPDUs, its first station at MCS 0, airtime fairness in half the cases;
+            // net::medium::dcf::ampdu).
             let names: Vec<String> = (0..mobiles).map(|i| format!("\"m{i}\"")).collect();
             let retry = 1 + g.extra % 4;
-            let (phy, rate_of): (String, fn(usize) -> u64) = match (g.extra / 4) % 3 {
+            let (phy, rate_of): (String, fn(usize) -> u64) = match (g.extra / 4) % 4 {
+                3 => (
+                    format!(
+                        "rate = \"65Mbps\"\nstation_rate = {{ m0 = \"6.5Mbps\" }}\ndcf = {{ retry_limit = {retry}, phy = \"11n\", aggregation = \"ampdu\", ampdu_max_frames = {}, scheduler = \"{}\" }}",
+                        1 + (g.extra / 16) % 64,
+                        if g.extra % 8 < 4 { "frames" } else { "airtime" },
+                    ),
+                    |i| if i == 0 { 6_500_000 } else { 65_000_000 },
+                ),
                 0 => (
                     format!("rate = \"2Mbps\"\nper_frame = \"192us\"\ndcf = {{ retry_limit = {retry}, basic_rate = \"1Mbps\" }}"),
                     |_| 2_000_000,

@@ -20,8 +20,11 @@
 //! and the fast stations' mean within 8 % of the slow one's. The fast stations measure about
 //! 5 % above the slow one: in a collision of a short and a long frame the DCF lets the short
 //! frame's sender, once its ACK timeout is over, defer DIFS after the long frame instead of
-//! EIFS (a simplification of the medium that shows only with unequal frame lengths, and that
-//! every existing golden row carries, so it stays).
+//! EIFS. That follows IEEE 802.11-2016 §10.3.2.3.7 as read here: EIFS follows a reception the
+//! PHY began and that ended without a correct frame; the short frame's sender was
+//! transmitting during the long frame's preamble, never began receiving it, and sees a busy
+//! medium only (CCA), after which DIFS applies (only the members that heard the collision from
+//! its start take EIFS). It shows only with unequal frame lengths.
 
 use super::*;
 

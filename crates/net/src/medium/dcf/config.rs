@@ -43,6 +43,21 @@ pub struct DcfConfig {
     pub header_protection: bool,
 }
 
+/// The limits of one A-MPDU (IEEE 802.11-2016 §10.12): MPDUs, octets and PPDU duration. A cell
+/// with them aggregates (crate::medium::dcf::ampdu; `CellConfig::ampdu`, kept in the medium's
+/// boxed `CellWifi`, not in [`DcfConfig`], so that the medium enum stays small).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AmpduLimits {
+    /// MPDUs per A-MPDU, 1..=64 (the compressed Block Ack's 64-bit bitmap, §9.3.1.9.3, and the
+    /// Block Ack window, §10.24.7).
+    pub max_frames: u32,
+    /// The A-MPDU's octets (delimiters and padding included; the HT Capabilities' Maximum
+    /// A-MPDU Length, 65 535 for HT, §9.4.2.56.3; up to 1 048 575 for VHT, §9.4.2.158.2).
+    pub max_bytes: u64,
+    /// The PPDU's longest duration (aPPDUMaxTime; see `phy::Timing::max_ppdu`).
+    pub max_time: SimDuration,
+}
+
 impl DcfConfig {
     /// 802.11b with a long preamble and a 1 Mb/s basic rate.
     pub const B_LONG_1M: DcfConfig = DcfConfig {
@@ -136,6 +151,13 @@ pub struct DcfStats {
     pub airtime_ns: u64,
     /// When the last attempt's airtime ends, ns since the start.
     pub airtime_until_ns: u64,
+    /// A-MPDUs sent (with aggregation on; each MPDU in them is an attempt above).
+    pub ampdus: u64,
+    /// MPDUs in them (the mean aggregate: `ampdu_mpdus / ampdus`).
+    pub ampdu_mpdus: u64,
+    /// A-MPDUs after which no Block Ack arrived (collided, every MPDU corrupted, or the Block
+    /// Ack lost): every MPDU in them is retried.
+    pub block_acks_missed: u64,
 }
 
 impl DcfStats {

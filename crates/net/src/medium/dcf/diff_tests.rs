@@ -114,6 +114,21 @@ impl MacAir for DiffAir {
     fn header_up(&mut self, end: SimTime, port: PortId, _: &Frame) {
         self.log.push(format!("{} header {port}", end.as_nanos()));
     }
+    fn mpdu_bytes(&self, _: PortId, _: &Frame) -> u64 {
+        1500
+    }
+    fn attempt_mpdu(
+        &mut self,
+        (start, _): (SimTime, SimDuration),
+        port: PortId,
+        _: &Frame,
+        _: (bool, bool),
+    ) -> bool {
+        let bad = self.next() % 1000 < self.corrupt;
+        self.log
+            .push(format!("{} mpdu {port} {bad}", start.as_nanos()));
+        bad
+    }
 }
 
 /// A scenario: the cell, its configuration and its traffic.

@@ -47,6 +47,9 @@ pub(super) struct Member {
     pub(super) defer_at: u64,
     pub(super) rng: RngStream,
     pub(super) stats: DcfStats,
+    /// Its Block Ack sessions when the cell aggregates (crate::medium::dcf::ampdu); `frame`
+    /// then only carries a frame from its port to its session.
+    pub(super) agg: Option<Box<super::ampdu::Agg>>,
 }
 
 impl Member {

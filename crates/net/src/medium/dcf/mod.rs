@@ -16,6 +16,10 @@
 //! drops the frame, reported through [`Air::discard`], and resets CW. Success resets CW too and
 //! is followed by a fresh backoff (post-backoff).
 //!
+//! With A-MPDU limits (802.11n/ac, `Dcf::set_ampdu`) a member sends A-MPDUs answered by a
+//! Block Ack instead of one frame and its ACK per access (crate::medium::dcf::ampdu); the
+//! contention is the same.
+//!
 //! Deliberate simplifications, each a common one in analytical and ns-2 models: a frame that
 //! arrives at an idle member waits DIFS and its backoff like any other (no immediate access after
 //! a long idle period); a member joining a countdown starts counting at the next slot boundary
@@ -23,17 +27,20 @@
 
 use super::{MacAir, Medium};
 use config::Timing;
-pub use config::{DcfConfig, DcfStats};
+pub use config::{AmpduLimits, DcfConfig, DcfStats};
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use member::{Aside, Member, Phase};
 use set::{Bits, MemberSet};
 use wifi::CellWifi;
 
+mod aggregating;
 pub mod airtime;
+pub mod ampdu;
 mod config;
 mod member;
 pub mod phy;
 mod set;
+mod take;
 mod wifi;
 
 /// Wake-up tags: an exchange's outcome carries its member (high bit set); everything else the
@@ -118,6 +125,7 @@ impl Dcf {
                     defer_at: 0,
                     rng,
                     stats: DcfStats::default(),
+                    agg: None,
                 })
                 .collect(),
             busy_until: SimTime::ZERO,
@@ -139,9 +147,13 @@ impl Dcf {
     /// a member of its own drawing from `rng`.
     pub(crate) fn add_link(&mut self, ap_port: PortId, sta_port: PortId, rng: RngStream) {
         self.members[0].ports.push(ap_port);
+        if let Some(a) = self.members[0].agg.as_deref_mut() {
+            a.sessions.push(ampdu::Session::default());
+        }
         Self::set_member(&mut self.member_of, ap_port, 0);
         Self::set_member(&mut self.member_of, sta_port, self.members.len());
         let cfg = self.cfg;
+        let aggregates = self.ampdu_limits().is_some();
         self.members.push(Member {
             ports: vec![sta_port],
             next_port: 0,
@@ -154,6 +166,11 @@ impl Dcf {
             defer_at: self.exchanges,
             rng,
             stats: DcfStats::default(),
+            agg: aggregates.then(|| {
+                let mut a = Box::<ampdu::Agg>::default();
+                a.sessions.push(ampdu::Session::default());
+                a
+            }),
         });
         self.grow_sets();
     }
@@ -183,54 +200,6 @@ impl Dcf {
             return false;
         }
         self.take_frame(now, i, air)
-    }
-
-    /// [`Dcf::fill`] for an empty member `i`: its ports in turn.
-    #[inline(never)]
-    fn take_frame<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
-        let m = &mut self.members[i];
-        // A frame set aside whose delay is over goes first.
-        if let Some(k) = m.aside.iter().position(|a| a.until <= now) {
-            let a = m.aside.remove(k);
-            m.frame = Some((a.port, a.frame, a.head));
-            m.attempt = a.attempt;
-            m.cw = a.cw;
-            let slots = m.draw();
-            m.phase = Phase::Backoff { slots, from: None };
-            self.frozen.insert(i);
-            return true;
-        }
-        if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {
-            // Airtime fairness (crate::medium::dcf::airtime): the station the deficit scheduler picks.
-            let ports = &m.ports;
-            let Some((k, f)) = s.pick(|k| air.take(now, ports[k])) else {
-                return false;
-            };
-            m.frame = Some((ports[k], f, now));
-            m.attempt = 0;
-            m.cw = self.cfg.cw_min;
-            let slots = m.draw();
-            m.phase = Phase::Backoff { slots, from: None };
-            self.frozen.insert(i);
-            return true;
-        }
-        let n = m.ports.len();
-        let mut k = m.next_port;
-        for _ in 0..n {
-            let port = m.ports[k];
-            k = if k + 1 == n { 0 } else { k + 1 };
-            if let Some(f) = air.take(now, port) {
-                m.next_port = k;
-                m.frame = Some((port, f, now));
-                m.attempt = 0;
-                m.cw = self.cfg.cw_min;
-                let slots = m.draw();
-                m.phase = Phase::Backoff { slots, from: None };
-                self.frozen.insert(i);
-                return true;
-            }
-        }
-        false
     }
 
     /// The medium is idle at `now`: members whose wait ended rejoin, frozen counters start
@@ -341,6 +310,29 @@ impl Dcf {
         let mut clean = !collision;
         for &i in &self.senders {
             let m = &mut self.members[i];
+            let sent = match self.wifi.as_deref() {
+                Some(w) if w.ampdu.is_some() => {
+                    aggregating::send(m, w, &self.cfg, (now, collision), air)
+                }
+                _ => None,
+            };
+            if let Some(a) = sent {
+                // An A-MPDU and its Block Ack (crate::medium::dcf::ampdu).
+                if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
+                    if i == 0 {
+                        s.charge(a.k, a.airtime);
+                    } else if a.any_intact {
+                        s.charge(i - 1, a.airtime);
+                    }
+                }
+                clean &= a.ok;
+                m.phase = Phase::Sending {
+                    until: a.until,
+                    ok: a.ok,
+                };
+                end = end.max(a.busy_end);
+                continue;
+            }
             let Some((port, frame, _)) = m.frame.as_ref() else {
                 continue;
             };
@@ -480,6 +472,11 @@ impl Dcf {
         };
         m.defer = self.tm.difs;
         m.defer_at = self.exchanges;
+        if m.agg.is_some() {
+            aggregating::outcome(m, cfg, now, ok, air);
+            m.phase = Phase::Empty;
+            return;
+        }
         if ok {
             if let Some((port, frame, head)) = m.frame.take() {
                 let d = now.saturating_since(head).as_nanos();

@@ -35,8 +35,9 @@
 //! not copied) is one encoder per 320 Mb/s (HT, long GI) / 350 Mb/s (HT, short GI) / 540 Mb/s
 //! (VHT, long GI) / 600 Mb/s (VHT, short GI) of data rate.
 //!
-//! A-MPDU aggregation and SNR error models are not here; they will use [`Mode::n_dbps`],
-//! [`Mode::preamble`] and [`Mode::symbol`] (per-MPDU symbol counts) and [`Mode::modulation`].
+//! A-MPDU aggregation (crate::medium::dcf::ampdu) times an aggregate with [`Mode::txtime`]
+//! of its whole PSDU and splits it among the MPDUs with [`Mode::preamble`]; SNR error models
+//! are not here yet (they will use [`Mode::modulation`]).
 
 use engine::SimDuration;
 
@@ -457,7 +458,12 @@ pub struct Timing {
     /// The ACK at the PHY's lowest mandatory rate, which EIFS contains (§10.3.2.3.7): 6 Mb/s
     /// OFDM (20 + 6·4 µs = 44 µs), or for ERP 1 Mb/s DSSS with the long PLCP (304 µs).
     pub eifs_ack: SimDuration,
-    /// aPPDUMaxTime (HT 10 ms, Table 19-25; VHT 5.484 ms, Table 21-28), for aggregation.
+    /// The longest PPDU, which bounds an A-MPDU (crate::medium::dcf::ampdu): VHT's
+    /// aPPDUMaxTime, 5.484 ms (Table 21-28); for HT-mixed PPDUs (clause 19 allows 10 ms,
+    /// Table 19-25) the same 5.484 ms, the longest duration the legacy L-SIG can announce
+    /// (its 12-bit LENGTH at most 4095 octets at 6 Mb/s: 20 µs + ⌈(16 + 8·4095 + 6) / 24⌉ ·
+    /// 4 µs = 5.484 ms, Eq. (17-29); §19.3.9.3.5 sets L-SIG from the PPDU's duration). Zero
+    /// for the PHYs without aggregation.
     pub max_ppdu: SimDuration,
 }
 
@@ -498,7 +504,7 @@ impl Standard {
                 cw_min: 15,
                 cw_max: 1023,
                 eifs_ack: ofdm_ack,
-                max_ppdu: SimDuration::from_millis(10),
+                max_ppdu: us(5484),
             },
             Standard::Ac => Timing {
                 slot: us(9),

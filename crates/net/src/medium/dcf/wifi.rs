@@ -3,7 +3,9 @@
 //! medium's boxed `CellWifi`.
 
 use super::airtime::{AirtimeDrr, ApScheduler};
-use super::config::Timing;
+use super::ampdu::BLOCK_ACK_BYTES;
+use super::config::{AmpduLimits, Timing};
+use super::phy::Mode;
 use super::Dcf;
 use engine::{PortId, SimDuration};
 
@@ -17,6 +19,11 @@ pub(crate) struct CellWifi {
     /// The access point's airtime deficit round robin ([`airtime`]); `None`: its ports in
     /// turn, one frame each.
     pub(crate) sched: Option<AirtimeDrr>,
+    /// Per-port PHY mode and Block Ack time (its control response's TXTIME of a compressed
+    /// Block Ack), for A-MPDUs (crate::medium::dcf::ampdu), by port index.
+    pub(crate) port_mode: Vec<Option<(Mode, SimDuration)>>,
+    /// The A-MPDU limits when the cell aggregates (crate::medium::dcf::ampdu).
+    pub(crate) ampdu: Option<AmpduLimits>,
 }
 
 impl Dcf {
@@ -35,6 +42,29 @@ impl Dcf {
         }
     }
 
+    /// The cell aggregates within `limits` (crate::medium::dcf::ampdu), or not (`None`): each
+    /// member, and each port of the access point, gets its Block Ack session. Set before the
+    /// links join.
+    pub(crate) fn set_ampdu(&mut self, limits: Option<AmpduLimits>) {
+        if limits.is_none() && self.wifi.is_none() {
+            return;
+        }
+        self.wifi.get_or_insert_with(Box::default).ampdu = limits;
+        for m in &mut self.members {
+            m.agg = limits.map(|_| {
+                let mut a = Box::<super::ampdu::Agg>::default();
+                a.sessions.resize_with(m.ports.len(), Default::default);
+                a
+            });
+        }
+    }
+
+    /// The cell's A-MPDU limits, if it aggregates.
+    #[inline(always)]
+    pub(super) fn ampdu_limits(&self) -> Option<AmpduLimits> {
+        self.wifi.as_deref().and_then(|w| w.ampdu)
+    }
+
     /// Frames sent from `port` are acknowledged in `ack_time` (its PHY mode's control
     /// response) instead of the cell's ACK time.
     pub(crate) fn set_port_ack(&mut self, port: PortId, ack_time: SimDuration) {
@@ -46,6 +76,18 @@ impl Dcf {
         }
         let c = &self.cfg;
         w.port_ack[i] = (c.sifs + ack_time, c.sifs + ack_time + c.slot);
+    }
+
+    /// Frames sent from `port` use PHY `mode`: their ACK is its control response's
+    /// ([`Dcf::set_port_ack`]), and so is an A-MPDU's Block Ack.
+    pub(crate) fn set_port_mode(&mut self, port: PortId, mode: Mode) {
+        self.set_port_ack(port, mode.ack_time(0));
+        let i = port.index();
+        let w = self.wifi.get_or_insert_with(Box::default);
+        if w.port_mode.len() <= i {
+            w.port_mode.resize(i + 1, None);
+        }
+        w.port_mode[i] = Some((mode, mode.response(0).txtime(BLOCK_ACK_BYTES)));
     }
 
     /// SIFS + ACK and the ACK timeout after a frame from `port` (its PHY mode's, else `tm`'s).
