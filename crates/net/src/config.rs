@@ -212,6 +212,9 @@ pub struct CellConfig {
     pub dcf: Option<crate::medium::DcfConfig>,
     /// How a DCF cell's access point chooses among its stations (crate::medium::dcf::airtime).
     pub ap_scheduler: crate::medium::dcf::airtime::ApScheduler,
+    /// Whether a DCF cell's access point queues per station or in one shared FIFO
+    /// (crate::ifq).
+    pub ap_queue: crate::ifq::ApQueue,
     /// The stem of its random-stream keys (`cell:<name>`).
     pub key: String,
 }

@@ -4,8 +4,9 @@
 //! the mode that sets its frames' and ACKs' airtime.
 
 use crate::error::Error;
-use crate::schema::{DcfDoc, GiDoc, PhyDoc, PreambleDoc, SchedulerDoc, WidthDoc};
+use crate::schema::{ApQueueDoc, DcfDoc, GiDoc, PhyDoc, PreambleDoc, SchedulerDoc, WidthDoc};
 use engine::SimDuration;
+use net::ifq::ApQueue;
 use net::medium::dcf::airtime::{ApScheduler, LINUX_QUANTUM};
 use net::medium::dcf::phy::{Gi, Mode, Standard, Width};
 use net::medium::DcfConfig;
@@ -204,6 +205,23 @@ pub(super) fn ap_scheduler(d: &DcfDoc, field: &str) -> Result<ApScheduler, Error
     })
 }
 
+/// The access point's queue of the `dcf` at `field` (net::ifq); `aqm`: the cell's `queue` is a
+/// discipline other than drop-tail.
+pub(super) fn ap_queue(d: &DcfDoc, field: &str, aqm: bool) -> Result<ApQueue, Error> {
+    match d.ap_queue.unwrap_or_default() {
+        ApQueueDoc::PerStation => Ok(ApQueue::PerStation),
+        ApQueueDoc::Shared if d.scheduler == Some(SchedulerDoc::Airtime) => Err(Error::invalid(
+            format!("{field}.ap_queue"),
+            "\"shared\" is one FIFO; it takes scheduler = \"frames\" (or none), not \"airtime\"",
+        )),
+        ApQueueDoc::Shared if aqm => Err(Error::invalid(
+            format!("{field}.ap_queue"),
+            "\"shared\" is a drop-tail FIFO; the cell's queue must be a packet count",
+        )),
+        ApQueueDoc::Shared => Ok(ApQueue::Shared),
+    }
+}
+
 /// A `medium = "dcf"` hop (two ends, no access point) keeps 802.11b: the PHY and scheduler
 /// knobs belong to a `[[cells]]` entry.
 pub(super) fn hop_knobs(d: &DcfDoc, field: &str) -> Result<(), Error> {
@@ -215,12 +233,13 @@ pub(super) fn hop_knobs(d: &DcfDoc, field: &str) -> Result<(), Error> {
         ("short_slot", d.short_slot.is_some()),
         ("scheduler", d.scheduler.is_some()),
         ("airtime_quantum", d.airtime_quantum.is_some()),
+        ("ap_queue", d.ap_queue.is_some()),
     ];
     match set.iter().find(|(_, s)| *s) {
         Some((k, _)) => Err(Error::invalid(
             format!("{field}.{k}"),
             "a medium = \"dcf\" hop is 802.11b between two ends; PHYs and the access point's \
-             scheduler belong to a [[cells]] entry",
+             scheduler and queue belong to a [[cells]] entry",
         )),
         None => Ok(()),
     }

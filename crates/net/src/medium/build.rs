@@ -96,6 +96,8 @@ impl AnyMedium {
                 );
                 // How the access point picks its next station (crate::medium::dcf::airtime).
                 dcf.set_ap_scheduler(cell.ap_scheduler);
+                // One FIFO over its stations' queues, or each in turn (crate::ifq).
+                dcf.set_ap_queue(cell.ap_queue);
                 AnyMedium::Dcf(dcf)
             }
         }

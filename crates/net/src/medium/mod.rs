@@ -119,6 +119,12 @@ pub(crate) trait MacAir: Air {
     /// header was not (LHP's link-layer header protection): the header reaches the far end
     /// after the propagation delay.
     fn header_up(&mut self, end: SimTime, port: PortId, frame: &Frame);
+    /// The arrival stamp of the head packet of `port`, a port of the access point's shared
+    /// interface queue (crate::ifq): the DCF serves the oldest head. `None`: nothing queued,
+    /// or not a shared queue's port.
+    fn head_stamp(&self, _port: PortId) -> Option<u64> {
+        None
+    }
 }
 
 /// What a medium that frames packets on its own channel (crate::medium::gsm) asks of the

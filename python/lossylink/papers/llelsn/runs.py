@@ -176,8 +176,17 @@ def flows(n: int, schemes: list[str] | None = None, extra: str = "") -> str:
     return "[" + ", ".join(out) + "]"
 
 
-def dcf(limit: int, delay: str | None = None, collisions: bool = True, blocks: bool = True) -> str:
-    parts = [f"retry_limit = {limit}", 'basic_rate = "11Mbps"']
+def dcf(
+    limit: int,
+    delay: str | None = None,
+    collisions: bool = True,
+    blocks: bool = True,
+    ap_queue: str = "shared",
+) -> str:
+    """The cell's `dcf` table (it replaces the preset's whole table): ns-2's one shared interface
+    queue at the access point unless `ap_queue` says "per-station" (tcl/lib/ns-mobilenode.tcl:
+    366-376, 440, 453-454 in ns-2.35; docs/llelsn.md, settings)."""
+    parts = [f"retry_limit = {limit}", 'basic_rate = "11Mbps"', f'ap_queue = "{ap_queue}"']
     if delay:
         parts.append(f'retry_delay = "{delay}"')
     if delay and not blocks:

@@ -19,7 +19,9 @@
 //! Deliberate simplifications, each a common one in analytical and ns-2 models: a frame that
 //! arrives at an idle member waits DIFS and its backoff like any other (no immediate access after
 //! a long idle period); a member joining a countdown starts counting at the next slot boundary
-//! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
+//! after its DIFS; the access point serves its per-station queues in turn, or (`ap_queue =
+//! shared`, crate::ifq) the one FIFO they make together, ns-2's interface queue: the port whose
+//! head packet arrived first.
 
 use super::{MacAir, Medium};
 use config::Timing;
@@ -81,6 +83,8 @@ pub(crate) struct Dcf {
     /// (wifi::CellWifi), boxed: `None` for a cell without either (802.11b, frames in
     /// turn), and the medium enum stays small.
     wifi: Option<Box<CellWifi>>,
+    /// The access point's ports are one shared FIFO (crate::ifq): it takes the oldest head.
+    shared_fifo: bool,
 }
 
 impl Dcf {
@@ -123,6 +127,7 @@ impl Dcf {
             busy_until: SimTime::ZERO,
             epoch: 0,
             wifi: None,
+            shared_fifo: false,
         };
         d.grow_sets();
         d
@@ -199,6 +204,9 @@ impl Dcf {
             m.phase = Phase::Backoff { slots, from: None };
             self.frozen.insert(i);
             return true;
+        }
+        if i == 0 && self.shared_fifo {
+            return self.take_oldest(now, air);
         }
         if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {
             // Airtime fairness (crate::medium::dcf::airtime): the station the deficit scheduler picks.

@@ -4,8 +4,10 @@
 
 use super::airtime::{AirtimeDrr, ApScheduler};
 use super::config::Timing;
+use super::member::Phase;
 use super::Dcf;
-use engine::{PortId, SimDuration};
+use crate::medium::MacAir;
+use engine::{PortId, SimDuration, SimTime};
 
 /// What a DCF cell (crate::medium::dcf) holds for its PHY modes and its access point's
 /// scheduler.
@@ -33,6 +35,31 @@ impl Dcf {
         if sched.is_some() || self.wifi.is_some() {
             self.wifi.get_or_insert_with(Box::default).sched = sched;
         }
+    }
+
+    /// How the access point queues its stations' packets (crate::ifq): per station, served
+    /// in turn (or by the airtime scheduler), or one shared FIFO.
+    pub(crate) fn set_ap_queue(&mut self, q: crate::ifq::ApQueue) {
+        self.shared_fifo = q == crate::ifq::ApQueue::Shared;
+    }
+
+    /// The access point (member 0, empty) takes the frame of its shared interface queue
+    /// (crate::ifq) that arrived first, whichever station it is for, and draws a backoff;
+    /// returns whether it had one.
+    pub(super) fn take_oldest<A: MacAir>(&mut self, now: SimTime, air: &mut A) -> bool {
+        let m = &mut self.members[0];
+        let ports = &m.ports;
+        let k = crate::ifq::oldest((0..ports.len()).map(|k| (k, air.head_stamp(ports[k]))));
+        let Some((port, f)) = k.and_then(|k| air.take(now, ports[k]).map(|f| (ports[k], f))) else {
+            return false;
+        };
+        m.frame = Some((port, f, now));
+        m.attempt = 0;
+        m.cw = self.cfg.cw_min;
+        let slots = m.draw();
+        m.phase = Phase::Backoff { slots, from: None };
+        self.frozen.insert(0);
+        true
     }
 
     /// Frames sent from `port` are acknowledged in `ack_time` (its PHY mode's control
