@@ -17,7 +17,10 @@
 //! of them is dropped when the ports hold `limit` packets between them (drop-tail on the
 //! total), and each queued packet carries a stamp of the group's arrival order, so that the DCF
 //! serves the port whose head arrived first ([`oldest`]): one FIFO. A packet put at the head
-//! (a base-station agent's priority resend) takes a stamp before every other.
+//! (a base-station agent's priority resend) takes a stamp before every other. Per station, each
+//! drop-tail port is a group of its own (the same queue and order as a plain port); either way
+//! the port times each packet's wait before the MAC takes it (`PortStats::queue_wait_ns`:
+//! head-of-line blocking measured).
 
 use engine::PortId;
 

@@ -11,6 +11,12 @@ use lossylink::{run, RunOptions, Scenario};
 /// point), retry limit 2, for `duration`. The AP queue holds `queue` packets. Returns the bytes
 /// delivered to s1 and to s2, and the AP's queue drops on its port towards s2.
 fn script(ap_queue: &str, queue: u32, duration: &str, a_frames: u32) -> (f64, f64, f64) {
+    let (a, b, drops, _) = script_wait(ap_queue, queue, duration, a_frames);
+    (a, b, drops)
+}
+
+/// [`script`] and the mean wait of the AP's packets for s2 in its queue, ms.
+fn script_wait(ap_queue: &str, queue: u32, duration: &str, a_frames: u32) -> (f64, f64, f64, f64) {
     let mut t = format!(
         "name = \"apq\"\nscheme = \"e2e\"\n[run]\nduration = \"{duration}\"\n\
          [[nodes]]\nname = \"src\"\nkind = \"host\"\n[[nodes]]\nname = \"ap\"\nkind = \"base-station\"\n\
@@ -47,7 +53,12 @@ fn script(ap_queue: &str, queue: u32, duration: &str, a_frames: u32) -> (f64, f6
         .filter(|row| num(row, "queue_drops") > 0.0)
         .map(|row| num(row, "queue_drops"))
         .sum();
-    (by("a"), by("b"), drops)
+    let s2 = f
+        .members
+        .iter()
+        .find(|row| row[1].1 == lossylink::Value::Str("s2".into()))
+        .unwrap();
+    (by("a"), by("b"), drops, num(s2, "ap_queue_wait_mean_ms"))
 }
 
 /// Every failed frame of s1 costs two attempts: DIFS 50 µs + backoff (CW 31, then 63 slots
@@ -69,6 +80,15 @@ fn a_frame_in_retries_holds_the_shared_fifo_but_not_the_station_queues() {
         (0.0, 1000.0),
         "shared: B1 after A1's and A2's retries"
     );
+    // B1 reaches the access point at 209 µs and waits in its queue until the MAC takes it:
+    // after A1's drop (9 µs + 2 700-4 580 µs) per station, after A2's too when shared.
+    let (.., wait) = script_wait("per-station", 50, "20ms", 2);
+    assert!(
+        (2.49..=4.39).contains(&wait),
+        "per station: B1 waited {wait} ms"
+    );
+    let (.., wait) = script_wait("shared", 50, "20ms", 2);
+    assert!((5.19..=8.97).contains(&wait), "shared: B1 waited {wait} ms");
 }
 
 /// The shared queue is drop-tail on the stations' packets together: with room for 2, A1 at the

@@ -101,6 +101,14 @@ impl Network {
                 for u in &mut self.udp {
                     u.delivered_at_window_start = u.delivered_bytes;
                 }
+                // The access points' queue waits count from the window on, as the goodputs do
+                // (crate::ifq: head-of-line blocking measured in the window).
+                for p in &mut self.ports {
+                    if p.ifq.is_some() {
+                        p.stats.queue_wait_ns = 0;
+                        p.stats.queue_waited = 0;
+                    }
+                }
             }
             Event::UdpSend { flow } => self.udp_send(now, flow),
             Event::WebWake { session } => self.web_wake(now, session as usize),

@@ -12,13 +12,14 @@ use crate::port::Port;
 use engine::{PortId, SimTime};
 
 impl Network {
-    /// The shared interface queues of `cfg`'s cells (`dcf` cells with [`ApQueue::Shared`]):
-    /// the access point's port of each of the cell's links, with the smallest of their queue
-    /// limits; each port joins its group.
+    /// The access points' queues of `cfg`'s `dcf` cells: with [`ApQueue::Shared`] one group
+    /// of the access point's port of each of the cell's links, with the smallest of their
+    /// queue limits; per station, a group of its own for each drop-tail port (the same queue
+    /// as before, timed: `PortStats::queue_wait_ns`). Each port joins its group.
     pub(super) fn shared_ifqs(cfg: &TopologyConfig, ports: &mut [Port]) -> Vec<SharedIfq> {
         let mut out = Vec::new();
         for cell in &cfg.cells {
-            if cell.dcf.is_none() || cell.ap_queue != ApQueue::Shared {
+            if cell.dcf.is_none() {
                 continue;
             }
             let members: Vec<PortId> = cell
@@ -33,6 +34,17 @@ impl Network {
                     }
                 })
                 .collect();
+            if cell.ap_queue == ApQueue::PerStation {
+                for p in members {
+                    if ports[p.index()].aqm.is_some() {
+                        continue;
+                    }
+                    let limit = ports[p.index()].cfg.queue_packets as usize;
+                    ports[p.index()].share_ifq(out.len() as u32);
+                    out.push(SharedIfq::new(vec![p], limit));
+                }
+                continue;
+            }
             let limit = members
                 .iter()
                 .map(|p| ports[p.index()].cfg.queue_packets as usize)
@@ -95,7 +107,7 @@ impl Network {
             return false;
         }
         let stamp = self.ifqs[g as usize].stamp(front);
-        self.ports[port.index()].enqueue_stamped(r, stamp, front);
+        self.ports[port.index()].enqueue_stamped(now, r, stamp, front);
         true
     }
 }
