@@ -43,10 +43,11 @@ def describe(rep: Reproduction) -> str:
         else ""
     )
     return (
-        f"seeds per experiment: {seed_text(rep)} (at most 20 without link ARQ, 50 with{quick}); llelsn "
-        "network (server -10 Mb/s, 20 ms- router -10 Mb/s, 1 ms- access point ~ 802.11b DCF, 11 "
-        "Mb/s, MAC ACKs at 11 Mb/s, long preamble, no RTS/CTS; 50-packet queues; 1000-byte "
-        "segments; 200 s downloads); uniform FER of a 1076-byte frame, scaled by length, both "
+        f"seeds per experiment: {seed_text(rep)} (at most 20 without link ARQ, 50 with{quick}); "
+        "llelsn network (server -10 Mb/s, 20 ms- router -10 Mb/s, 1 ms- access point ~ "
+        "802.11b DCF, 11 Mb/s, MAC ACKs at 11 Mb/s, long preamble, no RTS/CTS; 50-packet "
+        "queues, one FIFO shared by the stations at the access point; 1000-byte segments; "
+        "200 s downloads); uniform FER of a 1076-byte frame, scaled by length, both "
         "directions; retry limit 1 unless the group varies it; ns-2.35's TCP defaults (minimum "
         "RTO 0.2 s, initial RTO 3 s, initial window 2, one ACK per segment, Sack1), an "
         "unbounded window and ns-2's snoop (docs/llelsn.md, settings table)."
@@ -179,8 +180,14 @@ def _poweroff_grids(rep: Reproduction) -> list[Grid]:
         Grid(
             "poweroff-hol",
             "Fig. 18: head-of-line blocking beside a powered-off station (10 Reno downloads)",
-            ["AP queue", "sta10", "R", "sta1-9 goodput (Mb/s)", "sta1-9 AP queue wait (ms)",
-             "sta10 goodput (Mb/s)"],
+            [
+                "AP queue",
+                "sta10",
+                "R",
+                "sta1-9 goodput (Mb/s)",
+                "sta1-9 AP queue wait (ms)",
+                "sta10 goodput (Mb/s)",
+            ],
             rows,
             "Means over seeds, measured from the power-off at 10 s to 15 s.",
         )

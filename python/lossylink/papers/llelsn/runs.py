@@ -73,7 +73,8 @@ P_BB = (0.1, 0.2, 0.3, 0.4, 0.5)
 MARKOV_LIMITS = (1, 2, 4, 7)
 ERSN_OLDEST = ("tcp.ersn_restart", "oldest")
 COUNTERFACTUALS = {
-    "ersn-oldest": 'ERSN restarts only the timer of the segment it guards (tcp.ersn_restart = "oldest")',
+    "ersn-oldest": "ERSN restarts only the timer of the segment it guards "
+    '(tcp.ersn_restart = "oldest")',
 }
 """Counterfactual runs (``<experiment>~<key>``): the mechanism of a deviation switched off."""
 POWEROFF_LIMITS = (1, 2, 4, 7)

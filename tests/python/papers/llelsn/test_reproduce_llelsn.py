@@ -97,14 +97,16 @@ def test_t004_16_ii_is_explained_only_by_its_band_and_counterfactual() -> None:
     from lossylink.reproduce import _judge_deviation
 
     t = next(x for x in targets.TARGETS if x.id == "T004-16.ii")
-    assert t.deviation == "ersn-reading" and t.counterfactual is not None
+    assert t.deviation == "ersn-reading"
+    assert t.counterfactual is not None
     stalled = {7: 0.01, 9: 0.01}
     m = _fig17(stalled, {})
     value = t.value(m)
     assert value == 5 / 7
     v = _judge_deviation(t, value, m)
     assert v.verdict == "explained", v
-    assert v.band == (0.0, 5 / 7) and v.counterfactual == 1.0
+    assert v.band == (0.0, 5 / 7)
+    assert v.counterfactual == 1.0
     # A stalled point LL-ELSN still wins: more wins than the mechanism allows.
     m = _fig17({7: 0.01, 9: 0.01, 5: 0.5}, {}, reno=0.005)
     m.means["retry-3-r2-e2e"] = 3.0

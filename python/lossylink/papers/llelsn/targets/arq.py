@@ -120,7 +120,7 @@ def hol_wait(m: Measured, q: str, rl: int) -> float:
 
 
 def hol_loss(m: Measured, q: str, rl: int) -> float:
-    """What a powered-off sta10 costs the nine good stations: 1 − their goodput beside it over
+    """What a powered-off sta10 costs the nine good stations: 1 - their goodput beside it over
     their goodput beside a live sta10 (same retry limit and queue)."""
     return 1.0 - _good_goodput(m, q, True, rl) / _good_goodput(m, q, False, rl)
 

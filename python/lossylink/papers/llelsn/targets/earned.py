@@ -12,7 +12,7 @@ bring the target into its accepted range. A failure without both stays "fail".
   (docs/llelsn.md). The band: LL-ELSN (R = 2) beats Reno at most at the FER points where it
   is not stalled, a point being stalled when LL-ELSN keeps less than half of the goodput it
   gets with the other reading at the same point (measured, both runs); so the share of
-  points it wins is at most 1 − (share of stalled points). Counterfactual: ERSN restarts only
+  points it wins is at most 1 - (share of stalled points). Counterfactual: ERSN restarts only
   the timer of the segment it guards (``tcp.ersn_restart = "oldest"``); LL-ELSN must then beat
   Reno at every point.
 """
