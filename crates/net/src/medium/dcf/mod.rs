@@ -83,8 +83,6 @@ pub(crate) struct Dcf {
     /// (wifi::CellWifi), boxed: `None` for a cell without either (802.11b, frames in
     /// turn), and the medium enum stays small.
     wifi: Option<Box<CellWifi>>,
-    /// The access point's ports are one shared FIFO (crate::ifq): it takes the oldest head.
-    shared_fifo: bool,
 }
 
 impl Dcf {
@@ -127,7 +125,6 @@ impl Dcf {
             busy_until: SimTime::ZERO,
             epoch: 0,
             wifi: None,
-            shared_fifo: false,
         };
         d.grow_sets();
         d
@@ -205,7 +202,7 @@ impl Dcf {
             self.frozen.insert(i);
             return true;
         }
-        if i == 0 && self.shared_fifo {
+        if i == 0 && self.wifi.as_ref().is_some_and(|w| w.shared_fifo) {
             return self.take_oldest(now, air);
         }
         if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {

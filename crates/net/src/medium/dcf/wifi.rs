@@ -1,6 +1,6 @@
 //! The DCF's PHY and scheduler settings (`phy` and `airtime` beside this file): the ACK time
-//! of each port's PHY mode and the access point's choice among its stations, kept in the
-//! medium's boxed `CellWifi`.
+//! of each port's PHY mode and the access point's choice among its stations (its scheduler, or
+//! the oldest head of a shared FIFO, crate::ifq), kept in the medium's boxed `CellWifi`.
 
 use super::airtime::{AirtimeDrr, ApScheduler};
 use super::config::Timing;
@@ -19,6 +19,8 @@ pub(crate) struct CellWifi {
     /// The access point's airtime deficit round robin ([`airtime`]); `None`: its ports in
     /// turn, one frame each.
     pub(crate) sched: Option<AirtimeDrr>,
+    /// The access point's ports are one shared FIFO (crate::ifq): it takes the oldest head.
+    pub(crate) shared_fifo: bool,
 }
 
 impl Dcf {
@@ -40,7 +42,10 @@ impl Dcf {
     /// How the access point queues its stations' packets (crate::ifq): per station, served
     /// in turn (or by the airtime scheduler), or one shared FIFO.
     pub(crate) fn set_ap_queue(&mut self, q: crate::ifq::ApQueue) {
-        self.shared_fifo = q == crate::ifq::ApQueue::Shared;
+        let shared = q == crate::ifq::ApQueue::Shared;
+        if shared || self.wifi.is_some() {
+            self.wifi.get_or_insert_with(Box::default).shared_fifo = shared;
+        }
     }
 
     /// The access point (member 0, empty) takes the frame of its shared interface queue
