@@ -35,7 +35,16 @@ class Outcome:
     def values(self, metric: str) -> list[float]:
         """The per-seed values of a flat metric, or of an aggregate of a ``[[flows]]`` run
         (``agg.<key>``: aggregate goodput, Jain's index, page response times, ...), or of one
-        flow of it (``flow.<name>.<key>``)."""
+        flow of it (``flow.<name>.<key>``), or of one 802.11 member of it by its node
+        (``member.<node>.<key>``: access delays, the access point's queue wait towards it)."""
+        if metric.startswith("member."):
+            node, _, key = metric[7:].rpartition(".")
+            return [
+                float(m[key])
+                for r in self.results
+                for m in (r.members or [])
+                if m.get("node") == node and key in m
+            ]
         if metric.startswith("flow."):
             name, _, key = metric[5:].rpartition(".")
             return [

@@ -124,7 +124,8 @@ class RunResult:
     def members(self) -> list[dict[str, MetricValue]] | None:
         """One dict per 802.11 DCF member (access point, stations) of a ``[[flows]]`` scenario
         with DCF cells: data rate, attempts, collisions, retries, drops, access delays, airtime
-        share and the access point's airtime share towards the station (empty without DCF
+        share, the access point's airtime share towards the station and its packets' mean wait
+        in the access point's queue, ``ap_queue_wait_mean_ms`` (empty without DCF
         cells, ``None`` for a chain)."""
         return None if self.network is None else self.network.get("members", [])
 

@@ -1,6 +1,7 @@
 //! The per-member rows of a run's 802.11 DCF cells (crate `net::medium::dcf`): one
 //! row per access point and station, with its MAC counters, the queue drops of its interface
-//! queues, its access delays and its share of the airtime.
+//! queues, its access delays, its share of the airtime and the access point's queue wait
+//! towards it.
 
 use crate::metrics::Value;
 use net::config::TopologyConfig;
@@ -91,6 +92,18 @@ pub(crate) fn member_rows(
                 .iter()
                 .map(|&p| network.ports()[p].busy_ns_until(end))
                 .sum();
+            // How long the access point's packets towards this station (all of them for its
+            // own row) waited in its queue before the MAC took them, in the measurement window
+            // (net::ifq): behind another station's frames in retries.
+            let (wait_ns, waited) = ap_ports.iter().fold((0u64, 0u64), |(w, n), &p| {
+                let st = &network.ports()[p].stats;
+                (w + st.queue_wait_ns, n + st.queue_waited)
+            });
+            let ap_wait_ms = if waited == 0 {
+                f64::NAN
+            } else {
+                wait_ns as f64 / waited as f64 * 1e-6
+            };
             // The member's data rate (its link's, `station_rate`): NaN for the access point,
             // whose ports may each have their own.
             let rate_mbps = match (unit, ports.as_slice()) {
@@ -149,6 +162,7 @@ pub(crate) fn member_rows(
                         0.0
                     }),
                 ),
+                ("ap_queue_wait_mean_ms", Value::Float(ap_wait_ms)),
                 (
                     "ap_airtime_share",
                     Value::Float(if ap_ports.is_empty() || end_ns == 0 {

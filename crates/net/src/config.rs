@@ -218,6 +218,9 @@ pub struct CellConfig {
     /// A DCF cell's A-MPDU limits (802.11n/ac; crate::medium::dcf::ampdu); `None`: one frame
     /// per channel access.
     pub ampdu: Option<crate::medium::AmpduLimits>,
+    /// Whether a DCF cell's access point queues per station or in one shared FIFO
+    /// (crate::ifq).
+    pub ap_queue: crate::ifq::ApQueue,
     /// The stem of its random-stream keys (`cell:<name>`).
     pub key: String,
 }

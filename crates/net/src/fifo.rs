@@ -88,6 +88,12 @@ impl<T: Copy> Fifo<T> {
         Some(x)
     }
 
+    /// The item at the head.
+    #[inline(always)]
+    pub(crate) fn front(&self) -> Option<&T> {
+        (self.len > 0).then(|| &self.buf[self.head])
+    }
+
     /// The items from head to tail.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         (0..self.len).map(move |i| &self.buf[self.at(i)])

@@ -12,6 +12,7 @@ pub mod delivery;
 mod error_model;
 mod fifo;
 mod hiccup;
+pub mod ifq;
 mod jitter;
 pub mod keys;
 pub mod link_receiver;

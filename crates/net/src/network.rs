@@ -21,6 +21,7 @@ mod emulated;
 mod events;
 mod fingerprint;
 mod flow;
+mod ifq;
 mod link_arq;
 mod node;
 mod proxy;
@@ -143,6 +144,8 @@ pub struct Network {
     completes: bool,
     /// Nodes' processing jitter and the packets it holds (None when no node has one).
     jitter: Option<Box<crate::jitter::Jitters>>,
+    /// The access points' shared interface queues (crate::ifq; most networks have none).
+    ifqs: Vec<crate::ifq::SharedIfq>,
 }
 
 impl Network {
@@ -216,6 +219,7 @@ impl Network {
                 }
             }
         }
+        let ifqs = Self::shared_ifqs(cfg, &mut ports);
         let jitter = crate::jitter::Jitters::new(
             cfg.nodes
                 .iter()
@@ -268,6 +272,7 @@ impl Network {
             data_delivered: false,
             completes: false,
             jitter,
+            ifqs,
         })
     }
 

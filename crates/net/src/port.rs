@@ -76,6 +76,12 @@ pub struct PortStats {
     pub mac_drops: u64,
     /// MAC attempts the channel corrupted (each retried or, after the last, a `mac_drop`).
     pub mac_errors: u64,
+    /// A DCF access point's port (crate::ifq): the time its packets waited in the queue before
+    /// the MAC took them, summed, ns (head-of-line blocking behind another station's retries
+    /// shows here), from the measurement window's start (`run.warmup`) on.
+    pub queue_wait_ns: u64,
+    /// Packets counted in `queue_wait_ns`.
+    pub queue_waited: u64,
 }
 
 /// One direction of a hop.
@@ -130,6 +136,12 @@ pub struct Port {
     pub(crate) plain_offer: bool,
     /// No queue discipline and no link-stage hiccup: the next frame is the queue's head.
     pub(crate) plain_take: bool,
+    /// The access point's shared interface queue this port's queue is part of (crate::ifq),
+    /// by index in the network's list; `None`: its own queue.
+    pub(crate) ifq: Option<u32>,
+    /// With `ifq`: the group's arrival stamp of each queued packet and the time it was queued
+    /// (`SimTime::MAX`: not timed, a link ACK), in queue order.
+    pub(crate) stamps: Fifo<(u64, SimTime)>,
     /// The bytes beyond the IP packet the error model sees (`cfg.exposure`: the framing, or
     /// none); `None`: the payload only. Set at construction, one test per frame.
     exposed_beyond_ip: Option<u32>,
@@ -193,6 +205,8 @@ impl Port {
             aqm: None,
             plain_offer,
             plain_take,
+            ifq: None,
+            stamps: Fifo::new(),
             exposed_beyond_ip,
         }
     }
@@ -353,6 +367,17 @@ impl Port {
     /// [`Port::next_frame`] with a queue discipline or a link-stage hiccup (out of line).
     #[inline(never)]
     fn next_frame_general(&mut self, now: SimTime, pool: &mut PacketPool) -> Option<PacketRef> {
+        if self.ifq.is_some() {
+            // A shared interface queue's part (crate::ifq): drop-tail, no hiccups (the builder
+            // refuses a discipline beside it; a cell's links have no hiccups).
+            if let Some((_, at)) = self.stamps.pop_front() {
+                if at != SimTime::MAX {
+                    self.stats.queue_wait_ns += now.saturating_since(at).as_nanos();
+                    self.stats.queue_waited += 1;
+                }
+            }
+            return self.queue.pop_front();
+        }
         if self.aqm.is_some() {
             return self.next_frame_aqm(now, pool);
         }
@@ -373,6 +398,38 @@ impl Port {
         let pkt = self.hiccups.next(now, &mut self.queue)?;
         self.stats.reordered += u64::from(due);
         Some(pkt)
+    }
+
+    /// Join the access point's shared interface queue `ifq` (crate::ifq): the medium takes
+    /// from it in the group's arrival order, the network queues into it.
+    pub(crate) fn share_ifq(&mut self, ifq: u32) {
+        self.ifq = Some(ifq);
+        self.plain_offer = false;
+        self.plain_take = false;
+    }
+
+    /// The arrival stamp of the head packet of a shared interface queue's port (crate::ifq).
+    pub(crate) fn head_stamp(&self) -> Option<u64> {
+        self.stamps.front().map(|s| s.0)
+    }
+
+    /// Queue `pkt` at `now` with its shared queue's `stamp`, at the head or the tail; the
+    /// shared capacity was checked by the caller (crate::network).
+    pub(crate) fn enqueue_stamped(
+        &mut self,
+        now: SimTime,
+        pkt: PacketRef,
+        stamp: u64,
+        front: bool,
+    ) {
+        if front {
+            self.queue.push_front(pkt);
+            self.stamps.push_front((stamp, now));
+        } else {
+            self.queue.push_back(pkt);
+            self.stamps.push_back((stamp, now));
+        }
+        self.stats.max_queue = self.stats.max_queue.max(self.queue.len() as u32);
     }
 
     /// Queue a local retransmission at the head, regardless of the capacity (a base-station
@@ -400,6 +457,9 @@ impl Port {
         let queued = self.enqueue(pkt);
         if !queued {
             pool.release(pkt, Fate::QueueDrop);
+        } else if self.ifq.is_some() {
+            // In a shared interface queue a link ACK goes before the data (stamp 0).
+            self.stamps.push_back((0, SimTime::MAX));
         }
         queued
     }

@@ -423,6 +423,14 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 Some(d) => super::wifi::ap_scheduler(d, &format!("cells[{c}].dcf"))?,
                 None => net::medium::dcf::airtime::ApScheduler::Frames,
             },
+            ap_queue: match &cell.dcf {
+                Some(d) => {
+                    let q = &format!("{field}.queue");
+                    let aqm = super::queue::discipline(q, cell.queue.as_ref(), cell.rate.0)?.1;
+                    super::wifi::ap_queue(d, &format!("{field}.dcf"), aqm.is_some())?
+                }
+                None => net::ifq::ApQueue::PerStation,
+            },
             key: format!("cell:{}", cell.name),
         });
     }

@@ -4,8 +4,11 @@
 //! the mode that sets its frames' and ACKs' airtime.
 
 use crate::error::Error;
-use crate::schema::{AggregationDoc, DcfDoc, GiDoc, PhyDoc, PreambleDoc, SchedulerDoc, WidthDoc};
+use crate::schema::{
+    AggregationDoc, ApQueueDoc, DcfDoc, GiDoc, PhyDoc, PreambleDoc, SchedulerDoc, WidthDoc,
+};
 use engine::SimDuration;
+use net::ifq::ApQueue;
 use net::medium::dcf::airtime::{ApScheduler, LINUX_QUANTUM};
 use net::medium::dcf::phy::{Gi, Mode, Standard, Width};
 use net::medium::{AmpduLimits, DcfConfig};
@@ -274,6 +277,23 @@ pub(super) fn ap_scheduler(d: &DcfDoc, field: &str) -> Result<ApScheduler, Error
     })
 }
 
+/// The access point's queue of the `dcf` at `field` (net::ifq); `aqm`: the cell's `queue` is a
+/// discipline other than drop-tail.
+pub(super) fn ap_queue(d: &DcfDoc, field: &str, aqm: bool) -> Result<ApQueue, Error> {
+    match d.ap_queue.unwrap_or_default() {
+        ApQueueDoc::PerStation => Ok(ApQueue::PerStation),
+        ApQueueDoc::Shared if d.scheduler == Some(SchedulerDoc::Airtime) => Err(Error::invalid(
+            format!("{field}.ap_queue"),
+            "\"shared\" is one FIFO; it takes scheduler = \"frames\" (or none), not \"airtime\"",
+        )),
+        ApQueueDoc::Shared if aqm => Err(Error::invalid(
+            format!("{field}.ap_queue"),
+            "\"shared\" is a drop-tail FIFO; the cell's queue must be a packet count",
+        )),
+        ApQueueDoc::Shared => Ok(ApQueue::Shared),
+    }
+}
+
 /// A `medium = "dcf"` hop (two ends, no access point) keeps 802.11b: the PHY and scheduler
 /// knobs belong to a `[[cells]]` entry.
 pub(super) fn hop_knobs(d: &DcfDoc, field: &str) -> Result<(), Error> {
@@ -288,12 +308,13 @@ pub(super) fn hop_knobs(d: &DcfDoc, field: &str) -> Result<(), Error> {
         ("aggregation", d.aggregation.is_some()),
         ("ampdu_max_frames", d.ampdu_max_frames.is_some()),
         ("ampdu_max_bytes", d.ampdu_max_bytes.is_some()),
+        ("ap_queue", d.ap_queue.is_some()),
     ];
     match set.iter().find(|(_, s)| *s) {
         Some((k, _)) => Err(Error::invalid(
             format!("{field}.{k}"),
             "a medium = \"dcf\" hop is 802.11b between two ends; PHYs and the access point's \
-             scheduler belong to a [[cells]] entry",
+             scheduler and queue belong to a [[cells]] entry",
         )),
         None => Ok(()),
     }

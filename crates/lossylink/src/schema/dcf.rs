@@ -86,6 +86,17 @@ pub enum AggregationDoc {
     Ampdu,
 }
 
+/// How the access point queues its stations' packets (net::ifq).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApQueueDoc {
+    /// One queue per station, served in turn (Linux mac80211's per-station queues).
+    #[default]
+    PerStation,
+    /// One FIFO shared by every station (ns-2's and ns-3's interface queue).
+    Shared,
+}
+
 /// A cell's DCF knobs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -165,4 +176,9 @@ pub struct DcfDoc {
     /// Octets per A-MPDU (the PHY's maximum A-MPDU length: 65535 for 11n, 1048575 for 11ac).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ampdu_max_bytes: Option<u64>,
+    /// The access point's queue: "per-station" (default: one queue of `queue` packets per
+    /// station, served in turn) or "shared" (one drop-tail FIFO of `queue` packets for every
+    /// station, ns-2's interface queue: a frame the MAC retries holds everyone's packets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ap_queue: Option<ApQueueDoc>,
 }

@@ -1009,6 +1009,33 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "llelsn-shared-ap-queue-bad-station",
+        "ns-2's one interface queue at the access point (dcf.ap_queue = shared, net::ifq): three Reno downloads, sta3 in a mostly bad Gilbert channel, retry limit 7; its frames in retries hold the FIFO for the good stations",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "e2e"),
+            (
+                "nodes",
+                "[{ name = \"server\", kind = \"host\" }, { name = \"router\", kind = \"router\" }, { name = \"ap\", kind = \"base-station\" }, { name = \"sta1\", kind = \"host\" }, { name = \"sta2\", kind = \"host\" }, { name = \"sta3\", kind = \"host\" }]",
+            ),
+            ("cells.0.stations", "[\"sta1\", \"sta2\", \"sta3\"]"),
+            (
+                "flows",
+                "[{ name = \"sta1\", from = \"server\", to = \"sta1\" }, { name = \"sta2\", from = \"server\", to = \"sta2\" }, { name = \"sta3\", from = \"server\", to = \"sta3\" }]",
+            ),
+            (
+                "cells.0.dcf",
+                "{ retry_limit = 7, basic_rate = \"11Mbps\", ap_queue = \"shared\" }",
+            ),
+            ("cells.0.error", "{ model = \"none\" }"),
+            (
+                "cells.0.station_error",
+                "{ sta3 = { model = \"gilbert\", p_gb = 0.01, p_bb = 0.5, loss_good = 0.0, loss_bad = 1.0 } }",
+            ),
+        ],
+    ),
+    (
         "esack-no-notices",
         "ESACK without a notifying link layer: SACK recovery, one halving per episode, on the LL-ELSN cell at 1% FER",
         "llelsn",

@@ -1,6 +1,7 @@
 //! The integration tests of the `lossylink` crate as one binary (one link instead of one per
 //! file): a module per mechanism or paper, the shared set-ups in `common`.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+mod ap_queue;
 mod bounded_input;
 mod capture_index;
 mod channels;

@@ -103,6 +103,8 @@ impl AnyMedium {
                 dcf.set_ap_scheduler(cell.ap_scheduler);
                 // A-MPDU aggregation (crate::medium::dcf::ampdu).
                 dcf.set_ampdu(cell.ampdu);
+                // One FIFO over its stations' queues, or each in turn (crate::ifq).
+                dcf.set_ap_queue(cell.ap_queue);
                 AnyMedium::Dcf(dcf)
             }
         }

@@ -134,6 +134,12 @@ pub(crate) trait MacAir: Air {
         frame: &Frame,
         first_retry: (bool, bool),
     ) -> bool;
+    /// The arrival stamp of the head packet of `port`, a port of the access point's shared
+    /// interface queue (crate::ifq): the DCF serves the oldest head. `None`: nothing queued,
+    /// or not a shared queue's port.
+    fn head_stamp(&self, _port: PortId) -> Option<u64> {
+        None
+    }
 }
 
 /// What a medium that frames packets on its own channel (crate::medium::gsm) asks of the

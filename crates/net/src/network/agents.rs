@@ -4,7 +4,7 @@
 
 use super::node::AgentSlot;
 use super::{Fate, Network};
-use crate::agent::{Agent, AgentStats, QueueFill, Verdict};
+use crate::agent::{Agent, AgentStats, Verdict};
 use crate::config::HopRole;
 use crate::packet::{Packet, PacketKind};
 use engine::{NodeId, PortId, SimTime};
@@ -78,13 +78,7 @@ impl Network {
     /// out and its timer is rescheduled. Returns the packet to pass on, if any.
     fn agent_react(&mut self, now: SimTime, node: NodeId, pkt: Packet) -> Option<Packet> {
         let fill = match pkt.kind() {
-            PacketKind::Data => self.route(node, pkt.dst).map(|out| {
-                let p = &self.ports[out.index()];
-                QueueFill {
-                    len: p.queue.len(),
-                    limit: p.cfg.queue_packets as usize,
-                }
-            }),
+            PacketKind::Data => self.route(node, pkt.dst).map(|out| self.queue_fill(out)),
             PacketKind::Ack => None,
         };
         let n = &mut self.nodes[node.index()];
@@ -135,9 +129,8 @@ impl Network {
             pkt.uid = self.next_uid;
             self.next_uid += 1;
             let r = self.pool.insert(pkt);
-            let p = &mut self.ports[port.index()];
-            p.enqueue_front(now, r, &self.pool);
-            let m = p.medium;
+            self.enqueue_at(now, port, r, true);
+            let m = self.ports[port.index()].medium;
             self.kick(now, m, port);
         }
     }
@@ -152,12 +145,11 @@ impl Network {
             pkt.uid = self.next_uid;
             self.next_uid += 1;
             let r = self.pool.insert(pkt);
-            let p = &mut self.ports[port.index()];
-            if !p.enqueue(r) {
+            if !self.enqueue_at(now, port, r, false) {
                 self.pool.release(r, Fate::QueueDrop);
                 continue;
             }
-            let m = p.medium;
+            let m = self.ports[port.index()].medium;
             self.kick(now, m, port);
         }
     }

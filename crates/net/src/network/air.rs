@@ -248,6 +248,10 @@ impl MacAir for AirOf<'_> {
         }
     }
 
+    fn head_stamp(&self, port: PortId) -> Option<u64> {
+        self.ports[port.index()].head_stamp()
+    }
+
     #[cold]
     fn header_up(&mut self, end: SimTime, port: PortId, frame: &Frame) {
         let p = &self.ports[port.index()];

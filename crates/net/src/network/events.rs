@@ -101,6 +101,14 @@ impl Network {
                 for u in &mut self.udp {
                     u.delivered_at_window_start = u.delivered_bytes;
                 }
+                // The access points' queue waits count from the window on, as the goodputs do
+                // (crate::ifq: head-of-line blocking measured in the window).
+                for p in &mut self.ports {
+                    if p.ifq.is_some() {
+                        p.stats.queue_wait_ns = 0;
+                        p.stats.queue_waited = 0;
+                    }
+                }
             }
             Event::UdpSend { flow } => self.udp_send(now, flow),
             Event::WebWake { session } => self.web_wake(now, session as usize),
@@ -341,7 +349,15 @@ impl Network {
     fn offer_to(&mut self, now: SimTime, port: PortId, r: PacketRef) -> Option<Packet> {
         let p = &mut self.ports[port.index()];
         let mut dropped = None;
-        if !p.offer(now, r, &mut self.pool) {
+        // A port of the access point's shared interface queue (crate::ifq) is never plain:
+        // most ports decide on the first flag.
+        let queued = if p.plain_offer || p.ifq.is_none() {
+            p.offer(now, r, &mut self.pool)
+        } else {
+            self.enqueue_at(now, port, r, false)
+        };
+        let p = &self.ports[port.index()];
+        if !queued {
             let pkt = self.pool.take(r);
             self.pool.retire(Fate::QueueDrop);
             if p.cfg.host_queue {
@@ -356,9 +372,8 @@ impl Network {
     /// Put the packet of `r` straight into `port`'s queue (below the IP-stage hiccups; a drop
     /// there is counted by the port and reported to no one) and start its channel if idle.
     pub(super) fn enqueue_and_start(&mut self, now: SimTime, port: PortId, r: PacketRef) {
-        let p = &mut self.ports[port.index()];
-        let m = p.medium;
-        if !p.enqueue(r) {
+        let m = self.ports[port.index()].medium;
+        if !self.enqueue_at(now, port, r, false) {
             self.pool.release(r, Fate::QueueDrop);
         } else {
             self.kick(now, m, port);

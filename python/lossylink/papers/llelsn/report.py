@@ -30,15 +30,24 @@ X_LABEL = {
     "disconnect": "ELN filter",
     "retry": "FER (%)",
     "markov": "P_bb",
+    "poweroff": "retry limit R",
 }
+GOOD = tuple(f"sta{i}" for i in range(1, 10))
+"""Fig. 18's power-off runs: the nine stations beside the powered-off sta10."""
 
 
 def describe(rep: Reproduction) -> str:
+    quick = (
+        "; --quick: the points a P1 target reads with all of them, the others with the first"
+        if rep.quick
+        else ""
+    )
     return (
-        f"seeds per experiment: {seed_text(rep)} (at most 20 without link ARQ, 50 with); llelsn "
-        "network (server -10 Mb/s, 20 ms- router -10 Mb/s, 1 ms- access point ~ 802.11b DCF, 11 "
-        "Mb/s, MAC ACKs at 11 Mb/s, long preamble, no RTS/CTS; 50-packet queues; 1000-byte "
-        "segments; 200 s downloads); uniform FER of a 1076-byte frame, scaled by length, both "
+        f"seeds per experiment: {seed_text(rep)} (at most 20 without link ARQ, 50 with{quick}); "
+        "llelsn network (server -10 Mb/s, 20 ms- router -10 Mb/s, 1 ms- access point ~ "
+        "802.11b DCF, 11 Mb/s, MAC ACKs at 11 Mb/s, long preamble, no RTS/CTS; 50-packet "
+        "queues, one FIFO shared by the stations at the access point; 1000-byte segments; "
+        "200 s downloads); uniform FER of a 1076-byte frame, scaled by length, both "
         "directions; retry limit 1 unless the group varies it; ns-2.35's TCP defaults (minimum "
         "RTO 0.2 s, initial RTO 3 s, initial window 2, one ACK per segment, Sack1), an "
         "unbounded window and ns-2's snoop (docs/llelsn.md, settings table)."
@@ -50,13 +59,14 @@ def _series(rep: Reproduction, group: str, metric: str) -> dict[str, list[tuple[
     out: dict[str, list[tuple[float, float]]] = {}
     for o in rep.outcomes:
         e = o.experiment
-        if e.group != group or not o.available or not o.results or e.x < 0:
+        if e.group != group or not o.available or not o.results or e.x < 0 or "~" in e.id:
             continue
         v = o.values(METRIC.get(e.group, metric) if metric == G else metric)
         if not v:
             continue
         params = dict(e.params)
-        name = e.label + (f" R={params['retry_limit']}" if "retry_limit" in params else "")
+        by_r = "retry_limit" in params and group != "poweroff"
+        name = e.label + (f" R={params['retry_limit']}" if by_r else "")
         out.setdefault(name, []).append((e.x, sum(v) / len(v)))
     for pts in out.values():
         pts.sort()
@@ -130,7 +140,58 @@ def sections(rep: Reproduction) -> list[tuple[str, str, list[Grid]]]:
                     "Mean over seeds.",
                 )
             )
+    if "poweroff" in groups:
+        grids.extend(_poweroff_grids(rep))
     return [("runs", "Experiments", grids)] if grids else []
+
+
+def _mean(o: Any, metric: str) -> float:
+    v = o.values(metric)
+    return sum(v) / len(v) if v else float("nan")
+
+
+def _poweroff_grids(rep: Reproduction) -> list[Grid]:
+    """Fig. 18's powered-off station: the nine good stations' goodput and their packets' mean
+    wait in the access point's queue, per retry limit, queue and power-off."""
+    rows = []
+    for o in rep.outcomes:
+        e = o.experiment
+        if e.group != "poweroff" or not o.available or not o.results:
+            continue
+        p = dict(e.params)
+        good = sum(_mean(o, f"flow.{s}.goodput_mbps") for s in GOOD)
+        waits = [_mean(o, f"member.{s}.ap_queue_wait_mean_ms") for s in GOOD]
+        waits = [w for w in waits if w == w]
+        wait = sum(waits) / len(waits) if waits else float("nan")
+        off = _mean(o, "flow.sta10.goodput_mbps")
+        rows.append(
+            [
+                str(p["ap_queue"]),
+                "off at 10 s" if p["powered_off"] else "live",
+                str(p["retry_limit"]),
+                f"{good:.3f}",
+                f"{wait:.1f}",
+                f"{off:.3f}",
+            ]
+        )
+    if not rows:
+        return []
+    return [
+        Grid(
+            "poweroff-hol",
+            "Fig. 18: head-of-line blocking beside a powered-off station (10 Reno downloads)",
+            [
+                "AP queue",
+                "sta10",
+                "R",
+                "sta1-9 goodput (Mb/s)",
+                "sta1-9 AP queue wait (ms)",
+                "sta10 goodput (Mb/s)",
+            ],
+            rows,
+            "Means over seeds, measured from the power-off at 10 s to 15 s.",
+        )
+    ]
 
 
 def draw(rep: Reproduction, fig: Figure) -> Any:

@@ -6,6 +6,7 @@ per-station two-state Markov channels."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,22 @@ RETRY_FER_PCT = (0.5, 1, 2, 3, 5, 7, 9)
 RETRY_LIMITS = (1, 2, 4)
 P_BB = (0.1, 0.2, 0.3, 0.4, 0.5)
 MARKOV_LIMITS = (1, 2, 4, 7)
+ERSN_OLDEST = ("tcp.ersn_restart", "oldest")
+COUNTERFACTUALS = {
+    "ersn-oldest": "ERSN restarts only the timer of the segment it guards "
+    '(tcp.ersn_restart = "oldest")',
+}
+"""Counterfactual runs (``<experiment>~<key>``): the mechanism of a deviation switched off."""
+POWEROFF_LIMITS = (1, 2, 4, 7)
+POWEROFF_AT_S = 10
+"""Fig. 18's powered-off station ("The HOL blocking also happens when a wireless station is
+suddenly powered-off during its communication with remote TCP senders"; when, and for how
+long the run goes on, are a [GAP]): sta10 of ten Reno downloads stops answering at 10 s (every
+frame for it is lost from then on: the Fig. 16 trace), the other nine stay in the good state
+(no bit errors: collisions only, Fig. 18's good state), measured from 10 s to 60 s, per retry
+limit, with the shared FIFO (ns-2's) and with per-station queues, and without the power-off."""
+POWEROFF_QUEUES = (("shared", "shared FIFO"), ("per-station", "per-station queues"))
+POWEROFF_END = "15s"
 DEFAULT_FER_PCT = 1.0
 """The FER of the figures whose FER the excerpt leaves out (Figs 7, 9-11, 14: [GAP]); Fig. 12's
 is a gap too, and it runs without bit errors (docs/llelsn.md, The reproduction)."""
@@ -110,6 +127,9 @@ class Experiment:
     params: tuple[tuple[str, str | int], ...] = ()
     max_seeds: int | None = 20
     """20 runs per point, 50 with link-layer ARQ (§5.4.1)."""
+    quick_seeds: int = 1
+    """Runs per point with ``--quick`` (more for the points a P1 target reads: the catalogue
+    sets them, ``lossylink.papers.llelsn.QUICK_P1_SEEDS``)."""
     traced: bool = False
 
     @property
@@ -176,8 +196,17 @@ def flows(n: int, schemes: list[str] | None = None, extra: str = "") -> str:
     return "[" + ", ".join(out) + "]"
 
 
-def dcf(limit: int, delay: str | None = None, collisions: bool = True, blocks: bool = True) -> str:
-    parts = [f"retry_limit = {limit}", 'basic_rate = "11Mbps"']
+def dcf(
+    limit: int,
+    delay: str | None = None,
+    collisions: bool = True,
+    blocks: bool = True,
+    ap_queue: str = "shared",
+) -> str:
+    """The cell's `dcf` table (it replaces the preset's whole table): ns-2's one shared interface
+    queue at the access point unless `ap_queue` says "per-station" (tcl/lib/ns-mobilenode.tcl:
+    366-376, 440, 453-454 in ns-2.35; docs/llelsn.md, settings)."""
+    parts = [f"retry_limit = {limit}", 'basic_rate = "11Mbps"', f'ap_queue = "{ap_queue}"']
     if delay:
         parts.append(f'retry_delay = "{delay}"')
     if delay and not blocks:
@@ -406,6 +435,51 @@ def _experiments() -> list[Experiment]:
                         max_seeds=50 if r > 1 else 20,
                     )
                 )
+    # Counterfactuals (id ``<experiment>~<key>``, :data:`COUNTERFACTUALS`): a deviation's
+    # mechanism switched off, run by the reproduction itself (targets/earned.py).
+    for p in RETRY_FER_PCT:
+        e = _exp(
+            "retry",
+            f"{p:g}-r2",
+            "LL-ELSN",
+            "ll-elsn",
+            p,
+            [("cells.0.dcf", dcf(2)), ("cells.0.error", fer(p)), ERSN_OLDEST],
+            f"Fig. 17 counterfactual: FER {p:g} %, retry limit 2, LL-ELSN, ERSN restarts only "
+            "the timer of the segment it guards",
+            params=(("retry_limit", 2),),
+            max_seeds=50,
+        )
+        out.append(dataclasses.replace(e, id=f"{e.id}~ersn-oldest"))
+    # Fig. 18's powered-off station: head-of-line blocking measured (the good stations'
+    # goodput and their packets' wait in the access point's queue), per retry limit and queue.
+    for q, qlabel in POWEROFF_QUEUES:
+        for off in (True, False):
+            for rl in POWEROFF_LIMITS:
+                per = f"{{ sta10 = {_cut()} }}" if off else "{}"
+                what = "sta10 off at 10 s" if off else "no power-off"
+                out.append(
+                    _exp(
+                        "poweroff",
+                        f"{q}-{'off' if off else 'on'}-r{rl}",
+                        f"Reno, {qlabel}, {what}",
+                        "e2e",
+                        float(rl),
+                        [
+                            *stations(10),
+                            ("run.duration", POWEROFF_END),
+                            ("run.warmup", f"{POWEROFF_AT_S}s"),
+                            ("cells.0.error", fer(0)),
+                            ("cells.0.station_error", per),
+                            ("cells.0.dcf", dcf(rl, ap_queue=q)),
+                        ],
+                        f"Fig. 18: 10 Reno downloads, {what}, retry limit {rl}, {qlabel}",
+                        params=(("retry_limit", rl), ("ap_queue", q), ("powered_off", int(off))),
+                        # The harm differs by a few % between retry limits: one seed's noise
+                        # reorders them (quick, 1 seed: rho 0.4; 5 seeds: 1.0). 15 s runs.
+                        quick_seeds=5,
+                    )
+                )
     # Fig. 15: ESACK against LHP's packet list (both with LL-ELSN) under growing background.
     for label, scheme in (("ESACK", "ll-elsn"), ("LHP", "ll-elsn-lhp")):
         for mean in BG_MEAN_MBPS:
@@ -453,6 +527,7 @@ GROUPS = (
     "disconnect",
     "retry",
     "markov",
+    "poweroff",
 )
 GROUP_TITLES = {
     "fer": "Fig. 6: downlink goodput against FER (N = 1, retry limit 1)",
@@ -468,4 +543,5 @@ GROUP_TITLES = {
     "disconnect": "Fig. 16: receiver disconnected at 10 s",
     "retry": "Fig. 17: link-layer ARQ, goodput against FER per retry limit",
     "markov": "Fig. 18: Markov channels, 10 flows, per retry limit",
+    "poweroff": "Fig. 18: a station powered off at 10 s beside nine good ones, per retry limit",
 }

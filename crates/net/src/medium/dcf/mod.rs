@@ -23,7 +23,9 @@
 //! Deliberate simplifications, each a common one in analytical and ns-2 models: a frame that
 //! arrives at an idle member waits DIFS and its backoff like any other (no immediate access after
 //! a long idle period); a member joining a countdown starts counting at the next slot boundary
-//! after its DIFS; the access point serves its per-station queues in turn, not as one FIFO.
+//! after its DIFS; the access point serves its per-station queues in turn, or (`ap_queue =
+//! shared`, crate::ifq) the one FIFO they make together, ns-2's interface queue: the port whose
+//! head packet arrived first.
 
 use super::{MacAir, Medium};
 use config::Timing;

@@ -1,6 +1,7 @@
 //! How a DCF member (crate::medium::dcf) takes the next frame to contend with: a frame set
 //! aside for its retry delay first, then its ports in turn (or the access point's airtime
-//! scheduler's choice, crate::medium::dcf::airtime); an aggregating member
+//! scheduler's choice, crate::medium::dcf::airtime, or the oldest head of its shared interface
+//! queue, crate::ifq); an aggregating member
 //! (crate::medium::dcf::ampdu) resends what its last Block Ack left out before it takes a new
 //! frame.
 
@@ -46,6 +47,9 @@ impl Dcf {
             m.phase = Phase::Backoff { slots, from: None };
             self.frozen.insert(i);
             return true;
+        }
+        if i == 0 && self.wifi.as_ref().is_some_and(|w| w.shared_fifo) {
+            return self.take_oldest(now, air);
         }
         if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {
             // Airtime fairness (crate::medium::dcf::airtime): the station the deficit scheduler picks.

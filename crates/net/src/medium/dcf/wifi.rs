@@ -1,13 +1,15 @@
 //! The DCF's PHY and scheduler settings (`phy` and `airtime` beside this file): the ACK time
-//! of each port's PHY mode and the access point's choice among its stations, kept in the
-//! medium's boxed `CellWifi`.
+//! of each port's PHY mode and the access point's choice among its stations (its scheduler, or
+//! the oldest head of a shared FIFO, crate::ifq), kept in the medium's boxed `CellWifi`.
 
 use super::airtime::{AirtimeDrr, ApScheduler};
 use super::ampdu::BLOCK_ACK_BYTES;
 use super::config::{AmpduLimits, Timing};
+use super::member::Phase;
 use super::phy::Mode;
 use super::Dcf;
-use engine::{PortId, SimDuration};
+use crate::medium::MacAir;
+use engine::{PortId, SimDuration, SimTime};
 
 /// What a DCF cell (crate::medium::dcf) holds for its PHY modes and its access point's
 /// scheduler.
@@ -24,6 +26,8 @@ pub(crate) struct CellWifi {
     pub(crate) port_mode: Vec<Option<(Mode, SimDuration)>>,
     /// The A-MPDU limits when the cell aggregates (crate::medium::dcf::ampdu).
     pub(crate) ampdu: Option<AmpduLimits>,
+    /// The access point's ports are one shared FIFO (crate::ifq): it takes the oldest head.
+    pub(crate) shared_fifo: bool,
 }
 
 impl Dcf {
@@ -63,6 +67,34 @@ impl Dcf {
     #[inline(always)]
     pub(super) fn ampdu_limits(&self) -> Option<AmpduLimits> {
         self.wifi.as_deref().and_then(|w| w.ampdu)
+    }
+
+    /// How the access point queues its stations' packets (crate::ifq): per station, served
+    /// in turn (or by the airtime scheduler), or one shared FIFO.
+    pub(crate) fn set_ap_queue(&mut self, q: crate::ifq::ApQueue) {
+        let shared = q == crate::ifq::ApQueue::Shared;
+        if shared || self.wifi.is_some() {
+            self.wifi.get_or_insert_with(Box::default).shared_fifo = shared;
+        }
+    }
+
+    /// The access point (member 0, empty) takes the frame of its shared interface queue
+    /// (crate::ifq) that arrived first, whichever station it is for, and draws a backoff;
+    /// returns whether it had one.
+    pub(super) fn take_oldest<A: MacAir>(&mut self, now: SimTime, air: &mut A) -> bool {
+        let m = &mut self.members[0];
+        let ports = &m.ports;
+        let k = crate::ifq::oldest((0..ports.len()).map(|k| (k, air.head_stamp(ports[k]))));
+        let Some((port, f)) = k.and_then(|k| air.take(now, ports[k]).map(|f| (ports[k], f))) else {
+            return false;
+        };
+        m.frame = Some((port, f, now));
+        m.attempt = 0;
+        m.cw = self.cfg.cw_min;
+        let slots = m.draw();
+        m.phase = Phase::Backoff { slots, from: None };
+        self.frozen.insert(0);
+        true
     }
 
     /// Frames sent from `port` are acknowledged in `ack_time` (its PHY mode's control
