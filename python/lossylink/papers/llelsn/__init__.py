@@ -39,8 +39,8 @@ DEFAULT_SEEDS = 50
 """50 runs per point with link-layer ARQ, 20 without (each experiment caps its own, §5.4.1)."""
 QUICK_P1_SEEDS = 5
 """``--quick`` runs the points a P1 target reads with this many seeds (one for the others), so
-that one seed's fluke does not decide a P1 verdict (issue 40: with one seed six verdicts
-differed from the full run's)."""
+that one seed's fluke does not decide a P1 verdict (with one seed, six verdicts differed from
+the full run's; docs/llelsn.md)."""
 QUICK_SEEDS = QUICK_P1_SEEDS
 """The seeds ``--quick`` offers; each experiment takes its own ``quick_seeds`` of them."""
 
