@@ -17,16 +17,16 @@ use crate::{
 };
 use engine::{SimDuration, SimTime};
 
-const MSS: u32 = 1000;
+pub(crate) const MSS: u32 = 1000;
 const SPACE: SeqSpace = SeqSpace { base: SeqNum(77) };
-const WIN: u32 = 1 << 24;
+pub(crate) const WIN: u32 = 1 << 24;
 const TS: SimDuration = SimDuration::from_nanos(100_000);
 
-/// Runs until `until_ms`; returns the path and, each ms, (time, cwnd, ssthresh).
-fn run(hystart: bool, until_ms: u64) -> (Path, Vec<(SimTime, u32, u32)>) {
-    let cubic = CubicCc::new(MSS, 10 * MSS, WIN);
+/// The path of this file's script with `cubic` as the sender's controller (also
+/// `tests/hystart_linux.rs`'s).
+pub(crate) fn path_with(cubic: CubicCc) -> Path {
     let parts = SenderParts {
-        cc: CcPart::custom(if hystart { cubic.with_hystart() } else { cubic }),
+        cc: CcPart::custom(cubic),
         recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
         rto: super::rto_200ms(),
         eifel: None,
@@ -53,6 +53,13 @@ fn run(hystart: bool, until_ms: u64) -> (Path, Vec<(SimTime, u32, u32)>) {
     p.overhead = 40;
     p.queue_limit = 300;
     p.ack_window = Some(WIN);
+    p
+}
+
+/// Runs until `until_ms`; returns the path and, each ms, (time, cwnd, ssthresh).
+fn run(hystart: bool, until_ms: u64) -> (Path, Vec<(SimTime, u32, u32)>) {
+    let cubic = CubicCc::new(MSS, 10 * MSS, WIN);
+    let mut p = path_with(if hystart { cubic.with_hystart() } else { cubic });
     let mut samples = Vec::new();
     for t in 1..=until_ms {
         p.run_until(ms(t));

@@ -10,50 +10,13 @@
 //! (`tests/hystart.rs`).
 
 use crate::cc::CubicCc;
-use crate::recovery::{SackFlavor, SackRecovery};
 use crate::tests::bsd_reno::ms;
-use crate::tests::net::{Log, Path};
-use crate::{
-    CcPart, DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum,
-    SeqSpace,
-};
-use engine::SimDuration;
-
-const MSS: u32 = 1000;
-const SPACE: SeqSpace = SeqSpace { base: SeqNum(77) };
-const WIN: u32 = 1 << 24;
-const TS: SimDuration = SimDuration::from_nanos(100_000);
+use crate::tests::hystart::{path_with, MSS, WIN};
+use crate::tests::net::Log;
 
 #[test]
 fn linux_hystart_leaves_slow_start_on_the_ack_train() {
-    let parts = SenderParts {
-        cc: CcPart::custom(CubicCc::new(MSS, 10 * MSS, WIN).with_linux_hystart()),
-        recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
-        rto: super::rto_200ms(),
-        eifel: None,
-    };
-    let cfg = SenderConfig {
-        initial_peer_window: WIN,
-        timestamps: Some(TS),
-        ..SenderConfig::new(MSS, WIN)
-    };
-    let mut s = Sender::new(cfg, parts, SPACE, 1 << 40);
-    s.seed_rtt(ms(0), ms(41));
-    let r = Receiver::new(
-        ReceiverConfig {
-            sack: true,
-            timestamps: Some(TS),
-            ..ReceiverConfig::new(MSS, 65535, DelayedAck::Off)
-        },
-        SPACE,
-        1 << 40,
-        SeqNum(5),
-    );
-    let mut p = Path::new(s, r, SPACE, SimDuration::from_millis(20));
-    p.ps_per_byte = 800_000;
-    p.overhead = 40;
-    p.queue_limit = 300;
-    p.ack_window = Some(WIN);
+    let mut p = path_with(CubicCc::new(MSS, 10 * MSS, WIN).with_linux_hystart());
     let mut exit = None;
     for t in 1..=1000 {
         p.run_until(ms(t));
