@@ -20,7 +20,7 @@ Its report sections live in ``lossylink.papers.<name>.report``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -81,6 +81,26 @@ def mean(m: Measured, exp: str, metric: str = "throughput_mbps") -> float:
     """The mean over seeds of one metric of one experiment."""
     v = m.values(exp, metric)
     return float(np.mean(v))
+
+
+class Swapped:
+    """The measurements with some experiments replaced by their counterfactual runs: ``exp``
+    reads ``exp~<key>`` where the catalogue (its experiment ids) has one, else ``exp`` itself."""
+
+    def __init__(self, m: Measured, key: str, catalogue: Container[str]) -> None:
+        self._m = m
+        self._key = key
+        self._catalogue = catalogue
+
+    def _id(self, exp: str) -> str:
+        alt = f"{exp}~{self._key}"
+        return alt if alt in self._catalogue else exp
+
+    def values(self, exp: str, metric: str) -> Sequence[float]:
+        return self._m.values(self._id(exp), metric)
+
+    def trace(self, run: str) -> dict[str, Any]:
+        return self._m.trace(run)
 
 
 @dataclass(frozen=True)

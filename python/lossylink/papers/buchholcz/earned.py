@@ -24,11 +24,10 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
-from lossylink.papers._base import Counterfactual, Measured, Target, Unavailable, mean
+from lossylink.papers._base import Counterfactual, Measured, Swapped, Target, Unavailable, mean
 from lossylink.papers.buchholcz import runs as r
 
 GOODPUT = "agg.aggregate_goodput_mbps"
@@ -36,25 +35,6 @@ LOSS_FREE = "ftp-uniform-0-eln"
 """TCP-ELN's loss-free goodput: what the shared bottleneck lets the three downloads move."""
 NOISE_SE = 2.0
 """The noise allowance of a band, in standard errors of the seed mean."""
-
-
-class Suffixed:
-    """The measurements with some experiments replaced by their counterfactual runs: ``exp``
-    reads ``exp~<key>`` where the catalogue has one, else ``exp`` itself."""
-
-    def __init__(self, m: Measured, key: str) -> None:
-        self._m = m
-        self._key = key
-
-    def _id(self, exp: str) -> str:
-        alt = f"{exp}~{self._key}"
-        return alt if alt in r.BY_ID else exp
-
-    def values(self, exp: str, metric: str) -> Sequence[float]:
-        return self._m.values(self._id(exp), metric)
-
-    def trace(self, run: str) -> dict[str, Any]:
-        return self._m.trace(run)
 
 
 def _rel_se(m: Measured, exp: str) -> float:
@@ -123,7 +103,7 @@ models 1, 4, 7 where an improvement is not positive)."""
 
 def _counterfactual(t: Target, key: str, needs: tuple[str, ...]) -> Counterfactual:
     what = r.COUNTERFACTUALS[key][0]
-    return Counterfactual(what, lambda m: t.value(Suffixed(m, key)), needs, t.accept)
+    return Counterfactual(what, lambda m: t.value(Swapped(m, key, r.BY_ID)), needs, t.accept)
 
 
 def earn(targets: Sequence[Target]) -> tuple[Target, ...]:
@@ -149,4 +129,4 @@ def earn(targets: Sequence[Target]) -> tuple[Target, ...]:
     return tuple(out)
 
 
-__all__ = ["CAP_SETTINGS", "GOODPUT", "Suffixed", "ceiling", "earn"]
+__all__ = ["CAP_SETTINGS", "GOODPUT", "ceiling", "earn"]

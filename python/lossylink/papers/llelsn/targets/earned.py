@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
-from lossylink.papers._base import Counterfactual, Measured, Target
+from lossylink.papers._base import Counterfactual, Measured, Swapped, Target
 from lossylink.papers.llelsn import runs as r
 from lossylink.papers.llelsn.targets.measures import g, point_id
 
@@ -40,25 +39,6 @@ DEVIATIONS: dict[str, str] = {
 }
 
 
-class Swapped:
-    """The measurements with some experiments replaced by their counterfactual runs: ``exp``
-    reads ``exp~<key>`` where the catalogue has one, else ``exp`` itself."""
-
-    def __init__(self, m: Measured, key: str) -> None:
-        self._m = m
-        self._key = key
-
-    def _id(self, exp: str) -> str:
-        alt = f"{exp}~{self._key}"
-        return alt if alt in r.BY_ID else exp
-
-    def values(self, exp: str, metric: str) -> Sequence[float]:
-        return self._m.values(self._id(exp), metric)
-
-    def trace(self, run: str) -> dict[str, Any]:
-        return self._m.trace(run)
-
-
 def _elsn_r2(p: float) -> str:
     return point_id("retry", f"{p:g}-r2", "ll-elsn")
 
@@ -72,7 +52,7 @@ def _stalled_band(m: Measured) -> tuple[float, float]:
 
 def _counterfactual(t: Target, key: str, needs: tuple[str, ...]) -> Counterfactual:
     return Counterfactual(
-        r.COUNTERFACTUALS[key], lambda m: t.value(Swapped(m, key)), needs, t.accept
+        r.COUNTERFACTUALS[key], lambda m: t.value(Swapped(m, key, r.BY_ID)), needs, t.accept
     )
 
 
@@ -92,4 +72,4 @@ def earn(targets: Sequence[Target]) -> tuple[Target, ...]:
     return tuple(out)
 
 
-__all__ = ["DEVIATIONS", "STALLED", "Swapped", "earn"]
+__all__ = ["DEVIATIONS", "STALLED", "earn"]
