@@ -234,11 +234,12 @@ fn nearest(base: &str) -> String {
         .filter(|&(d, _)| d <= limit)
         .collect();
     close.sort();
+    // The counts, not the names: the list grows with every scheme and controller.
     let list = format!(
-        "`lossylink schemes` lists the {} schemes and {} aliases; modifiers: {}",
+        "`lossylink schemes` lists the {} schemes, {} aliases and {} +modifiers",
         all().count(),
         aliases::ALIASES.len(),
-        modifiers::list()
+        modifiers::table().count()
     );
     match close.len() {
         0 => list,
