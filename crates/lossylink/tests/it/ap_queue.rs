@@ -64,7 +64,7 @@ fn script_wait(ap_queue: &str, queue: u32, duration: &str, a_frames: u32) -> (f6
 /// Every failed frame of s1 costs two attempts: DIFS 50 µs + backoff (CW 31, then 63 slots
 /// of 20 µs) + 966 µs on the air (1064 bytes at 11 Mb/s + 192 µs PLCP) + the ACK timeout 334 µs
 /// (SIFS 10 + ACK 304 at 1 Mb/s + a slot), 2 700-4 580 µs; B1's exchange DIFS + backoff (CW 31)
-/// + 966 + SIFS + ACK = 1 330-1 950 µs. A1 reaches the access point at 9 µs and the MAC takes it.
+/// plus 966 + SIFS + ACK = 1 330-1 950 µs. A1 reaches the access point at 9 µs and the MAC takes it.
 /// Per station: A1 is dropped, then B1 goes (s2's turn): delivered at 4 039-6 539 µs. Shared:
 /// A2 arrived before B1, so it goes first and fails too: B1 at 6 739-11 119 µs, whatever the
 /// backoff draws.

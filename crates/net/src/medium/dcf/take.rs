@@ -5,10 +5,10 @@
 //! (crate::medium::dcf::ampdu) resends what its last Block Ack left out before it takes a new
 //! frame.
 
-use super::super::MacAir;
+use super::super::{Frame, MacAir};
 use super::member::Phase;
 use super::{aggregating, Dcf};
-use engine::SimTime;
+use engine::{PortId, SimTime};
 
 impl Dcf {
     /// [`Dcf::fill`] for an empty member `i`: its ports in turn. An aggregating member
@@ -19,11 +19,8 @@ impl Dcf {
         if self.members[i].agg.is_none() {
             return self.take_one(now, i, air);
         }
-        let m = &mut self.members[i];
-        if aggregating::resume_retries(m) {
-            let slots = m.draw();
-            m.phase = Phase::Backoff { slots, from: None };
-            self.frozen.insert(i);
+        if aggregating::resume_retries(&mut self.members[i]) {
+            self.back_off(i);
             return true;
         }
         if !self.take_one(now, i, air) {
@@ -34,7 +31,8 @@ impl Dcf {
     }
 
     /// [`Dcf::take_frame`] of one frame: a frame set aside first, then the ports in turn (or
-    /// the access point's airtime scheduler's choice).
+    /// the access point's airtime scheduler's choice, or its shared interface queue's oldest
+    /// head).
     fn take_one<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
         let m = &mut self.members[i];
         // A frame set aside whose delay is over goes first.
@@ -43,13 +41,20 @@ impl Dcf {
             m.frame = Some((a.port, a.frame, a.head));
             m.attempt = a.attempt;
             m.cw = a.cw;
-            let slots = m.draw();
-            m.phase = Phase::Backoff { slots, from: None };
-            self.frozen.insert(i);
+            self.back_off(i);
             return true;
         }
         if i == 0 && self.wifi.as_ref().is_some_and(|w| w.shared_fifo) {
-            return self.take_oldest(now, air);
+            // ns-2's one interface queue (crate::ifq): the head that arrived first, whichever
+            // station it is for.
+            let ports = &m.ports;
+            let k = crate::ifq::oldest((0..ports.len()).map(|k| (k, air.head_stamp(ports[k]))));
+            let Some((port, f)) = k.and_then(|k| air.take(now, ports[k]).map(|f| (ports[k], f)))
+            else {
+                return false;
+            };
+            self.begin(i, port, f, now);
+            return true;
         }
         if let (0, Some(s)) = (i, self.wifi.as_mut().and_then(|w| w.sched.as_mut())) {
             // Airtime fairness (crate::medium::dcf::airtime): the station the deficit scheduler picks.
@@ -57,12 +62,8 @@ impl Dcf {
             let Some((k, f)) = s.pick(|k| air.take(now, ports[k])) else {
                 return false;
             };
-            m.frame = Some((ports[k], f, now));
-            m.attempt = 0;
-            m.cw = self.cfg.cw_min;
-            let slots = m.draw();
-            m.phase = Phase::Backoff { slots, from: None };
-            self.frozen.insert(i);
+            let port = ports[k];
+            self.begin(i, port, f, now);
             return true;
         }
         let n = m.ports.len();
@@ -72,15 +73,29 @@ impl Dcf {
             k = if k + 1 == n { 0 } else { k + 1 };
             if let Some(f) = air.take(now, port) {
                 m.next_port = k;
-                m.frame = Some((port, f, now));
-                m.attempt = 0;
-                m.cw = self.cfg.cw_min;
-                let slots = m.draw();
-                m.phase = Phase::Backoff { slots, from: None };
-                self.frozen.insert(i);
+                self.begin(i, port, f, now);
                 return true;
             }
         }
         false
+    }
+
+    /// Member `i` starts on a new `frame` of `port` taken at `now`: first attempt, CW_min,
+    /// then a backoff.
+    fn begin(&mut self, i: usize, port: PortId, frame: Frame, now: SimTime) {
+        let m = &mut self.members[i];
+        m.frame = Some((port, frame, now));
+        m.attempt = 0;
+        m.cw = self.cfg.cw_min;
+        self.back_off(i);
+    }
+
+    /// Member `i` draws its backoff for the frame it holds and counts down from the next idle
+    /// slot.
+    fn back_off(&mut self, i: usize) {
+        let m = &mut self.members[i];
+        let slots = m.draw();
+        m.phase = Phase::Backoff { slots, from: None };
+        self.frozen.insert(i);
     }
 }

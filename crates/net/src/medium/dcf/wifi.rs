@@ -5,11 +5,9 @@
 use super::airtime::{AirtimeDrr, ApScheduler};
 use super::ampdu::BLOCK_ACK_BYTES;
 use super::config::{AmpduLimits, Timing};
-use super::member::Phase;
 use super::phy::Mode;
 use super::Dcf;
-use crate::medium::MacAir;
-use engine::{PortId, SimDuration, SimTime};
+use engine::{PortId, SimDuration};
 
 /// What a DCF cell (crate::medium::dcf) holds for its PHY modes and its access point's
 /// scheduler.
@@ -76,25 +74,6 @@ impl Dcf {
         if shared || self.wifi.is_some() {
             self.wifi.get_or_insert_with(Box::default).shared_fifo = shared;
         }
-    }
-
-    /// The access point (member 0, empty) takes the frame of its shared interface queue
-    /// (crate::ifq) that arrived first, whichever station it is for, and draws a backoff;
-    /// returns whether it had one.
-    pub(super) fn take_oldest<A: MacAir>(&mut self, now: SimTime, air: &mut A) -> bool {
-        let m = &mut self.members[0];
-        let ports = &m.ports;
-        let k = crate::ifq::oldest((0..ports.len()).map(|k| (k, air.head_stamp(ports[k]))));
-        let Some((port, f)) = k.and_then(|k| air.take(now, ports[k]).map(|f| (ports[k], f))) else {
-            return false;
-        };
-        m.frame = Some((port, f, now));
-        m.attempt = 0;
-        m.cw = self.cfg.cw_min;
-        let slots = m.draw();
-        m.phase = Phase::Backoff { slots, from: None };
-        self.frozen.insert(0);
-        true
     }
 
     /// Frames sent from `port` are acknowledged in `ack_time` (its PHY mode's control
