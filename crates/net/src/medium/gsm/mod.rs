@@ -354,7 +354,12 @@ impl Gsm {
             }
             None => true,
         } && !q.failed;
-        self.stats.vj_discards += u64::from(!ok && !q.failed);
+        if !ok && !q.failed {
+            // RLP carried it intact; the far end throws it away (Ludwig2000 §3.1.2: its
+            // airtime is not useful, the segment must be sent again).
+            self.stats.vj_discards += 1;
+            self.stats.discarded_bytes += q.end - q.start;
+        }
         self.stats.delivered_bytes += q.end - q.start;
         let arrival = if q.failed {
             Arrival::Corrupted

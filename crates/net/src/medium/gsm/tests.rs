@@ -361,11 +361,32 @@ fn rfc2507_twice_repairs_a_reset_that_lost_one_packet_where_vj_stays_out_of_step
     // VJ: every later compressed packet out of step.
     assert!(vj[2..].iter().all(|o| !o.2), "{vj:?}");
     assert_eq!(s.vj_discards, 6);
+    // RLP carried the six intact: their 6 x 483 wire bytes were sent in vain (Ludwig2000
+    // §3.1.2), the flushed packet's are not counted (its bytes never arrived).
+    assert_eq!(s.discarded_bytes, 6 * 483);
     // RFC 2507: the next delta applied twice puts it back in step: all six arrive intact.
     let (rfc, s) = run(true);
     assert_eq!(rfc[1], (660, 483, false));
     assert!(rfc[2..].iter().all(|o| o.2), "{rfc:?}");
-    assert_eq!((s.flushed, s.vj_discards), (1, 0));
+    assert_eq!((s.flushed, s.vj_discards, s.discarded_bytes), (1, 0, 0));
+}
+
+#[test]
+fn a_frame_sent_in_vain_costs_its_share_of_the_busy_time() {
+    // 100 new frames and 20 retransmissions of 20 ms, 600 ms of XOFF, over 3 s: each new
+    // frame costs (120 * 20 + 600) / 100 = 30 ms of link time; 10 of them 300 ms, 10 %.
+    let s = GsmStats {
+        frames: 100,
+        retransmissions: 20,
+        xoff_ns: 600_000_000,
+        first_ns: 1_000_000_000,
+        last_ns: 4_000_000_000,
+        ..GsmStats::default()
+    };
+    let block = SimDuration::from_millis(20);
+    assert!((s.busy_share(block) - 1.0).abs() < 1e-12);
+    assert!((s.frames_share(block, 10.0) - 0.1).abs() < 1e-12);
+    assert_eq!(GsmStats::default().frames_share(block, 10.0), 0.0);
 }
 
 #[test]

@@ -266,6 +266,9 @@ pub struct GsmStats {
     pub flushed: u64,
     /// Packets discarded at the far end because their compressed header decompressed wrong.
     pub vj_discards: u64,
+    /// Wire bytes (PPP framing included) of the packets in `vj_discards`: RLP carried them
+    /// intact and the far end discarded them.
+    pub discarded_bytes: u64,
     /// L2R XOFF gaps.
     pub xoff_gaps: u64,
     /// User bytes delivered in order.
@@ -295,8 +298,24 @@ impl GsmStats {
         if span == 0 {
             return 0.0;
         }
-        let busy = (self.frames + self.retransmissions) * block.as_nanos() + self.xoff_ns;
-        (busy as f64 / span as f64).min(1.0)
+        (self.busy_ns(block) as f64 / span as f64).min(1.0)
+    }
+
+    fn busy_ns(&self, block: SimDuration) -> u64 {
+        (self.frames + self.retransmissions) * block.as_nanos() + self.xoff_ns
+    }
+
+    /// The share of the span that `frames` frames of new data cost this direction: each new
+    /// frame's part of the busy time, its RLP retransmissions and its share of L2R's XOFF gaps
+    /// included (held to 960 B/s, a frame of 24 bytes costs 25 ms of link time, not the 20 ms
+    /// of its block). What the airtime of data sent in vain (a segment the receiver got twice,
+    /// a packet the far end's decompressor discarded) takes off the utilization.
+    pub fn frames_share(&self, block: SimDuration, frames: f64) -> f64 {
+        let span = self.last_ns.saturating_sub(self.first_ns);
+        if span == 0 || self.frames == 0 {
+            return 0.0;
+        }
+        frames * (self.busy_ns(block) as f64 / self.frames as f64) / span as f64
     }
 }
 
