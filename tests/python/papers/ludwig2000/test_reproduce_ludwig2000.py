@@ -185,6 +185,12 @@ def test_the_campaign_runs_differ_and_resets_come_at_the_published_rate(
         "sent in vain, §3.1.2 (ours)": v["gsm.rt16.low"].ours,
         "counted as useful (before)": 0.0,
     }
+    # A link-wide reset (docs/ludwig2000.md#link-reset) changes no campaign run with VJ: the
+    # deep fades erase both directions, and the ACK direction resets within the same fade.
+    assert v["gsm.rt16.min"].sensitivity == {
+        "the link's, GSM 04.22 (ours)": v["gsm.rt16.min"].ours,
+        "each direction's alone": v["gsm.rt16.min"].ours,
+    }
     # The counterfactual stays inverted: without VJ the reset runs lose more.
     assert v["gsm.rt16.vj"].ours is not None
     assert v["gsm.rt16.vj"].ours < 0

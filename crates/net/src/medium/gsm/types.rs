@@ -229,6 +229,9 @@ pub struct GsmConfig {
     pub adaptive: Option<FlowAdaptive>,
     /// Handovers, in time order.
     pub handovers: Handovers,
+    /// A reset is the link's (`true`, GSM's RLP): when one direction gives up on a frame, the
+    /// other flushes its buffers too. `false`: each direction resets alone (the counterfactual).
+    pub link_reset: bool,
 }
 
 impl Default for GsmConfig {
@@ -247,6 +250,7 @@ impl Default for GsmConfig {
             delay: SimDuration::ZERO,
             adaptive: None,
             handovers: Handovers::default(),
+            link_reset: true,
         }
     }
 }
@@ -287,6 +291,9 @@ pub struct GsmStats {
     pub header_requests: u64,
     /// RFC 2507 header requests lost on the reverse channel (erased more than N2 times).
     pub header_requests_lost: u64,
+    /// Resets of the other direction this one followed (a link-wide reset flushed its
+    /// buffers; not counted in `resets`).
+    pub peer_resets: u64,
 }
 
 impl GsmStats {
