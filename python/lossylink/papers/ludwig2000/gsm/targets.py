@@ -48,7 +48,7 @@ def _low(limit: float, runs: tuple[str, ...] = CAMPAIGN) -> Value:
 
 def _low_counting_discards(limit: float) -> Value:
     """Runs at or below ``limit`` % if the link time of the packets the VJ decompressor
-    discarded counted as useful (the metric before issue 42's item 1; §3.1.2 says it is not)."""
+    discarded counted as useful (the metric before it took them off; §3.1.2 says they are not)."""
     return lambda m: float(
         sum(_util(m, r) + mean(m, r, "vj_discard_pct") <= limit for r in CAMPAIGN)
     )
