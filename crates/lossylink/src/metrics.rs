@@ -210,9 +210,13 @@ pub struct GsmMetrics {
     pub vj_discards: u64,
     /// L2R XOFF gaps.
     pub l2r_gaps: u64,
-    /// The data direction's utilization, % (Ludwig2000 §3.2.2: 1 - (RLP idle time + airtime
-    /// of spurious TCP retransmissions) / transfer time).
+    /// The data direction's utilization, % (Ludwig2000 §3.1.2, §3.2.2: 1 - (RLP idle time +
+    /// link time of data sent in vain: spurious TCP retransmissions and packets the far end's
+    /// header decompressor discarded) / transfer time).
     pub utilization_pct: f64,
+    /// The points of utilization the packets the header decompressor discarded cost (their
+    /// link time / transfer time, %): `utilization_pct` plus this counts them as useful.
+    pub vj_discard_pct: f64,
 }
 
 impl Metrics {
@@ -324,6 +328,7 @@ impl Metrics {
                 ("vj_discards", i(g.vj_discards)),
                 ("l2r_gaps", i(g.l2r_gaps)),
                 ("utilization_pct", Float(g.utilization_pct)),
+                ("vj_discard_pct", Float(g.vj_discard_pct)),
             ]);
         }
         if let Some(e) = &self.ecn {

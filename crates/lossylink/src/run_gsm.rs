@@ -14,9 +14,18 @@ const FRAME_PAYLOAD: f64 = 24.0;
 const PPP: u32 = 7;
 
 /// The counters of the network's GSM links, or `None` when it has none. Utilization is the
-/// data direction's (the one that sent the most frames): the share of its transfer time the RLP
-/// sender was busy or held back by L2R, less the airtime of the TCP segments the receiver got
-/// twice (spurious retransmissions, each `(mss + 40 + options + 7) / 24` frames).
+/// data direction's (the one that sent the most frames), Ludwig2000 §3.1.2: "the fraction of T
+/// during which *useful* data, i.e., excluding packets/frames which had already been
+/// successfully transmitted, is transmitted over the link". It is the share of the transfer
+/// time the RLP sender was busy or held back by L2R, less the link time of two kinds of data
+/// sent in vain: the TCP segments the receiver got twice (spurious retransmissions, each
+/// `(mss + 40 + options + 7) / 24` frames), and the packets RLP carried intact that the far
+/// end's header decompressor discarded (out of step after a reset, `vj_discards`): the link had
+/// transmitted them successfully and TCP must send them again. MultiTracer (§3.2.4) counts the
+/// same: a discarded segment shows in the receiver's tcpdump trace (decoded as an earlier
+/// segment, Fig 4-8), so its retransmission reads as one the receiver already had. Each frame
+/// sent in vain costs its share of the busy time (`GsmStats::frames_share`: RLP's
+/// retransmissions and L2R's gaps included). `vj_discard_pct` is the discards' part.
 pub(crate) fn gsm_metrics(
     network: &Network,
     tcp: &TcpSettings,
@@ -34,14 +43,14 @@ pub(crate) fn gsm_metrics(
         .max_by_key(|d| d.frames + d.retransmissions)?
         .to_owned();
     let sum = |f: fn(&net::medium::GsmStats) -> u64| dirs.iter().map(f).sum::<u64>();
-    let span = data.last_ns.saturating_sub(data.first_ns);
     let options = if tcp.timestamps.is_some() { 12 } else { 0 };
     let segment_frames = f64::from(tcp.mss + 40 + options + PPP) / FRAME_PAYLOAD;
-    let spurious_ns = duplicate_segments as f64 * segment_frames * BLOCK.as_nanos() as f64;
-    let utilization = if span == 0 {
+    let spurious = data.frames_share(BLOCK, duplicate_segments as f64 * segment_frames);
+    let discarded = data.frames_share(BLOCK, data.discarded_bytes as f64 / FRAME_PAYLOAD);
+    let utilization = if data.last_ns <= data.first_ns {
         0.0
     } else {
-        (data.busy_share(BLOCK) - spurious_ns / span as f64).max(0.0)
+        (data.busy_share(BLOCK) - spurious - discarded).max(0.0)
     };
     Some(GsmMetrics {
         rlp_frames: sum(|d| d.frames),
@@ -51,5 +60,6 @@ pub(crate) fn gsm_metrics(
         vj_discards: sum(|d| d.vj_discards),
         l2r_gaps: sum(|d| d.xoff_gaps),
         utilization_pct: 100.0 * utilization,
+        vj_discard_pct: 100.0 * discarded,
     })
 }

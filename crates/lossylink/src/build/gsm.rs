@@ -74,6 +74,16 @@ pub(super) fn gsm(field: &str, d: Option<&GsmDoc>) -> Result<GsmConfig, Error> {
         }
         cfg.header_request = r;
     }
+    cfg.link_reset = match d.reset.as_deref() {
+        None | Some("link") => true,
+        Some("direction") => false,
+        Some(other) => {
+            return Err(Error::invalid(
+                f("reset"),
+                format!("unknown reset '{other}' (allowed: link, direction)"),
+            ))
+        }
+    };
     cfg.ppp_overhead = d.ppp.unwrap_or(7);
     if let Some(l) = &d.l2r {
         let rate = l.rate.unwrap_or(960);

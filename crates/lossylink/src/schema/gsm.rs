@@ -32,6 +32,10 @@ pub struct GsmDoc {
     /// repair asked for in full over the reverse link (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hc_header_request: Option<bool>,
+    /// Whose buffers a reset flushes: `link` (both directions', as GSM's RLP: one link, one
+    /// reset procedure) or `direction` (only the direction that gave up; the counterfactual).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset: Option<String>,
     /// PPP framing bytes per packet (7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ppp: Option<u32>,

@@ -834,7 +834,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
     ),
     (
         "gsm-poor-b-fades-vj",
-        "GSM RLP with VJ over a poor-signal channel with deep fades both ways (resets of both directions)",
+        "GSM RLP with VJ over a poor-signal channel with deep fades both ways (link-wide resets)",
         "gsm",
         &[
             ("transfer", "600KB"),
@@ -843,6 +843,22 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
                 "{ profile = \"poor-b\", minutes = 20, draw = 104, fades = { per_hour = 30, length = \"4s\" } }",
             ),
             ("hops.0.gsm", "{ n2 = 6, vj = true, l2r = { rate = 960, draw = 104 } }"),
+        ],
+    ),
+    (
+        "gsm-poor-b-fades-vj-per-direction",
+        "The same with each direction resetting alone (gsm.reset = \"direction\"), the counterfactual of RLP's link-wide reset",
+        "gsm",
+        &[
+            ("transfer", "600KB"),
+            (
+                "hops.0.blocks",
+                "{ profile = \"poor-b\", minutes = 20, draw = 104, fades = { per_hour = 30, length = \"4s\" } }",
+            ),
+            (
+                "hops.0.gsm",
+                "{ n2 = 6, vj = true, reset = \"direction\", l2r = { rate = 960, draw = 104 } }",
+            ),
         ],
     ),
     (

@@ -110,6 +110,40 @@ fn rt20_a_reset_with_vj_discards_the_rest_of_the_flight() {
     assert!(r.m.sender_timeouts >= p.metrics.sender_timeouts);
 }
 
+/// §3.1.2's utilization with S2's reset and VJ on, at explicit times: the reset (62.42 s)
+/// flushes 2 packets and the decompressor discards the 16 RLP carries after them, up to the
+/// timeout's full header (71.79 s). RLP carried those 16 intact (483 bytes each on the wire:
+/// the 4-byte delta, 12 bytes of options, 7 of PPP): their link time, 16 · 483 B at L2R's
+/// 960 B/s = 8.05 s of the 264.6 s span, is data sent in vain, "packets which had already been
+/// successfully transmitted" once TCP resends them, and is taken off: 3.0 points. Counted as
+/// useful (as before) the run reads 99.4 %, the link idle for only 2 s.
+#[test]
+fn a_reset_with_vj_costs_the_link_time_of_the_discarded_packets() {
+    let mut s = scenario(
+        "gsm",
+        &[("hops.0.gsm", "{ n2 = 6, vj = true, l2r = { rate = 960 } }")],
+    );
+    with_blocks(&mut s, &burst_trace("discard", 3000, 3200));
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let g = gsm(&r.metrics);
+    assert_eq!((g.rlp_resets, g.vj_discards), (1, 16), "{g:?}");
+    let expected = 100.0 * 16.0 * 483.0 / 960.0 / r.metrics.completion_s;
+    assert!(
+        (g.vj_discard_pct - expected).abs() < 0.1,
+        "{} vs {expected}",
+        g.vj_discard_pct
+    );
+    assert!(
+        (g.utilization_pct + g.vj_discard_pct - 99.4).abs() < 0.1,
+        "{g:?}"
+    );
+    // Without VJ nothing is discarded: the reset costs only idle time and duplicates.
+    let mut plain = scenario("gsm", &[]);
+    with_blocks(&mut plain, &burst_trace("discardp", 3000, 3200));
+    let p = run(&plain, 1, &RunOptions::default()).unwrap();
+    assert_eq!(gsm(&p.metrics).vj_discard_pct, 0.0);
+}
+
 /// Fig 4-9 with VJ on: S2's burst resets the data direction at 62.42 s; the timeout's
 /// retransmission (71.79 s) reaches the receiver, whose ACK leaves inside a 4 s burst of the ACK
 /// direction from 72 s: that direction resets too, the ACK is lost and the sender's ACK
@@ -144,6 +178,61 @@ fn fig_4_9_an_ack_lost_in_a_reset_backs_the_timer_off_and_the_duplicate_ack_resy
         "{timeouts:?}"
     );
     assert!(r.m.completion_s < 320.0, "{}", r.m.completion_s);
+}
+
+/// The reset is the link's (GSM 04.22's one reset procedure for both directions), with explicit
+/// times and VJ on: the data direction is erased from 59.80 s for 4 s and resets at 62.22 s
+/// (its first erased frame at 59.80 s, the sixth retransmission at 62.20 s erased too). The ACK
+/// direction is erased from 59.80 s to 62.28 s: the receiver's ACK for 54280, sent at 59.94 s,
+/// is resent five times (to 61.94 s) and is still in its RLP buffer, under N2 = 6, when the data
+/// direction resets. Link-wide the reset flushes it (3 packets flushed, one reset counted): the
+/// sender's timer, armed by the ACK of 59.65 s, fires at 70.79 s. Per direction the ACK gets
+/// through after the burst (62.45 s) and restarts the timer: the timeout comes at 77.29 s and
+/// the transfer ends 6 s later. The ACK of the timeout's retransmission is the lost ACK again
+/// (the receiver holds nothing past it); VJ sends an unchanged ACK in full (RFC 1144: "in case
+/// the other side missed the compressed version"), so the sender's ACK decompressor, out of step
+/// after the flush, is back in step at once: no backoff, one timeout either way.
+#[test]
+fn a_reset_flushes_both_directions_and_the_ack_in_it_is_lost() {
+    let setup = |reset: &str| {
+        let mut s = scenario(
+            "gsm",
+            &[(
+                "hops.0.gsm",
+                &format!("{{ n2 = 6, vj = true, reset = \"{reset}\", l2r = {{ rate = 960 }} }}"),
+            )],
+        );
+        with_blocks(&mut s, &burst_trace(&format!("lr-f-{reset}"), 2990, 3190));
+        let ack = burst_trace(&format!("lr-r-{reset}"), 2990, 3114);
+        s.set("hops.0.reverse.blocks", &format!("{{ file = \"{ack}\" }}"))
+            .unwrap();
+        traced(&s)
+    };
+    let at = |r: &sender_trace::Run, kind: &str, from: f64, to: f64| -> Vec<f64> {
+        r.ev.iter()
+            .filter(|e| e.kind == kind && e.t > from && e.t < to)
+            .map(|e| e.t)
+            .collect()
+    };
+    let link = setup("link");
+    let g = gsm(&link.m).clone();
+    assert_eq!((g.rlp_resets, g.rlp_flushed_packets), (1, 3), "{g:?}");
+    assert!(at(&link, "ack", 59.7, 70.0).is_empty());
+    let t = at(&link, "timeout", 0.0, 1e9);
+    assert_eq!(t.len(), 1, "{t:?}");
+    assert!((t[0] - 70.787).abs() < 0.01, "{t:?}");
+    let alone = setup("direction");
+    let g1 = gsm(&alone.m).clone();
+    assert_eq!((g1.rlp_resets, g1.rlp_flushed_packets), (1, 2), "{g1:?}");
+    let acks = at(&alone, "ack", 59.7, 70.0);
+    assert!(
+        acks.len() == 1 && (acks[0] - 62.45).abs() < 0.01,
+        "{acks:?}"
+    );
+    let t1 = at(&alone, "timeout", 0.0, 1e9);
+    assert_eq!(t1.len(), 1, "{t1:?}");
+    assert!((t1[0] - 77.287).abs() < 0.01, "{t1:?}");
+    assert!(alone.m.completion_s - link.m.completion_s > 5.0);
 }
 
 /// Deep fades (`blocks.fades`): a 4 s fade resets a sending link (N2 = 6 covers 2.4 s); the
@@ -200,6 +289,7 @@ fn gsm_knobs_are_validated() {
             "hops[0].gsm.n2",
         ),
         ("hops.0.gsm", "{ rlp_rtt = \"1ms\" }", "hops[0].gsm.rlp_rtt"),
+        ("hops.0.gsm", "{ reset = \"both\" }", "hops[0].gsm.reset"),
         (
             "hops.0.gsm",
             "{ l2r = { rate = 1300 } }",

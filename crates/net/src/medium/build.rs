@@ -8,7 +8,7 @@
 
 use super::dcf::Dcf;
 use super::duplex::Duplex;
-use super::gsm::{BlockTrace, Gsm};
+use super::gsm::{BlockTrace, Gsm, LinkReset};
 use super::shared::Shared;
 use super::AnyMedium;
 use crate::config::{BlockSource, CellConfig, DirectionConfig, LinkConfig, Medium};
@@ -69,13 +69,18 @@ impl AnyMedium {
                     blocks(link, &link.hop.forward, "forward", seed),
                     blocks(link, &link.hop.reverse, "reverse", seed),
                 );
+                // One RLP link: a reset is both directions' (GsmConfig::link_reset).
+                let reset = LinkReset::default();
                 LinkMedia::Each(
                     AnyMedium::Gsm(Box::new(
                         Gsm::new(fwd, g.clone(), bf.clone(), l2r("forward"))
-                            .with_reverse(br.clone()),
+                            .with_reverse(br.clone())
+                            .with_link_reset(&reset),
                     )),
                     AnyMedium::Gsm(Box::new(
-                        Gsm::new(rev, g.clone(), br, l2r("reverse")).with_reverse(bf),
+                        Gsm::new(rev, g.clone(), br, l2r("reverse"))
+                            .with_reverse(bf)
+                            .with_link_reset(&reset),
                     )),
                 )
             }

@@ -130,7 +130,7 @@ def test_s12_model_reads_no_runs_and_its_targets_say_so() -> None:
     assert {e.preset for e in sel.experiments} == {"wan"}  # only the packet-level runs
     assert [f.key for f in sel.figures] == ["fig5-7", "s12-loss"]
     s12 = [t for t in TARGETS if t.table == S12_TABLE]
-    assert len(s12) == 8
+    assert len(s12) == 9  # RT13 (4), the worked example (3), W-independence, RT29
     for t in s12:
         assert t.needs == ()
         assert "analytical model" in t.expected or "analytical model" in t.description
@@ -144,7 +144,7 @@ def test_s12_model_reads_no_runs_and_its_targets_say_so() -> None:
 def test_every_new_target_passes(rep: Reproduction) -> None:
     ours = [v for v in rep.verdicts if v.target.table != PKT_TABLE]
     assert [v.target.id for v in ours] == [t.id for t in TARGETS]
-    assert len(ours) == 21
+    assert len(ours) == 22  # with RT29
     for v in ours:
         assert v.verdict == "pass", (v.target.id, v.ours, v.reason)
     explained = [v.target.id for v in rep.verdicts if v.verdict != "pass"]
@@ -172,7 +172,7 @@ def test_outputs_label_s12_as_a_model(rep: Reproduction) -> None:
     assert "| spurious timeout | W | W/2 → 0 | 2 | 12 | 8 | 50.0 | 50 |" in text
     assert "not a simulation" in (rep.out / "figures" / "fig5-7.svg").read_text()
     data = json.loads((rep.out / "targets.json").read_text())
-    assert data["summary"][S12_TABLE]["pass"] == 8
+    assert data["summary"][S12_TABLE]["pass"] == 9
 
 
 def test_docs_have_the_section_and_the_rows() -> None:
@@ -194,6 +194,29 @@ def test_a_wrong_model_fails_rt13() -> None:
     at_peak = dataclasses.replace(t, value=lambda _m: 0.0)
     verdicts = evaluate([t, wrong, at_peak], [], [])
     assert [v.verdict for v in verdicts] == ["pass", "fail", "fail"]
+
+
+def test_rt29_the_equation_is_the_cycles_rate_and_a_wrong_cycle_fails() -> None:
+    """RT29 (§2.3.3, Fig 2-6): the sawtooth's cycle sends (3/8)·W² segments in W/2 RTTs, and
+    MSS/RTT · sqrt(3/(2p)) with p = 1/(3/8 · W²) is that rate exactly. A cycle that rose from
+    W/4 (the load after a spurious fast retransmit) or a loss rate of one per W² segments is
+    off the equation and fails."""
+    assert squares.tcp_friendly_rate(460.0, 2.0, 1.0 / 96.0) == pytest.approx(460.0 / 2.0 * 12.0)
+    rate, p = squares.cycle_rate(26.0)
+    assert (rate, p) == (pytest.approx(19.5), pytest.approx(1.0 / 253.5))
+    with pytest.raises(InvalidValueError, match="p 0"):
+        squares.tcp_friendly_rate(1.0, 1.0, 0.0)
+    t = _target("s12.rt29")
+    w = 26.0
+    slow = squares.ramp_area(w / 4.0, 3.0 * w / 4.0, w) / (3.0 * w / 4.0)
+    sparse = squares.tcp_friendly_rate(1.0, 1.0, 1.0 / (w * w))
+    wrong = [
+        dataclasses.replace(
+            t, value=lambda _m, r=r: abs(r / squares.tcp_friendly_rate(1, 1, p) - 1)
+        )
+        for r in (slow, sparse)
+    ]
+    assert [v.verdict for v in evaluate([t, *wrong], [], [])] == ["pass", "fail", "fail"]
 
 
 def test_reno_in_place_of_eifel_fails_s13() -> None:
@@ -232,7 +255,7 @@ def test_cli_only_s12_writes_the_model_and_the_packet_level_runs(
     assert "fail" not in proc.stdout
     data = json.loads((out / "targets.json").read_text())
     assert {t["table"] for t in data["targets"]} == {S12_TABLE, PKT_TABLE}
-    assert data["summary"][S12_TABLE]["pass"] == 8
+    assert data["summary"][S12_TABLE]["pass"] == 9
     (dev,) = [t for t in data["targets"] if t["verdict"] == "explained"]
     assert dev["explanation"]["doc"] == f"docs/ludwig2000.md#{DEVIATION}"
     assert (out / "figures" / "fig5-7.svg").exists()

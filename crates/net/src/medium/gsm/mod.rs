@@ -17,6 +17,14 @@
 //!   (semi-reliable RLP): both buffers are flushed, and every PPP frame that had bytes in them
 //!   fails its FCS at the far end (counted as a corrupted frame); the stream starts afresh with
 //!   the next packet. `n2 = None` never gives up (fully reliable, without the call drop).
+//! - **The reset is the link's** (`GsmConfig::link_reset`, the default): RLP is one balanced
+//!   link whose frames carry the sequence numbers of both directions (N(S) of one, N(R) of the
+//!   other); the reset "re-initializes the sequence numbers" (§2.4.3) with one SABM/UA exchange
+//!   (GSM 04.22, the link reset procedure), which discards the unacknowledged I-frames of both
+//!   directions. The other direction flushes its buffers at its next block boundary after the
+//!   reset (the SABM/UA exchange takes at least a block): its packets fail their FCS too, and
+//!   its decompressor loses step for their connections (an ACK direction's: Fig 4-9). The two
+//!   directions share the reset through [`LinkReset`].
 //! - **L2R flow control** (§3.2.5): the remote side drains the link at `rate` (960 B/s in the
 //!   networks the dissertation measured); the sender sends at the block rate until the remote
 //!   buffer holds `rate · gap_max` bytes, then pauses (XOFF) for a gap drawn uniformly from
@@ -171,6 +179,9 @@ pub(crate) struct Gsm {
     requests: Vec<(SimTime, engine::FlowId)>,
     /// Contexts with a request out (until their full header arrives or the request is lost).
     asking: Vec<engine::FlowId>,
+    /// The link's resets, shared with the other direction, and how many of them this direction
+    /// has followed (`None`: it resets alone).
+    link_reset: Option<(LinkReset, u64)>,
 }
 
 impl Gsm {
@@ -212,7 +223,17 @@ impl Gsm {
             reverse: None,
             requests: Vec::new(),
             asking: Vec::new(),
+            link_reset: None,
         }
+    }
+
+    /// The resets of the link this direction belongs to (shared with the other direction),
+    /// when its resets are the link's (`GsmConfig::link_reset`).
+    pub(crate) fn with_link_reset(mut self, link: &LinkReset) -> Self {
+        if self.cfg.link_reset {
+            self.link_reset = Some((link.clone(), link.count()));
+        }
+        self
     }
 
     /// The reverse direction's block erasures (the channel RFC 2507's header requests cross).
@@ -354,7 +375,12 @@ impl Gsm {
             }
             None => true,
         } && !q.failed;
-        self.stats.vj_discards += u64::from(!ok && !q.failed);
+        if !ok && !q.failed {
+            // RLP carried it intact; the far end throws it away (Ludwig2000 §3.1.2: its
+            // airtime is not useful, the segment must be sent again).
+            self.stats.vj_discards += 1;
+            self.stats.discarded_bytes += q.end - q.start;
+        }
         self.stats.delivered_bytes += q.end - q.start;
         let arrival = if q.failed {
             Arrival::Corrupted
@@ -364,36 +390,6 @@ impl Gsm {
             Arrival::Intact
         };
         air.hand_over(now, self.port, q.frame, q.end - q.start, arrival);
-    }
-
-    /// Semi-reliable RLP gives up on the frame starting at `hole`: what arrived in order before
-    /// it is handed over, then both buffers are flushed and every PPP frame with bytes in them
-    /// fails its FCS at the far end.
-    fn reset<A: FramingAir>(&mut self, now: SimTime, hole: u64, air: &mut A) {
-        self.stats.resets += 1;
-        self.record(now, RlpKind::Reset, hole);
-        self.lost.push_back(Lost {
-            start: hole,
-            end: hole,
-            rexmits: 0,
-            due: now,
-            first: now,
-        });
-        self.deliver(now, air);
-        while let Some(q) = self.queued.pop_front() {
-            self.stats.flushed += 1;
-            if let Some(h) = q.header {
-                self.decompressor.lose(q.flow);
-                if h == Header::Full {
-                    // The full header a request asked for is lost: the context may ask again.
-                    self.asking.retain(|f| *f != q.flow);
-                }
-            }
-            air.hand_over(now, self.port, q.frame, q.end - q.start, Arrival::Corrupted);
-        }
-        self.lost.clear();
-        self.on_air = None;
-        self.next_new = self.stream_end;
     }
 
     /// The block that carried `f` ended at `now`.
@@ -497,6 +493,7 @@ impl Gsm {
     /// At block boundary `now`: finish the frame on the air, hand over what arrived in order,
     /// start the next frame, and ask for the next wake-up.
     fn tick<A: FramingAir>(&mut self, now: SimTime, air: &mut A) {
+        self.follow_reset(now, air);
         if let Some(f) = self.on_air.take() {
             self.finish(now, f, air);
         }
@@ -545,6 +542,11 @@ impl Gsm {
 impl<A: FramingAir> Medium<A> for Gsm {
     fn on_ready(&mut self, now: SimTime, _port: PortId, air: &mut A) {
         if !self.ticking {
+            // Idle, its buffers are empty: a reset of the other direction meanwhile flushes
+            // nothing of what comes now.
+            if let Some((link, seen)) = self.link_reset.as_mut() {
+                *seen = link.count();
+            }
             self.ticking = true;
             air.wake(self.boundary(now), 0);
         }
@@ -557,7 +559,9 @@ impl<A: FramingAir> Medium<A> for Gsm {
 
 mod adaptive;
 mod request;
+mod reset;
 use adaptive::Verdict;
+pub(crate) use reset::LinkReset;
 
 #[cfg(test)]
 mod tests;

@@ -361,11 +361,32 @@ fn rfc2507_twice_repairs_a_reset_that_lost_one_packet_where_vj_stays_out_of_step
     // VJ: every later compressed packet out of step.
     assert!(vj[2..].iter().all(|o| !o.2), "{vj:?}");
     assert_eq!(s.vj_discards, 6);
+    // RLP carried the six intact: their 6 x 483 wire bytes were sent in vain (Ludwig2000
+    // §3.1.2), the flushed packet's are not counted (its bytes never arrived).
+    assert_eq!(s.discarded_bytes, 6 * 483);
     // RFC 2507: the next delta applied twice puts it back in step: all six arrive intact.
     let (rfc, s) = run(true);
     assert_eq!(rfc[1], (660, 483, false));
     assert!(rfc[2..].iter().all(|o| o.2), "{rfc:?}");
-    assert_eq!((s.flushed, s.vj_discards), (1, 0));
+    assert_eq!((s.flushed, s.vj_discards, s.discarded_bytes), (1, 0, 0));
+}
+
+#[test]
+fn a_frame_sent_in_vain_costs_its_share_of_the_busy_time() {
+    // 100 new frames and 20 retransmissions of 20 ms, 600 ms of XOFF, over 3 s: each new
+    // frame costs (120 * 20 + 600) / 100 = 30 ms of link time; 10 of them 300 ms, 10 %.
+    let s = GsmStats {
+        frames: 100,
+        retransmissions: 20,
+        xoff_ns: 600_000_000,
+        first_ns: 1_000_000_000,
+        last_ns: 4_000_000_000,
+        ..GsmStats::default()
+    };
+    let block = SimDuration::from_millis(20);
+    assert!((s.busy_share(block) - 1.0).abs() < 1e-12);
+    assert!((s.frames_share(block, 10.0) - 0.1).abs() < 1e-12);
+    assert_eq!(GsmStats::default().frames_share(block, 10.0), 0.0);
 }
 
 #[test]
@@ -573,4 +594,61 @@ fn rfc2507_header_request_resynchronises_after_one_link_round_trip() {
         (s.vj_discards, s.header_requests, s.header_requests_lost),
         (4, 1, 1)
     );
+}
+
+#[test]
+fn a_reset_is_the_links_and_flushes_the_other_direction_too() {
+    // GSM 04.22: one reset procedure for the link. The forward direction (N2 = 1, RLP round
+    // trip 200 ms) resets at 660 ms (block 22 and its retransmission in block 32 erased). The
+    // reverse direction sends two packets on a clean channel: the first leaves at 440 ms, the
+    // second is on the air (frames 22-43, 440-880 ms) when the link resets; it follows at its
+    // block boundary at 660 ms: the frame on the air and the rest of the packet are lost, the
+    // packet fails its FCS at 660 ms. Per direction (`link_reset = false`) it arrives intact at
+    // 880 ms.
+    let run = |link_reset: bool| {
+        let cfg = GsmConfig {
+            n2: Some(1),
+            rlp_rtt: SimDuration::from_millis(200),
+            link_reset,
+            ..GsmConfig::default()
+        };
+        let link = LinkReset::default();
+        let mut fwd = Gsm::new(
+            PortId(0),
+            cfg.clone(),
+            Some(trace(&[22, 32])),
+            RngStream::new(1, "f"),
+        )
+        .with_link_reset(&link);
+        let mut rev = Gsm::new(PortId(1), cfg, None, RngStream::new(1, "r")).with_link_reset(&link);
+        let (mut fa, mut ra) = (FakeAir::new(vec![4]), FakeAir::new(vec![0, 2]));
+        fwd.on_ready(ms(0), PortId(0), &mut fa);
+        rev.on_ready(ms(0), PortId(1), &mut ra);
+        // Both directions' wake-ups in time order, the forward one first at equal times.
+        loop {
+            let f = (0..fa.wakes.len()).min_by_key(|&i| (fa.wakes[i].0, i));
+            let r = (0..ra.wakes.len()).min_by_key(|&i| (ra.wakes[i].0, i));
+            let forward = match (f, r) {
+                (None, None) => break,
+                (Some(i), Some(j)) => fa.wakes[i].0 <= ra.wakes[j].0,
+                (f, _) => f.is_some(),
+            };
+            if let (true, Some(i)) = (forward, f) {
+                let (t, tag) = fa.wakes.remove(i);
+                fwd.on_wake(t, tag, &mut fa);
+            } else if let Some(j) = r {
+                let (t, tag) = ra.wakes.remove(j);
+                rev.on_wake(t, tag, &mut ra);
+            }
+        }
+        (overs(&ra), fwd.stats(), rev.stats())
+    };
+    let (rev, f, r) = run(true);
+    assert_eq!(f.resets, 1);
+    assert_eq!(rev, [(440, 519, true), (660, 519, false)]);
+    assert_eq!((r.resets, r.peer_resets, r.flushed), (0, 1, 1));
+    let (rev, f, r) = run(false);
+    assert_eq!(f.resets, 1);
+    assert_eq!(rev, [(440, 519, true), (880, 519, true)]);
+    assert_eq!((r.resets, r.peer_resets, r.flushed), (0, 0, 0));
 }

@@ -229,6 +229,9 @@ pub struct GsmConfig {
     pub adaptive: Option<FlowAdaptive>,
     /// Handovers, in time order.
     pub handovers: Handovers,
+    /// A reset is the link's (`true`, GSM's RLP): when one direction gives up on a frame, the
+    /// other flushes its buffers too. `false`: each direction resets alone (the counterfactual).
+    pub link_reset: bool,
 }
 
 impl Default for GsmConfig {
@@ -247,6 +250,7 @@ impl Default for GsmConfig {
             delay: SimDuration::ZERO,
             adaptive: None,
             handovers: Handovers::default(),
+            link_reset: true,
         }
     }
 }
@@ -266,6 +270,9 @@ pub struct GsmStats {
     pub flushed: u64,
     /// Packets discarded at the far end because their compressed header decompressed wrong.
     pub vj_discards: u64,
+    /// Wire bytes (PPP framing included) of the packets in `vj_discards`: RLP carried them
+    /// intact and the far end discarded them.
+    pub discarded_bytes: u64,
     /// L2R XOFF gaps.
     pub xoff_gaps: u64,
     /// User bytes delivered in order.
@@ -284,6 +291,9 @@ pub struct GsmStats {
     pub header_requests: u64,
     /// RFC 2507 header requests lost on the reverse channel (erased more than N2 times).
     pub header_requests_lost: u64,
+    /// Resets of the other direction this one followed (a link-wide reset flushed its
+    /// buffers; not counted in `resets`).
+    pub peer_resets: u64,
 }
 
 impl GsmStats {
@@ -295,8 +305,24 @@ impl GsmStats {
         if span == 0 {
             return 0.0;
         }
-        let busy = (self.frames + self.retransmissions) * block.as_nanos() + self.xoff_ns;
-        (busy as f64 / span as f64).min(1.0)
+        (self.busy_ns(block) as f64 / span as f64).min(1.0)
+    }
+
+    fn busy_ns(&self, block: SimDuration) -> u64 {
+        (self.frames + self.retransmissions) * block.as_nanos() + self.xoff_ns
+    }
+
+    /// The share of the span that `frames` frames of new data cost this direction: each new
+    /// frame's part of the busy time, its RLP retransmissions and its share of L2R's XOFF gaps
+    /// included (held to 960 B/s, a frame of 24 bytes costs 25 ms of link time, not the 20 ms
+    /// of its block). What the airtime of data sent in vain (a segment the receiver got twice,
+    /// a packet the far end's decompressor discarded) takes off the utilization.
+    pub fn frames_share(&self, block: SimDuration, frames: f64) -> f64 {
+        let span = self.last_ns.saturating_sub(self.first_ns);
+        if span == 0 || self.frames == 0 {
+            return 0.0;
+        }
+        frames * (self.busy_ns(block) as f64 / self.frames as f64) / span as f64
     }
 }
 

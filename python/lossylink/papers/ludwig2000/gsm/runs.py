@@ -86,11 +86,13 @@ channel and of L2R's gaps (draw = first + k), the poor ones with deep fades."""
 VJ = "{ n2 = 6, vj = true, l2r = { rate = 960 } }"
 
 
-def campaign_gsm(draw: int, *, vj: bool = True) -> str:
+def campaign_gsm(draw: int, *, vj: bool = True, per_direction: bool = False) -> str:
     """A campaign run's RLP link: N2 = 6, VJ on (off for the counterfactual), L2R at 960 B/s
-    with the run's own gaps."""
+    with the run's own gaps; a reset is the link's (``per_direction``: each direction's alone,
+    the counterfactual of GSM's one reset procedure)."""
     hc = "vj = true, " if vj else ""
-    return f"{{ n2 = 6, {hc}l2r = {{ rate = 960, draw = {draw} }} }}"
+    reset = 'reset = "direction", ' if per_direction else ""
+    return f"{{ n2 = 6, {hc}{reset}l2r = {{ rate = 960, draw = {draw} }} }}"
 
 
 def campaign_blocks(profile: str, draw: int) -> str:
@@ -140,6 +142,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         for sig, profile, label, n, first in CHANNELS
         for k in range(1, n + 1)
     ),
+    *(
+        _exp(f"gsm-s1-poor-{k}-perdir", "S1", "Fig 4-5, resets per direction",
+             f"campaign: poor signal, run {k}: {campaign_size_kb(k, CAMPAIGN_POOR)} KB, VJ on, "
+             "each direction resetting alone (the counterfactual of RLP's link-wide reset)",
+             ("transfer", f"{campaign_size_kb(k, CAMPAIGN_POOR)}KB"),
+             ("hops.0.blocks", campaign_blocks("poor-b", 100 + k)),
+             ("hops.0.gsm", campaign_gsm(100 + k, per_direction=True)))
+        for k in range(1, CAMPAIGN_POOR + 1)
+    ),
     _exp("gsm-s1-krlka", "S1 contrast", "[KRLKA97]",
          "contrast: poor run 1's channel and transfer with an aggressive timer (10 ms clock, "
          "200 ms minimum RTO)",
@@ -175,6 +186,8 @@ POOR = tuple(r for r in CAMPAIGN if "-poor-" in r)
 """Its poor-signal runs (the only ones with deep fades)."""
 NOVJ = {r: f"{r}-novj" for r in CAMPAIGN}
 """Each campaign run's counterfactual: the same channel, gaps and transfer without VJ."""
+PERDIR = {r: f"{r}-perdir" for r in POOR}
+"""Each poor campaign run's counterfactual: the same with each direction resetting alone."""
 
 FIGURES: tuple[Figure, ...] = (
     Figure("gsm-multilayer", "Multi-layer time-sequence plots (MultiTracer, Figs 3-6, 4-10, "

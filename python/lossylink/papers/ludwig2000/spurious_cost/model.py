@@ -25,6 +25,7 @@ pipe, so :func:`ramp_area` integrates each ramp exactly; nothing depends on W bu
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,6 +83,25 @@ def ramp_area(start: float, duration: float, pipe: float) -> float:
     rises from ``start`` at one segment per RTT moves through a pipe in ``duration`` RTTs."""
     below = min(max(pipe - start, 0.0), duration)  # time spent under the pipe
     return start * below + below * below / 2.0 + pipe * (duration - below)
+
+
+def tcp_friendly_rate(mss: float, rtt: float, p: float) -> float:
+    """The "TCP-friendly" packet send rate of §2.3.3 (the TCP throughput equation of
+    [MSMO97], RT29): MSS / RTT · sqrt(3 / (2p)), with p the flow's probing loss rate."""
+    if mss <= 0 or rtt <= 0 or not 0 < p <= 1:
+        raise InvalidValueError(f"mss {mss}, rtt {rtt}, p {p} (positive; 0 < p <= 1)")
+    return mss / rtt * math.sqrt(3.0 / (2.0 * p))
+
+
+def cycle_rate(w: float) -> tuple[float, float]:
+    """A normal cycle of the sawtooth (Fig 2-6, the same cycle as Fig 5-7's): the load rises
+    from W/2 to W at one segment per RTT through a pipe of W and halves, one segment dropped.
+    Returns (segments per RTT over the cycle, its probing loss rate p = 1 / segments sent in
+    it, the dropped one included), both from :func:`ramp_area`, so that RT29 checks the
+    model's own cycle against the equation."""
+    _check("timeout", 1.0, w)
+    sent = ramp_area(w / 2.0, w / 2.0, w)
+    return sent / (w / 2.0), 1.0 / sent
 
 
 def drop_to(event: str, w: float) -> float:

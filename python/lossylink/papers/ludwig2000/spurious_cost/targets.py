@@ -69,6 +69,17 @@ def w_spread() -> float:
     return spread
 
 
+def tcp_friendly_spread() -> float:
+    """RT29: the largest |rate ÷ equation - 1| over :data:`W_CHECKED`, where rate is the
+    model's normal cycle's send rate (segments per RTT, MSS = RTT = 1) and the equation the
+    TCP-friendly rate at the cycle's probing loss rate."""
+    worst = 0.0
+    for w in W_CHECKED:
+        rate, p = squares.cycle_rate(w)
+        worst = max(worst, abs(rate / squares.tcp_friendly_rate(1.0, 1.0, p) - 1.0))
+    return worst
+
+
 def _model_targets() -> list[Target]:
     tb = MODEL_TABLE
     src = "spec §3.13.3, §6 S12, §8 RT13 (analytic); papers/ludwig2000/spurious_cost/model.py"
@@ -98,6 +109,11 @@ def _model_targets() -> list[Target]:
                None, (0.0, 1e-9), _model(w_spread()), (), src, tolerance="0",
                expected=f"the loss depends on the load-to-pipe ratio, not on W; {MODEL}",
                unit="points"),
+        target("s12.rt29", tb, "RT29: the sawtooth cycle's send rate against the TCP-friendly "
+               "equation MSS/RTT · sqrt(3/(2p)), largest relative difference over W = 4 … 1000",
+               0.0, (0.0, 1e-9), _model(tcp_friendly_spread()), (), src, tolerance="0",
+               expected="the equation is the cycle's rate, p = 1 / segments per cycle (§2.3.3, "
+               f"Fig 2-6; RT29: numerically exact); {MODEL}"),
     ]  # fmt: skip
     return out
 
