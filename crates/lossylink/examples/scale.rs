@@ -29,15 +29,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let s = scenarios::scale_case(&name, &duration)
         .ok_or_else(|| format!("scale: unknown case `{name}` (try `list`)"))?;
     scenarios::reset_peak_memory();
-    let start = std::time::Instant::now();
+    let (start, cpu0) = (std::time::Instant::now(), scenarios::thread_cpu_s());
     let r = run(&s, 1, &RunOptions::default())?;
-    let wall = start.elapsed().as_secs_f64();
+    let (wall, cpu) = (
+        start.elapsed().as_secs_f64(),
+        scenarios::thread_cpu_s() - cpu0,
+    );
     let events = r.metrics.events;
     let peak =
         scenarios::peak_memory().map_or("n/a".into(), |b| format!("{:.0} MB", b as f64 / 1e6));
     println!(
-        "{name} {duration}: {events} events, {wall:.3} s, {:.2} M events/s, peak {peak}",
-        events as f64 / wall / 1e6
+        "{name} {duration}: {events} events, {wall:.3} s wall, {cpu:.3} s CPU, {:.2} M events/s \
+         by wall time, {:.2} M by CPU time, peak {peak}",
+        events as f64 / wall / 1e6,
+        events as f64 / cpu / 1e6
     );
     Ok(())
 }
