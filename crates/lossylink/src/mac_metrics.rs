@@ -185,6 +185,12 @@ pub(crate) fn member_rows(
                     }),
                 ));
                 row.push(("block_acks_missed", u(m.block_acks_missed)));
+                row.push(("block_ack_requests", u(m.block_ack_requests)));
+                row.push(("block_ack_requests_missed", u(m.block_ack_requests_missed)));
+                row.push(("given_up", u(m.given_up)));
+                row.push(("reorder_held", u(m.reorder_held)));
+                row.push(("reorder_timed_out", u(m.reorder_timed_out)));
+                row.push(("reorder_late", u(m.reorder_late)));
             }
             rows.push(row);
         }

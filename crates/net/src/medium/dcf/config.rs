@@ -156,8 +156,22 @@ pub struct DcfStats {
     /// MPDUs in them (the mean aggregate: `ampdu_mpdus / ampdus`).
     pub ampdu_mpdus: u64,
     /// A-MPDUs after which no Block Ack arrived (collided, every MPDU corrupted, or the Block
-    /// Ack lost): every MPDU in them is retried.
+    /// Ack lost): each calls for a BlockAckReq.
     pub block_acks_missed: u64,
+    /// BlockAckReqs sent (the Block Ack retries after a missed one).
+    pub block_ack_requests: u64,
+    /// BlockAckReqs that got no Block Ack.
+    pub block_ack_requests_missed: u64,
+    /// MPDUs the originator gave up with a BlockAckReq at its retry limit though the recipient
+    /// had them (they reached IP; not in `drops`).
+    pub given_up: u64,
+    /// MPDUs the recipient held in its reorder buffer behind a missing one.
+    pub reorder_held: u64,
+    /// MPDUs its reorder timeout released past a hole (100 ms, mac80211).
+    pub reorder_timed_out: u64,
+    /// MPDUs that reached the recipient behind its window (their hole skipped by the
+    /// timeout) and were discarded.
+    pub reorder_late: u64,
 }
 
 impl DcfStats {
