@@ -33,7 +33,7 @@ pub(crate) mod shared;
 use crate::packet::PacketRef;
 pub(crate) use build::LinkMedia;
 use dcf::Dcf;
-pub use dcf::{AmpduLimits, DcfConfig, DcfStats};
+pub use dcf::{AmpduLimits, DcfConfig, DcfStats, McsKey};
 use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use gsm::Gsm;

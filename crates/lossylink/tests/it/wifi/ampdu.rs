@@ -306,3 +306,81 @@ fn one_cubic_download_over_ampdus_reaches_70_percent_of_the_mac_ceiling() {
         "{with} vs {without}"
     );
 }
+
+/// The per-member Wi-Fi metrics add up, in the golden row `wlan-11n-ampdu-bar`'s cell (four
+/// TCP downloads, HT20 MCS 7, A-MPDUs of at most 16 over a channel with a bit error every
+/// 4 KiB, so that Block Acks are lost and MPDUs wait in the reorder buffer): the A-MPDU size
+/// distribution sums to the aggregates and its MPDUs to the attempts, every aggregate is one
+/// PPDU of the MCS histogram (HT MCS 7), each BlockAckReq chain starts at a missed Block Ack,
+/// and the members' airtime shares sum to at most 1.
+#[test]
+fn the_per_member_wifi_metrics_add_up() {
+    let mut s = Scenario::preset("wlan").unwrap();
+    s.set(
+        "cells.0",
+        "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, error = { model = \"exponential\", every = \"4KiB\" }, dcf = { phy = \"11n\", aggregation = \"ampdu\", ampdu_max_frames = 16 } }",
+    )
+    .unwrap();
+    s.set("run.warmup", "1s").unwrap();
+    s.set("run.duration", "5s").unwrap();
+    s.set("links.0.rate", "1Gbps").unwrap();
+    s.set("links.1.rate", "1Gbps").unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let members = r.flows.unwrap().members;
+    let int = |m: &[(&str, Value)], k: &str| match m.iter().find(|e| e.0 == k) {
+        Some((_, Value::Int(v))) => *v as u64,
+        other => panic!("{k}: {other:?}"),
+    };
+    let text = |m: &[(&str, Value)], k: &str| match m.iter().find(|e| e.0 == k) {
+        Some((_, Value::Str(v))) => v.clone(),
+        other => panic!("{k}: {other:?}"),
+    };
+    let pairs = |h: &str| -> Vec<(String, u64)> {
+        h.split_whitespace()
+            .map(|e| {
+                let (k, n) = e.split_once(':').unwrap();
+                (k.to_string(), n.parse().unwrap())
+            })
+            .collect()
+    };
+    let mut share = 0.0;
+    let (mut requests, mut held) = (0, 0);
+    for m in &members {
+        let ampdus = int(m, "ampdus");
+        let sizes = pairs(&text(m, "mpdus_per_ampdu_hist"));
+        let by_size: u64 = sizes.iter().map(|(_, n)| n).sum();
+        let mpdus: u64 = sizes
+            .iter()
+            .map(|(k, n)| k.parse::<u64>().unwrap() * n)
+            .sum();
+        assert_eq!(by_size, ampdus, "{m:?}");
+        assert_eq!(mpdus, int(m, "attempts"), "{m:?}");
+        assert!(sizes
+            .iter()
+            .all(|(k, _)| (1..=16).contains(&k.parse::<u64>().unwrap())));
+        assert_eq!(
+            pairs(&text(m, "mcs_hist")),
+            [("ht7".to_string(), ampdus)],
+            "{m:?}"
+        );
+        // Each missed Block Ack opens a chain of BlockAckReqs, ended by the one answered or
+        // after retry_limit unanswered (the last chain may still be open).
+        let (missed, sent, unanswered) = (
+            int(m, "block_acks_missed"),
+            int(m, "block_ack_requests"),
+            int(m, "block_ack_requests_missed"),
+        );
+        assert!(sent - unanswered <= missed && missed <= sent + 4, "{m:?}");
+        assert!(int(m, "reorder_timed_out") <= int(m, "reorder_held"));
+        assert!(int(m, "successes") + int(m, "retry_drops") <= int(m, "attempts"));
+        share += num(m, "airtime_share");
+        requests += sent;
+        held += int(m, "reorder_held");
+    }
+    eprintln!("airtime shares sum to {share:.3}; {requests} BlockAckReqs, {held} MPDUs held");
+    assert!(share <= 1.0 && share > 0.5, "{share}");
+    assert!(
+        requests > 0 && held > 0,
+        "the channel should lose Block Acks and MPDUs"
+    );
+}

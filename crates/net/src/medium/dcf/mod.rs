@@ -29,7 +29,7 @@
 
 use super::{MacAir, Medium};
 use config::Timing;
-pub use config::{AmpduLimits, DcfConfig, DcfStats};
+pub use config::{AmpduLimits, DcfConfig, DcfStats, McsKey};
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use member::{Aside, Member, Phase};
 use set::{Bits, MemberSet};
@@ -343,6 +343,8 @@ impl Dcf {
                 air.header_up(now + airtime, *port, frame);
             }
             m.stats.attempts += 1;
+            m.stats
+                .count_ppdu(self.wifi.as_deref().and_then(|w| w.mcs_of(*port)));
             m.stats.airtime_ns += airtime.as_nanos();
             m.stats.airtime_until_ns = m.stats.airtime_until_ns.max((now + airtime).as_nanos());
             if m.attempt > 0 {
