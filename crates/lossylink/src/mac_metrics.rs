@@ -136,6 +136,23 @@ pub(crate) fn member_rows(
                 )
             };
             let aggregates = matches!(unit, Unit::Cell(c) if c.ampdu.is_some());
+            // An HT/VHT cell (or hop): its rows have the MCS histogram.
+            let links: Vec<usize> = match unit {
+                Unit::Cell(c) => c.links.clone(),
+                Unit::Hop(l) => vec![*l],
+            };
+            let ht = links.iter().any(|&l| {
+                let hop = &topology.links[l].hop;
+                [&hop.forward, &hop.reverse].iter().any(|d| {
+                    matches!(
+                        d.phy,
+                        Some(
+                            net::medium::dcf::phy::Mode::Ht { .. }
+                                | net::medium::dcf::phy::Mode::Vht { .. }
+                        )
+                    )
+                })
+            });
             let mut row = vec![
                 ("cell", Value::Str(name)),
                 (
@@ -185,11 +202,39 @@ pub(crate) fn member_rows(
                     }),
                 ));
                 row.push(("block_acks_missed", u(m.block_acks_missed)));
+                row.push(("block_ack_requests", u(m.block_ack_requests)));
+                row.push(("block_ack_requests_missed", u(m.block_ack_requests_missed)));
+                row.push(("given_up", u(m.given_up)));
+                row.push(("reorder_held", u(m.reorder_held)));
+                row.push(("reorder_timed_out", u(m.reorder_timed_out)));
+                row.push(("reorder_late", u(m.reorder_late)));
+                row.push(("mpdus_per_ampdu_hist", Value::Str(hist(&m.ampdu_sizes))));
+            }
+            if ht {
+                // Data PPDUs by MCS: `ht15:1306 ht7:12`, in key order.
+                let h: Vec<String> = m
+                    .mcs_ppdus
+                    .iter()
+                    .map(|(k, n)| format!("{k}:{n}"))
+                    .collect();
+                row.push(("mcs_hist", Value::Str(h.join(" "))));
             }
             rows.push(row);
         }
     }
     rows
+}
+
+/// A histogram as `k:count` entries for the non-zero counts, `k` rising, space-separated
+/// (`1:3 42:1300`: three A-MPDUs of one MPDU, 1300 of 42).
+fn hist(counts: &[u64]) -> String {
+    let h: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(k, n)| format!("{k}:{n}"))
+        .collect();
+    h.join(" ")
 }
 
 /// The port of link `l` that sends from `node` (ports `2l` forward a -> b, `2l + 1` reverse).

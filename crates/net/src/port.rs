@@ -563,6 +563,12 @@ impl Port {
         lost
     }
 
+    /// Whether a control frame of `bits` this direction sends at `at` (a BlockAckReq) is
+    /// corrupted: its error model's draw, as for a MAC ACK of the other direction.
+    pub(crate) fn control_lost(&mut self, at: SimTime, bits: u64) -> bool {
+        self.error.frame_at(at, SimDuration::ZERO, bits)
+    }
+
     /// Airtime used up to `end`: the part of a frame still on the air after `end` left out
     /// (the port's frames are on the air one after another, so only the last can cross it).
     /// Never more than `end`.

@@ -326,7 +326,9 @@ fn an_802_11n_capture_carries_the_mcs_and_the_a_mpdu_of_its_frames() {
         "{block_acks} Block Acks, {} A-MPDUs",
         refs.len()
     );
-    assert!(retries > 10, "{retries} resent MPDUs");
+    // Only corrupted MPDUs are resent (a lost Block Ack is followed by a BlockAckReq, not by
+    // the whole aggregate again): 10 on this port in the second.
+    assert!(retries >= 5, "{retries} resent MPDUs");
     // The IP view: every packet once (a resent MPDU keeps its sequence number).
     let ip = read_pcap(&dir.join("hop2-cell_sta1-forward-ip.pcap"));
     assert_eq!(data.len(), new + retries);

@@ -714,6 +714,17 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "wlan-11n-ampdu-bar",
+        "802.11n HT20 MCS 7 with A-MPDUs of at most 16 MPDUs over a channel with a bit error every 4 KiB: lost Block Acks answered by BlockAckReqs, MPDUs held in the recipient's reorder buffer behind a hole",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, error = { model = \"exponential\", every = \"4KiB\" }, dcf = { phy = \"11n\", aggregation = \"ampdu\", ampdu_max_frames = 16 } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
         "wlan-11ac-ampdu",
         "the 802.11ac cell of wlan-11ac-dcf with A-MPDUs limited to 32 MPDUs and 50000 octets",
         "wlan",

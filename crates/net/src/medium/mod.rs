@@ -33,7 +33,7 @@ pub(crate) mod shared;
 use crate::packet::PacketRef;
 pub(crate) use build::LinkMedia;
 use dcf::Dcf;
-pub use dcf::{AmpduLimits, DcfConfig, DcfStats};
+pub use dcf::{AmpduLimits, DcfConfig, DcfStats, McsKey};
 use duplex::Duplex;
 use engine::{PortId, SimDuration, SimTime};
 use gsm::Gsm;
@@ -104,6 +104,9 @@ pub(crate) trait MacAir: Air {
     /// Whether the MAC ACK for a frame of `port`, sent back on the reverse direction at `now`,
     /// is corrupted by that direction's channel (`bits` exposed).
     fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool;
+    /// Whether a control frame of `port` sent at `now` (a BlockAckReq,
+    /// crate::medium::dcf::ampdu) is corrupted by the port's own channel (`bits` exposed).
+    fn control_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool;
     /// The MAC delivered `frame` of `port`: it propagates to the far end.
     fn deliver(&mut self, now: SimTime, port: PortId, frame: Frame);
     /// The MAC gave `frame` of `port` up after its last retry (counted on the port; the hook a

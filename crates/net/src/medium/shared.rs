@@ -161,6 +161,17 @@ pub(crate) mod tests {
         pub(crate) slow_ports: Vec<PortId>,
         /// Frames delivered: when, by which port, and their place in take order.
         pub(crate) delivered: Vec<(SimTime, PortId, u32)>,
+        /// These MAC ACKs / Block Acks (numbered from 1 over the cell) are lost.
+        pub(crate) lost_acks: Vec<u32>,
+        acks: u32,
+        /// These control frames (BlockAckReqs, numbered from 1) are corrupted.
+        pub(crate) lost_controls: Vec<u32>,
+        controls: u32,
+        /// Frames the MAC dropped: when, by which port, their place in take order.
+        pub(crate) dropped: Vec<(SimTime, PortId, u32)>,
+        /// MPDUs of these packets (place in take order) are corrupted when they start before
+        /// the time (a station in a long fade).
+        pub(crate) bad_ids_until: (Vec<u32>, SimTime),
     }
 
     impl FakeAir {
@@ -181,6 +192,12 @@ pub(crate) mod tests {
                 taken: 0,
                 slow_ports: Vec::new(),
                 delivered: Vec::new(),
+                lost_acks: Vec::new(),
+                acks: 0,
+                lost_controls: Vec::new(),
+                controls: 0,
+                dropped: Vec::new(),
+                bad_ids_until: (Vec::new(), SimTime::ZERO),
             }
         }
     }
@@ -241,15 +258,31 @@ pub(crate) mod tests {
                     || self.bad_attempts.contains(&self.attempts),
             )
         }
-        fn ack_lost(&mut self, _now: SimTime, _port: PortId, _bits: u64) -> bool {
-            false
+        fn ack_lost(&mut self, now: SimTime, port: PortId, _bits: u64) -> bool {
+            self.acks += 1;
+            let lost = self.lost_acks.contains(&self.acks);
+            if lost {
+                self.log.push(format!("{} ack lost {port}", now.as_nanos()));
+            }
+            lost
+        }
+        fn control_lost(&mut self, now: SimTime, port: PortId, _bits: u64) -> bool {
+            self.controls += 1;
+            let lost = self.lost_controls.contains(&self.controls);
+            self.log.push(format!(
+                "{} bar {port}{}",
+                now.as_nanos(),
+                if lost { " lost" } else { "" }
+            ));
+            lost
         }
         fn deliver(&mut self, now: SimTime, port: PortId, f: Frame) {
             self.log.push(format!("{} deliver {port}", now.as_nanos()));
             self.delivered.push((now, port, f.0.into_parts().0));
         }
-        fn discard(&mut self, now: SimTime, port: PortId, _f: Frame) {
+        fn discard(&mut self, now: SimTime, port: PortId, f: Frame) {
             self.log.push(format!("{} drop {port}", now.as_nanos()));
+            self.dropped.push((now, port, f.0.into_parts().0));
         }
         fn lose(&mut self, now: SimTime, port: PortId, _f: Frame) {
             self.log.push(format!("{} lose {port}", now.as_nanos()));
@@ -280,6 +313,7 @@ pub(crate) mod tests {
             self.corrupt
                 || self.bad_ports.contains(&port)
                 || self.bad_attempts.contains(&self.attempts)
+                || (self.bad_ids_until.0.contains(&id) && start < self.bad_ids_until.1)
         }
     }
 

@@ -216,6 +216,10 @@ impl MacAir for AirOf<'_> {
         lost
     }
 
+    fn control_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool {
+        self.ports[port.index()].control_lost(now, bits)
+    }
+
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
         if self.taps.on() {
             self.taps.delivered(port, self.pool[r].uid);

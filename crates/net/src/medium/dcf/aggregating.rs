@@ -2,8 +2,10 @@
 //! Block Ack session): an aggregating member's aggregate built and put on the air after its
 //! contention, the Block Ack's outcome, and what it contends with next.
 
-use super::super::MacAir;
-use super::ampdu::{Aggregate, Fate, Session, BLOCK_ACK_BYTES, DELIMITER_BYTES};
+use super::super::{Frame, MacAir};
+use super::ampdu::{
+    Aggregate, Fate, Session, BLOCK_ACK_BYTES, BLOCK_ACK_REQ_BYTES, DELIMITER_BYTES,
+};
 use super::config::DcfConfig;
 use super::member::Member;
 use super::phy::{Gi, Mode, Width};
@@ -62,6 +64,17 @@ pub(super) fn send<A: MacAir>(
     let port = *m.ports.get(k)?;
     let (mode, ba_time) = wifi.mode_of(port);
     let s = agg.sessions.get_mut(k)?;
+    agg.sent_bar = s.bar.is_some();
+    if agg.sent_bar {
+        return Some(send_bar(
+            &mut m.stats,
+            (mode, ba_time),
+            cfg,
+            (now, collision),
+            (k, port),
+            air,
+        ));
+    }
     let mut a = Aggregate::default();
     let mut room = s.choose(&mut a, &mode, &lim);
     while room && s.can_grow() {
@@ -93,17 +106,21 @@ pub(super) fn send<A: MacAir>(
         };
         off += sub;
         sent += 1;
+        // An MPDU waits for a retry only while the recipient does not have it.
+        let Some(item) = mpdu.item.as_ref() else {
+            continue;
+        };
         if mpdu.attempts == 1 {
-            air.first_retry(start, port, &mpdu.item);
+            air.first_retry(start, port, item);
         }
         let bad = air.attempt_mpdu(
             (start, end.saturating_since(start)),
             port,
-            &mpdu.item,
+            item,
             (sent == 1, mpdu.attempts > 0),
         );
         if bad && !collision && cfg.header_protection {
-            air.header_up(end, port, &mpdu.item);
+            air.header_up(end, port, item);
         }
         Session::set_intact(mpdu, !bad && !collision);
         intact += u64::from(!bad && !collision);
@@ -116,6 +133,8 @@ pub(super) fn send<A: MacAir>(
     st.attempts += sent;
     st.ampdus += 1;
     st.ampdu_mpdus += sent;
+    st.count_ampdu(sent);
+    st.count_ppdu(wifi.mcs_of(port));
     st.airtime_ns += airtime.as_nanos();
     st.airtime_until_ns = st.airtime_until_ns.max((now + airtime).as_nanos());
     let data_end = now + airtime;
@@ -152,14 +171,49 @@ pub(super) fn send<A: MacAir>(
     })
 }
 
-/// The outcome of member `m`'s aggregate at `now` (`ok`: a Block Ack came back): the MPDUs
-/// released in order or dropped, the contention window reset or doubled.
+/// Member `m`'s BlockAckReq for its session `k` on `port` goes on the air at `now` (with
+/// others' if `collision`): a single control frame in the control response mode of the data's
+/// `mode` (§10.6.6.5.2; the Block Ack's `ba_time` there), which the forward channel may
+/// corrupt; the recipient answers after SIFS with a Block Ack, which the reverse one may.
+fn send_bar<A: MacAir>(
+    st: &mut super::DcfStats,
+    (mode, ba_time): (Mode, SimDuration),
+    cfg: &DcfConfig,
+    (now, collision): (SimTime, bool),
+    (k, port): (usize, PortId),
+    air: &mut A,
+) -> Sent {
+    let airtime = mode.response(0).txtime(BLOCK_ACK_REQ_BYTES);
+    let bar_end = now + airtime;
+    let heard = !collision && !air.control_lost(now, port, BLOCK_ACK_REQ_BYTES * 8);
+    let ok = heard && !air.ack_lost(bar_end, port, BLOCK_ACK_BYTES * 8);
+    st.block_ack_requests += 1;
+    st.block_ack_requests_missed += u64::from(!ok);
+    st.airtime_ns += airtime.as_nanos();
+    st.airtime_until_ns = st.airtime_until_ns.max(bar_end.as_nanos());
+    let sifs_ba = cfg.sifs + ba_time;
+    Sent {
+        k,
+        airtime,
+        ok,
+        any_intact: heard,
+        until: bar_end + sifs_ba + if ok { SimDuration::ZERO } else { cfg.slot },
+        busy_end: if heard { bar_end + sifs_ba } else { bar_end },
+    }
+}
+
+/// The outcome of member `m`'s exchange at `now` (`ok`: a Block Ack came back): after an
+/// aggregate the recipient takes the MPDUs that arrived into its reorder buffer; a Block Ack
+/// acknowledges what it shows, a missed one calls for a BlockAckReq; the MPDUs released,
+/// dropped or given up reach IP or the drop counters; the contention window resets after a
+/// Block Ack or a BlockAckReq given up, doubles otherwise (§10.3.4.3). A reorder timeout due
+/// is asked for with the wake-up `tag`.
 pub(super) fn outcome<A: MacAir>(
     m: &mut Member,
     cfg: &DcfConfig,
-    now: SimTime,
-    ok: bool,
+    (now, ok): (SimTime, bool),
     air: &mut A,
+    tag: u32,
 ) {
     let Some(agg) = m.agg.as_deref_mut() else {
         return;
@@ -171,30 +225,91 @@ pub(super) fn outcome<A: MacAir>(
     let Some(s) = agg.sessions.get_mut(k) else {
         return;
     };
-    let st = &mut m.stats;
-    s.settle(ok, cfg.retry_limit, |fate, mpdu| match fate {
-        Fate::Delivered => {
-            let d = now.saturating_since(mpdu.head).as_nanos();
-            st.successes += 1;
-            st.access_delay_ns += d;
-            st.delays_ns.push(d);
-            air.deliver(now, port, mpdu.item);
+    let lim = cfg.retry_limit;
+    let reset = {
+        let st = &mut m.stats;
+        let mut fate = |f: Fate<Frame>| settle(st, now, port, f, air);
+        if agg.sent_bar {
+            if ok {
+                s.block_ack(lim, &mut fate);
+            }
+            ok || s.bar_failed(lim, &mut fate)
+        } else {
+            s.receive(now, &mut fate);
+            if ok {
+                s.block_ack(lim, &mut fate);
+            } else {
+                s.missed();
+            }
+            ok
         }
-        Fate::Dropped => {
-            st.drops += 1;
-            air.discard(now, port, mpdu.item);
-        }
-    });
-    // §10.3.4.3: CW resets after a success (here a Block Ack) and after the last retry of
-    // what was sent; it doubles after a failure.
-    m.cw = if ok || !s.has_queued() {
+    };
+    m.cw = if reset || !s.wants_access() {
         cfg.cw_min
     } else {
         (2 * m.cw + 1).min(cfg.cw_max)
     };
+    if let Some(t) = s.rx.next_expiry() {
+        if agg.reorder_wake.is_none_or(|w| t < w) {
+            agg.reorder_wake = Some(t);
+            air.wake(t, tag);
+        }
+    }
 }
 
-/// Member `m`, aggregating, has MPDUs to resend to one of its receivers: the first such port
+/// What an MPDU's fate means at `now` for the network and the counters `st`.
+fn settle<A: MacAir>(
+    st: &mut super::DcfStats,
+    now: SimTime,
+    port: PortId,
+    f: Fate<Frame>,
+    air: &mut A,
+) {
+    match f {
+        Fate::Released(f) => air.deliver(now, port, f),
+        Fate::Acked { head } => {
+            let d = now.saturating_since(head).as_nanos();
+            st.successes += 1;
+            st.access_delay_ns += d;
+            st.delays_ns.push(d);
+        }
+        Fate::Dropped(f) => {
+            st.drops += 1;
+            air.discard(now, port, f);
+        }
+        Fate::Late(f) => air.discard(now, port, f),
+        Fate::GaveUp => st.given_up += 1,
+    }
+}
+
+/// Member `m`'s reorder timeout wake-up (`tag`) at `now`: each of its sessions' recipients
+/// releases what has waited 100 ms (crate::medium::dcf::reorder), and the next one due is
+/// asked for.
+pub(super) fn reorder_timeout<A: MacAir>(m: &mut Member, now: SimTime, air: &mut A, tag: u32) {
+    let Some(agg) = m.agg.as_deref_mut() else {
+        return;
+    };
+    if agg.reorder_wake.is_some_and(|w| w > now) {
+        return; // a wake-up an earlier one replaced
+    }
+    let mut next: Option<SimTime> = None;
+    for (s, &port) in agg.sessions.iter_mut().zip(&m.ports) {
+        s.rx.expire(now, &mut |f| match f {
+            super::reorder::RxFate::Released(f) => air.deliver(now, port, f),
+            super::reorder::RxFate::Late(f) => air.discard(now, port, f),
+        });
+        if let Some(t) = s.rx.next_expiry() {
+            next = Some(next.map_or(t, |n: SimTime| n.min(t)));
+        }
+    }
+    agg.reorder_wake = next;
+    if let Some(t) = next {
+        air.wake(t, tag);
+    }
+}
+
+/// Member `m`, aggregating, has MPDUs to resend, or a BlockAckReq to send, to one of its
+/// receivers: the first such port
 /// from its turn on becomes its current session. Returns whether there was one.
 pub(super) fn resume_retries(m: &mut Member) -> bool {
     let Some(agg) = m.agg.as_deref_mut() else {
@@ -203,7 +318,7 @@ pub(super) fn resume_retries(m: &mut Member) -> bool {
     let n = agg.sessions.len();
     for off in 0..n {
         let k = (m.next_port + off) % n;
-        if agg.sessions[k].has_queued() {
+        if agg.sessions[k].wants_access() {
             agg.cur = k;
             m.next_port = if k + 1 == n { 0 } else { k + 1 };
             return true;
@@ -228,4 +343,15 @@ pub(super) fn open<A: MacAir>(m: &mut Member, air: &A) {
         }
         _ => m.frame = Some((port, f, head)),
     }
+}
+
+/// Member `m`'s counters with its sessions' reorder buffers' (crate::medium::dcf::reorder).
+pub(super) fn stats(m: &Member) -> super::DcfStats {
+    let mut st = m.stats.clone();
+    for s in m.agg.iter().flat_map(|a| &a.sessions) {
+        st.reorder_held += s.rx.held_total;
+        st.reorder_timed_out += s.rx.timed_out;
+        st.reorder_late += s.rx.late;
+    }
+    st
 }

@@ -18,26 +18,35 @@
 //! an A-MPDU with at least one MPDU received intact with a compressed Block Ack (32 octets,
 //! §9.3.1.9.3) after SIFS, in the control response mode of the data's (the ACK's rate,
 //! §10.6.6.5.2); its bitmap acknowledges the MPDUs received. The reverse direction's error
-//! model may corrupt the Block Ack; without one (a collision, every MPDU corrupted, or the
-//! Block Ack lost) the sender waits SIFS + Block Ack + a slot, and every MPDU of the aggregate
-//! counts as failed. A failed MPDU stays for a retry with its own retry counter; after
-//! `retry_limit` attempts it is dropped and the window moves past it. The contention window
-//! resets after a Block Ack, doubles without one (§10.3.4.3), as for a frame and its ACK.
+//! model may corrupt the Block Ack. A failed MPDU stays for a retry with its own retry counter;
+//! after `retry_limit` attempts it is dropped and the window moves past it. The contention
+//! window resets after a Block Ack, doubles without one (§10.3.4.3), as for a frame and its ACK.
 //!
-//! The receiver's reorder buffer (§10.24.4): an MPDU acknowledged behind one still missing is
-//! held and released to IP, in order, once every MPDU before it is released or dropped.
+//! Without a Block Ack (a collision, every MPDU corrupted, or the Block Ack lost) the sender
+//! waits SIFS + Block Ack + a slot and cannot tell which MPDUs arrived: after a backoff it
+//! sends a BlockAckReq (24 octets, §9.3.1.8, as a single frame in the control response mode)
+//! and the recipient answers after SIFS with a Block Ack carrying its bitmap (§10.24.3); the
+//! MPDUs it shows are acknowledged, the others go in the next A-MPDU. A BlockAckReq without
+//! an answer is sent again after a backoff with the doubled window, up to `retry_limit`
+//! attempts; then the originator gives up the MPDUs it asked about (those the recipient had
+//! still reach IP through its reorder buffer) and resets its window, as ns-3's
+//! `HtFrameExchangeManager::MissedBlockAck` and `BlockAckManager::DiscardOutstandingMpdus`.
 //!
-//! Deliberate simplifications: the receiver's release is taken at the sender's view, so an
-//! MPDU received intact whose Block Ack was lost is released when a later Block Ack
-//! acknowledges it (the receiver had it already, released it at first, and discards the
-//! resent copy: the same packets reach IP, one exchange later); the Block Ack Request after a
-//! lost Block Ack is folded into the next A-MPDU (its implicit request, the A-MPDU's Normal Ack
-//! policy, §10.24.7.5) and no reorder timeout is needed, the sender's drop moving the window;
+//! The recipient's reorder buffer (crate::medium::dcf::reorder, §10.24.4): every MPDU received
+//! intact enters it at the exchange's end, whatever becomes of the Block Ack; it is released
+//! to IP in sequence order, held behind a hole until the hole arrives, the window moves past
+//! it (the originator dropped or gave it up), or mac80211's reorder timeout of 100 ms.
+//!
+//! Deliberate simplifications: the recipient processes an aggregate at the end of its exchange
+//! (the Block Ack's end or timeout, at most SIFS + Block Ack + a slot after the PPDU), not MPDU
+//! by MPDU; the BlockAckReq that moves the recipient's window after the originator drops an
+//! MPDU (ns-3, ath9k's `ath_send_bar`) is taken as delivered at once, its airtime not counted;
 //! one traffic identifier per receiver; no RTS/CTS before an aggregate.
 
 use super::super::Frame;
 use super::config::AmpduLimits;
 use super::phy::Mode;
+use super::reorder::{Reorder, RxFate};
 use engine::SimTime;
 use std::collections::VecDeque;
 
@@ -47,6 +56,10 @@ pub const BA_WINDOW: u32 = 64;
 /// A compressed Block Ack (§9.3.1.9.3): frame control 2, duration 2, RA 6, TA 6, BA control 2,
 /// starting sequence control 2, bitmap 8, FCS 4 octets.
 pub const BLOCK_ACK_BYTES: u64 = 32;
+
+/// A compressed BlockAckReq (§9.3.1.8): frame control 2, duration 2, RA 6, TA 6, BAR control
+/// 2, starting sequence control 2, FCS 4 octets.
+pub const BLOCK_ACK_REQ_BYTES: u64 = 24;
 
 /// The MPDU delimiter before each MPDU of an A-MPDU (§9.7.1).
 pub const DELIMITER_BYTES: u64 = 4;
@@ -106,21 +119,22 @@ impl Aggregate {
     }
 }
 
-/// Where an MPDU stands.
+/// Where an MPDU stands at the originator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     /// Waiting to go (first time, or for a retry).
     Queued,
     /// In the aggregate on the air; whether it arrives intact.
     OnAir { intact: bool },
-    /// Acknowledged, held in the receiver's reorder buffer behind a missing one.
-    Acked,
+    /// Sent in an aggregate whose Block Ack was missed: the originator asks (a BlockAckReq).
+    Unknown,
 }
 
-/// An MPDU of a Block Ack session.
+/// An MPDU of a Block Ack session, not yet acknowledged.
 #[derive(Debug)]
 pub(super) struct Mpdu<T> {
-    pub(super) item: T,
+    /// The frame, until the recipient has it (its reorder buffer, or IP).
+    pub(super) item: Option<T>,
     /// Sequence number, in the session's order.
     pub(super) seq: u32,
     /// Attempts so far.
@@ -132,21 +146,32 @@ pub(super) struct Mpdu<T> {
     state: State,
 }
 
-/// What became of an MPDU at a Block Ack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Fate {
-    /// Released to IP at the receiver, in order.
-    Delivered,
-    /// Dropped after its last attempt.
-    Dropped,
+/// What became of an MPDU at an exchange's end.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Fate<T> {
+    /// The recipient released it to IP, in order.
+    Released(T),
+    /// The recipient discarded it: it arrived behind the window.
+    Late(T),
+    /// A Block Ack acknowledged it (taken at `head`).
+    Acked { head: SimTime },
+    /// The originator dropped it after its last attempt; the recipient never had it.
+    Dropped(T),
+    /// The originator gave it up with its BlockAckReq, but the recipient had it.
+    GaveUp,
 }
 
 /// The originator's and recipient's state of one Block Ack agreement (one receiver, one
-/// traffic identifier): the MPDUs not yet released, in sequence order.
+/// traffic identifier): the MPDUs not yet acknowledged, in sequence order, a BlockAckReq
+/// pending, and the recipient's reorder buffer (crate::medium::dcf::reorder).
 #[derive(Debug)]
 pub(super) struct Session<T> {
     next_seq: u32,
     queue: VecDeque<Mpdu<T>>,
+    /// A BlockAckReq is due (after a Block Ack timeout): its attempts so far.
+    pub(super) bar: Option<u32>,
+    /// The recipient's reorder buffer.
+    pub(super) rx: Reorder<T>,
 }
 
 impl<T> Default for Session<T> {
@@ -154,19 +179,21 @@ impl<T> Default for Session<T> {
         Session {
             next_seq: 0,
             queue: VecDeque::new(),
+            bar: None,
+            rx: Reorder::default(),
         }
     }
 }
 
 impl<T> Session<T> {
-    /// The end of the window: 64 past the oldest MPDU not released (WinStart_O + WinSize_O).
-    fn window_end(&self) -> u32 {
-        self.queue.front().map_or(self.next_seq, |m| m.seq) + BA_WINDOW
+    /// WinStart_O: the oldest MPDU not acknowledged (§10.24.7.4).
+    fn win_start(&self) -> u32 {
+        self.queue.front().map_or(self.next_seq, |m| m.seq)
     }
 
-    /// Whether a new MPDU would lie within the window.
+    /// Whether a new MPDU would lie within the window (WinStart_O + WinSize_O).
     pub(super) fn can_grow(&self) -> bool {
-        self.next_seq < self.window_end()
+        self.next_seq < self.win_start() + BA_WINDOW
     }
 
     /// Whether an MPDU waits to go (a retry, or one taken that did not fit).
@@ -174,7 +201,12 @@ impl<T> Session<T> {
         self.queue.iter().any(|m| m.state == State::Queued)
     }
 
-    /// Whether nothing is left (every MPDU released or dropped).
+    /// Whether the session needs the channel: a BlockAckReq or an MPDU to send.
+    pub(super) fn wants_access(&self) -> bool {
+        self.bar.is_some() || self.has_queued()
+    }
+
+    /// Whether nothing is left (every MPDU acknowledged or dropped).
     #[cfg(test)]
     pub(super) fn is_empty(&self) -> bool {
         self.queue.is_empty()
@@ -183,7 +215,7 @@ impl<T> Session<T> {
     /// A new MPDU of `bytes` octets taken from the queue at `head`, next in sequence.
     pub(super) fn push(&mut self, item: T, bytes: u64, head: SimTime) {
         self.queue.push_back(Mpdu {
-            item,
+            item: Some(item),
             seq: self.next_seq,
             attempts: 0,
             head,
@@ -217,37 +249,90 @@ impl<T> Session<T> {
         m.state = State::OnAir { intact };
     }
 
-    /// The Block Ack's bookkeeping after the aggregate on the air: with a Block Ack
-    /// (`block_ack`) the MPDUs that arrived intact are acknowledged; every other one stays for
-    /// a retry unless it has had `retry_limit` attempts, when it is dropped. Then the
-    /// acknowledged MPDUs with nothing missing before them are released in order. `fate` hears
-    /// of each MPDU dropped or released, in sequence order (the drops first).
-    pub(super) fn settle(
-        &mut self,
-        block_ack: bool,
-        retry_limit: u32,
-        mut fate: impl FnMut(Fate, Mpdu<T>),
-    ) {
-        let mut kept = VecDeque::with_capacity(self.queue.len());
-        for mut m in self.queue.drain(..) {
-            if let State::OnAir { intact } = m.state {
-                if block_ack && intact {
-                    m.state = State::Acked;
-                } else if m.attempts >= retry_limit {
-                    fate(Fate::Dropped, m);
-                    continue;
-                } else {
-                    m.state = State::Queued;
+    /// The recipient's side of the aggregate on the air, at its end `now`: each MPDU that
+    /// arrived intact goes into the reorder buffer (released in order, held behind a hole, or
+    /// discarded if late), whatever becomes of the Block Ack.
+    pub(super) fn receive(&mut self, now: SimTime, fate: &mut impl FnMut(Fate<T>)) {
+        let Session { queue, rx, .. } = self;
+        for m in queue.iter_mut() {
+            if m.state == (State::OnAir { intact: true }) {
+                if let Some(item) = m.item.take() {
+                    rx.receive(m.seq, item, now, &mut |f| fate(rx_fate(f)));
                 }
             }
-            kept.push_back(m);
         }
-        self.queue = kept;
-        while self.queue.front().is_some_and(|m| m.state == State::Acked) {
-            if let Some(m) = self.queue.pop_front() {
-                fate(Fate::Delivered, m);
+    }
+
+    /// A Block Ack came back (after the aggregate, or after a BlockAckReq): its bitmap, the
+    /// MPDUs the recipient has, acknowledges them; every other one sent stays for a retry
+    /// unless it has had `retry_limit` attempts, when it is dropped and the recipient's
+    /// window moves past it. `fate` hears of each, in sequence order.
+    pub(super) fn block_ack(&mut self, retry_limit: u32, fate: &mut impl FnMut(Fate<T>)) {
+        self.bar = None;
+        self.resolve(true, retry_limit, fate);
+    }
+
+    /// No Block Ack after the aggregate (a collision, every MPDU lost, or the Block Ack
+    /// lost): the originator cannot tell which MPDUs arrived and sends a BlockAckReq
+    /// (§10.24.3, retransmitted without a response; as ns-3's
+    /// `HtFrameExchangeManager::MissedBlockAck` with `UseExplicitBarAfterMissedBlockAck`).
+    pub(super) fn missed(&mut self) {
+        for m in self.queue.iter_mut() {
+            if matches!(m.state, State::OnAir { .. }) {
+                m.state = State::Unknown;
             }
         }
+        if self.queue.iter().any(|m| m.state == State::Unknown) {
+            self.bar = Some(0);
+        }
+    }
+
+    /// The BlockAckReq went unanswered: another attempt, or after `retry_limit` of them the
+    /// originator gives the MPDUs it asked about up (ns-3 `DiscardOutstandingMpdus`) and the
+    /// recipient's window moves past them. Returns whether it gave up.
+    pub(super) fn bar_failed(&mut self, retry_limit: u32, fate: &mut impl FnMut(Fate<T>)) -> bool {
+        let tries = self.bar.map_or(1, |n| n + 1);
+        if tries < retry_limit {
+            self.bar = Some(tries);
+            return false;
+        }
+        self.bar = None;
+        self.resolve(false, retry_limit, fate);
+        true
+    }
+
+    /// The MPDUs sent and not yet acknowledged: with a Block Ack (`answered`) those the
+    /// recipient has are acknowledged and the others queued for a retry, or dropped after
+    /// `retry_limit` attempts; without one (the BlockAckReq given up) every one is given up.
+    /// The recipient's window then moves to the originator's (past the MPDUs dropped).
+    fn resolve(&mut self, answered: bool, retry_limit: u32, fate: &mut impl FnMut(Fate<T>)) {
+        let mut kept = VecDeque::with_capacity(self.queue.len());
+        for mut m in self.queue.drain(..) {
+            if m.state == State::Queued {
+                kept.push_back(m);
+                continue;
+            }
+            match m.item.take() {
+                None if answered => fate(Fate::Acked { head: m.head }),
+                None => fate(Fate::GaveUp),
+                Some(item) if !answered || m.attempts >= retry_limit => fate(Fate::Dropped(item)),
+                Some(item) => {
+                    m.item = Some(item);
+                    m.state = State::Queued;
+                    kept.push_back(m);
+                }
+            }
+        }
+        self.queue = kept;
+        let start = self.win_start();
+        self.rx.advance_to(start, &mut |f| fate(rx_fate(f)));
+    }
+}
+
+fn rx_fate<T>(f: RxFate<T>) -> Fate<T> {
+    match f {
+        RxFate::Released(t) => Fate::Released(t),
+        RxFate::Late(t) => Fate::Late(t),
     }
 }
 
@@ -258,6 +343,10 @@ pub(super) struct Agg {
     pub(super) sessions: Vec<Session<Frame>>,
     /// The session (port index) whose aggregate is contended for or on the air.
     pub(super) cur: usize,
+    /// Whether the frame on the air is the current session's BlockAckReq.
+    pub(super) sent_bar: bool,
+    /// The reorder timeout wake-up asked for, if one is pending.
+    pub(super) reorder_wake: Option<SimTime>,
 }
 
 #[cfg(test)]

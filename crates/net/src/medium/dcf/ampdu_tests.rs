@@ -97,11 +97,44 @@ fn send_session(s: &mut Session<u32>, l: &AmpduLimits, bad: &[u32]) -> Vec<u32> 
     sent
 }
 
-fn settle(s: &mut Session<u32>, ba: bool, limit: u32) -> Vec<(Fate, u32)> {
+/// One exchange's end for the session: the recipient takes what arrived; with a Block Ack
+/// (`ba`) the originator learns it, without one it owes a BlockAckReq. Fates by item
+/// (`Acked` as `u32::MAX`, `GaveUp` as `u32::MAX - 1`).
+fn settle(s: &mut Session<u32>, ba: bool, limit: u32) -> Vec<(char, u32)> {
     let mut out = Vec::new();
-    s.settle(ba, limit, |f, m| out.push((f, m.item)));
+    let mut f = |x: Fate<u32>| out.push(name(x));
+    s.receive(SimTime::ZERO, &mut f);
+    if ba {
+        s.block_ack(limit, &mut f);
+    } else {
+        s.missed();
+    }
     out
 }
+
+fn name(f: Fate<u32>) -> (char, u32) {
+    match f {
+        Fate::Released(i) => ('R', i),
+        Fate::Late(i) => ('L', i),
+        Fate::Acked { .. } => ('A', 0),
+        Fate::Dropped(i) => ('D', i),
+        Fate::GaveUp => ('G', 0),
+    }
+}
+
+/// The BlockAckReq's exchange: answered (`ba`) or not.
+fn bar(s: &mut Session<u32>, ba: bool, limit: u32) -> Vec<(char, u32)> {
+    let mut out = Vec::new();
+    let mut f = |x: Fate<u32>| out.push(name(x));
+    if ba {
+        s.block_ack(limit, &mut f);
+    } else {
+        s.bar_failed(limit, &mut f);
+    }
+    out
+}
+
+const A: (char, u32) = ('A', 0);
 
 #[test]
 fn a_block_ack_releases_in_order_and_holds_what_follows_a_hole() {
@@ -111,40 +144,80 @@ fn a_block_ack_releases_in_order_and_holds_what_follows_a_hole() {
         s.push(i, 500, SimTime::ZERO);
     }
     assert_eq!(send_session(&mut s, &l, &[1]), [0, 1, 2, 3]);
-    // MPDU 0 released; 2 and 3 acknowledged but held behind 1 (the reorder buffer).
-    assert_eq!(settle(&mut s, true, 7), [(Fate::Delivered, 0)]);
+    // MPDU 0 released; 2 and 3 held behind 1 in the recipient's reorder buffer, and
+    // acknowledged with 0 by the Block Ack.
+    assert_eq!(settle(&mut s, true, 7), [('R', 0), A, A, A]);
+    assert_eq!(s.rx.held(), 2);
     assert!(s.has_queued());
     s.push(4, 500, SimTime::ZERO);
     // The retry goes first, then the new MPDU; the held ones are not resent.
     assert_eq!(send_session(&mut s, &l, &[]), [1, 4]);
     assert_eq!(
         settle(&mut s, true, 7),
-        [1, 2, 3, 4].map(|i| (Fate::Delivered, i))
+        [('R', 1), ('R', 2), ('R', 3), ('R', 4), A, A]
     );
+    assert!(s.is_empty());
+    assert_eq!(s.rx.held_total, 2);
+}
+
+#[test]
+fn a_lost_block_ack_calls_for_a_block_ack_request_and_only_the_missing_mpdus_go_again() {
+    let l = lim(64, 65_535, 5_484);
+    let mut s = Session::default();
+    for i in 0..4 {
+        s.push(i, 500, SimTime::ZERO);
+    }
+    // MPDU 1 corrupted, the Block Ack lost: the recipient still releases 0 and holds 2, 3;
+    // the originator knows nothing and owes a BlockAckReq (nothing is queued for a retry).
+    assert_eq!(send_session(&mut s, &l, &[1]), [0, 1, 2, 3]);
+    assert_eq!(settle(&mut s, false, 7), [('R', 0)]);
+    assert_eq!(
+        (s.bar, s.has_queued(), s.wants_access()),
+        (Some(0), false, true)
+    );
+    // The BlockAckReq unanswered once, then answered: 0, 2, 3 acknowledged, 1 queued.
+    assert_eq!(bar(&mut s, false, 7), []);
+    assert_eq!(s.bar, Some(1));
+    assert_eq!(bar(&mut s, true, 7), [A, A, A]);
+    assert_eq!((s.bar, s.has_queued()), (None, true));
+    assert_eq!(send_session(&mut s, &l, &[]), [1]);
+    assert_eq!(settle(&mut s, true, 7), [('R', 1), ('R', 2), ('R', 3), A]);
     assert!(s.is_empty());
 }
 
 #[test]
-fn without_a_block_ack_every_mpdu_is_retried_and_the_last_attempt_drops_it() {
+fn a_block_ack_request_given_up_drops_what_the_recipient_lacks_and_moves_its_window() {
     let l = lim(64, 65_535, 5_484);
     let mut s = Session::default();
     for i in 0..3 {
         s.push(i, 500, SimTime::ZERO);
     }
-    // Block Ack lost: nothing released, all three go again.
-    assert_eq!(send_session(&mut s, &l, &[]), [0, 1, 2]);
-    assert_eq!(settle(&mut s, false, 2), []);
-    // Second attempt: 0 corrupted, the others acknowledged; 0 has had its 2 attempts and is
-    // dropped, which releases 1 and 2 (the window moves past it).
-    assert_eq!(send_session(&mut s, &l, &[0]), [0, 1, 2]);
+    assert_eq!(send_session(&mut s, &l, &[1]), [0, 1, 2]);
+    assert_eq!(settle(&mut s, false, 3), [('R', 0)]);
+    assert_eq!(bar(&mut s, false, 3), []);
+    assert_eq!(bar(&mut s, false, 3), []);
+    // The third attempt (the limit): 0 and 2 given up (the recipient had them), 1 dropped;
+    // the window moves past 1 and releases 2.
     assert_eq!(
-        settle(&mut s, true, 2),
-        [
-            (Fate::Dropped, 0),
-            (Fate::Delivered, 1),
-            (Fate::Delivered, 2)
-        ]
+        bar(&mut s, false, 3),
+        [('G', 0), ('D', 1), ('G', 0), ('R', 2)]
     );
+    assert!(s.is_empty() && !s.wants_access());
+}
+
+#[test]
+fn the_last_attempt_drops_an_mpdu_and_the_window_moves_past_it() {
+    let l = lim(64, 65_535, 5_484);
+    let mut s = Session::default();
+    for i in 0..3 {
+        s.push(i, 500, SimTime::ZERO);
+    }
+    assert_eq!(send_session(&mut s, &l, &[0]), [0, 1, 2]);
+    assert_eq!(settle(&mut s, true, 2), [A, A]);
+    // Second attempt of 0, corrupted again: dropped at its limit of 2, which releases 1 and
+    // 2 (the window moves past it).
+    assert_eq!(send_session(&mut s, &l, &[0]), [0]);
+    assert_eq!(settle(&mut s, true, 2), [('D', 0), ('R', 1), ('R', 2)]);
     assert!(s.is_empty());
 }
 
@@ -159,21 +232,25 @@ fn the_window_holds_sequence_numbers_within_64_of_the_oldest_unreleased() {
     assert!(!s.can_grow());
     send_session(&mut s, &l, &[0]);
     settle(&mut s, true, 7);
-    // 0 is missing, 1-63 held: still no room.
+    // 0 is missing, 1-63 acknowledged and held: WinStart_O is still 0, no room.
     assert!(!s.can_grow());
     send_session(&mut s, &l, &[]);
-    assert_eq!(settle(&mut s, true, 7).len(), 64);
+    let out = settle(&mut s, true, 7);
+    assert_eq!(out.iter().filter(|f| f.0 == 'R').count(), 64);
     assert!(s.can_grow());
 }
 
-/// The script: an access point with six 512-octet frames for its station, aggregates of at
-/// most 4 MPDUs at HT MCS 7, CWmin 0 (no backoff), the second MPDU corrupted.
-#[test]
-fn a_corrupted_mpdu_is_resent_first_in_the_next_aggregate_and_released_in_order() {
+/// A script's cell: an access point with six 512-octet frames for its station, aggregates of
+/// at most 4 MPDUs at HT MCS 7, CWmin = CWmax = 0 (no backoff, even after a failure), and
+/// `retry_limit` attempts; `setup` marks what the channel loses. Runs every wake-up in time
+/// order and returns the medium and the air.
+fn script(retry_limit: u32, setup: impl FnOnce(&mut FakeAir)) -> (Dcf, FakeAir) {
     let cfg = DcfConfig {
         slot: SimDuration::from_micros(9),
         sifs: SimDuration::from_micros(16),
         cw_min: 0,
+        cw_max: 0,
+        retry_limit,
         ..DcfConfig::B_LONG_1M
     };
     let mut d = Dcf::new(cfg, vec![(Vec::new(), engine::RngStream::new(1, "ap"))]);
@@ -182,7 +259,7 @@ fn a_corrupted_mpdu_is_resent_first_in_the_next_aggregate_and_released_in_order(
     d.set_port_mode(PortId(0), MCS7);
     d.set_port_mode(PortId(1), MCS7);
     let mut air = FakeAir::new(vec![6, 0]);
-    air.bad_attempts = vec![2];
+    setup(&mut air);
     d.on_ready(SimTime::ZERO, PortId(0), &mut air);
     while let Some((k, _)) = air
         .wakes
@@ -193,6 +270,26 @@ fn a_corrupted_mpdu_is_resent_first_in_the_next_aggregate_and_released_in_order(
         let (t, tag) = air.wakes.remove(k);
         d.on_wake(t, tag, &mut air);
     }
+    (d, air)
+}
+
+/// The MPDUs, BlockAckReqs and lost acknowledgements of a script's log.
+fn frames(air: &FakeAir) -> Vec<&str> {
+    air.log
+        .iter()
+        .filter(|l| l.contains("mpdu") || l.contains("bar") || l.contains("ack lost"))
+        .map(String::as_str)
+        .collect()
+}
+
+fn us(t: u64) -> SimTime {
+    SimTime(t * 1000)
+}
+
+/// The script of the issue: the second MPDU of four corrupted.
+#[test]
+fn a_corrupted_mpdu_is_resent_first_in_the_next_aggregate_and_released_in_order() {
+    let (d, air) = script(7, |air| air.bad_attempts = vec![2]);
     let mpdus: Vec<&str> = air
         .log
         .iter()
@@ -217,8 +314,7 @@ fn a_corrupted_mpdu_is_resent_first_in_the_next_aggregate_and_released_in_order(
         ]
     );
     // MPDU 1 at the first Block Ack; 2 to 6 in order at the second (636 + 48 µs), 3 and 4
-    // held until 2 arrived; each once.
-    let us = |t: u64| SimTime(t * 1000);
+    // held in the recipient's reorder buffer until 2 arrived; each once.
     assert_eq!(
         air.delivered,
         [
@@ -237,4 +333,116 @@ fn a_corrupted_mpdu_is_resent_first_in_the_next_aggregate_and_released_in_order(
     );
     assert_eq!((st.retries, st.errors, st.block_acks_missed), (1, 1, 0));
     assert_eq!(st.airtime_ns, 292_000 + 228_000);
+    assert_eq!(
+        (st.reorder_held, st.reorder_timed_out, st.block_ack_requests),
+        (2, 0, 0)
+    );
+}
+
+/// The script with the first Block Ack lost as well: the BlockAckReq after the Block Ack
+/// timeout, its Block Ack, and only the missing MPDU in the next A-MPDU.
+#[test]
+fn a_lost_block_ack_is_followed_by_a_block_ack_request_and_only_the_missing_mpdu_is_resent() {
+    let (d, air) = script(7, |air| {
+        air.bad_attempts = vec![2];
+        air.lost_acks = vec![1];
+    });
+    assert_eq!(
+        frames(&air),
+        [
+            "34000 mpdu port0 #1 100000",
+            "134000 mpdu port0 #2 64000",
+            "198000 mpdu port0 #3 64000",
+            "262000 mpdu port0 #4 64000",
+            "326000 ack lost port0",
+            // The Block Ack timeout: 326 + SIFS 16 + Block Ack 32 + a slot 9 = 383 µs; DIFS
+            // 34, no backoff (CW 0): the BlockAckReq at 417 µs (24 octets at 24 Mb/s: 32 µs).
+            "417000 bar port0",
+            // Its Block Ack ends at 449 + 16 + 32 = 497 µs; DIFS: 531. Only MPDU 2 is resent
+            // (1, 3 and 4 were in the bitmap), with 5 and 6: 228 µs as before.
+            "531000 mpdu port0 #2 100000",
+            "631000 mpdu port0 #5 64000",
+            "695000 mpdu port0 #6 64000",
+        ]
+    );
+    // The recipient released MPDU 1 at the end of the first exchange (the timeout, 383 µs)
+    // and held 3 and 4, whatever the Block Ack; 2 to 6 at the last Block Ack, 759 + 48 µs.
+    assert_eq!(
+        air.delivered,
+        [
+            (us(383), PortId(0), 1),
+            (us(807), PortId(0), 2),
+            (us(807), PortId(0), 3),
+            (us(807), PortId(0), 4),
+            (us(807), PortId(0), 5),
+            (us(807), PortId(0), 6),
+        ]
+    );
+    let st = &d.stats()[0];
+    assert_eq!(
+        (st.ampdus, st.ampdu_mpdus, st.successes, st.drops),
+        (2, 7, 6, 0)
+    );
+    assert_eq!(
+        (
+            st.block_acks_missed,
+            st.block_ack_requests,
+            st.block_ack_requests_missed
+        ),
+        (1, 1, 0)
+    );
+    assert_eq!(st.airtime_ns, 292_000 + 32_000 + 228_000);
+}
+
+/// The script with MPDU 2 corrupted on both its attempts (retry limit 2): the originator drops
+/// it and the recipient's window moves past it, releasing 3 and 4 (held) with 5 and 6.
+#[test]
+fn an_mpdu_dropped_at_its_retry_limit_moves_the_recipients_window() {
+    let (d, air) = script(2, |air| air.bad_attempts = vec![2, 5]);
+    assert_eq!(
+        air.delivered,
+        [
+            (us(374), PortId(0), 1),
+            (us(684), PortId(0), 3),
+            (us(684), PortId(0), 4),
+            (us(684), PortId(0), 5),
+            (us(684), PortId(0), 6),
+        ]
+    );
+    assert_eq!(air.dropped, [(us(684), PortId(0), 2)]);
+    let st = &d.stats()[0];
+    assert_eq!((st.successes, st.drops, st.reorder_held), (5, 1, 4));
+}
+
+/// The script with MPDU 2 in a fade for 101 ms (every attempt that starts before is
+/// corrupted) and a retry limit it does not reach: the recipient holds 3 to 6 until 3 has
+/// waited mac80211's 100 ms, releases them past the hole, and discards 2 when it arrives late.
+#[test]
+fn the_reorder_timeout_releases_past_a_hole_after_100_ms() {
+    let (d, air) = script(10_000, |air| air.bad_ids_until = (vec![2], us(101_000)));
+    // 3 and 4 were held at 374 µs: released at 100.374 ms with 5 and 6 (held since 684 µs,
+    // now in order at the window's start).
+    assert_eq!(
+        air.delivered,
+        [
+            (us(374), PortId(0), 1),
+            (us(100_374), PortId(0), 3),
+            (us(100_374), PortId(0), 4),
+            (us(100_374), PortId(0), 5),
+            (us(100_374), PortId(0), 6),
+        ]
+    );
+    // MPDU 2 gets through after the fade, behind the window: discarded by the recipient.
+    assert_eq!(air.dropped.len(), 1);
+    assert!(
+        air.dropped[0].0 > us(101_000) && air.dropped[0].2 == 2,
+        "{:?}",
+        air.dropped
+    );
+    let st = &d.stats()[0];
+    assert_eq!(
+        (st.reorder_held, st.reorder_timed_out, st.reorder_late),
+        (4, 2, 1)
+    );
+    assert_eq!((st.successes, st.drops), (6, 0));
 }

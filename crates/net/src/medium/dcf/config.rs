@@ -156,8 +156,72 @@ pub struct DcfStats {
     /// MPDUs in them (the mean aggregate: `ampdu_mpdus / ampdus`).
     pub ampdu_mpdus: u64,
     /// A-MPDUs after which no Block Ack arrived (collided, every MPDU corrupted, or the Block
-    /// Ack lost): every MPDU in them is retried.
+    /// Ack lost): each calls for a BlockAckReq.
     pub block_acks_missed: u64,
+    /// BlockAckReqs sent (the Block Ack retries after a missed one).
+    pub block_ack_requests: u64,
+    /// BlockAckReqs that got no Block Ack.
+    pub block_ack_requests_missed: u64,
+    /// MPDUs the originator gave up with a BlockAckReq at its retry limit though the recipient
+    /// had them (they reached IP; not in `drops`).
+    pub given_up: u64,
+    /// MPDUs the recipient held in its reorder buffer behind a missing one.
+    pub reorder_held: u64,
+    /// MPDUs its reorder timeout released past a hole (100 ms, mac80211).
+    pub reorder_timed_out: u64,
+    /// MPDUs that reached the recipient behind its window (their hole skipped by the
+    /// timeout) and were discarded.
+    pub reorder_late: u64,
+    /// A-MPDUs by their MPDUs: entry `k` counts the aggregates of `k` MPDUs (the
+    /// distribution behind `ampdu_mpdus / ampdus`).
+    pub ampdu_sizes: Vec<u64>,
+    /// Data PPDUs (A-MPDUs, or single frames) by HT/VHT modulation and coding, in key order.
+    pub mcs_ppdus: Vec<(McsKey, u64)>,
+}
+
+/// An HT or VHT modulation and coding scheme (IEEE 802.11-2016 §19.5, §21.5), a key of the
+/// MCS histogram ([`DcfStats::mcs_ppdus`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct McsKey {
+    /// VHT (its MCS 0-9 per stream) rather than HT (its MCS index 0-31 covers the streams).
+    pub vht: bool,
+    /// The MCS index: HT 8·(streams − 1) + MCS per stream; VHT 0-9.
+    pub index: u8,
+    /// Spatial streams.
+    pub nss: u8,
+}
+
+impl std::fmt::Display for McsKey {
+    /// `ht15` (HT MCS 15), `vht9x2` (VHT MCS 9, two streams).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.vht {
+            write!(f, "vht{}x{}", self.index, self.nss)
+        } else {
+            write!(f, "ht{}", self.index)
+        }
+    }
+}
+
+impl DcfStats {
+    /// One data PPDU sent in `mcs` (none: not an HT/VHT mode).
+    pub(super) fn count_ppdu(&mut self, mcs: Option<McsKey>) {
+        let Some(key) = mcs else {
+            return;
+        };
+        match self.mcs_ppdus.binary_search_by_key(&key, |e| e.0) {
+            Ok(i) => self.mcs_ppdus[i].1 += 1,
+            Err(i) => self.mcs_ppdus.insert(i, (key, 1)),
+        }
+    }
+
+    /// One A-MPDU of `n` MPDUs sent.
+    pub(super) fn count_ampdu(&mut self, n: u64) {
+        let n = n as usize;
+        if self.ampdu_sizes.len() <= n {
+            self.ampdu_sizes.resize(n + 1, 0);
+        }
+        self.ampdu_sizes[n] += 1;
+    }
 }
 
 impl DcfStats {

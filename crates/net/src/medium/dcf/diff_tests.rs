@@ -94,6 +94,9 @@ impl MacAir for DiffAir {
             .push(format!("{} ack {port} {bits} {lost}", now.as_nanos()));
         lost
     }
+    fn control_lost(&mut self, _now: SimTime, _port: PortId, _bits: u64) -> bool {
+        false // no BlockAckReq without aggregation
+    }
     fn deliver(&mut self, now: SimTime, port: PortId, _: Frame) {
         self.log.push(format!("{} deliver {port}", now.as_nanos()));
         if self.next() % 1000 < self.answer {

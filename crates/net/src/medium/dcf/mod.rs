@@ -29,7 +29,7 @@
 
 use super::{MacAir, Medium};
 use config::Timing;
-pub use config::{AmpduLimits, DcfConfig, DcfStats};
+pub use config::{AmpduLimits, DcfConfig, DcfStats, McsKey};
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use member::{Aside, Member, Phase};
 use set::{Bits, MemberSet};
@@ -41,6 +41,7 @@ pub mod ampdu;
 mod config;
 mod member;
 pub mod phy;
+mod reorder;
 mod set;
 mod take;
 mod wifi;
@@ -52,6 +53,8 @@ const MEMBER: u32 = 1 << 31;
 const ASIDE: u32 = 1 << 30;
 /// The bits of an epoch tag.
 const EPOCH: u32 = ASIDE - 1;
+/// Wake-up tag of a member's reorder timeout (crate::medium::dcf::reorder; member low bits).
+const REORDER: u32 = MEMBER | ASIDE;
 
 /// `Dcf::member_of` for a port that is not the cell's.
 const NO_MEMBER: u32 = u32::MAX;
@@ -138,13 +141,6 @@ impl Dcf {
         d
     }
 
-    fn grow_sets(&mut self) {
-        let n = self.members.len();
-        self.counting.grow(n);
-        self.frozen.grow(n);
-        self.waiting.grow(n);
-    }
-
     /// A link of the cell: the access point's port joins member 0, the station's port becomes
     /// a member of its own drawing from `rng`.
     pub(crate) fn add_link(&mut self, ap_port: PortId, sta_port: PortId, rng: RngStream) {
@@ -177,17 +173,9 @@ impl Dcf {
         self.grow_sets();
     }
 
-    fn set_member(member_of: &mut Vec<u32>, port: PortId, member: usize) {
-        let i = port.index();
-        if member_of.len() <= i {
-            member_of.resize(i + 1, NO_MEMBER);
-        }
-        member_of[i] = member as u32;
-    }
-
-    /// Each member's counters, in member order.
+    /// Each member's counters, in member order (its recipients' reorder counters added).
     pub(crate) fn stats(&self) -> Vec<DcfStats> {
-        self.members.iter().map(|m| m.stats.clone()).collect()
+        self.members.iter().map(aggregating::stats).collect()
     }
 
     /// Member `i`, if it has no frame, takes one from its ports (in turn, from the one after
@@ -355,6 +343,8 @@ impl Dcf {
                 air.header_up(now + airtime, *port, frame);
             }
             m.stats.attempts += 1;
+            m.stats
+                .count_ppdu(self.wifi.as_deref().and_then(|w| w.mcs_of(*port)));
             m.stats.airtime_ns += airtime.as_nanos();
             m.stats.airtime_until_ns = m.stats.airtime_until_ns.max((now + airtime).as_nanos());
             if m.attempt > 0 {
@@ -475,7 +465,7 @@ impl Dcf {
         m.defer = self.tm.difs;
         m.defer_at = self.exchanges;
         if m.agg.is_some() {
-            aggregating::outcome(m, cfg, now, ok, air);
+            aggregating::outcome(m, cfg, (now, ok), air, REORDER | i as u32);
             m.phase = Phase::Empty;
             return;
         }
@@ -565,6 +555,12 @@ impl<A: MacAir> Medium<A> for Dcf {
     }
 
     fn on_wake(&mut self, now: SimTime, tag: u32, air: &mut A) {
+        if tag & REORDER == REORDER {
+            if let Some(m) = self.members.get_mut((tag & EPOCH) as usize) {
+                aggregating::reorder_timeout(m, now, air, tag);
+            }
+            return;
+        }
         if tag & ASIDE != 0 {
             // A frame's retry delay is over: an empty member takes it now; a busy one after
             // its exchange.

@@ -3,6 +3,25 @@
 //! wait before a retry in three of them, so that a wake-up visits only the members it concerns,
 //! not every member of the cell, in the order the full scan visited them.
 
+impl super::Dcf {
+    /// The member sets grow with the members.
+    pub(super) fn grow_sets(&mut self) {
+        let n = self.members.len();
+        self.counting.grow(n);
+        self.frozen.grow(n);
+        self.waiting.grow(n);
+    }
+
+    /// `port` belongs to `member` (`member_of`, by port index).
+    pub(super) fn set_member(member_of: &mut Vec<u32>, port: engine::PortId, member: usize) {
+        let i = port.index();
+        if member_of.len() <= i {
+            member_of.resize(i + 1, super::NO_MEMBER);
+        }
+        member_of[i] = member as u32;
+    }
+}
+
 /// Members of a cell, by index, as bits of 64-bit words (a cell of any size).
 #[derive(Clone, Debug, Default)]
 pub(super) struct MemberSet {

@@ -4,7 +4,7 @@
 
 use super::airtime::{AirtimeDrr, ApScheduler};
 use super::ampdu::BLOCK_ACK_BYTES;
-use super::config::{AmpduLimits, Timing};
+use super::config::{AmpduLimits, McsKey, Timing};
 use super::phy::Mode;
 use super::Dcf;
 use engine::{PortId, SimDuration};
@@ -26,6 +26,25 @@ pub(crate) struct CellWifi {
     pub(crate) ampdu: Option<AmpduLimits>,
     /// The access point's ports are one shared FIFO (crate::ifq): it takes the oldest head.
     pub(crate) shared_fifo: bool,
+}
+
+impl CellWifi {
+    /// The HT/VHT MCS of `port`'s data frames, for the MCS histogram (`None`: another PHY).
+    pub(super) fn mcs_of(&self, port: PortId) -> Option<McsKey> {
+        match self.port_mode.get(port.index()).copied().flatten()?.0 {
+            Mode::Ht { mcs, nss, .. } => Some(McsKey {
+                vht: false,
+                index: 8 * nss.saturating_sub(1) + mcs,
+                nss,
+            }),
+            Mode::Vht { mcs, nss, .. } => Some(McsKey {
+                vht: true,
+                index: mcs,
+                nss,
+            }),
+            _ => None,
+        }
+    }
 }
 
 impl Dcf {
