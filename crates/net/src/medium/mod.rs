@@ -140,6 +140,11 @@ pub(crate) trait MacAir: Air {
     fn head_stamp(&self, _port: PortId) -> Option<u64> {
         None
     }
+    /// The PHY mode of `port`'s next frame (or aggregate) of `bytes` octets when its rate
+    /// control picks one per frame (crate::medium::dcf::snr); `None`: its fixed mode.
+    fn select_mode(&mut self, _now: SimTime, _port: PortId, _bytes: u64) -> Option<dcf::phy::Mode> {
+        None
+    }
 }
 
 /// What a medium that frames packets on its own channel (crate::medium::gsm) asks of the

@@ -211,7 +211,8 @@ impl MacAir for AirOf<'_> {
 
     fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool {
         let peer = self.ports[port.index()].peer;
-        let lost = self.ports[peer.index()].mac_ack(now, bits);
+        let mode = self.ports[port.index()].cfg.phy;
+        let lost = self.ports[peer.index()].mac_ack(now, bits, mode);
         self.taps.mac_ack(now, port, lost);
         lost
     }
@@ -250,6 +251,15 @@ impl MacAir for AirOf<'_> {
 
     fn head_stamp(&self, port: PortId) -> Option<u64> {
         self.ports[port.index()].head_stamp()
+    }
+
+    fn select_mode(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        bytes: u64,
+    ) -> Option<crate::medium::dcf::phy::Mode> {
+        self.ports[port.index()].select_mode(now, bytes)
     }
 
     #[cold]

@@ -60,8 +60,14 @@ pub(super) fn send<A: MacAir>(
     let agg = m.agg.as_deref_mut()?;
     let k = agg.cur;
     let port = *m.ports.get(k)?;
-    let (mode, ba_time) = wifi.mode_of(port);
+    let (mut mode, mut ba_time) = wifi.mode_of(port);
     let s = agg.sessions.get_mut(k)?;
+    if wifi.adapts {
+        // The rate control's mode for the aggregate, by its first MPDU (crate::medium::dcf::snr).
+        if let Some(m) = air.select_mode(now, port, s.head_bytes().unwrap_or(1500)) {
+            (mode, ba_time) = (m, m.response(0).txtime(BLOCK_ACK_BYTES));
+        }
+    }
     let mut a = Aggregate::default();
     let mut room = s.choose(&mut a, &mode, &lim);
     while room && s.can_grow() {

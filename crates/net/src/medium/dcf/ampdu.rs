@@ -174,6 +174,14 @@ impl<T> Session<T> {
         self.queue.iter().any(|m| m.state == State::Queued)
     }
 
+    /// The octets of the first MPDU waiting to go (the rate control's frame length).
+    pub(super) fn head_bytes(&self) -> Option<u64> {
+        self.queue
+            .iter()
+            .find(|m| m.state == State::Queued)
+            .map(|m| m.bytes)
+    }
+
     /// Whether nothing is left (every MPDU released or dropped).
     #[cfg(test)]
     pub(super) fn is_empty(&self) -> bool {

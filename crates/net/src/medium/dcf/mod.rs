@@ -40,8 +40,10 @@ pub mod airtime;
 pub mod ampdu;
 mod config;
 mod member;
+pub mod nist;
 pub mod phy;
 mod set;
+pub mod snr;
 mod take;
 mod wifi;
 
@@ -341,6 +343,7 @@ impl Dcf {
             if m.attempt == 1 {
                 air.first_retry(now, *port, frame);
             }
+            let adapted = Self::adapt(self.wifi.as_deref(), &self.cfg, (now, *port), frame, air);
             let (airtime, corrupted) = air.attempt(now, *port, frame);
             if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
                 // TX airtime of the access point's attempts to its station; RX airtime of a
@@ -380,7 +383,8 @@ impl Dcf {
             }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
-            let (sifs_ack, ack_timeout) = Self::ack_of(self.wifi.as_deref(), &self.tm, *port);
+            let (sifs_ack, ack_timeout) =
+                adapted.unwrap_or_else(|| Self::ack_of(self.wifi.as_deref(), &self.tm, *port));
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
             if collision {
                 m.stats.collisions += 1;
