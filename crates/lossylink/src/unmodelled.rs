@@ -19,12 +19,8 @@ const FEATURES: &[(&[&str], &str)] = &[
         "A-MPDU aggregation and Block Ack are not modelled yet: a DCF cell sends one MPDU per channel access (dcf.phy sets the PHY's timing; docs/scenarios.md)",
     ),
     (
-        &["minstrel", "rate_control", "rate_adaptation"],
-        "rate adaptation is not modelled yet: each DCF member sends at a fixed rate (rate, station_rate; docs/scenarios.md)",
-    ),
-    (
-        &["snr", "station_snr", "path_loss"],
-        "SNR-driven frame errors are not modelled yet: frame errors come from the error models (error, station_error; docs/scenarios.md)",
+        &["minstrel", "minstrel-ht", "minstrel_ht", "rate_adaptation"],
+        "Minstrel-HT rate control is not modelled yet: dcf.rate_control is \"fixed\" (rate, station_rate) or \"ideal\" (by each station's SNR, dcf.error_model = \"snr\"; docs/scenarios.md)",
     ),
     (
         &["fading", "rayleigh", "rician"],

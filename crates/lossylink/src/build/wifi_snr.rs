@@ -144,7 +144,7 @@ pub(in crate::build) fn station_wlan(
             SnrSource::Fixed(finite(snr)?)
         }
     };
-    if !(shadowing_db >= 0.0 && shadowing_db <= 30.0) {
+    if !(0.0..=30.0).contains(&shadowing_db) {
         return Err(Error::invalid(
             format!("{field}.dcf.path_loss.shadowing_db"),
             format!("{shadowing_db} is outside 0..=30 dB"),

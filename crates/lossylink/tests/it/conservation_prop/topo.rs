@@ -366,7 +366,7 @@ pub fn build(g: &Genes) -> Topo {
                     format!(
                         "rate = \"65Mbps\"\ndcf = {{ retry_limit = {retry}, phy = \"11n\", error_model = \"snr\", rate_control = \"{}\", aggregation = \"{}\", snr = {}, station_snr = {{ m0 = [[\"0s\", {}], [\"{}ms\", {}]] }} }}",
                         if g.extra % 8 < 4 { "fixed" } else { "ideal" },
-                        if (g.extra / 8) % 2 == 0 { "off" } else { "ampdu" },
+                        if (g.extra / 8).is_multiple_of(2) { "off" } else { "ampdu" },
                         5 + g.error.1 % 31,
                         5 + (g.error.1 / 7) % 31,
                         1 + g.hiccup.1 % 3000,

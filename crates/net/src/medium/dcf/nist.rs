@@ -41,14 +41,26 @@ pub fn uncoded_ber(bpscs: u32, snr: f64) -> f64 {
     }
 }
 
-/// Distance spectra `(b, d_free, c_d from d_free on)` of the BCC rates (module's note, step 2).
-const SPECTRA: [((u32, u32), u32, i32, &[f64]); 4] = [
-    (
-        (1, 2),
-        1,
-        10,
+/// The distance spectrum of one BCC rate (module's note, step 2).
+struct Spectrum {
+    /// The coding rate (numerator, denominator).
+    rate: (u32, u32),
+    /// Input bits per puncturing period.
+    b: u32,
+    /// The free distance.
+    d_free: i32,
+    /// Information-bit weights c_d from d_free on.
+    c: &'static [f64],
+}
+
+/// The spectra of the rates 1/2, 2/3, 3/4 and 5/6.
+const SPECTRA: [Spectrum; 4] = [
+    Spectrum {
+        rate: (1, 2),
+        b: 1,
+        d_free: 10,
         // Even distances only (the rate-1/2 code's odd weights are zero): d = 10, 12, ..., 26.
-        &[
+        c: &[
             36.0,
             211.0,
             1404.0,
@@ -59,20 +71,20 @@ const SPECTRA: [((u32, u32), u32, i32, &[f64]); 4] = [
             21292910.0,
             134365911.0,
         ],
-    ),
-    (
-        (2, 3),
-        2,
-        6,
-        &[
+    },
+    Spectrum {
+        rate: (2, 3),
+        b: 2,
+        d_free: 6,
+        c: &[
             3.0, 70.0, 285.0, 1276.0, 6160.0, 27128.0, 117019.0, 498860.0, 2103891.0, 8784123.0,
         ],
-    ),
-    (
-        (3, 4),
-        3,
-        5,
-        &[
+    },
+    Spectrum {
+        rate: (3, 4),
+        b: 3,
+        d_free: 5,
+        c: &[
             42.0,
             201.0,
             1492.0,
@@ -84,12 +96,12 @@ const SPECTRA: [((u32, u32), u32, i32, &[f64]); 4] = [
             75152755.0,
             428005675.0,
         ],
-    ),
-    (
-        (5, 6),
-        5,
-        4,
-        &[
+    },
+    Spectrum {
+        rate: (5, 6),
+        b: 5,
+        d_free: 4,
+        c: &[
             92.0,
             528.0,
             8694.0,
@@ -101,22 +113,23 @@ const SPECTRA: [((u32, u32), u32, i32, &[f64]); 4] = [
             5427275376.0,
             47664215639.0,
         ],
-    ),
+    },
 ];
 
 /// The decoded bit error bound `P_e` (at most 1) of the BCC at rate `num/den` over a channel
 /// of uncoded bit error rate `p` (step 2 of the module's note); `None` for a rate the PHYs
 /// do not have.
 pub fn coded_pe(p: f64, (num, den): (u32, u32)) -> Option<f64> {
-    let &(_, b, d_free, c) = SPECTRA.iter().find(|(r, ..)| *r == (num, den))?;
+    let sp = SPECTRA.iter().find(|sp| sp.rate == (num, den))?;
+    let (b, d_free) = (sp.b, sp.d_free);
     let d = libm::sqrt(4.0 * p * (1.0 - p));
     // Rate 1/2 lists every other distance (its odd weights are zero).
     let step = if b == 1 { 2 } else { 1 };
-    let sum: f64 = c
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| w * libm::pow(d, f64::from(d_free + step * i as i32)))
-        .sum();
+    let sum: f64 =
+        sp.c.iter()
+            .enumerate()
+            .map(|(i, &w)| w * libm::pow(d, f64::from(d_free + step * i as i32)))
+            .sum();
     Some((sum / (2.0 * f64::from(b))).min(1.0))
 }
 

@@ -42,7 +42,7 @@ fn uncoded_ber_by_hand() {
 /// (42 D⁵ + 201 D⁶ + …) / 6 = 1.0922e-5; rate 2/3 at p = 10⁻²: 1.2311e-3.
 #[test]
 fn coded_pe_by_hand() {
-    let d = (4.0 * 1e-3 * (1.0 - 1e-3) as f64).sqrt();
+    let d = (4.0f64 * 1e-3 * (1.0 - 1e-3)).sqrt();
     assert!(close(0.5 * 36.0 * d.powi(10), 1.8340e-11, 1e-3));
     assert!(close(
         coded_pe(1e-3, (1, 2)).unwrap(),

@@ -87,7 +87,7 @@ fn ideal_picks_the_highest_mcs_under_the_threshold() {
 #[test]
 fn frame_errors_follow_the_models_rate() {
     let m7 = vht_modes()[7];
-    let mut count = |snr: f64, n: u32| {
+    let count = |snr: f64, n: u32| {
         let mut w = wlan(SnrSource::Fixed(snr), RateControl::Fixed);
         let bad = (0..n)
             .filter(|_| w.corrupts(SimTime::ZERO, Some(&m7), 12_000, true))
