@@ -19,10 +19,6 @@ const FEATURES: &[(&[&str], &str)] = &[
         "A-MPDU aggregation and Block Ack are not modelled yet: a DCF cell sends one MPDU per channel access (dcf.phy sets the PHY's timing; docs/scenarios.md)",
     ),
     (
-        &["minstrel", "minstrel-ht", "minstrel_ht", "rate_adaptation"],
-        "Minstrel-HT rate control is not modelled yet: dcf.rate_control is \"fixed\" (rate, station_rate) or \"ideal\" (by each station's SNR, dcf.error_model = \"snr\"; docs/scenarios.md)",
-    ),
-    (
         &["fading", "rayleigh", "rician"],
         "fading channels are not modelled yet; the error models are none, exponential, bernoulli, burst, gilbert, fer, trace (docs/scenarios.md)",
     ),

@@ -115,14 +115,7 @@ impl Port {
             Exposure::Frame => Some(cfg.framing_bytes),
         };
         let queue = Fifo::with_capacity(cfg.queue_packets.min(1024) as usize);
-        // An SNR channel draws from the direction's error stream instead of its error model.
-        let (error, wlan) = match cfg.wlan.as_deref() {
-            Some(w) => (
-                ErrorModel::None,
-                Some(Box::new(crate::medium::dcf::snr::Wlan::new(w.clone(), rng))),
-            ),
-            None => (ErrorModel::new(cfg.error.clone(), rng), None),
-        };
+        let (error, wlan) = Self::channel(&cfg, rng);
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
         // `for_bits` divides by the rate, at least 1 b/s.
         let rate = cfg.rate_bps.max(1);
@@ -502,13 +495,7 @@ impl Port {
         };
         let corrupted = match self.wlan.as_deref_mut() {
             None => self.error.frame_at(start, on_air, exposed * 8),
-            // The NIST model over the MPDU's bits in the frame's mode (crate::medium::dcf::snr).
-            Some(w) => w.corrupts(
-                start,
-                self.cfg.phy.as_ref(),
-                (ip + u64::from(self.cfg.framing_bytes)) * 8,
-                true,
-            ),
+            Some(_) => self.snr_draw(start, ip),
         };
         self.count(pkt, corrupted);
         corrupted
@@ -587,7 +574,6 @@ impl Port {
         // the ACK in the slot it is sent in, not at the next entry of a per-frame count.
         let lost = match self.wlan.as_deref_mut() {
             None => self.error.frame_at(at, SimDuration::ZERO, bits),
-            // In the control response mode of the data's (crate::medium::dcf::phy).
             Some(w) => w.corrupts(at, data_mode.map(|m| m.response(0)).as_ref(), bits, false),
         };
         self.stats.corrupted_mac_acks += u64::from(lost);

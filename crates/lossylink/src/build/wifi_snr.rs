@@ -23,11 +23,20 @@ pub(in crate::build) fn cell_checks(d: &DcfDoc, cell: &CellDoc, field: &str) -> 
                 return Err(Error::invalid(f(k), "belongs to error_model = \"snr\""));
             }
         }
-        if d.rate_control == Some(RateControlDoc::Ideal) {
-            return Err(Error::invalid(
-                f("rate_control"),
-                "\"ideal\" picks each frame's mode by the station's SNR; it needs error_model = \"snr\"",
-            ));
+        match d.rate_control {
+            Some(RateControlDoc::Ideal) => {
+                return Err(Error::invalid(
+                    f("rate_control"),
+                    "\"ideal\" picks each frame's mode by the station's SNR; it needs error_model = \"snr\"",
+                ))
+            }
+            Some(RateControlDoc::MinstrelHt) => {
+                return Err(Error::invalid(
+                    f("rate_control"),
+                    "\"minstrel-ht\" adapts to errors that depend on the mode; it needs error_model = \"snr\"",
+                ))
+            }
+            _ => {}
         }
     } else if cell.error.is_some() || !cell.station_error.is_empty() {
         let k = if cell.error.is_some() {
@@ -38,6 +47,12 @@ pub(in crate::build) fn cell_checks(d: &DcfDoc, cell: &CellDoc, field: &str) -> 
         return Err(Error::invalid(
             format!("{field}.{k}"),
             "with dcf.error_model = \"snr\" frame errors come from each station's SNR; leave it out",
+        ));
+    }
+    if d.rate_control == Some(RateControlDoc::MinstrelHt) && d.mac_ack == Some(false) {
+        return Err(Error::invalid(
+            f("mac_ack"),
+            "rate_control = \"minstrel-ht\" learns from the ACKs; leave mac_ack on",
         ));
     }
     if d.ideal_per.is_some() && d.rate_control != Some(RateControlDoc::Ideal) {
@@ -155,6 +170,7 @@ pub(in crate::build) fn station_wlan(
         RateControlDoc::Ideal => RateControl::Ideal {
             per: d.ideal_per.unwrap_or(0.1),
         },
+        RateControlDoc::MinstrelHt => RateControl::MinstrelHt,
     };
     Ok(Some(Box::new(WlanConfig {
         snr,

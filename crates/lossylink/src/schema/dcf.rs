@@ -198,8 +198,9 @@ pub struct DcfDoc {
     /// Log-distance path loss with shadowing for SNRs given as distances.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path_loss: Option<PathLossDoc>,
-    /// How each frame's mode is chosen: "fixed" (default: `rate`, `station_rate`) or "ideal"
-    /// (the highest mode whose frame error rate at the current SNR is below `ideal_per`).
+    /// How each frame's mode is chosen: "fixed" (default: `rate`, `station_rate`), "ideal"
+    /// (the highest mode whose frame error rate at the current SNR is below `ideal_per`) or
+    /// "minstrel-ht" (Linux mac80211's Minstrel-HT).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_control: Option<RateControlDoc>,
     /// The frame error rate an ideal pick stays below (0.1).

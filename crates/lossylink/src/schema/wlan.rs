@@ -27,6 +27,8 @@ pub enum RateControlDoc {
     Fixed,
     /// The highest mode whose frame error rate at the current SNR is below `ideal_per`.
     Ideal,
+    /// Linux mac80211's Minstrel-HT: learns each rate's success from the frames' outcomes.
+    MinstrelHt,
 }
 
 /// A station's SNR: dB, a step trace of `[time, dB]` pairs, or a distance for `path_loss`.

@@ -747,6 +747,17 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "wlan-11n-minstrel",
+        "Minstrel-HT (dcf.rate_control = minstrel-ht, Linux mac80211's rc80211_minstrel_ht) with A-MPDUs over SNR channels: stations at 12, 18, 25 dB and one whose SNR steps from 35 to 15 dB at 5 s",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", aggregation = \"ampdu\", error_model = \"snr\", rate_control = \"minstrel-ht\", snr = 25, station_snr = { sta1 = 12, sta2 = 18, sta4 = [[\"0s\", 35], [\"5s\", 15]] } } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
         "wlan-11b-anomaly",
         "Heusse et al.'s performance anomaly: one station at 1 Mb/s in an 802.11b DCF cell, the access point's stations in turn by frames",
         "wlan",

@@ -257,9 +257,13 @@ impl MacAir for AirOf<'_> {
         &mut self,
         now: SimTime,
         port: PortId,
-        bytes: u64,
+        (bytes, attempt): (u64, u32),
     ) -> Option<crate::medium::dcf::phy::Mode> {
-        self.ports[port.index()].select_mode(now, bytes)
+        self.ports[port.index()].select_mode(now, bytes, attempt)
+    }
+
+    fn rate_report(&mut self, now: SimTime, port: PortId, (sent, acked): (u32, u32)) {
+        self.ports[port.index()].rate_report(now, sent, acked);
     }
 
     #[cold]

@@ -355,7 +355,7 @@ pub fn build(g: &Genes) -> Topo {
             // 1-64 MPDUs, its first station at MCS 0, airtime fairness in half the cases;
             // net::medium::dcf::ampdu); or an 802.11n cell whose frame errors come from each
             // station's SNR (5-35 dB, the first station's stepping at a time of the run), with
-            // a fixed rate or ideal rate control, A-MPDUs in half the cases
+            // a fixed rate, ideal rate control or Minstrel-HT, A-MPDUs in half the cases
             // (net::medium::dcf::snr); its cell has no error model of its own.
             let names: Vec<String> = (0..mobiles).map(|i| format!("\"m{i}\"")).collect();
             let retry = 1 + g.extra % 4;
@@ -365,7 +365,7 @@ pub fn build(g: &Genes) -> Topo {
                 4 => (
                     format!(
                         "rate = \"65Mbps\"\ndcf = {{ retry_limit = {retry}, phy = \"11n\", error_model = \"snr\", rate_control = \"{}\", aggregation = \"{}\", snr = {}, station_snr = {{ m0 = [[\"0s\", {}], [\"{}ms\", {}]] }} }}",
-                        if g.extra % 8 < 4 { "fixed" } else { "ideal" },
+                        ["fixed", "ideal", "minstrel-ht"][(g.extra % 3) as usize],
                         if (g.extra / 8).is_multiple_of(2) { "off" } else { "ampdu" },
                         5 + g.error.1 % 31,
                         5 + (g.error.1 / 7) % 31,

@@ -201,3 +201,64 @@ fn path_loss_sets_each_stations_snr_from_its_distance() {
     assert!(h[7] > 100 && h[2] > 100, "{h:?}");
     assert_eq!(h[7] + h[2], h.iter().sum::<i64>());
 }
+
+/// The access point's data frames per MCS of a UDP download to one 802.11n station (HT20,
+/// 65 Mb/s at most) with `rate_control` whose SNR steps from 35 dB to 12 dB at t = 1 s, run to
+/// `duration`.
+fn download_hist(rate_control: &str, duration: &str) -> Vec<i64> {
+    let mut s = cell(
+        1,
+        false,
+        1000,
+        &format!("rate = \"65Mbps\"\ndcf = {{ phy = \"11n\", error_model = \"snr\", rate_control = \"{rate_control}\", station_snr = {{ s1 = [[\"0s\", 35], [\"1s\", 12]] }} }}"),
+        2,
+    );
+    s.set("run.warmup", "0s").unwrap();
+    s.set("run.duration", duration).unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let ap = r
+        .flows
+        .unwrap()
+        .members
+        .into_iter()
+        .find(|m| m[2].1 == Value::Str("access-point".into()))
+        .unwrap();
+    (0..10).map(|k| count(&ap, &format!("mcs{k}"))).collect()
+}
+
+/// Minstrel-HT (`rate_control = "minstrel-ht"`, net::medium::dcf::minstrel) under the same SNR
+/// step: it starts at MCS 0, samples its way up and sends most frames at MCS 7 before the
+/// step (35 dB: MCS 7's error rate is nil); after it (12 dB: MCS 7 always fails, MCS 3 fails
+/// about half its frames) the rate it sends most of the new frames at is MCS 2, found within
+/// the 2 s run; sampling keeps sending a few frames at other rates.
+#[test]
+fn minstrel_ht_learns_the_rate_and_drops_it_when_the_snr_steps_down() {
+    let before = download_hist("minstrel-ht", "900ms");
+    let after = download_hist("minstrel-ht", "2s");
+    let new: Vec<i64> = after.iter().zip(&before).map(|(a, b)| a - b).collect();
+    eprintln!("Minstrel-HT per MCS to 0.9 s {before:?}; after 0.9 s {new:?}");
+    let top = |h: &[i64]| (0..10).max_by_key(|&k| h[k]).unwrap();
+    assert_eq!(top(&before), 7, "{before:?}");
+    assert!(
+        before[7] > before.iter().sum::<i64>() * 8 / 10,
+        "{before:?}"
+    );
+    assert_eq!(top(&new), 2, "{new:?}");
+    assert!(new[2] > new.iter().sum::<i64>() / 2, "{new:?}");
+}
+
+/// Minstrel-HT's knobs: it needs the SNR channel and MAC ACKs.
+#[test]
+fn minstrel_ht_needs_snr_and_acks() {
+    let err = |spec: &str| match Scenario::from_toml_str(&doc(2, true, 1000, spec, 2)) {
+        Err(e) => e.to_string(),
+        Ok(s) => run(&s, 1, &RunOptions::default())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+    };
+    assert!(err("rate = \"65Mbps\"\ndcf = { phy = \"11n\", rate_control = \"minstrel-ht\" }")
+        .contains("cells[0].dcf.rate_control: \"minstrel-ht\" adapts to errors that depend on the mode; it needs error_model = \"snr\""));
+    assert!(err("rate = \"65Mbps\"\ndcf = { phy = \"11n\", error_model = \"snr\", snr = 20, rate_control = \"minstrel-ht\", mac_ack = false }")
+        .contains("cells[0].dcf.mac_ack: rate_control = \"minstrel-ht\" learns from the ACKs; leave mac_ack on"));
+}

@@ -64,7 +64,7 @@ pub(super) fn send<A: MacAir>(
     let s = agg.sessions.get_mut(k)?;
     if wifi.adapts {
         // The rate control's mode for the aggregate, by its first MPDU (crate::medium::dcf::snr).
-        if let Some(m) = air.select_mode(now, port, s.head_bytes().unwrap_or(1500)) {
+        if let Some(m) = air.select_mode(now, port, s.head().unwrap_or((1500, 0))) {
             (mode, ba_time) = (m, m.response(0).txtime(BLOCK_ACK_BYTES));
         }
     }
@@ -138,6 +138,10 @@ pub(super) fn send<A: MacAir>(
     }
     if !ok {
         st.block_acks_missed += 1;
+    }
+    if wifi.adapts {
+        let acked = if ok { intact } else { 0 };
+        air.rate_report(now, port, (sent as u32, acked as u32));
     }
     let sifs_ba = cfg.sifs + ba_time;
     Some(Sent {

@@ -174,12 +174,12 @@ impl<T> Session<T> {
         self.queue.iter().any(|m| m.state == State::Queued)
     }
 
-    /// The octets of the first MPDU waiting to go (the rate control's frame length).
-    pub(super) fn head_bytes(&self) -> Option<u64> {
+    /// The octets and attempts of the first MPDU waiting to go (the rate control's frame).
+    pub(super) fn head(&self) -> Option<(u64, u32)> {
         self.queue
             .iter()
             .find(|m| m.state == State::Queued)
-            .map(|m| m.bytes)
+            .map(|m| (m.bytes, m.attempts))
     }
 
     /// Whether nothing is left (every MPDU released or dropped).

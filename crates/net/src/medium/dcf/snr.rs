@@ -19,6 +19,7 @@
 //! (zero-mean normal in dB, σ the cell's `path_loss.shadowing`) is drawn here, once per link
 //! from its own stream (`<link>/shadowing`), the same for both directions (one radio channel).
 
+use super::minstrel::Minstrel;
 use super::nist;
 use super::phy::{Mode, OFDM_RATES};
 use engine::{RngStream, SimTime};
@@ -44,6 +45,9 @@ pub enum RateControl {
         /// The frame error rate a mode must stay below, in (0, 1).
         per: f64,
     },
+    /// Linux's Minstrel-HT (crate::medium::dcf::minstrel), learning from each attempt's
+    /// outcome.
+    MinstrelHt,
 }
 
 /// The SNR channel of a direction (`DirectionConfig::wlan`).
@@ -85,6 +89,8 @@ pub struct Wlan {
     at: usize,
     /// Data frames (MPDUs) sent, by mode slot.
     pub sent: [u64; MODE_SLOTS],
+    /// Minstrel-HT's state ([`RateControl::MinstrelHt`], [`Wlan::start_minstrel`]).
+    pub minstrel: Option<Box<Minstrel>>,
 }
 
 impl Wlan {
@@ -96,6 +102,22 @@ impl Wlan {
             rng,
             at: 0,
             sent: [0; MODE_SLOTS],
+            minstrel: None,
+        }
+    }
+
+    /// Start Minstrel-HT (with [`RateControl::MinstrelHt`]), its sample table from `rng`.
+    pub fn start_minstrel(&mut self, rng: RngStream) {
+        if self.cfg.rate_control == RateControl::MinstrelHt {
+            self.minstrel = Some(Box::new(Minstrel::new(self.cfg.modes.clone(), rng)));
+        }
+    }
+
+    /// The outcome of an attempt in `mode` at `now`: `sent` MPDUs, `acked` acknowledged (the
+    /// rate control's status; only Minstrel-HT learns from it).
+    pub fn report(&mut self, now: SimTime, mode: &Mode, sent: u32, acked: u32) {
+        if let Some(m) = self.minstrel.as_deref_mut() {
+            m.report(now, mode, sent, acked);
         }
     }
 
@@ -137,11 +159,13 @@ impl Wlan {
         self.rng.bernoulli(per.unwrap_or(0.0))
     }
 
-    /// The mode of the next frame of `bytes` octets at `now`, when the rate control chooses
-    /// one ([`RateControl::Ideal`]); `None` for a fixed rate.
-    pub fn pick(&mut self, now: SimTime, bytes: u64) -> Option<Mode> {
-        let RateControl::Ideal { per } = self.cfg.rate_control else {
-            return None;
+    /// The mode of attempt `attempt` (0: the first) of the next frame of `bytes` octets at
+    /// `now`, when the rate control chooses one; `None` for a fixed rate.
+    pub fn pick(&mut self, now: SimTime, bytes: u64, attempt: u32) -> Option<Mode> {
+        let per = match self.cfg.rate_control {
+            RateControl::Fixed => return None,
+            RateControl::MinstrelHt => return self.minstrel.as_deref_mut()?.pick(attempt),
+            RateControl::Ideal { per } => per,
         };
         let snr = self.snr_db(now);
         let bits = bytes.saturating_mul(8);

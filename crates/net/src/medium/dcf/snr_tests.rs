@@ -71,14 +71,14 @@ fn ideal_picks_the_highest_mcs_under_the_threshold() {
         (-3.0, 0),
     ] {
         let mut w = wlan(SnrSource::Fixed(snr), ideal);
-        assert_eq!(mcs(w.pick(SimTime::ZERO, 1500)), Some(want), "{snr} dB");
+        assert_eq!(mcs(w.pick(SimTime::ZERO, 1500, 0)), Some(want), "{snr} dB");
     }
     // Shorter frames clear a threshold sooner: a 40-octet frame goes at MCS 7 at 22 dB.
     let mut w = wlan(SnrSource::Fixed(22.0), ideal);
-    assert_eq!(mcs(w.pick(SimTime::ZERO, 1500)), Some(5));
-    assert!(mcs(w.pick(SimTime::ZERO, 40)).unwrap() >= 6);
+    assert_eq!(mcs(w.pick(SimTime::ZERO, 1500, 0)), Some(5));
+    assert!(mcs(w.pick(SimTime::ZERO, 40, 0)).unwrap() >= 6);
     let mut w = wlan(SnrSource::Fixed(22.0), RateControl::Fixed);
-    assert_eq!(w.pick(SimTime::ZERO, 1500), None);
+    assert_eq!(w.pick(SimTime::ZERO, 1500, 0), None);
 }
 
 /// The draws follow the model: MCS 7 at 40 dB never fails, at 10 dB always; about the model's

@@ -116,7 +116,7 @@ impl Dcf {
     pub(super) fn adapt<A: MacAir>(
         wifi: Option<&CellWifi>,
         cfg: &super::DcfConfig,
-        (now, port): (SimTime, PortId),
+        (now, port, attempt): (SimTime, PortId, u32),
         frame: &Frame,
         air: &mut A,
     ) -> Option<(SimDuration, SimDuration)> {
@@ -124,7 +124,7 @@ impl Dcf {
             return None;
         }
         let bytes = air.mpdu_bytes(port, frame);
-        let ack = cfg.sifs + air.select_mode(now, port, bytes)?.ack_time(0);
+        let ack = cfg.sifs + air.select_mode(now, port, (bytes, attempt))?.ack_time(0);
         Some((ack, ack + cfg.slot))
     }
 
