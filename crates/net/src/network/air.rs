@@ -187,6 +187,9 @@ impl MacAir for AirOf<'_> {
         let pkt = &self.pool[frame.0];
         let (airtime, corrupted) = p.attempt(now, (pkt, self.pool.ip_len(frame.0)));
         self.taps.attempt(now, port, pkt, corrupted);
+        if let (true, Some(m)) = (p.wlan.is_some(), p.cfg.phy) {
+            self.taps.set_mode(m);
+        }
         (airtime, corrupted)
     }
 
@@ -206,6 +209,9 @@ impl MacAir for AirOf<'_> {
         let corrupted = p.attempt_mpdu(part, (pkt, self.pool.ip_len(frame.0)));
         self.taps
             .attempt_mpdu((part.0, port), pkt, corrupted, first_retry);
+        if let (true, Some(m)) = (p.wlan.is_some(), p.cfg.phy) {
+            self.taps.set_mode(m);
+        }
         corrupted
     }
 
