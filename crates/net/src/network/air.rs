@@ -217,7 +217,11 @@ impl MacAir for AirOf<'_> {
 
     fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool {
         let peer = self.ports[port.index()].peer;
-        let mode = self.ports[port.index()].cfg.phy;
+        // The data's mode only for an SNR channel (the ACK's control response mode).
+        let mode = match self.ports[peer.index()].wlan {
+            Some(_) => self.ports[port.index()].cfg.phy,
+            None => None,
+        };
         let lost = self.ports[peer.index()].mac_ack(now, bits, mode);
         self.taps.mac_ack(now, port, lost);
         lost
