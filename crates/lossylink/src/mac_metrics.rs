@@ -219,6 +219,13 @@ pub(crate) fn member_rows(
                     .collect();
                 row.push(("mcs_hist", Value::Str(h.join(" "))));
             }
+            if let Some(hist) = frames_by_mode(network, &ports) {
+                // Data frames (each MPDU attempt) per mode of a cell with an SNR channel
+                // (net::medium::dcf::snr): HT/VHT MCS 0-9, or 11a/g's 6-54 Mb/s in order.
+                for (k, n) in hist.iter().enumerate() {
+                    row.push((MODE_COLUMNS[k], u(*n)));
+                }
+            }
             rows.push(row);
         }
     }
@@ -235,6 +242,28 @@ fn hist(counts: &[u64]) -> String {
         .map(|(k, n)| format!("{k}:{n}"))
         .collect();
     h.join(" ")
+}
+
+/// The columns of the data frames sent per mode (net::medium::dcf::snr::MODE_SLOTS).
+const MODE_COLUMNS: [&str; net::medium::dcf::snr::MODE_SLOTS] = [
+    "mcs0", "mcs1", "mcs2", "mcs3", "mcs4", "mcs5", "mcs6", "mcs7", "mcs8", "mcs9",
+];
+
+/// The data frames per mode slot sent from `ports`, if they have SNR channels.
+fn frames_by_mode(
+    network: &Network,
+    ports: &[usize],
+) -> Option<[u64; net::medium::dcf::snr::MODE_SLOTS]> {
+    let mut total = None;
+    for &p in ports {
+        if let Some(h) = network.ports()[p].frames_by_mode() {
+            let t = total.get_or_insert([0; net::medium::dcf::snr::MODE_SLOTS]);
+            for (a, b) in t.iter_mut().zip(h) {
+                *a += b;
+            }
+        }
+    }
+    total
 }
 
 /// The port of link `l` that sends from `node` (ports `2l` forward a -> b, `2l + 1` reverse).

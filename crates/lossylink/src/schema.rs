@@ -15,6 +15,7 @@ mod queue;
 mod recovery;
 mod tcp;
 mod web;
+mod wlan;
 pub use cc::*;
 pub use channel::*;
 pub use dcf::*;
@@ -23,6 +24,7 @@ pub use queue::*;
 pub use recovery::*;
 pub use tcp::*;
 pub use web::*;
+pub use wlan::*;
 
 /// A whole scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -19,14 +19,6 @@ const FEATURES: &[(&[&str], &str)] = &[
         "A-MPDU aggregation and Block Ack are not modelled yet: a DCF cell sends one MPDU per channel access (dcf.phy sets the PHY's timing; docs/scenarios.md)",
     ),
     (
-        &["minstrel", "rate_control", "rate_adaptation"],
-        "rate adaptation is not modelled yet: each DCF member sends at a fixed rate (rate, station_rate; docs/scenarios.md)",
-    ),
-    (
-        &["snr", "station_snr", "path_loss"],
-        "SNR-driven frame errors are not modelled yet: frame errors come from the error models (error, station_error; docs/scenarios.md)",
-    ),
-    (
         &["fading", "rayleigh", "rician"],
         "fading channels are not modelled yet; the error models are none, exponential, bernoulli, burst, gilbert, fer, trace (docs/scenarios.md)",
     ),

@@ -114,6 +114,10 @@ pub struct DirectionConfig {
     /// the mode's TXTIME of the frame (plus `per_frame`), and the MAC ACK after them is in the
     /// mode's control-response rate. `None`: `per_frame` plus the bits at `rate_bps`.
     pub phy: Option<crate::medium::dcf::phy::Mode>,
+    /// The SNR channel of a DCF cell member's direction (`dcf.error_model = "snr"`,
+    /// crate::medium::dcf::snr): frame errors from the NIST OFDM model instead of `error`, and
+    /// the rate control that picks `phy` per frame. Boxed, as `blocks`.
+    pub wlan: Option<Box<crate::medium::dcf::snr::WlanConfig>>,
 }
 
 /// Where a GSM link's block erasures come from.

@@ -16,6 +16,18 @@ pub fn header_hits(link: &str, dir: &str) -> String {
     format!("{link}/{dir}/header")
 }
 
+/// The log-normal shadowing of a DCF cell member's link (both directions: one radio channel;
+/// crate::medium::dcf::snr).
+pub fn link_shadowing(link: &str) -> String {
+    format!("{link}/shadowing")
+}
+
+/// Minstrel-HT's sample table of one direction of a DCF cell member's link
+/// (crate::medium::dcf::minstrel).
+pub fn link_minstrel(link: &str, dir: &str) -> String {
+    format!("{link}/{dir}/minstrel")
+}
+
 /// The L2R flow-control gaps of one direction of a GSM link.
 pub fn l2r_gaps(link: &str, dir: &str) -> String {
     format!("{link}/{dir}/l2r")

@@ -217,6 +217,17 @@ impl Network {
                     let port = ports.len() - 2 + k;
                     ports[port].set_aqm(crate::aqm::Aqm::new(a, d.rate_bps, stream));
                 }
+                if d.wlan.is_some() {
+                    let stream = RngStream::new(seed, &keys::link_minstrel(&link.key, dir));
+                    let port = ports.len() - 2 + k;
+                    ports[port].start_minstrel(stream);
+                }
+                if d.wlan.as_ref().is_some_and(|w| w.shadowing_db > 0.0) {
+                    // One draw per link, the same for both directions (one radio channel).
+                    let z = RngStream::new(seed, &keys::link_shadowing(&link.key)).normal();
+                    let port = ports.len() - 2 + k;
+                    ports[port].shadow(z);
+                }
             }
         }
         let ifqs = Self::shared_ifqs(cfg, &mut ports);

@@ -19,6 +19,7 @@ use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
 
 mod ifq;
 mod stats;
+mod wlan;
 
 pub use stats::PortStats;
 
@@ -47,6 +48,9 @@ pub struct Port {
     /// carries it (crate::network), so frames on the wire cost no ring here.
     pub(crate) on_air: Option<(PacketRef, Arrival)>,
     pub(crate) error: ErrorModel,
+    /// The SNR channel of a DCF cell member's direction (crate::medium::dcf::snr), which then
+    /// draws the frame errors instead of `error`; out of line, most ports have none.
+    pub(crate) wlan: Option<Box<crate::medium::dcf::snr::Wlan>>,
     /// Whether a corrupted TCP frame's header was hit (HACK identification, drawn only for
     /// receivers that identify by the header: other runs make no draw from it).
     pub(crate) header_rng: RngStream,
@@ -111,7 +115,7 @@ impl Port {
             Exposure::Frame => Some(cfg.framing_bytes),
         };
         let queue = Fifo::with_capacity(cfg.queue_packets.min(1024) as usize);
-        let error = ErrorModel::new(cfg.error.clone(), rng);
+        let (error, wlan) = Self::channel(&cfg, rng);
         let delivery = cfg.delivery.clone().map(DeliveryState::new);
         // `for_bits` divides by the rate, at least 1 b/s.
         let rate = cfg.rate_bps.max(1);
@@ -133,6 +137,7 @@ impl Port {
             queue,
             on_air: None,
             error,
+            wlan,
             header_rng,
             delivery,
             hiccups,
@@ -488,7 +493,10 @@ impl Port {
             None => u64::from(pkt.seg.len),
             Some(extra) => ip + u64::from(extra),
         };
-        let corrupted = self.error.frame_at(start, on_air, exposed * 8);
+        let corrupted = match self.wlan.as_deref_mut() {
+            None => self.error.frame_at(start, on_air, exposed * 8),
+            Some(_) => self.snr_draw(start, ip),
+        };
         self.count(pkt, corrupted);
         corrupted
     }
@@ -553,12 +561,21 @@ impl Port {
         self.count(pkt, corrupted);
     }
 
-    /// A MAC ACK of `bits` exposed bits on this direction: counted; whether it is corrupted.
-    pub(crate) fn mac_ack(&mut self, at: SimTime, bits: u64) -> bool {
+    /// A MAC ACK of `bits` exposed bits on this direction, answering a frame sent in
+    /// `data_mode`: counted; whether it is corrupted.
+    pub(crate) fn mac_ack(
+        &mut self,
+        at: SimTime,
+        bits: u64,
+        data_mode: Option<crate::medium::dcf::phy::Mode>,
+    ) -> bool {
         self.stats.mac_ack_frames += 1;
         // At its time: a time-slotted channel (an outage trace, a slotted Gilbert chain) hits
         // the ACK in the slot it is sent in, not at the next entry of a per-frame count.
-        let lost = self.error.frame_at(at, SimDuration::ZERO, bits);
+        let lost = match self.wlan.as_deref_mut() {
+            None => self.error.frame_at(at, SimDuration::ZERO, bits),
+            Some(w) => w.corrupts(at, data_mode.map(|m| m.response(0)).as_ref(), bits, false),
+        };
         self.stats.corrupted_mac_acks += u64::from(lost);
         lost
     }
@@ -607,6 +624,7 @@ mod tests {
             blocks: None,
             aqm: None,
             phy: None,
+            wlan: None,
         };
         port_with(cfg)
     }

@@ -34,6 +34,9 @@ pub struct TappedFrame {
     /// the network's aggregates from 1 (radiotap's A-MPDU status field); `None` for a frame
     /// sent alone.
     pub ampdu: Option<u32>,
+    /// The PHY mode it went in when a rate control picked it (crate::medium::dcf::snr);
+    /// `None`: the port's own mode.
+    pub mode: Option<crate::medium::dcf::phy::Mode>,
 }
 
 /// An 802.11 MAC ACK, sent by the receiving end of a DCF port for a data frame it received
@@ -156,6 +159,7 @@ impl Taps {
                 corrupted,
                 retry: false,
                 ampdu: None,
+                mode: None,
             });
         }
     }
@@ -186,7 +190,15 @@ impl Taps {
                 corrupted,
                 retry,
                 ampdu: Some(self.ampdus),
+                mode: None,
             });
+        }
+    }
+
+    /// The frame tapped last went in `mode`, a rate control's pick (crate::medium::dcf::snr).
+    pub fn set_mode(&mut self, mode: crate::medium::dcf::phy::Mode) {
+        if let Some(f) = self.frames.as_mut().and_then(|v| v.last_mut()) {
+            f.mode = Some(mode);
         }
     }
 
@@ -215,6 +227,7 @@ impl Taps {
                 corrupted,
                 retry,
                 ampdu: None,
+                mode: None,
             });
         }
     }

@@ -164,6 +164,7 @@ mod tests {
             blocks: None,
             aqm: None,
             phy: None,
+            wlan: None,
         }
     }
 

@@ -250,6 +250,7 @@ pub(super) fn direction(
         queue_packets: queue,
         aqm,
         phy: None,
+        wlan: None,
         host_queue: d.host_queue.or(h.host_queue).unwrap_or(true),
         framing_bytes: d.framing.or(h.framing).unwrap_or(0),
         cw_mark,

@@ -311,7 +311,10 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
         };
         // The cell's PHY (net::medium::dcf::phy) and the airtime of its members' frames.
         let phy = match &cell.dcf {
-            Some(d) => Some(super::wifi::cell_phy(d, &format!("{field}.dcf"))?),
+            Some(d) => {
+                super::wifi::snr::cell_checks(d, cell, &field)?;
+                Some(super::wifi::cell_phy(d, &format!("{field}.dcf"))?)
+            }
             None => None,
         };
         if phy.is_some_and(|p| !p.is_11b()) && cell.per_frame.is_some() {
@@ -365,6 +368,13 @@ fn general(doc: &ScenarioDoc, nodes: Vec<NodeConfig>) -> Result<TopologyConfig, 
                 for dir in [&mut member_hop.forward, &mut member_hop.reverse] {
                     dir.phy = Some(m);
                     dir.rate_bps = m.rate_bps();
+                }
+            }
+            // The SNR channel (dcf.error_model = "snr", net::medium::dcf::snr).
+            if let (Some(d), Some(p)) = (&cell.dcf, &phy) {
+                let w = super::wifi::snr::station_wlan(d, p, (&field, st), mode, &rate_field)?;
+                for dir in [&mut member_hop.forward, &mut member_hop.reverse] {
+                    dir.wlan = w.clone();
                 }
             }
             links.push(LinkConfig {

@@ -13,6 +13,9 @@ use net::medium::dcf::airtime::{ApScheduler, LINUX_QUANTUM};
 use net::medium::dcf::phy::{Gi, Mode, Standard, Width};
 use net::medium::{AmpduLimits, DcfConfig};
 
+#[path = "wifi_snr.rs"]
+pub(super) mod snr;
+
 /// A cell's PHY and the choices its modes depend on.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CellPhy {
@@ -309,12 +312,18 @@ pub(super) fn hop_knobs(d: &DcfDoc, field: &str) -> Result<(), Error> {
         ("ampdu_max_frames", d.ampdu_max_frames.is_some()),
         ("ampdu_max_bytes", d.ampdu_max_bytes.is_some()),
         ("ap_queue", d.ap_queue.is_some()),
+        ("error_model", d.error_model.is_some()),
+        ("snr", d.snr.is_some()),
+        ("station_snr", !d.station_snr.is_empty()),
+        ("path_loss", d.path_loss.is_some()),
+        ("rate_control", d.rate_control.is_some()),
+        ("ideal_per", d.ideal_per.is_some()),
     ];
     match set.iter().find(|(_, s)| *s) {
         Some((k, _)) => Err(Error::invalid(
             format!("{field}.{k}"),
             "a medium = \"dcf\" hop is 802.11b between two ends; PHYs and the access point's \
-             scheduler and queue belong to a [[cells]] entry",
+             scheduler, queue and SNR belong to a [[cells]] entry",
         )),
         None => Ok(()),
     }

@@ -348,7 +348,7 @@ impl Capture {
             seq,
             retry: f.retry,
             corrupted: f.corrupted,
-            mode: p.phy,
+            mode: f.mode.or(p.phy),
             ampdu: None,
         }
     }

@@ -1,8 +1,10 @@
 //! `dcf = { ... }` of a `[[cells]]` entry: an IEEE 802.11 DCF arbitrates the cell (crate
 //! `net::medium::dcf`). Defaults are 802.11b's (IEEE 802.11b-1999 clause 18).
 
+use super::{ErrorModelKindDoc, PathLossDoc, RateControlDoc, SnrDoc};
 use crate::units::{Dur, Rate};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The PLCP preamble and header of 802.11b.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -181,4 +183,27 @@ pub struct DcfDoc {
     /// station, ns-2's interface queue: a frame the MAC retries holds everyone's packets).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ap_queue: Option<ApQueueDoc>,
+    /// Where frame errors come from: "rate" (default: the cell's `error` and `station_error`)
+    /// or "snr" (11a/g/n/ac: each frame from its length, mode and the station's SNR through the
+    /// NIST OFDM error model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_model: Option<ErrorModelKindDoc>,
+    /// Every station's SNR with `error_model = "snr"`: dB, a trace of [time, dB] pairs, or
+    /// `{ distance_m = d }` with `path_loss`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snr: Option<SnrDoc>,
+    /// Per-station SNRs, by station name, replacing `snr` (both directions of its link).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub station_snr: BTreeMap<String, SnrDoc>,
+    /// Log-distance path loss with shadowing for SNRs given as distances.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_loss: Option<PathLossDoc>,
+    /// How each frame's mode is chosen: "fixed" (default: `rate`, `station_rate`), "ideal"
+    /// (the highest mode whose frame error rate at the current SNR is below `ideal_per`) or
+    /// "minstrel-ht" (Linux mac80211's Minstrel-HT).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_control: Option<RateControlDoc>,
+    /// The frame error rate an ideal pick stays below (0.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ideal_per: Option<f64>,
 }

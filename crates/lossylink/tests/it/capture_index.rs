@@ -379,3 +379,42 @@ fn an_802_11n_capture_carries_the_mcs_and_the_a_mpdu_of_its_frames() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// With a rate control (net::medium::dcf::snr) each data frame's radiotap MCS is the mode the
+/// frame went in, not the port's first: the download to sta1, whose SNR steps from 35 to 12 dB
+/// at 500 ms under ideal rate control, is captured at MCS 7 before the step and at MCS 2 from
+/// it on (each frame's mode decided at its start, the record's time).
+#[test]
+fn a_rate_controlled_capture_carries_each_frames_own_mcs() {
+    let mut s =
+        Scenario::from_toml_str(include_str!("../../../../docs/examples/wifi-cell.toml")).unwrap();
+    for (k, v) in [
+        ("run.warmup", "0s"),
+        ("run.duration", "1s"),
+        (
+            "cells.0",
+            "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\", \"sta5\", \"sta6\", \"sta7\", \"sta8\", \"sta9\", \"sta10\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", error_model = \"snr\", rate_control = \"ideal\", snr = 35, station_snr = { sta1 = [[\"0s\", 35], [\"500ms\", 12]] } } }",
+        ),
+    ] {
+        s.set(k, v).unwrap();
+    }
+    let r = run(&s, 1, &pcap_opts()).unwrap();
+    let dir = fresh("rate-control");
+    write(&r, &dir);
+    let file = read_pcap(&dir.join("hop2-cell_sta1-forward.pcap"));
+    let after = |b: &Vec<u8>| usize::from(u16::from_le_bytes([b[2], b[3]]));
+    let (mut before, mut later) = (0, 0);
+    for (t_us, b) in file.records.iter().filter(|r| r.1[after(&r.1)] == 0x08) {
+        // Flags at 8, then the MCS field: known, flags, index.
+        let index = b[11];
+        if *t_us < 500_000 {
+            assert_eq!(index, 7, "at {t_us} µs");
+            before += 1;
+        } else {
+            assert_eq!(index, 2, "at {t_us} µs");
+            later += 1;
+        }
+    }
+    assert!(before > 50 && later > 50, "{before} before, {later} after");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -736,6 +736,39 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "wlan-11n-snr",
+        "802.11n HT20 MCS 7 A-MPDUs with frame errors from each station's SNR (dcf.error_model = snr, the NIST OFDM error model): stations at 22, 25, 30 and 40 dB",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", aggregation = \"ampdu\", error_model = \"snr\", snr = 40, station_snr = { sta1 = 22, sta2 = 25, sta3 = 30 } } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11n-ideal",
+        "ideal rate control (dcf.rate_control = ideal) over SNR channels: one station's SNR steps from 35 to 12 dB at 5 s, another is 60 m away (log-distance path loss, 4 dB shadowing)",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", error_model = \"snr\", rate_control = \"ideal\", snr = 30, path_loss = { shadowing_db = 4 }, station_snr = { sta1 = [[\"0s\", 35], [\"5s\", 12]], sta2 = { distance_m = 60 } } } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
+        "wlan-11n-minstrel",
+        "Minstrel-HT (dcf.rate_control = minstrel-ht, Linux mac80211's rc80211_minstrel_ht) with A-MPDUs over SNR channels: stations at 12, 18, 25 dB and one whose SNR steps from 35 to 15 dB at 5 s",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", aggregation = \"ampdu\", error_model = \"snr\", rate_control = \"minstrel-ht\", snr = 25, station_snr = { sta1 = 12, sta2 = 18, sta4 = [[\"0s\", 35], [\"5s\", 15]] } } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
         "wlan-11b-anomaly",
         "Heusse et al.'s performance anomaly: one station at 1 Mb/s in an 802.11b DCF cell, the access point's stations in turn by frames",
         "wlan",
@@ -1460,6 +1493,17 @@ fn row(preset: &str, overrides: &[(&str, &str)]) -> Value {
             .collect();
         if !queues.is_empty() {
             out["queues"] = Value::Array(queues);
+        }
+        // Cells with SNR channels: each member's counters and its data frames per MCS
+        // (net::medium::dcf::snr; rows of other cells have none, so they are unchanged).
+        let members: Vec<Value> = fr
+            .members
+            .into_iter()
+            .filter(|m| m.iter().any(|(k, _)| *k == "mcs0"))
+            .map(j)
+            .collect();
+        if !members.is_empty() {
+            out["members"] = Value::Array(members);
         }
     }
     out

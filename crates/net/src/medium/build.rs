@@ -143,6 +143,13 @@ impl AnyMedium {
                     if let Some(mode) = dir.phy {
                         d.set_port_mode(p, mode);
                     }
+                    if dir
+                        .wlan
+                        .as_deref()
+                        .is_some_and(super::dcf::snr::Wlan::adapts_cfg)
+                    {
+                        d.set_adaptive();
+                    }
                 }
             }
             AnyMedium::Duplex(_) | AnyMedium::Gsm(_) => {}

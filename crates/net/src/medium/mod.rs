@@ -143,6 +143,19 @@ pub(crate) trait MacAir: Air {
     fn head_stamp(&self, _port: PortId) -> Option<u64> {
         None
     }
+    /// The PHY mode of `port`'s next frame (or aggregate) of `bytes` octets when its rate
+    /// control picks one per frame (crate::medium::dcf::snr); `None`: its fixed mode.
+    fn select_mode(
+        &mut self,
+        _now: SimTime,
+        _port: PortId,
+        (_bytes, _attempt): (u64, u32),
+    ) -> Option<dcf::phy::Mode> {
+        None
+    }
+    /// The outcome of an attempt of `port` whose mode the rate control picked: `sent` MPDUs,
+    /// `acked` of them acknowledged (crate::medium::dcf::snr).
+    fn rate_report(&mut self, _now: SimTime, _port: PortId, (_sent, _acked): (u32, u32)) {}
 }
 
 /// What a medium that frames packets on its own channel (crate::medium::gsm) asks of the

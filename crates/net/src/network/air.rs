@@ -187,6 +187,9 @@ impl MacAir for AirOf<'_> {
         let pkt = &self.pool[frame.0];
         let (airtime, corrupted) = p.attempt(now, (pkt, self.pool.ip_len(frame.0)));
         self.taps.attempt(now, port, pkt, corrupted);
+        if let (true, Some(m)) = (p.wlan.is_some(), p.cfg.phy) {
+            self.taps.set_mode(m);
+        }
         (airtime, corrupted)
     }
 
@@ -206,12 +209,20 @@ impl MacAir for AirOf<'_> {
         let corrupted = p.attempt_mpdu(part, (pkt, self.pool.ip_len(frame.0)));
         self.taps
             .attempt_mpdu((part.0, port), pkt, corrupted, first_retry);
+        if let (true, Some(m)) = (p.wlan.is_some(), p.cfg.phy) {
+            self.taps.set_mode(m);
+        }
         corrupted
     }
 
     fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool {
         let peer = self.ports[port.index()].peer;
-        let lost = self.ports[peer.index()].mac_ack(now, bits);
+        // The data's mode only for an SNR channel (the ACK's control response mode).
+        let mode = match self.ports[peer.index()].wlan {
+            Some(_) => self.ports[port.index()].cfg.phy,
+            None => None,
+        };
+        let lost = self.ports[peer.index()].mac_ack(now, bits, mode);
         self.taps.mac_ack(now, port, lost);
         lost
     }
@@ -254,6 +265,19 @@ impl MacAir for AirOf<'_> {
 
     fn head_stamp(&self, port: PortId) -> Option<u64> {
         self.ports[port.index()].head_stamp()
+    }
+
+    fn select_mode(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        (bytes, attempt): (u64, u32),
+    ) -> Option<crate::medium::dcf::phy::Mode> {
+        self.ports[port.index()].select_mode(now, bytes, attempt)
+    }
+
+    fn rate_report(&mut self, now: SimTime, port: PortId, (sent, acked): (u32, u32)) {
+        self.ports[port.index()].rate_report(now, sent, acked);
     }
 
     #[cold]

@@ -131,6 +131,7 @@ mod tests {
             cw_mark: None,
             aqm: None,
             phy: None,
+            wlan: None,
         };
         let node = |name: &str| NodeConfig {
             name: name.to_string(),

@@ -353,10 +353,27 @@ pub fn build(g: &Genes) -> Topo {
             // point; or an 802.11g cell at 54 Mb/s whose first station sends at 1 Mb/s
             // (net::medium::dcf::phy); or an 802.11n cell with A-MPDU aggregation (up to
             // 1-64 MPDUs, its first station at MCS 0, airtime fairness in half the cases;
-            // net::medium::dcf::ampdu).
+            // net::medium::dcf::ampdu); or an 802.11n cell whose frame errors come from each
+            // station's SNR (5-35 dB, the first station's stepping at a time of the run), with
+            // a fixed rate, ideal rate control or Minstrel-HT, A-MPDUs in half the cases
+            // (net::medium::dcf::snr); its cell has no error model of its own.
             let names: Vec<String> = (0..mobiles).map(|i| format!("\"m{i}\"")).collect();
             let retry = 1 + g.extra % 4;
-            let (phy, rate_of): (String, fn(usize) -> u64) = match (g.extra / 4) % 4 {
+            let variant = (g.extra / 4) % 5;
+            let err = if variant == 4 { String::new() } else { err };
+            let (phy, rate_of): (String, fn(usize) -> u64) = match variant {
+                4 => (
+                    format!(
+                        "rate = \"65Mbps\"\ndcf = {{ retry_limit = {retry}, phy = \"11n\", error_model = \"snr\", rate_control = \"{}\", aggregation = \"{}\", snr = {}, station_snr = {{ m0 = [[\"0s\", {}], [\"{}ms\", {}]] }} }}",
+                        ["fixed", "ideal", "minstrel-ht"][(g.extra % 3) as usize],
+                        if (g.extra / 8).is_multiple_of(2) { "off" } else { "ampdu" },
+                        5 + g.error.1 % 31,
+                        5 + (g.error.1 / 7) % 31,
+                        1 + g.hiccup.1 % 3000,
+                        5 + (g.hiccup.2 as u64) % 31,
+                    ),
+                    |_| 65_000_000,
+                ),
                 3 => (
                     format!(
                         "rate = \"65Mbps\"\nstation_rate = {{ m0 = \"6.5Mbps\" }}\ndcf = {{ retry_limit = {retry}, phy = \"11n\", aggregation = \"ampdu\", ampdu_max_frames = {}, scheduler = \"{}\" }}",

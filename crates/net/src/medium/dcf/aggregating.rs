@@ -62,7 +62,7 @@ pub(super) fn send<A: MacAir>(
     let agg = m.agg.as_deref_mut()?;
     let k = agg.cur;
     let port = *m.ports.get(k)?;
-    let (mode, ba_time) = wifi.mode_of(port);
+    let (mut mode, mut ba_time) = wifi.mode_of(port);
     let s = agg.sessions.get_mut(k)?;
     agg.sent_bar = s.bar.is_some();
     if agg.sent_bar {
@@ -74,6 +74,12 @@ pub(super) fn send<A: MacAir>(
             (k, port),
             air,
         ));
+    }
+    if wifi.adapts {
+        // The rate control's mode for the aggregate, by its first MPDU (crate::medium::dcf::snr).
+        if let Some(m) = air.select_mode(now, port, s.head().unwrap_or((1500, 0))) {
+            (mode, ba_time) = (m, m.response(0).txtime(BLOCK_ACK_BYTES));
+        }
     }
     let mut a = Aggregate::default();
     let mut room = s.choose(&mut a, &mode, &lim);
@@ -151,6 +157,10 @@ pub(super) fn send<A: MacAir>(
     }
     if !ok {
         st.block_acks_missed += 1;
+    }
+    if wifi.adapts {
+        let acked = if ok { intact } else { 0 };
+        air.rate_report(now, port, (sent as u32, acked as u32));
     }
     let sifs_ba = cfg.sifs + ba_time;
     Some(Sent {

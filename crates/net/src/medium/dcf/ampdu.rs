@@ -206,6 +206,14 @@ impl<T> Session<T> {
         self.bar.is_some() || self.has_queued()
     }
 
+    /// The octets and attempts of the first MPDU waiting to go (the rate control's frame).
+    pub(super) fn head(&self) -> Option<(u64, u32)> {
+        self.queue
+            .iter()
+            .find(|m| m.state == State::Queued)
+            .map(|m| (m.bytes, m.attempts))
+    }
+
     /// Whether nothing is left (every MPDU acknowledged or dropped).
     #[cfg(test)]
     pub(super) fn is_empty(&self) -> bool {

@@ -40,9 +40,12 @@ pub mod airtime;
 pub mod ampdu;
 mod config;
 mod member;
+pub mod minstrel;
+pub mod nist;
 pub mod phy;
 mod reorder;
 mod set;
+pub mod snr;
 mod take;
 mod wifi;
 
@@ -329,6 +332,13 @@ impl Dcf {
             if m.attempt == 1 {
                 air.first_retry(now, *port, frame);
             }
+            let adapted = Self::adapt(
+                self.wifi.as_deref(),
+                &self.cfg,
+                (now, *port, m.attempt),
+                frame,
+                air,
+            );
             let (airtime, corrupted) = air.attempt(now, *port, frame);
             if let Some(s) = self.wifi.as_mut().and_then(|w| w.sched.as_mut()) {
                 // TX airtime of the access point's attempts to its station; RX airtime of a
@@ -370,8 +380,12 @@ impl Dcf {
             }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
-            let (sifs_ack, ack_timeout) = Self::ack_of(self.wifi.as_deref(), &self.tm, *port);
+            let (sifs_ack, ack_timeout) =
+                adapted.unwrap_or_else(|| Self::ack_of(self.wifi.as_deref(), &self.tm, *port));
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
+            if adapted.is_some() {
+                air.rate_report(now, *port, (1, u32::from(ok)));
+            }
             if collision {
                 m.stats.collisions += 1;
             } else if !ok {

@@ -2,12 +2,13 @@
 //! of each port's PHY mode and the access point's choice among its stations (its scheduler, or
 //! the oldest head of a shared FIFO, crate::ifq), kept in the medium's boxed `CellWifi`.
 
+use super::super::{Frame, MacAir};
 use super::airtime::{AirtimeDrr, ApScheduler};
 use super::ampdu::BLOCK_ACK_BYTES;
 use super::config::{AmpduLimits, McsKey, Timing};
 use super::phy::Mode;
 use super::Dcf;
-use engine::{PortId, SimDuration};
+use engine::{PortId, SimDuration, SimTime};
 
 /// What a DCF cell (crate::medium::dcf) holds for its PHY modes and its access point's
 /// scheduler.
@@ -26,6 +27,9 @@ pub(crate) struct CellWifi {
     pub(crate) ampdu: Option<AmpduLimits>,
     /// The access point's ports are one shared FIFO (crate::ifq): it takes the oldest head.
     pub(crate) shared_fifo: bool,
+    /// A member's rate control picks the mode of each frame (crate::medium::dcf::snr): the
+    /// DCF asks for it before each attempt and times the ACK or Block Ack by it.
+    pub(crate) adapts: bool,
 }
 
 impl CellWifi {
@@ -118,6 +122,29 @@ impl Dcf {
             w.port_mode.resize(i + 1, None);
         }
         w.port_mode[i] = Some((mode, mode.response(0).txtime(BLOCK_ACK_BYTES)));
+    }
+
+    /// Rate control picks the mode of each frame of some port (crate::medium::dcf::snr).
+    pub(crate) fn set_adaptive(&mut self) {
+        self.wifi.get_or_insert_with(Box::default).adapts = true;
+    }
+
+    /// With rate control, the mode of `port`'s next `frame` (crate::medium::dcf::snr) and the
+    /// SIFS + ACK and ACK timeout of its control response; `None`: the port's fixed mode.
+    #[inline(always)]
+    pub(super) fn adapt<A: MacAir>(
+        wifi: Option<&CellWifi>,
+        cfg: &super::DcfConfig,
+        (now, port, attempt): (SimTime, PortId, u32),
+        frame: &Frame,
+        air: &mut A,
+    ) -> Option<(SimDuration, SimDuration)> {
+        if !wifi.is_some_and(|w| w.adapts) {
+            return None;
+        }
+        let bytes = air.mpdu_bytes(port, frame);
+        let ack = cfg.sifs + air.select_mode(now, port, (bytes, attempt))?.ack_time(0);
+        Some((ack, ack + cfg.slot))
     }
 
     /// SIFS + ACK and the ACK timeout after a frame from `port` (its PHY mode's, else `tm`'s).

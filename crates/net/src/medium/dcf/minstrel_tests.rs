@@ -1,0 +1,91 @@
+#![allow(clippy::unwrap_used)]
+
+use super::super::phy::{Gi, Standard, Width};
+use super::*;
+
+fn modes() -> Vec<Mode> {
+    Standard::Ac.modes(Width::W40, Gi::Long, 1, false)
+}
+
+fn mcs(m: Option<Mode>) -> u8 {
+    match m {
+        Some(Mode::Vht { mcs, .. }) => mcs,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `init_sample_table`: every column is a permutation of the rates.
+#[test]
+fn each_sample_column_is_a_permutation() {
+    let m = Minstrel::new(modes(), RngStream::new(7, "t/minstrel"));
+    assert_eq!(m.table.len(), SAMPLE_COLUMNS);
+    for col in &m.table {
+        let mut c = col.clone();
+        c.sort_unstable();
+        assert_eq!(c, (0..10).collect::<Vec<_>>());
+    }
+}
+
+/// With no statistics every rate's throughput is 0: the chain is the lowest rate three times
+/// (`minstrel_ht_update_caps`' first update), two tries each below 20 %.
+#[test]
+fn it_starts_at_the_lowest_rate() {
+    let mut m = Minstrel::new(modes(), RngStream::new(7, "t/minstrel"));
+    assert_eq!(m.best(), (0, 0, 0));
+    assert_eq!(m.chain, vec![(0, 2), (0, 2), (0, 2)]);
+    // The first frame may be a sample (no wait at the start); its retries walk the chain.
+    let first = mcs(m.pick(0));
+    let sampled = m.samples == 1;
+    assert_eq!(sampled, first != 0);
+    assert_eq!(mcs(m.pick(if sampled { 1 } else { 0 })), 0);
+    // Past the chain's tries: its last rate.
+    assert_eq!(mcs(m.pick(20)), 0);
+}
+
+/// `minstrel_calc_rate_ewma`: the first interval's ratio as is, then 75 % the old value.
+#[test]
+fn success_probability_is_an_ewma_of_75_percent() {
+    let mut m = Minstrel::new(modes(), RngStream::new(7, "t/minstrel"));
+    let m0 = modes()[0];
+    for _ in 0..10 {
+        m.report(SimTime(1_000_000), &m0, 1, 1);
+    }
+    m.report(SimTime(60_000_000), &m0, 1, 1);
+    assert_eq!(m.st[0].prob, 1.0);
+    for _ in 0..3 {
+        m.report(SimTime(70_000_000), &m0, 1, 0);
+    }
+    m.report(SimTime(120_000_000), &m0, 1, 0);
+    assert!((m.st[0].prob - 0.75).abs() < 1e-12, "{}", m.st[0].prob);
+}
+
+/// A channel where MCS 0-5 always succeed and MCS 6-9 always fail: sampling finds MCS 5,
+/// which becomes max_tp_rate and max_prob_rate (the best probability, 100 %, at the best
+/// throughput), the rate it displaced max_tp_rate2; about a tenth of frames or less are
+/// samples; MCS 5's tries fill its 6 ms segment up to 7.
+#[test]
+fn it_settles_on_the_fastest_rate_that_works() {
+    let mut m = Minstrel::new(modes(), RngStream::new(7, "t/minstrel"));
+    let mut frames = 0u32;
+    for ms in 0..3000u64 {
+        let now = SimTime(ms * 1_000_000);
+        let mut attempt = 0;
+        loop {
+            let mode = m.pick(attempt).unwrap();
+            let ok = mcs(Some(mode)) <= 5;
+            m.report(now, &mode, 1, u32::from(ok));
+            if ok || attempt == 6 {
+                break;
+            }
+            attempt += 1;
+        }
+        frames += 1;
+    }
+    let (tp, tp2, prob) = m.best();
+    assert_eq!((tp, prob), (5, 5), "{:?}", m.best());
+    assert!(tp2 < 5, "{tp2}");
+    let share = m.samples as f64 / f64::from(frames);
+    assert!(share > 0.01 && share < 0.12, "{share}");
+    assert_eq!(m.chain[0].0, 5);
+    assert!((2..=7).contains(&m.chain[0].1), "{:?}", m.chain);
+}
