@@ -86,6 +86,9 @@ pub struct Metrics {
     pub sender_spurious_timeouts: u64,
     /// Fast retransmits the Eifel detector found spurious.
     pub sender_spurious_fast_retransmits: u64,
+    /// Timeouts whose segment the receiver already held when the timer fired (the original
+    /// had arrived; its ACK had not): ground truth, whatever the sender detects.
+    pub sender_timeouts_after_arrival: u64,
     /// Segments the receiver got that carried only bytes it already had (needless
     /// retransmissions that reached it).
     pub receiver_duplicate_segments: u64,
@@ -266,6 +269,10 @@ impl Metrics {
             (
                 "sender_spurious_fast_retransmits",
                 i(self.sender_spurious_fast_retransmits),
+            ),
+            (
+                "sender_timeouts_after_arrival",
+                i(self.sender_timeouts_after_arrival),
             ),
             (
                 "receiver_duplicate_segments",

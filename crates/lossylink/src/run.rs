@@ -293,6 +293,7 @@ pub fn run_reporting(
         hiccup_expired: ports.iter().map(|p| p.stats.hiccup_expired).sum(),
         sender_spurious_timeouts: s.spurious_timeouts,
         sender_spurious_fast_retransmits: s.spurious_fast_retransmits,
+        sender_timeouts_after_arrival: flow.timeouts_after_arrival,
         receiver_duplicate_segments: flow.receiver.stats().duplicate_segments,
         receiver_eln_acks: flow.receiver.stats().eln_acks_sent,
         bs_dupacks_suppressed: agents.dupacks_suppressed,

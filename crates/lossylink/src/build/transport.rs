@@ -448,6 +448,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             None if modern => NewRenoFlavor::Rfc6582,
             None | Some(NewRenoDoc::Paper) => NewRenoFlavor::Paper,
             Some(NewRenoDoc::Rfc6582) => NewRenoFlavor::Rfc6582,
+            Some(NewRenoDoc::Ns2) => NewRenoFlavor::Ns2,
         },
         sack_sender: match t.sack_sender {
             None if modern => SackFlavor::Rfc6675,

@@ -88,6 +88,9 @@ pub enum NewRenoDoc {
     Paper,
     /// RFC 6582: partial deflation, careful variant after timeouts.
     Rfc6582,
+    /// ns-2.35's `Agent/TCP/Newreno`: RFC 6582's window, the retransmission timer restarted
+    /// on the first partial ACK of a recovery only (`newreno_changes1_ 1`).
+    Ns2,
 }
 
 /// `tcp.ersn_restart`.
@@ -269,7 +272,7 @@ pub struct TcpDoc {
     /// Westwood+'s bandwidth filter: tustin (default) | linux.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub westwood_filter: Option<WestwoodFilterDoc>,
-    /// NewReno flavour for schemes that use NewReno (paper | rfc6582; bsd: paper, modern: rfc6582).
+    /// NewReno flavour for schemes that use NewReno (paper | rfc6582 | ns2; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
     /// Retransmission-timer estimator (profile | eifel).

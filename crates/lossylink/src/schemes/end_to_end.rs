@@ -32,7 +32,7 @@ pub(super) static END_TO_END: &[SchemeDef] = &[
         info: SchemeInfo {
             name: "e2e-newreno",
             family: E2E,
-            description: "NewReno: a partial ACK keeps the sender in fast recovery and resends the next hole at once, one hole per round trip, one halving per window (tcp.newreno = paper | rfc6582)",
+            description: "NewReno: a partial ACK keeps the sender in fast recovery and resends the next hole at once, one hole per round trip, one halving per window (tcp.newreno = paper | rfc6582 | ns2)",
             source: "Balakrishnan97 §2.3, Table 1 (E2E-NEWRENO); RFC 6582",
         },
         recovery: RecoveryKind::NewReno,

@@ -1096,6 +1096,20 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "llelsn-newreno-ns2-fer5",
+        "ns-2's NewReno (tcp.newreno = ns2, tcp-newreno.cc newreno_changes1_): only the first partial ACK of a recovery restarts the retransmission timer, on the LL-ELSN downlink at 5% FER",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "e2e-newreno"),
+            ("tcp.newreno", "ns2"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "esack-no-notices",
         "ESACK without a notifying link layer: SACK recovery, one halving per episode, on the LL-ELSN cell at 1% FER",
         "llelsn",

@@ -159,3 +159,27 @@ fn late_dupack_validation_names_the_field_and_the_values() {
         .to_string();
     assert!(e.contains("off") && e.contains("srtt"), "{e}");
 }
+
+/// The ground-truth count of timeouts whose segment had reached the receiver
+/// (`sender_timeouts_after_arrival`): with only the ACK direction held (41.1-53.1 s) every
+/// segment arrives and the timer fires during the hold, so each timeout is one; in the
+/// late-dupack run segment 94 is really missing when the timer fires, so it is none.
+#[test]
+fn timeouts_after_arrival_count_the_receivers_view_not_a_detector() {
+    let acks_held = traced(&scenario(
+        "hiccup",
+        &[
+            ("hops.0.reverse.hiccups", LATE_DUPACK_REV),
+            ("scheme", "e2e"),
+        ],
+    ));
+    assert!(acks_held.m.sender_timeouts >= 1);
+    assert_eq!(
+        acks_held.m.sender_timeouts_after_arrival, acks_held.m.sender_timeouts,
+        "the receiver held every resent segment"
+    );
+    assert_eq!(acks_held.m.sender_spurious_timeouts, 0, "no detector runs");
+    let missing = late_dupack("e2e", None);
+    assert_eq!(missing.m.sender_timeouts, 1);
+    assert_eq!(missing.m.sender_timeouts_after_arrival, 0);
+}

@@ -63,8 +63,19 @@ impl Network {
                     self.flows[f].sender_wake = None;
                 }
                 let fl = &mut self.flows[f];
+                let una = fl.sender.snd_una();
+                let before = fl.sender.stats().timeouts;
+                let held = fl.receiver.delivered() > una
+                    || fl
+                        .receiver
+                        .out_of_order()
+                        .iter()
+                        .any(|&(a, b)| a <= una && una < b);
                 let (sender, sink) = fl.sender_and_sink();
                 sender.on_timeout(now, sink);
+                if held && sender.stats().timeouts > before {
+                    fl.timeouts_after_arrival += 1;
+                }
                 self.pump_sender(f, now);
             }
             Event::ReceiverTimer { flow } => {

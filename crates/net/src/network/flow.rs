@@ -33,6 +33,10 @@ pub struct Flow {
     pub held_at_window_start: Vec<(u64, u64)>,
     /// Bytes delivered in order when a long-lived flow stopped writing.
     pub delivered_at_stop: Option<u64>,
+    /// Timeouts whose segment (the oldest unacknowledged, the one the timeout resends) the
+    /// receiver already held, in order or out of order, when the timer fired: ground truth from
+    /// the simulator, not a sender's detection (Eifel, F-RTO).
+    pub timeouts_after_arrival: u64,
     pub(super) trace: Option<VecSink<SenderEvent>>,
     /// Where records go when tracing is off.
     pub(super) null: NullSink,
@@ -93,6 +97,7 @@ impl Flow {
             delivered_at_window_start: 0,
             held_at_window_start: Vec::new(),
             delivered_at_stop: None,
+            timeouts_after_arrival: 0,
             trace: trace.then(VecSink::default),
             null: NullSink,
             web,

@@ -203,6 +203,13 @@ pub trait LossRecovery: Send {
     fn new_ack_is_duplicate(&self) -> bool {
         false
     }
+    /// Whether the ACK of new data just given to [`LossRecovery::on_ack`] leaves the
+    /// retransmission timer running as it was instead of restarting it (RFC 6298 (5.3), the
+    /// default: it restarts). ns-2.35's NewReno with `newreno_changes1_` restarts it on the
+    /// first partial ACK of a recovery only ([`NewRenoFlavor::Ns2`]).
+    fn keeps_timer(&self) -> bool {
+        false
+    }
     /// A segment to resend when the sender has no new data it may send (nothing buffered beyond
     /// the highest byte sent, or the peer's window is full) and `budget` leaves room: RFC 6675
     /// NextSeg rules (3) and (4). The part records a returned segment as sent.

@@ -15,6 +15,16 @@
 //!   (§3.2 step 4), also the first ones after a partial ACK; a full ACK sets cwnd to ssthresh
 //!   (§3.2 step 6, option 2); after a timeout no fast retransmit starts until `recover` is
 //!   covered (§4.1, the careful variant).
+//! - [`NewRenoFlavor::Ns2`]: ns-2.35's `Agent/TCP/Newreno` as `tcl/lib/ns-default.tcl` sets it
+//!   up (`partial_window_deflation_ 1`, `newreno_changes1_ 1`, :1099-1100): the window as
+//!   [`NewRenoFlavor::Rfc6582`] (`tcp/tcp-newreno.cc:61-89`: partial deflation, `dupwnd_`
+//!   inflation; `bug_fix_` the careful variant after a timeout), but only the first partial ACK
+//!   of a recovery restarts the retransmission timer (`partialnewack_helper`,
+//!   `tcp/tcp-newreno.cc:91-104`: "only reset the retransmit timer for the first partial ACK,
+//!   so that, in the worst case, we don't have to wait for one packet retransmitted per RTT";
+//!   `firstpartial_` is cleared when recovery ends, :241). The later ones leave it running
+//!   ([`LossRecovery::keeps_timer`]), so a recovery with many holes ends in a timeout one RTO
+//!   after the first partial ACK instead of repairing one hole per round trip.
 
 use super::{
     take_forced, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
@@ -29,6 +39,9 @@ pub enum NewRenoFlavor {
     Paper,
     /// RFC 6582.
     Rfc6582,
+    /// ns-2.35's `Newreno` (RFC 6582's window; the timer restarted on the first partial ACK of
+    /// a recovery only).
+    Ns2,
 }
 
 /// NewReno recovery.
@@ -38,6 +51,10 @@ pub struct NewRenoRecovery {
     dupthresh: u32,
     phase: Phase,
     pending: Option<u64>,
+    /// A partial ACK of this recovery has been seen (ns-2's `firstpartial_`).
+    partial_seen: bool,
+    /// The last ACK leaves the retransmission timer as it was (a later partial ACK, `Ns2`).
+    keep_timer: bool,
 }
 
 impl NewRenoRecovery {
@@ -45,7 +62,7 @@ impl NewRenoRecovery {
     fn inflates(&self, count: u32) -> bool {
         // RFC 6582 §3.2 step 4: every duplicate in fast recovery (the sender's count restarts
         // after a partial ACK); the paper flavour: only past dupthresh of its own count.
-        count > self.dupthresh || self.flavor == NewRenoFlavor::Rfc6582
+        count > self.dupthresh || self.flavor != NewRenoFlavor::Paper
     }
 }
 
@@ -57,6 +74,8 @@ impl NewRenoRecovery {
             dupthresh: dupthresh.max(1),
             phase: Phase::Open,
             pending: None,
+            partial_seen: false,
+            keep_timer: false,
         }
     }
 
@@ -72,6 +91,7 @@ impl LossRecovery for NewRenoRecovery {
         match self.flavor {
             NewRenoFlavor::Paper => "newreno",
             NewRenoFlavor::Rfc6582 => "newreno-rfc6582",
+            NewRenoFlavor::Ns2 => "newreno-ns2",
         }
     }
 
@@ -80,12 +100,13 @@ impl LossRecovery for NewRenoRecovery {
     }
 
     fn on_ack(&mut self, ack: &AckInput<'_>, view: SenderView) -> AckDecision {
+        self.keep_timer = false;
         match (ack.kind, self.phase) {
             (AckKind::Dup { count }, Phase::Recovery { .. }) if self.inflates(count) => {
                 AckDecision::window(WindowOp::Inflate)
             }
             // RFC 6582 §4.1: no new recovery for losses of data sent before the timeout.
-            (AckKind::Dup { .. }, Phase::Loss { .. }) if self.flavor == NewRenoFlavor::Rfc6582 => {
+            (AckKind::Dup { .. }, Phase::Loss { .. }) if self.flavor != NewRenoFlavor::Paper => {
                 AckDecision::window(WindowOp::Keep)
             }
             (AckKind::Dup { count }, Phase::Open | Phase::Loss { .. })
@@ -95,6 +116,7 @@ impl LossRecovery for NewRenoRecovery {
                     recover: view.snd_max,
                 };
                 self.pending = Some(view.snd_una);
+                self.partial_seen = false;
                 AckDecision {
                     congestion: Some(LossResponse::FastRetransmit {
                         inflate_segments: count,
@@ -109,14 +131,19 @@ impl LossRecovery for NewRenoRecovery {
                     self.pending = None;
                     AckDecision::window(match self.flavor {
                         NewRenoFlavor::Paper => WindowOp::ExitRecovery,
-                        NewRenoFlavor::Rfc6582 => WindowOp::DeflateToSsthresh,
+                        NewRenoFlavor::Rfc6582 | NewRenoFlavor::Ns2 => WindowOp::DeflateToSsthresh,
                     })
                 } else {
                     // Balakrishnan97 §2.3 (3) / RFC 6582 §3.2 (5): resend the next hole now.
                     self.pending = Some(ack.ack);
+                    // ns-2: only the first partial ACK of the recovery restarts the timer.
+                    self.keep_timer = self.flavor == NewRenoFlavor::Ns2 && self.partial_seen;
+                    self.partial_seen = true;
                     AckDecision::window(match self.flavor {
                         NewRenoFlavor::Paper => WindowOp::DeflateToSsthresh,
-                        NewRenoFlavor::Rfc6582 => WindowOp::PartialDeflate { acked },
+                        NewRenoFlavor::Rfc6582 | NewRenoFlavor::Ns2 => {
+                            WindowOp::PartialDeflate { acked }
+                        }
                     })
                 }
             }
@@ -135,6 +162,10 @@ impl LossRecovery for NewRenoRecovery {
         self.phase = Phase::Loss {
             recover: view.snd_max,
         };
+    }
+
+    fn keeps_timer(&self) -> bool {
+        self.keep_timer
     }
 
     fn next_retransmission(
@@ -216,5 +247,35 @@ mod tests {
             assert_eq!(r.on_ack(&dup(4, 1400), v).window, WindowOp::Inflate);
             assert_eq!(r.phase(), Phase::Recovery { recover: 7000 });
         }
+    }
+
+    #[test]
+    fn ns2_keeps_the_timer_on_every_partial_ack_but_the_first_of_a_recovery() {
+        // ns-2.35 tcp-newreno.cc:91-104 (newreno_changes1_ 1).
+        let mut r = NewRenoRecovery::new(NewRenoFlavor::Ns2, 3);
+        enter(&mut r);
+        assert!(!r.keeps_timer(), "the fast retransmit restarts it");
+        let d = r.on_ack(&new_ack(1400, 1400), view(0, 7000));
+        assert_eq!(d.window, WindowOp::PartialDeflate { acked: 1400 });
+        assert!(!r.keeps_timer(), "the first partial ACK restarts the timer");
+        r.on_ack(&new_ack(2800, 1400), view(1400, 7000));
+        assert!(r.keeps_timer(), "the second leaves it");
+        r.on_ack(&new_ack(4200, 1400), view(2800, 7000));
+        assert!(r.keeps_timer(), "and the third");
+        let d = r.on_ack(&new_ack(7000, 2800), view(4200, 7000));
+        assert_eq!(d.window, WindowOp::DeflateToSsthresh);
+        assert!(!r.keeps_timer(), "the full ACK restarts (or stops) it");
+        // A new recovery: its first partial ACK restarts the timer again.
+        for c in 1..=3 {
+            r.on_ack(&dup(c, 7000), view(7000, 14000));
+        }
+        r.on_ack(&new_ack(8400, 1400), view(7000, 14000));
+        assert!(!r.keeps_timer());
+        // RFC 6582's flavour restarts it on every partial ACK (RFC 6298 (5.3)).
+        let mut r = NewRenoRecovery::new(NewRenoFlavor::Rfc6582, 3);
+        enter(&mut r);
+        r.on_ack(&new_ack(1400, 1400), view(0, 7000));
+        r.on_ack(&new_ack(2800, 1400), view(1400, 7000));
+        assert!(!r.keeps_timer());
     }
 }

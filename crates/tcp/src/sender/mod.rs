@@ -417,6 +417,7 @@ impl Sender {
                 sampled = Some(sent);
             }
         }
+        let running = self.rexmt_at;
         self.rexmt_at = if ack >= self.max {
             None
         } else if self.cfg.rexmt == Rexmt::Precise {
@@ -431,6 +432,11 @@ impl Sender {
         }
         let before = (self.cwnd(), self.ssthresh());
         let d = self.parts.recovery.on_ack(&input, self.view());
+        if running.is_some() && ack < self.max && self.parts.recovery.keeps_timer() {
+            // ns-2.35 tcp-newreno.cc:91-104 (`newreno_changes1_`): a later partial ACK of the
+            // same recovery leaves the timer where the first one set it.
+            self.rexmt_at = running;
+        }
         self.una = ack;
         if self.nxt < self.una {
             self.nxt = self.una;

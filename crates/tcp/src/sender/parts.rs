@@ -242,6 +242,9 @@ impl LossRecovery for RecoveryPart {
     fn new_ack_is_duplicate(&self) -> bool {
         recovery!(self, p => p.new_ack_is_duplicate())
     }
+    fn keeps_timer(&self) -> bool {
+        recovery!(self, p => p.keeps_timer())
+    }
     fn next_fallback(&mut self, now: SimTime, view: SenderView, budget: u64) -> Option<Retransmit> {
         recovery!(self, p => p.next_fallback(now, view, budget))
     }

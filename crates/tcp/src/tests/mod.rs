@@ -23,6 +23,7 @@ pub(crate) mod linux;
 pub(crate) mod linux_reno;
 pub(crate) mod llelsn_cc;
 pub(crate) mod net;
+pub(crate) mod newreno_ns2;
 pub(crate) mod prr;
 pub(crate) mod rack;
 pub(crate) mod relay;

@@ -6,10 +6,11 @@ per-station two-state Markov channels."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from lossylink.papers.llelsn import counterfactuals
 
 SCHEMES: tuple[tuple[str, str], ...] = (
     ("Reno", "e2e"),
@@ -71,12 +72,9 @@ RETRY_FER_PCT = (0.5, 1, 2, 3, 5, 7, 9)
 RETRY_LIMITS = (1, 2, 4)
 P_BB = (0.1, 0.2, 0.3, 0.4, 0.5)
 MARKOV_LIMITS = (1, 2, 4, 7)
-ERSN_OLDEST = ("tcp.ersn_restart", "oldest")
-COUNTERFACTUALS = {
-    "ersn-oldest": "ERSN restarts only the timer of the segment it guards "
-    '(tcp.ersn_restart = "oldest")',
-}
-"""Counterfactual runs (``<experiment>~<key>``): the mechanism of a deviation switched off."""
+COUNTERFACTUALS = counterfactuals.WHAT
+"""Counterfactual runs (``<experiment>~<key>``, :mod:`lossylink.papers.llelsn.counterfactuals`):
+the mechanism of a deviation switched off."""
 POWEROFF_LIMITS = (1, 2, 4, 7)
 POWEROFF_AT_S = 10
 """Fig. 18's powered-off station ("The HOL blocking also happens when a wireless station is
@@ -435,22 +433,6 @@ def _experiments() -> list[Experiment]:
                         max_seeds=50 if r > 1 else 20,
                     )
                 )
-    # Counterfactuals (id ``<experiment>~<key>``, :data:`COUNTERFACTUALS`): a deviation's
-    # mechanism switched off, run by the reproduction itself (targets/earned.py).
-    for p in RETRY_FER_PCT:
-        e = _exp(
-            "retry",
-            f"{p:g}-r2",
-            "LL-ELSN",
-            "ll-elsn",
-            p,
-            [("cells.0.dcf", dcf(2)), ("cells.0.error", fer(p)), ERSN_OLDEST],
-            f"Fig. 17 counterfactual: FER {p:g} %, retry limit 2, LL-ELSN, ERSN restarts only "
-            "the timer of the segment it guards",
-            params=(("retry_limit", 2),),
-            max_seeds=50,
-        )
-        out.append(dataclasses.replace(e, id=f"{e.id}~ersn-oldest"))
     # Fig. 18's powered-off station: head-of-line blocking measured (the good stations'
     # goodput and their packets' wait in the access point's queue), per retry limit and queue.
     for q, qlabel in POWEROFF_QUEUES:
@@ -511,7 +493,8 @@ def _experiments() -> list[Experiment]:
     return out
 
 
-EXPERIMENTS: tuple[Experiment, ...] = tuple(_experiments())
+_BASE = _experiments()
+EXPERIMENTS: tuple[Experiment, ...] = (*_BASE, *counterfactuals.experiments(_BASE))
 BY_ID = {e.id: e for e in EXPERIMENTS}
 GROUPS = (
     "fer",

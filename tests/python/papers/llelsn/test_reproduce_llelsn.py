@@ -133,3 +133,100 @@ def test_a_powered_off_station_blocks_the_good_ones_more_at_a_larger_retry_limit
 
     assert arq.hol_loss(M(), "shared", 7) > arq.hol_loss(M(), "shared", 1) + 0.05
     assert arq.hol_wait(M(), "shared", 7) > arq.hol_wait(M(), "shared", 1)
+
+
+class _Unmoved:
+    """Measurements in which every counterfactual run (``exp~key``) reads exactly as its
+    experiment: a counterfactual that does not move anything. Values are a fixed function of
+    the experiment, the metric and a salt."""
+
+    def __init__(self, salt: int) -> None:
+        self.salt = salt
+
+    def values(self, exp: str, metric: str) -> list[float]:
+        import zlib
+
+        h = zlib.crc32(f"{self.salt}:{exp.split('~')[0]}:{metric}".encode())
+        return [0.1 + 4.0 * (h % 10007) / 10007]
+
+    def trace(self, run: str) -> dict:
+        raise AssertionError(run)
+
+
+def test_a_counterfactual_that_does_not_move_the_value_leaves_every_deviation_failing() -> None:
+    """Every deviation of the study (its band widened so that the band cannot decide): when
+    its counterfactual runs give the same measurements as the study's runs, the target's value
+    is unchanged, outside its accepted range, and the verdict is "fail", naming the
+    counterfactual; never "explained"."""
+    import dataclasses
+    import math
+
+    from lossylink.papers._base import Unavailable
+    from lossylink.reproduce import _inside, _judge_deviation
+
+    deviated = [t for t in targets.TARGETS if t.deviation is not None]
+    assert {t.deviation for t in deviated} == set(targets.DEVIATIONS)
+    tested = set()
+    for salt in range(40):
+        m = _Unmoved(salt)
+        for t in deviated:
+            try:
+                value = t.value(m)
+            except (Unavailable, ZeroDivisionError):
+                continue
+            if _inside(value, t.accept):
+                continue
+            wide = dataclasses.replace(t, predicted=(-math.inf, math.inf))
+            v = _judge_deviation(wide, value, m)
+            assert v.verdict == "fail", (t.id, v)
+            assert "as the mechanism claims" in v.reason, (t.id, v.reason)
+            assert v.counterfactual == value, t.id
+            tested.add(t.id)
+    assert tested == {t.id for t in deviated}
+
+
+def test_t004_15_is_explained_only_when_the_16_bit_window_stops_the_filtered_sender() -> None:
+    """unbounded-flight: ESACK and the unfiltered variant send alike after the cut (ratio in
+    0.8-1.25) and with the 16-bit window ESACK sends at most a fifth of what the unfiltered
+    variant sends: explained; a 16-bit window that changes nothing: fail."""
+    from lossylink.reproduce import _judge_deviation
+
+    t = next(x for x in targets.TARGETS if x.id == "T004-15")
+    assert t.deviation == "unbounded-flight"
+    base = {"disconnect-base": 4932.0, "disconnect-3": 5064.0, "disconnect-0": 5064.0}
+    cf = {"disconnect-base~window-field": 4620.0, "disconnect-3~window-field": 4650.0}
+    m = _Fake({**base, **cf, "disconnect-0~window-field": 4857.0})
+    assert t.value(m) == 1.0
+    v = _judge_deviation(t, t.value(m), m)
+    assert v.verdict == "explained", v
+    assert abs(v.counterfactual - 30 / 237) < 1e-9
+    m = _Fake({**base, **cf, "disconnect-0~window-field": 4680.0})
+    assert _judge_deviation(t, t.value(m), m).verdict == "fail"
+
+
+def test_t004_1_snoop_is_explained_only_when_balakrishnan97s_snoop_is_second() -> None:
+    """ns2-snoop: ns-2's snoop loses second place to DCR where its cost exceeds
+    Balakrishnan97's margin; with Balakrishnan97's snoop second at every FER (the
+    counterfactual) that is explained; a counterfactual snoop second at half the points only:
+    fail."""
+    from lossylink.reproduce import _judge_deviation
+
+    t = next(x for x in targets.TARGETS if x.id == "T004-1.snoop")
+    means = {}
+    for i, p in enumerate(runs.FER_PCT):
+        for _, s in runs.SCHEMES:
+            means[f"fer-{p:g}-{s}"] = 1.0
+        means[f"fer-{p:g}-e2e-dcr-sack"] = 3.0
+        lead = 1.3 if i < 3 else 1.05  # Balakrishnan97's lead over DCR
+        means[f"fer-{p:g}-snoop-newreno~snoop-b97"] = 3.0 * lead
+        means[f"fer-{p:g}-snoop-newreno"] = 3.0 * lead * 0.9  # a 10 % cost everywhere
+    m = _Fake(means)
+    assert t.value(m) == 0.3
+    v = _judge_deviation(t, t.value(m), m)
+    assert v.verdict == "explained", v
+    assert v.band == (0.3, 0.3)
+    # Balakrishnan97's snoop below DCR at half the points: the mechanism is not the cause.
+    for p in runs.FER_PCT[5:]:
+        means[f"fer-{p:g}-snoop-newreno~snoop-b97"] = 2.9
+    m = _Fake(means)
+    assert _judge_deviation(t, t.value(m), m).verdict == "fail"

@@ -1,0 +1,109 @@
+"""The counterfactual runs of the LL-ELSN study (docs/llelsn.md, "Deviations a measured
+mechanism explains"): for each known deviation, the experiments it reads run again with the
+mechanism switched off (or ns-2's own setting switched on), ids ``<experiment>~<key>``. What
+each must show, and the band its mechanism predicts, are in
+:mod:`lossylink.papers.llelsn.targets.earned`. None of these settings is the study's: they test
+a mechanism and never fill a gap."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CounterfactualRuns:
+    """One counterfactual: what changes, and for which experiments of the catalogue."""
+
+    what: str
+    overrides: tuple[tuple[str, str], ...]
+    of: str
+    """A regular expression over experiment ids: the experiments it runs again."""
+
+
+RUNS: dict[str, CounterfactualRuns] = {
+    "ersn-oldest": CounterfactualRuns(
+        'ERSN restarts only the timer of the segment it guards (tcp.ersn_restart = "oldest")',
+        (("tcp.ersn_restart", "oldest"),),
+        r"retry-[0-9.]+-r2-ll-elsn",
+    ),
+    "snoop-b97": CounterfactualRuns(
+        'Balakrishnan97\'s snoop (ll.snoop_style = "balakrishnan97": the local resend at the '
+        "head of the queue, on the first duplicate) instead of ns-2's",
+        (("ll.snoop_style", "balakrishnan97"),),
+        r"fer-[0-9.]+-snoop-newreno",
+    ),
+    "no-collisions": CounterfactualRuns(
+        "no collisions in the cell (cells.0.dcf.collisions = false), Westwood+ and TIBET",
+        (("cells.0.dcf.collisions", "false"),),
+        r"rtt-[0-9]+-(e2e-westwood|e2e-tibet)",
+    ),
+    "window-10s": CounterfactualRuns(
+        "Jain's index over one 10 s window (10 s warm-up, 20 s run) instead of the 200 s run",
+        (("run.duration", "20s"), ("run.warmup", "10s")),
+        r"nsweep-20-.*",
+    ),
+    "no-header": CounterfactualRuns(
+        "LHP without the link's header protection (its base Reno, "
+        "cells.0.dcf.header_protection = false)",
+        (("cells.0.dcf.header_protection", "false"),),
+        r"pareto-8-e2e-lhp",
+    ),
+    "retry-1": CounterfactualRuns(
+        "Fig. 12 at the study's retry limit 1 (cells.0.dcf.retry_limit = 1: a collision loses "
+        "the frame), k = 0 and 8",
+        (("cells.0.dcf.retry_limit", "1"),),
+        r"friendly-(0|8)-(e2e-westwood|e2e-veno|e2e-tibet|e2e-ideal-bwe)",
+    ),
+    "per-station": CounterfactualRuns(
+        'per-station queues at the access point (cells.0.dcf.ap_queue = "per-station") '
+        "instead of ns-2's one shared FIFO",
+        (("cells.0.dcf.ap_queue", "per-station"),),
+        r"friendly-[0-9]+-(ll-elsn|e2e-hack|e2e-ietf-sack)",
+    ),
+    "window-field": CounterfactualRuns(
+        'the 16-bit window (tcp.window = "field", 65 535 bytes) instead of the unbounded one',
+        (("tcp.window", "field"),),
+        r"disconnect-.*|congestion-[0-9]+-(ll-elsn|ll-elsn-lhp)",
+    ),
+    "no-server-drops": CounterfactualRuns(
+        'no queue drops at the server: the 16-bit window (tcp.window = "field") and a '
+        "100-packet server queue (links.0.queue = 100)",
+        (("tcp.window", "field"), ("links.0.queue", "100")),
+        r"congestion-2-(ll-elsn|ll-elsn-lhp)",
+    ),
+    "retry-delay": CounterfactualRuns(
+        "MAC retries 150 ms apart that do not block the queue (cells.0.dcf.retry_delay, "
+        "retry_delay_blocks = false): the MAC still retries when snoop's timer (100 ms floor) "
+        "fires",
+        (("cells.0.dcf.retry_delay", "150ms"), ("cells.0.dcf.retry_delay_blocks", "false")),
+        r"retry-(0.5|1|2)-r2-(e2e|snoop-newreno)",
+    ),
+}
+"""The counterfactual runs by key (``<experiment>~<key>``)."""
+
+
+def experiments(base: Sequence[Any]) -> list[Any]:
+    """The counterfactual runs of ``base``'s experiments (each key's ``of`` pattern), with its
+    overrides last so that they win over the experiment's own."""
+    out = []
+    for key, cf in RUNS.items():
+        pattern = re.compile(cf.of)
+        for e in base:
+            if pattern.fullmatch(e.id):
+                out.append(
+                    dataclasses.replace(
+                        e,
+                        id=f"{e.id}~{key}",
+                        overrides=(*e.overrides, *cf.overrides),
+                        description=f"{e.description}; counterfactual: {cf.what}",
+                    )
+                )
+    return out
+
+
+WHAT = {key: cf.what for key, cf in RUNS.items()}
+"""Each counterfactual in words (the report's ``what``)."""
