@@ -102,10 +102,17 @@ fn ideal_rate_control_drops_the_mcs_when_the_snr_steps_down() {
             .find(|m| m[2].1 == Value::Str("access-point".into()))
             .unwrap();
         let h: Vec<i64> = (0..10).map(|k| count(&ap, &format!("mcs{k}"))).collect();
-        (h, count(&ap, "errors"))
+        let by_ppdu = match ap.iter().find(|(n, _)| *n == "mcs_hist") {
+            Some((_, Value::Str(v))) => v.clone(),
+            other => panic!("mcs_hist: {other:?}"),
+        };
+        (h, count(&ap, "errors"), by_ppdu)
     };
-    let (before, _) = hist("900ms");
-    let (after, errors) = hist("2s");
+    let (before, _, _) = hist("900ms");
+    let (after, errors, by_ppdu) = hist("2s");
+    // The PPDU histogram counts the mode each frame went in, the rate control's (one frame
+    // per PPDU here), not the cell's configured MCS 7.
+    assert_eq!(by_ppdu, format!("ht2:{} ht7:{}", after[2], after[7]));
     eprintln!("MCS histogram to 0.9 s {before:?}, to 2 s {after:?}, errors {errors}");
     assert!(before[7] > 1000, "{before:?}");
     assert_eq!(before.iter().sum::<i64>(), before[7]);

@@ -140,7 +140,7 @@ pub(super) fn send<A: MacAir>(
     st.ampdus += 1;
     st.ampdu_mpdus += sent;
     st.count_ampdu(sent);
-    st.count_ppdu(wifi.mcs_of(port));
+    st.count_ppdu(super::wifi::mcs_key(mode));
     st.airtime_ns += airtime.as_nanos();
     st.airtime_until_ns = st.airtime_until_ns.max((now + airtime).as_nanos());
     let data_end = now + airtime;

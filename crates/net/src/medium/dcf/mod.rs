@@ -353,8 +353,11 @@ impl Dcf {
                 air.header_up(now + airtime, *port, frame);
             }
             m.stats.attempts += 1;
-            m.stats
-                .count_ppdu(self.wifi.as_deref().and_then(|w| w.mcs_of(*port)));
+            // The mode sent in: the rate control's, else the member's configured one.
+            m.stats.count_ppdu(match adapted {
+                Some((_, _, mode)) => wifi::mcs_key(mode),
+                None => self.wifi.as_deref().and_then(|w| w.mcs_of(*port)),
+            });
             m.stats.airtime_ns += airtime.as_nanos();
             m.stats.airtime_until_ns = m.stats.airtime_until_ns.max((now + airtime).as_nanos());
             if m.attempt > 0 {
@@ -380,8 +383,10 @@ impl Dcf {
             }
             // The ACK goes out only for a frame received intact, and may itself be corrupted.
             let acked = !collision && !corrupted;
-            let (sifs_ack, ack_timeout) =
-                adapted.unwrap_or_else(|| Self::ack_of(self.wifi.as_deref(), &self.tm, *port));
+            let (sifs_ack, ack_timeout) = adapted.map_or_else(
+                || Self::ack_of(self.wifi.as_deref(), &self.tm, *port),
+                |(a, t, _)| (a, t),
+            );
             let ok = acked && !air.ack_lost(data_end, *port, self.cfg.ack_bits);
             if adapted.is_some() {
                 air.rate_report(now, *port, (1, u32::from(ok)));

@@ -33,21 +33,10 @@ pub(crate) struct CellWifi {
 }
 
 impl CellWifi {
-    /// The HT/VHT MCS of `port`'s data frames, for the MCS histogram (`None`: another PHY).
+    /// The HT/VHT MCS of `port`'s data frames at its configured mode, for the MCS histogram
+    /// (`None`: another PHY).
     pub(super) fn mcs_of(&self, port: PortId) -> Option<McsKey> {
-        match self.port_mode.get(port.index()).copied().flatten()?.0 {
-            Mode::Ht { mcs, nss, .. } => Some(McsKey {
-                vht: false,
-                index: 8 * nss.saturating_sub(1) + mcs,
-                nss,
-            }),
-            Mode::Vht { mcs, nss, .. } => Some(McsKey {
-                vht: true,
-                index: mcs,
-                nss,
-            }),
-            _ => None,
-        }
+        mcs_key(self.port_mode.get(port.index()).copied().flatten()?.0)
     }
 }
 
@@ -138,13 +127,14 @@ impl Dcf {
         (now, port, attempt): (SimTime, PortId, u32),
         frame: &Frame,
         air: &mut A,
-    ) -> Option<(SimDuration, SimDuration)> {
+    ) -> Option<(SimDuration, SimDuration, Mode)> {
         if !wifi.is_some_and(|w| w.adapts) {
             return None;
         }
         let bytes = air.mpdu_bytes(port, frame);
-        let ack = cfg.sifs + air.select_mode(now, port, (bytes, attempt))?.ack_time(0);
-        Some((ack, ack + cfg.slot))
+        let mode = air.select_mode(now, port, (bytes, attempt))?;
+        let ack = cfg.sifs + mode.ack_time(0);
+        Some((ack, ack + cfg.slot, mode))
     }
 
     /// SIFS + ACK and the ACK timeout after a frame from `port` (its PHY mode's, else `tm`'s).
@@ -164,3 +154,21 @@ impl Dcf {
 #[cfg(test)]
 #[path = "wifi_tests.rs"]
 mod tests;
+
+/// The histogram key of an HT/VHT `mode` (`None`: another PHY): HT's MCS index across streams
+/// (MCS 15 is two streams' MCS 7), VHT's per-stream index with its streams.
+pub(super) fn mcs_key(mode: Mode) -> Option<McsKey> {
+    match mode {
+        Mode::Ht { mcs, nss, .. } => Some(McsKey {
+            vht: false,
+            index: 8 * nss.saturating_sub(1) + mcs,
+            nss,
+        }),
+        Mode::Vht { mcs, nss, .. } => Some(McsKey {
+            vht: true,
+            index: mcs,
+            nss,
+        }),
+        _ => None,
+    }
+}
