@@ -85,7 +85,7 @@ const MIDDLE: u64 = 1 << 63;
 
 /// How many events a pop moves from `later` into an empty `near` at most (and at most `K`).
 /// Chosen by callgrind at 1, 8 and 32, moved from `soon` only or from both heaps: 32 from
-/// both (docs/performance.md, ninth session).
+/// both (docs/performance.md, tenth session).
 const BATCH: usize = 32;
 
 /// A priority queue of events of type `E` with a total, reproducible order; `K` is how many of
@@ -381,7 +381,7 @@ impl<E, const K: usize> EventQueue<E, K> {
         // (so `near` is reversed once, latest first). `later`'s first is then further ahead
         // and the pushes due before it take `near`'s insertion instead of a heap's push and
         // pop: with many timers waiting (50 stations, 1000 connections) the heap path had
-        // become most events' path (callgrind: docs/performance.md, ninth session).
+        // become most events' path (callgrind: docs/performance.md, tenth session).
         while self.near.len() < BATCH.min(K) && !self.later.is_empty() {
             let Some(next) = self.pop_later() else { break };
             self.near.push(Entry {
