@@ -70,6 +70,18 @@ fn stations(r: &lossylink::RunResult) -> Vec<Vec<(&'static str, Value)>> {
         .collect()
 }
 
+/// The member row of the access point.
+fn access_point(r: &lossylink::RunResult) -> Vec<(&'static str, Value)> {
+    r.flows
+        .as_ref()
+        .unwrap()
+        .members
+        .iter()
+        .find(|m| m[2].1 == Value::Str("access-point".into()))
+        .cloned()
+        .unwrap()
+}
+
 /// Bianchi's fixed point (2000, basic access) for `n` stations with CW_min + 1 = `w` and `m`
 /// doublings: τ and p.
 fn fixed_point(n: usize, w: f64, m: i32) -> (f64, f64) {

@@ -20,13 +20,7 @@ fn one_segment(dcf: &str) -> (u64, Vec<(&'static str, Value)>) {
     let s = Scenario::from_toml_str(&t).unwrap();
     let r = run(&s, 1, &RunOptions::default()).unwrap();
     assert_eq!(r.metrics.sender_segments, 1);
-    let ap = r
-        .flows
-        .unwrap()
-        .members
-        .into_iter()
-        .find(|m| m[2].1 == Value::Str("access-point".into()))
-        .unwrap();
+    let ap = access_point(&r);
     ((r.metrics.completion_s * 1e9).round() as u64, ap)
 }
 
@@ -94,13 +88,7 @@ fn ideal_rate_control_drops_the_mcs_when_the_snr_steps_down() {
         s.set("run.warmup", "0s").unwrap();
         s.set("run.duration", duration).unwrap();
         let r = run(&s, 1, &RunOptions::default()).unwrap();
-        let ap = r
-            .flows
-            .unwrap()
-            .members
-            .into_iter()
-            .find(|m| m[2].1 == Value::Str("access-point".into()))
-            .unwrap();
+        let ap = access_point(&r);
         let h: Vec<i64> = (0..10).map(|k| count(&ap, &format!("mcs{k}"))).collect();
         let by_ppdu = match ap.iter().find(|(n, _)| *n == "mcs_hist") {
             Some((_, Value::Str(v))) => v.clone(),
@@ -195,13 +183,7 @@ fn path_loss_sets_each_stations_snr_from_its_distance() {
     let mut s = cell(2, false, 1000, spec, 2);
     s.set("run.duration", "1500ms").unwrap();
     let r = run(&s, 1, &RunOptions::default()).unwrap();
-    let ap = r
-        .flows
-        .unwrap()
-        .members
-        .into_iter()
-        .find(|m| m[2].1 == Value::Str("access-point".into()))
-        .unwrap();
+    let ap = access_point(&r);
     let h: Vec<i64> = (0..10).map(|k| count(&ap, &format!("mcs{k}"))).collect();
     eprintln!("AP's MCS histogram, stations at 5 m and 50 m: {h:?}");
     // 5 m: 42.4 dB (MCS 7); 50 m: 12.4 dB (MCS 2; MCS 3 needs 13.4 dB).
@@ -223,13 +205,7 @@ fn download_hist(rate_control: &str, duration: &str) -> Vec<i64> {
     s.set("run.warmup", "0s").unwrap();
     s.set("run.duration", duration).unwrap();
     let r = run(&s, 1, &RunOptions::default()).unwrap();
-    let ap = r
-        .flows
-        .unwrap()
-        .members
-        .into_iter()
-        .find(|m| m[2].1 == Value::Str("access-point".into()))
-        .unwrap();
+    let ap = access_point(&r);
     (0..10).map(|k| count(&ap, &format!("mcs{k}"))).collect()
 }
 
