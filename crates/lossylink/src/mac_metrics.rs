@@ -123,17 +123,15 @@ pub(crate) fn member_rows(
                 .iter()
                 .map(|&p| network.ports()[p].stats.queue_drops)
                 .sum();
-            let mut d = m.delays_ns.clone();
-            d.sort_unstable();
-            let (mean_ms, p95_ms) = if d.is_empty() {
-                (f64::NAN, f64::NAN)
-            } else {
-                // Nearest rank: the smallest delay with at least 95 % at or below it.
-                let rank = ((0.95 * d.len() as f64).ceil() as usize).clamp(1, d.len());
-                (
-                    d.iter().sum::<u64>() as f64 / d.len() as f64 * 1e-6,
-                    d[rank - 1] as f64 * 1e-6,
-                )
+            let d = &m.delays_ns;
+            let (mean_ms, p95_ms) = match d.len() {
+                0 => (f64::NAN, f64::NAN),
+                n => {
+                    // Nearest rank: the smallest delay with at least 95 % at or below it.
+                    let rank = ((0.95 * n as f64).ceil() as u64).clamp(1, n);
+                    let p95 = d.at_rank(rank).unwrap_or(0);
+                    (d.sum() as f64 / n as f64 * 1e-6, p95 as f64 * 1e-6)
+                }
             };
             let aggregates = matches!(unit, Unit::Cell(c) if c.ampdu.is_some());
             // An HT/VHT cell (or hop): its rows have the MCS histogram.

@@ -144,8 +144,9 @@ pub struct DcfStats {
     pub drops: u64,
     /// Sum of access delays (frame at the head to its acknowledgement), ns.
     pub access_delay_ns: u64,
-    /// Access delays, ns, for percentiles.
-    pub delays_ns: Vec<u64>,
+    /// Access delays, ns, for percentiles (exact, in memory that follows the distinct
+    /// values: crate::medium::dcf::delays).
+    pub delays_ns: super::Delays,
     /// Airtime of its attempts, ns (an attempt still on the air counted whole: see
     /// [`DcfStats::airtime_ns_until`]).
     pub airtime_ns: u64,

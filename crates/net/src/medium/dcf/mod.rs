@@ -30,6 +30,7 @@
 use super::{MacAir, Medium};
 use config::Timing;
 pub use config::{AmpduLimits, DcfConfig, DcfStats, McsKey};
+pub use delays::Delays;
 use engine::{PortId, RngStream, SimDuration, SimTime};
 use member::{Aside, Member, Phase};
 use set::{Bits, MemberSet};
@@ -39,6 +40,7 @@ mod aggregating;
 pub mod airtime;
 pub mod ampdu;
 mod config;
+mod delays;
 mod member;
 pub mod minstrel;
 pub mod nist;
