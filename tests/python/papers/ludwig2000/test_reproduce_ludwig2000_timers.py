@@ -80,7 +80,8 @@ def test_fig_5_18_needs_the_timeouts_acted_on() -> None:
     shown = timer_model(26, "6250ms", "1ms", 12, "agg", "every-ack", 0.05)
     steady = np.asarray(acted["cycle"]) >= 1
     hits = np.asarray(acted["timeouts"])[steady]
-    assert (hits > 0).sum() >= 2 and hits.max() == 1
+    assert (hits > 0).sum() >= 2
+    assert hits.max() == 1
     assert np.all(np.diff(shown["agg"]) < 0)
     assert np.any(np.diff(acted["agg"]) > 0)
     assert not np.asarray(shown["timeouts"]).any()

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from lossylink.papers._base import INF, Measured, Sensitivity, Target, Unavailable, mean
+from lossylink.papers._base import (
+    INF,
+    Counterfactual,
+    Measured,
+    Sensitivity,
+    Target,
+    Unavailable,
+    mean,
+)
 from lossylink.papers._trace import SenderTrace
 from lossylink.papers.ludwig2000.checks import Value, target
 from lossylink.papers.ludwig2000.gsm.runs import (
@@ -15,12 +23,16 @@ from lossylink.papers.ludwig2000.gsm.runs import (
     FIG46_ALT,
     FIG46_QUEUE,
     MSS,
+    NEWRENO,
+    NEWRENO_NOVJ,
+    NOFADES,
     NOVJ,
     PERDIR,
     POOR,
     RATE,
     RESETS_PER_POOR_HOUR,
     S2_RESET_S,
+    S2_RTT_ALT,
     S5_SECOND_AT,
     SEGMENT_BYTES,
 )
@@ -79,6 +91,21 @@ def _vj_cost(m: Measured) -> float:
     return float(np.mean([_util(m, NOVJ[r]) - _util(m, r) for r in runs]))
 
 
+def _vj_cost_newreno(m: Measured) -> float:
+    """The same over the same runs with NewReno (the counterfactual of Reno's one fast
+    retransmit a window: both packets a reset flushes are repaired from partial ACKs)."""
+    runs = _reset_runs(m)
+    return float(np.mean([
+        _util(m, NEWRENO_NOVJ.get(r, NOVJ[r])) - _util(m, NEWRENO.get(r, r)) for r in runs
+    ]))  # fmt: skip
+
+
+NOVJ_NEWRENO_RUNS = tuple(NEWRENO_NOVJ.get(r, NOVJ[r]) for r in CAMPAIGN)
+"""The campaign without VJ with NewReno in the poor runs (the good runs lose nothing: the same
+with either)."""
+NEWRENO_RUNS = (*NEWRENO.values(), *NEWRENO_NOVJ.values())
+
+
 RESET_BAND = 2.0 * 14**0.5 / 2.0
 """Two standard deviations of the published rate: a Poisson count of 14 in 2 h."""
 RESET_EPISODE_S = 5.0
@@ -102,10 +129,10 @@ def _resets_per_hour(runs: tuple[str, ...]) -> Value:
     return f
 
 
-def _slowest_full(m: Measured) -> str:
+def _slowest_full(m: Measured, runs: tuple[str, ...] = CAMPAIGN) -> str:
     """The campaign run at ≥ 98 % utilization (Fig 4-5's 99 and 100 % bins) with the lowest
     throughput."""
-    full = [r for r in CAMPAIGN if _util(m, r) >= 98.0]
+    full = [r for r in runs if _util(m, r) >= 98.0]
     if not full:
         raise Unavailable("no campaign run at ≥ 98 % utilization")
     return min(full, key=lambda r: mean(m, r, "throughput_mbps"))
@@ -121,6 +148,14 @@ def _t6_rlp(m: Measured) -> float:
     if avg <= 0:
         raise Unavailable("no RLP retransmission in the campaign")
     return _rlp_share(m, _slowest_full(m)) / avg
+
+
+def _t6(runs: tuple[str, ...]) -> Value:
+    return lambda m: 1000.0 * mean(m, _slowest_full(m, runs), "throughput_mbps")
+
+
+NOFADES_RUNS = tuple(NOFADES.get(r, r) for r in CAMPAIGN)
+"""The campaign with the poor runs' deep fades taken out (the good runs have none)."""
 
 
 def _fig46_burst(run: str) -> Value:
@@ -367,6 +402,17 @@ def _metric(run: str, metric: str, scale: float = 1.0) -> Value:
     return lambda m: scale * mean(m, run, metric)
 
 
+def _s2_rtt(metric: str) -> Sensitivity:
+    """S2's ``metric`` over the RLP round trip (N2 scaled to reset after the same 2.4 s): into
+    a total fade RLP sends one round trip of new data before its retransmissions fill every
+    block, and a reset flushes the packets with bytes in it (docs: rt20-split)."""
+    return Sensitivity("the new data RLP sends into a fade: its round trip (docs: rt20-split)", (
+        ("400 ms, N2 = 6 (ours)", _metric("gsm-s2", metric)),
+        *((f"{rtt} ms, N2 = {n2}", _metric(f"gsm-s2-rtt{rtt}", metric))
+          for rtt, n2 in S2_RTT_ALT)),
+        tuple(f"gsm-s2-rtt{rtt}" for rtt, _ in S2_RTT_ALT))  # fmt: skip
+
+
 _BPS = 1e6 / 8.0
 TARGETS: tuple[Target, ...] = (
     # RT15 as the dissertation measured it: the trendline of the receiver's data (Fig 3-6),
@@ -406,16 +452,35 @@ TARGETS: tuple[Target, ...] = (
            "with VJ (the same runs, VJ off)", None, (0.0, INF), _vj_cost,
            (*CAMPAIGN, *NOVJ.values()), SRC, unit="points",
            tolerance="> 0 (VJ makes a reset cost utilization)",
-           expected="the low runs are due to resets *with* VJ compression (§4.2.1, §4.2.3)"),
+           expected="the low runs are due to resets *with* VJ compression (§4.2.1, §4.2.3)",
+           # TCP-Lite's Reno repairs one loss a window by fast retransmit; a reset flushes two
+           # packets (S2: 2). Without VJ the second waits for the timer after the flight has
+           # drained (S2: 15.8 s idle, 94.3 %); with VJ the rest of the flight is discarded and
+           # one timeout's go-back-N repairs all (96.3 %): VJ off costs more, value ≤ 0.
+           deviation="rt16-vj", predicted=(-INF, 0.0),
+           counterfactual=Counterfactual(
+               "scheme = e2e-newreno in both arms of the poor runs (partial ACKs repair the "
+               "second flushed packet)", _vj_cost_newreno, NEWRENO_RUNS, (1e-9, INF))),
     target("gsm.rt16.novj_low", TABLE, "S1 campaign without VJ (counterfactual): runs at ≤ 95 %",
            0.0, (0.0, 0.0), _low(95.0, tuple(NOVJ.values())), tuple(NOVJ.values()), SRC,
-           expected="none: without VJ a reset loses only what RLP's buffers held (§4.2.3)"),
+           expected="none: without VJ a reset loses only what RLP's buffers held (§4.2.3)",
+           # The same mechanism: runs with resets lose a timeout's idle link per reset without
+           # VJ, so some fall to ≤ 95 % under Reno; with NewReno none.
+           deviation="rt16-vj", predicted=(1.0, INF),
+           counterfactual=Counterfactual(
+               "scheme = e2e-newreno in the poor runs without VJ", _low(95.0, NOVJ_NEWRENO_RUNS),
+               tuple(NEWRENO_NOVJ.values()), (0.0, 0.0))),
     target("gsm.t6.throughput", TABLE, "S1 campaign: lowest throughput of a run at ≥ 98 % "
            "utilization (Fig 4-5's 99 and 100 % bins), VJ on", 7.0, (0.0, 7.0),
-           lambda m: 1000.0 * mean(m, _slowest_full(m), "throughput_mbps"), CAMPAIGN, SRC,
+           _t6(CAMPAIGN), CAMPAIGN, SRC,
            unit="kbit/s", tolerance="≤ 7.0 (T6)",
            expected="7.0 kbit/s at 99 %: a poor radio connection, not a bad interaction "
-           "(§4.2.1)"),
+           "(§4.2.1)",
+           sensitivity=Sensitivity("the poor runs' deep fades (the reset calibration; docs: "
+                                   "gsm-item6)", (
+               ("with them (ours)", _t6(CAMPAIGN)),
+               ("without them (radio alone)", _t6(NOFADES_RUNS))),
+               tuple(NOFADES.values()))),
     target("gsm.t6.rlp", TABLE, "S1 campaign: that run's share of RLP retransmissions ÷ the "
            "campaign's mean share", None, (1.0 + 1e-9, INF), _t6_rlp, CAMPAIGN, SRC,
            tolerance="> 1", expected="the RLP sender must have retransmitted more frames "
@@ -471,10 +536,12 @@ TARGETS: tuple[Target, ...] = (
            expected="off by 5: 13 discarded, the rest of the flight"),
     target("gsm.rt20.discards_source", TABLE, "S2: compressed segments the receiver's VJ discards",
            13.0, (11.0, 15.0), _metric("gsm-s2", "vj_discards"), ("gsm-s2",), SRC,
-           unit="segments", tolerance="13 ± 2 (RT20)", expected="13 discarded (Fig 4-7)"),
+           unit="segments", tolerance="13 ± 2 (RT20)", expected="13 discarded (Fig 4-7)",
+           sensitivity=_s2_rtt("vj_discards")),
     target("gsm.rt20.lost", TABLE, "S2: packets lost in the reset (the decompressor's offset)",
            5.0, (4.0, 6.0), _metric("gsm-s2", "rlp_flushed_packets"), ("gsm-s2",), SRC,
-           unit="packets", tolerance="5 ± 1", expected="off by 5 (Fig 4-8)"),
+           unit="packets", tolerance="5 ± 1", expected="off by 5 (Fig 4-8)",
+           sensitivity=_s2_rtt("rlp_flushed_packets")),
     target("gsm.rt20.affected", TABLE, "S2: segments lost in the reset plus those VJ discards",
            18.0, (16.0, 20.0), lambda m: mean(m, "gsm-s2", "rlp_flushed_packets")
            + mean(m, "gsm-s2", "vj_discards"), ("gsm-s2",), SRC, unit="segments",
@@ -513,7 +580,14 @@ TARGETS: tuple[Target, ...] = (
     target("gsm.rt21.load", TABLE, "S5: segments in flight at 100 s (load against a 2-segment "
            "pipe)", 16.0, (15.0, 17.0), _flight_segments("gsm-s1", 100.0), ("gsm-s1",), SRC,
            unit="segments", tolerance="the source's 16 ± 1 (RT21: rwnd/MSS ± 1)",
-           expected="the advertised window (8 KB, 16 segments)"),
+           expected="the advertised window (8 KB, 16 segments)",
+           # Net/3's tcp_mss rounds the 8 KB socket buffer up to whole segments of 472 bytes
+           # (MSS 460 + the 12-byte timestamp option): 8496 = 18 x 472, so the load is 18.
+           deviation="rt21-rwnd", predicted=(18.0, 18.0),
+           counterfactual=Counterfactual(
+               "tcp.buffer_rounding = none (rwnd 8192 B)",
+               _flight_segments("gsm-s1-norounding", 100.0), ("gsm-s1-norounding",),
+               (15.0, 17.0))),
     target("gsm.rt21.drain", TABLE, "S5: time to drain that load at 960 B/s", 7.5, (6.0, INF),
            lambda m: _flight_segments("gsm-s1", 100.0)(m) * SEGMENT_BYTES / RATE, ("gsm-s1",),
            SRC, unit="s", expected="> 6 s, a new connection's initial RTO: its SYN times out"),
