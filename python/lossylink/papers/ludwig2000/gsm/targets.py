@@ -1,6 +1,7 @@
 """The targets of TCP over GSM-CSD with RLP in Ludwig (2000) (dissertation §4.2; spec §6 S1-S5,
 §8 RT15-RT21; runs in :mod:`lossylink.papers.ludwig2000.gsm.runs`), every one also checked by
-``crates/lossylink/tests/it/gsm.rs`` and ``gsm_s5.rs``."""
+``crates/lossylink/tests/it/gsm.rs`` and ``gsm_s5.rs``; what the S2, S3 and Fig 4-9 targets
+read from the traces is in :mod:`lossylink.papers.ludwig2000.gsm.traces`."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from lossylink.papers._base import (
 from lossylink.papers._trace import SenderTrace
 from lossylink.papers.ludwig2000.checks import Value, target
 from lossylink.papers.ludwig2000.gsm.runs import (
-    ACK_BURST,
     CAMPAIGN,
     FIG46_ALT,
     FIG46_QUEUE,
@@ -35,6 +35,17 @@ from lossylink.papers.ludwig2000.gsm.runs import (
     S2_RTT_ALT,
     S5_SECOND_AT,
     SEGMENT_BYTES,
+)
+from lossylink.papers.ludwig2000.gsm.traces import (
+    FIG49,
+    fig49_backoff,
+    fig49_covered,
+    fig49_idle,
+    fig49_inflation,
+    gap_over_rto,
+    idle,
+    interval_drop,
+    trend,
 )
 
 TABLE = "S1-S5 (GSM-CSD, RLP)"
@@ -291,113 +302,6 @@ def _connect(run: str) -> Value:
     return f
 
 
-def _arrivals(m: Measured, run: str) -> tuple[np.ndarray, np.ndarray]:
-    """Times and stream ends of the data segments the TCP receiver got."""
-    rx = m.trace(run)["receiver"]
-    data = np.asarray(rx["kind"]) == "data"
-    t = np.asarray(rx["time_s"], dtype=float)[data]
-    end = np.asarray(rx["seq"], dtype=float)[data] + np.asarray(rx["len"], dtype=float)[data]
-    if t.size < 2:
-        raise Unavailable(f"{run}: no data at the receiver")
-    return t, end
-
-
-def _trend(run: str, skip_s: float = 10.0) -> Value:
-    """The slope of the receiver's data over time (the dissertation's TcpRcv_Data trendline,
-    §3.2.5), B/s, without the first and last ``skip_s`` seconds (slow start, the tail)."""
-
-    def f(m: Measured) -> float:
-        t, end = _arrivals(m, run)
-        keep = (t >= t[0] + skip_s) & (t <= t[-1] - skip_s)
-        return float(np.polyfit(t[keep], end[keep], 1)[0])
-
-    return f
-
-
-def _idle(run: str, start: float, stop: float) -> Value:
-    """The longest time without data arriving at the receiver in [start, stop], s."""
-
-    def f(m: Measured) -> float:
-        t, _ = _arrivals(m, run)
-        w = t[(t >= start) & (t <= stop)]
-        if w.size < 2:
-            raise Unavailable(f"{run}: no data at the receiver in [{start}, {stop}] s")
-        return float(np.max(np.diff(w)))
-
-    return f
-
-
-def _rto_at(m: Measured, run: str, at: float) -> float:
-    snd = m.trace(run)["sender"]
-    t, rto = np.asarray(snd["time_s"], dtype=float), np.asarray(snd["rto_s"], dtype=float)
-    before = np.nonzero(t <= at)[0]
-    if before.size == 0:
-        raise Unavailable(f"{run}: no RTO sample before {at} s")
-    return float(rto[before[-1]])
-
-
-def _gap_over_rto(m: Measured) -> float:
-    """The receiver's longest gap after the reset minus the sender's RTO at the reset, s."""
-    return _idle("gsm-s2", S2_RESET_S - 3.0, S2_RESET_S + 60.0)(m) - _rto_at(
-        m, "gsm-s2", S2_RESET_S
-    )
-
-
-def _interval_drop(m: Measured) -> float:
-    """1 - the receiver's rate over the 30 s from the burst's start ÷ its rate over the 30 s
-    before it (the dissertation: more than 25 % lost)."""
-    t, end = _arrivals(m, "gsm-s2")
-    start = S2_RESET_S - 2.42
-
-    def delivered(a: float, b: float) -> float:
-        inside = end[(t >= a) & (t < b)]
-        before = end[t < a]
-        return float(inside.max() - (before.max() if before.size else 0.0)) if inside.size else 0.0
-
-    return 1.0 - delivered(start, start + 30.0) / delivered(start - 30.0, start)
-
-
-FIG49 = "gsm-s2-backoff"
-
-
-def _timeouts(m: Measured, run: str, after: float) -> list[float]:
-    tr = SenderTrace(run, m.trace(run))
-    return [e.t for e in tr.events("timeout") if e.t > after]
-
-
-def _fig49_covered(m: Measured) -> float:
-    """ACKs the receiver sent inside the ACK-direction burst after the first timeout's
-    retransmission arrived (the set-up: the burst must meet that ACK)."""
-    first = _timeouts(m, FIG49, S2_RESET_S)
-    if not first:
-        raise Unavailable(f"{FIG49}: no timeout after the reset")
-    rx = m.trace(FIG49)["receiver"]
-    t = np.asarray(rx["time_s"], dtype=float)
-    acks = t[(np.asarray(rx["kind"]) == "ack") & (t > first[0])]
-    return float(np.sum((acks >= ACK_BURST[0]) & (acks < ACK_BURST[1] - 2.4)))
-
-
-def _fig49_backoff(m: Measured) -> float:
-    """(second timeout - first) ÷ the RTO at the first: 2 with the exponential backoff."""
-    tos = _timeouts(m, FIG49, S2_RESET_S)
-    if len(tos) < 2:
-        raise Unavailable(f"{FIG49}: fewer than two timeouts after the reset")
-    return (tos[1] - tos[0]) / _rto_at(m, FIG49, tos[0] - 1e-6)
-
-
-def _fig49_idle(m: Measured) -> float:
-    """The receiver's longest time without data after the reset ÷ the RTO at the reset."""
-    return _idle(FIG49, S2_RESET_S - 3.0, S2_RESET_S + 60.0)(m) / _rto_at(m, FIG49, S2_RESET_S)
-
-
-def _fig49_inflation(m: Measured) -> float:
-    """The RTO at the reset ÷ the run's smallest RTT sample (the pipe's round trip)."""
-    rtt = np.asarray(m.trace(FIG49)["rtt"]["rtt_s"], dtype=float)
-    if rtt.size == 0:
-        raise Unavailable(f"{FIG49}: no RTT sample")
-    return _rto_at(m, FIG49, S2_RESET_S) / float(rtt.min())
-
-
 def _metric(run: str, metric: str, scale: float = 1.0) -> Value:
     return lambda m: scale * mean(m, run, metric)
 
@@ -419,7 +323,7 @@ TARGETS: tuple[Target, ...] = (
     # which holds only if TCP keeps L2R's bursts and 950-1300 ms gaps filled; the average
     # throughput over the whole run would return the configured 960 B/s times 460/519.
     target("gsm.rt15.throughput", TABLE, "S1: trendline of the TCP receiver's data (steady state), "
-           "L2R at 960 B/s, no compression", 848.0, (831.0, 865.0), _trend("gsm-s1"), ("gsm-s1",),
+           "L2R at 960 B/s, no compression", 848.0, (831.0, 865.0), trend("gsm-s1"), ("gsm-s1",),
            SRC, unit="B/s", tolerance="848 ± 2 %",
            expected="848 B/s, the TcpRcv_Data trendline of Fig 3-6"),
     target("gsm.rt15.utilization", TABLE, "S1: utilization of the RLP link (§3.2.2)", 100.0,
@@ -525,7 +429,7 @@ TARGETS: tuple[Target, ...] = (
            0.0, (0.0, 0.0), _metric("gsm-s3", "sender_timeouts"), ("gsm-s3",), SRC,
            expected="none (TCP-Lite tolerates > 1.2 s)"),
     target("gsm.rt18.idle", TABLE, "S3: longest time without data at the TCP receiver around the "
-           "1.3 s burst", 2.26, (1.96, 2.56), _idle("gsm-s3", 55.0, 75.0), ("gsm-s3",), SRC,
+           "1.3 s burst", 2.26, (1.96, 2.56), idle("gsm-s3", 55.0, 75.0), ("gsm-s3",), SRC,
            unit="s", tolerance="2260 ms ± 300 ms (RT18)",
            expected="idle 2260 ms for a 1325 ms delay: a segment's end hit needs an RLP round "
            "trip"),
@@ -547,30 +451,30 @@ TARGETS: tuple[Target, ...] = (
            + mean(m, "gsm-s2", "vj_discards"), ("gsm-s2",), SRC, unit="segments",
            tolerance="18 ± 2", expected="5 lost + 13 discarded: the flight at the reset"),
     target("gsm.rt20.gap", TABLE, "S2: the receiver's longest gap after the reset minus the "
-           "sender's RTO at the reset", None, (0.0, INF), _gap_over_rto, ("gsm-s2",), SRC,
+           "sender's RTO at the reset", None, (0.0, INF), gap_over_rto, ("gsm-s2",), SRC,
            unit="s", tolerance="≥ 0 (RT20: the gap is dominated by the RTO)",
            expected="gaps of 11-18 s"),
     target("gsm.rt20.drop", TABLE, "S2: throughput lost over the 30 s from the burst against the "
-           "30 s before it", 0.25, (0.20, 1.0), _interval_drop, ("gsm-s2",), SRC,
+           "30 s before it", 0.25, (0.20, 1.0), interval_drop, ("gsm-s2",), SRC,
            tolerance="≥ 20 % (RT20)", expected="more than 25 % throughput loss"),
     target("gsm.fig49.covered", TABLE, "Fig 4-9: receiver ACKs after the timeout's "
            "retransmission, sent in the first 1.6 s of the ACK-direction burst (the set-up)",
-           None, (1.0, INF), _fig49_covered, (FIG49,), SRC,
+           None, (1.0, INF), fig49_covered, (FIG49,), SRC,
            tolerance="≥ 1 (else the burst no longer meets the ACK: move it)",
            expected="the ACK for the first retransmission is lost"),
     target("gsm.fig49.resets", TABLE, "Fig 4-9: RLP resets (data and ACK direction)", 2.0,
            (2.0, 2.0), _metric(FIG49, "rlp_resets"), (FIG49,), SRC,
            expected="ACKs lost 'again due to a RLP link reset'"),
     target("gsm.fig49.backoff", TABLE, "Fig 4-9: second timeout after the first ÷ the RTO at the "
-           "first", 2.0, (1.9, 2.1), _fig49_backoff, (FIG49,), SRC,
+           "first", 2.0, (1.9, 2.1), fig49_backoff, (FIG49,), SRC,
            tolerance="2 (exponential backoff, §2.2.2) ± 5 %",
            expected="exponential backoff of the retransmission timer"),
     target("gsm.fig49.idle", TABLE, "Fig 4-9: longest time without data at the receiver ÷ the "
-           "RTO at the reset", None, (1.5, INF), _fig49_idle, (FIG49,), SRC,
+           "RTO at the reset", None, (1.5, INF), fig49_idle, (FIG49,), SRC,
            tolerance="≥ 1.5 (S2, no ACK lost: ≈ 1)",
            expected="a particularly long idle phase"),
     target("gsm.fig49.inflated", TABLE, "Fig 4-9: RTO at the reset ÷ the smallest RTT sample",
-           None, (3.0, INF), _fig49_inflation, (FIG49,), SRC, tolerance="≥ 3",
+           None, (3.0, INF), fig49_inflation, (FIG49,), SRC, tolerance="≥ 3",
            expected="the RTO significantly inflated by the excessive queueing (§4.2.2)"),
     target("gsm.rt20.plain", TABLE, "S2 without VJ: discards", 0.0, (0.0, 0.0),
            _metric("gsm-s2-plain", "vj_discards"), ("gsm-s2-plain",), SRC, expected="none"),
