@@ -153,12 +153,22 @@ def emulate(
     ca_state)."""
 
 def timer_model(
-    w: int, service: str, tick: str, cycles: int, timer: str, sampling: str
+    w: int,
+    service: str,
+    tick: str,
+    cycles: int,
+    timer: str,
+    sampling: str,
+    k: float | None = None,
+    timeouts: str | None = None,
 ) -> dict[str, np.ndarray]:
     """The steady-state timer model of Ludwig (2000) §3.4.2: one row per ACK (``time_s``,
     ``cycle``, ``load``, ``rtt_s``, ``sampled``, ``rto_prev_s``, ``rto_s``,
-    ``rexmt_restart_s``, ``rexmt_precise_s``); ``timer`` is ``lite`` or ``eifel``,
-    ``sampling`` ``every-ack`` or ``once-per-rtt``."""
+    ``rexmt_restart_s``, ``rexmt_precise_s``, ``timeouts``, ``timeout_s``, ``agg``);
+    ``timer`` is ``lite``, ``eifel`` or ``agg`` (RTO_AGG with MAXCWND = ``w``; needs ``k``,
+    0 < k < 1), ``sampling`` ``every-ack`` or ``once-per-rtt``, ``timeouts`` ``shown``
+    (default: computed, never acted on) or ``eifel`` (the precise timer fires, backs off and
+    Eifel detects it spurious on the original's ACK)."""
 
 class LossylinkError(Exception):
     """Base class of every error lossylink raises."""

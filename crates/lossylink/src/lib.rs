@@ -49,7 +49,7 @@ pub use scenario::Scenario;
 pub use schemes::{
     scheme_aliases, scheme_modifiers, schemes, ModifierInfo, SchemeAlias, SchemeInfo,
 };
-pub use timer_model::timer_model;
+pub use timer_model::{timer_model, TimerModelOptions};
 pub use trace::{Column, Trace, TraceTable};
 
 /// The crate version, recorded with every result.

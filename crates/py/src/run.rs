@@ -294,7 +294,8 @@ pub fn scheme_modifiers(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 /// The steady-state timer model of Ludwig2000 §3.4.2 (`lossylink::timer_model`): returns
 /// `{column: numpy array}`, one row per ACK.
 #[pyfunction]
-#[pyo3(signature = (w, service, tick, cycles, timer, sampling))]
+#[pyo3(signature = (w, service, tick, cycles, timer, sampling, k = None, timeouts = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn timer_model<'py>(
     py: Python<'py>,
     w: u32,
@@ -303,9 +304,12 @@ pub fn timer_model<'py>(
     cycles: u32,
     timer: &str,
     sampling: &str,
+    k: Option<f64>,
+    timeouts: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let table =
-        lossylink::timer_model(w, service, tick, cycles, timer, sampling).map_err(to_pyerr)?;
+    let opts = lossylink::TimerModelOptions { k, timeouts };
+    let table = lossylink::timer_model(w, service, tick, cycles, timer, sampling, opts)
+        .map_err(to_pyerr)?;
     let name = table.name.clone();
     let out = crate::convert::trace_to_dict(
         py,

@@ -42,6 +42,8 @@ pub struct AggRto {
     max_cwnd: u64,
     /// The last window reported, to find the cwnd before a congestion signal.
     last: Option<(u64, u32)>,
+    /// MAXCWND given, not learnt from the windows (the timer model's W).
+    pinned: bool,
 }
 
 impl AggRto {
@@ -53,7 +55,17 @@ impl AggRto {
             agg: AGG_ONE,
             max_cwnd: 0,
             last: None,
+            pinned: false,
         }
+    }
+
+    /// The same with MAXCWND fixed at `segments` (at least 1): Fig 5-18's model is "configured
+    /// to a maximum of 26 (= MAXCWND) for the flow's load" (§5.4.6), where every cycle ends at
+    /// the same load and no window falls to signal it.
+    pub fn with_max_cwnd(mut self, segments: u32) -> Self {
+        self.max_cwnd = u64::from(segments.max(1));
+        self.pinned = true;
+        self
     }
 
     /// AGG in millionths.
@@ -99,6 +111,7 @@ impl RtoEstimator for AggRto {
         self.inner.observe_window(cwnd, ssthresh, mss);
         let segs = u64::from(cwnd / mss.max(1));
         match self.last {
+            _ if self.pinned => {}
             Some((before, old)) if ssthresh < old => self.max_cwnd = before,
             _ if self.max_cwnd == 0 => self.max_cwnd = segs,
             _ => {}
@@ -157,6 +170,18 @@ mod tests {
         assert_eq!(r.max_cwnd, 20);
         r.observe_window(15_000, 10_000, 1000);
         assert_eq!(r.max_cwnd, 20, "growth alone is no signal");
+    }
+
+    #[test]
+    fn a_pinned_maxcwnd_ignores_the_windows() {
+        // MAXCWND 26: CYCLE = 3/8 · 676 = 253.5 samples; k = 0.05 takes 0.05/253.5 a sample.
+        let mut r = est(50_000).with_max_cwnd(26);
+        r.observe_window(13_000, 13_000, 1000);
+        r.observe_window(26_000, 13_000, 1000);
+        r.observe_window(13_000, 6_500, 1000);
+        assert_eq!(r.max_cwnd, 26);
+        r.on_sample(ms(0), ms(100));
+        assert_eq!(r.agg(), AGG_ONE - 50_000 * 8 * AGG_ONE / (3 * 676 * AGG_ONE));
     }
 
     #[test]

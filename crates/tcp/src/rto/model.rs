@@ -19,8 +19,25 @@
 //! the ACK with the full RTO (TCP-Lite, §5.3.3) and REXMT_E = RTO − its age (§5.4.5), both
 //! measured from that segment's send time. The RTO is shown as computed, without BSD's 64 s
 //! ceiling (the dissertation's model has none).
+//!
+//! RTO_AGG (§5.4.6, Fig 5-18: "the model configured to a maximum of 26 (= MAXCWND) for the
+//! flow's load, a timer granularity of 1 ms, and a factor k of 0.05") is [`super::AggRto`] with
+//! MAXCWND pinned to W. AGG learns only from spurious timeouts, so with
+//! [`ModelTimeouts::Eifel`] the model acts on its effective timeouts as an Eifel sender with the
+//! precise REXMT_E does: the timer of the oldest outstanding segment, armed at its send time
+//! plus the RTO after the previous ACK (§5.4.5), fires if that is before the segment's ACK; the
+//! estimator backs off and the retransmission re-arms the timer with the backed-off RTO (Karn
+//! and Partridge; §2.2.2), which may fire again. Nothing is lost in the model, so every such
+//! timeout is spurious: the ACK of the original echoes its timestamp, Eifel detects the timeout
+//! on that first ACK (§5.2.2), the sample is valid and clears the backoff, and AGG moves halfway
+//! back to 1. Eifel restores the window (§5.2.2), so the flow goes on as before: "in the common
+//! case, the only penalty is a single spurious retransmission" (§5.4.6). With
+//! [`ModelTimeouts::Shown`] (Figs 5-8 to 5-14) the effective timeouts are only computed.
 
-use super::{BsdRto, BsdRtoConfig, EifelRto, EifelRtoConfig, RtoEstimator, Sampling, TickClock};
+use super::{
+    AggRto, AggRtoConfig, BsdRto, BsdRtoConfig, EifelRto, EifelRtoConfig, RtoEstimator, Sampling,
+    TickClock, AGG_ONE,
+};
 use engine::{SimDuration, SimTime};
 use std::fmt;
 
@@ -30,6 +47,22 @@ pub enum ModelTimer {
     /// RTO_L: TCP-Lite's (Net/3's) estimator on a tick clock.
     Lite,
     /// RTO_E: the Eifel retransmission timer.
+    Eifel,
+    /// RTO_AGG: the Eifel timer times AGG (§5.4.6), MAXCWND = W; `k` in millionths
+    /// (0 < k < 1 000 000).
+    Agg {
+        /// k in millionths (0.05 = 50 000).
+        k: u64,
+    },
+}
+
+/// What the model does when an effective timeout falls before the ACK it waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelTimeouts {
+    /// Computed and shown (`rexmt_*`), never acted on (Figs 5-8 to 5-14).
+    Shown,
+    /// The precise REXMT_E fires, backs off and re-arms; Eifel detects the timeout spurious on
+    /// the original's ACK (needs every ACK timed: timestamps). For RTO_E and RTO_AGG.
     Eifel,
 }
 
@@ -57,6 +90,8 @@ pub struct ModelConfig {
     pub timer: ModelTimer,
     /// Sampling rate.
     pub sampling: ModelSampling,
+    /// Whether effective timeouts are acted on.
+    pub timeouts: ModelTimeouts,
 }
 
 /// A parameter the model cannot run with, naming the field.
@@ -98,6 +133,13 @@ pub struct ModelRow {
     pub rexmt_restart: SimDuration,
     /// The same with the precise REXMT_E (RTO minus the segment's age); zero on the last row.
     pub rexmt_precise: SimDuration,
+    /// Timeouts that fired for the acknowledged segment before this ACK (all spurious: nothing
+    /// is lost in the model); 0 unless timeouts are acted on.
+    pub timeouts: u32,
+    /// When the first of them fired.
+    pub timeout_at: Option<SimTime>,
+    /// AGG after this ACK, in millionths (1 000 000 for RTO_L and RTO_E).
+    pub agg: u64,
 }
 
 /// The segments of the model in ACK order: (ACK time, RTT, cycle, load).
@@ -117,8 +159,49 @@ fn segments(cfg: &ModelConfig) -> Vec<(SimTime, SimDuration, u32, u32)> {
     out
 }
 
-fn estimator(cfg: &ModelConfig) -> Box<dyn RtoEstimator> {
-    match cfg.timer {
+/// The estimator the model runs, AGG readable.
+enum Estimator {
+    Dyn(Box<dyn RtoEstimator>),
+    Agg(AggRto),
+}
+
+impl Estimator {
+    fn get(&mut self) -> &mut dyn RtoEstimator {
+        match self {
+            Estimator::Dyn(e) => e.as_mut(),
+            Estimator::Agg(e) => e,
+        }
+    }
+
+    fn agg(&self) -> u64 {
+        match self {
+            Estimator::Dyn(_) => AGG_ONE,
+            Estimator::Agg(e) => e.agg(),
+        }
+    }
+}
+
+fn eifel_config(cfg: &ModelConfig) -> EifelRtoConfig {
+    EifelRtoConfig {
+        granularity: cfg.tick,
+        max: SimDuration(u64::MAX / 4),
+        initial: SimDuration::from_secs(6),
+        sampling: match cfg.sampling {
+            ModelSampling::EveryAck => Sampling::EveryAck,
+            ModelSampling::OncePerRtt => Sampling::OncePerRtt,
+        },
+    }
+}
+
+fn estimator(cfg: &ModelConfig) -> Estimator {
+    Estimator::Dyn(match cfg.timer {
+        ModelTimer::Agg { k } => {
+            let agg = AggRto::new(AggRtoConfig {
+                eifel: eifel_config(cfg),
+                k,
+            });
+            return Estimator::Agg(agg.with_max_cwnd(cfg.w));
+        }
         ModelTimer::Lite => Box::new(BsdRto::new(BsdRtoConfig {
             clock: TickClock {
                 period: cfg.tick,
@@ -129,16 +212,8 @@ fn estimator(cfg: &ModelConfig) -> Box<dyn RtoEstimator> {
             max_ticks: u32::MAX,
             initial_ticks: 12,
         })),
-        ModelTimer::Eifel => Box::new(EifelRto::new(EifelRtoConfig {
-            granularity: cfg.tick,
-            max: SimDuration(u64::MAX / 4),
-            initial: SimDuration::from_secs(6),
-            sampling: match cfg.sampling {
-                ModelSampling::EveryAck => Sampling::EveryAck,
-                ModelSampling::OncePerRtt => Sampling::OncePerRtt,
-            },
-        })),
-    }
+        ModelTimer::Eifel => Box::new(EifelRto::new(eifel_config(cfg))),
+    })
 }
 
 /// Run the model: one row per ACK.
@@ -156,23 +231,65 @@ pub fn run(cfg: &ModelConfig) -> Result<Vec<ModelRow>, ModelError> {
     if cfg.cycles == 0 || cfg.cycles > 1000 {
         return bad("cycles", "must be from 1 to 1000");
     }
+    if let ModelTimer::Agg { k } = cfg.timer {
+        if k == 0 || k >= AGG_ONE {
+            return bad("k", "must be between 0 and 1 (0 < k < 1, §5.4.6)");
+        }
+    }
+    if cfg.timeouts == ModelTimeouts::Eifel {
+        if cfg.timer == ModelTimer::Lite {
+            return bad(
+                "timeouts",
+                "eifel needs the eifel or agg timer (an Eifel sender tells a timeout spurious)",
+            );
+        }
+        if cfg.sampling != ModelSampling::EveryAck {
+            return bad(
+                "timeouts",
+                "eifel needs every-ack sampling (Eifel's detection reads the timestamps)",
+            );
+        }
+    }
     let segs = segments(cfg);
-    let mut est = estimator(cfg);
+    let mut owned = estimator(cfg);
     let mut rows = Vec::with_capacity(segs.len());
     // BSD's t_rtt: the ACK time of the timed segment; a segment sent at or after it is timed.
     let mut timer_free_at = SimTime::ZERO;
+    // The previous ACK: where the timer of the next oldest segment was last re-armed.
+    let mut prev_ack: Option<SimTime> = None;
     for (i, &(at, rtt, cycle, load)) in segs.iter().enumerate() {
+        let est = owned.get();
         let sent = SimTime(at.as_nanos().saturating_sub(rtt.as_nanos()));
         let sampled = match cfg.sampling {
             ModelSampling::EveryAck => true,
             ModelSampling::OncePerRtt => sent >= timer_free_at,
         };
         let rto_prev = est.current();
+        let (mut timeouts, mut timeout_at) = (0u32, None);
+        if cfg.timeouts == ModelTimeouts::Eifel {
+            // REXMT_E of this segment: its send time plus the RTO, re-armed at the last ACK
+            // (§5.4.5); fired at once if that has passed.
+            let mut deadline = est.deadline_for(sent, prev_ack.unwrap_or(sent));
+            // At most BSD's 12 backoffs (TCP_MAXRXTSHIFT), the estimators' own cap.
+            while deadline < at && timeouts < 12 {
+                est.on_timeout();
+                timeouts += 1;
+                timeout_at.get_or_insert(deadline);
+                // The retransmission re-arms the timer with the backed-off RTO.
+                deadline = est.deadline(deadline);
+            }
+        }
         if sampled {
             est.observe_window(load, cfg.w / 2, 1);
             est.on_sample(sent, at);
             timer_free_at = at;
         }
+        if timeouts > 0 {
+            // The ACK echoes the original's timestamp: Eifel calls the timeout spurious on
+            // this first ACK, after the sample, as the sender does (§5.2.2, §5.4.6).
+            est.on_spurious_timeout();
+        }
+        prev_ack = Some(at);
         let (restart, precise) = match segs.get(i + 1) {
             Some(&(next_at, next_rtt, _, _)) => {
                 let next_sent = SimTime(next_at.as_nanos().saturating_sub(next_rtt.as_nanos()));
@@ -183,6 +300,7 @@ pub fn run(cfg: &ModelConfig) -> Result<Vec<ModelRow>, ModelError> {
             }
             None => (SimDuration::ZERO, SimDuration::ZERO),
         };
+        let rto = est.current();
         rows.push(ModelRow {
             at,
             cycle,
@@ -190,9 +308,12 @@ pub fn run(cfg: &ModelConfig) -> Result<Vec<ModelRow>, ModelError> {
             rtt,
             sampled,
             rto_prev,
-            rto: est.current(),
+            rto,
             rexmt_restart: restart,
             rexmt_precise: precise,
+            timeouts,
+            timeout_at,
+            agg: owned.agg(),
         });
     }
     Ok(rows)

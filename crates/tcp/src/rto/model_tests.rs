@@ -10,6 +10,7 @@ fn cfg(w: u32, tick_ms: u64, timer: ModelTimer, sampling: ModelSampling) -> Mode
         cycles: 6,
         timer,
         sampling,
+        timeouts: ModelTimeouts::Shown,
     }
 }
 
@@ -169,4 +170,117 @@ fn bad_parameters_are_named() {
     c.tick = SimDuration::from_millis(1);
     c.cycles = 0;
     assert!(run(&c).unwrap_err().to_string().starts_with("cycles: "));
+    c.cycles = 2;
+    c.timeouts = ModelTimeouts::Eifel;
+    assert_eq!(
+        run(&c).unwrap_err().to_string(),
+        "timeouts: eifel needs the eifel or agg timer (an Eifel sender tells a timeout spurious)"
+    );
+    c.timer = ModelTimer::Agg { k: 0 };
+    assert!(run(&c).unwrap_err().to_string().starts_with("k: "));
+    c.timer = ModelTimer::Agg { k: 50_000 };
+    c.sampling = ModelSampling::OncePerRtt;
+    assert!(run(&c).unwrap_err().to_string().starts_with("timeouts: "));
+}
+
+/// Fig 5-18's model: W = MAXCWND = 26, 1 ms, k = 0.05, 40 cycles; timeouts acted on or not.
+fn fig_5_18(timeouts: ModelTimeouts) -> Vec<ModelRow> {
+    let mut c = cfg(26, 1, ModelTimer::Agg { k: 50_000 }, ModelSampling::EveryAck);
+    c.cycles = 40;
+    c.timeouts = timeouts;
+    run(&c).unwrap()
+}
+
+#[test]
+fn rto_agg_trains_towards_the_rtt_and_each_spurious_timeout_pushes_it_back_fig_5_18() {
+    // §5.4.6: "converge to RTT, until a spurious timeout occurs, and then back it off to a
+    // more conservative level before it becomes more aggressive again".
+    let rows = fig_5_18(ModelTimeouts::Eifel);
+    let steady: Vec<ModelRow> = rows.iter().copied().filter(|r| r.cycle > 0).collect();
+    let hits: Vec<ModelRow> = steady.iter().copied().filter(|r| r.timeouts > 0).collect();
+    // A spurious timeout every fourth cycle, at the end of the cycle (the highest RTT).
+    assert_eq!(hits.len(), 9, "{hits:?}");
+    assert!(hits.iter().all(|r| r.timeouts == 1 && r.load >= 25), "a single one each");
+    for r in &hits {
+        // The timer fired before the ACK; the RTO after the detection is higher.
+        assert!(r.timeout_at.unwrap() < r.at && r.rto_prev < r.rtt && r.rto > r.rto_prev);
+    }
+    for w in steady.windows(2) {
+        let (a, b) = (w[0].agg, w[1]);
+        if b.timeouts > 0 {
+            // Halfway back to 1 after this ACK's sample decayed it (to the millionth).
+            let decayed = a - a * 50_000 * 8 / (AGG_ONE * 3 * 26 * 26);
+            assert!(b.agg.abs_diff(decayed + (AGG_ONE - decayed) / 2) <= 1, "{b:?}");
+        } else {
+            assert!(b.agg < a, "AGG decays on every sample without a timeout");
+        }
+    }
+    // k = 0.05: AGG falls about 5 % a cycle (CYCLE = 3/8 · 26² = 253.5 samples against the
+    // model's 273 ACKs a cycle: 1 - (1 - 0.05/253.5)^273 = 5.2 %).
+    let c1 = cycle(&rows, 1);
+    let fall = 1.0 - c1[c1.len() - 1].agg as f64 / c1[0].agg as f64;
+    assert!((0.051..0.053).contains(&fall), "{fall}");
+    // The sawtooth stays between the RTT and RTO_E: the mean RTO over the RTT is below RTO_E's.
+    let eifel = run(&{
+        let mut c = cfg(26, 1, ModelTimer::Eifel, ModelSampling::EveryAck);
+        c.cycles = 40;
+        c.timeouts = ModelTimeouts::Eifel;
+        c
+    })
+    .unwrap();
+    let margin = |rs: &[ModelRow]| {
+        let st: Vec<f64> = rs
+            .iter()
+            .filter(|r| r.cycle > 0)
+            .map(|r| s(r.rto_prev) / s(r.rtt))
+            .collect();
+        st.iter().sum::<f64>() / st.len() as f64
+    };
+    let (agg, e) = (margin(&rows), margin(&eifel));
+    assert!(agg > 1.2 && agg < 1.35 && e > 1.7, "{agg} {e}");
+    // RTO_E never undershoots after the start: acting on timeouts changes none of its rows.
+    assert!(eifel.iter().filter(|r| r.cycle > 0).all(|r| r.timeouts == 0));
+    let shown = run(&{
+        let mut c = cfg(26, 1, ModelTimer::Eifel, ModelSampling::EveryAck);
+        c.cycles = 40;
+        c
+    })
+    .unwrap();
+    assert_eq!(&shown[shown.len() - 300..], &eifel[eifel.len() - 300..]);
+}
+
+#[test]
+fn the_first_steady_spurious_timeout_at_explicit_times() {
+    // Service 6.25 s, W 26: cycle 7's flight of load 25; the segment sent at 13256.25 s is
+    // acknowledged at 13412.5 s (RTT 156.25 s), its REXMT_E (RTO 153.241 s) fires at
+    // 13409.491 s, Eifel detects it on the ACK, and AGG goes from 0.6575 (0.6574 after the
+    // sample's decay) halfway back to 1: 0.8287, the RTO from 153.241 s to 194.846 s.
+    let rows = fig_5_18(ModelTimeouts::Eifel);
+    let r = rows.iter().find(|r| r.cycle > 0 && r.timeouts > 0).unwrap();
+    let prev = rows[rows.iter().position(|x| x == r).unwrap() - 1];
+    assert_eq!((r.cycle, r.load), (7, 25));
+    assert_eq!(r.at, SimTime(13_412_500_000_000));
+    assert_eq!(r.rtt, SimDuration::from_millis(156_250));
+    assert_eq!(r.rto_prev, SimDuration::from_millis(153_241));
+    assert_eq!(r.timeout_at, Some(SimTime(13_409_491_000_000)));
+    assert_eq!(r.rto, SimDuration::from_millis(194_846));
+    assert_eq!((prev.agg, r.agg), (657_490, 828_680));
+    // The rows before it in the cycle never undershoot.
+    assert!(rows
+        .iter()
+        .filter(|x| x.cycle > 0 && x.at < r.at)
+        .all(|x| x.rto_prev >= x.rtt));
+}
+
+#[test]
+fn without_acting_on_its_timeouts_agg_runs_through_the_rtt() {
+    // The counterfactual: the model before, which never acted on an effective timeout, gives
+    // AGG nothing to learn from; it decays ~5 % a cycle for ever and the RTO falls far below
+    // the RTT (every ACK of the last cycles after its timer would have fired).
+    let rows = fig_5_18(ModelTimeouts::Shown);
+    assert!(rows.iter().all(|r| r.timeouts == 0));
+    assert!(rows.windows(2).all(|w| w[1].agg < w[0].agg));
+    let last = cycle(&rows, 39);
+    assert!(last[last.len() - 1].agg < 150_000, "{:?}", last[last.len() - 1]);
+    assert!(last.iter().all(|r| r.rto_prev < r.rtt));
 }

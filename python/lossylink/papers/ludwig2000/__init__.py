@@ -147,6 +147,16 @@ DEVIATIONS: dict[str, str] = {
         "window at once into the 3-packet bottleneck queue, which drops a segment for real: a "
         "fast retransmit and a timeout follow; the burst pacer avoids it (RT14 holds with it)"
     ),
+    "rt16-vj": (
+        "TCP-Lite's Reno repairs one loss a window by fast retransmit and a reset flushes two "
+        "packets: without VJ the second waits for the timer after the flight has drained, with "
+        "VJ one timeout's go-back-N repairs the discarded rest of the flight; with NewReno VJ "
+        "off is better in every run with a reset"
+    ),
+    "rt21-rwnd": (
+        "Net/3 rounds the 8 KB socket buffer up to whole segments of 472 bytes: 8496 = 18 x 472, "
+        "a load of 18; without the rounding 17"
+    ),
 }
 """The known deviations: anchor in ``docs/ludwig2000.md`` -> the mechanism, in one line."""
 

@@ -112,6 +112,10 @@ def draw(rep: Reproduction, fig: Figure) -> Any:
         from lossylink.papers.ludwig2000.timers.report import model_figure
 
         return model_figure(fig)
+    if fig.kind == "timer-agg":
+        from lossylink.papers.ludwig2000.timers.report import agg_figure
+
+        return agg_figure(fig)
     if fig.kind == "timer-s9":
         from lossylink.papers.ludwig2000.timers.report import s9_figure
 

@@ -34,13 +34,16 @@ def test_runs_are_those_of_timer_s9_rs() -> None:
 
 def test_every_timer_target_passes(rep: Reproduction) -> None:
     mine = [v for v in rep.verdicts if v.target.table in (S9_TABLE, S10_TABLE)]
-    assert len(mine) == 21
+    assert len(mine) == 27
     assert all(v.verdict == "pass" for v in mine), [
         (v.target.id, v.ours) for v in mine if v.verdict != "pass"
     ]
     ours = {v.target.id: v.ours for v in mine}
     assert 237.5 <= ours["s9.rt3.rtt_max"] <= 262.5
     assert ours["s10.rt2.under"] == 95
+    # Fig 5-18 in the model: a spurious timeout every fourth cycle, AGG -5.2 % a cycle.
+    assert ours["s10.agg.spurious"] == 9
+    assert 5.1 < ours["s10.agg.decay"] < 5.3
 
 
 def test_a_target_on_the_wrong_run_fails(rep: Reproduction) -> None:
@@ -62,8 +65,26 @@ def test_the_model_is_the_rust_one_and_names_bad_input() -> None:
     rows = timer_model(10, "6250ms", "1ms", 2, "lite", "every-ack")
     assert len(rows["time_s"]) == 90
     assert np.isclose(rows["rtt_s"][0], 31.25)
-    with pytest.raises(InvalidValueError, match=r"^timer: must be lite or eifel"):
+    with pytest.raises(InvalidValueError, match=r"^timer: must be lite, eifel or agg"):
         timer_model(10, "6250ms", "1ms", 2, "bsd", "every-ack")
+    with pytest.raises(InvalidValueError, match=r"^k: "):
+        timer_model(26, "6250ms", "1ms", 2, "agg", "every-ack")
+    with pytest.raises(InvalidValueError, match=r"^timeouts: "):
+        timer_model(26, "6250ms", "1ms", 2, "lite", "every-ack", None, "eifel")
+
+
+def test_fig_5_18_needs_the_timeouts_acted_on() -> None:
+    # The model acting on its timeouts (Eifel detects each spurious) against the model before:
+    # without the spurious timeouts AGG never goes back up.
+    acted = timer_model(26, "6250ms", "1ms", 12, "agg", "every-ack", 0.05, "eifel")
+    shown = timer_model(26, "6250ms", "1ms", 12, "agg", "every-ack", 0.05)
+    steady = np.asarray(acted["cycle"]) >= 1
+    hits = np.asarray(acted["timeouts"])[steady]
+    assert (hits > 0).sum() >= 2
+    assert hits.max() == 1
+    assert np.all(np.diff(shown["agg"]) < 0)
+    assert np.any(np.diff(acted["agg"]) > 0)
+    assert not np.asarray(shown["timeouts"]).any()
 
 
 def test_docs_name_the_groups() -> None:

@@ -16,6 +16,13 @@ every one also checked by ``crates/lossylink/tests/it/gsm.rs``).
   the decompressor is out of step and the rest of the flight is discarded at the receiver.
   Fig 4-9: the same, and a burst of the ACK direction (``s2_ack.trace``) that loses the ACK of
   the timeout's retransmission: the timer backs off on an RTO the queue inflated.
+- Counterfactuals of the failing GSM targets (docs/ludwig2000.md#gsm-open): the poor campaign
+  runs with NewReno, VJ on and off (``-newreno``, ``-novj-newreno``: TCP-Lite's Reno repairs one
+  loss a window by fast retransmit, and a reset flushes two), without their deep fades
+  (``-nofades``: T6's slowest run at full utilization without the resets), S2 with a longer RLP
+  round trip (``gsm-s2-rtt800``, ``-rtt1200``: how much new data RLP sends into a fade sets
+  RT20's lost/discarded split), and S1 without Net/3's socket-buffer rounding
+  (``gsm-s1-norounding``: RT21's load).
 - S5 (RT21): the load climbs to the advertised window (18 segments) against a pipe of about 2;
   draining that queue takes longer than a new connection's 6 s initial RTO: a second connection
   from the mobile opens at 100 s with a SYN (``tcp.syn``, ``s5_second.toml``, as
@@ -95,14 +102,15 @@ def campaign_gsm(draw: int, *, vj: bool = True, per_direction: bool = False) -> 
     return f"{{ n2 = 6, {hc}{reset}l2r = {{ rate = 960, draw = {draw} }} }}"
 
 
-def campaign_blocks(profile: str, draw: int) -> str:
+def campaign_blocks(profile: str, draw: int, *, fades: bool = True) -> str:
     """A campaign run's channel: its own draw of the profile (60 minutes, longer than the 1.5 MB
-    transfer), the poor ones with deep fades at the published reset rate."""
-    fades = (
+    transfer), the poor ones with deep fades at the published reset rate (``fades=False``: the
+    counterfactual without them)."""
+    fades_text = (
         f", fades = {{ per_hour = {RESETS_PER_POOR_HOUR}, length = \"{FADE}\" }}"
-        if profile != "good" else ""
+        if profile != "good" and fades else ""
     )  # fmt: skip
-    return f'{{ profile = "{profile}", minutes = 60, draw = {draw}{fades} }}'
+    return f'{{ profile = "{profile}", minutes = 60, draw = {draw}{fades_text} }}'
 
 
 FIG46_QUEUE = 15
@@ -110,6 +118,9 @@ FIG46_QUEUE = 15
 buffer size of 8 KBytes" (§4.2.2), no size given; 15 is the most 519-byte packets below 8 KB.
 The burst target reports 12 and 14 beside it."""
 FIG46_ALT = (12, 14)
+S2_RTT_ALT = ((800, 3), (1200, 2))
+"""S2's counterfactual RLP round trips (ms) with the N2 that keeps the reset 2.4 s into the
+burst (ours: 400 ms, N2 = 6)."""
 AGGRESSIVE = (("tcp.slow_tick", "10ms"), ("tcp.min_rto", "200ms"))
 """The [KRLKA97] contrast of RT17: a fine clock and a 200 ms minimum RTO instead of TCP-Lite's
 500 ms ticks and 1 s minimum."""
@@ -151,6 +162,26 @@ EXPERIMENTS: tuple[Experiment, ...] = (
              ("hops.0.gsm", campaign_gsm(100 + k, per_direction=True)))
         for k in range(1, CAMPAIGN_POOR + 1)
     ),
+    *(
+        _exp(f"gsm-s1-poor-{k}{arm}-newreno", "S1", "Fig 4-5, NewReno (counterfactual)",
+             f"campaign: poor signal, run {k}: {campaign_size_kb(k, CAMPAIGN_POOR)} KB, "
+             + ("VJ on" if not arm else "without VJ")
+             + ", NewReno: both packets a reset flushes repaired without a timeout",
+             ("transfer", f"{campaign_size_kb(k, CAMPAIGN_POOR)}KB"),
+             ("hops.0.blocks", campaign_blocks("poor-b", 100 + k)),
+             ("hops.0.gsm", campaign_gsm(100 + k, vj=not arm)), ("scheme", "e2e-newreno"))
+        for arm in ("", "-novj")
+        for k in range(1, CAMPAIGN_POOR + 1)
+    ),
+    *(
+        _exp(f"gsm-s1-poor-{k}-nofades", "S1", "Fig 4-5, without deep fades (counterfactual)",
+             f"campaign: poor signal, run {k}: {campaign_size_kb(k, CAMPAIGN_POOR)} KB, VJ on, "
+             "the same channel without its deep fades (the reset calibration)",
+             ("transfer", f"{campaign_size_kb(k, CAMPAIGN_POOR)}KB"),
+             ("hops.0.blocks", campaign_blocks("poor-b", 100 + k, fades=False)),
+             ("hops.0.gsm", campaign_gsm(100 + k)))
+        for k in range(1, CAMPAIGN_POOR + 1)
+    ),
     _exp("gsm-s1-krlka", "S1 contrast", "[KRLKA97]",
          "contrast: poor run 1's channel and transfer with an aggressive timer (10 ms clock, "
          "200 ms minimum RTO)",
@@ -174,6 +205,18 @@ EXPERIMENTS: tuple[Experiment, ...] = (
          traced=True),
     _exp("gsm-s2-plain", "S2", "Figs 4-7, 4-8", "the same reset without VJ",
          _blocks(S2_TRACE)),
+    *(
+        _exp(f"gsm-s2-rtt{rtt}", "S2", "Figs 4-7, 4-8",
+             f"S2 with an RLP round trip of {rtt} ms and N2 = {n2} (the reset after the same "
+             "2.4 s): RLP sends more new data into the fade before its retransmissions fill "
+             "every block", _blocks(S2_TRACE),
+             ("hops.0.gsm",
+              f'{{ n2 = {n2}, vj = true, rlp_rtt = "{rtt}ms", l2r = {{ rate = 960 }} }}'))
+        for rtt, n2 in S2_RTT_ALT
+    ),
+    _exp("gsm-s1-norounding", "S1/S4", "§4.2.2",
+         "the clean S1 run without Net/3's rounding of the socket buffer to whole segments "
+         "(rwnd 8192 instead of 8496 bytes)", ("tcp.buffer_rounding", "none"), traced=True),
     Experiment("gsm-s5", "gsm", "S5", "§4.2.2", S5_FILE, (),
                "a second connection opens with a SYN at 100 s behind the bulk flow's queue "
                "(IFQ 50)", traced=True, max_seeds=1),
@@ -188,6 +231,12 @@ NOVJ = {r: f"{r}-novj" for r in CAMPAIGN}
 """Each campaign run's counterfactual: the same channel, gaps and transfer without VJ."""
 PERDIR = {r: f"{r}-perdir" for r in POOR}
 """Each poor campaign run's counterfactual: the same with each direction resetting alone."""
+NEWRENO = {r: f"{r}-newreno" for r in POOR}
+NEWRENO_NOVJ = {r: f"{r}-novj-newreno" for r in POOR}
+"""Each poor campaign run with NewReno, VJ on and off (the good runs have no reset and lose
+nothing: Reno and NewReno send the same)."""
+NOFADES = {r: f"{r}-nofades" for r in POOR}
+"""Each poor campaign run without its deep fades."""
 
 FIGURES: tuple[Figure, ...] = (
     Figure("gsm-multilayer", "Multi-layer time-sequence plots (MultiTracer, Figs 3-6, 4-10, "

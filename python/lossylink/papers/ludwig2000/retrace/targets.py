@@ -261,6 +261,20 @@ def _rt28() -> list[Target]:
                 tolerance="± 20 %",
                 expected=f"≈ {p95:g} blocks",
             ),
+            # §2.4.3's maximum, which the chain's fit does not use (issue 42, "what holds").
+            target(
+                f"rt28.{p}.retransmissions",
+                tb,
+                f"{name}: most retransmissions of one RLP frame, one RLP round trip apart "
+                "(worst trace)",
+                12.0,
+                (0.0, 16.0),
+                _worst(lambda s, p=p: float(_max_retransmissions(p, s)), max),
+                (),
+                SRC28,
+                tolerance='12 + n, n ≤ 4 (§2.4.3: "12 + n for some small n")',
+                expected="12, the most the dissertation saw",
+            ),
         ]
     return out
 

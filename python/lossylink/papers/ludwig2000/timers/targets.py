@@ -69,6 +69,97 @@ def rt6_cv(_m: Measured) -> float:
     return float(np.std(ratios) / np.mean(ratios))
 
 
+def _agg_steady(rows: dict[str, np.ndarray]) -> np.ndarray:
+    return tm.steady(rows)
+
+
+def agg_decay(_m: Measured) -> float:
+    """AGG's fall over cycle 1 of Fig 5-18's model (no spurious timeout in it), in %."""
+    rows = tm.agg_model()
+    c1 = np.asarray(rows["cycle"]) == 1
+    agg, to = _f(rows, "agg")[c1], np.asarray(rows["timeouts"])[c1]
+    if to.any():
+        return float("nan")
+    return float(100.0 * (1.0 - agg[-1] / agg[0]))
+
+
+def agg_spurious(_m: Measured) -> float:
+    """Spurious timeouts over cycles 1-39 of Fig 5-18's model (timeouts acted on)."""
+    rows = tm.agg_model()
+    return float(np.sum(np.asarray(rows["timeouts"])[_agg_steady(rows)] > 0))
+
+
+def agg_multiple(_m: Measured) -> float:
+    """Episodes in cycles 1-39 with more than one timeout for one segment (backed off)."""
+    rows = tm.agg_model()
+    return float(np.sum(np.asarray(rows["timeouts"])[_agg_steady(rows)] > 1))
+
+
+def agg_backoff(_m: Measured) -> float:
+    """Lowest, over the spurious timeouts of cycles 1-39, of the RTO after the detecting ACK ÷
+    the RTO that fired (RTO(i) ÷ RTO(i-1) on the row)."""
+    rows = tm.agg_model()
+    hit = _agg_steady(rows) & (np.asarray(rows["timeouts"]) > 0)
+    if not hit.any():
+        return float("nan")
+    return float(np.min(_f(rows, "rto_s")[hit] / _f(rows, "rto_prev_s")[hit]))
+
+
+def _margin(rows: dict[str, np.ndarray]) -> float:
+    s = _agg_steady(rows)
+    return float(np.mean(_f(rows, "rto_prev_s")[s] / _f(rows, "rtt_s")[s]) - 1.0)
+
+
+def agg_margin(_m: Measured) -> float:
+    """The mean margin of the RTO over the RTT (mean RTO(i-1)/RTT(i) - 1, cycles 1-39), RTO_AGG
+    ÷ RTO_E (both with their timeouts acted on)."""
+    return _margin(tm.agg_model()) / _margin(tm.agg_model(timer="eifel"))
+
+
+def agg_shown_under(_m: Measured) -> float:
+    """The counterfactual (timeouts computed, never acted on, as the model was before): share
+    of the last cycle's ACKs whose segment's timer had expired (RTO(i-1) < RTT(i))."""
+    rows = tm.agg_model("shown")
+    last = np.asarray(rows["cycle"]) == tm.AGG_CYCLES - 1
+    return float(np.mean(_f(rows, "rto_prev_s")[last] < _f(rows, "rtt_s")[last]))
+
+
+def _fig518() -> list[Target]:
+    tb, src = S10_TABLE, SRC10 + ", model_tests.rs (fig_5_18)"
+    what = f"RTO_AGG (MAXCWND {tm.AGG_W}, 1 ms, k = {tm.AGG_K})"
+    return [
+        target("s10.agg.decay", tb, f"{what}: AGG's fall over a congestion-avoidance cycle "
+               "without a spurious timeout, %", 5.0, (4.0, 6.0), _model(agg_decay), (), src,
+               tolerance="5 ± 1 points", unit="%",
+               expected="k = 0.1 'reduces AGG by roughly 10 percent per congestion avoidance "
+               f"cycle' (§5.4.6): k = 0.05 about 5 % (Fig 5-18); {MODEL}"),
+        target("s10.agg.spurious", tb, f"{what}: spurious timeouts in cycles 1-39 (each "
+               "detected by Eifel on the original's ACK)", None, (2.0, INF),
+               _model(agg_spurious), (), src, tolerance="≥ 2 (more aggressive again after each)",
+               expected="converges to RTT 'until a spurious timeout occurs, and then back it "
+               f"off ... before it becomes more aggressive again' (Fig 5-18); {MODEL}"),
+        target("s10.agg.single", tb, f"{what}: spurious timeouts that fired twice for one "
+               "segment (backed off)", 0.0, (0.0, 0.0), _model(agg_multiple), (), src,
+               expected=f"'the only penalty is a single spurious retransmission' (§5.4.6); "
+               f"{MODEL}"),
+        target("s10.agg.backoff", tb, f"{what}: RTO after the detection ÷ the RTO that fired "
+               "(lowest over the spurious timeouts)", None, (1.0 + 1e-9, INF),
+               _model(agg_backoff), (), src, tolerance="> 1",
+               expected=f"AGG = MIN(AGG + ½(1 - AGG), 1) on each spurious timeout: a more "
+               f"conservative RTO (Fig 5-18); {MODEL}"),
+        target("s10.agg.margin", tb, f"{what}: the RTO's mean margin over the RTT ÷ RTO_E's "
+               "(cycles 1-39)", None, (0.0, 1.0 - 1e-9), _model(agg_margin), (), src,
+               tolerance="between 0 and 1 (nearer the RTT, never below it on average)",
+               expected=f"RTO_AGG 'converge[s] to RTT' from RTO_E (§5.4.6); {MODEL}"),
+        target("s10.agg.shown", tb, f"{what}, its timeouts never acted on (the model before; "
+               "counterfactual): share of the last cycle's ACKs after their timer expired",
+               None, (0.5, 1.0), _model(agg_shown_under), (), src,
+               tolerance="most (AGG decays for ever without the spurious timeouts)",
+               expected="observation: without the spurious timeouts AGG has nothing to learn "
+               f"from, and the RTO falls through the RTT; {MODEL}"),
+    ]  # fmt: skip
+
+
 def _s10() -> list[Target]:
     tb, src = S10_TABLE, SRC10
     lite10 = lambda: tm.model(10, "1ms", "lite")  # noqa: E731
@@ -194,4 +285,4 @@ def _s9() -> list[Target]:
     ]  # fmt: skip
 
 
-TARGETS: tuple[Target, ...] = (*_s10(), *_s9())
+TARGETS: tuple[Target, ...] = (*_s10(), *_fig518(), *_s9())
