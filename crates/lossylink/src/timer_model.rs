@@ -50,7 +50,12 @@ pub fn timer_model(
             // k in millionths, as `tcp.rto_agg_k` is kept.
             k: ((k * AGG_ONE as f64).round() as u64).clamp(1, AGG_ONE - 1),
         },
-        ("agg", _) => return Err(Error::invalid("k", "must be between 0 and 1 for the agg timer")),
+        ("agg", _) => {
+            return Err(Error::invalid(
+                "k",
+                "must be between 0 and 1 for the agg timer",
+            ))
+        }
         ("lite" | "eifel", Some(_)) => {
             return Err(Error::invalid("k", "is for the agg timer only"))
         }
@@ -127,7 +132,15 @@ mod tests {
         assert_eq!(time.len(), 90);
         let e = |r: Result<TraceTable, Error>| r.unwrap_err().to_string();
         assert_eq!(
-            e(timer_model(10, "6250ms", "1ms", 2, "bsd", "every-ack", none)),
+            e(timer_model(
+                10,
+                "6250ms",
+                "1ms",
+                2,
+                "bsd",
+                "every-ack",
+                none
+            )),
             "timer: must be lite, eifel or agg"
         );
         let run = |timer, k, timeouts| {
@@ -145,7 +158,10 @@ mod tests {
         };
         // The initial 6 s RTO against the first 81 s round trip: 3 timeouts, backed off.
         assert_eq!(n[0], 3);
-        assert!(e(timer_model(10, "fast", "1ms", 2, "lite", "every-ack", none)).starts_with("service: "));
+        assert!(
+            e(timer_model(10, "fast", "1ms", 2, "lite", "every-ack", none))
+                .starts_with("service: ")
+        );
         assert!(e(timer_model(7, "1s", "1ms", 2, "lite", "every-ack", none)).starts_with("w: "));
     }
 }

@@ -181,7 +181,10 @@ mod tests {
         r.observe_window(13_000, 6_500, 1000);
         assert_eq!(r.max_cwnd, 26);
         r.on_sample(ms(0), ms(100));
-        assert_eq!(r.agg(), AGG_ONE - 50_000 * 8 * AGG_ONE / (3 * 676 * AGG_ONE));
+        assert_eq!(
+            r.agg(),
+            AGG_ONE - 50_000 * 8 * AGG_ONE / (3 * 676 * AGG_ONE)
+        );
     }
 
     #[test]

@@ -185,7 +185,12 @@ fn bad_parameters_are_named() {
 
 /// Fig 5-18's model: W = MAXCWND = 26, 1 ms, k = 0.05, 40 cycles; timeouts acted on or not.
 fn fig_5_18(timeouts: ModelTimeouts) -> Vec<ModelRow> {
-    let mut c = cfg(26, 1, ModelTimer::Agg { k: 50_000 }, ModelSampling::EveryAck);
+    let mut c = cfg(
+        26,
+        1,
+        ModelTimer::Agg { k: 50_000 },
+        ModelSampling::EveryAck,
+    );
     c.cycles = 40;
     c.timeouts = timeouts;
     run(&c).unwrap()
@@ -200,7 +205,10 @@ fn rto_agg_trains_towards_the_rtt_and_each_spurious_timeout_pushes_it_back_fig_5
     let hits: Vec<ModelRow> = steady.iter().copied().filter(|r| r.timeouts > 0).collect();
     // A spurious timeout every fourth cycle, at the end of the cycle (the highest RTT).
     assert_eq!(hits.len(), 9, "{hits:?}");
-    assert!(hits.iter().all(|r| r.timeouts == 1 && r.load >= 25), "a single one each");
+    assert!(
+        hits.iter().all(|r| r.timeouts == 1 && r.load >= 25),
+        "a single one each"
+    );
     for r in &hits {
         // The timer fired before the ACK; the RTO after the detection is higher.
         assert!(r.timeout_at.unwrap() < r.at && r.rto_prev < r.rtt && r.rto > r.rto_prev);
@@ -210,7 +218,10 @@ fn rto_agg_trains_towards_the_rtt_and_each_spurious_timeout_pushes_it_back_fig_5
         if b.timeouts > 0 {
             // Halfway back to 1 after this ACK's sample decayed it (to the millionth).
             let decayed = a - a * 50_000 * 8 / (AGG_ONE * 3 * 26 * 26);
-            assert!(b.agg.abs_diff(decayed + (AGG_ONE - decayed) / 2) <= 1, "{b:?}");
+            assert!(
+                b.agg.abs_diff(decayed + (AGG_ONE - decayed) / 2) <= 1,
+                "{b:?}"
+            );
         } else {
             assert!(b.agg < a, "AGG decays on every sample without a timeout");
         }
@@ -239,7 +250,10 @@ fn rto_agg_trains_towards_the_rtt_and_each_spurious_timeout_pushes_it_back_fig_5
     let (agg, e) = (margin(&rows), margin(&eifel));
     assert!(agg > 1.2 && agg < 1.35 && e > 1.7, "{agg} {e}");
     // RTO_E never undershoots after the start: acting on timeouts changes none of its rows.
-    assert!(eifel.iter().filter(|r| r.cycle > 0).all(|r| r.timeouts == 0));
+    assert!(eifel
+        .iter()
+        .filter(|r| r.cycle > 0)
+        .all(|r| r.timeouts == 0));
     let shown = run(&{
         let mut c = cfg(26, 1, ModelTimer::Eifel, ModelSampling::EveryAck);
         c.cycles = 40;
@@ -281,6 +295,10 @@ fn without_acting_on_its_timeouts_agg_runs_through_the_rtt() {
     assert!(rows.iter().all(|r| r.timeouts == 0));
     assert!(rows.windows(2).all(|w| w[1].agg < w[0].agg));
     let last = cycle(&rows, 39);
-    assert!(last[last.len() - 1].agg < 150_000, "{:?}", last[last.len() - 1]);
+    assert!(
+        last[last.len() - 1].agg < 150_000,
+        "{:?}",
+        last[last.len() - 1]
+    );
     assert!(last.iter().all(|r| r.rto_prev < r.rtt));
 }

@@ -19,6 +19,11 @@ impl Dcf {
         if self.members[i].agg.is_none() {
             return self.take_one(now, i, air);
         }
+        let m = &self.members[i];
+        let shared = i == 0 && self.wifi.as_ref().is_some_and(|w| w.shared_fifo);
+        if m.ports.len() > 1 && m.aside.is_empty() && !shared {
+            return self.take_session(now, i, air);
+        }
         if aggregating::resume_retries(&mut self.members[i]) {
             self.back_off(i);
             return true;
@@ -28,6 +33,61 @@ impl Dcf {
         }
         aggregating::open(&mut self.members[i], air);
         true
+    }
+
+    /// [`Dcf::take_frame`] for an aggregating member of several ports (an access point): the
+    /// next session by the airtime scheduler's choice or in turn, a session with MPDUs to
+    /// resend, a BlockAckReq to send, or an MPDU an aggregate had no room for counting as one
+    /// with frames, as a new frame from its port's queue does. Linux schedules both alike: a
+    /// driver's per-TID retry queue (ath9k's `tid->retry_q`, where an MPDU that did not fit
+    /// goes back) is served when mac80211's scheduler returns the station's TXQ
+    /// (`ieee80211_next_txq()`). Served first, the leftovers kept the access point on one
+    /// station until that station's queue ran dry (every aggregate takes one MPDU it has no
+    /// room for), whatever the scheduler.
+    fn take_session<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) -> bool {
+        let Dcf { members, wifi, .. } = self;
+        let m = &mut members[i];
+        let (Some(agg), ports) = (m.agg.as_deref(), &m.ports) else {
+            return false;
+        };
+        // Some(None): the session has something to send; Some(Some(frame)): a new frame.
+        let mut next = |k: usize| match agg.sessions.get(k) {
+            Some(s) if s.wants_access() => Some(None),
+            _ => air.take(now, ports[k]).map(Some),
+        };
+        let picked = if let (0, Some(s)) = (i, wifi.as_mut().and_then(|w| w.sched.as_mut())) {
+            s.pick(&mut next)
+        } else {
+            let n = ports.len();
+            let mut found = None;
+            for off in 0..n {
+                let k = (m.next_port + off) % n;
+                if let Some(got) = next(k) {
+                    found = Some((k, got));
+                    break;
+                }
+            }
+            if let Some((k, _)) = found {
+                m.next_port = if k + 1 == n { 0 } else { k + 1 };
+            }
+            found
+        };
+        match picked {
+            None => false,
+            Some((k, None)) => {
+                if let Some(agg) = m.agg.as_deref_mut() {
+                    agg.cur = k;
+                }
+                self.back_off(i);
+                true
+            }
+            Some((k, Some(f))) => {
+                let port = m.ports[k];
+                self.begin(i, port, f, now);
+                aggregating::open(&mut self.members[i], air);
+                true
+            }
+        }
     }
 
     /// [`Dcf::take_frame`] of one frame: a frame set aside first, then the ports in turn (or
