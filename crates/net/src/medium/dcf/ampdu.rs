@@ -24,8 +24,8 @@
 //!
 //! Without a Block Ack (a collision, every MPDU corrupted, or the Block Ack lost) the sender
 //! waits SIFS + Block Ack + a slot and cannot tell which MPDUs arrived: after a backoff it
-//! sends a BlockAckReq (24 octets, §9.3.1.8, as a single frame in the control response mode)
-//! and the recipient answers after SIFS with a Block Ack carrying its bitmap (§10.24.3); the
+//! sends a BlockAckReq (24 octets, §9.3.1.8, as a single frame at the lowest basic rate,
+//! crate::medium::dcf::aggregating::bar_mode) and the recipient answers after SIFS with a Block Ack carrying its bitmap (§10.24.3); the
 //! MPDUs it shows are acknowledged, the others go in the next A-MPDU. A BlockAckReq without
 //! an answer is sent again after a backoff with the doubled window, up to `retry_limit`
 //! attempts; then the originator gives up the MPDUs it asked about (those the recipient had
