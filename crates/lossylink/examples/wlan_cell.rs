@@ -7,7 +7,8 @@
 //!
 //! The first argument is a preset name or a TOML file; the rest are seeds. For each of
 //! `minstrel-ht` and `ideal`, one line per seed: each flow's goodput (Mb/s) and timeouts, the
-//! aggregate goodput and Jain's index.
+//! aggregate goodput and Jain's index. `RC` lists the rate controls, `DURATION` sets
+//! `run.duration`, `SETS="path=value;..."` other overrides.
 
 use lossylink::{run, RunOptions, Scenario, Value};
 
@@ -36,6 +37,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             s.set("cells.0.dcf.rate_control", rc)?;
             if let Ok(d) = std::env::var("DURATION") {
                 s.set("run.duration", &d)?;
+            }
+            // SETS="path=value;path=value": overrides, as `lossylink run --set`.
+            for kv in std::env::var("SETS").unwrap_or_default().split(';') {
+                if let Some((k, v)) = kv.split_once('=') {
+                    s.set(k.trim(), v.trim())?;
+                }
             }
             let r = run(&s, seed.parse()?, &RunOptions::default())?;
             let fr = r.flows.ok_or("no flows")?;
