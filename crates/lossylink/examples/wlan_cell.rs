@@ -1,8 +1,8 @@
 //! Per-station goodput, timeouts and Jain's index of a cell scenario under each rate control,
-//! over seeds (the tables of docs/scenarios.md's `wlan-n`):
+//! over seeds (the table of docs/scenarios.md's `wlan-n`):
 //!
 //! ```text
-//! cargo run --release -p lossylink --example wlan_cell -- wlan-n 1 2 3
+//! cargo run --profile develop -p lossylink --example wlan_cell -- wlan-n 1 2 3
 //! ```
 //!
 //! The first argument is a preset name or a TOML file; the rest are seeds. For each of
@@ -34,7 +34,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for rc in rcs.split(',') {
         for seed in seeds {
             let mut s = base.clone();
-            s.set("cells.0.dcf.rate_control", rc)?;
             if let Ok(d) = std::env::var("DURATION") {
                 s.set("run.duration", &d)?;
             }
@@ -44,6 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     s.set(k.trim(), v.trim())?;
                 }
             }
+            s.set("cells.0.dcf.rate_control", rc)?;
             let r = run(&s, seed.parse()?, &RunOptions::default())?;
             let fr = r.flows.ok_or("no flows")?;
             let per: Vec<String> = fr
