@@ -396,7 +396,8 @@ fn a_lost_block_ack_is_followed_by_a_block_ack_request_and_only_the_missing_mpdu
 }
 
 /// The script with MPDU 2 corrupted on both its attempts (retry limit 2): the originator drops
-/// it and the recipient's window moves past it, releasing 3 and 4 (held) with 5 and 6.
+/// it and the recipient's window moves past it, releasing 3 and 4 (held) with 5 and 6; a
+/// BlockAckReq follows and takes its airtime.
 #[test]
 fn an_mpdu_dropped_at_its_retry_limit_moves_the_recipients_window() {
     let (d, air) = script(2, |air| air.bad_attempts = vec![2, 5]);
@@ -411,8 +412,13 @@ fn an_mpdu_dropped_at_its_retry_limit_moves_the_recipients_window() {
         ]
     );
     assert_eq!(air.dropped, [(us(684), PortId(0), 2)]);
+    // The drop calls for a BlockAckReq to move the recipient's window (ath9k's
+    // `ath_send_bar`): after DIFS (CW 0) at 718 µs, 56 µs at 6 Mb/s, its Block Ack after SIFS.
+    assert_eq!(frames(&air).last(), Some(&"718000 bar port0"));
     let st = &d.stats()[0];
     assert_eq!((st.successes, st.drops, st.reorder_held), (5, 1, 4));
+    assert_eq!((st.block_ack_requests, st.block_ack_requests_missed), (1, 0));
+    assert_eq!(st.airtime_ns, 292_000 + 228_000 + 56_000);
 }
 
 /// The script with MPDU 2 in a fade for 101 ms (every attempt that starts before is
