@@ -238,7 +238,9 @@ fn the_wlan_n_ht20_preset_aggregates_and_moves_more_than_one_frame_per_access() 
     let (with, ap) = goodput("ampdu");
     let (without, _) = goodput("off");
     let per = num(&ap, "mpdus_per_ampdu");
-    eprintln!("wlan-n-ht20 3 s: {with:.2} Mb/s with A-MPDU ({per:.2} MPDUs each), {without:.2} without");
+    eprintln!(
+        "wlan-n-ht20 3 s: {with:.2} Mb/s with A-MPDU ({per:.2} MPDUs each), {without:.2} without"
+    );
     assert!(with <= 65.0 && with > 1.3 * without, "{with} vs {without}");
     assert!(per > 2.0, "{ap:?}");
 }

@@ -65,7 +65,14 @@ fn a_weak_station_falls_back_to_the_lowest_rate_after_a_failed_sample() {
     eprintln!("9 dB: {t} ns, {hist}, {bars} BlockAckReqs");
     let mut modes: Vec<u8> = hist
         .split(' ')
-        .map(|e| e.trim_start_matches("ht").split(':').next().unwrap().parse().unwrap())
+        .map(|e| {
+            e.trim_start_matches("ht")
+                .split(':')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
         .collect();
     modes.sort_unstable();
     assert_eq!(modes.len(), 2, "{hist}");
@@ -79,9 +86,23 @@ fn a_weak_station_falls_back_to_the_lowest_rate_after_a_failed_sample() {
     assert_eq!(
         t,
         wire + 1000
-            * (34 + 9 * b1 + ppdu_us(sample) + 16 + ba_timeout + 9
-                + 34 + 9 * b2 + 56 + 16 + 68
-                + 34 + 9 * b3 + ppdu_us(8) + 16 + 68 + 1)
+            * (34
+                + 9 * b1
+                + ppdu_us(sample)
+                + 16
+                + ba_timeout
+                + 9
+                + 34
+                + 9 * b2
+                + 56
+                + 16
+                + 68
+                + 34
+                + 9 * b3
+                + ppdu_us(8)
+                + 16
+                + 68
+                + 1)
     );
     assert!(t < 3_000_000, "{t}");
 }

@@ -417,7 +417,10 @@ fn an_mpdu_dropped_at_its_retry_limit_moves_the_recipients_window() {
     assert_eq!(frames(&air).last(), Some(&"718000 bar port0"));
     let st = &d.stats()[0];
     assert_eq!((st.successes, st.drops, st.reorder_held), (5, 1, 4));
-    assert_eq!((st.block_ack_requests, st.block_ack_requests_missed), (1, 0));
+    assert_eq!(
+        (st.block_ack_requests, st.block_ack_requests_missed),
+        (1, 0)
+    );
     assert_eq!(st.airtime_ns, 292_000 + 228_000 + 56_000);
 }
 
@@ -469,7 +472,10 @@ fn a_block_ack_request_goes_at_the_lowest_basic_rate() {
     };
     let bar = bar_mode(ht7);
     assert_eq!(bar, Mode::ofdm(6, false).unwrap());
-    assert_eq!(bar.txtime(BLOCK_ACK_REQ_BYTES), SimDuration::from_micros(56));
+    assert_eq!(
+        bar.txtime(BLOCK_ACK_REQ_BYTES),
+        SimDuration::from_micros(56)
+    );
     assert_eq!(
         bar.response(0).txtime(BLOCK_ACK_BYTES),
         SimDuration::from_micros(68)

@@ -205,7 +205,6 @@ impl Minstrel {
         }
     }
 
-
     /// The rates' indices: max_tp_rate, max_tp_rate2, max_prob_rate.
     pub fn best(&self) -> (usize, usize, usize) {
         (self.max_tp, self.max_tp2, self.max_prob)
