@@ -15,6 +15,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("dumbbell", include_str!("../presets/dumbbell.toml")),
     ("wlan", include_str!("../presets/wlan.toml")),
     ("wlan-n", include_str!("../presets/wlan-n.toml")),
+    ("wlan-n-ht20", include_str!("../presets/wlan-n-ht20.toml")),
     ("eln5", include_str!("../presets/eln5.toml")),
     ("llelsn", include_str!("../presets/llelsn.toml")),
     ("gigabit", include_str!("../presets/gigabit.toml")),

@@ -580,10 +580,19 @@ impl Port {
         lost
     }
 
-    /// Whether a control frame of `bits` this direction sends at `at` (a BlockAckReq) is
-    /// corrupted: its error model's draw, as for a MAC ACK of the other direction.
-    pub(crate) fn control_lost(&mut self, at: SimTime, bits: u64) -> bool {
-        self.error.frame_at(at, SimDuration::ZERO, bits)
+    /// Whether a control frame of `bits` this direction sends at `at` in `mode` (a
+    /// BlockAckReq) is corrupted: its error model's draw, as for a MAC ACK of the other
+    /// direction, or its SNR channel's in `mode`.
+    pub(crate) fn control_lost(
+        &mut self,
+        at: SimTime,
+        bits: u64,
+        mode: crate::medium::dcf::phy::Mode,
+    ) -> bool {
+        match self.wlan.as_deref_mut() {
+            None => self.error.frame_at(at, SimDuration::ZERO, bits),
+            Some(w) => w.corrupts(at, Some(&mode), bits, false),
+        }
     }
 
     /// Airtime used up to `end`: the part of a frame still on the air after `end` left out

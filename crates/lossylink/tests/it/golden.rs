@@ -769,6 +769,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "wlan-n",
+        "the wlan-n preset (issue 44): ten CUBIC downloads into an 802.11n HT40 cell of two streams under Minstrel-HT, stations at 36 to 9 dB, FQ-CoDel per station and airtime fairness; 3 s",
+        "wlan-n",
+        &[("run.duration", "3s"), ("run.warmup", "1s")],
+    ),
+    (
         "wlan-11b-anomaly",
         "Heusse et al.'s performance anomaly: one station at 1 Mb/s in an 802.11b DCF cell, the access point's stations in turn by frames",
         "wlan",

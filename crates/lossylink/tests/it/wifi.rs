@@ -260,6 +260,9 @@ mod ampdu;
 #[path = "wifi/snr.rs"]
 mod snr;
 
+#[path = "wifi/minstrel.rs"]
+mod minstrel;
+
 /// A packet script with exact times: one 1400-byte segment from a wired host through an
 /// access point to its station in a cell of `phy`. Its arrival is the wire's 1440 bytes at
 /// 1 Gb/s and 1 µs, then at the access point DIFS, the backoff it drew (U[0, CWmin] slots from

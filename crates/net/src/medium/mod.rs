@@ -104,9 +104,23 @@ pub(crate) trait MacAir: Air {
     /// Whether the MAC ACK for a frame of `port`, sent back on the reverse direction at `now`,
     /// is corrupted by that direction's channel (`bits` exposed).
     fn ack_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool;
-    /// Whether a control frame of `port` sent at `now` (a BlockAckReq,
-    /// crate::medium::dcf::ampdu) is corrupted by the port's own channel (`bits` exposed).
-    fn control_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool;
+    /// Whether a control frame of `port` sent at `now` in `mode` (a BlockAckReq,
+    /// crate::medium::dcf::ampdu) is corrupted by the port's own channel (`bits` exposed; an
+    /// SNR channel draws it in `mode`).
+    fn control_lost(&mut self, now: SimTime, port: PortId, bits: u64, mode: dcf::phy::Mode)
+        -> bool;
+    /// Whether the answer to a control frame of `port` sent in `mode` (the Block Ack to a
+    /// BlockAckReq), sent back at `now`, is corrupted by the reverse direction's channel (an
+    /// SNR channel draws it in `mode`'s control response mode). By default as a MAC ACK.
+    fn control_answer_lost(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        bits: u64,
+        _mode: dcf::phy::Mode,
+    ) -> bool {
+        self.ack_lost(now, port, bits)
+    }
     /// The MAC delivered `frame` of `port`: it propagates to the far end.
     fn deliver(&mut self, now: SimTime, port: PortId, frame: Frame);
     /// The MAC gave `frame` of `port` up after its last retry (counted on the port; the hook a
@@ -156,6 +170,11 @@ pub(crate) trait MacAir: Air {
     /// The outcome of an attempt of `port` whose mode the rate control picked: `sent` MPDUs,
     /// `acked` of them acknowledged (crate::medium::dcf::snr).
     fn rate_report(&mut self, _now: SimTime, _port: PortId, (_sent, _acked): (u32, u32)) {}
+    /// Whether the mode [`MacAir::select_mode`] last picked for `port` is the rate control's
+    /// sample (Minstrel-HT's probe, sent without aggregation).
+    fn probing(&self, _port: PortId) -> bool {
+        false
+    }
 }
 
 /// What a medium that frames packets on its own channel (crate::medium::gsm) asks of the

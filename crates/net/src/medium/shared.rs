@@ -266,7 +266,13 @@ pub(crate) mod tests {
             }
             lost
         }
-        fn control_lost(&mut self, now: SimTime, port: PortId, _bits: u64) -> bool {
+        fn control_lost(
+            &mut self,
+            now: SimTime,
+            port: PortId,
+            _bits: u64,
+            _mode: crate::medium::dcf::phy::Mode,
+        ) -> bool {
             self.controls += 1;
             let lost = self.lost_controls.contains(&self.controls);
             self.log.push(format!(

@@ -227,8 +227,27 @@ impl MacAir for AirOf<'_> {
         lost
     }
 
-    fn control_lost(&mut self, now: SimTime, port: PortId, bits: u64) -> bool {
-        self.ports[port.index()].control_lost(now, bits)
+    fn control_lost(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        bits: u64,
+        mode: crate::medium::dcf::phy::Mode,
+    ) -> bool {
+        self.ports[port.index()].control_lost(now, bits, mode)
+    }
+
+    fn control_answer_lost(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        bits: u64,
+        mode: crate::medium::dcf::phy::Mode,
+    ) -> bool {
+        let peer = self.ports[port.index()].peer;
+        let lost = self.ports[peer.index()].mac_ack(now, bits, Some(mode));
+        self.taps.mac_ack(now, port, lost);
+        lost
     }
 
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
@@ -278,6 +297,10 @@ impl MacAir for AirOf<'_> {
 
     fn rate_report(&mut self, now: SimTime, port: PortId, (sent, acked): (u32, u32)) {
         self.ports[port.index()].rate_report(now, sent, acked);
+    }
+
+    fn probing(&self, port: PortId) -> bool {
+        self.ports[port.index()].probing()
     }
 
     #[cold]

@@ -50,6 +50,14 @@ impl Port {
         }
     }
 
+    /// Whether the mode last picked is Minstrel-HT's sample (crate::medium::dcf::minstrel).
+    pub(crate) fn probing(&self) -> bool {
+        self.wlan
+            .as_deref()
+            .and_then(|w| w.minstrel.as_deref())
+            .is_some_and(|m| m.probing())
+    }
+
     /// Start the rate control's own stream (Minstrel-HT's sample table).
     pub(crate) fn start_minstrel(&mut self, rng: engine::RngStream) {
         if let Some(w) = self.wlan.as_deref_mut() {

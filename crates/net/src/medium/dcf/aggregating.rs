@@ -68,17 +68,22 @@ pub(super) fn send<A: MacAir>(
     if agg.sent_bar {
         return Some(send_bar(
             &mut m.stats,
-            (mode, ba_time),
+            mode,
             cfg,
             (now, collision),
             (k, port),
             air,
         ));
     }
+    let mut lim = lim;
     if wifi.adapts {
         // The rate control's mode for the aggregate, by its first MPDU (crate::medium::dcf::snr).
         if let Some(m) = air.select_mode(now, port, s.head().unwrap_or((1500, 0))) {
             (mode, ba_time) = (m, m.response(0).txtime(BLOCK_ACK_BYTES));
+        }
+        // Minstrel-HT's sample goes alone (crate::medium::dcf::minstrel).
+        if air.probing(port) {
+            lim.max_frames = 1;
         }
     }
     let mut a = Aggregate::default();
@@ -181,22 +186,41 @@ pub(super) fn send<A: MacAir>(
     })
 }
 
+/// The mode of a BlockAckReq after data in `mode`: the lowest rate of the basic rate set.
+/// mac80211 sends every frame that is not data at the lowest rate the station supports
+/// (`rate_control_send_low` in net/mac80211/rate.c: `rc_no_data_or_no_ack_use_min`, then
+/// `rate_lowest_index`), and a BlockAckReq is a control frame (ath9k's `ath_send_bar` hands it
+/// to `ieee80211_send_bar`): OFDM 6 Mb/s after HT/VHT/OFDM data. The Block Ack answers it in
+/// its control response mode (§10.6.6.5.2), 6 Mb/s too.
+pub(super) fn bar_mode(mode: Mode) -> Mode {
+    match mode {
+        Mode::Ofdm { ext, .. } => Mode::Ofdm { n_dbps: 24, ext },
+        Mode::Ht { .. } | Mode::Vht { .. } => Mode::Ofdm {
+            n_dbps: 24,
+            ext: SimDuration::ZERO,
+        },
+        Mode::Dsss { .. } => mode.response(0),
+    }
+}
+
 /// Member `m`'s BlockAckReq for its session `k` on `port` goes on the air at `now` (with
-/// others' if `collision`): a single control frame in the control response mode of the data's
-/// `mode` (§10.6.6.5.2; the Block Ack's `ba_time` there), which the forward channel may
-/// corrupt; the recipient answers after SIFS with a Block Ack, which the reverse one may.
+/// others' if `collision`): a single control frame at the lowest basic rate ([`bar_mode`]),
+/// which the forward channel may corrupt; the recipient answers after SIFS with a Block Ack in
+/// that mode's control response, which the reverse one may.
 fn send_bar<A: MacAir>(
     st: &mut super::DcfStats,
-    (mode, ba_time): (Mode, SimDuration),
+    mode: Mode,
     cfg: &DcfConfig,
     (now, collision): (SimTime, bool),
     (k, port): (usize, PortId),
     air: &mut A,
 ) -> Sent {
-    let airtime = mode.response(0).txtime(BLOCK_ACK_REQ_BYTES);
+    let bar = bar_mode(mode);
+    let ba_time = bar.response(0).txtime(BLOCK_ACK_BYTES);
+    let airtime = bar.txtime(BLOCK_ACK_REQ_BYTES);
     let bar_end = now + airtime;
-    let heard = !collision && !air.control_lost(now, port, BLOCK_ACK_REQ_BYTES * 8);
-    let ok = heard && !air.ack_lost(bar_end, port, BLOCK_ACK_BYTES * 8);
+    let heard = !collision && !air.control_lost(now, port, BLOCK_ACK_REQ_BYTES * 8, bar);
+    let ok = heard && !air.control_answer_lost(bar_end, port, BLOCK_ACK_BYTES * 8, bar);
     st.block_ack_requests += 1;
     st.block_ack_requests_missed += u64::from(!ok);
     st.airtime_ns += airtime.as_nanos();

@@ -24,8 +24,8 @@
 //!
 //! Without a Block Ack (a collision, every MPDU corrupted, or the Block Ack lost) the sender
 //! waits SIFS + Block Ack + a slot and cannot tell which MPDUs arrived: after a backoff it
-//! sends a BlockAckReq (24 octets, §9.3.1.8, as a single frame in the control response mode)
-//! and the recipient answers after SIFS with a Block Ack carrying its bitmap (§10.24.3); the
+//! sends a BlockAckReq (24 octets, §9.3.1.8, as a single frame at the lowest basic rate,
+//! crate::medium::dcf::aggregating::bar_mode) and the recipient answers after SIFS with a Block Ack carrying its bitmap (§10.24.3); the
 //! MPDUs it shows are acknowledged, the others go in the next A-MPDU. A BlockAckReq without
 //! an answer is sent again after a backoff with the doubled window, up to `retry_limit`
 //! attempts; then the originator gives up the MPDUs it asked about (those the recipient had
@@ -39,8 +39,9 @@
 //!
 //! Deliberate simplifications: the recipient processes an aggregate at the end of its exchange
 //! (the Block Ack's end or timeout, at most SIFS + Block Ack + a slot after the PPDU), not MPDU
-//! by MPDU; the BlockAckReq that moves the recipient's window after the originator drops an
-//! MPDU (ns-3, ath9k's `ath_send_bar`) is taken as delivered at once, its airtime not counted;
+//! by MPDU; after the originator drops an MPDU at its retry limit it sends a BlockAckReq
+//! (ns-3, ath9k's `ath_send_bar`) that contends and takes its airtime as any other, but the
+//! recipient's window moves past the MPDU at once, not when that BlockAckReq arrives;
 //! one traffic identifier per receiver; no RTS/CTS before an aggregate.
 
 use super::super::Frame;
@@ -277,7 +278,13 @@ impl<T> Session<T> {
     /// window moves past it. `fate` hears of each, in sequence order.
     pub(super) fn block_ack(&mut self, retry_limit: u32, fate: &mut impl FnMut(Fate<T>)) {
         self.bar = None;
-        self.resolve(true, retry_limit, fate);
+        if self.resolve(true, retry_limit, fate) {
+            // An MPDU dropped at its retry limit: a BlockAckReq moves the recipient's window
+            // past it (ath9k's `ath_send_bar` from `ath_tx_complete_aggr`; ns-3's
+            // `BlockAckManager` schedules one too). It contends and takes its airtime like the
+            // one after a missed Block Ack; the window itself moves at once (see above).
+            self.bar = Some(0);
+        }
     }
 
     /// No Block Ack after the aggregate (a collision, every MPDU lost, or the Block Ack
@@ -305,7 +312,7 @@ impl<T> Session<T> {
             return false;
         }
         self.bar = None;
-        self.resolve(false, retry_limit, fate);
+        let _ = self.resolve(false, retry_limit, fate);
         true
     }
 
@@ -313,7 +320,14 @@ impl<T> Session<T> {
     /// recipient has are acknowledged and the others queued for a retry, or dropped after
     /// `retry_limit` attempts; without one (the BlockAckReq given up) every one is given up.
     /// The recipient's window then moves to the originator's (past the MPDUs dropped).
-    fn resolve(&mut self, answered: bool, retry_limit: u32, fate: &mut impl FnMut(Fate<T>)) {
+    /// Returns whether an answered exchange dropped an MPDU at its retry limit.
+    fn resolve(
+        &mut self,
+        answered: bool,
+        retry_limit: u32,
+        fate: &mut impl FnMut(Fate<T>),
+    ) -> bool {
+        let mut dropped = false;
         let mut kept = VecDeque::with_capacity(self.queue.len());
         for mut m in self.queue.drain(..) {
             if m.state == State::Queued {
@@ -323,7 +337,10 @@ impl<T> Session<T> {
             match m.item.take() {
                 None if answered => fate(Fate::Acked { head: m.head }),
                 None => fate(Fate::GaveUp),
-                Some(item) if !answered || m.attempts >= retry_limit => fate(Fate::Dropped(item)),
+                Some(item) if !answered || m.attempts >= retry_limit => {
+                    dropped |= answered;
+                    fate(Fate::Dropped(item));
+                }
                 Some(item) => {
                     m.item = Some(item);
                     m.state = State::Queued;
@@ -334,6 +351,7 @@ impl<T> Session<T> {
         self.queue = kept;
         let start = self.win_start();
         self.rx.advance_to(start, &mut |f| fate(rx_fate(f)));
+        dropped
     }
 }
 

@@ -356,26 +356,27 @@ fn a_lost_block_ack_is_followed_by_a_block_ack_request_and_only_the_missing_mpdu
             "262000 mpdu port0 #4 64000",
             "326000 ack lost port0",
             // The Block Ack timeout: 326 + SIFS 16 + Block Ack 32 + a slot 9 = 383 µs; DIFS
-            // 34, no backoff (CW 0): the BlockAckReq at 417 µs (24 octets at 24 Mb/s: 32 µs).
+            // 34, no backoff (CW 0): the BlockAckReq at 417 µs (24 octets at 6 Mb/s, the lowest basic
+            // rate: 56 µs).
             "417000 bar port0",
-            // Its Block Ack ends at 449 + 16 + 32 = 497 µs; DIFS: 531. Only MPDU 2 is resent
+            // Its Block Ack (6 Mb/s, 68 µs) ends at 473 + 16 + 68 = 557 µs; DIFS: 591. Only MPDU 2 is resent
             // (1, 3 and 4 were in the bitmap), with 5 and 6: 228 µs as before.
-            "531000 mpdu port0 #2 100000",
-            "631000 mpdu port0 #5 64000",
-            "695000 mpdu port0 #6 64000",
+            "591000 mpdu port0 #2 100000",
+            "691000 mpdu port0 #5 64000",
+            "755000 mpdu port0 #6 64000",
         ]
     );
     // The recipient released MPDU 1 at the end of the first exchange (the timeout, 383 µs)
-    // and held 3 and 4, whatever the Block Ack; 2 to 6 at the last Block Ack, 759 + 48 µs.
+    // and held 3 and 4, whatever the Block Ack; 2 to 6 at the last Block Ack, 819 + 48 µs.
     assert_eq!(
         air.delivered,
         [
             (us(383), PortId(0), 1),
-            (us(807), PortId(0), 2),
-            (us(807), PortId(0), 3),
-            (us(807), PortId(0), 4),
-            (us(807), PortId(0), 5),
-            (us(807), PortId(0), 6),
+            (us(867), PortId(0), 2),
+            (us(867), PortId(0), 3),
+            (us(867), PortId(0), 4),
+            (us(867), PortId(0), 5),
+            (us(867), PortId(0), 6),
         ]
     );
     let st = &d.stats()[0];
@@ -391,11 +392,12 @@ fn a_lost_block_ack_is_followed_by_a_block_ack_request_and_only_the_missing_mpdu
         ),
         (1, 1, 0)
     );
-    assert_eq!(st.airtime_ns, 292_000 + 32_000 + 228_000);
+    assert_eq!(st.airtime_ns, 292_000 + 56_000 + 228_000);
 }
 
 /// The script with MPDU 2 corrupted on both its attempts (retry limit 2): the originator drops
-/// it and the recipient's window moves past it, releasing 3 and 4 (held) with 5 and 6.
+/// it and the recipient's window moves past it, releasing 3 and 4 (held) with 5 and 6; a
+/// BlockAckReq follows and takes its airtime.
 #[test]
 fn an_mpdu_dropped_at_its_retry_limit_moves_the_recipients_window() {
     let (d, air) = script(2, |air| air.bad_attempts = vec![2, 5]);
@@ -410,8 +412,16 @@ fn an_mpdu_dropped_at_its_retry_limit_moves_the_recipients_window() {
         ]
     );
     assert_eq!(air.dropped, [(us(684), PortId(0), 2)]);
+    // The drop calls for a BlockAckReq to move the recipient's window (ath9k's
+    // `ath_send_bar`): after DIFS (CW 0) at 718 µs, 56 µs at 6 Mb/s, its Block Ack after SIFS.
+    assert_eq!(frames(&air).last(), Some(&"718000 bar port0"));
     let st = &d.stats()[0];
     assert_eq!((st.successes, st.drops, st.reorder_held), (5, 1, 4));
+    assert_eq!(
+        (st.block_ack_requests, st.block_ack_requests_missed),
+        (1, 0)
+    );
+    assert_eq!(st.airtime_ns, 292_000 + 228_000 + 56_000);
 }
 
 /// The script with MPDU 2 in a fade for 101 ms (every attempt that starts before is
@@ -445,4 +455,33 @@ fn the_reorder_timeout_releases_past_a_hole_after_100_ms() {
         (4, 2, 1)
     );
     assert_eq!((st.successes, st.drops), (6, 0));
+}
+
+/// A BlockAckReq goes at the lowest basic rate, OFDM 6 Mb/s, whatever the data's mode
+/// (mac80211's `rate_control_send_low` for frames that are not data): 24 octets in
+/// ⌈(16 + 192 + 6) / 24⌉ = 9 symbols, 56 µs; its Block Ack answers at 6 Mb/s, 12 symbols, 68 µs.
+/// The Block Ack after an MCS 7 A-MPDU comes at 24 Mb/s (32 µs).
+#[test]
+fn a_block_ack_request_goes_at_the_lowest_basic_rate() {
+    use super::super::aggregating::bar_mode;
+    let ht7 = Mode::Ht {
+        mcs: 7,
+        nss: 2,
+        width: Width::W40,
+        gi: Gi::Long,
+    };
+    let bar = bar_mode(ht7);
+    assert_eq!(bar, Mode::ofdm(6, false).unwrap());
+    assert_eq!(
+        bar.txtime(BLOCK_ACK_REQ_BYTES),
+        SimDuration::from_micros(56)
+    );
+    assert_eq!(
+        bar.response(0).txtime(BLOCK_ACK_BYTES),
+        SimDuration::from_micros(68)
+    );
+    assert_eq!(
+        ht7.response(0).txtime(BLOCK_ACK_BYTES),
+        SimDuration::from_micros(32)
+    );
 }

@@ -94,7 +94,13 @@ impl MacAir for DiffAir {
             .push(format!("{} ack {port} {bits} {lost}", now.as_nanos()));
         lost
     }
-    fn control_lost(&mut self, _now: SimTime, _port: PortId, _bits: u64) -> bool {
+    fn control_lost(
+        &mut self,
+        _now: SimTime,
+        _port: PortId,
+        _bits: u64,
+        _mode: super::phy::Mode,
+    ) -> bool {
         false // no BlockAckReq without aggregation
     }
     fn deliver(&mut self, now: SimTime, port: PortId, _: Frame) {

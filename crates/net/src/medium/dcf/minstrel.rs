@@ -17,8 +17,12 @@
 //!   the chain entry k falls in, the last after the chain (the DCF's `retry_limit` ends it).
 //! - Sampling (`minstrel_get_sample_rate`, `minstrel_next_sample_idx`, `init_sample_table`):
 //!   after each status, with no sample pending and samples left in the interval (8 per
-//!   interval, 16 at the start), wait 16 + 2 · avg A-MPDU length frames, then send one frame
-//!   first at the next rate of a random permutation table (10 columns, drawn from the
+//!   interval, 16 at the start), wait 16 + 2 · avg A-MPDU length frames (MPDUs: Linux's
+//!   `minstrel_ht_get_rate` runs for every frame, the MPDUs of an A-MPDU each), then send one
+//!   frame, alone (no aggregation: the source's own note in `minstrel_get_sample_rate`,
+//!   "Sampling might add some overhead (RTS, no aggregation)"; ath9k's `ath_tx_form_aggr`
+//!   closes an aggregate before a probing frame), first at the next rate of a random
+//!   permutation table (10 columns, drawn from the
 //!   direction's own stream `<link>/<dir>/minstrel`), once, then the chain; not the chain's
 //!   rates, not a rate above 95 %, a rate slower than max_tp_rate2 and max_prob_rate only after
 //!   20 skipped intervals and three times per interval.
@@ -79,6 +83,8 @@ pub struct Minstrel {
     /// The retry chain (rate, tries) and the current frame's chain (a sample first).
     chain: Vec<(usize, u32)>,
     frame: Vec<(usize, u32)>,
+    /// Whether the last pick was a sample's first attempt.
+    probe: bool,
     /// Frames sent first at a sample rate.
     pub samples: u64,
 }
@@ -136,6 +142,7 @@ impl Minstrel {
             index: 0,
             chain: Vec::new(),
             frame: Vec::new(),
+            probe: false,
             samples: 0,
         };
         m.update_stats();
@@ -146,10 +153,12 @@ impl Minstrel {
 
     /// The mode of attempt `attempt` (0: a new frame, which may be a sample) at `now`.
     pub fn pick(&mut self, attempt: u32) -> Option<Mode> {
+        self.probe = false;
         if attempt == 0 {
             self.frame.clear();
             if let Some(s) = self.sample_rate() {
                 self.samples += 1;
+                self.probe = true;
                 self.frame.push((s, 1));
             }
             self.frame.extend_from_slice(&self.chain);
@@ -166,11 +175,20 @@ impl Minstrel {
         self.modes.get(rate).copied()
     }
 
+    /// Whether the last [`Minstrel::pick`] was a sample (`IEEE80211_TX_CTL_RATE_CTRL_PROBE`):
+    /// it goes without aggregation (see the module's note).
+    pub fn probing(&self) -> bool {
+        self.probe
+    }
+
     /// The status of one attempt at `mode` at `now`: `sent` MPDUs, `acked` of them
     /// acknowledged (`minstrel_ht_tx_status`).
     pub fn report(&mut self, now: SimTime, mode: &Mode, sent: u32, acked: u32) {
         self.ampdu_packets += 1;
         self.ampdu_len += u64::from(sent);
+        // minstrel_ht_get_rate asks for every frame, each MPDU of an A-MPDU, and each ask
+        // counts sample_wait down: `pick` counted the aggregate's first MPDU, here the others.
+        self.sample_wait = self.sample_wait.saturating_sub(sent.saturating_sub(1));
         if self.sample_wait == 0 && self.sample_tries == 0 && self.sample_count > 0 {
             self.sample_wait = 16 + 2 * self.avg_ampdu_len as u32;
             self.sample_tries = 1;

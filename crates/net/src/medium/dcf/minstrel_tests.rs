@@ -89,3 +89,43 @@ fn it_settles_on_the_fastest_rate_that_works() {
     assert_eq!(m.chain[0].0, 5);
     assert!((2..=7).contains(&m.chain[0].1), "{:?}", m.chain);
 }
+
+/// The first frames are samples (four due at once, `minstrel_ht_update_caps`), flagged as
+/// probes for their first attempt only: the DCF sends them alone. Their retry takes the chain.
+#[test]
+fn a_sample_is_a_probe_on_its_first_attempt_only() {
+    let mut m = Minstrel::new(modes(), RngStream::new(7, "t/minstrel"));
+    let mut probes = 0;
+    for _ in 0..10 {
+        let first = mcs(m.pick(0));
+        if m.probing() {
+            probes += 1;
+            assert_ne!(first, 0);
+            assert_eq!(mcs(m.pick(1)), 0);
+            assert!(!m.probing());
+        } else {
+            assert_eq!(first, 0);
+        }
+    }
+    // Four tries, less any table entry that named the chain's rate (MCS 0).
+    assert!((3..=4).contains(&probes), "{probes}");
+}
+
+/// `sample_wait` counts frames, as `minstrel_ht_get_rate` is asked for each MPDU: after a
+/// status of an A-MPDU of 20 MPDUs, a wait of 16 + 2 · 1 = 18 frames is over, and the next
+/// frame may be a sample; a wait counted per aggregate would still hold 17.
+#[test]
+fn the_sample_wait_counts_mpdus_not_aggregates() {
+    let mut m = Minstrel::new(modes(), RngStream::new(7, "t/minstrel"));
+    // Use up the first samples, single frames with statuses before any update; the status
+    // after the last sets the wait.
+    while m.sample_wait == 0 {
+        let mode = m.pick(0).unwrap();
+        m.report(SimTime(1), &mode, 1, 1);
+    }
+    assert_eq!(m.sample_wait, 18);
+    let m0 = modes()[0];
+    let _ = m.pick(0);
+    m.report(SimTime(2), &m0, 20, 20);
+    assert_eq!(m.sample_wait, 0);
+}
