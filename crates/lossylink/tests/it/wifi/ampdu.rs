@@ -245,6 +245,45 @@ fn the_wlan_n_ht20_preset_aggregates_and_moves_more_than_one_frame_per_access() 
     assert!(per > 2.0, "{ap:?}");
 }
 
+/// The access point's scheduler chooses every aggregate's station, the MPDUs a session has
+/// left (an MPDU the last aggregate had no room for, retries, a BlockAckReq) counting as frames
+/// of that station (ath9k's per-TID retry queue is scheduled through mac80211's TXQs). Served
+/// first, those leftovers kept the access point on one station until its queue ran dry, so each
+/// station went 120-320 ms without service, the TCP flows timed out spuriously and FQ-CoDel
+/// never dropped (each burst drained its queue within CoDel's 100 ms interval). With 1000-packet
+/// wired queues (no drop before the cell), seed 1, 10 s: before, the access point's per-station
+/// queues had sojourns of up to 525 ms, 0-1 CoDel drops each and 1-4 timeouts per flow; now
+/// under 150 ms, every station's queue drops (CoDel keeps it near its target) and no flow
+/// times out.
+#[test]
+fn the_access_points_scheduler_chooses_every_aggregates_station() {
+    let mut s = Scenario::preset("wlan-n-ht20").unwrap();
+    s.set("links.0.queue", "1000").unwrap();
+    s.set("links.1.queue", "1000").unwrap();
+    let r = run(&s, 1, &RunOptions::default()).unwrap();
+    let fr = r.flows.unwrap();
+    for f in &fr.flows {
+        assert_eq!(num(f, "sender_timeouts"), 0.0, "{f:?}");
+    }
+    // The access point's queues towards its stations (FQ-CoDel each).
+    let ap: Vec<_> = fr
+        .links
+        .iter()
+        .filter(|l| {
+            let is = |key: &str, v: &str| {
+                l.iter()
+                    .any(|(k, x)| *k == key && *x == Value::Str(v.into()))
+            };
+            is("from", "ap") && !is("to", "router")
+        })
+        .collect();
+    assert_eq!(ap.len(), 4, "{:?}", fr.links);
+    for l in ap {
+        assert!(num(l, "sojourn_max_ms") < 150.0, "{l:?}");
+        assert!(num(l, "codel_drops") >= 3.0, "{l:?}");
+    }
+}
+
 /// The TCP check: one CUBIC download (the linux profile, window scaling) from a server
 /// 11 ms away (wires of 1 Gb/s with room for the window) into an 802.11n cell at MCS 15 (40 MHz, two streams, long GI: 270 Mb/s) with
 /// A-MPDUs reaches at least 70 % of the MAC's ceiling for that aggregate, the same without
