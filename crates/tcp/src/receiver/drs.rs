@@ -303,11 +303,17 @@ mod tests {
     fn in_order_segments_report_the_growth_of_the_windows_bound() {
         let mut d = Drs::new(LINUX, MSS);
         let at = SimTime(0);
-        assert!(!d.on_in_order(at, MSS, 1448, 65_160, None), "rcv_ssthresh is the clamp");
+        assert!(
+            !d.on_in_order(at, MSS, 1448, 65_160, None),
+            "rcv_ssthresh is the clamp"
+        );
         d.clamp = 64_088 + 3 * 1448;
         assert!(d.on_in_order(at, MSS, 2896, 65_160, None));
         assert_eq!(d.rcv_ssthresh, 64_088 + 2 * 1448);
-        assert!(!d.on_in_order(at, 100, 2996, 65_160, None), "under 128 bytes");
+        assert!(
+            !d.on_in_order(at, 100, 2996, 65_160, None),
+            "under 128 bytes"
+        );
         assert!(d.on_in_order(at, MSS, 4444, 65_160, None));
         assert_eq!(d.rcv_ssthresh, d.clamp, "at most the clamp");
         assert!(!d.on_in_order(at, MSS, 5892, 65_160, None));
