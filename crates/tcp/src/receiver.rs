@@ -425,11 +425,14 @@ impl Receiver {
         if self.rcv_nxt >= self.total && self.complete_at.is_none() {
             self.complete_at = Some(now);
         }
-        if self.drs.is_some() {
-            self.autotune(now, seg);
-        }
+        let grew = self.drs.is_some() && self.autotune(now, seg);
         let quick = match self.quickack.as_mut() {
-            Some(q) => q.on_data(now),
+            Some(q) => {
+                if grew {
+                    q.window_grew();
+                }
+                q.on_data(now)
+            }
             None => false,
         };
         if reassembling || quick {
@@ -462,9 +465,10 @@ impl Receiver {
         }
     }
 
-    /// Autotuning after an in-order arrival (`receiver/drs.rs`).
+    /// Autotuning after an in-order arrival (`receiver/drs.rs`); whether the offered window's
+    /// bound grew (Linux then acknowledges at once).
     #[inline(never)]
-    fn autotune(&mut self, now: SimTime, seg: &Segment) {
+    fn autotune(&mut self, now: SimTime, seg: &Segment) -> bool {
         // rcv_wnd: the window offered (the one about to be, before the first ACK).
         let rcv_wnd = u64::from(self.window());
         let ts = match (seg.opts.ts, self.cfg.timestamps) {
@@ -473,9 +477,9 @@ impl Receiver {
             }
             _ => None,
         };
-        if let Some(d) = self.drs.as_deref_mut() {
-            d.on_in_order(now, seg.len, self.rcv_nxt, rcv_wnd, ts);
-        }
+        self.drs
+            .as_deref_mut()
+            .is_some_and(|d| d.on_in_order(now, seg.len, self.rcv_nxt, rcv_wnd, ts))
     }
 
     /// Whether corrupted segments reach [`Self::on_corrupted`] only when their header survived

@@ -1376,6 +1376,16 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         "wan",
         &[("scheme", "e2e-linux+reno")],
     ),
+    (
+        "linux-wan-autotune-error-free",
+        "Linux's quick ACK while the autotuned window opens (tcp_grow_window sets icsk_ack.quick |= 1): the linux profile with window scaling and receive-buffer autotuning on the error-free WAN testbed; every segment that raises rcv_ssthresh is acknowledged at once, as the kernel's receiver does in slow start",
+        "wan",
+        &[
+            ("scheme", "e2e-linux"),
+            ("error_every", "0"),
+            ("tcp.window_scaling", "true"),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

@@ -152,7 +152,9 @@ impl Drs {
     /// An in-order data segment of `len` bytes arrived at `now` and moved `rcv_nxt` to
     /// `rcv_nxt`; the application read it at once. `ts`: the segment's TSecr and the
     /// receiver's own timestamp clock (ticks now, tick length) if timestamps are on;
-    /// `rcv_wnd`: the window offered last.
+    /// `rcv_wnd`: the window offered last. Returns whether `tcp_grow_window` raised the
+    /// offered window's bound (`rcv_ssthresh`): Linux then sets `icsk_ack.quick |= 1`, so that
+    /// this segment is acknowledged at once (the caller's quick-ack state, `quickack.rs`).
     pub(crate) fn on_in_order(
         &mut self,
         now: SimTime,
@@ -160,7 +162,7 @@ impl Drs {
         rcv_nxt: u64,
         rcv_wnd: u64,
         ts: Option<(u32, u32, SimDuration)>,
-    ) {
+    ) -> bool {
         // tcp_rcv_rtt_measure_ts: a full-sized segment echoing a new TSecr.
         if let Some((ecr, ticks_now, tick)) = ts {
             if ecr != 0 && ecr != self.last_tsecr {
@@ -184,10 +186,12 @@ impl Drs {
             }
         }
         // tcp_grow_window (from tcp_event_data_recv, for segments of 128 bytes or more).
-        if len >= 128 && self.rcv_ssthresh < self.clamp {
+        let grew = len >= 128 && self.rcv_ssthresh < self.clamp;
+        if grew {
             self.rcv_ssthresh = (self.rcv_ssthresh + 2 * self.mss).min(self.clamp);
         }
         self.space_adjust(now, rcv_nxt);
+        grew
     }
 
     /// `tcp_rcv_space_adjust` with `copied_seq` = `rcv_nxt`.
@@ -290,5 +294,28 @@ mod tests {
         assert_eq!(d.rtt(), SimDuration(40));
         d.rtt_update(120, false);
         assert_eq!(d.rtt8, 320 - 40 + 120);
+    }
+
+    /// `tcp_grow_window` reports each growth of `rcv_ssthresh` (the receiver then acknowledges
+    /// at once): none at the clamp, two segments per segment of at least 128 bytes below it,
+    /// and none for a smaller one.
+    #[test]
+    fn in_order_segments_report_the_growth_of_the_windows_bound() {
+        let mut d = Drs::new(LINUX, MSS);
+        let at = SimTime(0);
+        assert!(
+            !d.on_in_order(at, MSS, 1448, 65_160, None),
+            "rcv_ssthresh is the clamp"
+        );
+        d.clamp = 64_088 + 3 * 1448;
+        assert!(d.on_in_order(at, MSS, 2896, 65_160, None));
+        assert_eq!(d.rcv_ssthresh, 64_088 + 2 * 1448);
+        assert!(
+            !d.on_in_order(at, 100, 2996, 65_160, None),
+            "under 128 bytes"
+        );
+        assert!(d.on_in_order(at, MSS, 4444, 65_160, None));
+        assert_eq!(d.rcv_ssthresh, d.clamp, "at most the clamp");
+        assert!(!d.on_in_order(at, MSS, 5892, 65_160, None));
     }
 }

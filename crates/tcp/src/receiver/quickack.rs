@@ -59,6 +59,14 @@ impl QuickAck {
         self.ato = ATO_MIN;
     }
 
+    /// `tcp_grow_window` raised the offered window's bound: `icsk_ack.quick |= 1`
+    /// (net/ipv4/tcp_input.c), so the ACK for the segment that raised it goes at once
+    /// (`__tcp_ack_snd_check`, `tcp_in_quickack_mode`). While the window still opens, every
+    /// in-order segment is acknowledged by itself.
+    pub(super) fn window_grew(&mut self) {
+        self.quick |= 1;
+    }
+
     /// An in-order data segment arrived at `now` (tcp_event_data_recv). Returns whether the
     /// receiver is in quick-ack mode: the ACK goes at once and uses one of the budget.
     #[inline(never)]
@@ -139,5 +147,20 @@ mod tests {
         assert!(q.on_data(ms(1600)), "a long gap re-opens quick-ack mode");
         assert_eq!(QuickAck::new(4000, 1400).budget, 2, "at least two");
         assert_eq!(QuickAck::new(65535, 536).budget, 16, "at most sixteen");
+    }
+
+    /// `quick |= 1`: once the budget is spent, a window growth makes the next segment's ACK go
+    /// at once (one ACK, not a new budget); an odd count stays as it is.
+    #[test]
+    fn a_window_growth_grants_one_quick_ack() {
+        let mut q = QuickAck::new(4000, 1000);
+        assert!(q.on_data(ms(0)) && q.on_data(ms(1)), "the budget of two");
+        assert!(!q.on_data(ms(2)), "spent");
+        q.window_grew();
+        assert!(q.on_data(ms(3)), "the growth's quick ACK");
+        assert!(!q.on_data(ms(4)), "only one");
+        q.enter();
+        q.window_grew();
+        assert_eq!(q.quick(), 3, "2 | 1");
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod eifel;
 pub(crate) mod eln_hack;
 pub(crate) mod elsn;
 pub(crate) mod frto;
+pub(crate) mod grow_quickack;
 pub(crate) mod hack;
 pub(crate) mod hystart;
 pub(crate) mod hystart_linux;
