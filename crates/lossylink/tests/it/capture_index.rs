@@ -329,11 +329,14 @@ fn an_802_11n_capture_carries_the_mcs_and_the_a_mpdu_of_its_frames() {
     // Only corrupted MPDUs are resent (a lost Block Ack is followed by a BlockAckReq, not by
     // the whole aggregate again): 10 on this port in the second.
     assert!(retries >= 5, "{retries} resent MPDUs");
-    // The IP view: every packet once (a resent MPDU keeps its sequence number).
+    // The IP view: every packet once (a resent MPDU keeps its sequence number). MPDUs still
+    // in the session or held in the reorder buffer behind a hole when the run ends are not in
+    // it: at most a Block Ack window (64) of them (11 here; the access point serves its ten
+    // stations in turn, so each waits for its next aggregate; none is dropped or given up).
     let ip = read_pcap(&dir.join("hop2-cell_sta1-forward-ip.pcap"));
     assert_eq!(data.len(), new + retries);
     assert!(
-        ip.records.len() <= new && ip.records.len() + 5 >= new,
+        ip.records.len() <= new && ip.records.len() + 64 >= new,
         "{} {new}",
         ip.records.len(),
     );
