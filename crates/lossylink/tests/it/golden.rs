@@ -770,7 +770,7 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
     ),
     (
         "wlan-n",
-        "the wlan-n preset (issue 44): ten CUBIC downloads into an 802.11n HT40 cell of two streams under Minstrel-HT, stations at 36 to 9 dB, FQ-CoDel per station and airtime fairness; 3 s",
+        "the wlan-n preset: ten CUBIC downloads into an 802.11n HT40 cell of two streams under Minstrel-HT, stations at 36 to 9 dB, FQ-CoDel per station and airtime fairness; 3 s",
         "wlan-n",
         &[("run.duration", "3s"), ("run.warmup", "1s")],
     ),

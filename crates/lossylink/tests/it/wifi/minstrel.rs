@@ -107,7 +107,7 @@ fn a_weak_station_falls_back_to_the_lowest_rate_after_a_failed_sample() {
     assert!(t < 3_000_000, "{t}");
 }
 
-/// The `wlan-n` preset (issue 44: ten CUBIC downloads into an HT40 cell of two streams,
+/// The `wlan-n` preset (ten CUBIC downloads into an HT40 cell of two streams,
 /// stations at 36 to 9 dB, FQ-CoDel and airtime fairness at the access point): under
 /// Minstrel-HT the weakest station, at 9 dB, gets about its share under the ideal rate control
 /// (seed 1, 3 s with 1 s of warm-up: 3.6 against 4.1 Mb/s, no timeout) and Jain's index over

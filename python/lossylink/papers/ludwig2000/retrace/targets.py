@@ -261,7 +261,7 @@ def _rt28() -> list[Target]:
                 tolerance="± 20 %",
                 expected=f"≈ {p95:g} blocks",
             ),
-            # §2.4.3's maximum, which the chain's fit does not use (issue 42, "what holds").
+            # §2.4.3's maximum, which the chain's fit does not use.
             target(
                 f"rt28.{p}.retransmissions",
                 tb,
