@@ -49,8 +49,9 @@ pub(crate) enum CcKind {
     Jersey(JerseyUnmarked),
     /// JTCP averaging this many jitter ratios (spec §4.9; `tcp.jtcp_samples`).
     Jtcp(u32),
-    /// TIBET with α in millionths (spec §4.10; `tcp.tibet_alpha`).
-    Tibet(u32),
+    /// TIBET with α in millionths (spec §4.10; `tcp.tibet_alpha`) and, as a counterfactual
+    /// only, the longest gap its interval filter takes (`tcp.tibet_max_gap`; none by default).
+    Tibet(u32, Option<SimDuration>),
     /// The ideal-BWE oracle (spec §4.13): the available rate in bit/s and the round trip, each
     /// from the path when not given ([`CcKind::fit_path`]).
     IdealBwe {
@@ -70,7 +71,7 @@ pub(crate) const NAMED: [CcKind; 9] = [
     CcKind::Veno,
     CcKind::Jersey(JerseyUnmarked::Ownd),
     CcKind::Jtcp(JTCP_SAMPLES),
-    CcKind::Tibet(TIBET_ALPHA_PPM),
+    CcKind::Tibet(TIBET_ALPHA_PPM, None),
     CcKind::IdealBwe {
         rate_bps: None,
         rtt: None,
@@ -109,7 +110,7 @@ impl CcKind {
             CcKind::Veno => "veno",
             CcKind::Jersey(_) => "jersey",
             CcKind::Jtcp(_) => "jtcp",
-            CcKind::Tibet(_) => "tibet",
+            CcKind::Tibet(..) => "tibet",
             CcKind::IdealBwe { .. } => "ideal-bwe",
         }
     }
@@ -129,7 +130,7 @@ impl CcKind {
             CcKind::Veno => "Veno instead of Reno (eln-llelsn spec §4.7)",
             CcKind::Jersey(_) => "TCP-Jersey (eln-llelsn spec §4.8)",
             CcKind::Jtcp(_) => "JTCP (eln-llelsn spec §4.9)",
-            CcKind::Tibet(_) => "TIBET (eln-llelsn spec §4.10)",
+            CcKind::Tibet(..) => "TIBET (eln-llelsn spec §4.10)",
             CcKind::IdealBwe { .. } => "the ideal-BWE oracle (eln-llelsn spec §4.13)",
         }
     }
@@ -144,7 +145,7 @@ impl CcKind {
             CcKind::Veno => "Veno",
             CcKind::Jersey(_) => "TCP-Jersey",
             CcKind::Jtcp(_) => "JTCP",
-            CcKind::Tibet(_) => "TIBET",
+            CcKind::Tibet(..) => "TIBET",
             CcKind::IdealBwe { .. } => "the ideal-BWE oracle",
         }
     }
@@ -205,19 +206,30 @@ impl CcKind {
                 }
                 CcKind::Jtcp(k)
             }
-            CcKind::Tibet(_) => CcKind::Tibet(match t.tibet_alpha {
-                None => TIBET_ALPHA_PPM,
-                Some(a) => {
-                    let ppm = a * 1e6;
-                    if !(a > 0.0 && a < 1.0) || (ppm - ppm.round()).abs() > 1e-6 {
-                        return Err(Error::invalid(
-                            "tcp.tibet_alpha",
-                            format!("must be a number between 0 and 1 (exclusive) with at most six decimals, not {a}"),
-                        ));
+            CcKind::Tibet(..) => CcKind::Tibet(
+                match t.tibet_alpha {
+                    None => TIBET_ALPHA_PPM,
+                    Some(a) => {
+                        let ppm = a * 1e6;
+                        if !(a > 0.0 && a < 1.0) || (ppm - ppm.round()).abs() > 1e-6 {
+                            return Err(Error::invalid(
+                                "tcp.tibet_alpha",
+                                format!("must be a number between 0 and 1 (exclusive) with at most six decimals, not {a}"),
+                            ));
+                        }
+                        ppm.round() as u32
                     }
-                    ppm.round() as u32
-                }
-            }),
+                },
+                match t.tibet_max_gap {
+                    Some(d) if d.0 == 0 => {
+                        return Err(Error::invalid(
+                            "tcp.tibet_max_gap",
+                            "must be greater than zero",
+                        ))
+                    }
+                    d => d.map(|d| SimDuration(d.0)),
+                },
+            ),
             CcKind::IdealBwe { .. } => {
                 if t.ideal_bwe_rate.is_some_and(|r| r.0 == 0) {
                     return Err(Error::invalid(
@@ -241,7 +253,7 @@ impl CcKind {
 
     /// Every `[tcp]` knob a controller owns: its field, whether `t` gives it, and the
     /// controller's name. (`tcp.ca_extra_mss_over_8` is Reno's, and given only when true.)
-    fn knobs(t: &TcpDoc) -> [(&'static str, bool, &'static str); 9] {
+    fn knobs(t: &TcpDoc) -> [(&'static str, bool, &'static str); 10] {
         [
             (
                 "tcp.hystart",
@@ -266,6 +278,7 @@ impl CcKind {
             ),
             ("tcp.jtcp_samples", t.jtcp_samples.is_some(), "jtcp"),
             ("tcp.tibet_alpha", t.tibet_alpha.is_some(), "tibet"),
+            ("tcp.tibet_max_gap", t.tibet_max_gap.is_some(), "tibet"),
             (
                 "tcp.ideal_bwe_rate",
                 t.ideal_bwe_rate.is_some(),
@@ -321,7 +334,13 @@ impl CcKind {
             CcKind::Veno => CcPart::custom(VenoCc::new(mss, init, max)),
             CcKind::Jersey(u) => CcPart::custom(JerseyCc::new(u, mss, init, max)),
             CcKind::Jtcp(k) => CcPart::custom(JtcpCc::new(k, mss, init, max)),
-            CcKind::Tibet(a) => CcPart::custom(TibetCc::new(a, mss, init, max)),
+            CcKind::Tibet(a, cap) => {
+                let t = TibetCc::new(a, mss, init, max);
+                CcPart::custom(match cap {
+                    Some(c) => t.with_max_gap(c),
+                    None => t,
+                })
+            }
             // The build fills in the path's rate for a flow; a split leg's oracle without a
             // given rate is refused there ([`CcKind::fit_path`]).
             CcKind::IdealBwe { rate_bps, rtt } => CcPart::custom(IdealBweCc::new(

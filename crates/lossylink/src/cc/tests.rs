@@ -25,7 +25,7 @@ type Case = (&'static str, fn(&mut TcpDoc), &'static str);
 
 #[test]
 fn bad_or_foreign_knobs_are_one_line_errors_naming_the_field() {
-    let cases: [Case; 7] = [
+    let cases: [Case; 9] = [
         ("e2e-jtcp", |d| d.jtcp_samples = Some(0), "tcp.jtcp_samples"),
         (
             "e2e-tibet",
@@ -57,6 +57,16 @@ fn bad_or_foreign_knobs_are_one_line_errors_naming_the_field() {
             |d| d.ideal_bwe_rtt = Some(Dur(0)),
             "tcp.ideal_bwe_rtt",
         ),
+        (
+            "e2e-tibet",
+            |d| d.tibet_max_gap = Some(Dur(0)),
+            "tcp.tibet_max_gap",
+        ),
+        (
+            "e2e-westwood",
+            |d| d.tibet_max_gap = Some(Dur(100_000_000)),
+            "tcp.tibet_max_gap",
+        ),
     ];
     for (scheme, edit, field) in cases {
         let e = err(scheme, edit);
@@ -71,10 +81,14 @@ fn defaults_and_given_values() {
         edit(&mut doc);
         settle(&doc, named(scheme)).unwrap()
     };
-    assert_eq!(cc("e2e-tibet", |_| {}), CcKind::Tibet(990_000));
+    assert_eq!(cc("e2e-tibet", |_| {}), CcKind::Tibet(990_000, None));
     assert_eq!(
         cc("e2e-tibet", |d| d.tibet_alpha = Some(0.95)),
-        CcKind::Tibet(950_000)
+        CcKind::Tibet(950_000, None)
+    );
+    assert_eq!(
+        cc("e2e-tibet", |d| d.tibet_max_gap = Some(Dur(100_000_000))),
+        CcKind::Tibet(990_000, Some(SimDuration::from_millis(100)))
     );
     assert_eq!(cc("e2e-jtcp", |_| {}), CcKind::Jtcp(8));
     assert_eq!(

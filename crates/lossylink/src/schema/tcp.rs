@@ -316,6 +316,10 @@ pub struct TcpDoc {
     /// TIBET (`e2e-tibet`, `+tibet`): the filter gain α, 0 < α < 1 (0.99).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tibet_alpha: Option<f64>,
+    /// TIBET: the longest ACK inter-arrival time its interval filter takes (left out: every
+    /// gap in full, the published filter; a counterfactual only, docs/llelsn.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tibet_max_gap: Option<Dur>,
     /// The ideal-BWE oracle (`e2e-ideal-bwe`, `+ideal-bwe`): the available rate (the slowest
     /// link on the flow's path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -553,6 +557,7 @@ impl Default for TcpDoc {
             jersey_unmarked_loss: None,
             jtcp_samples: None,
             tibet_alpha: None,
+            tibet_max_gap: None,
             ideal_bwe_rate: None,
             ideal_bwe_rtt: None,
             window_scaling: None,

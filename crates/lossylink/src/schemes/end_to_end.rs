@@ -366,7 +366,7 @@ pub(super) static END_TO_END: &[SchemeDef] = &[
         limited_transmit: false,
         receiver: NONE,
         agent: AgentKind::None,
-        mods: Modifiers::modern_with(CcKind::Tibet(TIBET_ALPHA_PPM)),
+        mods: Modifiers::modern_with(CcKind::Tibet(TIBET_ALPHA_PPM, None)),
     },
     SchemeDef {
         info: SchemeInfo {

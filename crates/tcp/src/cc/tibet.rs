@@ -18,6 +18,10 @@
 //! Samples are the ACKs that deliver data (cumulatively or selectively); a plain duplicate
 //! neither adds a length nor closes an interval. Deliberate deviation: the later time-constant
 //! filter (`α_k = exp(−Δ_k/T)`) is not built.
+//!
+//! [`TibetCc::with_max_gap`] caps each inter-arrival time the interval filter takes (off by
+//! default; not TIBET's: a counterfactual of the LL-ELSN reproduction, docs/llelsn.md
+//! "tibet-idle-gap"): the filter then no longer counts a timeout's idle wait in full.
 
 use super::{bdp_bytes, bwe_response, AckSample, CongestionControl, CongestionEvent, RateSample};
 use super::{RenoCc, RenoFlavor};
@@ -37,6 +41,8 @@ pub struct TibetCc {
     avg_int: f64,
     last: Option<SimTime>,
     rtt_min: Option<SimDuration>,
+    /// The longest inter-arrival time the interval filter takes (none: every gap in full).
+    max_gap: Option<SimDuration>,
 }
 
 impl TibetCc {
@@ -50,7 +56,16 @@ impl TibetCc {
             avg_int: 0.0,
             last: None,
             rtt_min: None,
+            max_gap: None,
         }
+    }
+
+    /// The same sender whose interval filter takes each inter-arrival time capped at `cap`
+    /// (a counterfactual, not the published estimator: a timeout's idle wait then counts as
+    /// at most `cap`).
+    pub fn with_max_gap(mut self, cap: SimDuration) -> Self {
+        self.max_gap = Some(cap);
+        self
     }
 
     /// The bandwidth estimate in bytes per second, once an interval was seen.
@@ -90,7 +105,11 @@ impl CongestionControl for TibetCc {
             return;
         }
         if let Some(last) = self.last {
-            let gap = rs.now.saturating_since(last).as_nanos() as f64 * 1e-9;
+            let mut gap = rs.now.saturating_since(last);
+            if let Some(cap) = self.max_gap {
+                gap = gap.min(cap);
+            }
+            let gap = gap.as_nanos() as f64 * 1e-9;
             let a = self.alpha;
             self.avg_len = a * self.avg_len + (1.0 - a) * rs.acked_sacked as f64;
             self.avg_int = a * self.avg_int + (1.0 - a) * gap;
@@ -136,5 +155,28 @@ mod tests {
             peer_window: 1 << 30,
         });
         assert_eq!((t.ssthresh(), t.cwnd()), (9714, MSS));
+    }
+
+    #[test]
+    fn a_capped_gap_counts_an_idle_wait_as_the_cap_only() {
+        // α = 0.5; 1000 B every 10 ms, then 1000 B after a 1 s idle wait (a timeout's).
+        let feed = |t: &mut TibetCc| {
+            t.on_rate_sample(&sample_ms(0, 1000, 50));
+            t.on_rate_sample(&sample_ms(10, 1000, 50));
+            t.on_rate_sample(&sample_ms(1010, 1000, 50));
+            t.bwe().unwrap()
+        };
+        // Uncapped: len = 750, int = 0.5·0.005 + 0.5·1.0 = 0.5025 s.
+        let full = feed(&mut TibetCc::new(500_000, MSS, 30 * MSS, 1 << 30));
+        assert!((full - 750.0 / 0.5025).abs() < 1e-6);
+        // Capped at 100 ms: int = 0.0025 + 0.05 = 0.0525 s.
+        let cap = SimDuration::from_millis(100);
+        let capped = feed(&mut TibetCc::new(500_000, MSS, 30 * MSS, 1 << 30).with_max_gap(cap));
+        assert!((capped - 750.0 / 0.0525).abs() < 1e-6);
+        // A gap below the cap is taken in full: the cap changes nothing at 10 ms.
+        let mut t = TibetCc::new(500_000, MSS, 30 * MSS, 1 << 30).with_max_gap(cap);
+        t.on_rate_sample(&sample_ms(0, 1000, 50));
+        t.on_rate_sample(&sample_ms(10, 1000, 50));
+        assert!((t.bwe().unwrap() - 100_000.0).abs() < 1e-6);
     }
 }

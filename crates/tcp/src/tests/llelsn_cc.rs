@@ -146,6 +146,31 @@ fn tibet_sets_ssthresh_from_its_filtered_lengths_and_intervals() {
     assert!((45_000..=52_000).contains(&s), "TIBET {s}");
 }
 
+/// `tcp.tibet_max_gap` (a counterfactual, not TIBET's filter): on the queue path the ACKs come
+/// 2 ms apart; with each gap capped at 1 ms the interval filter sees 1000 bytes per 1 ms, so
+/// the estimate (1 MB/s) and the ssthresh after the loss of segment 1500 double, to about
+/// 100 000 bytes. A cap above every gap of the run (1 s) leaves the published filter's 50 000.
+#[test]
+fn tibet_with_its_gaps_capped_takes_each_ack_gap_as_the_cap_at_most() {
+    let capped = |cap: u64| {
+        let cc =
+            TibetCc::new(990_000, MSS, 20 * MSS, MAX).with_max_gap(SimDuration::from_millis(cap));
+        let p = queue_path(Box::new(cc), LATE);
+        fast_retransmit_at(&p);
+        p.sender.ssthresh()
+    };
+    let s = capped(1);
+    assert!(
+        (90_000..=104_000).contains(&s),
+        "TIBET, gaps capped at 1 ms: {s}"
+    );
+    let s = capped(1000);
+    assert!(
+        (45_000..=52_000).contains(&s),
+        "TIBET, gaps capped at 1 s: {s}"
+    );
+}
+
 #[test]
 fn jersey_sets_the_window_from_its_rate_estimate_on_a_loss() {
     let p = queue_path(

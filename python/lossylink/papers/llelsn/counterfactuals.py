@@ -41,9 +41,10 @@ RUNS: dict[str, CounterfactualRuns] = {
         (("cells.0.dcf.collisions", "false"),),
         r"rtt-[0-9]+-(e2e-westwood|e2e-tibet)",
     ),
-    "window-10s": CounterfactualRuns(
-        "Jain's index over one 10 s window (10 s warm-up, 20 s run) instead of the 200 s run",
-        (("run.duration", "20s"), ("run.warmup", "10s")),
+    "staggered-starts": CounterfactualRuns(
+        "the twenty flows start 0.5 s apart (flows.i.start = i x 0.5 s) instead of together: "
+        "a later flow measures its minimum RTT behind the others' standing queue",
+        tuple((f"flows.{i}.start", f"{i * 0.5:g}s") for i in range(20)),
         r"nsweep-20-.*",
     ),
     "no-header": CounterfactualRuns(
@@ -52,10 +53,10 @@ RUNS: dict[str, CounterfactualRuns] = {
         (("cells.0.dcf.header_protection", "false"),),
         r"pareto-8-e2e-lhp",
     ),
-    "retry-1": CounterfactualRuns(
-        "Fig. 12 at the study's retry limit 1 (cells.0.dcf.retry_limit = 1: a collision loses "
-        "the frame), k = 0 and 8",
-        (("cells.0.dcf.retry_limit", "1"),),
+    "short-ap-queue": CounterfactualRuns(
+        "a 10-packet interface queue at the access point (cells.0.queue = 10) instead of 50: "
+        "little standing queue, so the round trip is near RTT_min, k = 0 and 8",
+        (("cells.0.queue", "10"),),
         r"friendly-(0|8)-(e2e-westwood|e2e-veno|e2e-tibet|e2e-ideal-bwe)",
     ),
     "per-station": CounterfactualRuns(
@@ -75,12 +76,18 @@ RUNS: dict[str, CounterfactualRuns] = {
         (("tcp.window", "field"), ("links.0.queue", "100")),
         r"congestion-2-(ll-elsn|ll-elsn-lhp)",
     ),
-    "retry-delay": CounterfactualRuns(
-        "MAC retries 150 ms apart that do not block the queue (cells.0.dcf.retry_delay, "
-        "retry_delay_blocks = false): the MAC still retries when snoop's timer (100 ms floor) "
-        "fires",
-        (("cells.0.dcf.retry_delay", "150ms"), ("cells.0.dcf.retry_delay_blocks", "false")),
-        r"retry-(0.5|1|2)-r2-(e2e|snoop-newreno)",
+    "snoop-reno": CounterfactualRuns(
+        "Snoop over Reno senders (scheme ll-tcp-aware: the same ns-2 snoop, the senders' "
+        "recovery Reno instead of NewReno), R = 1 and 2",
+        (("scheme", "ll-tcp-aware"),),
+        r"retry-(0.5|1|2)-r(1|2)-snoop-newreno",
+    ),
+    "tibet-gap": CounterfactualRuns(
+        "TIBET's interval filter takes each ACK gap capped at 100 ms, about two RTT_min "
+        "(tcp.tibet_max_gap = 100ms; not TIBET's filter): a timeout's idle wait no longer "
+        "counts in full",
+        (("tcp.tibet_max_gap", "100ms"),),
+        r"fer-[0-9.]+-e2e-tibet",
     ),
 }
 """The counterfactual runs by key (``<experiment>~<key>``)."""
