@@ -844,6 +844,12 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-tibet")],
     ),
     (
+        "tibet-wan-max-gap",
+        "TIBET with its ACK gaps capped at 100 ms (tcp.tibet_max_gap, a counterfactual only: an idle wait after a timeout no longer counts whole in its interval filter)",
+        "wan",
+        &[("scheme", "e2e-tibet"), ("tcp.tibet_max_gap", "100ms")],
+    ),
+    (
         "ideal-bwe-wan",
         "ideal-BWE oracle: ssthresh = the path's slowest link rate x propagation RTT",
         "wan",

@@ -1,4 +1,4 @@
-"""The counterfactuals of issue 40 item 2 (docs/llelsn.md, "Deviations a measured mechanism
+"""The LL-ELSN study's counterfactuals for its traced failures (docs/llelsn.md, "Deviations a measured mechanism
 explains"): T004-1.reno (tibet-idle-gap), T004-9.lowest (equal-channels, staggered starts),
 T004-11.aggressive (bwe-gentle, a short access point queue) and T004-16.i (newreno-under-snoop).
 Each is "explained" only when its counterfactual moves the target into its accepted range, and
