@@ -1,29 +1,15 @@
-"""The LL-ELSN study's counterfactuals for its traced failures (docs/llelsn.md, "Deviations a measured mechanism
-explains"): T004-1.reno (tibet-idle-gap), T004-9.lowest (equal-channels, staggered starts),
-T004-11.aggressive (bwe-gentle, a short access point queue) and T004-16.i (newreno-under-snoop).
+"""The LL-ELSN study's counterfactuals for its traced failures (docs/llelsn.md, "Deviations a
+measured mechanism explains"): T004-1.reno (tibet-idle-gap), T004-9.lowest (equal-channels,
+staggered starts), T004-11.aggressive (bwe-gentle, a short access point queue) and T004-16.i
+(newreno-under-snoop).
 Each is "explained" only when its counterfactual moves the target into its accepted range, and
 "fail" when the counterfactual leaves the value where it was. No runs: measurements by hand."""
 
 from __future__ import annotations
 
-from lossylink.papers._base import Unavailable
 from lossylink.papers.llelsn import runs, targets
 from lossylink.reproduce import _judge_deviation
-
-
-class _Fake:
-    """One value per experiment, whatever the metric."""
-
-    def __init__(self, means: dict[str, float]) -> None:
-        self.means = means
-
-    def values(self, exp: str, metric: str) -> list[float]:
-        if exp not in self.means:
-            raise Unavailable(exp)
-        return [self.means[exp]]
-
-    def trace(self, run: str) -> dict:
-        raise AssertionError(run)
+from support import MeanMeasurements
 
 
 def _target(tid: str, deviation: str):
@@ -33,7 +19,7 @@ def _target(tid: str, deviation: str):
     return t
 
 
-def _fig6(tibet: dict[float, float], capped: dict[float, float]) -> _Fake:
+def _fig6(tibet: dict[float, float], capped: dict[float, float]) -> MeanMeasurements:
     """Every scheme at 2.0 Mb/s, Reno at 1.0, TIBET and its capped run as given (1.5)."""
     means = {}
     for p in runs.FER_PCT:
@@ -42,7 +28,7 @@ def _fig6(tibet: dict[float, float], capped: dict[float, float]) -> _Fake:
         means[f"fer-{p:g}-e2e"] = 1.0
         means[f"fer-{p:g}-e2e-tibet"] = tibet.get(p, 1.5)
         means[f"fer-{p:g}-e2e-tibet~tibet-gap"] = capped.get(p, 1.5)
-    return _Fake(means)
+    return MeanMeasurements(means)
 
 
 def test_t004_1_reno_is_explained_only_when_capping_tibets_gaps_lifts_it_above_reno() -> None:
@@ -66,14 +52,14 @@ def test_t004_1_reno_is_explained_only_when_capping_tibets_gaps_lifts_it_above_r
     assert _judge_deviation(t, t.value(m), m).verdict == "fail"
 
 
-def _fig17(snoop: float, snoop_reno: float, reno: float = 3.4) -> _Fake:
+def _fig17(snoop: float, snoop_reno: float, reno: float = 3.4) -> MeanMeasurements:
     means = {}
     for p in runs.RETRY_FER_PCT:
         for rl in (1, 2):
             means[f"retry-{p:g}-r{rl}-e2e"] = reno if rl == 2 else 2.0
             means[f"retry-{p:g}-r{rl}-snoop-newreno"] = snoop if rl == 2 else 2.8
             means[f"retry-{p:g}-r{rl}-snoop-newreno~snoop-reno"] = snoop_reno if rl == 2 else 2.8
-    return _Fake(means)
+    return MeanMeasurements(means)
 
 
 def test_t004_16_i_is_explained_only_when_snoop_over_reno_loses_to_reno() -> None:
@@ -91,7 +77,7 @@ def test_t004_16_i_is_explained_only_when_snoop_over_reno_loses_to_reno() -> Non
     assert v.counterfactual == 0.0
 
 
-def _fig12(left_k8: float, left_k8_cf: float) -> _Fake:
+def _fig12(left_k8: float, left_k8_cf: float) -> MeanMeasurements:
     """The last Reno flow's goodput at k = 0 (0.37) and k = 8, in the study and with the
     counterfactual, beside each of the four BWE-style senders."""
     means = {}
@@ -102,7 +88,7 @@ def _fig12(left_k8: float, left_k8_cf: float) -> _Fake:
         means[f"friendly-0-{s}~short-ap-queue"] = 0.37
         means[f"friendly-8-{s}"] = left_k8
         means[f"friendly-8-{s}~short-ap-queue"] = left_k8_cf
-    return _Fake(means)
+    return MeanMeasurements(means)
 
 
 def test_t004_11_aggressive_is_explained_only_when_a_short_queue_makes_all_four_take() -> None:
@@ -118,13 +104,13 @@ def test_t004_11_aggressive_is_explained_only_when_a_short_queue_makes_all_four_
     assert _judge_deviation(t, t.value(m), m).verdict == "fail"
 
 
-def _fig10(jain: dict[str, float], jain_cf: dict[str, float]) -> _Fake:
+def _fig10(jain: dict[str, float], jain_cf: dict[str, float]) -> MeanMeasurements:
     means = {}
     for _, s in runs.SCHEMES:
         means[f"nsweep-1-{s}"] = 1.0
         means[f"nsweep-20-{s}"] = jain.get(s, 0.997)
         means[f"nsweep-20-{s}~staggered-starts"] = jain_cf.get(s, 0.997)
-    return _Fake(means)
+    return MeanMeasurements(means)
 
 
 def test_t004_9_lowest_is_explained_only_when_staggered_starts_make_the_bwe_senders_unfair() -> (

@@ -7,7 +7,7 @@ from __future__ import annotations
 from lossylink.papers import PAPERS, llelsn
 from lossylink.papers.llelsn import runs, targets
 from lossylink.reproduce import reproduce
-from support import ROOT
+from support import ROOT, MeanMeasurements
 
 DOC = ROOT / "docs" / "llelsn.md"
 
@@ -63,30 +63,15 @@ def test_quick_runs_the_p1_points_on_more_seeds() -> None:
     assert [len(o.results) for o in outcomes] == [len(seeds), 1]
 
 
-class _Fake:
-    """Measurements of one value per experiment."""
-
-    def __init__(self, means: dict[str, float]) -> None:
-        self.means = means
-
-    def values(self, exp: str, metric: str) -> list[float]:
-        from lossylink.papers._base import Unavailable
-
-        if exp not in self.means:
-            raise Unavailable(exp)
-        return [self.means[exp]]
-
-    def trace(self, run: str) -> dict:
-        raise AssertionError(run)
-
-
-def _fig17(elsn: dict[float, float], oldest: dict[float, float], reno: float = 1.0) -> _Fake:
+def _fig17(
+    elsn: dict[float, float], oldest: dict[float, float], reno: float = 1.0
+) -> MeanMeasurements:
     means = {}
     for p in runs.RETRY_FER_PCT:
         means[f"retry-{p:g}-r2-e2e"] = reno
         means[f"retry-{p:g}-r2-ll-elsn"] = elsn.get(p, 2.0)
         means[f"retry-{p:g}-r2-ll-elsn~ersn-oldest"] = oldest.get(p, 2.0)
-    return _Fake(means)
+    return MeanMeasurements(means)
 
 
 def test_t004_16_ii_is_explained_only_by_its_band_and_counterfactual() -> None:
@@ -195,12 +180,12 @@ def test_t004_15_is_explained_only_when_the_16_bit_window_stops_the_filtered_sen
     assert t.deviation == "unbounded-flight"
     base = {"disconnect-base": 4932.0, "disconnect-3": 5064.0, "disconnect-0": 5064.0}
     cf = {"disconnect-base~window-field": 4620.0, "disconnect-3~window-field": 4650.0}
-    m = _Fake({**base, **cf, "disconnect-0~window-field": 4857.0})
+    m = MeanMeasurements({**base, **cf, "disconnect-0~window-field": 4857.0})
     assert t.value(m) == 1.0
     v = _judge_deviation(t, t.value(m), m)
     assert v.verdict == "explained", v
     assert abs(v.counterfactual - 30 / 237) < 1e-9
-    m = _Fake({**base, **cf, "disconnect-0~window-field": 4680.0})
+    m = MeanMeasurements({**base, **cf, "disconnect-0~window-field": 4680.0})
     assert _judge_deviation(t, t.value(m), m).verdict == "fail"
 
 
@@ -220,7 +205,7 @@ def test_t004_1_snoop_is_explained_only_when_balakrishnan97s_snoop_is_second() -
         lead = 1.3 if i < 3 else 1.05  # Balakrishnan97's lead over DCR
         means[f"fer-{p:g}-snoop-newreno~snoop-b97"] = 3.0 * lead
         means[f"fer-{p:g}-snoop-newreno"] = 3.0 * lead * 0.9  # a 10 % cost everywhere
-    m = _Fake(means)
+    m = MeanMeasurements(means)
     assert t.value(m) == 0.3
     v = _judge_deviation(t, t.value(m), m)
     assert v.verdict == "explained", v
@@ -228,5 +213,5 @@ def test_t004_1_snoop_is_explained_only_when_balakrishnan97s_snoop_is_second() -
     # Balakrishnan97's snoop below DCR at half the points: the mechanism is not the cause.
     for p in runs.FER_PCT[5:]:
         means[f"fer-{p:g}-snoop-newreno~snoop-b97"] = 2.9
-    m = _Fake(means)
+    m = MeanMeasurements(means)
     assert _judge_deviation(t, t.value(m), m).verdict == "fail"
