@@ -375,7 +375,8 @@ def test_the_timing_warning_names_the_missing_real_time_scheduling() -> None:
     late = {"timing_p99_us": 7300.0, "timing_max_us": 21000.0}
     with_rt = timing_warning({**late, "relay_realtime": True})
     without = timing_warning({**late, "relay_realtime": False})
-    assert with_rt is not None and without is not None
+    assert with_rt is not None
+    assert without is not None
     assert "real-time scheduling" not in with_rt
     assert "without real-time scheduling" in without
     assert "\n" not in without
