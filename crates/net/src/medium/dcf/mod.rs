@@ -32,7 +32,7 @@ use config::Timing;
 pub use config::{AmpduLimits, DcfConfig, DcfStats, McsKey};
 pub use delays::Delays;
 use engine::{PortId, RngStream, SimDuration, SimTime};
-use member::{Aside, Member, Phase};
+use member::{Member, Phase};
 use set::{Bits, MemberSet};
 use wifi::CellWifi;
 
@@ -44,6 +44,7 @@ mod delays;
 mod member;
 pub mod minstrel;
 pub mod nist;
+mod outcome;
 pub mod phy;
 mod reorder;
 mod set;
@@ -474,76 +475,6 @@ impl Dcf {
     #[inline(always)]
     pub(crate) fn ignores(&self, now: SimTime, tag: u32) -> bool {
         tag & (MEMBER | ASIDE) == 0 && (tag != self.epoch || now < self.busy_until)
-    }
-
-    /// Member `i`'s exchange ended at `now`: delivered, retried or dropped.
-    fn outcome<A: MacAir>(&mut self, now: SimTime, i: usize, air: &mut A) {
-        let cfg = &self.cfg;
-        let m = &mut self.members[i];
-        let Phase::Sending { ok, .. } = m.phase else {
-            return;
-        };
-        m.defer = self.tm.difs;
-        m.defer_at = self.exchanges;
-        if m.agg.is_some() {
-            aggregating::outcome(m, cfg, (now, ok), air, REORDER | i as u32);
-            m.phase = Phase::Empty;
-            return;
-        }
-        if ok {
-            if let Some((port, frame, head)) = m.frame.take() {
-                let d = now.saturating_since(head).as_nanos();
-                m.stats.successes += 1;
-                m.stats.access_delay_ns += d;
-                m.stats.delays_ns.push(d);
-                air.deliver(now, port, frame);
-            }
-            m.cw = cfg.cw_min;
-            m.phase = Phase::Empty;
-            return;
-        }
-        if !cfg.mac_ack {
-            // Lost on the air; the sender never knows (no ACK, no retry).
-            if let Some((port, frame, _)) = m.frame.take() {
-                air.lose(now, port, frame);
-            }
-            m.phase = Phase::Empty;
-            return;
-        }
-        if m.attempt >= cfg.retry_limit {
-            if let Some((port, frame, _)) = m.frame.take() {
-                m.stats.drops += 1;
-                air.discard(now, port, frame);
-            }
-            m.cw = cfg.cw_min;
-            m.phase = Phase::Empty;
-            return;
-        }
-        m.cw = (2 * m.cw + 1).min(cfg.cw_max);
-        if cfg.retry_delay > SimDuration::ZERO && !cfg.retry_delay_blocks {
-            if let Some((port, frame, head)) = m.frame.take() {
-                let until = now + cfg.retry_delay;
-                m.aside.push(Aside {
-                    port,
-                    frame,
-                    head,
-                    attempt: m.attempt,
-                    cw: m.cw,
-                    until,
-                });
-                air.wake(until, ASIDE | i as u32);
-            }
-            m.phase = Phase::Empty;
-        } else if cfg.retry_delay > SimDuration::ZERO {
-            m.phase = Phase::Waiting {
-                until: now + cfg.retry_delay,
-            };
-            self.waiting.insert(i);
-        } else {
-            let slots = m.draw();
-            m.phase = Phase::Backoff { slots, from: None };
-            self.frozen.insert(i);
-        }
     }
 }
 
