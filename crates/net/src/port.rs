@@ -561,40 +561,6 @@ impl Port {
         self.count(pkt, corrupted);
     }
 
-    /// A MAC ACK of `bits` exposed bits on this direction, answering a frame sent in
-    /// `data_mode`: counted; whether it is corrupted.
-    pub(crate) fn mac_ack(
-        &mut self,
-        at: SimTime,
-        bits: u64,
-        data_mode: Option<crate::medium::dcf::phy::Mode>,
-    ) -> bool {
-        self.stats.mac_ack_frames += 1;
-        // At its time: a time-slotted channel (an outage trace, a slotted Gilbert chain) hits
-        // the ACK in the slot it is sent in, not at the next entry of a per-frame count.
-        let lost = match self.wlan.as_deref_mut() {
-            None => self.error.frame_at(at, SimDuration::ZERO, bits),
-            Some(w) => w.corrupts(at, data_mode.map(|m| m.response(0)).as_ref(), bits, false),
-        };
-        self.stats.corrupted_mac_acks += u64::from(lost);
-        lost
-    }
-
-    /// Whether a control frame of `bits` this direction sends at `at` in `mode` (a
-    /// BlockAckReq) is corrupted: its error model's draw, as for a MAC ACK of the other
-    /// direction, or its SNR channel's in `mode`.
-    pub(crate) fn control_lost(
-        &mut self,
-        at: SimTime,
-        bits: u64,
-        mode: crate::medium::dcf::phy::Mode,
-    ) -> bool {
-        match self.wlan.as_deref_mut() {
-            None => self.error.frame_at(at, SimDuration::ZERO, bits),
-            Some(w) => w.corrupts(at, Some(&mode), bits, false),
-        }
-    }
-
     /// Airtime used up to `end`: the part of a frame still on the air after `end` left out
     /// (the port's frames are on the air one after another, so only the last can cross it).
     /// Never more than `end`.

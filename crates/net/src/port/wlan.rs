@@ -1,12 +1,13 @@
-//! A DCF cell member's port with an SNR channel (crate::medium::dcf::snr): the mode its rate
-//! control picks for the next frame, its shadowing, and its count of data frames per mode.
+//! A DCF cell member's port: the error draws of its MAC's control frames (ACKs, BlockAckReqs),
+//! and its SNR channel (crate::medium::dcf::snr): the mode its rate control picks for the next
+//! frame, its shadowing, and its count of data frames per mode.
 
 use super::Port;
 use crate::config::DirectionConfig;
 use crate::error_model::ErrorModel;
 use crate::medium::dcf::phy::Mode;
 use crate::medium::dcf::snr::{Wlan, MODE_SLOTS};
-use engine::{RngStream, SimTime};
+use engine::{RngStream, SimDuration, SimTime};
 
 impl Port {
     /// The error process of a direction of `cfg`: its error model drawing from `rng`, or an
@@ -76,5 +77,39 @@ impl Port {
     /// 6-54 Mb/s in order), with an SNR channel.
     pub fn frames_by_mode(&self) -> Option<[u64; MODE_SLOTS]> {
         self.wlan.as_deref().map(|w| w.sent)
+    }
+
+    /// A MAC ACK of `bits` exposed bits on this direction, answering a frame sent in
+    /// `data_mode`: counted; whether it is corrupted.
+    pub(crate) fn mac_ack(
+        &mut self,
+        at: SimTime,
+        bits: u64,
+        data_mode: Option<crate::medium::dcf::phy::Mode>,
+    ) -> bool {
+        self.stats.mac_ack_frames += 1;
+        // At its time: a time-slotted channel (an outage trace, a slotted Gilbert chain) hits
+        // the ACK in the slot it is sent in, not at the next entry of a per-frame count.
+        let lost = match self.wlan.as_deref_mut() {
+            None => self.error.frame_at(at, SimDuration::ZERO, bits),
+            Some(w) => w.corrupts(at, data_mode.map(|m| m.response(0)).as_ref(), bits, false),
+        };
+        self.stats.corrupted_mac_acks += u64::from(lost);
+        lost
+    }
+
+    /// Whether a control frame of `bits` this direction sends at `at` in `mode` (a
+    /// BlockAckReq) is corrupted: its error model's draw, as for a MAC ACK of the other
+    /// direction, or its SNR channel's in `mode`.
+    pub(crate) fn control_lost(
+        &mut self,
+        at: SimTime,
+        bits: u64,
+        mode: crate::medium::dcf::phy::Mode,
+    ) -> bool {
+        match self.wlan.as_deref_mut() {
+            None => self.error.frame_at(at, SimDuration::ZERO, bits),
+            Some(w) => w.corrupts(at, Some(&mode), bits, false),
+        }
     }
 }
