@@ -111,16 +111,20 @@ fn ideal_rate_control_drops_the_mcs_when_the_snr_steps_down() {
     assert!((errors as f64) < 0.1 * after.iter().sum::<i64>() as f64);
 }
 
-/// The knobs: each refusal is one line naming the field.
-#[test]
-fn the_snr_knobs_are_checked_in_one_line_each() {
-    let err = |spec: &str| match Scenario::from_toml_str(&doc(2, true, 1000, spec, 2)) {
+/// The error a two-station cell with `spec` gives, from its document or its run ("" if none).
+fn knob_error(spec: &str) -> String {
+    match Scenario::from_toml_str(&doc(2, true, 1000, spec, 2)) {
         Err(e) => e.to_string(),
         Ok(s) => run(&s, 1, &RunOptions::default())
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default(),
-    };
+    }
+}
+
+/// The knobs: each refusal is one line naming the field.
+#[test]
+fn the_snr_knobs_are_checked_in_one_line_each() {
     for (spec, want) in [
         (
             "rate = \"11Mbps\"\ndcf = { error_model = \"snr\", snr = 20 }",
@@ -167,7 +171,7 @@ fn the_snr_knobs_are_checked_in_one_line_each() {
             "cells[0].dcf.ideal_per: belongs to rate_control = \"ideal\"",
         ),
     ] {
-        let e = err(spec);
+        let e = knob_error(spec);
         assert!(e.contains(want), "{spec}:\n got  {e}\n want {want}");
         assert!(!e.contains('\n'), "{e}");
     }
@@ -233,15 +237,8 @@ fn minstrel_ht_learns_the_rate_and_drops_it_when_the_snr_steps_down() {
 /// Minstrel-HT's knobs: it needs the SNR channel and MAC ACKs.
 #[test]
 fn minstrel_ht_needs_snr_and_acks() {
-    let err = |spec: &str| match Scenario::from_toml_str(&doc(2, true, 1000, spec, 2)) {
-        Err(e) => e.to_string(),
-        Ok(s) => run(&s, 1, &RunOptions::default())
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default(),
-    };
-    assert!(err("rate = \"65Mbps\"\ndcf = { phy = \"11n\", rate_control = \"minstrel-ht\" }")
+    assert!(knob_error("rate = \"65Mbps\"\ndcf = { phy = \"11n\", rate_control = \"minstrel-ht\" }")
         .contains("cells[0].dcf.rate_control: \"minstrel-ht\" adapts to errors that depend on the mode; it needs error_model = \"snr\""));
-    assert!(err("rate = \"65Mbps\"\ndcf = { phy = \"11n\", error_model = \"snr\", snr = 20, rate_control = \"minstrel-ht\", mac_ack = false }")
+    assert!(knob_error("rate = \"65Mbps\"\ndcf = { phy = \"11n\", error_model = \"snr\", snr = 20, rate_control = \"minstrel-ht\", mac_ack = false }")
         .contains("cells[0].dcf.mac_ack: rate_control = \"minstrel-ht\" learns from the ACKs; leave mac_ack on"));
 }
