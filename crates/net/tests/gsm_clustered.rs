@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-//! The clustered block-erasure channel (`net::medium::gsm::clustered`, issue 42): one test per
+//! The clustered block-erasure channel (`net::medium::gsm::clustered`): one test per
 //! statistic the dissertation publishes of its traces, at every reading of the sub-minute time
 //! scale `T_c` in the band (Ludwig2000 §4.3.1: B2, the per-minute rates of trace_B/C; B4
 //! and B5, the burst lengths; §3.1.2 fn. 2: at most 12 retransmissions of one RLP frame). The statistics hold at every reading of the band; the readings that break one are

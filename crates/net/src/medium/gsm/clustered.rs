@@ -1,5 +1,5 @@
-//! A block-erasure channel clustered below the minute (Ludwig2000 §3.1.2, §4.3.1; spec §10.4;
-//! issue 42): the chain profiles ([`Profile`]) with their erasures gathered into fades of an
+//! A block-erasure channel clustered below the minute (Ludwig2000 §3.1.2, §4.3.1; spec §10.4):
+//! the chain profiles ([`Profile`]) with their erasures gathered into fades of an
 //! explicit, named time scale `T_c` that the dissertation does not publish.
 //!
 //! What the dissertation publishes of its traces fixes the minute scale and the block scale:

@@ -610,10 +610,13 @@ def _with_band(targets: list[Target], band: dict[str, list[Target]]) -> list[Tar
         if t.id == "rt22.a.best" or t.id.startswith(("rt25.", "rt28.a.")):
             out.append(t)
             continue
-        values = (("chain", t.value),) + tuple(
-            (tc.replace(":dense", " dense"), by_tc[tc][t.id].value) for tc in CLUSTER_BAND
+        values = (
+            ("chain", t.value),
+            *((tc.replace(":dense", " dense"), by_tc[tc][t.id].value) for tc in CLUSTER_BAND),
         )
-        sens = Sensitivity(f"the sub-minute time scale T_c (not published; docs: {CLUSTER})", values)
+        sens = Sensitivity(
+            f"the sub-minute time scale T_c (not published; docs: {CLUSTER})", values
+        )
         if t.id.startswith("rt28.") or t.id.endswith(".even"):
             out.append(replace(t, sensitivity=sens))
             continue
