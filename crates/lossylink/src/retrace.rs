@@ -7,8 +7,8 @@
 use crate::trace::{Column, Trace, TraceTable};
 use crate::Error;
 use engine::RngStream;
-use net::medium::gsm::erasure::{BlockTrace, Profile};
 use net::medium::gsm::clustered::Clustered;
+use net::medium::gsm::erasure::{BlockTrace, Profile};
 use net::medium::gsm::fading::Fading;
 use net::medium::gsm::retrace::{
     retrace_e2e, retrace_rlp, tcp_over_rlp_bps, Packing, RLP_OVERHEAD_BYTES, TCP_IP_BYTES,
