@@ -34,7 +34,10 @@ DEFAULT_MTUS = (296, 576, 1500)
 """Tab 4-14's MTUs."""
 PROFILES = ("good", "poor-b", "poor-c", "fading-c")
 """The synthetic erasure profiles: the chains (trace_A-, trace_B- and trace_C-like) and the
-fading channel (trace_C-like, ``net::medium::gsm::fading``)."""
+fading channel (trace_C-like, ``net::medium::gsm::fading``). A poor chain clustered into fades of
+mean length T_c is named ``poor-c@2s`` or ``poor-b@500ms:dense`` (``net::medium::gsm::clustered``:
+fades at the worst minute's erasure density, the default, or ``:dense``, the densest the burst
+statistics allow; T_c from 20ms to 600s in whole 20 ms blocks)."""
 
 
 def parse_range(spec: str | int | Iterable[int], step: int = BLOCK_BYTES) -> list[int]:
@@ -153,8 +156,10 @@ def retrace(
 
 def erasure_trace(profile: str, minutes: int = 60, seed: int = 1, *, even: bool = False) -> str:
     """A synthetic block-erasure trace (``block_trace`` text) of ``minutes`` from ``profile``
-    (``good``, ``poor-b``, ``poor-c``, ``fading-c``); ``even``: its ``_even`` version (the same
-    erasures, isolated and evenly spaced)."""
+    (``good``, ``poor-b``, ``poor-c``, ``fading-c``, or a clustered reading such as
+    ``poor-c@2s`` or ``poor-c@500ms:dense``, :data:`PROFILES`); ``even``: its ``_even`` version
+    (the same erasures, isolated and evenly spaced). An unknown profile raises
+    :class:`~lossylink.errors.InvalidValueError` naming the field ``profile``."""
     return str(_core.erasure_trace(profile, minutes, seed, even))
 
 

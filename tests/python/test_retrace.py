@@ -80,6 +80,29 @@ def test_synthetic_traces_are_seeded_and_even_keeps_the_erasures() -> None:
     assert ll.erasure_stats(even)["bursts"].max() == 1
 
 
+def test_clustered_readings_share_the_minutes_and_bad_names_are_one_line(
+    cli_run: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
+    # A poor chain clustered into fades of mean length T_c (net::gsm::clustered).
+    a = ll.erasure_trace("poor-c@2s", minutes=3, seed=1)
+    dense = ll.erasure_trace("poor-c@500ms:dense", minutes=3, seed=1)
+    assert a == ll.erasure_trace("poor-c@2s", minutes=3, seed=1)
+    assert len(a.split()) == len(dense.split()) == 3 * 3000
+    assert a != dense != ll.erasure_trace("poor-c", minutes=3, seed=1)
+    for bad in ("poor-c@2", "good@2s", "poor-c@2s:odd", "poor-c@10ms"):
+        with pytest.raises(LossylinkError, match="profile: unknown"):
+            ll.erasure_trace(bad, 1)
+    proc = cli_run("retrace", "--profile", "poor-c@2s:dense", "--minutes", "2", "--json",
+                   "--frame", "30,210", "--mtu", "576")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["blocks"] == 6000
+    bad = cli_run("retrace", "--profile", "poor-c@1ms")
+    assert bad.returncode != 0
+    lines = [x for x in bad.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1, bad.stderr
+    assert "profile: unknown" in lines[0]
+
+
 def test_cli_retrace(
     cli_run: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
 ) -> None:

@@ -7,6 +7,7 @@
 use crate::trace::{Column, Trace, TraceTable};
 use crate::Error;
 use engine::RngStream;
+use net::medium::gsm::clustered::Clustered;
 use net::medium::gsm::erasure::{BlockTrace, Profile};
 use net::medium::gsm::fading::Fading;
 use net::medium::gsm::retrace::{
@@ -152,8 +153,10 @@ pub fn retrace(trace: &str, frames: &[u32], mtus: &[u32], packing: &str) -> Resu
 }
 
 /// A synthetic block-erasure trace of `minutes` from the named `profile`: the chains `good`,
-/// `poor-b`, `poor-c` (`net::medium::gsm::erasure::Profile`) or the fading channel `fading-c`
-/// (`net::medium::gsm::fading::Fading`), drawn from the stream `gsm/{profile}/erasures` of `seed`; with
+/// `poor-b`, `poor-c` (`net::medium::gsm::erasure::Profile`), the fading channel `fading-c`
+/// (`net::medium::gsm::fading::Fading`) or a clustered reading such as `poor-c@2s` or
+/// `poor-b@500ms:dense` (`net::medium::gsm::clustered::Clustered`: fades of mean length
+/// `T_c`), drawn from the stream `gsm/{profile}/erasures` of `seed`; with
 /// `even`, its `_even` version (the same erasures, isolated and evenly spaced). The
 /// `block_trace` text.
 pub fn erasure_trace(profile: &str, minutes: u32, seed: u64, even: bool) -> Result<String, Error> {
@@ -165,6 +168,9 @@ pub fn erasure_trace(profile: &str, minutes: u32, seed: u64, even: bool) -> Resu
         p.generate(minutes as usize, &mut rng)
     } else if let Some(f) = Fading::named(profile) {
         f.generate(minutes as usize, &mut rng)
+    } else if let Some(c) = Clustered::named(profile) {
+        // The minutes from `gsm/<chain>/minutes`, the fades from `gsm/{profile}/erasures`.
+        c.trace(profile, minutes as usize, seed)
     } else {
         let known: Vec<&str> = Profile::NAMES
             .iter()
@@ -173,7 +179,11 @@ pub fn erasure_trace(profile: &str, minutes: u32, seed: u64, even: bool) -> Resu
             .collect();
         return Err(Error::invalid(
             "profile",
-            format!("unknown {profile:?} (known: {})", known.join(", ")),
+            format!(
+                "unknown {profile:?} (known: {}, or clustered {})",
+                known.join(", "),
+                Clustered::SYNTAX
+            ),
         ));
     };
     Ok(if even { t.even() } else { t }.to_text())
@@ -243,6 +253,14 @@ mod tests {
         let a = erasure_trace("poor-c", 2, 7, false).unwrap();
         assert_eq!(a, erasure_trace("poor-c", 2, 7, false).unwrap());
         assert_eq!(a.lines().count(), 2 * 3000);
+        // A clustered reading: its own stream, the same length; a bad T_c names the field.
+        let c = erasure_trace("poor-c@2s:dense", 2, 7, false).unwrap();
+        assert_eq!(c.lines().count(), 2 * 3000);
+        assert_ne!(c, a);
+        assert!(matches!(
+            erasure_trace("poor-c@1ms", 1, 1, false),
+            Err(Error::InvalidValue { ref field, .. }) if field == "profile"
+        ));
         let even = erasure_trace("poor-c", 2, 7, true).unwrap();
         assert_eq!(
             a.matches('1').count(),

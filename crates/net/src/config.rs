@@ -137,6 +137,9 @@ pub enum BlockSource {
         /// Deep fades laid over the profile (crate::medium::gsm::DeepFades), drawn per link from
         /// the same realization; `None`: none.
         fades: Option<crate::medium::gsm::DeepFades>,
+        /// The profile's erasures clustered into fades of a sub-minute time scale
+        /// (crate::medium::gsm::Clustered); `None`: the chain itself.
+        clustering: Option<crate::medium::gsm::Clustering>,
     },
 }
 

@@ -38,6 +38,13 @@ pub fn block_erasures(link: &str, dir: &str) -> String {
     format!("{link}/{dir}/blocks")
 }
 
+/// The per-minute erasure rates of a clustered GSM channel direction
+/// (crate::medium::gsm::Clustered), drawn apart from its fades so that every time scale has the
+/// same minutes.
+pub fn block_minutes(link: &str, dir: &str) -> String {
+    format!("{link}/{dir}/minutes")
+}
+
 /// The deep fades of a GSM link (both directions: one radio channel).
 pub fn deep_fades(link: &str) -> String {
     format!("{link}/fades")

@@ -41,9 +41,10 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--profile",
-    type=click.Choice(["good", "poor-b", "poor-c", "fading-c"]),
-    help="Without TRACE: a synthetic trace of this profile (the chains: trace_A-, B- or "
-    "C-like; fading-c: the fading channel, trace_C-like).",
+    metavar="NAME",
+    help="Without TRACE: a synthetic trace of this profile: the chains good, poor-b, poor-c "
+    "(trace_A-, B- or C-like), fading-c (the fading channel), or a chain clustered into fades "
+    "of mean length T_c, poor-b|poor-c@T_C[:worst|:dense] (e.g. poor-c@2s, poor-c@500ms:dense).",
 )
 @click.option("--minutes", type=click.IntRange(1, 24 * 60), default=60, show_default=True,
               help="With --profile: the trace's length.")  # fmt: skip
@@ -71,6 +72,7 @@ def retrace_cmd(
     \b
     lossylink retrace trace_c.txt --frame 30..1500 --mtu 296,576,1500
     lossylink retrace --profile poor-c --minutes 120 --seed 3 --mtu 296..1500/8
+    lossylink retrace --profile poor-c@500ms:dense --minutes 120 --mtu 296,576,1500
     """
     from lossylink.errors import InvalidValueError
     from lossylink.retracer import erasure_trace, retrace

@@ -7,7 +7,7 @@ use engine::SimDuration;
 use engine::SimTime;
 use net::config::BlockSource;
 use net::medium::gsm::erasure::BLOCKS_PER_SECOND;
-use net::medium::gsm::{BlockTrace, DeepFades, Profile};
+use net::medium::gsm::{BlockTrace, Clustered, DeepFades, Profile};
 use net::medium::{FlowAdaptive, GsmConfig, Handover, Handovers, L2rConfig, ServiceClass};
 use std::sync::Arc;
 
@@ -299,12 +299,20 @@ pub(super) fn blocks(
             "give either profile or file",
         )),
         (Some(p), None) => {
-            let profile = Profile::named(p).ok_or_else(|| {
-                Error::invalid(
-                    f("profile"),
-                    format!("'{p}' is none of {}", Profile::NAMES.join(", ")),
-                )
-            })?;
+            let (profile, clustering) = match (Profile::named(p), Clustered::named(p)) {
+                (Some(profile), _) => (profile, None),
+                (None, Some(c)) => (c.profile, Some(c.clustering)),
+                (None, None) => {
+                    return Err(Error::invalid(
+                        f("profile"),
+                        format!(
+                            "'{p}' is none of {}, nor a clustered {}",
+                            Profile::NAMES.join(", "),
+                            Clustered::SYNTAX
+                        ),
+                    ))
+                }
+            };
             let minutes = b.minutes.unwrap_or(60);
             if !(1..=1440).contains(&minutes) {
                 return Err(Error::invalid(f("minutes"), "must be within 1..=1440"));
@@ -318,6 +326,7 @@ pub(super) fn blocks(
                 minutes: minutes as usize,
                 draw: b.draw.unwrap_or(0),
                 fades,
+                clustering,
             })))
         }
         (None, Some(path)) => {

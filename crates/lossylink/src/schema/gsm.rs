@@ -137,7 +137,9 @@ pub struct L2rDoc {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlocksDoc {
-    /// `good` (trace_A-like), `poor-b` or `poor-c` (crate `net::medium::gsm::Profile`).
+    /// `good` (trace_A-like), `poor-b` or `poor-c` (crate `net::medium::gsm::Profile`), or a
+    /// poor one clustered into fades of mean length `T_c`: `poor-c@2s`, `poor-b@500ms:dense`
+    /// (crate `net::medium::gsm::Clustered`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// Minutes of the synthetic trace before it repeats (60).

@@ -889,6 +889,15 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "gsm-poor-c-clustered",
+        "GSM RLP over the poor-signal chain clustered into dense fades of 0.5 s (sub-minute time scale)",
+        "gsm",
+        &[
+            ("hops.0.blocks", "{ profile = \"poor-c@500ms:dense\", minutes = 10 }"),
+            ("hops.0.gsm", "{ n2 = 6, l2r = { rate = 960 } }"),
+        ],
+    ),
+    (
         "gsm-poor-b-fades-vj",
         "GSM RLP with VJ over a poor-signal channel with deep fades both ways (link-wide resets)",
         "gsm",

@@ -318,6 +318,11 @@ fn gsm_knobs_are_validated() {
         ),
         (
             "hops.0.blocks",
+            "{ profile = \"poor-c@1ms\" }",
+            "hops[0].blocks.profile",
+        ),
+        (
+            "hops.0.blocks",
             "{ profile = \"good\", fades = { per_hour = 0, length = \"4s\" } }",
             "hops[0].blocks.fades.per_hour",
         ),
@@ -337,4 +342,41 @@ fn gsm_knobs_are_validated() {
     }
     assert!(refused("hiccup", "hops.0.gsm", "{ n2 = 6 }").contains("hops[0].gsm"));
     assert!(refused("lan", "hops.1.blocks", "{ profile = \"good\" }").contains("hops[1].blocks"));
+}
+
+/// The clustered channel (net::medium::gsm::Clustered) in a scenario: the same minutes (the
+/// stream `hop0/forward/minutes`) at every time scale, and the time scale decides how the
+/// erasures meet RLP. With N2 = 12, the persistency the ping traces never exceeded (Ludwig2000
+/// §3.1.2 fn. 2: at most 12 retransmissions of one frame), dense fades of 8 s erase a frame's
+/// block one RLP round trip after another until the link resets; fades at the worst minute's
+/// density over the same minutes never do. RLP resends about as many frames either way: each
+/// erased block costs one transmission.
+#[test]
+fn dense_long_fades_reset_rlp_where_the_same_minutes_in_sparse_fades_do_not() {
+    let run_with = |profile: &str| {
+        let s = scenario(
+            "gsm",
+            &[
+                ("transfer", "3000KB"),
+                (
+                    "hops.0.forward.blocks",
+                    &format!("{{ profile = \"{profile}\", minutes = 60 }}"),
+                ),
+                ("hops.0.gsm", "{ n2 = 12 }"),
+            ],
+        );
+        run(&s, 1, &RunOptions::default()).unwrap().metrics
+    };
+    let sparse = run_with("poor-c@8s");
+    let dense = run_with("poor-c@8s:dense");
+    let (gs, gd) = (gsm(&sparse), gsm(&dense));
+    eprintln!("sparse {gs:?}\ndense {gd:?}");
+    assert_eq!(gs.rlp_resets, 0, "{gs:?}");
+    assert!(gd.rlp_resets >= 1, "{gd:?}");
+    // As many erasures hit frames either way (the same minutes): within a third.
+    let (es, ed) = (gs.rlp_retransmissions as f64, gd.rlp_retransmissions as f64);
+    assert!(
+        ed > 0.0 && es > 0.0 && (es / ed - 1.0).abs() < 0.34,
+        "{es} vs {ed}"
+    );
 }

@@ -167,11 +167,23 @@ fn blocks(link: &LinkConfig, d: &DirectionConfig, dir: &str, seed: u64) -> Optio
             minutes,
             draw,
             fades,
+            clustering,
         }) => {
             // A fixed realization (draw n) is the same for every seed.
             let stream_seed = if *draw == 0 { seed } else { u64::from(*draw) };
             let mut r = RngStream::new(stream_seed, &keys::block_erasures(&link.key, dir));
-            let t = profile.generate(*minutes, &mut r);
+            let t = match clustering {
+                None => profile.generate(*minutes, &mut r),
+                Some(c) => crate::medium::gsm::Clustered {
+                    profile: *profile,
+                    clustering: *c,
+                }
+                .generate(
+                    *minutes,
+                    &mut RngStream::new(stream_seed, &keys::block_minutes(&link.key, dir)),
+                    &mut r,
+                ),
+            };
             Some(Arc::new(match fades {
                 // Keyed by the link, not the direction: one radio channel fades both ways.
                 Some(f) => f.overlay(

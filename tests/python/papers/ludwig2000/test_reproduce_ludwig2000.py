@@ -121,6 +121,24 @@ EXPLAINED = {
     "gsm.rt16.vj": "rt16-vj",
     "gsm.rt16.novj_low": "rt16-vj",
     "gsm.rt21.load": "rt21-rwnd",
+    # RT22-RT27 on the chain that the most clustered reading the published statistics allow
+    # (poor-x@500ms:dense, run by the reproduction) brings into the spec's tolerance
+    # (docs/ludwig2000.md#sub-minute-clustering).
+    **dict.fromkeys(
+        (
+            "rt22.poor-c.best",
+            "rt22.poor-c.factor",
+            "rt22.poor-c.gain",
+            "rt24.gap.pure-rlp.576",
+            "rt24.gap.rlp-pure.1500",
+            "rt24.gap.rlp_vj-pure.576",
+            "rt24.gap.rlp_vj-pure.1500",
+            "rt26.decreasing",
+            "rt27.retransmitted.576",
+            "rt27.retransmitted.1500",
+        ),
+        "sub-minute-clustering",
+    ),
 }
 
 

@@ -48,14 +48,16 @@
 //!   due retransmissions.
 //!
 //! The folder holds the rest of the GSM circuit-switched data world of Ludwig (2000), Ch. 2-4:
-//! the block-erasure channel below RLP ([`erasure`], [`fading`]), ReTracer's best-case analysis
+//! the block-erasure channel below RLP ([`erasure`], [`clustered`], [`fading`]), ReTracer's best-case analysis
 //! of it ([`retrace`]) and Van Jacobson header compression at the PPP ends ([`vj`]).
 
+pub mod clustered;
 pub mod erasure;
 pub mod fading;
 pub mod retrace;
 pub mod vj;
 
+pub use clustered::{Clustered, Clustering, FadeDensity};
 pub use erasure::{BlockTrace, BurstMix, DeepFades, MinuteBler, Profile, TraceError};
 pub use fading::{max_retransmissions, Fading};
 pub use retrace::{retrace_e2e, retrace_rlp, E2eRetrace, Packing, RetraceError, RlpRetrace};
