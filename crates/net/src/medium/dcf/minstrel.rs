@@ -14,7 +14,10 @@
 //! - The retry chain (`minstrel_ht_update_rates`, `minstrel_ht_set_rate`,
 //!   `minstrel_calc_retransmit`): max_tp_rate, max_tp_rate2, max_prob_rate, each tried as many
 //!   times as fit a 6 ms segment (2 to 7; 2 below 20 % probability). A frame's attempt k takes
-//!   the chain entry k falls in, the last after the chain (the DCF's `retry_limit` ends it).
+//!   the entry k falls in of the chain as it was at the frame's first attempt; past that
+//!   chain's tries the current chain again from its first entry, and so on (a driver's
+//!   software retry takes the rate table anew: ath9k's `ath_tx_sched_aggr` and
+//!   `ath_set_rates`); the DCF's `retry_limit` ends it.
 //! - Sampling (`minstrel_get_sample_rate`, `minstrel_next_sample_idx`, `init_sample_table`):
 //!   after each status, with no sample pending and samples left in the interval (8 per
 //!   interval, 16 at the start), wait 16 + 2 · avg A-MPDU length frames (MPDUs: Linux's
@@ -240,9 +243,22 @@ impl Minstrel {
             }
             self.frame.extend_from_slice(&self.chain);
         }
-        let mut left = attempt;
-        let mut rate = self.frame.last().map_or(0, |e| e.0);
-        for &(r, tries) in &self.frame {
+        // The first walk is the frame's chain as it was at its first attempt (one hardware
+        // transmission, its rate series fixed); past its tries a retry starts the current
+        // chain again from its first entry, and so on (the driver's software retry of an
+        // aggregate's MPDU takes the rate table anew: ath9k's `ath_tx_sched_aggr` calls
+        // `ath_set_rates`, mac80211's `ieee80211_get_tx_rates`, for each aggregate). Before,
+        // the last entry held forever.
+        let walk: u32 = self.frame.iter().map(|e| e.1).sum();
+        let (chain, left) = if attempt < walk {
+            (&self.frame, attempt)
+        } else {
+            let again: u32 = self.chain.iter().map(|e| e.1).sum();
+            (&self.chain, (attempt - walk) % again.max(1))
+        };
+        let mut left = left;
+        let mut rate = chain.last().map_or(0, |e| e.0);
+        for &(r, tries) in chain {
             if left < tries {
                 rate = r;
                 break;

@@ -230,3 +230,46 @@ fn a_two_stream_cell_at_low_snr_picks_a_one_stream_mcs() {
     let (high, _) = go(20.0);
     assert!(high >= 8, "{high}");
 }
+
+/// A retry past the frame's chain starts the current chain again from its first entry (the
+/// driver's software retry takes the rate table anew, ath9k's `ath_set_rates`), not the old
+/// chain's last rate forever. Explicit times: MCS 0-7 all work to 3 s, the chain is MCS 7
+/// first; from 3 s every rate above MCS 3 fails. A frame sent at 3.000 s walks its chain
+/// (its rate series fixed); its failures at 3.000-3.060 s bring an update at 3.051 s (50 ms
+/// after the last), two more at 3.102 and 3.153 s, and the chain drops below MCS 7. The
+/// frame's attempt just past its first walk takes the new chain's first rate.
+#[test]
+fn a_retry_past_the_chain_takes_the_current_chain_again() {
+    let mut m = Minstrel::new(modes(), RngStream::new(7, "t/minstrel"));
+    drive(&mut m, 0, 3000, |mode| mcs(Some(*mode)) <= 7);
+    assert_eq!(m.best().0, 7, "{:?}", m.best());
+    // A new frame at 3 s, not a sample.
+    let mut first = m.pick(0).unwrap();
+    while m.probing() {
+        m.report(SimTime(3_000_000_000), &first, 1, 1);
+        first = m.pick(0).unwrap();
+    }
+    assert_eq!(mcs(Some(first)), 7);
+    let walk: u32 = m.frame.iter().map(|e| e.1).sum();
+    let old_last = m.frame.last().unwrap().0;
+    // Its attempts fail, one each 5 ms, through its walk.
+    let mut t = 3_000_000_000u64;
+    for attempt in 0..walk {
+        let mode = m.pick(attempt).unwrap();
+        m.report(SimTime(t), &mode, 1, u32::from(mcs(Some(mode)) <= 3));
+        t += 5_000_000;
+    }
+    // Other frames' failures at MCS 7 and 6 until 3.16 s: three updates.
+    while t < 3_160_000_000 {
+        let m7 = modes()[7];
+        let m6 = modes()[6];
+        m.report(SimTime(t), &m7, 4, 0);
+        m.report(SimTime(t), &m6, 4, 0);
+        t += 5_000_000;
+    }
+    let now_first = m.chain[0].0;
+    assert!(now_first < 7, "{:?}", m.chain);
+    // The attempt past the walk: the current chain's first rate, not the old chain's last.
+    assert_eq!(mcs(m.pick(walk)) as usize, now_first);
+    assert_ne!(now_first, old_last);
+}
