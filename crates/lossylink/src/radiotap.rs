@@ -17,7 +17,12 @@
 //!   subtype 9) whose bitmap marks the MPDUs of that aggregate received intact (the
 //!   receiver's scoreboard of earlier aggregates is not shown); each MPDU of an A-MPDU carries
 //!   radiotap's A-MPDU status field (present bit 20: the aggregate's reference number, the
-//!   last subframe flagged).
+//!   last subframe flagged);
+//! - a BlockAckReq (§9.3.1.8, subtype 8: receiver, transmitter, compressed BAR control, the
+//!   starting sequence number of the aggregate it asks about) after a missed Block Ack, and
+//!   the Block Ack that answers it, each with radiotap's Rate field (present bit 2, 500 kb/s
+//!   units: the lowest basic rate the BlockAckReq goes at, crate net's
+//!   `aggregating::bar_mode`, and its control response).
 //!
 //! A frame the channel corrupted carries radiotap's "failed FCS check" flag (no FCS is written);
 //! its TCP checksum fails too, as in the Ethernet captures. Wireshark's 802.11 dissector shows a
@@ -40,8 +45,9 @@ const FC_ACK: u8 = 0xd4;
 /// Frame control flags: Retry.
 const FC_RETRY: u8 = 0x08;
 
-/// Radiotap present bits: Flags, MCS, A-MPDU status, VHT.
+/// Radiotap present bits: Flags, Rate, MCS, A-MPDU status, VHT.
 const PRESENT_FLAGS: u32 = 1 << 1;
+const PRESENT_RATE: u32 = 1 << 2;
 const PRESENT_MCS: u32 = 1 << 19;
 const PRESENT_AMPDU: u32 = 1 << 20;
 const PRESENT_VHT: u32 = 1 << 21;
@@ -60,9 +66,24 @@ fn field(out: &mut Vec<u8>, align: usize, field: &[u8]) {
 /// reference number, whether it is the last subframe) the A-MPDU status field. Without
 /// either: 9 bytes, Flags alone.
 fn radiotap(corrupted: bool, mode: Option<Mode>, ampdu: Option<(u32, bool)>) -> Vec<u8> {
+    radiotap_with(corrupted, (mode, false), ampdu)
+}
+
+/// [`radiotap`], with the Rate field of a non-HT `mode` if `rate` (the control frames whose
+/// mode the MAC recorded; data frames of 802.11a/b/g carry none, as before).
+fn radiotap_with(
+    corrupted: bool,
+    (mode, rate): (Option<Mode>, bool),
+    ampdu: Option<(u32, bool)>,
+) -> Vec<u8> {
     let mut out = vec![0, 0, 0, 0, 0, 0, 0, 0];
     let mut present = PRESENT_FLAGS;
     out.push(if corrupted { FLAG_BAD_FCS } else { 0 });
+    if let (true, Some(m @ (Mode::Ofdm { .. } | Mode::Dsss { .. }))) = (rate, mode) {
+        // The Rate field (bit 2, u8): the legacy rate in 500 kb/s units.
+        present |= PRESENT_RATE;
+        out.push(u8::try_from(m.rate_bps() / 500_000).unwrap_or(u8::MAX));
+    }
     if let Some(Mode::Ht {
         mcs,
         nss,
@@ -170,6 +191,27 @@ pub fn ack_frame(receiver: [u8; 6], corrupted: bool) -> Vec<u8> {
 
 /// Frame control, first byte: version 0, type control (1), subtype Block Ack (9).
 const FC_BLOCK_ACK: u8 = 0x94;
+/// Frame control, first byte: version 0, type control (1), subtype BlockAckReq (8).
+const FC_BLOCK_ACK_REQ: u8 = 0x84;
+
+/// A compressed BlockAckReq (IEEE 802.11-2016 §9.3.1.8; no FCS, as the other frames) from an
+/// A-MPDU's transmitter `ta` to its receiver `ra`, asking from `start_seq` on, in `mode` (its
+/// rate in radiotap's Rate field).
+pub fn block_ack_req_frame(
+    (ra, ta): ([u8; 6], [u8; 6]),
+    start_seq: u16,
+    (corrupted, mode): (bool, Option<Mode>),
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(10 + 20);
+    out.extend_from_slice(&radiotap_with(corrupted, (mode, true), None));
+    out.extend_from_slice(&[FC_BLOCK_ACK_REQ, 0, 0, 0]);
+    out.extend_from_slice(&ra);
+    out.extend_from_slice(&ta);
+    // BAR control: compressed bitmap (bit 2), TID 0; starting sequence control: fragment 0.
+    out.extend_from_slice(&[0x04, 0]);
+    out.extend_from_slice(&((start_seq & 0x0fff) << 4).to_le_bytes());
+    out
+}
 
 /// A compressed Block Ack (IEEE 802.11-2016 §9.3.1.9.3; no FCS, as the other frames) from
 /// the receiver of an A-MPDU: `(ra, ta)` the A-MPDU's transmitter and receiver, its starting
@@ -178,10 +220,10 @@ pub fn block_ack_frame(
     (ra, ta): ([u8; 6], [u8; 6]),
     start_seq: u16,
     bitmap: u64,
-    corrupted: bool,
+    (corrupted, mode): (bool, Option<Mode>),
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(9 + 28);
-    out.extend_from_slice(&radiotap(corrupted, None, None));
+    let mut out = Vec::with_capacity(10 + 28);
+    out.extend_from_slice(&radiotap_with(corrupted, (mode, true), None));
     out.extend_from_slice(&[FC_BLOCK_ACK, 0, 0, 0]);
     out.extend_from_slice(&ra);
     out.extend_from_slice(&ta);
@@ -260,13 +302,26 @@ mod tests {
         assert_eq!(&h[9..12], &[0x1f, 0x05, 15]);
         assert_eq!(&h[12..20], &[7, 0, 0, 0, 0x0c, 0, 0, 0]);
         // Its Block Ack: control frame subtype 9, compressed bitmap.
-        let ba = block_ack_frame((f.receiver, f.transmitter), 0x123, 0b1011, false);
+        let ba = block_ack_frame((f.receiver, f.transmitter), 0x123, 0b1011, (false, None));
         assert_eq!(ba.len(), 9 + 28);
         assert_eq!(&ba[9..11], &[0x94, 0]);
         assert_eq!(&ba[13..19], &f.receiver);
         assert_eq!(&ba[19..25], &f.transmitter);
         assert_eq!(&ba[25..29], &[0x04, 0, 0x30, 0x12]);
         assert_eq!(&ba[29..37], &[0b1011, 0, 0, 0, 0, 0, 0, 0]);
+        // A BlockAckReq at 6 Mb/s (subtype 8, Rate 12 · 500 kb/s) and its Block Ack.
+        let six = Mode::ofdm(6, false);
+        let bar = block_ack_req_frame((f.receiver, f.transmitter), 0x123, (false, six));
+        assert_eq!(bar.len(), 10 + 20);
+        assert_eq!(&bar[..4], &[0, 0, 10, 0]);
+        assert_eq!(u32::from_le_bytes(bar[4..8].try_into().unwrap()), 0b110);
+        assert_eq!(bar[9], 12);
+        assert_eq!(&bar[10..12], &[0x84, 0]);
+        assert_eq!(&bar[14..20], &f.receiver);
+        assert_eq!(&bar[20..26], &f.transmitter);
+        assert_eq!(&bar[26..30], &[0x04, 0, 0x30, 0x12]);
+        let ba6 = block_ack_frame((f.transmitter, f.receiver), 0x123, 1, (false, six));
+        assert_eq!((ba6.len(), ba6[9], ba6[10]), (10 + 28, 12, 0x94));
         let a = ack_frame(f.transmitter, true);
         assert_eq!(a.len(), 19);
         assert_eq!(a[8], FLAG_BAD_FCS);

@@ -39,16 +39,32 @@ pub struct TappedFrame {
     pub mode: Option<crate::medium::dcf::phy::Mode>,
 }
 
-/// An 802.11 MAC ACK, sent by the receiving end of a DCF port for a data frame it received
-/// intact (IEEE 802.11-2016 §10.3.2.9).
+/// An 802.11 control frame of a DCF port's exchanges: a MAC ACK (or Block Ack), sent by the
+/// receiving end of the port for a data frame it received intact (IEEE 802.11-2016
+/// §10.3.2.9), or a BlockAckReq the port's sender sent (§10.24.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MacAck {
-    /// When the data frame it acknowledges ended (the ACK follows a SIFS later).
+    /// When the data frame it acknowledges ended (the ACK follows a SIFS later); for a
+    /// BlockAckReq when it started, for its Block Ack when the BlockAckReq ended.
     pub at: SimTime,
-    /// The port of the data frame it acknowledges (the ACK goes the other way).
+    /// The port of the data frame it acknowledges (the ACK goes the other way); the port a
+    /// BlockAckReq went on.
     pub port: PortId,
     /// Whether the channel corrupted it (the sender then retries the data frame).
     pub lost: bool,
+    /// Which control frame.
+    pub kind: Control,
+    /// The mode it went in, when the MAC recorded it (a BlockAckReq and its Block Ack).
+    pub mode: Option<crate::medium::dcf::phy::Mode>,
+}
+
+/// The control frames a capture shows (crate::tap::MacAck).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// A MAC ACK, or after an A-MPDU or a BlockAckReq a Block Ack.
+    Ack,
+    /// A BlockAckReq (crate::medium::dcf::ampdu).
+    BlockAckReq,
 }
 
 /// Why an agent retransmitted locally, from its counters around the call.
@@ -236,7 +252,33 @@ impl Taps {
     #[inline]
     pub fn mac_ack(&mut self, at: SimTime, port: PortId, lost: bool) {
         if self.frames.is_some() {
-            self.mac_acks.push(MacAck { at, port, lost });
+            self.mac_acks.push(MacAck {
+                at,
+                port,
+                lost,
+                kind: Control::Ack,
+                mode: None,
+            });
+        }
+    }
+
+    /// A control frame of `kind` of `port` at `at` in `mode` (a BlockAckReq, or its Block
+    /// Ack), corrupted if `lost`.
+    pub fn control(
+        &mut self,
+        (at, port): (SimTime, PortId),
+        kind: Control,
+        mode: crate::medium::dcf::phy::Mode,
+        lost: bool,
+    ) {
+        if self.frames.is_some() {
+            self.mac_acks.push(MacAck {
+                at,
+                port,
+                lost,
+                kind,
+                mode: Some(mode),
+            });
         }
     }
 

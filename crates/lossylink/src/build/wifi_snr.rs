@@ -177,10 +177,11 @@ pub(in crate::build) fn station_wlan(
         shadowing_db,
         rate_control,
         modes: p
-            .modes()
+            .stream_modes()
             .into_iter()
             .filter(|m| mode_slot(m).is_some())
             .collect(),
+        antennas: p.antennas(),
     })))
 }
 
@@ -217,6 +218,27 @@ impl CellPhy {
     pub(in crate::build) fn modes(&self) -> Vec<Mode> {
         let (w, gi, nss, short) = self.opts;
         self.std.modes(w, gi, nss, short)
+    }
+
+    /// The modes a rate control chooses from: the PHY's at the cell's width and guard
+    /// interval for 1 to the cell's streams (HT/VHT; Minstrel-HT's groups), one stream count
+    /// after the other; the PHY's modes otherwise.
+    pub(in crate::build) fn stream_modes(&self) -> Vec<Mode> {
+        let (w, gi, nss, short) = self.opts;
+        match self.std {
+            Standard::N | Standard::Ac => (1..=nss)
+                .flat_map(|k| self.std.modes(w, gi, k, short))
+                .collect(),
+            _ => self.modes(),
+        }
+    }
+
+    /// The receiver's antennas: the cell's streams (HT/VHT), else 1.
+    pub(in crate::build) fn antennas(&self) -> u8 {
+        match self.std {
+            Standard::N | Standard::Ac => self.opts.2.max(1),
+            _ => 1,
+        }
     }
 }
 

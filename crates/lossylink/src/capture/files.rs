@@ -59,7 +59,7 @@ pub struct FileCounts {
     pub data_frames: u64,
     /// Data records with the 802.11 Retry bit.
     pub retries: u64,
-    /// MAC ACK records.
+    /// Control frame records: MAC ACKs, Block Acks and BlockAckReqs.
     pub mac_acks: u64,
     /// Records marked corrupted (a TCP/UDP checksum that fails; on 802.11 also the bad-FCS flag).
     pub corrupted: u64,

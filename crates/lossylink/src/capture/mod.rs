@@ -25,11 +25,12 @@ pub(crate) mod index;
 use crate::error::Error;
 use crate::pcap::{encode_headers, encode_udp_headers, FrameMeta, PcapWriter, LINKTYPE_ETHERNET};
 use crate::radiotap::{
-    ack_frame, block_ack_frame, data_headers, DataFrame, LINKTYPE_IEEE802_11_RADIOTAP,
+    ack_frame, block_ack_frame, block_ack_req_frame, data_headers, DataFrame,
+    LINKTYPE_IEEE802_11_RADIOTAP,
 };
 use engine::{NodeId, PortId};
 use files::{FileCounts, FileView, WrittenFile};
-use net::tap::{MacAck, TappedFrame};
+use net::tap::{Control, MacAck, TappedFrame};
 use net::Network;
 use std::fs::File;
 use std::io::BufWriter;
@@ -434,7 +435,8 @@ impl Capture {
     }
 
     /// Write the MAC ACK `a`, or, after an A-MPDU (`block`: its reference, first sequence
-    /// number and the bitmap of its intact MPDUs), its Block Ack.
+    /// number and the bitmap of its intact MPDUs), its Block Ack, or a BlockAckReq asking
+    /// about that A-MPDU.
     fn write_ack<W: std::io::Write>(
         &self,
         a: &MacAck,
@@ -443,11 +445,16 @@ impl Capture {
         counts: &mut FileCounts,
     ) -> std::io::Result<()> {
         let p = &self.ports[a.port.index()];
-        let frame = match block {
-            Some((_, start, map)) => {
-                block_ack_frame((node_mac(p.from), node_mac(p.to)), start, map, a.lost)
+        let (from, to) = (node_mac(p.from), node_mac(p.to));
+        let frame = match (a.kind, block) {
+            (Control::BlockAckReq, _) => {
+                let start = block.map_or(0, |b| b.1);
+                block_ack_req_frame((to, from), start, (a.lost, a.mode))
             }
-            None => ack_frame(node_mac(p.from), a.lost),
+            (Control::Ack, Some((_, start, map))) => {
+                block_ack_frame((from, to), start, map, (a.lost, a.mode))
+            }
+            (Control::Ack, None) => ack_frame(from, a.lost),
         };
         w.frame(a.at.as_nanos(), &frame, 0)?;
         counts.record(a.at.as_nanos(), false, false, a.lost);

@@ -769,6 +769,17 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "wlan-11n-minstrel-sw-retries",
+        "wlan-11n-minstrel with 30 attempts per MPDU (dcf.retry_limit = 30, ath9k's ATH_MAX_SW_RETRIES for an aggregate's MPDUs): the station whose SNR steps from 35 to 15 dB at 5 s keeps its MPDUs through Minstrel-HT's updates and is served after the step",
+        "wlan",
+        &[
+            ("cells.0", "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\"], rate = \"65Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11n\", aggregation = \"ampdu\", error_model = \"snr\", rate_control = \"minstrel-ht\", retry_limit = 30, snr = 25, station_snr = { sta1 = 12, sta2 = 18, sta4 = [[\"0s\", 35], [\"5s\", 15]] } } }"),
+            ("run.duration", "20s"),
+            ("links.0.rate", "1Gbps"),
+            ("links.1.rate", "1Gbps"),
+        ],
+    ),
+    (
         "wlan-n",
         "the wlan-n preset: ten CUBIC downloads into an 802.11n HT40 cell of two streams under Minstrel-HT, stations at 36 to 9 dB, FQ-CoDel per station and airtime fairness; 3 s",
         "wlan-n",

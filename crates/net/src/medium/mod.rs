@@ -109,6 +109,9 @@ pub(crate) trait MacAir: Air {
     /// SNR channel draws it in `mode`).
     fn control_lost(&mut self, now: SimTime, port: PortId, bits: u64, mode: dcf::phy::Mode)
         -> bool;
+    /// A control frame of `port` (a BlockAckReq) went on the air at `now` in `mode`, `lost`
+    /// (corrupted or collided): for the frame tap. Nothing by default.
+    fn control_sent(&mut self, _now: SimTime, _port: PortId, _mode: dcf::phy::Mode, _lost: bool) {}
     /// Whether the answer to a control frame of `port` sent in `mode` (the Block Ack to a
     /// BlockAckReq), sent back at `now`, is corrupted by the reverse direction's channel (an
     /// SNR channel draws it in `mode`'s control response mode). By default as a MAC ACK.

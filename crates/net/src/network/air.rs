@@ -11,7 +11,7 @@ use crate::agent::Notice;
 use crate::medium::{Air, AnyMedium, Arrival, Frame, FrameInfo, FramingAir, MacAir, MediumReport};
 use crate::packet::PacketPool;
 use crate::port::Port;
-use crate::tap::Taps;
+use crate::tap::{Control, Taps};
 use engine::{EventQueue, NodeId, PortId, SimDuration, SimTime};
 
 impl Network {
@@ -246,8 +246,20 @@ impl MacAir for AirOf<'_> {
     ) -> bool {
         let peer = self.ports[port.index()].peer;
         let lost = self.ports[peer.index()].mac_ack(now, bits, Some(mode));
-        self.taps.mac_ack(now, port, lost);
+        self.taps
+            .control((now, port), Control::Ack, mode.response(0), lost);
         lost
+    }
+
+    fn control_sent(
+        &mut self,
+        now: SimTime,
+        port: PortId,
+        mode: crate::medium::dcf::phy::Mode,
+        lost: bool,
+    ) {
+        self.taps
+            .control((now, port), Control::BlockAckReq, mode, lost);
     }
 
     fn deliver(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {

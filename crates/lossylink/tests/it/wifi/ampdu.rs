@@ -81,7 +81,8 @@ fn bianchi_11n(n: usize, agg: Option<u32>) -> (f64, f64) {
 }
 
 /// Saturation throughput of 1, 5 and 10 802.11n stations (HT MCS 4) without aggregation, with
-/// A-MPDUs as long as 5.484 ms allows (24 MPDUs), and with at most 8 MPDUs, each within 3 %
+/// A-MPDUs as long as 5.484 ms allows (24 MPDUs), and with at most 8 MPDUs, one station within
+/// 2 % (issue 44's bound for the single-station maximum) and several within 3 %
 /// of Bianchi's model with the aggregate's airtime and the BlockAckReqs after collisions
 /// (3.5 % for 10 stations with 24-MPDU aggregates: ours +3.4 %, the bias the model had
 /// before the requests, +1.3 %, paid again on each request, docs/scenarios.md); the mean
@@ -118,10 +119,11 @@ fn saturation_throughput_with_ampdus_follows_bianchis_model_with_the_aggregates_
                  {model:.3} ({:+.2} %), MPDUs per A-MPDU ours {per:.2}, model {k}",
                 100.0 * (total / model - 1.0)
             );
-            let tol = if n == 10 && agg == Some(64) {
-                0.035
-            } else {
-                0.03
+            // Issue 44: one station within 2 % of the analytical maximum; several within 3 %.
+            let tol = match (n, agg) {
+                (1, _) => 0.02,
+                (10, Some(64)) => 0.035,
+                _ => 0.03,
             };
             assert!(
                 (total - model).abs() / model < tol,

@@ -220,6 +220,7 @@ fn send_bar<A: MacAir>(
     let airtime = bar.txtime(BLOCK_ACK_REQ_BYTES);
     let bar_end = now + airtime;
     let heard = !collision && !air.control_lost(now, port, BLOCK_ACK_REQ_BYTES * 8, bar);
+    air.control_sent(now, port, bar, !heard);
     let ok = heard && !air.control_answer_lost(bar_end, port, BLOCK_ACK_BYTES * 8, bar);
     st.block_ack_requests += 1;
     st.block_ack_requests_missed += u64::from(!ok);

@@ -14,7 +14,10 @@
 //! - The retry chain (`minstrel_ht_update_rates`, `minstrel_ht_set_rate`,
 //!   `minstrel_calc_retransmit`): max_tp_rate, max_tp_rate2, max_prob_rate, each tried as many
 //!   times as fit a 6 ms segment (2 to 7; 2 below 20 % probability). A frame's attempt k takes
-//!   the chain entry k falls in, the last after the chain (the DCF's `retry_limit` ends it).
+//!   the entry k falls in of the chain as it was at the frame's first attempt; past that
+//!   chain's tries the current chain again from its first entry, and so on (a driver's
+//!   software retry takes the rate table anew: ath9k's `ath_tx_sched_aggr` and
+//!   `ath_set_rates`); the DCF's `retry_limit` ends it.
 //! - Sampling (`minstrel_get_sample_rate`, `minstrel_next_sample_idx`, `init_sample_table`):
 //!   after each status, with no sample pending and samples left in the interval (8 per
 //!   interval, 16 at the start), wait 16 + 2 · avg A-MPDU length frames (MPDUs: Linux's
@@ -27,11 +30,26 @@
 //!   rates, not a rate above 95 %, a rate slower than max_tp_rate2 and max_prob_rate only after
 //!   20 skipped intervals and three times per interval.
 //!
-//! Deviations: one MCS group (the cell's width, guard interval and streams: no group
-//! switching, so no "sudden death" downgrade across streams, no CCK group); probabilities in
-//! f64 instead of 12-bit fixed point; the status comes per attempt (its MPDUs, how many were
-//! acknowledged), not per frame with every attempt at once; no RTS/CTS in the chain's later
-//! entries.
+//! - Groups (`minstrel_mcs_groups`, `GROUP_IDX`): one per number of spatial streams at the
+//!   cell's width and guard interval (1 to the cell's streams, in that order), each with its
+//!   own max_tp_rate, max_tp_rate2 and max_prob_rate and its own place in the sample table
+//!   (`mg->column`, `mg->index`). `minstrel_ht_update_stats` then chooses across groups:
+//!   max_tp_rate the best group's max_tp_rate, max_tp_rate2 the better of the displaced one and
+//!   each group's max_tp_rate2, max_prob_rate the best-throughput group max_prob_rate among the
+//!   groups of at most `max_prob_streams` streams (one less than max_tp_rate's, at least one);
+//!   8 samples per interval per group. Sampling (`minstrel_next_sample_idx`) walks the groups
+//!   in turn; a rate as slow as max_tp_rate2 is sampled rarely also when its group has more
+//!   streams than `max_prob_streams`. "Sudden death of spatial multiplexing"
+//!   (`minstrel_ht_tx_status`, `minstrel_downgrade_rate`): when max_tp_rate (max_tp_rate2) has
+//!   more than 30 attempts since the last update and fewer than 20 % succeeded, it becomes the
+//!   max_tp_rate (max_tp_rate2) of the next group down with no more streams, and the chain is
+//!   rebuilt at once.
+//!
+//! Deviations: no CCK group; a group's rates start at its lowest rate's index (the source
+//! starts them at the index within the group, `mg->max_tp_rate = i`, which names a rate of
+//! the first group; later kernels use the global index); probabilities in f64 instead of
+//! 12-bit fixed point; the status comes per attempt (its MPDUs, how many were acknowledged),
+//! not per frame with every attempt at once; no RTS/CTS in the chain's later entries.
 
 use super::phy::Mode;
 use engine::{RngStream, SimDuration, SimTime};
@@ -57,6 +75,29 @@ struct Stats {
     sample_skipped: u32,
 }
 
+/// One MCS group (`struct minstrel_mcs_group_data`): the rates of one number of streams.
+#[derive(Clone, Debug)]
+struct Group {
+    /// Spatial streams.
+    streams: u8,
+    /// Its rates' indices into the modes, rising in rate.
+    rates: Vec<usize>,
+    max_tp: usize,
+    max_tp2: usize,
+    max_prob: usize,
+    /// Its place in the sample table.
+    column: usize,
+    index: usize,
+}
+
+/// The spatial streams of `mode` (1 for a non-HT mode).
+pub fn streams(mode: &Mode) -> u8 {
+    match *mode {
+        Mode::Ht { nss, .. } | Mode::Vht { nss, .. } => nss,
+        _ => 1,
+    }
+}
+
 /// Minstrel-HT's state for one direction.
 #[derive(Debug)]
 pub struct Minstrel {
@@ -66,9 +107,14 @@ pub struct Minstrel {
     /// `mi->overhead`: an empty frame and an ACK at 6 Mb/s with their SIFS, ns.
     overhead: f64,
     st: Vec<Stats>,
+    groups: Vec<Group>,
+    /// The group of each rate.
+    group_of: Vec<usize>,
     max_tp: usize,
     max_tp2: usize,
     max_prob: usize,
+    /// `mi->max_prob_streams`: max_prob_rate's group has at most this many streams.
+    max_prob_streams: u8,
     avg_ampdu_len: f64,
     ampdu_len: u64,
     ampdu_packets: u64,
@@ -77,9 +123,10 @@ pub struct Minstrel {
     sample_tries: u32,
     sample_count: u32,
     sample_slow: u32,
+    /// The sample table: each column a permutation of the positions in a group.
     table: Vec<Vec<usize>>,
-    column: usize,
-    index: usize,
+    /// `mi->sample_group`: the group the next sample comes from.
+    sample_group: usize,
     /// The retry chain (rate, tries) and the current frame's chain (a sample first).
     chain: Vec<(usize, u32)>,
     frame: Vec<(usize, u32)>,
@@ -87,15 +134,45 @@ pub struct Minstrel {
     probe: bool,
     /// Frames sent first at a sample rate.
     pub samples: u64,
+    /// Sudden-death downgrades of max_tp_rate or max_tp_rate2 to fewer streams.
+    pub downgrades: u64,
 }
 
 impl Minstrel {
-    /// Minstrel over `modes` (rising rate), its sample table drawn from `rng`
-    /// (`minstrel_ht_update_caps`: a first update at the lowest rates; 16 samples, the first
-    /// without waiting, 4 tries).
+    /// Minstrel over `modes` (each group's rates rising in rate, the groups by rising
+    /// streams), its sample table drawn from `rng` (`minstrel_ht_update_caps`: a first update
+    /// at the lowest rates; 16 samples, the first without waiting, 4 tries).
     pub fn new(modes: Vec<Mode>, mut rng: RngStream) -> Self {
-        let n = modes.len().max(1);
-        // init_sample_table: each column a permutation, i placed at (i + rnd) mod n, probing on.
+        let mut groups: Vec<Group> = Vec::new();
+        let mut group_of = Vec::with_capacity(modes.len());
+        for (i, m) in modes.iter().enumerate() {
+            let k = streams(m);
+            let g = match groups.iter().position(|g| g.streams == k) {
+                Some(g) => g,
+                None => {
+                    groups.push(Group {
+                        streams: k,
+                        rates: Vec::new(),
+                        max_tp: i,
+                        max_tp2: i,
+                        max_prob: i,
+                        column: 0,
+                        index: 0,
+                    });
+                    groups.len() - 1
+                }
+            };
+            groups[g].rates.push(i);
+            group_of.push(g);
+        }
+        // init_sample_table: each column a permutation of a group's positions (MCS_GROUP_RATES
+        // in the source, here the largest group's count), i placed at (i + rnd) mod n.
+        let n = groups
+            .iter()
+            .map(|g| g.rates.len())
+            .max()
+            .unwrap_or(0)
+            .max(1);
         let table = (0..SAMPLE_COLUMNS)
             .map(|_| {
                 let mut col = vec![usize::MAX; n];
@@ -126,9 +203,12 @@ impl Minstrel {
             modes,
             dur,
             overhead,
+            groups,
+            group_of,
             max_tp: 0,
             max_tp2: 0,
             max_prob: 0,
+            max_prob_streams: 0,
             avg_ampdu_len: 1.0,
             ampdu_len: 0,
             ampdu_packets: 0,
@@ -138,12 +218,12 @@ impl Minstrel {
             sample_count: 16,
             sample_slow: 0,
             table,
-            column: 0,
-            index: 0,
+            sample_group: 0,
             chain: Vec::new(),
             frame: Vec::new(),
             probe: false,
             samples: 0,
+            downgrades: 0,
         };
         m.update_stats();
         m.sample_count = 16;
@@ -163,9 +243,22 @@ impl Minstrel {
             }
             self.frame.extend_from_slice(&self.chain);
         }
-        let mut left = attempt;
-        let mut rate = self.frame.last().map_or(0, |e| e.0);
-        for &(r, tries) in &self.frame {
+        // The first walk is the frame's chain as it was at its first attempt (one hardware
+        // transmission, its rate series fixed); past its tries a retry starts the current
+        // chain again from its first entry, and so on (the driver's software retry of an
+        // aggregate's MPDU takes the rate table anew: ath9k's `ath_tx_sched_aggr` calls
+        // `ath_set_rates`, mac80211's `ieee80211_get_tx_rates`, for each aggregate). Before,
+        // the last entry held forever.
+        let walk: u32 = self.frame.iter().map(|e| e.1).sum();
+        let (chain, left) = if attempt < walk {
+            (&self.frame, attempt)
+        } else {
+            let again: u32 = self.chain.iter().map(|e| e.1).sum();
+            (&self.chain, (attempt - walk) % again.max(1))
+        };
+        let mut left = left;
+        let mut rate = chain.last().map_or(0, |e| e.0);
+        for &(r, tries) in chain {
             if left < tries {
                 rate = r;
                 break;
@@ -198,9 +291,20 @@ impl Minstrel {
             self.st[r].attempts += u64::from(sent);
             self.st[r].success += u64::from(acked);
         }
+        // Sudden death of spatial multiplexing: fall to a group of fewer streams.
+        let mut update = false;
+        if self.dying(self.max_tp) {
+            update |= self.downgrade(true);
+        }
+        if self.dying(self.max_tp2) {
+            update |= self.downgrade(false);
+        }
         if now.saturating_since(self.last_update) > UPDATE_INTERVAL {
             self.last_update = now;
             self.update_stats();
+            update = true;
+        }
+        if update {
             self.update_rates();
         }
     }
@@ -210,7 +314,31 @@ impl Minstrel {
         (self.max_tp, self.max_tp2, self.max_prob)
     }
 
-    /// `minstrel_ht_update_stats` for one group.
+    /// More than 30 attempts at rate `i` since the last update, under 20 % of them acknowledged.
+    fn dying(&self, i: usize) -> bool {
+        let s = &self.st[i];
+        s.attempts > 30 && (s.success as f64) < 0.2 * s.attempts as f64
+    }
+
+    /// `minstrel_downgrade_rate`: max_tp_rate (`primary`) or max_tp_rate2 becomes that of the
+    /// next group down with no more streams; whether there was one (the source rebuilds the
+    /// chain even when there was none).
+    fn downgrade(&mut self, primary: bool) -> bool {
+        let idx = if primary { self.max_tp } else { self.max_tp2 };
+        let orig = self.group_of[idx];
+        let k = self.groups[orig].streams;
+        if let Some(g) = self.groups[..orig].iter().rev().find(|g| g.streams <= k) {
+            if primary {
+                self.max_tp = g.max_tp;
+            } else {
+                self.max_tp2 = g.max_tp2;
+            }
+            self.downgrades += 1;
+        }
+        true
+    }
+
+    /// `minstrel_ht_update_stats`: each group's rates, then the choice across groups.
     fn update_stats(&mut self) {
         if self.ampdu_packets > 0 {
             let cur = self.ampdu_len as f64 / self.ampdu_packets as f64;
@@ -219,18 +347,55 @@ impl Minstrel {
             self.ampdu_packets = 0;
         }
         self.sample_slow = 0;
-        self.sample_count = 8;
+        self.sample_count = 8 * self.groups.len() as u32;
+        let first = self.groups.first().map_or(0, |g| g.rates[0]);
+        (self.max_tp, self.max_tp2, self.max_prob) = (first, first, first);
+        for g in 0..self.groups.len() {
+            self.update_group(g);
+        }
+        let (mut cur_tp, mut cur_tp2) = (0.0, 0.0);
+        for g in &self.groups {
+            let tp = self.st[g.max_tp].tp;
+            if cur_tp < tp {
+                self.max_tp2 = self.max_tp;
+                cur_tp2 = cur_tp;
+                self.max_tp = g.max_tp;
+                cur_tp = tp;
+                self.max_prob_streams = g.streams.saturating_sub(1);
+            }
+            let tp2 = self.st[g.max_tp2].tp;
+            if cur_tp2 < tp2 {
+                self.max_tp2 = g.max_tp2;
+                cur_tp2 = tp2;
+            }
+        }
+        self.max_prob_streams = self.max_prob_streams.max(1);
+        let mut cur_prob_tp = 0.0;
+        for g in &self.groups {
+            let tp = self.st[g.max_prob].tp;
+            if cur_prob_tp < tp && g.streams <= self.max_prob_streams {
+                self.max_prob = g.max_prob;
+                cur_prob_tp = tp;
+            }
+        }
+    }
+
+    /// `minstrel_ht_update_stats`' loop over the rates of group `g`.
+    fn update_group(&mut self, g: usize) {
+        let rates = std::mem::take(&mut self.groups[g].rates);
         let (mut cur_prob, mut cur_prob_tp, mut cur_tp, mut cur_tp2) = (0.0, 0.0, 0.0, 0.0);
-        (self.max_tp, self.max_tp2, self.max_prob) = (0, 0, 0);
-        for i in 0..self.st.len() {
+        let gr = &mut self.groups[g];
+        (gr.max_tp, gr.max_tp2, gr.max_prob) = (rates[0], rates[0], rates[0]);
+        for &i in &rates {
             self.ewma(i);
             self.calc_tp(i);
             let (p, tp) = (self.st[i].prob, self.st[i].tp);
             if tp == 0.0 {
                 continue;
             }
+            let gr = &mut self.groups[g];
             if (tp > cur_prob_tp && p > 0.75) || p > cur_prob {
-                self.max_prob = i;
+                gr.max_prob = i;
                 cur_prob = p;
                 cur_prob_tp = tp;
             }
@@ -238,18 +403,19 @@ impl Minstrel {
             let mut index = i;
             let mut mr_tp = tp;
             if tp > cur_tp {
-                std::mem::swap(&mut index, &mut self.max_tp);
+                std::mem::swap(&mut index, &mut gr.max_tp);
                 cur_tp = tp;
                 mr_tp = self.st[index].tp;
             }
-            if index >= self.max_tp {
+            if index >= gr.max_tp {
                 continue;
             }
             if mr_tp > cur_tp2 {
-                self.max_tp2 = index;
+                gr.max_tp2 = index;
                 cur_tp2 = mr_tp;
             }
         }
+        self.groups[g].rates = rates;
     }
 
     /// `minstrel_calc_rate_ewma`.
@@ -328,14 +494,14 @@ impl Minstrel {
         if self.sample_tries == 0 {
             return None;
         }
-        let n = self.modes.len();
-        let idx = *self.table.get(self.column)?.get(self.index)?;
-        // minstrel_next_sample_idx, one group.
-        self.index += 1;
-        if self.index >= n {
-            self.index = 0;
-            self.column = (self.column + 1) % SAMPLE_COLUMNS;
-        }
+        let sg = self.sample_group;
+        let group = self.groups.get(sg)?;
+        let pos = *self.table.get(group.column)?.get(group.index)?;
+        let streams = group.streams;
+        let idx = group.rates.get(pos).copied();
+        self.next_sample_idx();
+        // A position the group does not have (`!(mg->supported & BIT(sample_idx))`).
+        let idx = idx?;
         if idx == self.max_tp || idx == self.max_tp2 || idx == self.max_prob {
             return None;
         }
@@ -343,7 +509,9 @@ impl Minstrel {
             return None;
         }
         let d = self.dur[idx];
-        if d >= self.dur[self.max_tp2] && d >= self.dur[self.max_prob] {
+        if d >= self.dur[self.max_tp2]
+            && (self.max_prob_streams < streams || d >= self.dur[self.max_prob])
+        {
             if self.st[idx].sample_skipped < 20 {
                 return None;
             }
@@ -354,6 +522,20 @@ impl Minstrel {
         }
         self.sample_tries -= 1;
         Some(idx)
+    }
+
+    /// `minstrel_next_sample_idx`: the next group in turn, and its next table entry.
+    fn next_sample_idx(&mut self) {
+        let n = self.groups.len().max(1);
+        self.sample_group = (self.sample_group + 1) % n;
+        let width = self.table.first().map_or(1, Vec::len);
+        if let Some(g) = self.groups.get_mut(self.sample_group) {
+            g.index += 1;
+            if g.index >= width {
+                g.index = 0;
+                g.column = (g.column + 1) % SAMPLE_COLUMNS;
+            }
+        }
     }
 }
 

@@ -4,6 +4,16 @@
 //! the NIST OFDM error rate model (crate::medium::dcf::nist) from its length, its PHY mode and
 //! the SNR at its start, and the mode of each frame chosen by the rate control.
 //!
+//! Spatial streams (ns-3's `InterferenceHelper::CalculateSnr`, src/wifi/model/
+//! interference-helper.cc, for its AWGN error models, Nist among them): the configured SNR is
+//! the signal over the noise at one receive antenna; a frame of `nss` streams to a receiver of
+//! `antennas` antennas (the cell's `streams`) has `snr + 10 log₁₀(antennas / nss)` dB on each
+//! stream when `antennas > nss`, else `snr`: the transmit power is split over the streams and
+//! the receiver's antennas combine it (the diversity gain of AWGN). In a cell of two streams a
+//! one-stream frame (MCS 0-7, and the non-HT control responses) has 3 dB more than a
+//! two-stream one (MCS 8-15), so MCS 8-15 need 3 dB more SNR than MCS 0-7 of the same
+//! modulation and coding; in a one-stream cell nothing changes.
+//!
 //! Rate control "ideal" follows ns-3's `IdealWifiManager` (src/wifi/model/rate-control/
 //! ideal-wifi-manager.cc: the highest mode whose error-rate threshold the SNR the receiver last
 //! reported clears): here per frame, the highest mode of the PHY (at the cell's width, guard
@@ -11,7 +21,9 @@
 //! current SNR is below `per` (0.1 by default), else the lowest. Deviations: ns-3 learns the SNR
 //! from the last frame received from the peer and fixes a BER threshold (10⁻⁶) per mode; this
 //! oracle reads the SNR of the frame's start and the frame's own length, so it never picks a
-//! mode the model would make fail more often than `per`.
+//! mode the model would make fail more often than `per`. With several streams it chooses
+//! among the modes of every stream count up to the cell's (the highest rate; of two equal
+//! rates, the one with fewer streams).
 //!
 //! Log-distance path loss (the model of ns-3's `LogDistancePropagationLossModel`; Rappaport,
 //! *Wireless Communications*, 2nd ed., §4.9.1, Eq. (4.68)-(4.69)): the schema turns a distance
@@ -19,7 +31,7 @@
 //! (zero-mean normal in dB, σ the cell's `path_loss.shadowing`) is drawn here, once per link
 //! from its own stream (`<link>/shadowing`), the same for both directions (one radio channel).
 
-use super::minstrel::Minstrel;
+use super::minstrel::{streams, Minstrel};
 use super::nist;
 use super::phy::{Mode, OFDM_RATES};
 use engine::{RngStream, SimTime};
@@ -59,9 +71,23 @@ pub struct WlanConfig {
     pub shadowing_db: f64,
     /// The rate control.
     pub rate_control: RateControl,
-    /// The modes the rate control chooses from, rising in rate (the PHY's OFDM, HT or VHT
-    /// modes at the cell's width, guard interval and streams).
+    /// The modes the rate control chooses from: the PHY's OFDM modes rising in rate, or its
+    /// HT or VHT modes at the cell's width and guard interval for 1 to the cell's streams,
+    /// each stream count's modes rising in rate (Minstrel-HT's groups).
     pub modes: Vec<Mode>,
+    /// The receiver's antennas: the cell's spatial streams (1 without HT/VHT).
+    pub antennas: u8,
+}
+
+/// The SNR (dB) on each stream of a frame in `mode` to a receiver of `antennas` antennas when
+/// the SNR at one antenna is `snr_db` (the module's note, after ns-3's `CalculateSnr`).
+pub fn stream_snr_db(snr_db: f64, mode: &Mode, antennas: u8) -> f64 {
+    let nss = streams(mode);
+    if antennas > nss {
+        snr_db + 10.0 * libm::log10(f64::from(antennas) / f64::from(nss))
+    } else {
+        snr_db
+    }
 }
 
 /// Histogram slots: HT/VHT MCS 0-9, or the index of an 802.11a/g rate among 6-54 Mb/s.
@@ -150,7 +176,8 @@ impl Wlan {
     /// the histogram. A frame without an OFDM mode is received (the schema refuses them).
     pub fn corrupts(&mut self, start: SimTime, mode: Option<&Mode>, bits: u64, data: bool) -> bool {
         let snr = self.snr_db(start);
-        let per = mode.and_then(|m| nist::frame_error(m, snr, bits));
+        let antennas = self.cfg.antennas;
+        let per = mode.and_then(|m| nist::frame_error(m, stream_snr_db(snr, m, antennas), bits));
         if data {
             if let Some(k) = mode.and_then(mode_slot) {
                 self.sent[k] += 1;
@@ -169,12 +196,15 @@ impl Wlan {
         };
         let snr = self.snr_db(now);
         let bits = bytes.saturating_mul(8);
-        let ok = |m: &&Mode| nist::frame_error(m, snr, bits).is_some_and(|p| p < per);
+        let antennas = self.cfg.antennas;
+        let ok = |m: &&Mode| {
+            nist::frame_error(m, stream_snr_db(snr, m, antennas), bits).is_some_and(|p| p < per)
+        };
         self.cfg
             .modes
             .iter()
-            .rev()
-            .find(ok)
+            .filter(ok)
+            .max_by_key(|m| (m.rate_bps(), std::cmp::Reverse(streams(m))))
             .or(self.cfg.modes.first())
             .copied()
     }

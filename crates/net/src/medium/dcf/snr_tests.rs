@@ -14,6 +14,7 @@ fn wlan(snr: SnrSource, rc: RateControl) -> Wlan {
             shadowing_db: 0.0,
             rate_control: rc,
             modes: vht_modes(),
+            antennas: 1,
         },
         RngStream::new(1, "test/errors"),
     )
@@ -48,6 +49,7 @@ fn shadowing_is_a_fixed_offset() {
             shadowing_db: 4.0,
             rate_control: RateControl::Fixed,
             modes: Vec::new(),
+            antennas: 1,
         },
         RngStream::new(1, "x"),
     );
@@ -110,4 +112,51 @@ fn frame_errors_follow_the_models_rate() {
     let mut w = wlan(SnrSource::Fixed(40.0), RateControl::Fixed);
     w.corrupts(SimTime::ZERO, Some(&m7), 112, false);
     assert_eq!(w.sent, [0; MODE_SLOTS]);
+}
+
+fn ht40_two_streams() -> Vec<Mode> {
+    (1..=2)
+        .flat_map(|k| Standard::N.modes(Width::W40, Gi::Long, k, false))
+        .collect()
+}
+
+/// ns-3's `CalculateSnr`: a frame of fewer streams than the receiver's antennas gains
+/// 10 log₁₀(antennas / nss) dB, so in a cell of two streams MCS 0-7 (and a non-HT control
+/// response) see 3.01 dB more than MCS 8-15; one antenna, no change.
+#[test]
+fn fewer_streams_than_antennas_gain_the_ratio() {
+    let m = ht40_two_streams();
+    let (mcs0, mcs8) = (m[0], m[8]);
+    assert!((stream_snr_db(10.0, &mcs0, 2) - 13.0103).abs() < 1e-4);
+    assert_eq!(stream_snr_db(10.0, &mcs8, 2), 10.0);
+    assert_eq!(stream_snr_db(10.0, &mcs0, 1), 10.0);
+    let six = Mode::ofdm(6, false).unwrap();
+    assert!((stream_snr_db(10.0, &six, 4) - 16.0206).abs() < 1e-4);
+}
+
+/// Ideal in an HT40 cell of two streams: at 2 dB the one-stream MCS 0 (5 dB per stream) is
+/// the only mode under 10 % PER; at 5 dB the one-stream MCS 1 and the two-stream MCS 8 both
+/// carry 27 Mb/s and the one with fewer streams is chosen; at 30 dB MCS 15.
+#[test]
+fn ideal_chooses_across_stream_counts() {
+    let pick = |snr: f64| {
+        let mut w = Wlan::new(
+            WlanConfig {
+                snr: SnrSource::Fixed(snr),
+                shadowing_db: 0.0,
+                rate_control: RateControl::Ideal { per: 0.1 },
+                modes: ht40_two_streams(),
+                antennas: 2,
+            },
+            RngStream::new(1, "x"),
+        );
+        match w.pick(SimTime::ZERO, 1500, 0) {
+            Some(Mode::Ht { mcs, nss, .. }) => 8 * (nss - 1) + mcs,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(pick(2.0), 0);
+    assert!(nist::frame_error(&ht40_two_streams()[8], 2.0, 12_000).unwrap() > 0.1);
+    assert_eq!(pick(5.0), 1);
+    assert_eq!(pick(30.0), 15);
 }
