@@ -1403,6 +1403,16 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("tcp.cubic_friendly", "rfc9438"),
         ],
     ),
+    (
+        "linux-wan-short-tail",
+        "Linux's Nagle with Minshall's modification (tcp_nagle_check, tcp_minshall_check): the short last piece of a transfer leaves at once unless a short segment is still unacknowledged, where BSD's rule waits until nothing is outstanding; the linux profile with a 100 000-byte transfer (its last segment short) on the error-free WAN testbed",
+        "wan",
+        &[
+            ("scheme", "e2e-linux"),
+            ("error_every", "0"),
+            ("transfer", "100000"),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay
