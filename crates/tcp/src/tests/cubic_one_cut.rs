@@ -53,7 +53,11 @@ fn cuts(lost: &'static [u64]) -> (Vec<(u64, u32)>, u64) {
             steps.push((t, ss));
         }
     }
-    let lost_logged = p.log.iter().filter(|(_, l)| matches!(l, Log::Lost { .. })).count();
+    let lost_logged = p
+        .log
+        .iter()
+        .filter(|(_, l)| matches!(l, Log::Lost { .. }))
+        .count();
     assert_eq!(lost_logged, lost.len());
     (steps, p.sender.stats().fast_retransmits)
 }

@@ -48,7 +48,16 @@ fn last_piece(minshall: bool) -> (SimTime, SimTime) {
     let sent = p
         .log
         .iter()
-        .find(|(_, l)| matches!(l, Log::Sent { off: 10_000, len: 500, .. }))
+        .find(|(_, l)| {
+            matches!(
+                l,
+                Log::Sent {
+                    off: 10_000,
+                    len: 500,
+                    ..
+                }
+            )
+        })
         .map(|&(t, _)| t)
         .expect("the piece was sent");
     let done = p
@@ -116,5 +125,8 @@ fn minshall_allows_one_short_segment_in_flight() {
         second_write(false, 500),
         second_write(true, 500),
     ];
-    assert_eq!(got, [ms(20), ms(0), SimTime(19_500_000), SimTime(19_500_000)]);
+    assert_eq!(
+        got,
+        [ms(20), ms(0), SimTime(19_500_000), SimTime(19_500_000)]
+    );
 }
