@@ -186,6 +186,8 @@ fn make_sender(
             abe: t.abe,
             ersn_oldest_only: t.ersn_oldest_only,
             idle_restart: t.idle_restart,
+            // Linux's Nagle (tcp_nagle_check with tcp_minshall_check) on the linux profile.
+            nagle_minshall: t.linux,
             ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,

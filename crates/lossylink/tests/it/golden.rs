@@ -1412,6 +1412,27 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
             ("tcp.window_scaling", "true"),
         ],
     ),
+    (
+        "linux-wan-error-free-cubic-rfc9438",
+        "tcp_cubic.c's bictcp_update caps cnt at 20 until a loss sets last_max_cwnd (5 % a round trip after HyStart's exit): the row above with RFC 9438's Reno-friendly rules (tcp.cubic_friendly = rfc9438), which have no such floor and grow from K = 0 by the curve and W_est alone",
+        "wan",
+        &[
+            ("scheme", "e2e-linux"),
+            ("error_every", "0"),
+            ("tcp.window_scaling", "true"),
+            ("tcp.cubic_friendly", "rfc9438"),
+        ],
+    ),
+    (
+        "linux-wan-short-tail",
+        "Linux's Nagle with Minshall's modification (tcp_nagle_check, tcp_minshall_check): the short last piece of a transfer leaves at once unless a short segment is still unacknowledged, where BSD's rule waits until nothing is outstanding; the linux profile with a 100 000-byte transfer (its last segment short) on the error-free WAN testbed",
+        "wan",
+        &[
+            ("scheme", "e2e-linux"),
+            ("error_every", "0"),
+            ("transfer", "100000"),
+        ],
+    ),
 ];
 
 /// Split-connection counters, only where they are not zero (rows without a proxy stay

@@ -48,6 +48,11 @@ pub struct SenderConfig {
     /// Slow-start restart after an idle period longer than the RTO (RFC 5681 §4.1, Linux
     /// `tcp_slow_start_after_idle`), with this rule; None: the window survives idle periods.
     pub idle_restart: Option<super::IdleRestart>,
+    /// Nagle with Minshall's modification (Linux `tcp_nagle_check`, `tcp_minshall_check`): the
+    /// short last piece of what was written goes at once unless a short segment sent earlier
+    /// is still unacknowledged; otherwise (BSD `tcp_output`, RFC 896) only when nothing is
+    /// outstanding.
+    pub nagle_minshall: bool,
 }
 
 impl SenderConfig {
@@ -72,6 +77,7 @@ impl SenderConfig {
             abe: None,
             ersn_oldest_only: false,
             idle_restart: None,
+            nagle_minshall: false,
         }
     }
 }

@@ -6,7 +6,8 @@
 //! The output rules follow 4.4BSD-Lite `tcp_output` (Balakrishnan97 §2.1): the usable window is
 //! `min(cwnd, peer window)` limited by the send buffer; full-sized segments go at once; a short
 //! segment goes only when it is a retransmission or the final piece of data with nothing
-//! outstanding (Nagle); one segment is timed at a time for RTT (Karn's rule: timing stops at any
+//! outstanding (Nagle; with `nagle_minshall`, Linux's rule: with no short segment
+//! outstanding); one segment is timed at a time for RTT (Karn's rule: timing stops at any
 //! retransmission); retransmissions the recovery part asks for go before new data; a timeout
 //! goes back to `snd_una` (go-back-N). With RFC 7323 timestamps every ACK of new data is an RTT
 //! sample instead. Limited transmit (RFC 3042) is a knob. With Eifel, a fast retransmit asked
@@ -76,6 +77,8 @@ pub struct Sender {
     una: u64,
     nxt: u64,
     max: u64,
+    /// End of the last short new segment sent (Linux's `snd_sml`, for Minshall's Nagle).
+    sml: u64,
     peer_window: u32,
     max_peer_window: u32,
     dupacks: u32,
@@ -155,6 +158,7 @@ impl Sender {
             una: 0,
             nxt: 0,
             max: 0,
+            sml: 0,
             peer_window: cfg.initial_peer_window,
             max_peer_window: cfg.initial_peer_window,
             dupacks: 0,

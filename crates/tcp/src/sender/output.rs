@@ -241,14 +241,23 @@ impl Sender {
         let full = len == self.cfg.mss;
         let retransmission = self.nxt < self.max;
         // Nagle: a short segment that empties the send buffer goes only when nothing is
-        // outstanding (tcp_output: idle and len + off >= sb_cc).
-        let last_piece = self.nxt + u64::from(len) == self.written && self.max == self.una;
+        // outstanding (tcp_output: idle and len + off >= sb_cc); with Minshall's modification
+        // (Linux tcp_nagle_check, tcp_minshall_check) when no short segment sent earlier is
+        // unacknowledged.
+        let idle = self.max == self.una;
+        let short_out = self.sml > self.una && self.sml <= self.nxt;
+        let last_piece = self.nxt + u64::from(len) == self.written
+            && (idle || (self.cfg.nagle_minshall && !short_out));
         let half_window = len >= self.max_peer_window / 2;
         if !(full || retransmission || last_piece || half_window) {
             return None;
         }
         let seg = self.emit::<EXTRAS>(now, self.nxt, len, trace);
         self.nxt += u64::from(len);
+        if !full && !retransmission {
+            // tcp_minshall_update.
+            self.sml = self.nxt;
+        }
         Some(seg)
     }
 

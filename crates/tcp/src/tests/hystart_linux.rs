@@ -9,7 +9,7 @@
 //! first second. HyStart++ on the same path enters CSS at 224 ms with 153 segments
 //! (`tests/hystart.rs`).
 
-use crate::cc::CubicCc;
+use crate::cc::{CubicCc, RenoFriendly};
 use crate::tests::bsd_reno::ms;
 use crate::tests::hystart::{path_with, MSS, WIN};
 use crate::tests::net::Log;
@@ -28,4 +28,29 @@ fn linux_hystart_leaves_slow_start_on_the_ack_train() {
     assert!(!p.log.iter().any(|(_, l)| matches!(l, Log::Lost { .. })));
     // Congestion avoidance after the exit: 79 segments at 1 s.
     assert_eq!(p.sender.cwnd() / MSS, 79);
+}
+
+/// The same exit with Linux's whole `bictcp_update` (`RenoFriendly::Linux`, the `linux`
+/// profile's): no loss has set `last_max_cwnd`, so `cnt` is at most 20 and the window grows by
+/// a twentieth a round trip from the exit at 66 segments, where RFC 9438's rules reach 79 at
+/// 1 s (above: the curve from K = 0 adds 0.4·t³, W_est a segment a round trip). Once the queue
+/// holds the window's excess over the BDP, a round trip is about the window times 0.832 ms, so
+/// a twentieth of it a round trip is a segment every 20 · 0.832 = 16.6 ms whatever the window:
+/// 12 segments per 200 ms, linear, 116 at 1 s, no loss (the queue holds 300).
+#[test]
+fn linux_cubic_grows_five_percent_a_round_trip_after_hystart() {
+    let cc = CubicCc::new(MSS, 10 * MSS, WIN)
+        .with_linux_hystart()
+        .with_reno_friendly(RenoFriendly::Linux);
+    let mut p = path_with(cc);
+    let mut at = Vec::new();
+    for t in 1..=1000 {
+        p.run_until(ms(t));
+        if t % 200 == 0 {
+            at.push(p.sender.cwnd() / MSS);
+        }
+    }
+    assert_eq!(p.sender.ssthresh() / MSS, 66);
+    assert!(!p.log.iter().any(|(_, l)| matches!(l, Log::Lost { .. })));
+    assert_eq!(at, [68, 80, 92, 104, 116]);
 }
