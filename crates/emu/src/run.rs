@@ -291,13 +291,24 @@ pub fn emulate(scenario: &Scenario, opts: &EmulateOptions) -> Result<EmulateResu
     netns::check_privileges()?;
     let removed_stale = netns::remove_stale()?;
     let plan = emulation_plan(scenario, opts.seed)?;
-    // The devices carry segments of the scenario's size: MSS + 20 bytes of IPv4 + 20 of TCP.
-    let mtu = plan.mss + 40;
+    // The devices carry segments of the scenario's size: MSS + 20 bytes of IPv4 + 20 of TCP,
+    // + 12 of the timestamp option when the scenario's TCP sends it. The kernel advertises the
+    // MTU less 40 as its MSS and takes its options off that for each segment
+    // (`tcp_current_mss`), so its segments carry `tcp.mss` bytes as the simulated ones do
+    // (with an MTU of MSS + 40 and timestamps on they carried 12 bytes less: 0.8 % more
+    // packets for the same bytes at 1448).
+    let mtu = plan.mss + 40 + if plan.timestamps { 12 } else { 0 };
     let pid = std::process::id();
     for (k, _) in &opts.sysctls {
         netns::check_sysctl_key(k)?;
     }
     let (ns, tuns) = Namespaces::create(pid, mtu, plan.split.is_some())?;
+    // The kernel's timestamps follow the scenario's `tcp.timestamps` (per namespace), unless
+    // the caller sets them.
+    const TIMESTAMPS: &str = "net.ipv4.tcp_timestamps";
+    if !opts.sysctls.iter().any(|(k, _)| k == TIMESTAMPS) {
+        ns.set_sysctl(TIMESTAMPS, if plan.timestamps { "1" } else { "0" })?;
+    }
     for (k, v) in &opts.sysctls {
         ns.set_sysctl(k, v)?;
     }

@@ -215,3 +215,43 @@ fn the_relay_runs_real_time_and_hands_the_thread_back_as_it_was() {
         );
     }
 }
+
+/// The kernel's data segments carry the scenario's `tcp.mss` bytes, with the timestamp option
+/// (the `linux` profile) and without it (the lan's 1997 TCP): the devices' MTU leaves room for
+/// the options the scenario's TCP sends, and the kernel's timestamps follow the scenario.
+#[test]
+#[ignore = "emulation (root, /dev/net/tun, ip netns): make test-emulation"]
+fn the_kernels_segments_carry_the_scenarios_mss_with_and_without_timestamps() {
+    require_emulation!();
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for (profile, mss) in [(None, "1460"), (Some("linux"), "1448")] {
+        let mut s = Scenario::preset("lan").unwrap();
+        s.set("error_every", "0").unwrap();
+        s.set("tcp.mss", mss).unwrap();
+        if let Some(p) = profile {
+            s.set("profile", p).unwrap();
+            s.set("tcp.autotune", "off").unwrap();
+        }
+        let dir = common::scratch(&format!("mss-{mss}"));
+        let opts = EmulateOptions {
+            cc: Congestion::Reno,
+            programs: Programs::Bulk {
+                bytes: Some(256 * 1024),
+            },
+            buffer: Some(0),
+            time_limit: Duration::from_secs(60),
+            pcap_dir: Some(dir.clone()),
+            ..EmulateOptions::default()
+        };
+        let r = emulate(&s, &opts).unwrap();
+        assert!(r.bulk.unwrap().complete, "{profile:?}");
+        let segs = common::read_pcap(&common::hop_file(&dir, 0, "forward"));
+        let largest = segs.iter().map(|g| g.len).max().unwrap();
+        assert_eq!(
+            largest.to_string(),
+            mss,
+            "{profile:?}: largest data segment"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -23,8 +23,12 @@ pub struct EmulationPlan {
     pub server: NodeId,
     /// Names of the two nodes.
     pub names: (String, String),
-    /// `tcp.mss` (the emulator sets the devices' MTU to it plus 40 bytes of headers).
+    /// `tcp.mss` (the emulator sets the devices' MTU to it plus the headers: 40 bytes, and 12
+    /// of the timestamp option with `timestamps`).
     pub mss: u32,
+    /// Whether the first flow's TCP sends RFC 7323 timestamps (`tcp.timestamps`): the kernel's
+    /// `net.ipv4.tcp_timestamps` follows it.
+    pub timestamps: bool,
     /// `tcp.buffer`: the socket buffer the simulated endpoints have.
     pub buffer: u32,
     /// The first flow's bytes, if finite.
@@ -88,6 +92,7 @@ pub fn emulation_plan(scenario: &Scenario, seed: u64) -> Result<EmulationPlan, E
             nodes[flow.dst.index()].name.clone(),
         ),
         mss: flow.tcp.mss,
+        timestamps: flow.tcp.timestamps.is_some(),
         buffer: flow.tcp.buffer,
         bytes: flow.bytes,
         scheme: flow.scheme_name.clone(),
