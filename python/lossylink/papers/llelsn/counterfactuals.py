@@ -22,6 +22,10 @@ class CounterfactualRuns:
     overrides: tuple[tuple[str, str], ...]
     of: str
     """A regular expression over experiment ids: the experiments it runs again."""
+    also: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    """More overrides for some of them: ``(pattern, overrides)``, applied after ``overrides``
+    to the experiments whose id the pattern matches in full (a two-part counterfactual that
+    changes the cell for every scheme and the senders of one)."""
 
 
 RUNS: dict[str, CounterfactualRuns] = {
@@ -76,11 +80,13 @@ RUNS: dict[str, CounterfactualRuns] = {
         (("tcp.window", "field"), ("links.0.queue", "100")),
         r"congestion-2-(ll-elsn|ll-elsn-lhp)",
     ),
-    "snoop-reno": CounterfactualRuns(
+    "reno-senders-no-collisions": CounterfactualRuns(
+        "no collisions in the cell (cells.0.dcf.collisions = false) for Reno and Snoop, and "
         "Snoop over Reno senders (scheme ll-tcp-aware: the same ns-2 snoop, the senders' "
-        "recovery Reno instead of NewReno), R = 1 and 2",
-        (("scheme", "ll-tcp-aware"),),
-        r"retry-(0.5|1|2)-r(1|2)-snoop-newreno",
+        "recovery Reno instead of NewReno), R = 1 and 2, FER < 3 %",
+        (("cells.0.dcf.collisions", "false"),),
+        r"retry-(0.5|1|2)-r(1|2)-(e2e|snoop-newreno)",
+        also=((r".*-snoop-newreno", (("scheme", "ll-tcp-aware"),)),),
     ),
     "tibet-gap": CounterfactualRuns(
         "TIBET's interval filter takes each ACK gap capped at 100 ms, about two RTT_min "
@@ -101,11 +107,12 @@ def experiments(base: Sequence[Any]) -> list[Any]:
         pattern = re.compile(cf.of)
         for e in base:
             if pattern.fullmatch(e.id):
+                more = tuple(o for pat, ov in cf.also if re.fullmatch(pat, e.id) for o in ov)
                 out.append(
                     dataclasses.replace(
                         e,
                         id=f"{e.id}~{key}",
-                        overrides=(*e.overrides, *cf.overrides),
+                        overrides=(*e.overrides, *cf.overrides, *more),
                         description=f"{e.description}; counterfactual: {cf.what}",
                     )
                 )
