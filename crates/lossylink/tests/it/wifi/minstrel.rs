@@ -125,7 +125,10 @@ fn the_wlan_n_preset_gives_the_weakest_station_its_share_under_minstrel_ht() {
         s.set("run.warmup", "1s").unwrap();
         s.set("run.duration", "3s").unwrap();
         s.set("cells.0.dcf.rate_control", rc).unwrap();
-        let fr = run(&s, seed, &RunOptions::default()).unwrap().flows.unwrap();
+        let fr = run(&s, seed, &RunOptions::default())
+            .unwrap()
+            .flows
+            .unwrap();
         let weak = fr.flows.last().cloned().unwrap();
         (
             num(&weak, "goodput_mbps"),
@@ -138,7 +141,13 @@ fn the_wlan_n_preset_gives_the_weakest_station_its_share_under_minstrel_ht() {
         let (a, t, j) = go("minstrel-ht", seed);
         let (b, _, k) = go("ideal", seed);
         eprintln!("seed {seed}: wlan-n 9 dB station: minstrel-ht {a:.2} Mb/s ({t} timeouts), Jain {j:.3}; ideal {b:.2}, Jain {k:.3}");
-        (m, m_to, m_jain, i, i_jain) = (m + a / 3.0, m_to + t, m_jain + j / 3.0, i + b / 3.0, i_jain + k / 3.0);
+        (m, m_to, m_jain, i, i_jain) = (
+            m + a / 3.0,
+            m_to + t,
+            m_jain + j / 3.0,
+            i + b / 3.0,
+            i_jain + k / 3.0,
+        );
     }
     assert!(m > 0.7 * i && m > 2.0, "{m} vs {i}");
     assert!(m_to <= 1.0, "{m_to} timeouts in three runs");
