@@ -82,7 +82,7 @@ fn bianchi_11n(n: usize, agg: Option<u32>) -> (f64, f64) {
 
 /// Saturation throughput of 1, 5 and 10 802.11n stations (HT MCS 4) without aggregation, with
 /// A-MPDUs as long as 5.484 ms allows (24 MPDUs), and with at most 8 MPDUs, one station within
-/// 2 % (issue 44's bound for the single-station maximum) and several within 3 %
+/// 2 % (the bound for the single-station maximum) and several within 3 %
 /// of Bianchi's model with the aggregate's airtime and the BlockAckReqs after collisions
 /// (3.5 % for 10 stations with 24-MPDU aggregates: ours +3.4 %, the bias the model had
 /// before the requests, +1.3 %, paid again on each request, docs/scenarios.md); the mean
@@ -119,7 +119,7 @@ fn saturation_throughput_with_ampdus_follows_bianchis_model_with_the_aggregates_
                  {model:.3} ({:+.2} %), MPDUs per A-MPDU ours {per:.2}, model {k}",
                 100.0 * (total / model - 1.0)
             );
-            // Issue 44: one station within 2 % of the analytical maximum; several within 3 %.
+            // One station within 2 % of the analytical maximum; several within 3 %.
             let tol = match (n, agg) {
                 (1, _) => 0.02,
                 (10, Some(64)) => 0.035,
