@@ -14,11 +14,13 @@ use crate::{
 };
 use engine::SimDuration;
 
-const MSS: u32 = 1000;
+pub(crate) const MSS: u32 = 1000;
 const SPACE: SeqSpace = SeqSpace { base: SeqNum(900) };
 
-/// The window in segments (floored) every 100 ms from 100 to 1000 ms.
-fn windows(friendly: RenoFriendly) -> Vec<u32> {
+/// The path of these scripts: the `friendly` CUBIC with RFC 6675 SACK recovery from a 20 ms
+/// round trip, every segment acknowledged, a 1 ms-per-segment bottleneck with room for 1000,
+/// 9 ms forward and 10 ms back; nothing dropped yet (`Path::drop`).
+pub(crate) fn path(friendly: RenoFriendly) -> Path {
     let parts = SenderParts {
         cc: CcPart::custom(CubicCc::new(MSS, 10 * MSS, 1 << 20).with_reno_friendly(friendly)),
         recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
@@ -40,6 +42,12 @@ fn windows(friendly: RenoFriendly) -> Vec<u32> {
     p.ps_per_byte = 1_000_000;
     p.fwd_delay = SimDuration::from_millis(9);
     p.queue_limit = 1000;
+    p
+}
+
+/// The window in segments (floored) every 100 ms from 100 to 1000 ms.
+fn windows(friendly: RenoFriendly) -> Vec<u32> {
+    let mut p = path(friendly);
     p.drop = Box::new(|_, off, n| off == 20 * u64::from(MSS) && n == 1);
     (1..=10)
         .map(|k| {

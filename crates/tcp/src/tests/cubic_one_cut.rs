@@ -5,45 +5,15 @@
 //! 1 ms-per-segment bottleneck, 9 ms forward and 10 ms back, every segment acknowledged, the
 //! `linux` profile's CUBIC (Linux's Reno-friendly estimate) with RFC 6675 SACK recovery.
 
-use crate::cc::{CubicCc, RenoFriendly};
-use crate::recovery::{SackFlavor, SackRecovery};
-use crate::tests::net::{Log, Path};
-use crate::tests::prr::{ms, rfc6298};
-use crate::{
-    CcPart, DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum,
-    SeqSpace,
-};
-use engine::SimDuration;
-
-const MSS: u32 = 1000;
-const SPACE: SeqSpace = SeqSpace { base: SeqNum(900) };
+use crate::cc::RenoFriendly;
+use crate::tests::cubic_friendly::{path, MSS};
+use crate::tests::net::Log;
+use crate::tests::prr::ms;
 
 /// The ssthresh readings (segments) every ms to 400 ms, as (from ms, value) steps, and the
 /// fast retransmits, with the first transmissions of `lost` (segment numbers) dropped.
 fn cuts(lost: &'static [u64]) -> (Vec<(u64, u32)>, u64) {
-    let parts = SenderParts {
-        cc: CcPart::custom(
-            CubicCc::new(MSS, 10 * MSS, 1 << 20).with_reno_friendly(RenoFriendly::Linux),
-        ),
-        recovery: SackRecovery::new(SackFlavor::Rfc6675, MSS, 3).into(),
-        rto: rfc6298().into(),
-        eifel: None,
-    };
-    let mut s = Sender::new(SenderConfig::new(MSS, 1 << 20), parts, SPACE, 10_000_000);
-    s.seed_rtt(ms(0), ms(20));
-    let r = Receiver::new(
-        ReceiverConfig {
-            sack: true,
-            ..ReceiverConfig::new(MSS, 1 << 20, DelayedAck::Off)
-        },
-        SPACE,
-        10_000_000,
-        SeqNum(3),
-    );
-    let mut p = Path::new(s, r, SPACE, SimDuration::from_millis(10));
-    p.ps_per_byte = 1_000_000;
-    p.fwd_delay = SimDuration::from_millis(9);
-    p.queue_limit = 1000;
+    let mut p = path(RenoFriendly::Linux);
     p.drop = Box::new(move |_, off, n| n == 1 && lost.iter().any(|&k| off == k * u64::from(MSS)));
     let mut steps: Vec<(u64, u32)> = Vec::new();
     for t in 1..=400 {
