@@ -156,9 +156,9 @@ impl EsackRecovery {
         let high = self.board.highest_sacked_end()?;
         let lowest = self
             .board
-            .segments()
+            .unsacked()
             .take_while(|s| s.off < high)
-            .find(|s| !s.sacked && s.rexmit_at.is_none() && self.tag(s.off).is_none())?;
+            .find(|s| s.rexmit_at.is_none() && self.tag(s.off).is_none())?;
         self.is_lost_given(self.board.sacked_above(lowest.off))
             .then_some(lowest)
     }
@@ -183,10 +183,7 @@ impl EsackRecovery {
         // From the top down, IsLost's counts and the tags gathered on the way (the sum is the
         // same).
         let mut tag_of = self.tags_down();
-        for (s, above) in self.board.segments_down_with_sacked_above() {
-            if s.sacked {
-                continue;
-            }
+        for (s, above) in self.board.unsacked_down_with_sacked_above() {
             let tag = tag_of(s.off);
             // The original is out of the network once tagged or found lost.
             if tag.is_none() && !self.is_lost_given(above) {
@@ -277,11 +274,7 @@ impl LossRecovery for EsackRecovery {
 
     fn on_eln(&mut self, _now: SimTime, off: u64, view: SenderView) -> ElnVerdict {
         self.board.update(view.snd_una, view.snd_max);
-        let Some(seg) = self
-            .board
-            .segments()
-            .find(|s| s.off <= off && off < s.off + u64::from(s.len))
-        else {
+        let Some(seg) = self.board.segment_at(off) else {
             return ElnVerdict::Stale;
         };
         if seg.sacked {
@@ -335,7 +328,7 @@ impl LossRecovery for EsackRecovery {
         self.board.update(view.snd_una, view.snd_max);
         self.prune();
         if let Some(off) = self.forced.take() {
-            let seg = self.board.segments().find(|s| s.off == off);
+            let seg = self.board.segment_at(off).filter(|s| s.off == off);
             if let Some(s) = seg.filter(|s| !s.sacked) {
                 return Some(self.resend(now, s, true));
             }
@@ -347,7 +340,7 @@ impl LossRecovery for EsackRecovery {
             .find(|&&(_, t)| t == Tag::Pending)
             .map(|&(o, _)| o);
         let seg = match pending {
-            Some(off) => self.board.segments().find(|s| s.off == off),
+            Some(off) => self.board.segment_at(off).filter(|s| s.off == off),
             None if matches!(self.phase, Phase::Recovery { .. }) => self.congestion_hole(),
             None => None,
         }?;

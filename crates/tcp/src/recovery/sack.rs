@@ -212,11 +212,7 @@ impl LossRecovery for SackRecovery {
         }
         self.board.update(view.snd_una, view.snd_max);
         if let Some(off) = self.forced.take() {
-            let seg = self
-                .board
-                .segments()
-                .find(|s| s.off <= off && off < s.off + u64::from(s.len));
-            if let Some(s) = seg.filter(|s| !s.sacked) {
+            if let Some(s) = self.board.segment_at(off).filter(|s| !s.sacked) {
                 self.board.mark_retransmitted(s.off, now);
                 return Some(Retransmit {
                     off: s.off,
@@ -229,8 +225,8 @@ impl LossRecovery for SackRecovery {
         let highest = self.board.highest_sacked_end();
         let seg = self
             .board
-            .segments()
-            .filter(|s| !s.sacked && s.rexmit_at.is_none())
+            .unsacked()
+            .filter(|s| s.rexmit_at.is_none())
             .find(|s| self.is_lost(s.off, highest))?;
         if u64::from(seg.len) > budget {
             return None;
@@ -272,8 +268,8 @@ impl LossRecovery for SackRecovery {
         // resent) and below the highest SACKed byte, IsLost (1.c) not required.
         let s3 = highest.and_then(|h| {
             self.board
-                .segments()
-                .find(|s| !s.sacked && s.rexmit_at.is_none() && s.off < h)
+                .unsacked()
+                .find(|s| s.rexmit_at.is_none() && s.off < h)
         });
         if let Some(s) = s3 {
             if u64::from(s.len) > budget {
@@ -292,7 +288,7 @@ impl LossRecovery for SackRecovery {
         if self.rescued {
             return None;
         }
-        let last = self.board.segments().rev().find(|s| !s.sacked)?;
+        let last = self.board.unsacked().next_back()?;
         if u64::from(last.len) > budget {
             return None;
         }

@@ -59,6 +59,10 @@ pub struct Scoreboard {
     /// a search over it has its answer without a walk ([`Scoreboard::is_plain`]).
     sacked_slots: usize,
     resent_slots: usize,
+    /// The indices of the slots not SACKed, ascending: the holes a sender looks for, found
+    /// without walking the SACKed runs between them (a receiver that lacks one early segment
+    /// while an unbounded window keeps arriving leaves thousands of SACKed slots above it).
+    holes: VecDeque<u64>,
 }
 
 impl Scoreboard {
@@ -73,6 +77,7 @@ impl Scoreboard {
             version: 0,
             sacked_slots: 0,
             resent_slots: 0,
+            holes: VecDeque::new(),
         }
     }
 
@@ -122,11 +127,15 @@ impl Scoreboard {
             }
             self.first += 1;
         }
+        while self.holes.front().is_some_and(|&h| h < self.first) {
+            self.holes.pop_front();
+        }
         if self.slots.is_empty() {
             self.first = first;
         }
         let end = self.high.div_ceil(self.mss);
         while self.first + (self.slots.len() as u64) < end {
+            self.holes.push_back(self.first + self.slots.len() as u64);
             self.slots.push_back(Slot::default());
         }
         // Growing from a boundary only adds fresh slots; a short top segment that grows may
@@ -169,20 +178,23 @@ impl Scoreboard {
     /// Mark the segments a SACK block `[left, right)` covers entirely (RFC 2018 §3). Returns how
     /// many were newly marked.
     pub fn on_sack_block(&mut self, left: u64, right: u64) -> u32 {
-        let mut n = 0;
-        for idx in self.covered(left, right) {
+        let range = self.covered(left, right);
+        // The holes inside the block are the slots it newly marks.
+        let lo = self.holes.partition_point(|&h| h < range.start);
+        let hi = self.holes.partition_point(|&h| h < range.end);
+        for i in lo..hi {
+            let idx = self.holes[i];
             if let Some(s) = self.slot_mut(idx) {
-                if !s.sacked {
-                    s.sacked = true;
-                    n += 1;
-                }
+                s.sacked = true;
             }
         }
+        self.holes.drain(lo..hi);
+        let n = hi - lo;
         if n > 0 {
             self.version += 1;
-            self.sacked_slots += n as usize;
+            self.sacked_slots += n;
         }
-        n
+        n as u32
     }
 
     /// Mark every block of one ACK (RFC 2018 §4; the order does not matter to the board).
@@ -196,11 +208,15 @@ impl Scoreboard {
         if trigger < self.una || trigger >= self.high {
             return false;
         }
-        match self.slot_mut(trigger / self.mss) {
+        let idx = trigger / self.mss;
+        match self.slot_mut(idx) {
             Some(s) if !s.sacked => {
                 s.sacked = true;
                 self.version += 1;
                 self.sacked_slots += 1;
+                if let Ok(i) = self.holes.binary_search(&idx) {
+                    self.holes.remove(i);
+                }
                 true
             }
             _ => false,
@@ -243,8 +259,8 @@ impl Scoreboard {
         lost: impl Fn(&SegmentState, (u64, u32)) -> bool,
     ) -> u64 {
         let mut pipe = snd_max.saturating_sub(self.snd_max());
-        for (s, above) in self.segments_down_with_sacked_above() {
-            if s.off < from || s.sacked {
+        for (s, above) in self.unsacked_down_with_sacked_above() {
+            if s.off < from {
                 continue;
             }
             if !lost(&s, above) {
@@ -258,8 +274,10 @@ impl Scoreboard {
     }
 
     /// The outstanding segments from the highest down, each with what
-    /// [`Scoreboard::sacked_above`] its offset returns, counted in one pass: a loop asking
-    /// RFC 6675 IsLost of every segment would otherwise scan the board once per segment.
+    /// [`Scoreboard::sacked_above`] its offset returns, counted in one pass over every segment:
+    /// the walk [`Scoreboard::unsacked_down_with_sacked_above`] replaces, kept as the tests'
+    /// reference.
+    #[cfg(test)]
     pub fn segments_down_with_sacked_above(
         &self,
     ) -> impl Iterator<Item = (SegmentState, (u64, u32))> + '_ {
@@ -277,6 +295,65 @@ impl Scoreboard {
             next_sacked = s.sacked;
             (s, above)
         })
+    }
+
+    /// The segments not SACKed from the highest down, each with its
+    /// [`Scoreboard::sacked_above`]: what [`Scoreboard::segments_down_with_sacked_above`]
+    /// yields for them, found from the holes alone (each SACKed run between two holes is one
+    /// run of the bytes between them), so the SACKed segments cost nothing.
+    pub fn unsacked_down_with_sacked_above(
+        &self,
+    ) -> impl Iterator<Item = (SegmentState, (u64, u32))> + '_ {
+        let (mut bytes, mut runs) = (0u64, 0u32);
+        // The end of the board (one past its last slot) and then of each hole passed.
+        let mut above = self.first + self.slots.len() as u64;
+        self.holes.iter().rev().filter_map(move |&idx| {
+            let run = self.span_bytes(idx + 1, above);
+            if run > 0 {
+                bytes += run;
+                runs += 1;
+            }
+            above = idx;
+            let s = self.state_of(idx);
+            (s.len > 0).then_some((s, (bytes, runs)))
+        })
+    }
+
+    /// The segments not SACKed, in order (or from the end, `.rev()`).
+    pub fn unsacked(&self) -> impl DoubleEndedIterator<Item = SegmentState> + '_ {
+        self.holes
+            .iter()
+            .map(move |&idx| self.state_of(idx))
+            .filter(|s| s.len > 0)
+    }
+
+    /// The outstanding segment that holds `off`, if `off` is outstanding.
+    pub fn segment_at(&self, off: u64) -> Option<SegmentState> {
+        let idx = off / self.mss;
+        (off >= self.una && off < self.high && idx >= self.first).then(|| self.state_of(idx))
+    }
+
+    /// Slot `idx`'s segment (it must be on the board).
+    fn state_of(&self, idx: u64) -> SegmentState {
+        let slot = self.slots[(idx - self.first) as usize];
+        let start = (idx * self.mss).max(self.una);
+        let end = ((idx + 1) * self.mss).min(self.high);
+        SegmentState {
+            off: start,
+            len: (end - start) as u32,
+            sacked: slot.sacked,
+            rexmit_at: slot.rexmit_at,
+        }
+    }
+
+    /// The outstanding bytes of slots `lo..hi`.
+    fn span_bytes(&self, lo: u64, hi: u64) -> u64 {
+        if hi <= lo {
+            return 0;
+        }
+        let start = (lo * self.mss).max(self.una);
+        let end = (hi * self.mss).min(self.high);
+        end.saturating_sub(start)
     }
 
     /// The outstanding segments in order (or from the end, `.rev()`).
@@ -299,10 +376,18 @@ impl Scoreboard {
         if self.sacked_slots == 0 {
             return None;
         }
-        self.segments()
-            .rev()
-            .find(|s| s.sacked)
-            .map(|s| s.off + u64::from(s.len))
+        // The highest slot that is not a hole: below the run of holes at the top.
+        let mut top = self.first + self.slots.len() as u64;
+        for &h in self.holes.iter().rev() {
+            if h + 1 != top {
+                break;
+            }
+            top = h;
+        }
+        // Only the first slot can be empty (a cumulative ACK up to a short `snd_max`), and
+        // then it is the only one.
+        let s = self.state_of(top.checked_sub(1).filter(|&i| i >= self.first)?);
+        (s.len > 0).then_some(s.off + u64::from(s.len))
     }
 
     /// Whether some segment below the highest selectively acknowledged one is missing (a gap in
@@ -311,7 +396,7 @@ impl Scoreboard {
         let Some(h) = self.highest_sacked_end() else {
             return false;
         };
-        self.segments().any(|s| !s.sacked && s.off < h)
+        self.unsacked().next().is_some_and(|s| s.off < h)
     }
 
     /// Selectively acknowledged bytes on the board.
@@ -319,26 +404,38 @@ impl Scoreboard {
         if self.sacked_slots == 0 {
             return 0;
         }
-        self.segments()
-            .filter(|s| s.sacked)
-            .map(|s| u64::from(s.len))
-            .sum()
+        let unsacked: u64 = self.unsacked().map(|s| u64::from(s.len)).sum();
+        self.high - self.una - unsacked
     }
 
     /// Selectively acknowledged bytes above `off`, and how many discontiguous runs they form
-    /// (the two counts of RFC 6675 §4 IsLost).
+    /// (the two counts of RFC 6675 §4 IsLost), from the holes above `off`.
     pub fn sacked_above(&self, off: u64) -> (u64, u32) {
-        let mut bytes = 0;
-        let mut runs = 0;
-        let mut in_run = false;
-        for s in self.segments().filter(|s| s.off > off) {
-            if s.sacked {
-                bytes += u64::from(s.len);
-                if !in_run {
-                    runs += 1;
-                }
+        if self.sacked_slots == 0 || self.slots.is_empty() {
+            return (0, 0);
+        }
+        // The segments whose offset is above `off`: from the slot after `off`'s, or from the
+        // first slot if `off` lies below the board.
+        let lo = if off < self.una {
+            self.first
+        } else {
+            off / self.mss + 1
+        };
+        let end = self.first + self.slots.len() as u64;
+        let (mut bytes, mut runs, mut below) = (0u64, 0u32, lo);
+        let from = self.holes.partition_point(|&h| h < lo);
+        for &h in self.holes.range(from..) {
+            let run = self.span_bytes(below, h);
+            if run > 0 {
+                bytes += run;
+                runs += 1;
             }
-            in_run = s.sacked;
+            below = h + 1;
+        }
+        let run = self.span_bytes(below, end);
+        if run > 0 {
+            bytes += run;
+            runs += 1;
         }
         (bytes, runs)
     }
@@ -352,6 +449,7 @@ impl Scoreboard {
         self.version += 1;
         self.sacked_slots = 0;
         self.resent_slots = 0;
+        self.holes = (self.first..self.first + self.slots.len() as u64).collect();
     }
 
     /// Forget the retransmission marks only.
@@ -416,8 +514,38 @@ mod tests {
                 proptest::prop_assert_eq!(b.highest_sacked_end(), high);
                 let bytes: u64 = walk.iter().filter(|s| s.sacked).map(|s| u64::from(s.len)).sum();
                 proptest::prop_assert_eq!(b.sacked_bytes(), bytes);
+                // The holes are the slots not SACKed, and every answer found from them is the
+                // walk's.
+                let holes: Vec<u64> = (b.first..).zip(&b.slots).filter(|(_, s)| !s.sacked).map(|(i, _)| i).collect();
+                proptest::prop_assert_eq!(b.holes.iter().copied().collect::<Vec<_>>(), holes);
+                let unsacked: Vec<SegmentState> = walk.iter().copied().filter(|s| !s.sacked).collect();
+                proptest::prop_assert_eq!(b.unsacked().collect::<Vec<_>>(), unsacked);
+                let down: Vec<_> = b.segments_down_with_sacked_above().filter(|(s, _)| !s.sacked).collect();
+                proptest::prop_assert_eq!(b.unsacked_down_with_sacked_above().collect::<Vec<_>>(), down);
+                let hole = walk.iter().any(|s| !s.sacked && high.is_some_and(|h| s.off < h));
+                proptest::prop_assert_eq!(b.has_hole(), hole);
+                for off in [0, una.saturating_sub(1), una, una + x * 500, una + y * MSS + 1, max, max + 1] {
+                    proptest::prop_assert_eq!(b.sacked_above(off), sacked_above_by_walk(&b, off), "off {}", off);
+                    let at = walk.iter().copied().find(|s| s.off <= off && off < s.off + u64::from(s.len));
+                    proptest::prop_assert_eq!(b.segment_at(off), at, "off {}", off);
+                }
             }
         }
+    }
+
+    /// [`Scoreboard::sacked_above`] as a walk over every segment (what it was before the holes).
+    fn sacked_above_by_walk(b: &Scoreboard, off: u64) -> (u64, u32) {
+        let (mut bytes, mut runs, mut in_run) = (0, 0, false);
+        for s in b.segments().filter(|s| s.off > off) {
+            if s.sacked {
+                bytes += u64::from(s.len);
+                if !in_run {
+                    runs += 1;
+                }
+            }
+            in_run = s.sacked;
+        }
+        (bytes, runs)
     }
 
     fn states(b: &Scoreboard) -> Vec<(u64, bool)> {

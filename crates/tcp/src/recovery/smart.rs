@@ -166,10 +166,8 @@ impl LossRecovery for SmartRecovery {
         let highest = self.board.highest_sacked_end()?;
         // §2.4: every unset segment below the highest set bit is lost; resend it unless it was
         // resent within the last round trip.
-        let seg = self.board.segments().find(|s| {
-            !s.sacked
-                && s.off < highest
-                && s.rexmit_at.is_none_or(|t| self.round_trip_since(t, now))
+        let seg = self.board.unsacked().find(|s| {
+            s.off < highest && s.rexmit_at.is_none_or(|t| self.round_trip_since(t, now))
         })?;
         self.board.mark_retransmitted(seg.off, now);
         Some(Retransmit {
