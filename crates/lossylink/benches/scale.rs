@@ -1,8 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 //! The scale group: the dumbbell with 10, 100 and 1000 long-lived NewReno flows over
 //! a 10 Mb/s, 1 Gb/s and 10 Gb/s bottleneck, 802.11b DCF cells of 5, 20 and 50 stations, and
-//! 1000 SURGE web sessions on the eln5 network, and the LL-ELSN study's stalled run, whose SACK
-//! scoreboard grows to tens of thousands of segments (`shared/scenarios.rs`, `SCALE`). Criterion
+//! 1000 SURGE web sessions on the eln5 network, the LL-ELSN study's stalled run, whose SACK
+//! scoreboard grows to tens of thousands of segments, and the `gigabit` preset (RACK over SACK
+//! with thousands of segments in flight) (`shared/scenarios.rs`, `SCALE`). Criterion
 //! times each case; then a summary runs each once and prints events per second, peak memory
 //! and the ratio to the reference run's events per second measured in the same process just
 //! before and after the case (at least 0.5 on every case is the aim: docs/performance.md).

@@ -146,6 +146,7 @@ pub const SCALE: &[(&str, &str)] = &[
     ("cell-50", "2000s"),
     ("web-1000", "3600s"),
     ("llelsn-stalled", "600s"),
+    ("gigabit", "8s"),
 ];
 
 /// The LL-ELSN study's stalled run (`llelsn_stalled.toml`, seed 1) for `duration`: one flow
@@ -159,11 +160,18 @@ pub fn llelsn_stalled(duration: &str) -> Scenario {
     s
 }
 
-/// The scale case `name` (`dumbbell-N-RATE`, `cell-N`, `web-N`, `llelsn-stalled`) run for
-/// `duration`.
+/// The scale case `name` (`dumbbell-N-RATE`, `cell-N`, `web-N`, `llelsn-stalled`,
+/// `gigabit`) run for `duration`.
 pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
     if name == "llelsn-stalled" {
         return Some(llelsn_stalled(duration));
+    }
+    if name == "gigabit" {
+        // Today's path: the `gigabit` preset (four CUBIC flows of the linux profile, RACK-TLP
+        // over SACK, window scaling, thousands of segments in flight each).
+        let mut s = Scenario::preset("gigabit").ok()?;
+        s.set("run.duration", duration).ok()?;
+        return Some(s);
     }
     let mut parts = name.split('-');
     let kind = parts.next()?;

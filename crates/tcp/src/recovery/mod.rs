@@ -14,6 +14,7 @@ mod hack;
 mod newreno;
 mod prr;
 mod rack;
+mod rack_board;
 mod reno;
 mod sack;
 pub mod scoreboard;

@@ -36,24 +36,12 @@
 //! every unSACKed segment is marked lost, not only the expired ones (the go-back-N sender
 //! resends them all anyway).
 
+use super::rack_board::{RackBoard, Slot};
 use super::{
     AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit, SenderView,
     WindowOp,
 };
 use engine::{SimDuration, SimTime};
-use std::collections::VecDeque;
-
-/// What RACK knows about one segment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Slot {
-    /// When its latest transmission left.
-    xmit: SimTime,
-    /// Ever retransmitted.
-    rexmitted: bool,
-    sacked: bool,
-    /// Its transmissions believed in the network (0: lost, to be resent).
-    copies: u8,
-}
 
 /// RACK's per-connection state (RFC 8985 §5.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,16 +61,11 @@ struct Rack {
 /// RACK loss detection over SACK.
 #[derive(Clone, Debug)]
 pub struct RackRecovery {
-    mss: u64,
     dupthresh: u32,
     phase: Phase,
     rack: Rack,
-    /// Slot `i` covers `[(first + i)·mss, (first + i + 1)·mss) ∩ [una, high)`.
-    first: u64,
-    una: u64,
-    /// Highest offset sent, plus one.
-    high: u64,
-    slots: VecDeque<Slot>,
+    /// The segments of `[snd_una, snd_max)` (crate::recovery::rack_board).
+    board: RackBoard,
     /// The episode's first retransmission, sent regardless of the window.
     forced: Option<u64>,
     /// The reordering timer.
@@ -101,14 +84,10 @@ impl RackRecovery {
     /// reordering-window rule.
     pub fn new(mss: u32, dupthresh: u32) -> Self {
         RackRecovery {
-            mss: u64::from(mss.max(1)),
             dupthresh: dupthresh.max(1),
             phase: Phase::Open,
             rack: Rack::default(),
-            first: 0,
-            una: 0,
-            high: 0,
-            slots: VecDeque::new(),
+            board: RackBoard::new(mss),
             forced: None,
             timer: None,
             srtt: SimDuration(0),
@@ -117,7 +96,7 @@ impl RackRecovery {
 
     /// The reordering window now (RFC 8985 §6.2 step 4), ns.
     pub fn reo_wnd(&self) -> u64 {
-        let sacked = self.slots.iter().filter(|s| s.sacked).count() as u64;
+        let sacked = self.board.sacked_count();
         if !self.rack.reordering_seen
             && (self.phase != Phase::Open || sacked >= u64::from(self.dupthresh))
         {
@@ -142,26 +121,9 @@ impl RackRecovery {
 
     /// Whether the segment containing `off` is marked lost and not yet resent.
     pub fn is_lost(&self, off: u64) -> bool {
-        self.slot(off / self.mss)
+        self.board
+            .slot(off / self.board.mss())
             .is_some_and(|s| !s.sacked && s.copies == 0)
-    }
-
-    fn slot(&self, idx: u64) -> Option<&Slot> {
-        let i = idx.checked_sub(self.first)?;
-        self.slots.get(usize::try_from(i).ok()?)
-    }
-
-    fn slot_mut(&mut self, idx: u64) -> Option<&mut Slot> {
-        let i = idx.checked_sub(self.first)?;
-        self.slots.get_mut(usize::try_from(i).ok()?)
-    }
-
-    /// `[start, end)` of slot `idx`, clipped to the outstanding data.
-    fn range(&self, idx: u64) -> (u64, u64) {
-        (
-            (idx * self.mss).max(self.una),
-            ((idx + 1) * self.mss).min(self.high),
-        )
     }
 
     /// RFC 8985 §6.2 steps 1-2 for one newly delivered slot.
@@ -190,36 +152,9 @@ impl RackRecovery {
         let fack_before = self.rack.fack;
         // (slot copy, end) of every segment newly delivered by this ACK.
         let mut newly: Vec<(Slot, u64)> = Vec::new();
-        let una = ack.max(self.una).min(self.high);
-        while let Some(&s) = self.slots.front() {
-            let (_, end) = self.range(self.first);
-            if end > una {
-                break;
-            }
-            if !s.sacked {
-                newly.push((s, end));
-            }
-            self.slots.pop_front();
-            self.first += 1;
-        }
-        self.una = una;
+        self.board.on_cum_ack(ack, &mut newly);
         for &(l, r) in blocks {
-            let lo = l.max(self.first * self.mss).div_ceil(self.mss);
-            let r = r.min(self.high);
-            let hi = if r == self.high {
-                r.div_ceil(self.mss)
-            } else {
-                r / self.mss
-            };
-            for idx in lo..hi {
-                let end = self.range(idx).1;
-                if let Some(s) = self.slot_mut(idx) {
-                    if !s.sacked {
-                        s.sacked = true;
-                        newly.push((*s, end));
-                    }
-                }
-            }
+            self.board.on_sack_block(l, r, &mut newly);
         }
         newly.sort_by_key(|&(s, end)| (s.xmit, end));
         for (s, end) in newly {
@@ -232,23 +167,8 @@ impl RackRecovery {
     /// segment was newly marked lost.
     fn detect(&mut self, now: SimTime) -> bool {
         let reo = self.reo_wnd();
-        let (rack_xmit, rack_end, rack_rtt) = (self.rack.xmit, self.rack.end, self.rack.rtt);
-        let mut lost = false;
-        let mut wait = 0u64;
-        for i in 0..self.slots.len() {
-            let end = self.range(self.first + i as u64).1;
-            let s = &mut self.slots[i];
-            if s.sacked || s.copies == 0 || !sent_after(rack_xmit, rack_end, s.xmit, end) {
-                continue;
-            }
-            let deadline = s.xmit.as_nanos() + rack_rtt + reo;
-            if deadline <= now.as_nanos() {
-                s.copies = 0;
-                lost = true;
-            } else {
-                wait = wait.max(deadline - now.as_nanos());
-            }
-        }
+        let rack = (self.rack.xmit, self.rack.end);
+        let (lost, wait) = self.board.detect(now, rack, self.rack.rtt, reo);
         self.timer = (wait > 0).then(|| now + SimDuration(wait));
         lost
     }
@@ -268,9 +188,7 @@ impl RackRecovery {
     }
 
     fn lowest_lost(&self) -> Option<u64> {
-        (0..self.slots.len())
-            .find(|&i| !self.slots[i].sacked && self.slots[i].copies == 0)
-            .map(|i| self.range(self.first + i as u64).0)
+        self.board.lowest_lost()
     }
 }
 
@@ -315,9 +233,7 @@ impl LossRecovery for RackRecovery {
         };
         self.forced = None;
         self.timer = None;
-        for s in self.slots.iter_mut().filter(|s| !s.sacked) {
-            s.copies = 0;
-        }
+        self.board.lose_unsacked();
     }
 
     fn next_retransmission(
@@ -328,7 +244,7 @@ impl LossRecovery for RackRecovery {
     ) -> Option<Retransmit> {
         if let Some(off) = self.forced.take() {
             if self.is_lost(off) {
-                let (start, end) = self.range(off / self.mss);
+                let (start, end) = self.board.range(off / self.board.mss());
                 return Some(Retransmit {
                     off: start,
                     len: (end - start) as u32,
@@ -343,7 +259,7 @@ impl LossRecovery for RackRecovery {
             Phase::Loss { .. } => view.snd_nxt,
         };
         let off = self.lowest_lost().filter(|&o| o < limit)?;
-        let (start, end) = self.range(off / self.mss);
+        let (start, end) = self.board.range(off / self.board.mss());
         let len = end - start;
         (len <= budget).then_some(Retransmit {
             off: start,
@@ -359,18 +275,15 @@ impl LossRecovery for RackRecovery {
         if matches!(self.phase, Phase::Loss { .. }) {
             return None;
         }
-        let mut pipe = view.snd_max.saturating_sub(self.high);
-        for (i, s) in self.slots.iter().enumerate() {
-            if !s.sacked {
-                let (start, end) = self.range(self.first + i as u64);
-                pipe += u64::from(s.copies) * (end - start);
-            }
-        }
-        Some(pipe)
+        Some(view.snd_max.saturating_sub(self.board.high()) + self.board.pipe())
     }
 
     fn is_sacked(&self, off: u64) -> bool {
-        off >= self.una && self.slot(off / self.mss).is_some_and(|s| s.sacked)
+        off >= self.board.una()
+            && self
+                .board
+                .slot(off / self.board.mss())
+                .is_some_and(|s| s.sacked)
     }
 
     fn on_undo(&mut self) {
@@ -379,15 +292,7 @@ impl LossRecovery for RackRecovery {
     }
 
     fn sacked_bytes(&self) -> Option<u64> {
-        Some(
-            (0..self.slots.len())
-                .filter(|&i| self.slots[i].sacked)
-                .map(|i| {
-                    let (start, end) = self.range(self.first + i as u64);
-                    end - start
-                })
-                .sum(),
-        )
+        Some(self.board.sacked_bytes())
     }
 
     fn tracks_sends(&self) -> bool {
@@ -395,31 +300,7 @@ impl LossRecovery for RackRecovery {
     }
 
     fn on_sent(&mut self, now: SimTime, off: u64, len: u32) {
-        let end = off + u64::from(len);
-        if self.slots.is_empty() {
-            self.first = off / self.mss;
-        }
-        for idx in off / self.mss..end.div_ceil(self.mss) {
-            let resent = (idx * self.mss).max(off) < self.high;
-            if let Some(s) = self.slot_mut(idx) {
-                if resent {
-                    // A retransmission (RFC 8985 §6.1: a new transmission time).
-                    s.rexmitted = true;
-                    s.copies = s.copies.saturating_add(1);
-                }
-                s.xmit = now;
-            } else if idx >= self.first {
-                while self.first + (self.slots.len() as u64) <= idx {
-                    self.slots.push_back(Slot {
-                        xmit: now,
-                        rexmitted: false,
-                        sacked: false,
-                        copies: 1,
-                    });
-                }
-            }
-        }
-        self.high = self.high.max(end);
+        self.board.on_sent(now, off, len);
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
