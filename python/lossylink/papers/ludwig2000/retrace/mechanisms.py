@@ -209,13 +209,13 @@ def mtu_curve(reading: str, seed: int) -> dict[str, float]:
 
 
 def table(readings: list[str], cols: list[str], change: str = "") -> None:
-    print("reading".ljust(24) + "".join(c.rjust(11) for c in cols))
+    print("reading".ljust(24) + "".join(c.rjust(13) for c in cols))
     for rd in readings:
         vals = [row(rd, s, change) for s in t.SEEDS]
         cells = []
         for c in cols:
             v = [x[c] for x in vals]
-            cells.append(f"{np.mean(v):.4g}".rjust(11))
+            cells.append(f"{np.mean(v):.4g}".rjust(13))
         print((rd + (f" [{change}]" if change else "")).ljust(24) + "".join(cells))
 
 
