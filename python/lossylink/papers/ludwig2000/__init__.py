@@ -49,6 +49,7 @@ from lossylink.papers.ludwig2000.hiccup.runs import MSS, RWND
 from lossylink.papers.ludwig2000.intermittent import runs as s13_runs
 from lossylink.papers.ludwig2000.intermittent import targets as s13_targets
 from lossylink.papers.ludwig2000.retrace import targets as retrace_targets
+from lossylink.papers.ludwig2000.retrace import why as retrace_why
 from lossylink.papers.ludwig2000.spurious_cost import runs as s12_runs
 from lossylink.papers.ludwig2000.spurious_cost import targets as s12_targets
 from lossylink.papers.ludwig2000.timers import runs as timer_runs
@@ -111,6 +112,7 @@ TARGETS: tuple[Target, ...] = (
     *s13_targets.TARGETS,
     *gsm_targets.TARGETS,
     *retrace_targets.TARGETS,
+    *retrace_why.TARGETS,
     *gsm_ext_targets.TARGETS,
     *timer_targets.TARGETS,
 )
@@ -121,6 +123,7 @@ TARGET_TABLES = (
     *s13_targets.TARGET_TABLES,
     *gsm_targets.TARGET_TABLES,
     *retrace_targets.TARGET_TABLES,
+    *retrace_why.TARGET_TABLES,
     *gsm_ext_targets.TARGET_TABLES,
     *timer_targets.TARGET_TABLES,
 )
@@ -131,6 +134,7 @@ TABLE_GROUP = {
     **s13_targets.TABLE_GROUP,
     **gsm_targets.TABLE_GROUP,
     **retrace_targets.TABLE_GROUP,
+    **retrace_why.TABLE_GROUP,
     **gsm_ext_targets.TABLE_GROUP,
     **timer_targets.TABLE_GROUP,
 }

@@ -45,8 +45,8 @@ pub enum FadeDensity {
     /// (B2: 0.28 for trace_B/C), so a minute at that rate is one fade.
     Worst,
     /// As densely as the burst statistics allow: one good block between bursts on average
-    /// (`d = L / (L + 1)`, `L` the mean burst length of B4/B5's mixture; 0.78 for trace_C, 0.81
-    /// for trace_B).
+    /// (`d = L / (L + 1)`, `L` the mean burst length of B4/B5's mixture; 0.81 for trace_C,
+    /// `L` = 4.13 blocks, 0.85 for trace_B, `L` = 5.48).
     Dense,
 }
 
@@ -139,6 +139,18 @@ impl Clustered {
             &mut RngStream::new(seed, &format!("gsm/{base}/minutes")),
             &mut RngStream::new(seed, &format!("gsm/{name}/erasures")),
         )
+    }
+
+    /// The rates `minutes` minutes of the reading called `name` were drawn with for `seed`
+    /// (the per-minute erasure rates [`Clustered::trace`] spreads into fades): the same draws
+    /// from the same stream, for checking a trace against its minutes.
+    pub fn minute_rates(&self, name: &str, minutes: usize, seed: u64) -> Vec<f64> {
+        let base = name.split('@').next().unwrap_or(name);
+        let mut rng = RngStream::new(seed, &format!("gsm/{base}/minutes"));
+        let mut deck = MinuteDeck::default();
+        (0..minutes)
+            .map(|_| deck.draw(&self.profile.minute, &mut rng))
+            .collect()
     }
 
     /// A trace of `minutes` whole minutes: the minutes' rates from `minutes_rng`, the fades and

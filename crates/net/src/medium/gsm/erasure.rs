@@ -331,12 +331,23 @@ impl Profile {
 
     /// A trace of `minutes` whole minutes drawn from the stream `rng`.
     pub fn generate(&self, minutes: usize, rng: &mut RngStream) -> BlockTrace {
+        self.generate_with_rates(minutes, rng).0
+    }
+
+    /// [`Profile::generate`], with the erasure rate each minute was drawn with.
+    pub fn generate_with_rates(
+        &self,
+        minutes: usize,
+        rng: &mut RngStream,
+    ) -> (BlockTrace, Vec<f64>) {
+        let mut rates = Vec::with_capacity(minutes);
         let mut erased = Vec::with_capacity(minutes * BLOCKS_PER_MINUTE);
         let mean_burst = self.bursts.mean();
         // Blocks of the current burst still to erase (0: the good state).
         let mut burst_left: u64 = 0;
         for _ in 0..minutes {
             let b = self.draw_minute(rng);
+            rates.push(b);
             // Leave the good state with probability 1 / mean good run.
             let p_start = if b <= 0.0 {
                 0.0
@@ -360,7 +371,7 @@ impl Profile {
                 }
             }
         }
-        BlockTrace { erased }
+        (BlockTrace { erased }, rates)
     }
 }
 
