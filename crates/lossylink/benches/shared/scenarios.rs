@@ -147,6 +147,7 @@ pub const SCALE: &[(&str, &str)] = &[
     ("web-1000", "3600s"),
     ("llelsn-stalled", "600s"),
     ("gigabit", "8s"),
+    ("gigabit-bbr", "8s"),
 ];
 
 /// The LL-ELSN study's stalled run (`llelsn_stalled.toml`, seed 1) for `duration`: one flow
@@ -161,16 +162,22 @@ pub fn llelsn_stalled(duration: &str) -> Scenario {
 }
 
 /// The scale case `name` (`dumbbell-N-RATE`, `cell-N`, `web-N`, `llelsn-stalled`,
-/// `gigabit`) run for `duration`.
+/// `gigabit`, `gigabit-bbr`) run for `duration`.
 pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
     if name == "llelsn-stalled" {
         return Some(llelsn_stalled(duration));
     }
-    if name == "gigabit" {
+    if let Some(cc) = name.strip_prefix("gigabit") {
         // Today's path: the `gigabit` preset (four CUBIC flows of the linux profile, RACK-TLP
-        // over SACK, window scaling, thousands of segments in flight each).
+        // over SACK, window scaling, thousands of segments in flight each); `gigabit-bbr`
+        // with BBR, which samples the delivery rate on every ACK.
         let mut s = Scenario::preset("gigabit").ok()?;
         s.set("run.duration", duration).ok()?;
+        match cc {
+            "" => {}
+            "-bbr" => s.set("scheme", "e2e-linux+bbr").ok()?,
+            _ => return None,
+        }
         return Some(s);
     }
     let mut parts = name.split('-');

@@ -23,7 +23,7 @@ use engine::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
 /// One outstanding segment as sent.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Rec {
     start: u64,
     end: u64,
@@ -45,6 +45,13 @@ pub(super) struct RateSampler {
     /// Non-zero while application-limited: the delivered count that ends it.
     app_limited: u64,
     recs: VecDeque<Rec>,
+    /// The number of `recs[0]` (records are numbered in the order they were made).
+    base: u64,
+    /// The numbers of the records not SACKed, ascending: a SACK block that arrives again and
+    /// again visits only what it newly covers (thousands of segments SACKed above a hole).
+    unsacked: VecDeque<u64>,
+    /// Bytes of the records not SACKed: the flight before an ACK, without a walk.
+    unsacked_bytes: u64,
     min_rtt: Option<u64>,
     /// Pacing: the earliest time of the next send, and whether a send waits for it.
     pub(super) pace_next: SimTime,
@@ -86,9 +93,18 @@ impl RateSampler {
                 break;
             }
             let r = self.recs[i];
+            if r.sacked {
+                // Not SACKed any more once resent.
+                let n = self.base + i as u64;
+                let at = self.unsacked.partition_point(|&u| u < n);
+                self.unsacked.insert(at, n);
+                self.unsacked_bytes += r.end - r.start;
+            }
             self.recs[i] = stamp(r.start, r.end, true);
         }
         if end > top {
+            self.unsacked.push_back(self.base + self.recs.len() as u64);
+            self.unsacked_bytes += end - top;
             self.recs.push_back(stamp(top, end, false));
         }
     }
@@ -101,12 +117,7 @@ impl RateSampler {
         sack: &[(u64, u64)],
         cx: AckContext,
     ) -> RateSample {
-        let prior_in_flight: u64 = self
-            .recs
-            .iter()
-            .filter(|r| !r.sacked)
-            .map(|r| r.end - r.start)
-            .sum();
+        let prior_in_flight = self.unsacked_bytes;
         let mut newest: Option<Rec> = None;
         let mut acked = 0;
         let mut deliver = |s: &mut Self, r: Rec| {
@@ -123,21 +134,27 @@ impl RateSampler {
             }
             self.recs.pop_front();
             if !r.sacked {
+                self.unsacked.pop_front();
+                self.unsacked_bytes -= r.end - r.start;
                 deliver(self, r);
             }
+            self.base += 1;
         }
         for &(l, rt) in sack {
-            let first = self.recs.partition_point(|r| r.end <= l);
-            for i in first..self.recs.len() {
+            // The records inside the block, `[start >= l, end <= rt]`, are a run of positions;
+            // of those, the ones not SACKed yet.
+            let a = self.base + self.recs.partition_point(|r| r.start < l) as u64;
+            let b = self.base + self.recs.partition_point(|r| r.end <= rt) as u64;
+            let ua = self.unsacked.partition_point(|&u| u < a);
+            let ub = self.unsacked.partition_point(|&u| u < b).max(ua);
+            for k in ua..ub {
+                let i = (self.unsacked[k] - self.base) as usize;
                 let r = self.recs[i];
-                if r.end > rt {
-                    break;
-                }
-                if r.start >= l && !r.sacked {
-                    self.recs[i].sacked = true;
-                    deliver(self, r);
-                }
+                self.recs[i].sacked = true;
+                self.unsacked_bytes -= r.end - r.start;
+                deliver(self, r);
             }
+            self.unsacked.drain(ua..ub);
         }
         let mut rs = RateSample {
             now,
@@ -264,6 +281,135 @@ mod tests {
             (rs.acked_sacked, rs.delivered_total, rs.rtt),
             (1000, 3000, None)
         );
+    }
+
+    /// [`RateSampler::on_ack`] as it was before the indexes: a walk for the flight, and each
+    /// SACK block's records visited one by one (the index fields are left as they were).
+    fn on_ack_by_walk(
+        s: &mut RateSampler,
+        now: SimTime,
+        ack: u64,
+        sack: &[(u64, u64)],
+        cx: AckContext,
+    ) -> RateSample {
+        let prior_in_flight: u64 = s
+            .recs
+            .iter()
+            .filter(|r| !r.sacked)
+            .map(|r| r.end - r.start)
+            .sum();
+        let mut newest: Option<Rec> = None;
+        let mut acked = 0;
+        let mut deliver = |s: &mut RateSampler, r: Rec| {
+            s.delivered += r.end - r.start;
+            s.delivered_time = now;
+            acked += r.end - r.start;
+            if newest.is_none_or(|n| (r.sent, r.end) > (n.sent, n.end)) {
+                newest = Some(r);
+            }
+        };
+        while let Some(&r) = s.recs.front() {
+            if r.end > ack {
+                break;
+            }
+            s.recs.pop_front();
+            if !r.sacked {
+                deliver(s, r);
+            }
+        }
+        for &(l, rt) in sack {
+            let first = s.recs.partition_point(|r| r.end <= l);
+            for i in first..s.recs.len() {
+                let r = s.recs[i];
+                if r.end > rt {
+                    break;
+                }
+                if r.start >= l && !r.sacked {
+                    s.recs[i].sacked = true;
+                    deliver(s, r);
+                }
+            }
+        }
+        let mut rs = RateSample {
+            now,
+            delivered: 0,
+            interval: SimDuration(0),
+            prior_delivered: 0,
+            delivered_total: s.delivered,
+            is_app_limited: false,
+            rtt: None,
+            acked_sacked: acked,
+            prior_in_flight,
+            in_flight: cx.in_flight,
+            loss: cx.loss,
+            phase: cx.phase,
+        };
+        if s.app_limited != 0 && s.delivered > s.app_limited {
+            s.app_limited = 0;
+        }
+        let Some(p) = newest else {
+            return rs;
+        };
+        s.first_sent = p.sent;
+        let rtt = (now - p.sent).as_nanos();
+        if !p.rexmitted {
+            rs.rtt = Some(SimDuration(rtt));
+            s.min_rtt = Some(s.min_rtt.map_or(rtt, |m| m.min(rtt)));
+        }
+        let send_elapsed = (p.sent - p.first_sent).as_nanos();
+        let ack_elapsed = (s.delivered_time - p.delivered_time).as_nanos();
+        let interval = send_elapsed.max(ack_elapsed);
+        rs.prior_delivered = p.delivered;
+        rs.delivered = s.delivered - p.delivered;
+        rs.is_app_limited = p.app_limited;
+        if s.min_rtt.is_none_or(|m| interval >= m) {
+            rs.interval = SimDuration(interval);
+        }
+        rs
+    }
+
+    proptest::proptest! {
+        /// Through random sends (new data, retransmissions of any range, SACKed ones too),
+        /// cumulative ACKs and SACK blocks, the kept flight and the records not SACKed are the
+        /// walk's, and every ACK gives the walk's sample and leaves the walk's records.
+        #[test]
+        fn the_kept_flight_and_holes_agree_with_a_walk(
+            ops in proptest::collection::vec((0u8..4, 0u64..12, 0u64..12), 1..120),
+        ) {
+            let mut s = RateSampler::default();
+            let (mut now, mut una, mut max) = (0u64, 0u64, 0u64);
+            for (op, x, y) in ops {
+                now += 1;
+                match op {
+                    0 => {
+                        let len = 500 + (y % 3) * 500;
+                        s.on_sent(ms(now), max, max + len, max == una);
+                        max += len;
+                    }
+                    1 if max > una => {
+                        let off = una + (x * 400) % (max - una);
+                        s.on_sent(ms(now), off, (off + 1 + y * 300).min(max), false);
+                    }
+                    2 | 3 => {
+                        let ack = if op == 2 { (una + x * 350).min(max) } else { una };
+                        let l = ack + y * 450;
+                        let blocks = [(l, l + (x + 1) * 600), (l / 2, l)];
+                        let mut walk = s.clone();
+                        let want = on_ack_by_walk(&mut walk, ms(now), ack, &blocks, CX);
+                        let rs = s.on_ack(ms(now), ack, &blocks, CX);
+                        proptest::prop_assert_eq!(rs, want);
+                        proptest::prop_assert_eq!(&s.recs, &walk.recs);
+                        proptest::prop_assert_eq!((s.first_sent, s.min_rtt), (walk.first_sent, walk.min_rtt));
+                        una = una.max(ack);
+                    }
+                    _ => {}
+                }
+                let holes: Vec<u64> = (s.base..).zip(&s.recs).filter(|(_, r)| !r.sacked).map(|(n, _)| n).collect();
+                proptest::prop_assert_eq!(s.unsacked.iter().copied().collect::<Vec<_>>(), holes);
+                let bytes: u64 = s.recs.iter().filter(|r| !r.sacked).map(|r| r.end - r.start).sum();
+                proptest::prop_assert_eq!(s.unsacked_bytes, bytes);
+            }
+        }
     }
 
     #[test]
