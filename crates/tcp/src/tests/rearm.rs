@@ -9,7 +9,7 @@
 //! receiver offers 1 MiB), so a queue stands at the bottleneck and a copy's loss shows in
 //! SACKs 30-60 ms after it was sent.
 //!
-//! Segment 100 is lost six times (in issue 44's `wlan-n` cell an access point's CoDel dropped
+//! Segment 100 is lost six times (in the `wlan-n` preset's cell an access point's CoDel dropped
 //! the 9 dB station's segment three times, docs/scenarios.md): RACK resends it each time the
 //! SACKs of the segments sent after the last copy show that copy lost, and the seventh copy
 //! arrives.
