@@ -7,7 +7,8 @@
 //!
 //! The first argument is a preset name or a TOML file; the rest are seeds. For each of
 //! `minstrel-ht` and `ideal`, one line per seed: each flow's goodput (Mb/s) and timeouts, the
-//! aggregate goodput and Jain's index. `RC` lists the rate controls, `DURATION` sets
+//! aggregate goodput, Jain's index and the MPDUs the MACs dropped at their retry limit. `RC`
+//! lists the rate controls, `DURATION` sets
 //! `run.duration`, `SETS="path=value;..."` other overrides.
 
 use lossylink::{run, RunOptions, Scenario, Value};
@@ -57,8 +58,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     )
                 })
                 .collect();
+            // MPDUs the MACs dropped at their retry limit, all members.
+            let drops: f64 = fr.members.iter().map(|m| num(m, "retry_drops")).sum();
             println!(
-                "{rc} seed {seed}: {} | total {:.1} Mb/s, Jain {:.3}",
+                "{rc} seed {seed}: {} | total {:.1} Mb/s, Jain {:.3}, MAC drops {drops}",
                 per.join(" "),
                 num(&fr.aggregate, "aggregate_goodput_mbps"),
                 num(&fr.aggregate, "jain_index")

@@ -1,7 +1,10 @@
 //! 802.11 framing of an 802.11 DCF port's capture (a cell with `dcf`, a `medium = "dcf"` hop),
 //! so that Wireshark tells the MAC's retries from TCP's retransmissions: link type
 //! `LINKTYPE_IEEE802_11_RADIOTAP` (127), and per frame a radiotap header (Radiotap
-//! specification, radiotap.org: version 0; the Flags field; on a data frame of an HT mode
+//! specification, radiotap.org: version 0; the Flags field; on a data frame of a legacy mode
+//! (802.11a/g OFDM, 802.11b DSSS, when the port's mode is known: a cell with `dcf.phy`) the
+//! Rate field (present bit 2, u8, 500 kb/s units: 108 for 54 Mb/s, 2 for 1 Mb/s), as on the
+//! BlockAckReqs below; on a data frame of an HT mode
 //! (802.11n) the MCS field (present bit 19: known, flags, MCS index: bandwidth, guard
 //! interval, HT-mixed format, BCC, and the MCS index 8·(N_SS − 1) + m), of a VHT mode
 //! (802.11ac) the VHT field (present bit 21, aligned to 2: known, flags, bandwidth, MCS and
@@ -69,8 +72,8 @@ fn radiotap(corrupted: bool, mode: Option<Mode>, ampdu: Option<(u32, bool)>) -> 
     radiotap_with(corrupted, (mode, false), ampdu)
 }
 
-/// [`radiotap`], with the Rate field of a non-HT `mode` if `rate` (the control frames whose
-/// mode the MAC recorded; data frames of 802.11a/b/g carry none, as before).
+/// [`radiotap`], with the Rate field of a non-HT `mode` if `rate` (data frames, and the
+/// control frames whose mode the MAC recorded; an ACK has none).
 fn radiotap_with(
     corrupted: bool,
     (mode, rate): (Option<Mode>, bool),
@@ -154,7 +157,8 @@ pub struct DataFrame {
     pub retry: bool,
     /// Corrupted by the channel.
     pub corrupted: bool,
-    /// The PHY mode it was sent in (its rate in radiotap for HT and VHT), if known.
+    /// The PHY mode it was sent in (its rate in radiotap: the Rate field of a legacy mode, the
+    /// MCS or VHT field of an HT or VHT one), if known.
     pub mode: Option<Mode>,
     /// The A-MPDU it went in: reference number and whether it is the last subframe.
     pub ampdu: Option<(u32, bool)>,
@@ -167,7 +171,7 @@ pub fn data_headers(f: &DataFrame, ethernet: &[u8]) -> Vec<u8> {
         .get(crate::pcap::ETHERNET_HEADER..)
         .unwrap_or_default();
     let mut out = Vec::with_capacity(9 + 24 + 8 + ip.len());
-    out.extend_from_slice(&radiotap(f.corrupted, f.mode, f.ampdu));
+    out.extend_from_slice(&radiotap_with(f.corrupted, (f.mode, true), f.ampdu));
     out.push(FC_DATA);
     out.push(if f.retry { FC_RETRY } else { 0 });
     out.extend_from_slice(&[0, 0]); // duration
@@ -275,6 +279,21 @@ mod tests {
             &[0, 0, 12, 0, 0x02, 0, 0x08, 0, 0, 0x1f, 0x05, 15]
         );
         assert_eq!(&h[12..14], &[0x08, 0x08]);
+        // Legacy frames: the Rate field after Flags (present bits 1 and 2), 10 bytes in all;
+        // 54 Mb/s OFDM is 108 · 500 kb/s, 1 Mb/s DSSS 2.
+        let dsss = Mode::Dsss {
+            rate_bps: 1_000_000,
+            plcp: engine::SimDuration::from_micros(192),
+        };
+        for (mode, rate) in [
+            (Mode::ofdm(54, false), 108),
+            (Mode::ofdm(6, true), 12),
+            (Some(dsss), 2),
+        ] {
+            let h = data_headers(&DataFrame { mode, ..f }, &eth);
+            assert_eq!(&h[..10], &[0, 0, 10, 0, 0x06, 0, 0, 0, 0, rate], "{mode:?}");
+            assert_eq!(&h[10..12], &[0x08, 0x08]);
+        }
         // A VHT frame: a pad byte, then the 12-byte VHT field (aligned to 2): 22 bytes.
         let vht = DataFrame {
             mode: Some(Mode::Vht {

@@ -188,6 +188,8 @@ fn make_sender(
             idle_restart: t.idle_restart,
             // Linux's Nagle (tcp_nagle_check with tcp_minshall_check) on the linux profile.
             nagle_minshall: t.linux,
+            // Linux re-arms the timer when it retransmits the head (tcp_xmit_retransmit_queue).
+            rearm_on_head_retransmit: t.linux,
             ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,

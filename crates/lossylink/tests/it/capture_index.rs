@@ -538,3 +538,68 @@ fn a_block_ack_request_and_its_block_ack_are_in_the_capture_with_their_rate() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Legacy data frames carry radiotap's Rate field (crate::radiotap; present bit 2, 500 kb/s
+/// units) as the BlockAckReqs do: in an 802.11g cell (the cell of golden row
+/// `wlan-11g-mixed-rates`, ten stations) with sta1 at 1 Mb/s DSSS (`station_rate`) among
+/// ERP-OFDM 54 Mb/s stations, every data frame to sta1 says 2 (1 Mb/s), every one to sta2
+/// 108 (54 Mb/s), and tshark (where installed) reads `radiotap.datarate` 1 and 54.
+#[test]
+fn legacy_data_frames_carry_their_rate_in_radiotap() {
+    let mut s =
+        Scenario::from_toml_str(include_str!("../../../../docs/examples/wifi-cell.toml")).unwrap();
+    for (k, v) in [
+        ("run.warmup", "0s"),
+        ("run.duration", "1s"),
+        (
+            "cells.0",
+            "{ name = \"cell\", access_point = \"ap\", stations = [\"sta1\", \"sta2\", \"sta3\", \"sta4\", \"sta5\", \"sta6\", \"sta7\", \"sta8\", \"sta9\", \"sta10\"], rate = \"54Mbps\", delay = \"1us\", queue = 50, framing = 36, dcf = { phy = \"11g\" }, station_rate = { sta1 = \"1Mbps\" } }",
+        ),
+    ] {
+        s.set(k, v).unwrap();
+    }
+    let r = run(&s, 1, &pcap_opts()).unwrap();
+    let dir = fresh("legacy-rate");
+    write(&r, &dir);
+    let after = |b: &Vec<u8>| usize::from(u16::from_le_bytes([b[2], b[3]]));
+    for (sta, rate) in [(1u8, 2u8), (2, 108)] {
+        let name = format!("hop{}-cell_sta{sta}-forward.pcap", sta + 1);
+        let file = read_pcap(&dir.join(&name));
+        let data: Vec<&Vec<u8>> = file
+            .records
+            .iter()
+            .map(|r| &r.1)
+            .filter(|b| b[after(b)] == 0x08)
+            .collect();
+        assert!(data.len() > 20, "{name}: {} data frames", data.len());
+        for b in &data {
+            let present = u32::from_le_bytes(b[4..8].try_into().unwrap());
+            assert_eq!(present, (1 << 1) | (1 << 2), "{name}: Flags and Rate");
+            assert_eq!((after(b), b[9]), (10, rate), "{name}");
+        }
+        if std::process::Command::new("tshark")
+            .arg("-v")
+            .output()
+            .is_ok_and(|v| v.status.success())
+        {
+            let out = std::process::Command::new("tshark")
+                .arg("-r")
+                .arg(dir.join(&name))
+                .args(["-Y", "wlan.fc.type_subtype == 0x0020", "-T", "fields"])
+                .args(["-e", "radiotap.datarate"])
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            let rates: Vec<&str> = text.lines().collect();
+            assert_eq!(rates.len(), data.len(), "{name}");
+            let mbps = f64::from(rate) / 2.0;
+            assert!(
+                rates.iter().all(|r| r.trim().parse::<f64>() == Ok(mbps)),
+                "{name}: {rates:?}"
+            );
+        } else {
+            eprintln!("NOTICE: tshark not installed; the fields are read from the bytes only");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

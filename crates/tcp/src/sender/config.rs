@@ -53,6 +53,13 @@ pub struct SenderConfig {
     /// is still unacknowledged; otherwise (BSD `tcp_output`, RFC 896) only when nothing is
     /// outstanding.
     pub nagle_minshall: bool,
+    /// Re-arm the retransmission timer with the full RTO when the oldest outstanding segment
+    /// (`snd_una`) is retransmitted, unless RACK's reordering timer is pending (Linux
+    /// net/ipv4/tcp_output.c, `tcp_xmit_retransmit_queue`: `skb == rtx_head &&
+    /// icsk_pending != ICSK_TIME_REO_TIMEOUT` → `tcp_reset_xmit_timer(.., icsk_rto, ..)`);
+    /// otherwise the timer runs on from the last ACK that advanced `snd_una` (RFC 6298 §5.1,
+    /// §5.3, 4.4BSD).
+    pub rearm_on_head_retransmit: bool,
 }
 
 impl SenderConfig {
@@ -78,6 +85,7 @@ impl SenderConfig {
             ersn_oldest_only: false,
             idle_restart: None,
             nagle_minshall: false,
+            rearm_on_head_retransmit: false,
         }
     }
 }

@@ -24,6 +24,15 @@ impl Sender {
         self.parts.cc.pacing_rate()
     }
 
+    /// Whether retransmitting the oldest outstanding segment re-arms the retransmission timer
+    /// (`SenderConfig::rearm_on_head_retransmit`): not while RACK's reordering timer is
+    /// pending (Linux `tcp_xmit_retransmit_queue`: `icsk_pending != ICSK_TIME_REO_TIMEOUT`).
+    #[inline(never)]
+    pub(super) fn head_rearm(&self) -> bool {
+        self.cfg.rearm_on_head_retransmit
+            && !(self.track_sends && self.parts.recovery.poll_timeout().is_some())
+    }
+
     /// The earliest of today's timers: the recovery part's and the probe timer.
     #[inline(never)]
     pub(super) fn extras_poll_timeout(&self) -> Option<SimTime> {

@@ -299,7 +299,8 @@ impl Sender {
         if self.cfg.rexmt == Rexmt::Precise {
             self.send_log.sent(off, end, now);
         }
-        if self.rexmt_at.is_none() {
+        // Started when it is not running; with Linux's rule also restarted when the head goes again.
+        if self.rexmt_at.is_none() || (rexmit_bytes > 0 && off == self.una && self.head_rearm()) {
             self.rexmt_at = Some(self.parts.rto.deadline(now));
         }
         if EXTRAS {

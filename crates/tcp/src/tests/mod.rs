@@ -29,6 +29,7 @@ pub(crate) mod net;
 pub(crate) mod newreno_ns2;
 pub(crate) mod prr;
 pub(crate) mod rack;
+pub(crate) mod rearm;
 pub(crate) mod relay;
 pub(crate) mod sack;
 pub(crate) mod syn;
