@@ -148,6 +148,7 @@ pub const SCALE: &[(&str, &str)] = &[
     ("llelsn-stalled", "600s"),
     ("gigabit", "8s"),
     ("gigabit-bbr", "8s"),
+    ("gigabit-sack", "8s"),
 ];
 
 /// The LL-ELSN study's stalled run (`llelsn_stalled.toml`, seed 1) for `duration`: one flow
@@ -162,7 +163,7 @@ pub fn llelsn_stalled(duration: &str) -> Scenario {
 }
 
 /// The scale case `name` (`dumbbell-N-RATE`, `cell-N`, `web-N`, `llelsn-stalled`,
-/// `gigabit`, `gigabit-bbr`) run for `duration`.
+/// `gigabit`, `gigabit-bbr`, `gigabit-sack`) run for `duration`.
 pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
     if name == "llelsn-stalled" {
         return Some(llelsn_stalled(duration));
@@ -170,12 +171,18 @@ pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
     if let Some(cc) = name.strip_prefix("gigabit") {
         // Today's path: the `gigabit` preset (four CUBIC flows of the linux profile, RACK-TLP
         // over SACK, window scaling, thousands of segments in flight each); `gigabit-bbr`
-        // with BBR, which samples the delivery rate on every ACK.
+        // with BBR, which samples the delivery rate on every ACK; `gigabit-sack` with CUBIC over
+        // the RFC 6675 SACK sender of the modern profile and 32 MiB buffers.
         let mut s = Scenario::preset("gigabit").ok()?;
         s.set("run.duration", duration).ok()?;
         match cc {
             "" => {}
             "-bbr" => s.set("scheme", "e2e-linux+bbr").ok()?,
+            "-sack" => {
+                s.set("scheme", "e2e-cubic").ok()?;
+                s.set("tcp.profile", "modern").ok()?;
+                s.set("tcp.buffer", "32MiB").ok()?;
+            }
             _ => return None,
         }
         return Some(s);

@@ -95,7 +95,12 @@ impl SackRecovery {
 
     /// RFC 6675 §4 IsLost, or for Fall-Floyd "a higher segment was SACKed".
     fn is_lost(&self, off: u64, highest: Option<u64>) -> bool {
-        self.is_lost_with(off, highest, || self.board.sacked_above(off))
+        match self.flavor {
+            SackFlavor::FallFloyd => self.is_lost_with(off, highest, || (0, 0)),
+            SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => {
+                self.board.is_lost_rfc6675(off, self.dupthresh)
+            }
+        }
     }
 
     /// [`SackRecovery::is_lost`] given how to get `sacked_above(off)` if it is needed.
@@ -223,11 +228,15 @@ impl LossRecovery for SackRecovery {
         }
         // Fall & Floyd: holes first, lowest first; RFC 6675 NextSeg (1).
         let highest = self.board.highest_sacked_end();
+        // IsLost only weakens going up (a segment has at least the SACKed bytes and runs above
+        // it that any higher one has; Fall-Floyd's test is "below the highest SACK"), so if any
+        // candidate is lost the lowest is: one question instead of one per candidate, each a
+        // count over the board above it.
         let seg = self
             .board
             .unsacked()
-            .filter(|s| s.rexmit_at.is_none())
-            .find(|s| self.is_lost(s.off, highest))?;
+            .find(|s| s.rexmit_at.is_none())
+            .filter(|s| self.is_lost(s.off, highest))?;
         if u64::from(seg.len) > budget {
             return None;
         }
@@ -243,15 +252,20 @@ impl LossRecovery for SackRecovery {
         if !matches!(self.phase, Phase::Recovery { .. }) {
             return None;
         }
-        let highest = self.board.highest_sacked_end();
-        Some(self.board.pipe(view.snd_max, view.snd_una, |s, above| {
-            let lost = self.is_lost_with(s.off, highest, || above);
-            match self.flavor {
-                // A resent hole's original has left the network (Fall & Floyd).
-                SackFlavor::FallFloyd => s.rexmit_at.is_some() || lost,
-                SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => lost,
+        Some(match self.flavor {
+            // A resent hole's original has left the network (Fall & Floyd).
+            SackFlavor::FallFloyd => {
+                let highest = self.board.highest_sacked_end();
+                self.board.pipe(view.snd_max, view.snd_una, |s, above| {
+                    s.rexmit_at.is_some() || self.is_lost_with(s.off, highest, || above)
+                })
             }
-        }))
+            // IsLost's lost holes are the lowest ones: counted, not walked.
+            SackFlavor::Rfc6675 | SackFlavor::Rfc6675Basic => {
+                self.board
+                    .pipe_rfc6675(view.snd_max, view.snd_una, self.dupthresh)
+            }
+        })
     }
 
     fn new_ack_is_duplicate(&self) -> bool {

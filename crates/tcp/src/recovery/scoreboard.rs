@@ -63,6 +63,8 @@ pub struct Scoreboard {
     /// without walking the SACKed runs between them (a receiver that lacks one early segment
     /// while an unbounded window keeps arriving leaves thousands of SACKed slots above it).
     holes: VecDeque<u64>,
+    /// Slots not SACKed and retransmitted (what SetPipe counts twice).
+    resent_holes: usize,
 }
 
 impl Scoreboard {
@@ -78,6 +80,7 @@ impl Scoreboard {
             sacked_slots: 0,
             resent_slots: 0,
             holes: VecDeque::new(),
+            resent_holes: 0,
         }
     }
 
@@ -124,6 +127,7 @@ impl Scoreboard {
             if let Some(s) = self.slots.pop_front() {
                 self.sacked_slots -= usize::from(s.sacked);
                 self.resent_slots -= usize::from(s.rexmit_at.is_some());
+                self.resent_holes -= usize::from(!s.sacked && s.rexmit_at.is_some());
             }
             self.first += 1;
         }
@@ -186,6 +190,8 @@ impl Scoreboard {
             let idx = self.holes[i];
             if let Some(s) = self.slot_mut(idx) {
                 s.sacked = true;
+                let resent = s.rexmit_at.is_some();
+                self.resent_holes -= usize::from(resent);
             }
         }
         self.holes.drain(lo..hi);
@@ -212,8 +218,10 @@ impl Scoreboard {
         match self.slot_mut(idx) {
             Some(s) if !s.sacked => {
                 s.sacked = true;
+                let resent = s.rexmit_at.is_some();
                 self.version += 1;
                 self.sacked_slots += 1;
+                self.resent_holes -= usize::from(resent);
                 if let Ok(i) = self.holes.binary_search(&idx) {
                     self.holes.remove(i);
                 }
@@ -228,9 +236,11 @@ impl Scoreboard {
         let mss = self.mss;
         if let Some(s) = self.slot_mut(off / mss) {
             let first = s.rexmit_at.is_none();
+            let hole = !s.sacked;
             s.rexmit_at = Some(now);
             self.version += 1;
             self.resent_slots += usize::from(first);
+            self.resent_holes += usize::from(first && hole);
         }
     }
 
@@ -377,17 +387,128 @@ impl Scoreboard {
             return None;
         }
         // The highest slot that is not a hole: below the run of holes at the top.
-        let mut top = self.first + self.slots.len() as u64;
-        for &h in self.holes.iter().rev() {
-            if h + 1 != top {
-                break;
-            }
-            top = h;
-        }
+        let end = self.first + self.slots.len() as u64;
+        let top = match self.holes.back() {
+            Some(&h) if h + 1 == end => self.holes[self.hole_run_start(self.holes.len())],
+            _ => end,
+        };
         // Only the first slot can be empty (a cumulative ACK up to a short `snd_max`), and
         // then it is the only one.
         let s = self.state_of(top.checked_sub(1).filter(|&i| i >= self.first)?);
         (s.len > 0).then_some(s.off + u64::from(s.len))
+    }
+
+    /// The position in `holes` where the run of consecutive hole indices that ends at position
+    /// `end - 1` starts (`end > 0`): `holes[j] - j` never falls, and is the same along a run.
+    fn hole_run_start(&self, end: usize) -> usize {
+        let key = |j: usize| self.holes[j] - j as u64;
+        let c = key(end - 1);
+        let (mut lo, mut hi) = (0, end - 1);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if key(mid) < c {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// The slot index below which every hole is lost by RFC 6675 §4 IsLost with DupThresh
+    /// `dupthresh` (more than `dupthresh - 1` segments' bytes or `dupthresh` runs SACKed above
+    /// it). IsLost only weakens going up, so the lost holes are the lowest ones; the walk goes
+    /// down from the top a run at a time (a run of consecutive holes, which share one answer,
+    /// skipped by a binary search; a SACKed run counted by index arithmetic) and stops after at
+    /// most `dupthresh` SACKed runs.
+    fn lost_below(&self, dupthresh: u32) -> u64 {
+        let limit = u64::from(dupthresh.saturating_sub(1)) * self.mss;
+        let (mut bytes, mut runs) = (0u64, 0u32);
+        let mut top = self.first + self.slots.len() as u64;
+        let mut pos = self.holes.len();
+        loop {
+            if pos > 0 && self.holes[pos - 1] + 1 == top {
+                pos = self.hole_run_start(pos);
+                top = self.holes[pos];
+            }
+            let Some(h) = pos.checked_sub(1).map(|p| self.holes[p]) else {
+                return self.first;
+            };
+            let run = self.span_bytes(h + 1, top);
+            if run > 0 {
+                bytes += run;
+                runs += 1;
+            }
+            if runs >= dupthresh || bytes > limit {
+                return h + 1;
+            }
+            top = h + 1;
+        }
+    }
+
+    /// RFC 6675 §4 IsLost (DupThresh `dupthresh`) of the segment holding `off`: for a hole,
+    /// from [`Scoreboard::lost_below`] (a few runs from the top) instead of a count over every
+    /// hole above it; otherwise from [`Scoreboard::sacked_above`].
+    pub fn is_lost_rfc6675(&self, off: u64, dupthresh: u32) -> bool {
+        let idx = off / self.mss;
+        if off >= self.una && off < self.high && self.holes.binary_search(&idx).is_ok() {
+            return idx < self.lost_below(dupthresh);
+        }
+        let (bytes, runs) = self.sacked_above(off);
+        runs >= dupthresh || bytes > u64::from(dupthresh.saturating_sub(1)) * self.mss
+    }
+
+    /// The bytes of `count` slots, less what the board's first and last slots lack of a whole
+    /// segment when `has` says they are among them.
+    fn slots_bytes(&self, count: usize, has: impl Fn(u64) -> bool) -> u64 {
+        let mut bytes = count as u64 * self.mss;
+        let n = self.slots.len() as u64;
+        for idx in [self.first, self.first + n.saturating_sub(1)] {
+            if n > 0 && has(idx) {
+                let (start, end) = self.span(idx);
+                bytes -= self.mss - end.saturating_sub(start);
+            }
+            if n <= 1 {
+                break;
+            }
+        }
+        bytes
+    }
+
+    /// `[start, end)` of slot `idx`, clipped to the outstanding data.
+    fn span(&self, idx: u64) -> (u64, u64) {
+        (
+            (idx * self.mss).max(self.una),
+            ((idx + 1) * self.mss).min(self.high),
+        )
+    }
+
+    /// RFC 6675 §4 SetPipe with IsLost (DupThresh `dupthresh`): what [`Scoreboard::pipe`] sums
+    /// with that `lost`, from counts and the holes' order instead of a walk over the board (a
+    /// sender asks before every segment; at today's windows the board holds thousands).
+    pub fn pipe_rfc6675(&self, snd_max: u64, from: u64, dupthresh: u32) -> u64 {
+        let mss = self.mss;
+        let n = self.holes.len();
+        // The holes whose segment starts at or above `from`.
+        let from_pos = if from <= self.una {
+            0
+        } else {
+            self.holes.partition_point(|&h| h * mss < from)
+        };
+        let lost_end = self.lost_below(dupthresh);
+        let kept = self.holes.partition_point(|&h| h < lost_end).max(from_pos);
+        let hole_at =
+            |idx: u64, from: usize| self.holes.binary_search(&idx).is_ok_and(|p| p >= from);
+        // Originals still in the network: the holes from `kept` up.
+        let mut pipe = snd_max.saturating_sub(self.high);
+        pipe += self.slots_bytes(n - kept, |idx| hole_at(idx, kept));
+        // Resends: the resent holes from `from_pos` up.
+        let resent = |idx: u64| self.slot(idx).is_some_and(|s| s.rexmit_at.is_some());
+        let below = (0..from_pos).filter(|&p| resent(self.holes[p])).count();
+        pipe += self.slots_bytes(self.resent_holes - below, |idx| {
+            resent(idx) && hole_at(idx, from_pos)
+        });
+        pipe
     }
 
     /// Whether some segment below the highest selectively acknowledged one is missing (a gap in
@@ -449,6 +570,7 @@ impl Scoreboard {
         self.version += 1;
         self.sacked_slots = 0;
         self.resent_slots = 0;
+        self.resent_holes = 0;
         self.holes = (self.first..self.first + self.slots.len() as u64).collect();
     }
 
@@ -459,6 +581,7 @@ impl Scoreboard {
         }
         self.version += 1;
         self.resent_slots = 0;
+        self.resent_holes = 0;
     }
 }
 
@@ -522,6 +645,25 @@ mod tests {
                 proptest::prop_assert_eq!(b.unsacked().collect::<Vec<_>>(), unsacked);
                 let down: Vec<_> = b.segments_down_with_sacked_above().filter(|(s, _)| !s.sacked).collect();
                 proptest::prop_assert_eq!(b.unsacked_down_with_sacked_above().collect::<Vec<_>>(), down);
+                let resent_holes = b.slots.iter().filter(|s| !s.sacked && s.rexmit_at.is_some()).count();
+                proptest::prop_assert_eq!(b.resent_holes, resent_holes);
+                for dt in 1..=4u32 {
+                    for off in [0, una, una + x * 500, una + y * MSS + 1, max] {
+                        let (bytes, runs) = sacked_above_by_walk(&b, off);
+                        let want = runs >= dt || bytes > u64::from(dt - 1) * MSS;
+                        proptest::prop_assert_eq!(b.is_lost_rfc6675(off, dt), want, "off {} dt {}", off, dt);
+                    }
+                    for from in [0, una, una + x * MSS, una + y * 500] {
+                        let lost = |_: &SegmentState, (bytes, runs): (u64, u32)| {
+                            runs >= dt || bytes > u64::from(dt - 1) * MSS
+                        };
+                        proptest::prop_assert_eq!(
+                            b.pipe_rfc6675(max + y, from, dt),
+                            b.pipe(max + y, from, lost),
+                            "dupthresh {} from {}", dt, from
+                        );
+                    }
+                }
                 let hole = walk.iter().any(|s| !s.sacked && high.is_some_and(|h| s.off < h));
                 proptest::prop_assert_eq!(b.has_hole(), hole);
                 for off in [0, una.saturating_sub(1), una, una + x * 500, una + y * MSS + 1, max, max + 1] {
