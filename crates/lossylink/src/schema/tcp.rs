@@ -78,6 +78,9 @@ pub enum RtoDoc {
     Eifel,
     /// RTO_AGG (Ludwig2000 §5.4.6): the Eifel timer scaled by a self-training factor.
     EifelAgg,
+    /// ns-2.35's `Agent/TCP` timer (tcp/tcp.cc `rtt_update`, `rtt_timeout`, `rtt_backoff`):
+    /// samples in whole `tcp_tick` ticks, srtt and rttvar in ns-2's fixed point.
+    Ns2,
 }
 
 /// NewReno flavour.
@@ -275,9 +278,13 @@ pub struct TcpDoc {
     /// NewReno flavour for schemes that use NewReno (paper | rfc6582 | ns2; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
-    /// Retransmission-timer estimator (profile | eifel).
+    /// Retransmission-timer estimator (profile | eifel | eifel-agg | ns2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto: Option<RtoDoc>,
+    /// ns-2's `tcpTick_`, the granularity of the `ns2` estimator (10ms); only with
+    /// `rto = "ns2"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_tick: Option<Dur>,
     /// RTO_AGG's k, 0 < k < 1 (0.1: AGG falls about 10% per congestion-avoidance cycle); only
     /// with `rto = "eifel-agg"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -547,6 +554,7 @@ impl Default for TcpDoc {
             westwood_filter: None,
             newreno: None,
             rto: None,
+            tcp_tick: None,
             rto_agg_k: None,
             sack_sender: None,
             eln: None,

@@ -1142,6 +1142,37 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "llelsn-ns2-rto-reno-fer5",
+        "ns-2.35's retransmission timer (tcp.rto = ns2, tcp.cc rtt_update/rtt_timeout, tcpTick_ 10 ms): samples in tick boundaries, fixed-point srtt/rttvar, minrto_ 0.2 s before the backoff; Reno on the LL-ELSN downlink, d = 50 ms on each wired link (Fig. 7), 5% FER",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "e2e"),
+            ("links.0.delay", "50ms"),
+            ("links.1.delay", "50ms"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
+        "llelsn-ns2-rto-timestamps-fer5",
+        "ns-2.35's timer with the timestamp option: every ACK a sample, rounded to the nearest 10 ms tick (tcp.cc:580); Reno on the LL-ELSN downlink, d = 50 ms on each wired link (Fig. 7), 5% FER",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "e2e"),
+            ("links.0.delay", "50ms"),
+            ("links.1.delay", "50ms"),
+            ("tcp.timestamps", "true"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "esack-no-notices",
         "ESACK without a notifying link layer: SACK recovery, one halving per episode, on the LL-ELSN cell at 1% FER",
         "llelsn",
