@@ -128,6 +128,18 @@ pub enum ExitRetractionDoc {
     Always,
 }
 
+/// What the ideal-BWE oracle's rate is (eln-llelsn spec §4.13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdealBweAvailableDoc {
+    /// `ideal_bwe_rate` is the available rate, fixed for the run.
+    Given,
+    /// `ideal_bwe_rate` is the bottleneck's capacity; the network measures the available
+    /// rate on every ACK: the capacity less the other flows' arrival rate over the last
+    /// `ideal_bwe_rtt` (eln-llelsn spec §4.13 (c)).
+    Live,
+}
+
 /// Westwood+'s bandwidth filter (eln-llelsn spec §4.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -331,6 +343,11 @@ pub struct TcpDoc {
     /// link on the flow's path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ideal_bwe_rate: Option<Rate>,
+    /// The ideal-BWE oracle: `given` (`ideal_bwe_rate` is the available rate) or `live`
+    /// (`ideal_bwe_rate` is the bottleneck's capacity, less the other flows' measured rate over
+    /// the last `ideal_bwe_rtt`, on every ACK); `given`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ideal_bwe_available: Option<IdealBweAvailableDoc>,
     /// The ideal-BWE oracle: the round trip (the path's propagation round trip).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ideal_bwe_rtt: Option<Dur>,
@@ -567,6 +584,7 @@ impl Default for TcpDoc {
             tibet_alpha: None,
             tibet_max_gap: None,
             ideal_bwe_rate: None,
+            ideal_bwe_available: None,
             ideal_bwe_rtt: None,
             window_scaling: None,
             ecn: None,

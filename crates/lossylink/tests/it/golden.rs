@@ -1173,6 +1173,28 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "ideal-bwe-live-oracle-cell",
+        "the ideal-BWE oracle's live ground truth (tcp.ideal_bwe_available = live, net network/oracle.rs): before every ACK the cell's capacity (3.71 Mb/s given, what ten Reno flows get from it) less the two Reno flows' data rate over the last propagation RTT; three downloads on the LL-ELSN cell, retry limit 7, no bit errors",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            (
+                "nodes",
+                "[{ name = \"server\", kind = \"host\" }, { name = \"router\", kind = \"router\" }, { name = \"ap\", kind = \"base-station\" }, { name = \"sta1\", kind = \"host\" }, { name = \"sta2\", kind = \"host\" }, { name = \"sta3\", kind = \"host\" }]",
+            ),
+            ("cells.0.stations", "[\"sta1\", \"sta2\", \"sta3\"]"),
+            (
+                "flows",
+                "[{ name = \"sta1\", from = \"server\", to = \"sta1\", scheme = \"e2e-ideal-bwe\", tcp = { ideal_bwe_available = \"live\", ideal_bwe_rate = \"3710kbps\" } }, { name = \"sta2\", from = \"server\", to = \"sta2\", scheme = \"e2e\" }, { name = \"sta3\", from = \"server\", to = \"sta3\", scheme = \"e2e\" }]",
+            ),
+            (
+                "cells.0.dcf",
+                "{ retry_limit = 7, basic_rate = \"11Mbps\", ap_queue = \"shared\" }",
+            ),
+            ("cells.0.error", "{ model = \"none\" }"),
+        ],
+    ),
+    (
         "esack-no-notices",
         "ESACK without a notifying link layer: SACK recovery, one halving per episode, on the LL-ELSN cell at 1% FER",
         "llelsn",

@@ -205,6 +205,9 @@ impl CongestionControl for CcPart {
     fn pacing_rate(&self) -> Option<u64> {
         cc!(self, p => p.pacing_rate())
     }
+    fn on_available_rate(&mut self, bytes_per_s: u64) {
+        cc!(self, p => p.on_available_rate(bytes_per_s))
+    }
     fn on_congestion_warning(&mut self, now: SimTime) {
         cc!(self, p => p.on_congestion_warning(now))
     }
