@@ -71,7 +71,7 @@ other nine flows' data arriving at their receivers over the last propagation rou
 spec's [PROPOSAL], §4.13 (c))."""
 IDEAL_BWE_SHARE = "371kbps"
 """A flow's measured share of the cell, a tenth of :data:`IDEAL_BWE_CELL`: the oracle's fixed
-rate before the live reading (issue 40's second session), kept as a counterfactual."""
+rate before the live reading, kept as a counterfactual."""
 ERSN_FER_PCT = (1, 3, 5, 7, 9)
 RETRY_FER_PCT = (0.5, 1, 2, 3, 5, 7, 9)
 RETRY_LIMITS = (1, 2, 4)

@@ -1,4 +1,4 @@
-"""Fig. 12's ideal BWE (issue 40 point 6): the oracle's available rate is measured by the
+"""Fig. 12's ideal BWE: the oracle's available rate is measured by the
 network on every ACK (``tcp.ideal_bwe_available = "live"``: the cell's capacity less the other
 flows' rate over the last round trip), and T004-11.aggressive reports its value under the two
 fixed readings too (a flow's measured share; the whole cell), each a counterfactual run."""

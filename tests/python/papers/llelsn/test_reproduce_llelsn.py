@@ -39,8 +39,8 @@ def test_llelsn_leads_at_low_fer_because_of_collisions() -> None:
     at every FER up to 7 % (T004-1.first's claim; its verdict needs the 5 seeds of ``--quick``).
     At FER 9 % one seed decides nothing: an LL-ELSN run there may stall for the rest of the run
     in the retransmission timer's backoff (its whole unbounded flight outstanding, every send a
-    retransmission, so no RTT sample ends the backoff; docs/llelsn.md, "Issue 40: ns-2's
-    tick"): seed 1 gives 0.87 Mb/s with ns-2's 10 ms tick, 2.18 without it."""
+    retransmission, so no RTT sample ends the backoff; docs/llelsn.md, "ns-2's estimator and
+    its 10 ms tick"): seed 1 gives 0.87 Mb/s with ns-2's 10 ms tick, 2.18 without it."""
     rep = reproduce("llelsn", seeds=1, groups=["fer", "ablation"], figures=False)
     v = {x.target.id: x for x in rep.verdicts}
     for tid in ("T004-3", "T004-3.ablation", "T004-5", "T004-4.reno"):
