@@ -1,7 +1,7 @@
 //! The `[tcp]` section of a scenario: a profile plus optional overrides of its knobs
 //! (docs/scenarios.md).
 
-use super::JerseyLossDoc;
+use super::{IdealBweAvailableDoc, JerseyLossDoc};
 use crate::units::{Dur, Rate, Size};
 use serde::{Deserialize, Serialize};
 
@@ -126,18 +126,6 @@ pub enum ExitRetractionDoc {
     Net3,
     /// On every exit (RFC 5681 §3.2 step 6).
     Always,
-}
-
-/// What the ideal-BWE oracle's rate is (eln-llelsn spec §4.13).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum IdealBweAvailableDoc {
-    /// `ideal_bwe_rate` is the available rate, fixed for the run.
-    Given,
-    /// `ideal_bwe_rate` is the bottleneck's capacity; the network measures the available
-    /// rate on every ACK: the capacity less the other flows' arrival rate over the last
-    /// `ideal_bwe_rtt` (eln-llelsn spec §4.13 (c)).
-    Live,
 }
 
 /// Westwood+'s bandwidth filter (eln-llelsn spec §4.5).
