@@ -14,7 +14,8 @@
 
 use crate::error::Error;
 use crate::schema::{
-    CubicFriendlyDoc, HystartDoc, JerseyLossDoc, Profile, TcpDoc, WestwoodFilterDoc,
+    CubicFriendlyDoc, HystartDoc, IdealBweAvailableDoc, JerseyLossDoc, Profile, TcpDoc,
+    WestwoodFilterDoc,
 };
 use engine::SimDuration;
 use tcp::cc::{
@@ -57,6 +58,9 @@ pub(crate) enum CcKind {
     IdealBwe {
         rate_bps: Option<u64>,
         rtt: Option<SimDuration>,
+        /// `tcp.ideal_bwe_available = "live"`: the rate is the bottleneck's capacity and the
+        /// network measures the available rate (`Network::ask_available_rate`).
+        live: bool,
     },
 }
 
@@ -75,6 +79,7 @@ pub(crate) const NAMED: [CcKind; 9] = [
     CcKind::IdealBwe {
         rate_bps: None,
         rtt: None,
+        live: false,
     },
 ];
 
@@ -246,6 +251,7 @@ impl CcKind {
                 CcKind::IdealBwe {
                     rate_bps: t.ideal_bwe_rate.map(|r| r.0),
                     rtt: t.ideal_bwe_rtt.map(|d| SimDuration(d.0)),
+                    live: t.ideal_bwe_available == Some(IdealBweAvailableDoc::Live),
                 }
             }
         })
@@ -253,7 +259,7 @@ impl CcKind {
 
     /// Every `[tcp]` knob a controller owns: its field, whether `t` gives it, and the
     /// controller's name. (`tcp.ca_extra_mss_over_8` is Reno's, and given only when true.)
-    fn knobs(t: &TcpDoc) -> [(&'static str, bool, &'static str); 10] {
+    fn knobs(t: &TcpDoc) -> [(&'static str, bool, &'static str); 11] {
         [
             (
                 "tcp.hystart",
@@ -285,6 +291,11 @@ impl CcKind {
                 "ideal-bwe",
             ),
             ("tcp.ideal_bwe_rtt", t.ideal_bwe_rtt.is_some(), "ideal-bwe"),
+            (
+                "tcp.ideal_bwe_available",
+                t.ideal_bwe_available.is_some(),
+                "ideal-bwe",
+            ),
         ]
     }
 
@@ -297,7 +308,7 @@ impl CcKind {
         &mut self,
         path: impl FnOnce() -> Option<PathFacts>,
     ) -> Result<(), Error> {
-        if let CcKind::IdealBwe { rate_bps, rtt } = self {
+        if let CcKind::IdealBwe { rate_bps, rtt, .. } = self {
             match path() {
                 Some(p) => {
                     *rate_bps = rate_bps.or(p.slowest_bps);
@@ -343,7 +354,7 @@ impl CcKind {
             }
             // The build fills in the path's rate for a flow; a split leg's oracle without a
             // given rate is refused there ([`CcKind::fit_path`]).
-            CcKind::IdealBwe { rate_bps, rtt } => CcPart::custom(IdealBweCc::new(
+            CcKind::IdealBwe { rate_bps, rtt, .. } => CcPart::custom(IdealBweCc::new(
                 rate_bps.unwrap_or(0) / 8,
                 rtt,
                 mss,

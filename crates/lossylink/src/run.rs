@@ -129,6 +129,16 @@ pub fn run_reporting(
             }
         };
         network.time_flow(id, f.start, f.stop, f.bytes.is_some());
+        if let crate::cc::CcKind::IdealBwe {
+            rate_bps: Some(capacity),
+            rtt: Some(window),
+            live: true,
+        } = f.tcp.cc
+        {
+            // The oracle's ground truth (net's network/oracle.rs): the capacity in bytes per
+            // second less the other flows' rate over the last round trip.
+            network.ask_available_rate(id, capacity / 8, window);
+        }
     }
     network.open_window_at(SimTime::ZERO + b.warmup);
     if opts.trace {

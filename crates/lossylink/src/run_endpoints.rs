@@ -14,7 +14,8 @@ use tcp::recovery::{
     SmartClock, SmartRecovery, TcpElnOver, TcpElnRecovery,
 };
 use tcp::rto::{
-    AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Rfc6298Config, Rfc6298Rto, TickClock,
+    AggRto, BsdRto, BsdRtoConfig, EifelRto, LinuxRto, Ns2Rto, Ns2RtoConfig, Rfc6298Config,
+    Rfc6298Rto, TickClock,
 };
 use tcp::spurious::Eifel;
 use tcp::{
@@ -72,6 +73,21 @@ fn make_sender(
         TimerSettings::Linux { min, max, initial } => LinuxRto::new(min, max, initial).into(),
         TimerSettings::Eifel(cfg) => EifelRto::new(cfg).into(),
         TimerSettings::Agg(cfg) => AggRto::new(cfg).into(),
+        // ns-2's `boot_time_`, uniform in one tick per agent (tcp/tcp.cc:481), is the phase of
+        // the tick boundaries its samples count: drawn from the host's own stream.
+        TimerSettings::Ns2 {
+            tick,
+            min,
+            max,
+            initial,
+        } => Ns2Rto::new(Ns2RtoConfig {
+            clock: clock(seed, at.node, &format!("{}ns2-tick", at.timers), tick),
+            min,
+            max,
+            initial,
+            timestamps: t.timestamps.is_some(),
+        })
+        .into(),
     };
     let base: RecoveryPart = match def.recovery {
         RecoveryKind::Reno => RenoRecovery::new(t.dupthresh)

@@ -11,7 +11,7 @@ use crate::port::Port;
 use crate::tap::Taps;
 use crate::topology::{route_table, RouteError};
 use engine::Progress;
-use engine::{EventQueue, FlowId, HopId, NodeId, PortId, RngStream, SimTime};
+use engine::{EventQueue, FlowId, HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
 use tcp::{Receiver, Sender};
 
 mod agents;
@@ -24,6 +24,7 @@ mod flow;
 mod ifq;
 mod link_arq;
 mod node;
+mod oracle;
 mod proxy;
 mod taps;
 mod udp;
@@ -146,6 +147,8 @@ pub struct Network {
     jitter: Option<Box<crate::jitter::Jitters>>,
     /// The access points' shared interface queues (crate::ifq; most networks have none).
     ifqs: Vec<crate::ifq::SharedIfq>,
+    /// The ideal-BWE oracle's ground truth (network/oracle.rs), when a flow asks for it.
+    oracle: Option<Box<oracle::AvailableRate>>,
 }
 
 impl Network {
@@ -284,6 +287,7 @@ impl Network {
             completes: false,
             jitter,
             ifqs,
+            oracle: None,
         })
     }
 
@@ -305,6 +309,15 @@ impl Network {
             None,
         ));
         id
+    }
+
+    /// `flow`'s sender is told its available rate before every ACK it receives: `capacity`
+    /// bytes per second less the other flows' arrival rate over the last `window`
+    /// (network/oracle.rs; the ideal-BWE oracle, eln-llelsn spec §4.13 (c)).
+    pub fn ask_available_rate(&mut self, flow: FlowId, capacity: u64, window: SimDuration) {
+        self.oracle
+            .get_or_insert_with(Default::default)
+            .ask(flow, capacity, window);
     }
 
     /// When `flow`'s application starts and (long-lived flows) stops writing, and whether it

@@ -46,6 +46,14 @@ pub(crate) enum TimerSettings {
     Eifel(EifelRtoConfig),
     /// RTO_AGG: the Eifel timer scaled by a self-training factor.
     Agg(AggRtoConfig),
+    /// ns-2.35's timer: samples in ticks of `tick` (`tcpTick_`), `minrto_`, `maxrto_`,
+    /// `rtxcur_init_`.
+    Ns2 {
+        tick: SimDuration,
+        min: SimDuration,
+        max: SimDuration,
+        initial: SimDuration,
+    },
 }
 
 /// Delayed-ACK settings.
@@ -358,8 +366,15 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             "must be greater than zero",
         ));
     }
+    if t.tcp_tick.is_some() && t.rto != Some(RtoDoc::Ns2) {
+        return Err(Error::invalid(
+            "tcp.tcp_tick",
+            "is ns-2's tcpTick_, the granularity of tcp.rto = \"ns2\"; set that or leave it out",
+        ));
+    }
     let timers = match t.rto {
         None | Some(RtoDoc::Profile) => timers,
+        Some(RtoDoc::Ns2) => ns2_timers(t)?,
         Some(RtoDoc::Eifel | RtoDoc::EifelAgg) => {
             let (max, initial) = match timers {
                 TimerSettings::Bsd {
@@ -375,6 +390,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
                 | TimerSettings::Linux { max, initial, .. } => (max, initial),
                 TimerSettings::Eifel(c) => (c.max, c.initial),
                 TimerSettings::Agg(c) => (c.eifel.max, c.eifel.initial),
+                TimerSettings::Ns2 { max, initial, .. } => (max, initial),
             };
             let eifel = EifelRtoConfig {
                 granularity: ts_granularity,
@@ -522,6 +538,31 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
         delack,
         handshake_rtt: t.handshake_rtt.unwrap_or(true) && t.syn != Some(true),
         syn: t.syn.unwrap_or(false),
+    })
+}
+
+/// `tcp.rto = "ns2"`: ns-2.35's `tcpTick_` 0.01, `minrto_` 0.2, `maxrto_` 60 and
+/// `rtxcur_init_` 3.0 (tcl/lib/ns-default.tcl:967-976) unless `[tcp]` gives them.
+fn ns2_timers(t: &TcpDoc) -> Result<TimerSettings, Error> {
+    let or = |d: Option<crate::units::Dur>, ms: u64| {
+        d.map_or(SimDuration::from_millis(ms), |d| SimDuration(d.0))
+    };
+    let (tick, min) = (or(t.tcp_tick, 10), or(t.min_rto, 200));
+    let (max, initial) = (or(t.max_rto, 60_000), or(t.initial_rto, 3_000));
+    if tick.as_nanos() == 0 {
+        return Err(Error::invalid("tcp.tcp_tick", "must be greater than zero"));
+    }
+    if min.as_nanos() == 0 || min > max {
+        return Err(Error::invalid(
+            "tcp.min_rto",
+            "must be positive and not exceed tcp.max_rto",
+        ));
+    }
+    Ok(TimerSettings::Ns2 {
+        tick,
+        min,
+        max,
+        initial,
     })
 }
 

@@ -105,7 +105,8 @@ fn defaults_and_given_values() {
             Some(Rate(1_000_000))),
         CcKind::IdealBwe {
             rate_bps: Some(1_000_000),
-            rtt: None
+            rtt: None,
+            live: false
         }
     );
 }

@@ -11,3 +11,15 @@ pub enum JerseyLossDoc {
     /// A wireless loss: the retransmission only.
     Keep,
 }
+
+/// What the ideal-BWE oracle's rate is (eln-llelsn spec §4.13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdealBweAvailableDoc {
+    /// `ideal_bwe_rate` is the available rate, fixed for the run.
+    Given,
+    /// `ideal_bwe_rate` is the bottleneck's capacity; the network measures the available
+    /// rate on every ACK: the capacity less the other flows' arrival rate over the last
+    /// `ideal_bwe_rtt` (eln-llelsn spec §4.13 (c)).
+    Live,
+}

@@ -1,7 +1,7 @@
 //! The `[tcp]` section of a scenario: a profile plus optional overrides of its knobs
 //! (docs/scenarios.md).
 
-use super::JerseyLossDoc;
+use super::{IdealBweAvailableDoc, JerseyLossDoc};
 use crate::units::{Dur, Rate, Size};
 use serde::{Deserialize, Serialize};
 
@@ -78,6 +78,9 @@ pub enum RtoDoc {
     Eifel,
     /// RTO_AGG (Ludwig2000 §5.4.6): the Eifel timer scaled by a self-training factor.
     EifelAgg,
+    /// ns-2.35's `Agent/TCP` timer (tcp/tcp.cc `rtt_update`, `rtt_timeout`, `rtt_backoff`):
+    /// samples in whole `tcp_tick` ticks, srtt and rttvar in ns-2's fixed point.
+    Ns2,
 }
 
 /// NewReno flavour.
@@ -275,9 +278,13 @@ pub struct TcpDoc {
     /// NewReno flavour for schemes that use NewReno (paper | rfc6582 | ns2; bsd: paper, modern: rfc6582).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub newreno: Option<NewRenoDoc>,
-    /// Retransmission-timer estimator (profile | eifel).
+    /// Retransmission-timer estimator (profile | eifel | eifel-agg | ns2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto: Option<RtoDoc>,
+    /// ns-2's `tcpTick_`, the granularity of the `ns2` estimator (10ms); only with
+    /// `rto = "ns2"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_tick: Option<Dur>,
     /// RTO_AGG's k, 0 < k < 1 (0.1: AGG falls about 10% per congestion-avoidance cycle); only
     /// with `rto = "eifel-agg"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -324,6 +331,11 @@ pub struct TcpDoc {
     /// link on the flow's path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ideal_bwe_rate: Option<Rate>,
+    /// The ideal-BWE oracle: `given` (`ideal_bwe_rate` is the available rate) or `live`
+    /// (`ideal_bwe_rate` is the bottleneck's capacity, less the other flows' measured rate over
+    /// the last `ideal_bwe_rtt`, on every ACK); `given`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ideal_bwe_available: Option<IdealBweAvailableDoc>,
     /// The ideal-BWE oracle: the round trip (the path's propagation round trip).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ideal_bwe_rtt: Option<Dur>,
@@ -547,6 +559,7 @@ impl Default for TcpDoc {
             westwood_filter: None,
             newreno: None,
             rto: None,
+            tcp_tick: None,
             rto_agg_k: None,
             sack_sender: None,
             eln: None,
@@ -559,6 +572,7 @@ impl Default for TcpDoc {
             tibet_alpha: None,
             tibet_max_gap: None,
             ideal_bwe_rate: None,
+            ideal_bwe_available: None,
             ideal_bwe_rtt: None,
             window_scaling: None,
             ecn: None,

@@ -383,6 +383,7 @@ pub(super) static END_TO_END: &[SchemeDef] = &[
         mods: Modifiers::modern_with(CcKind::IdealBwe {
             rate_bps: None,
             rtt: None,
+            live: false,
         }),
     },
     SchemeDef {

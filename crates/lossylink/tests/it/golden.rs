@@ -1142,6 +1142,59 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "llelsn-ns2-rto-reno-fer5",
+        "ns-2.35's retransmission timer (tcp.rto = ns2, tcp.cc rtt_update/rtt_timeout, tcpTick_ 10 ms): samples in tick boundaries, fixed-point srtt/rttvar, minrto_ 0.2 s before the backoff; Reno on the LL-ELSN downlink, d = 50 ms on each wired link (Fig. 7), 5% FER",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "e2e"),
+            ("links.0.delay", "50ms"),
+            ("links.1.delay", "50ms"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
+        "llelsn-ns2-rto-timestamps-fer5",
+        "ns-2.35's timer with the timestamp option: every ACK a sample, rounded to the nearest 10 ms tick (tcp.cc:580); Reno on the LL-ELSN downlink, d = 50 ms on each wired link (Fig. 7), 5% FER",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "e2e"),
+            ("links.0.delay", "50ms"),
+            ("links.1.delay", "50ms"),
+            ("tcp.timestamps", "true"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
+        "ideal-bwe-live-oracle-cell",
+        "the ideal-BWE oracle's live ground truth (tcp.ideal_bwe_available = live, net network/oracle.rs): before every ACK the cell's capacity (3.71 Mb/s given, what ten Reno flows get from it) less the two Reno flows' data rate over the last propagation RTT; three downloads on the LL-ELSN cell, retry limit 7, no bit errors",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            (
+                "nodes",
+                "[{ name = \"server\", kind = \"host\" }, { name = \"router\", kind = \"router\" }, { name = \"ap\", kind = \"base-station\" }, { name = \"sta1\", kind = \"host\" }, { name = \"sta2\", kind = \"host\" }, { name = \"sta3\", kind = \"host\" }]",
+            ),
+            ("cells.0.stations", "[\"sta1\", \"sta2\", \"sta3\"]"),
+            (
+                "flows",
+                "[{ name = \"sta1\", from = \"server\", to = \"sta1\", scheme = \"e2e-ideal-bwe\", tcp = { ideal_bwe_available = \"live\", ideal_bwe_rate = \"3710kbps\" } }, { name = \"sta2\", from = \"server\", to = \"sta2\", scheme = \"e2e\" }, { name = \"sta3\", from = \"server\", to = \"sta3\", scheme = \"e2e\" }]",
+            ),
+            (
+                "cells.0.dcf",
+                "{ retry_limit = 7, basic_rate = \"11Mbps\", ap_queue = \"shared\" }",
+            ),
+            ("cells.0.error", "{ model = \"none\" }"),
+        ],
+    ),
+    (
         "esack-no-notices",
         "ESACK without a notifying link layer: SACK recovery, one halving per episode, on the LL-ELSN cell at 1% FER",
         "llelsn",

@@ -31,6 +31,7 @@ mod modern;
 mod net3_buffers;
 mod network_script;
 mod networks;
+mod ns2_rto;
 mod ns2_snoop;
 mod outage_s8f;
 mod p2p_modern;

@@ -191,6 +191,9 @@ impl Network {
                     len: pkt.seg.len,
                 };
                 self.taps.receiver(now, pkt.flow, ev);
+                if let Some(o) = self.oracle.as_deref_mut() {
+                    o.arrived(pkt.flow, now, pkt.seg.len);
+                }
                 self.flows[f].receiver.on_segment(now, &pkt.seg);
                 self.data_delivered = self.completes;
                 self.pool.release(r, Fate::Delivered);
@@ -201,6 +204,13 @@ impl Network {
             }
             PacketKind::Ack => {
                 let fl = &mut self.flows[f];
+                if let Some(rate) = self
+                    .oracle
+                    .as_deref()
+                    .and_then(|o| o.available(pkt.flow, now))
+                {
+                    fl.sender.set_available_rate(rate);
+                }
                 let (sender, sink) = fl.sender_and_sink();
                 sender.on_ack(now, &pkt.seg, sink);
                 self.pool.release(r, Fate::Delivered);

@@ -6,10 +6,12 @@
 //!
 //! The oracle is a clean input: `rate` (bytes per second) and `rtt` are given when the part is
 //! built (the scenario's `tcp.ideal_bwe_rate`, by default the slowest link on the flow's path,
-//! and `tcp.ideal_bwe_rtt`), never measured. Deliberate deviation: the spec's [PROPOSAL] takes
-//! the bottleneck's capacity minus the other flows' rate over the last RTT; with one flow that
-//! is the capacity, and a configured rate keeps the part free of any view into the network.
-//! Without a configured RTT the smallest RTT sample stands in for the propagation RTT.
+//! and `tcp.ideal_bwe_rtt`), never measured by the sender. With `tcp.ideal_bwe_available =
+//! "live"` the network hands it the spec's [PROPOSAL] (§4.13 (c)) on every ACK, the
+//! bottleneck's capacity minus the other flows' rate over the last RTT
+//! ([`CongestionControl::on_available_rate`], measured by `net::network::oracle`), and the
+//! latest value is the rate of the next congestion event. Without a configured RTT the
+//! smallest RTT sample stands in for the propagation RTT.
 
 use super::{bdp_bytes, bwe_response, AckSample, CongestionControl, CongestionEvent, RateSample};
 use super::{RenoCc, RenoFlavor};
@@ -71,6 +73,9 @@ impl CongestionControl for IdealBweCc {
         // Only for the minimum RTT, when no RTT was given.
         self.rtt.is_none()
     }
+    fn on_available_rate(&mut self, bytes_per_s: u64) {
+        self.rate = bytes_per_s;
+    }
     fn on_rate_sample(&mut self, rs: &RateSample) {
         if let Some(r) = rs.rtt {
             self.rtt_min = Some(self.rtt_min.map_or(r, |m| m.min(r)));
@@ -105,6 +110,22 @@ mod tests {
         // A tiny rate still leaves two segments.
         let c = IdealBweCc::new(1, Some(SimDuration::from_millis(80)), MSS, MSS, 1 << 30);
         assert_eq!(c.bwe_ssthresh(), Some(2 * MSS));
+        // The network's live ground truth replaces the rate: 375 000 B/s over 80 ms.
+        let mut live = IdealBweCc::new(
+            187_500,
+            Some(SimDuration::from_millis(80)),
+            MSS,
+            40 * MSS,
+            1 << 30,
+        );
+        live.on_available_rate(375_000);
+        assert_eq!(live.bwe_ssthresh(), Some(30_000));
+        live.on_congestion(CongestionEvent::FastRetransmit {
+            flight_bytes: 40 * MSS,
+            peer_window: 1 << 30,
+            dupacks: 3,
+        });
+        assert_eq!(live.ssthresh(), 30_000);
         // Without a given RTT: Reno until a sample.
         let c = IdealBweCc::new(187_500, None, MSS, MSS, 1 << 30);
         assert_eq!(c.bwe_ssthresh(), None);

@@ -210,6 +210,9 @@ pub trait CongestionControl: Send {
     fn pacing_rate(&self) -> Option<u64> {
         None
     }
+    /// Ground truth from the network: the flow's available rate now, in bytes per second (the
+    /// ideal-BWE oracle's live input, eln-llelsn spec §4.13 (c)); the others ignore it.
+    fn on_available_rate(&mut self, _bytes_per_s: u64) {}
     /// An ACK carried a congestion warning (TCP-Jersey's CW, the echoed ECN mark of a router
     /// whose average queue is over its threshold); called before the ACK's other processing.
     fn on_congestion_warning(&mut self, _now: SimTime) {}

@@ -6,6 +6,8 @@
 //! - [`EifelRto`]: the Eifel retransmission timer of Ludwig2000 §3.3.
 //! - [`AggRto`]: the Eifel timer scaled by the self-training factor of RTO_AGG (§3.4).
 //! - [`LinuxRto`]: Linux's timer, its minimum on the variance term (the `linux` profile).
+//! - [`Ns2Rto`]: ns-2.35's `Agent/TCP` timer: samples in `tcpTick_` ticks, fixed-point srtt and
+//!   rttvar, RFC 2988's minimum before the backoff (the LL-ELSN study's simulator).
 //! - [`model`]: the steady-state spreadsheet model of Ludwig2000 §3.4.2 that drives RTO_L and
 //!   RTO_E with the round trips of a congestion-avoidance sawtooth (S10).
 
@@ -14,12 +16,14 @@ mod bsd;
 mod eifel;
 mod linux;
 pub mod model;
+mod ns2;
 mod rfc6298;
 
 pub use agg::{AggRto, AggRtoConfig, AGG_ONE};
 pub use bsd::{BsdRto, BsdRtoConfig, TickClock};
 pub use eifel::{EifelRto, EifelRtoConfig, Sampling};
 pub use linux::LinuxRto;
+pub use ns2::{Ns2Rto, Ns2RtoConfig};
 pub use rfc6298::{Rfc6298Config, Rfc6298Rto};
 
 use engine::{SimDuration, SimTime};

@@ -210,6 +210,12 @@ impl Sender {
         self.written = self.written.max(written.min(self.total));
     }
 
+    /// Ground truth from the network: the flow's available rate now, in bytes per second, for
+    /// a controller that takes it (the ideal-BWE oracle, eln-llelsn spec §4.13 (c)).
+    pub fn set_available_rate(&mut self, bytes_per_s: u64) {
+        self.parts.cc.on_available_rate(bytes_per_s);
+    }
+
     /// The application closes the stream after what has been sent so far (a long-lived flow's
     /// stop time): no new data follows, what is in flight is still delivered and repaired.
     pub fn close_after_sent(&mut self) {

@@ -19,7 +19,7 @@ use crate::recovery::{
     NewRenoRecovery, Phase, RackRecovery, RenoRecovery, Retransmit, SackRecovery, SenderView,
     SmartRecovery, TcpElnOver, TcpElnRecovery,
 };
-use crate::rto::{AggRto, BsdRto, EifelRto, LinuxRto, Rfc6298Rto, RtoEstimator};
+use crate::rto::{AggRto, BsdRto, EifelRto, LinuxRto, Ns2Rto, Rfc6298Rto, RtoEstimator};
 use crate::spurious::Eifel;
 use engine::{SimDuration, SimTime};
 
@@ -89,7 +89,7 @@ part_from!(CcPart: Reno(RenoCc));
 part_from!(RecoveryPart: Reno(RenoRecovery), NewReno(NewRenoRecovery); custom DcrRecovery,
     ElnRecovery, EsackRecovery, HackRecovery, RackRecovery, SackRecovery, SmartRecovery,
     TcpElnOver, TcpElnRecovery);
-part_from!(RtoPart: Bsd(BsdRto), Fine(Rfc6298Rto); custom AggRto, EifelRto, LinuxRto);
+part_from!(RtoPart: Bsd(BsdRto), Fine(Rfc6298Rto); custom AggRto, EifelRto, LinuxRto, Ns2Rto);
 
 impl CcPart {
     /// Any controller other than Reno's window, boxed.
@@ -204,6 +204,9 @@ impl CongestionControl for CcPart {
     }
     fn pacing_rate(&self) -> Option<u64> {
         cc!(self, p => p.pacing_rate())
+    }
+    fn on_available_rate(&mut self, bytes_per_s: u64) {
+        cc!(self, p => p.on_available_rate(bytes_per_s))
     }
     fn on_congestion_warning(&mut self, now: SimTime) {
         cc!(self, p => p.on_congestion_warning(now))

@@ -68,6 +68,13 @@ fn receiver(total: u64) -> Receiver {
 
 /// The queue path (module documentation) losing segment `lost`, run to 4 s.
 fn queue_path(cc: Box<dyn CongestionControl>, lost: u64) -> Path {
+    let mut p = queue_path_at_zero(cc, lost);
+    p.run_until(ms(4000));
+    p
+}
+
+/// The queue path before anything ran.
+fn queue_path_at_zero(cc: Box<dyn CongestionControl>, lost: u64) -> Path {
     let mut p = Path::new(
         sender(cc, 2000 * M, 65535),
         receiver(2000 * M),
@@ -77,7 +84,6 @@ fn queue_path(cc: Box<dyn CongestionControl>, lost: u64) -> Path {
     p.ps_per_byte = 2_000_000;
     p.fwd_delay = SimDuration::from_millis(48);
     p.drop = Box::new(move |_, off, n| off == lost * M && n == 1);
-    p.run_until(ms(4000));
     p
 }
 
@@ -194,6 +200,38 @@ fn the_ideal_bwe_oracle_uses_the_given_rate_and_rtt_exactly() {
         )),
         LATE,
     );
+    fast_retransmit_at(&p);
+    assert_eq!(p.sender.ssthresh(), 50_000);
+}
+
+/// The live oracle (`tcp.ideal_bwe_available = "live"`): the network hands the sender its
+/// available rate (`Sender::set_available_rate`); the fast retransmit takes the latest value
+/// before it. Given 500 000 B/s at build time, handed 250 000 B/s at 1 s: ssthresh 25 000
+/// bytes at the fast retransmit (about 3 s); handed 250 000 B/s only after it (3.9 s): the
+/// ssthresh of the given rate, 50 000, stays.
+#[test]
+fn the_live_ideal_bwe_oracle_takes_the_latest_rate_the_network_handed_it() {
+    let oracle = || {
+        Box::new(IdealBweCc::new(
+            500_000,
+            Some(SimDuration::from_millis(100)),
+            MSS,
+            20 * MSS,
+            MAX,
+        ))
+    };
+    let mut p = queue_path_at_zero(oracle(), LATE);
+    p.run_until(ms(1000));
+    p.sender.set_available_rate(250_000);
+    p.run_until(ms(4000));
+    let at = fast_retransmit_at(&p);
+    assert!(at > ms(1000) && at < ms(3900), "{at:?}");
+    assert_eq!(p.sender.ssthresh(), 25_000);
+
+    let mut p = queue_path_at_zero(oracle(), LATE);
+    p.run_until(ms(3900));
+    p.sender.set_available_rate(250_000);
+    p.run_until(ms(4000));
     fast_retransmit_at(&p);
     assert_eq!(p.sender.ssthresh(), 50_000);
 }

@@ -28,6 +28,33 @@ class CounterfactualRuns:
     changes the cell for every scheme and the senders of one)."""
 
 
+IDEAL_BWE_CELL = "3710kbps"
+"""The cell's capacity in Fig. 12's setting (:data:`lossylink.papers.llelsn.runs.IDEAL_BWE_CELL`,
+repeated: ``runs`` imports this module). No momentary available rate of one flow exceeds it."""
+IDEAL_BWE_SHARE = "371kbps"
+"""A tenth of it: a flow's measured share (:data:`lossylink.papers.llelsn.runs.IDEAL_BWE_SHARE`)."""
+
+
+def _ideal_bwe_flows(rate: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Fig. 12's ideal-BWE runs with their oracles given the fixed ``rate`` (not measured):
+    k = 0-10 replaced flows, the first k of each run (:func:`lossylink.papers.llelsn.runs.
+    flows`), per flow, since the Reno flows beside them refuse the knobs."""
+    return tuple(
+        (
+            rf"friendly-{k}-e2e-ideal-bwe",
+            tuple(
+                o
+                for i in range(k)
+                for o in (
+                    (f"flows.{i}.tcp.ideal_bwe_available", "given"),
+                    (f"flows.{i}.tcp.ideal_bwe_rate", rate),
+                )
+            ),
+        )
+        for k in range(11)
+    )
+
+
 RUNS: dict[str, CounterfactualRuns] = {
     "ersn-oldest": CounterfactualRuns(
         'ERSN restarts only the timer of the segment it guards (tcp.ersn_restart = "oldest")',
@@ -62,6 +89,22 @@ RUNS: dict[str, CounterfactualRuns] = {
         "little standing queue, so the round trip is near RTT_min, k = 0 and 8",
         (("cells.0.queue", "10"),),
         r"friendly-(0|8)-(e2e-westwood|e2e-veno|e2e-tibet|e2e-ideal-bwe)",
+    ),
+    "bwe-share": CounterfactualRuns(
+        "ideal BWE's oracle given a fixed rate, the flow's measured share of the cell "
+        f"({IDEAL_BWE_SHARE}: flows.i.tcp.ideal_bwe_available = \"given\"), instead of the "
+        "live available rate, k = 2-8",
+        (),
+        r"friendly-[2-8]-e2e-ideal-bwe",
+        also=_ideal_bwe_flows(IDEAL_BWE_SHARE),
+    ),
+    "bwe-cell": CounterfactualRuns(
+        "ideal BWE's oracle given a fixed rate, the whole cell "
+        f"({IDEAL_BWE_CELL}: flows.i.tcp.ideal_bwe_available = \"given\"): the most any "
+        "momentary reading of the available rate could give, k = 2-8",
+        (),
+        r"friendly-[2-8]-e2e-ideal-bwe",
+        also=_ideal_bwe_flows(IDEAL_BWE_CELL),
     ),
     "per-station": CounterfactualRuns(
         'per-station queues at the access point (cells.0.dcf.ap_queue = "per-station") '

@@ -61,12 +61,17 @@ FRIENDLY_RETRY_LIMIT = 7
 """Fig. 12 runs "without wireless losses": no bit errors, and ns-2's `ShortRetryLimit_ 7`
 (tcl/lib/ns-default.tcl:707) so that a collision is retried, not lost (with the study's retry
 limit of one every collided frame is a wireless loss)."""
-IDEAL_BWE_SHARE = "386kbps"
-"""Ideal BWE's "exact available bandwidth" in Fig. 12: a flow's share of the
-cell, measured as ground truth: ten Reno flows on this cell (retry limit 7, no bit errors) each
-get 0.371 Mb/s of goodput (`reproduce llelsn --quick`, friendly k = 0, seed 1), 0.386 Mb/s of
-IP packets (1040 of 1000 bytes). A fixed share, not the momentary rate of the others (the
-spec's [PROPOSAL]): the network does not hand rates to a sender part."""
+IDEAL_BWE_CELL = "3710kbps"
+"""The cell's capacity in Fig. 12's setting (retry limit 7, no bit errors): the data rate ten
+Reno flows get from it together, 10 x 0.371 Mb/s of goodput (``reproduce llelsn --quick``,
+friendly k = 0, seed 1). Ideal BWE's "exact available bandwidth" (the seed: "the ideal BWE
+scheme which knows the exact available bandwidth and RTT") is measured by the network on every
+ACK (``tcp.ideal_bwe_available = "live"``, net's ``network/oracle.rs``): this capacity less the
+other nine flows' data arriving at their receivers over the last propagation round trip (the
+spec's [PROPOSAL], §4.13 (c))."""
+IDEAL_BWE_SHARE = "371kbps"
+"""A flow's measured share of the cell, a tenth of :data:`IDEAL_BWE_CELL`: the oracle's fixed
+rate before the live reading, kept as a counterfactual."""
 ERSN_FER_PCT = (1, 3, 5, 7, 9)
 RETRY_FER_PCT = (0.5, 1, 2, 3, 5, 7, 9)
 RETRY_LIMITS = (1, 2, 4)
@@ -185,9 +190,12 @@ def flows(n: int, schemes: list[str] | None = None, extra: str = "") -> str:
     for i in range(1, n + 1):
         scheme = f', scheme = "{schemes[i - 1]}"' if schemes else ""
         if schemes and schemes[i - 1] == "e2e-ideal-bwe":
-            # The oracle knows the flow's available bandwidth: its share of the cell, not the
-            # wired link's 10 Mb/s; a per-flow `tcp` override.
-            scheme += f', tcp = {{ ideal_bwe_rate = "{IDEAL_BWE_SHARE}" }}'
+            # The oracle knows the flow's available bandwidth: the cell's capacity less the
+            # others' rate, measured by the network (not the wired link's 10 Mb/s); a per-flow
+            # `tcp` override.
+            scheme += (
+                f', tcp = {{ ideal_bwe_available = "live", ideal_bwe_rate = "{IDEAL_BWE_CELL}" }}'
+            )
         out.append(f'{{ name = "sta{i}", from = "server", to = "sta{i}"{scheme} }}')
     if extra:
         out.append(extra)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from lossylink.papers._base import Measured, Target, Unavailable
+from lossylink.papers._base import Measured, Sensitivity, Target, Unavailable
 from lossylink.papers.llelsn import runs as r
 
 G = "agg.aggregate_goodput_mbps"
@@ -99,6 +99,7 @@ def target(
     expected: str = "",
     deviation: str | None = None,
     unit: str = "",
+    sensitivity: Sensitivity | None = None,
 ) -> Target:
     return Target(
         tid,
@@ -113,4 +114,5 @@ def target(
         unit=unit,
         expected=expected,
         deviation=deviation,
+        sensitivity=sensitivity,
     )

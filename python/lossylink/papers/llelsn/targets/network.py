@@ -4,9 +4,11 @@ LL-ELSN."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from lossylink.papers._base import INF, Measured, Target, Unavailable
+from lossylink.papers._base import INF, Measured, Sensitivity, Swapped, Target, Unavailable
 from lossylink.papers.llelsn import runs as r
 from lossylink.papers.llelsn.targets.measures import (
     ALL,
@@ -90,6 +92,25 @@ def _t11a(m: Measured) -> float:
         if not has(m, "friendly", "0", s):
             raise Unavailable(f"{s} is not registered")
     return float(np.mean([_reno_left(m, s, 8) < 0.9 * _reno_left(m, s, 0) for s in xs]))
+
+
+def _ideal_fixed(key: str) -> Callable[[Measured], float]:
+    return lambda m: _t11a(Swapped(m, key, r.BY_ID))
+
+
+IDEAL_BWE_READINGS = Sensitivity(
+    "ideal BWE's 'exact available bandwidth' (the seed: 'the ideal BWE scheme which knows "
+    "the exact available bandwidth and RTT'; how it is known is not given)",
+    (
+        (f"live: the cell ({r.IDEAL_BWE_CELL}) less the others' rate over the last RTT", _t11a),
+        (f"fixed: its measured share, {r.IDEAL_BWE_SHARE}", _ideal_fixed("bwe-share")),
+        (f"fixed: the whole cell, {r.IDEAL_BWE_CELL}", _ideal_fixed("bwe-cell")),
+    ),
+    tuple(e.id for e in r.EXPERIMENTS if e.id.endswith(("~bwe-share", "~bwe-cell"))),
+)
+"""T004-11.aggressive under three readings of ideal BWE's available rate: the live ground truth
+the reproduction runs, and two fixed rates that bound a flow's long-run share and any momentary
+value (docs/llelsn.md, bwe-gentle)."""
 
 
 def _t11b(m: Measured) -> float:
@@ -214,6 +235,7 @@ TARGETS: tuple[Target, ...] = (
         "all four (P2)",
         _t11a,
         FRIENDLY_IDS,
+        sensitivity=IDEAL_BWE_READINGS,
     ),
     target(
         "T004-11.sack",
