@@ -156,6 +156,18 @@ impl RateSampler {
             }
             self.unsacked.drain(ua..ub);
         }
+        self.sample(now, cx, (prior_in_flight, acked), newest)
+    }
+
+    /// The sample of an ACK that delivered `acked` bytes (the flight before it
+    /// `prior_in_flight`), the most recently sent of them `newest`.
+    fn sample(
+        &mut self,
+        now: SimTime,
+        cx: AckContext,
+        (prior_in_flight, acked): (u64, u64),
+        newest: Option<Rec>,
+    ) -> RateSample {
         let mut rs = RateSample {
             now,
             delivered: 0,
@@ -283,8 +295,9 @@ mod tests {
         );
     }
 
-    /// [`RateSampler::on_ack`] as it was before the indexes: a walk for the flight, and each
-    /// SACK block's records visited one by one (the index fields are left as they were).
+    /// [`RateSampler::on_ack`]'s deliveries as they were before the indexes: a walk for the
+    /// flight, and each SACK block's records visited one by one (the index fields are left as
+    /// they were); the sample from them as the sampler makes it.
     fn on_ack_by_walk(
         s: &mut RateSampler,
         now: SimTime,
@@ -330,42 +343,7 @@ mod tests {
                 }
             }
         }
-        let mut rs = RateSample {
-            now,
-            delivered: 0,
-            interval: SimDuration(0),
-            prior_delivered: 0,
-            delivered_total: s.delivered,
-            is_app_limited: false,
-            rtt: None,
-            acked_sacked: acked,
-            prior_in_flight,
-            in_flight: cx.in_flight,
-            loss: cx.loss,
-            phase: cx.phase,
-        };
-        if s.app_limited != 0 && s.delivered > s.app_limited {
-            s.app_limited = 0;
-        }
-        let Some(p) = newest else {
-            return rs;
-        };
-        s.first_sent = p.sent;
-        let rtt = (now - p.sent).as_nanos();
-        if !p.rexmitted {
-            rs.rtt = Some(SimDuration(rtt));
-            s.min_rtt = Some(s.min_rtt.map_or(rtt, |m| m.min(rtt)));
-        }
-        let send_elapsed = (p.sent - p.first_sent).as_nanos();
-        let ack_elapsed = (s.delivered_time - p.delivered_time).as_nanos();
-        let interval = send_elapsed.max(ack_elapsed);
-        rs.prior_delivered = p.delivered;
-        rs.delivered = s.delivered - p.delivered;
-        rs.is_app_limited = p.app_limited;
-        if s.min_rtt.is_none_or(|m| interval >= m) {
-            rs.interval = SimDuration(interval);
-        }
-        rs
+        s.sample(now, cx, (prior_in_flight, acked), newest)
     }
 
     proptest::proptest! {
