@@ -92,7 +92,7 @@ RUNS: dict[str, CounterfactualRuns] = {
     ),
     "bwe-share": CounterfactualRuns(
         "ideal BWE's oracle given a fixed rate, the flow's measured share of the cell "
-        f"({IDEAL_BWE_SHARE}: flows.i.tcp.ideal_bwe_available = \"given\"), instead of the "
+        f'({IDEAL_BWE_SHARE}: flows.i.tcp.ideal_bwe_available = "given"), instead of the '
         "live available rate, k = 2-8",
         (),
         r"friendly-[2-8]-e2e-ideal-bwe",
@@ -100,7 +100,7 @@ RUNS: dict[str, CounterfactualRuns] = {
     ),
     "bwe-cell": CounterfactualRuns(
         "ideal BWE's oracle given a fixed rate, the whole cell "
-        f"({IDEAL_BWE_CELL}: flows.i.tcp.ideal_bwe_available = \"given\"): the most any "
+        f'({IDEAL_BWE_CELL}: flows.i.tcp.ideal_bwe_available = "given"): the most any '
         "momentary reading of the available rate could give, k = 2-8",
         (),
         r"friendly-[2-8]-e2e-ideal-bwe",
