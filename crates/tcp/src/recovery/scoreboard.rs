@@ -346,8 +346,7 @@ impl Scoreboard {
     /// Slot `idx`'s segment (it must be on the board).
     fn state_of(&self, idx: u64) -> SegmentState {
         let slot = self.slots[(idx - self.first) as usize];
-        let start = (idx * self.mss).max(self.una);
-        let end = ((idx + 1) * self.mss).min(self.high);
+        let (start, end) = self.span(idx);
         SegmentState {
             off: start,
             len: (end - start) as u32,
