@@ -1,23 +1,25 @@
 //! The event queue's second tier (crate::queue): entries keyed by one 128-bit `(time, seq)`,
-//! kept in two binary heaps by how far ahead they were due when pushed.
+//! kept apart by how far ahead they were due when pushed.
 //!
 //! - `soon`: entries due less than `far_after` after the queue's `now` at their push (a frame's
-//!   next arrival on a busy wire, a channel's end of transmission);
+//!   next arrival on a busy wire, a channel's end of transmission), in a binary heap
+//!   (crate::heap);
 //! - `far`: the rest (retransmission and delayed-ACK timers of thousands of connections, web
-//!   sessions' think times, frames put on an idle long wire).
+//!   sessions' think times, frames put on an idle long wire), in a calendar (crate::calendar).
 //!
-//! The first entry of the tier is the earlier of the two heaps' first entries (keys are unique,
+//! The first entry of the tier is the earlier of the two parts' first entries (keys are unique,
 //! so the comparison is strict): the order is exactly one heap's, whatever the partition; the
 //! proptests of crate::queue run with the split at every few nanoseconds as well as at the
-//! default. What the split buys is depth: a pop of a frame's arrival sifts through a heap of
-//! the frames and imminent events only, not through every connection's timer (the 1000-flow
-//! dumbbell at 1 Gb/s: about 2000 timers against a handful of wires' lane heads), so most pops
-//! walk 2-4 levels instead of 11; an entry of `far` costs its heap's depth when it pops, as
-//! before.
+//! default. What the split buys: a pop of a frame's arrival sifts through a heap of the frames
+//! and imminent events only, not through every connection's timer (the 1000-flow dumbbell at
+//! 1 Gb/s: about 2000 timers against a handful of wires' lane heads), so most pops walk a level
+//! or two; the timers take O(1) each in the calendar, where a heap of them walked a dozen
+//! levels per pop (docs/performance.md, fourteenth session).
 
+use crate::calendar::Calendar;
+use crate::heap::MinHeap;
 use crate::time::SimTime;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// The lane of an event that has none (crate::queue's lanes).
 pub const NO_LANE: u32 = u32::MAX;
@@ -75,10 +77,10 @@ impl<E> Ord for Later<E> {
     }
 }
 
-/// The second tier: two heaps split by how far ahead an entry was due at its push.
+/// The second tier: a heap and a calendar, split by how far ahead an entry was due at its push.
 pub(crate) struct LaterTier<E> {
-    soon: BinaryHeap<Later<E>>,
-    far: BinaryHeap<Later<E>>,
+    soon: MinHeap<E>,
+    far: Calendar<E>,
     /// The split (nanoseconds after `now`): [`FAR_AFTER_NS`]; the tests move it.
     pub(crate) far_after: u64,
 }
@@ -86,8 +88,8 @@ pub(crate) struct LaterTier<E> {
 impl<E> LaterTier<E> {
     pub(crate) fn new() -> Self {
         LaterTier {
-            soon: BinaryHeap::new(),
-            far: BinaryHeap::new(),
+            soon: MinHeap::new(),
+            far: Calendar::new(),
             far_after: FAR_AFTER_NS,
         }
     }
@@ -107,7 +109,7 @@ impl<E> LaterTier<E> {
     #[inline]
     pub(crate) fn push(&mut self, entry: Later<E>, now: SimTime) {
         if entry.time().as_nanos() >= now.as_nanos().saturating_add(self.far_after) {
-            self.far.push(entry);
+            self.push_far(entry);
         } else {
             self.soon.push(entry);
         }
@@ -137,10 +139,52 @@ impl<E> LaterTier<E> {
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<Later<E>> {
         if self.far_first() {
-            self.far.pop()
+            self.pop_far()
         } else {
             self.soon.pop()
         }
+    }
+
+    /// Remove the first entry of the tier, and push at `now` what `next` gives for its lane (the
+    /// lane's next entry, crate::queue): from `soon` into `soon`, one sift instead of a pop and
+    /// a push.
+    #[inline]
+    pub(crate) fn pop_then(
+        &mut self,
+        now: SimTime,
+        next: impl FnOnce(u32) -> Option<Later<E>>,
+    ) -> Option<Later<E>> {
+        if self.far_first() {
+            let first = self.pop_far()?;
+            if let Some(n) = next(first.lane) {
+                self.push(n, now);
+            }
+            return Some(first);
+        }
+        let lane = self.soon.peek()?.lane;
+        match next(lane) {
+            None => self.soon.pop(),
+            Some(n) if n.time().as_nanos() < now.as_nanos().saturating_add(self.far_after) => {
+                Some(self.soon.replace_first(n))
+            }
+            Some(n) => {
+                let first = self.soon.pop();
+                self.push_far(n);
+                first
+            }
+        }
+    }
+
+    /// Into `far`, out of line: the frames' path through `soon` stays small enough to inline.
+    #[inline(never)]
+    fn push_far(&mut self, entry: Later<E>) {
+        self.far.push(entry);
+    }
+
+    /// From `far`, out of line (as [`LaterTier::push_far`]).
+    #[inline(never)]
+    fn pop_far(&mut self) -> Option<Later<E>> {
+        self.far.pop()
     }
 }
 
@@ -148,7 +192,7 @@ impl<E> LaterTier<E> {
 mod tests {
     use super::*;
 
-    /// Entries pop by key across the two heaps, whichever each went to.
+    /// Entries pop by key across the heap and the calendar, whichever each went to.
     #[test]
     fn pops_by_key_across_both_heaps() {
         let mut t = LaterTier::new();

@@ -9,7 +9,9 @@
 //!   never changes the random numbers another component sees;
 //! - typed ids and a small typed-trace interface.
 
+mod calendar;
 mod fingerprint;
+mod heap;
 mod ids;
 mod later;
 mod progress;

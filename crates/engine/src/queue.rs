@@ -210,20 +210,21 @@ impl<E, const K: usize> EventQueue<E, K> {
     /// The first entry of `later`, out of the heap; its lane's next takes its place.
     #[inline]
     fn pop_later(&mut self) -> Option<Later<E>> {
-        let first = self.later.pop()?;
-        if first.lane != NO_LANE {
-            if let Some(l) = self.lanes.as_mut() {
-                let i = first.lane as usize;
-                match l.waiting[i].pop_front() {
-                    Some(next) => {
-                        l.len -= 1;
-                        self.later.push(next, self.now);
-                    }
-                    None => l.last[i] = None,
-                }
+        let Some(l) = self.lanes.as_mut() else {
+            return self.later.pop();
+        };
+        self.later.pop_then(self.now, |lane| {
+            if lane == NO_LANE {
+                return None;
             }
-        }
-        Some(first)
+            let i = lane as usize;
+            let next = l.waiting[i].pop_front();
+            match next {
+                Some(_) => l.len -= 1,
+                None => l.last[i] = None,
+            }
+            next
+        })
     }
 
     /// Hash every event popped from now on into the event-order fingerprint (crate
