@@ -1,21 +1,27 @@
 //! The second tier's `far` entries (crate::later) in a calendar: buckets of 2^`SHIFT`
-//! nanoseconds on a ring, the earliest bucket sorted (Brown, "Calendar queues", CACM 31(10),
+//! nanoseconds on a ring, the earliest bucket in a heap (Brown, "Calendar queues", CACM 31(10),
 //! 1988, with one year of fixed-width days and the years beyond in a heap).
 //!
-//! - `front`: every entry of the buckets up to `front_bucket`, sorted latest first (the next
-//!   entry is the last element); never empty while the calendar holds an entry;
+//! - `front`: every entry of the buckets up to `front_bucket`, in a binary heap (crate::heap);
+//!   never empty while the calendar holds an entry;
 //! - `ring`: the entries of the next `RING - 1` buckets after `front_bucket`, unsorted, each
 //!   bucket in the slot of its number modulo `RING`, with a bit per slot that holds any;
 //! - `beyond`: the entries of later buckets, in a binary heap keyed as the tier's.
 //!
-//! An entry is filed once on its push (into its slot, or `beyond`), sorted once with its
-//! bucket when the bucket becomes the front, and taken from the end of `front`: O(1) per push
-//! and per pop, and a sort of a bucket's few entries, where a heap of the thousands of
-//! connections' timers walked a dozen levels on every pop (docs/performance.md, fourteenth
-//! session). An entry of `beyond` moves into the ring once, when its bucket comes within the
-//! ring. The order is the keys' order whatever the bucket width: `front` is sorted by key, and
-//! every entry outside it is in a later bucket, so has a later time than every entry in it.
+//! An entry is filed once on its push (into its slot, or `beyond`), put in heap order with its
+//! bucket when the bucket becomes the front (O(m) for a bucket of m), and popped from `front`
+//! (O(log m)): a few levels for a bucket's few entries, where one heap of all the thousands of
+//! connections' timers walked a dozen on every pop (docs/performance.md, fourteenth session).
+//! An entry due before the front's bucket ends joins the front's heap, O(log m). (A sorted
+//! front costs 1.4 % fewer instructions on web-1000, but when the front is a lone timer far
+//! ahead and the frames put on a long wire come in before it, as in the `gigabit` preset, each
+//! insertion shifted thousands of entries: +7 % on `gigabit-bbr`; a sorted ring buffer cost
+//! more on every case.) An entry of `beyond` moves into the ring once, when its bucket comes
+//! within the ring. The order is the keys' order whatever the bucket width: `front` pops by
+//! key, and every entry outside it is in a later bucket, so has a later time than every entry
+//! in it.
 
+use crate::heap::MinHeap;
 use crate::later::Later;
 use std::collections::BinaryHeap;
 
@@ -28,7 +34,7 @@ const RING: u64 = 256;
 const WORDS: usize = (RING / 64) as usize;
 
 pub(crate) struct Calendar<E> {
-    front: Vec<Later<E>>,
+    front: MinHeap<E>,
     front_bucket: u64,
     ring: Vec<Vec<Later<E>>>,
     occupied: [u64; WORDS],
@@ -44,7 +50,7 @@ fn bucket_of(key: u128) -> u64 {
 impl<E> Calendar<E> {
     pub(crate) fn new() -> Self {
         Calendar {
-            front: Vec::new(),
+            front: MinHeap::new(),
             front_bucket: 0,
             ring: (0..RING).map(|_| Vec::new()).collect(),
             occupied: [0; WORDS],
@@ -66,7 +72,7 @@ impl<E> Calendar<E> {
     /// The first entry (the earliest key).
     #[inline]
     pub(crate) fn peek(&self) -> Option<&Later<E>> {
-        self.front.last()
+        self.front.peek()
     }
 
     /// Add `entry`: inline into its ring slot, the other cases out of line.
@@ -89,9 +95,7 @@ impl<E> Calendar<E> {
             self.front_bucket = b;
             self.front.push(entry);
         } else if b <= self.front_bucket {
-            // Within the front: in its place (latest first).
-            let at = self.front.partition_point(|e| e.key > entry.key);
-            self.front.insert(at, entry);
+            self.front.push(entry);
         } else {
             self.beyond.push(entry);
         }
@@ -139,7 +143,7 @@ impl<E> Calendar<E> {
         None
     }
 
-    /// `front` ran out: the next bucket with an entry becomes the front, sorted.
+    /// `front` ran out: the next bucket with an entry becomes the front, in heap order.
     #[inline(never)]
     fn advance(&mut self) {
         let on_ring = self.next_on_ring();
@@ -161,9 +165,10 @@ impl<E> Calendar<E> {
             self.file(b, e);
         }
         let slot = (next % RING) as usize;
-        std::mem::swap(&mut self.front, &mut self.ring[slot]);
+        // The bucket's entries become the front and the empty front's vector the slot's (both
+        // keep their allocations).
+        self.front.swap_in(&mut self.ring[slot]);
         self.occupied[slot / 64] &= !(1 << (slot % 64));
-        self.front.sort_unstable_by_key(|e| std::cmp::Reverse(e.key));
     }
 }
 

@@ -55,7 +55,7 @@ impl<E> MinHeap<E> {
             return Some(last);
         }
         let first = std::mem::replace(&mut self.data[0], last);
-        self.sift_down();
+        self.sift_down(0);
         Some(first)
     }
 
@@ -63,16 +63,24 @@ impl<E> MinHeap<E> {
     #[inline]
     pub(crate) fn replace_first(&mut self, entry: Later<E>) -> Later<E> {
         let first = std::mem::replace(&mut self.data[0], entry);
-        self.sift_down();
+        self.sift_down(0);
         first
     }
 
-    /// The first entry down to its place.
+    /// Take the entries of `other` in exchange for this heap's (left in `other`, in no
+    /// particular order), and put them in heap order: O(n).
+    pub(crate) fn swap_in(&mut self, other: &mut Vec<Later<E>>) {
+        std::mem::swap(&mut self.data, other);
+        for at in (0..self.data.len() / 2).rev() {
+            self.sift_down(at);
+        }
+    }
+
+    /// The entry at `at` down to its place.
     #[inline]
-    fn sift_down(&mut self) {
+    fn sift_down(&mut self, mut at: usize) {
         let data = self.data.as_mut_slice();
         let n = data.len();
-        let mut at = 0;
         loop {
             let left = 2 * at + 1;
             if left >= n {
@@ -114,6 +122,19 @@ mod tests {
                         model.sort_unstable();
                         let want = (!model.is_empty()).then(|| model.remove(0));
                         prop_assert_eq!(got, want);
+                    }
+                    1 if t % 7 == 0 => {
+                        // A vector in exchange for the heap's entries.
+                        let mut v: Vec<Later<()>> = (0..t % 13)
+                            .map(|i| Later::new(SimTime(t + i * 17 % 5), 1 << 40 | i, ()))
+                            .collect();
+                        let keys: Vec<u128> = v.iter().map(|e| e.key).collect();
+                        h.swap_in(&mut v);
+                        let mut old: Vec<u128> = v.iter().map(|e| e.key).collect();
+                        old.sort_unstable();
+                        model.sort_unstable();
+                        prop_assert_eq!(old, model.clone());
+                        model = keys;
                     }
                     1 if !h.is_empty() => {
                         model.sort_unstable();
