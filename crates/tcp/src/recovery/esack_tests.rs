@@ -70,8 +70,8 @@ fn pipe_by_scans(r: &EsackRecovery) -> u64 {
 }
 
 proptest::proptest! {
-    /// The pipe kept between questions (and its walk, which stops where nothing below can
-    /// count) answers as the spec's scans of the board do, through random sends (whole and
+    /// The pipe kept between questions (from the board's counts, or its walk with many tags)
+    /// answers as the spec's scans of the board do, through random sends (whole and
     /// short segments), cumulative and duplicate ACKs with SACK blocks, ELNs, retransmissions
     /// and timeouts.
     #[test]
@@ -112,6 +112,8 @@ proptest::proptest! {
             let fresh = (!matches!(r.phase, Phase::Loss { .. }))
                 .then(|| v.snd_max.saturating_sub(r.board.snd_max()) + pipe_by_scans(&r));
             proptest::prop_assert_eq!(r.pipe(v), fresh);
+            // The walk (kept for many tags) and the counts agree on every board.
+            proptest::prop_assert_eq!(r.pipe_walk(), r.pipe_counts());
         }
     }
 }
