@@ -27,16 +27,17 @@ def ci(m: Measured, exp: str) -> tuple[float, float]:
     return float(v.mean()), float(half)
 
 
-def paired(m: Measured, a: str, b: str, metric: str = G) -> int:
-    """Whether ``a`` is above ``b`` beyond the seeds' noise: +1 above, -1 below, 0 a tie. The
-    runs are paired (the same seed gives both experiments the same random streams wherever
-    they share a component), so the test is on the per-seed differences a_s - b_s over the
-    seeds both ran: a tie when their 95 % interval (normal approximation) contains zero. With
-    one seed the interval has no width: the sign of the one difference (0 when equal)."""
+def paired(m: Measured, a: str, b: str, metric: str = G, scale: float = 1.0) -> int:
+    """Whether ``a`` is above ``scale`` times ``b`` beyond the seeds' noise: +1 above, -1
+    below, 0 a tie. The runs are paired (the same seed gives both experiments the same random
+    streams wherever they share a component), so the test is on the per-seed differences
+    a_s - scale * b_s over the seeds both ran: a tie when their 95 % interval (normal
+    approximation) contains zero. With one seed the interval has no width: the sign of the one
+    difference (0 when equal)."""
     va = np.asarray(m.values(a, metric), dtype=float)
     vb = np.asarray(m.values(b, metric), dtype=float)
     n = min(len(va), len(vb))
-    d = va[:n] - vb[:n]
+    d = va[:n] - scale * vb[:n]
     mean = float(d.mean())
     half = Z95 * float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else 0.0
     if mean - half > 0:
