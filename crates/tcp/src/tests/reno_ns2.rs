@@ -68,8 +68,16 @@ fn ns2_bugfix_leaves_the_second_loss_of_a_window_to_the_timer() {
 
     let mut ns2 = path(true);
     ns2.run_until(ms(454));
-    assert_eq!(resends(&ns2, 454), vec![(105, 2)], "no second fast retransmit");
-    assert_eq!(ns2.sender.stats().dupacks_received, 14, "the same duplicates arrived");
+    assert_eq!(
+        resends(&ns2, 454),
+        vec![(105, 2)],
+        "no second fast retransmit"
+    );
+    assert_eq!(
+        ns2.sender.stats().dupacks_received,
+        14,
+        "the same duplicates arrived"
+    );
     ns2.run_until(ms(1000));
     assert_eq!(resends(&ns2, 1000), vec![(105, 2), (455, 6)]);
     assert_eq!(ns2.sender.stats().fast_retransmits, 1);
