@@ -92,6 +92,7 @@ fn make_sender(
     let base: RecoveryPart = match def.recovery {
         RecoveryKind::Reno => RenoRecovery::new(t.dupthresh)
             .with_retraction(t.exit_retraction)
+            .with_bugfix(t.reno_bugfix)
             .into(),
         RecoveryKind::NewReno => NewRenoRecovery::new(t.newreno, t.dupthresh).into(),
         RecoveryKind::Smart => SmartRecovery::new(t.mss)
@@ -132,7 +133,11 @@ fn make_sender(
         )
         .into(),
         RecoveryKind::Dcr { sack: false } => tcp::recovery::DcrRecovery::new(
-            Box::new(RenoRecovery::new(t.dupthresh).with_retraction(t.exit_retraction)),
+            Box::new(
+                RenoRecovery::new(t.dupthresh)
+                    .with_retraction(t.exit_retraction)
+                    .with_bugfix(t.reno_bugfix),
+            ),
             t.dupthresh,
             "dcr",
         )

@@ -62,7 +62,9 @@ def demo_cmd(seeds: int) -> None:
     help="Run only these experiment groups (repeatable). balakrishnan97: table2, table3, "
     "table4, peaks, burst, sweep; ludwig2000: s8, s8f, s11, lan, late, pacer, agg, s12 "
     "(a model, no runs), s13; buchholcz: ftp-uniform, ftp-markov, web-uniform, web-markov, "
-    "fig4, ftp-knobs, baseline, web-load, web-hack, counterfactual.",
+    "fig4, ftp-knobs, baseline, web-load, web-hack, counterfactual; llelsn: fer, ablation, "
+    "rtt, uplink, nsweep, pareto, friendly, ersn, senders, congestion, disconnect, retry, "
+    "markov, poweroff (with the runs of other groups its targets compare against).",
 )
 @click.option(
     "--workers",
@@ -113,7 +115,8 @@ def reproduce_cmd(
                     FER, RTT, uplink, N flows, fairness, Pareto background,
                     friendliness, ERSN, disconnection, retry limit and Markov channels
                     (Figs 6-18; T004-1..17; 20 runs per point, 50 with link ARQ; 1
-                    with --quick).
+                    with --quick, 10 on the points of P1 targets and of T004-10.best
+                    and T004-12.gain, which count paired ties).
 
     Writes into DIR: results.csv (one row per run), tables.md (the paper's values beside ours,
     mean and 95% CI), targets.json (every target with paper value, ours, tolerance and

@@ -118,6 +118,8 @@ pub(crate) struct TcpSettings {
     pub ersn_oldest_only: bool,
     /// Reno's cwnd retraction at the end of fast recovery.
     pub exit_retraction: ExitRetraction,
+    /// ns-2's `bugFix_` on Reno recovery (`tcp.reno_bugfix`).
+    pub reno_bugfix: bool,
     /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
     pub smart_tick: bool,
     /// Proportional Rate Reduction in fast recovery (RFC 6937), with its reduction bound.
@@ -482,6 +484,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             None | Some(ExitRetractionDoc::Always) => ExitRetraction::Always,
             Some(ExitRetractionDoc::Net3) => ExitRetraction::Net3,
         },
+        reno_bugfix: t.reno_bugfix.unwrap_or(false),
         prr,
         rack,
         frto,

@@ -255,6 +255,10 @@ pub struct TcpDoc {
     /// more than dupthresh duplicates, as Net/3's tcp_input.c | always: RFC 5681; always).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_retraction: Option<ExitRetractionDoc>,
+    /// ns-2's `bugFix_` for Reno recovery: no fast retransmit until the ACK passes the highest
+    /// segment sent at the last one or at a timeout (one per window; false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reno_bugfix: Option<bool>,
     /// E2E-SMART's once-per-RTT resend rule: tick (slow-timer ticks, the bsd default) | fine
     /// (the fine smoothed RTT, the modern default; tick needs the bsd slow timer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -552,6 +556,7 @@ impl Default for TcpDoc {
             quench: None,
             rexmt: None,
             exit_retraction: None,
+            reno_bugfix: None,
             smart_rtt: None,
             buffer_rounding: None,
             esack_filter: None,

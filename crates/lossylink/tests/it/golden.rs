@@ -1142,6 +1142,20 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "llelsn-reno-ns2-bugfix-fer5",
+        "ns-2's bugFix_ on Reno (tcp.reno_bugfix, tcp-reno.cc dupack_action): at most one fast retransmit per window, a later loss of it left to the timer; Reno on the LL-ELSN downlink at 5% FER",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "e2e"),
+            ("tcp.reno_bugfix", "true"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "llelsn-ns2-rto-reno-fer5",
         "ns-2.35's retransmission timer (tcp.rto = ns2, tcp.cc rtt_update/rtt_timeout, tcpTick_ 10 ms): samples in tick boundaries, fixed-point srtt/rttvar, minrto_ 0.2 s before the backoff; Reno on the LL-ELSN downlink, d = 50 ms on each wired link (Fig. 7), 5% FER",
         "llelsn",

@@ -10,6 +10,14 @@
 //! (`t_dupacks > tcprexmtthresh && snd_cwnd > snd_ssthresh`): after exactly three, the window
 //! stays at ssthresh + 3 segments and grows from there. [`ExitRetraction::Always`] retracts on
 //! every exit (RFC 5681 §3.2 step 6; lossylink's earlier rule).
+//!
+//! [`RenoRecovery::with_bugfix`] adds ns-2's `bugFix_` (`Agent/TCP set bugFix_ true`,
+//! tcl/lib/ns-default.tcl:954 in ns-2.35; `RenoTcpAgent::dupack_action`, tcp/tcp-reno.cc:171-212,
+//! and `timeout`, :219-225): a fast retransmit sets `recover_ = maxseq_`, a timeout too, and the
+//! `numdupacks_`-th duplicate starts another only once the cumulative ACK has passed it
+//! (`highest_ack_ > recover_`), "to avoid problems with multiple fast retransmits in one window
+//! of data": a second loss in the window waits for the timer instead of halving again. Net/3
+//! has no such guard (one fast recovery per loss, several per window).
 
 use super::{
     take_forced, AckDecision, AckInput, AckKind, LossRecovery, LossResponse, Phase, Retransmit,
@@ -37,6 +45,11 @@ pub struct RenoRecovery {
     phase: Phase,
     /// The fast retransmission waiting to go out.
     pending: Option<u64>,
+    /// ns-2's `bugFix_`: no fast retransmit until the ACK passes [`Self::guard`].
+    bugfix: bool,
+    /// ns-2's `recover_` in bytes: `snd_max` at the last fast retransmit or timeout (none yet:
+    /// ns-2's `recover_ = 0` with `bugfix_ss_` lets the first one go, tcp-reno.cc:175-177).
+    guard: Option<u64>,
 }
 
 impl RenoRecovery {
@@ -48,7 +61,15 @@ impl RenoRecovery {
             dups: 0,
             phase: Phase::Open,
             pending: None,
+            bugfix: false,
+            guard: None,
         }
+    }
+
+    /// The same with ns-2's `bugFix_` (module docs): at most one fast retransmit per window.
+    pub fn with_bugfix(mut self, bugfix: bool) -> Self {
+        self.bugfix = bugfix;
+        self
     }
 
     /// The same with the given exit rule.
@@ -78,10 +99,21 @@ impl LossRecovery for RenoRecovery {
             self.dups = count;
         }
         match ack.kind {
+            // ns-2 tcp-reno.cc:173-177, 199-206: `highest_ack_ > recover_` (the ACK covers a
+            // segment sent after `maxseq_` of the last fast retransmit or timeout), else nothing.
+            AckKind::Dup { count }
+                if count == self.dupthresh
+                    && self.bugfix
+                    && self.guard.is_some_and(|g| ack.ack <= g) =>
+            {
+                AckDecision::window(WindowOp::Keep)
+            }
             AckKind::Dup { count } if count == self.dupthresh => {
                 self.phase = Phase::Recovery {
                     recover: view.snd_max,
                 };
+                // tcp-reno.cc:211: recover_ = maxseq_.
+                self.guard = Some(view.snd_max);
                 self.pending = Some(view.snd_una);
                 AckDecision {
                     congestion: Some(LossResponse::FastRetransmit {
@@ -129,6 +161,8 @@ impl LossRecovery for RenoRecovery {
         self.phase = Phase::Loss {
             recover: view.snd_max,
         };
+        // tcp-reno.cc:224: `if (bug_fix_) recover_ = maxseq_`.
+        self.guard = Some(view.snd_max);
     }
 
     fn next_retransmission(
@@ -230,6 +264,39 @@ pub(crate) mod tests {
             assert_eq!(d.window, exit, "{retraction:?} after {dups}");
             assert_eq!(r.phase(), Phase::Open);
         }
+    }
+
+    #[test]
+    fn ns2_bugfix_allows_one_fast_retransmit_per_window() {
+        // Two holes in a window sent up to 7000: Net/3 halves for each, ns-2's bugFix_ only for
+        // the first; the second waits for the timer, and after it for an ACK past 9800.
+        for (bugfix, second) in [(false, true), (true, false)] {
+            let mut r = RenoRecovery::new(3).with_bugfix(bugfix);
+            let v = view(0, 7000);
+            for c in 1..=3 {
+                r.on_ack(&dup(c, 0), v);
+            }
+            assert!(matches!(r.phase(), Phase::Recovery { recover: 7000 }));
+            r.on_ack(&new_ack(2800, 2800), view(2800, 8400));
+            let fr = (1..=3)
+                .map(|c| r.on_ack(&dup(c, 2800), view(2800, 8400)).congestion)
+                .last()
+                .flatten();
+            assert_eq!(fr.is_some(), second, "bugfix {bugfix}");
+        }
+        let mut r = RenoRecovery::new(3).with_bugfix(true);
+        r.on_timeout(view(2800, 9800));
+        // The ACK of 9800 itself is not past recover_ (ns-2's highest_ack_ > recover_).
+        r.on_ack(&new_ack(9800, 7000), view(9800, 12600));
+        let after = |r: &mut RenoRecovery, ack| {
+            (1..=3)
+                .map(|c| r.on_ack(&dup(c, ack), view(ack, 14000)).congestion)
+                .last()
+                .flatten()
+        };
+        assert_eq!(after(&mut r, 9800), None);
+        r.on_ack(&new_ack(11200, 1400), view(11200, 14000));
+        assert!(after(&mut r, 11200).is_some());
     }
 
     #[test]

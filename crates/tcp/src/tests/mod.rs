@@ -32,6 +32,7 @@ pub(crate) mod prr;
 pub(crate) mod rack;
 pub(crate) mod rearm;
 pub(crate) mod relay;
+pub(crate) mod reno_ns2;
 pub(crate) mod sack;
 pub(crate) mod syn;
 pub(crate) mod tcp_eln;

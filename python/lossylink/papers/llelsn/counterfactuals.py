@@ -131,6 +131,12 @@ RUNS: dict[str, CounterfactualRuns] = {
         r"retry-(0.5|1|2)-r(1|2)-(e2e|snoop-newreno)",
         also=((r".*-snoop-newreno", (("scheme", "ll-tcp-aware"),)),),
     ),
+    "dcr-reno": CounterfactualRuns(
+        "TCP-DCR over Reno (scheme e2e-dcr) instead of over SACK: the other reading of the "
+        "recovery DCR delays (the seed names only 'the open sources [37]'), Fig. 11",
+        (("scheme", "e2e-dcr"),),
+        r"pareto-8-e2e-dcr-sack",
+    ),
     "tibet-gap": CounterfactualRuns(
         "TIBET's interval filter takes each ACK gap capped at 100 ms, about two RTT_min "
         "(tcp.tibet_max_gap = 100ms; not TIBET's filter): a timeout's idle wait no longer "

@@ -25,4 +25,10 @@ DEVIATIONS: dict[str, str] = earned.DEVIATIONS
 counterfactual run each must show (:mod:`~lossylink.papers.llelsn.targets.earned`)."""
 
 
+PAIRED = ("T004-1.reno", "T004-10.best", "T004-12.gain")
+"""Targets whose verdict compares two experiments seed by seed and counts a tie within the
+paired 95 % interval (:func:`~lossylink.papers.llelsn.targets.measures.paired`): one seed
+cannot tell a tie, so ``--quick`` runs their points on as many seeds as a P1 target's."""
+
+
 TARGETS: tuple[Target, ...] = earned.earn((*downlink.TARGETS, *network.TARGETS, *arq.TARGETS))

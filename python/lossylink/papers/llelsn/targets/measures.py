@@ -12,6 +12,8 @@ from lossylink.papers._base import Measured, Sensitivity, Target, Unavailable
 from lossylink.papers.llelsn import runs as r
 
 G = "agg.aggregate_goodput_mbps"
+Z95 = 1.96
+"""The normal quantile of a two-sided 95 % interval (spec §7: "95% CIs reported")."""
 
 
 def g(m: Measured, exp: str, metric: str = G) -> float:
@@ -21,8 +23,28 @@ def g(m: Measured, exp: str, metric: str = G) -> float:
 def ci(m: Measured, exp: str) -> tuple[float, float]:
     """Mean and 95 % half-width (normal approximation) of the aggregate goodput."""
     v = np.asarray(m.values(exp, G), dtype=float)
-    half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0.0
+    half = Z95 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0.0
     return float(v.mean()), float(half)
+
+
+def paired(m: Measured, a: str, b: str, metric: str = G, scale: float = 1.0) -> int:
+    """Whether ``a`` is above ``scale`` times ``b`` beyond the seeds' noise: +1 above, -1
+    below, 0 a tie. The runs are paired (the same seed gives both experiments the same random
+    streams wherever they share a component), so the test is on the per-seed differences
+    a_s - scale * b_s over the seeds both ran: a tie when their 95 % interval (normal
+    approximation) contains zero. With one seed the interval has no width: the sign of the one
+    difference (0 when equal)."""
+    va = np.asarray(m.values(a, metric), dtype=float)
+    vb = np.asarray(m.values(b, metric), dtype=float)
+    n = min(len(va), len(vb))
+    d = va[:n] - scale * vb[:n]
+    mean = float(d.mean())
+    half = Z95 * float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else 0.0
+    if mean - half > 0:
+        return 1
+    if mean + half < 0:
+        return -1
+    return 0
 
 
 def rank(v: list[float]) -> np.ndarray:

@@ -1,0 +1,85 @@
+//! Packet script of ns-2.35's `bugFix_` on Reno (`Agent/TCP set bugFix_ true`,
+//! tcl/lib/ns-default.tcl:954; `RenoTcpAgent::dupack_action`, `tcp/tcp-reno.cc:171-212`): after
+//! a fast retransmit no other starts until the cumulative ACK passes the highest segment sent at
+//! it, so a second loss in the window waits for the timer; Net/3's Reno (lossylink's `e2e`)
+//! fast-retransmits it on its own three duplicates and halves again.
+//!
+//! The path of `newreno_ns2.rs`: 1 ms per 1000-byte segment at the bottleneck, 49 ms of
+//! propagation behind it and 50 ms back (100 ms round trip); RFC 5681 Reno's window, initial
+//! window 10, the RFC 6298 timer seeded with SRTT 100 ms. The first transmissions of segments 2
+//! and 6 are lost.
+
+use crate::cc::{RenoCc, RenoFlavor};
+use crate::recovery::RenoRecovery;
+use crate::tests::net::Path;
+use crate::tests::prr::{ms, rfc6298};
+use crate::SeqSpace;
+use crate::{DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum};
+use engine::SimDuration;
+
+const MSS: u32 = 1000;
+const M: u64 = MSS as u64;
+const SPACE: SeqSpace = SeqSpace { base: SeqNum(3000) };
+
+fn path(bugfix: bool) -> Path {
+    let parts = SenderParts {
+        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535).into(),
+        recovery: RenoRecovery::new(3).with_bugfix(bugfix).into(),
+        rto: rfc6298().into(),
+        eifel: None,
+    };
+    let mut s = Sender::new(SenderConfig::new(MSS, 65535), parts, SPACE, 40 * M);
+    s.seed_rtt(ms(0), ms(100));
+    let r = Receiver::new(
+        ReceiverConfig::new(MSS, 65535, DelayedAck::Off),
+        SPACE,
+        40 * M,
+        SeqNum(11),
+    );
+    let mut p = Path::new(s, r, SPACE, SimDuration::from_millis(50));
+    p.ps_per_byte = 1_000_000;
+    p.fwd_delay = SimDuration::from_millis(49);
+    p.drop = Box::new(|_, off, n| n == 1 && [2, 6].contains(&(off / M)));
+    p
+}
+
+/// (ms, segment) of the retransmissions up to `to` ms.
+fn resends(p: &Path, to: u64) -> Vec<(u64, u64)> {
+    p.sent_between(ms(0), ms(to))
+        .into_iter()
+        .filter(|&(_, _, r)| r)
+        .map(|(t, off, _)| (t.as_nanos() / 1_000_000, off / M))
+        .collect()
+}
+
+/// The third duplicate for segment 2 (105 ms) resends it on either; its ACK (205 ms) is
+/// partial (segment 6 is missing) and ends Reno's recovery. The duplicates for 6 that follow
+/// (300-302 ms): Net/3 fast-retransmits 6 at 302 ms and halves a second time; with ns-2's
+/// `bugFix_` the ACK (6000) has not passed `recover_` (the highest segment sent at 105 ms), so
+/// nothing happens and 6 waits for the timer, restarted by the ACK at 205 ms (RTO 250 ms): a
+/// timeout at 455 ms.
+#[test]
+fn ns2_bugfix_leaves_the_second_loss_of_a_window_to_the_timer() {
+    let mut net3 = path(false);
+    net3.run_until(ms(1000));
+    assert_eq!(resends(&net3, 1000), vec![(105, 2), (302, 6)]);
+    assert_eq!(net3.sender.stats().fast_retransmits, 2);
+    assert_eq!(net3.sender.stats().timeouts, 0);
+
+    let mut ns2 = path(true);
+    ns2.run_until(ms(454));
+    assert_eq!(
+        resends(&ns2, 454),
+        vec![(105, 2)],
+        "no second fast retransmit"
+    );
+    assert_eq!(
+        ns2.sender.stats().dupacks_received,
+        14,
+        "the same duplicates arrived"
+    );
+    ns2.run_until(ms(1000));
+    assert_eq!(resends(&ns2, 1000), vec![(105, 2), (455, 6)]);
+    assert_eq!(ns2.sender.stats().fast_retransmits, 1);
+    assert_eq!(ns2.sender.stats().timeouts, 1);
+}
