@@ -9,47 +9,20 @@
 //! RFC 6298 timer seeded with SRTT 100 ms (200 ms minimum). The first transmissions of segments
 //! 2, 4, 6 and 8 are lost.
 
-use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{NewRenoFlavor, NewRenoRecovery};
-use crate::tests::net::Path;
-use crate::tests::prr::{ms, rfc6298};
-use crate::SeqSpace;
-use crate::{DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts, SeqNum};
-use engine::SimDuration;
+use crate::tests::net::{reno_path_100ms, Path};
+use crate::tests::prr::ms;
 
 const MSS: u32 = 1000;
 const M: u64 = MSS as u64;
-const SPACE: SeqSpace = SeqSpace { base: SeqNum(3000) };
 
 fn path(flavor: NewRenoFlavor) -> Path {
-    let parts = SenderParts {
-        cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 10 * MSS, 65535).into(),
-        recovery: NewRenoRecovery::new(flavor, 3).into(),
-        rto: rfc6298().into(),
-        eifel: None,
-    };
-    let mut s = Sender::new(SenderConfig::new(MSS, 65535), parts, SPACE, 40 * M);
-    s.seed_rtt(ms(0), ms(100));
-    let r = Receiver::new(
-        ReceiverConfig::new(MSS, 65535, DelayedAck::Off),
-        SPACE,
-        40 * M,
-        SeqNum(11),
-    );
-    let mut p = Path::new(s, r, SPACE, SimDuration::from_millis(50));
-    p.ps_per_byte = 1_000_000;
-    p.fwd_delay = SimDuration::from_millis(49);
-    p.drop = Box::new(|_, off, n| n == 1 && [2, 4, 6, 8].contains(&(off / M)));
-    p
+    reno_path_100ms(NewRenoRecovery::new(flavor, 3).into(), &[2, 4, 6, 8])
 }
 
 /// (ms, segment) of the retransmissions up to `to` ms.
 fn resends(p: &Path, to: u64) -> Vec<(u64, u64)> {
-    p.sent_between(ms(0), ms(to))
-        .into_iter()
-        .filter(|&(_, _, r)| r)
-        .map(|(t, off, _)| (t.as_nanos() / 1_000_000, off / M))
-        .collect()
+    p.resends_ms(to, M)
 }
 
 /// The third duplicate (107 ms) resends segment 2; its partial ACK (207 ms) resends 4, whose

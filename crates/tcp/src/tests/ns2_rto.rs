@@ -59,11 +59,7 @@ fn ns2() -> RtoPart {
 
 /// (ms, segment) of the retransmissions up to `to` ms.
 fn resends(p: &Path, to: u64) -> Vec<(u64, u64)> {
-    p.sent_between(ms(0), ms(to))
-        .into_iter()
-        .filter(|&(_, _, r)| r)
-        .map(|(t, off, _)| (t.as_nanos() / 1_000_000, off / M))
-        .collect()
+    p.resends_ms(to, M)
 }
 
 /// RFC 6298: SRTT 250 ms and RTTVAR 125 ms · (3/4)^24 = 0.13 ms after 25 samples, so RTO =
