@@ -19,6 +19,7 @@
 //! - counts of SACKed slots and of the copies in the network, from which the pipe and the
 //!   SACKed bytes follow with the first and last slots' short lengths taken off.
 
+use crate::recovery::scoreboard::less_short_ends;
 use engine::SimTime;
 use std::collections::{BTreeSet, VecDeque};
 
@@ -274,18 +275,14 @@ impl RackBoard {
     /// Bytes of the slots `pick` selects, each counted `weight` times: `full` whole segments'
     /// worth, less what the first and the last slot lack of a whole segment.
     fn short_ends(&self, full: u64, pick: impl Fn(&Slot) -> u64) -> u64 {
-        let mut bytes = full * self.mss;
         let n = self.slots.len() as u64;
-        for idx in [self.first, self.first + n.saturating_sub(1)] {
-            if let Some(s) = self.slot(idx) {
-                let (start, end) = self.range(idx);
-                bytes -= pick(s) * (self.mss - end.saturating_sub(start));
-            }
-            if n <= 1 {
-                break;
-            }
-        }
-        bytes
+        less_short_ends(
+            full,
+            self.mss,
+            (self.una, self.high),
+            (self.first, n),
+            |idx| self.slot(idx).map_or(0, &pick),
+        )
     }
 
     /// The transmissions in the network of the segments not SACKed, in bytes (RFC 6675

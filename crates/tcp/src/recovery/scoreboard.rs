@@ -40,6 +40,29 @@ pub struct SegmentState {
     pub rexmit_at: Option<SimTime>,
 }
 
+/// `count` whole segments of `mss` bytes, less what the first and the last of a board's slots
+/// (`first` and `n` of them) lack of a whole segment, `weight(idx)` times each: a board's slots
+/// are whole segments but for those two, clipped to the outstanding `[una, high)`. Shared by
+/// this board and RACK's (crate::recovery::rack_board).
+pub(crate) fn less_short_ends(
+    count: u64,
+    mss: u64,
+    (una, high): (u64, u64),
+    (first, n): (u64, u64),
+    weight: impl Fn(u64) -> u64,
+) -> u64 {
+    let mut bytes = count * mss;
+    if n == 0 {
+        return bytes;
+    }
+    let ends = [first, first + n - 1];
+    for &idx in &ends[..if n == 1 { 1 } else { 2 }] {
+        let (start, end) = ((idx * mss).max(una), ((idx + 1) * mss).min(high));
+        bytes -= weight(idx) * (mss - end.saturating_sub(start));
+    }
+    bytes
+}
+
 /// Per-segment state over `[snd_una, snd_max)`.
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
@@ -460,18 +483,14 @@ impl Scoreboard {
     /// The bytes of `count` slots, less what the board's first and last slots lack of a whole
     /// segment when `has` says they are among them.
     fn slots_bytes(&self, count: usize, has: impl Fn(u64) -> bool) -> u64 {
-        let mut bytes = count as u64 * self.mss;
         let n = self.slots.len() as u64;
-        for idx in [self.first, self.first + n.saturating_sub(1)] {
-            if n > 0 && has(idx) {
-                let (start, end) = self.span(idx);
-                bytes -= self.mss - end.saturating_sub(start);
-            }
-            if n <= 1 {
-                break;
-            }
-        }
-        bytes
+        less_short_ends(
+            count as u64,
+            self.mss,
+            (self.una, self.high),
+            (self.first, n),
+            |idx| u64::from(has(idx)),
+        )
     }
 
     /// `[start, end)` of slot `idx`, clipped to the outstanding data.
