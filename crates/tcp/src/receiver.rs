@@ -171,6 +171,8 @@ pub struct Receiver {
     last_ack: u64,
     /// Out-of-order data, as sorted disjoint half-open ranges of stream offsets.
     ooo: Vec<(u64, u64)>,
+    /// The bytes of `ooo`, kept as it changes (the autotuned window asks on every segment).
+    ooo_bytes: u64,
     ack_now: bool,
     /// A SYN arrived: answer with a SYN-ACK.
     syn_ack: bool,
@@ -215,6 +217,7 @@ impl Receiver {
             rcv_nxt: 0,
             last_ack: 0,
             ooo: Vec::new(),
+            ooo_bytes: 0,
             ack_now: false,
             syn_ack: false,
             delack_at: None,
@@ -331,8 +334,11 @@ impl Receiver {
     #[cold]
     #[inline(never)]
     fn autotuned_window(&self) -> u64 {
-        let ooo: u64 = self.ooo.iter().map(|&(s, e)| e - s).sum();
-        self.drs.as_deref().map_or(0, |d| d.window(ooo))
+        debug_assert_eq!(
+            self.ooo_bytes,
+            self.ooo.iter().map(|&(s, e)| e - s).sum::<u64>()
+        );
+        self.drs.as_deref().map_or(0, |d| d.window(self.ooo_bytes))
     }
 
     /// The window to advertise: the free space, never moving the right edge left, in whole
@@ -403,7 +409,7 @@ impl Receiver {
         self.stats.segments_received += 1;
         if start > self.rcv_nxt {
             self.stats.out_of_order_segments += 1;
-            insert_range(&mut self.ooo, start, end);
+            self.ooo_bytes += insert_range(&mut self.ooo, start, end);
             if self.cfg.sack {
                 self.recent.retain(|&r| r != start);
                 self.recent.insert(0, start);
@@ -420,6 +426,7 @@ impl Receiver {
                 break;
             }
             self.rcv_nxt = self.rcv_nxt.max(e);
+            self.ooo_bytes -= e - s;
             self.ooo.remove(0);
         }
         if self.rcv_nxt >= self.total && self.complete_at.is_none() {
@@ -524,19 +531,24 @@ impl Receiver {
     fn sack_blocks(&mut self, room: usize) -> SackBlocks {
         let rcv_nxt = self.rcv_nxt;
         self.recent.retain(|&r| r >= rcv_nxt);
-        let mut blocks: Vec<(SeqNum, SeqNum)> = Vec::with_capacity(MAX_SACK_BLOCKS);
+        // On the stack (no allocation per ACK); the range holding `r` by binary search over
+        // the sorted, disjoint out-of-order ranges (thousands at today's windows).
+        let mut blocks = [(SeqNum(0), SeqNum(0)); MAX_SACK_BLOCKS];
+        let mut n = 0;
         for &r in &self.recent {
-            if let Some(&(s, e)) = self.ooo.iter().find(|&&(s, e)| s <= r && r < e) {
+            let at = self.ooo.partition_point(|&(s, _)| s <= r);
+            if let Some(&(s, e)) = at.checked_sub(1).and_then(|i| self.ooo.get(i)) {
                 let b = (self.space.seq(s), self.space.seq(e));
-                if !blocks.contains(&b) {
-                    blocks.push(b);
+                if r < e && !blocks[..n].contains(&b) {
+                    blocks[n] = b;
+                    n += 1;
                 }
             }
-            if blocks.len() >= room.min(MAX_SACK_BLOCKS) {
+            if n >= room.min(MAX_SACK_BLOCKS) {
                 break;
             }
         }
-        SackBlocks::from_slice(&blocks)
+        SackBlocks::from_slice(&blocks[..n])
     }
 
     /// The delayed-ACK timer may have expired.
@@ -558,18 +570,22 @@ impl Receiver {
     }
 }
 
-/// Insert `[start, end)` into sorted disjoint ranges, merging overlaps and neighbours.
-fn insert_range(ranges: &mut Vec<(u64, u64)>, start: u64, end: u64) {
+/// Insert `[start, end)` into sorted disjoint ranges, merging overlaps and neighbours; returns
+/// the bytes the ranges gained.
+fn insert_range(ranges: &mut Vec<(u64, u64)>, start: u64, end: u64) -> u64 {
     let i = ranges.partition_point(|&(_, e)| e < start);
     let mut s = start;
     let mut e = end;
     let mut j = i;
+    let mut had = 0;
     while j < ranges.len() && ranges[j].0 <= e {
         s = s.min(ranges[j].0);
         e = e.max(ranges[j].1);
+        had += ranges[j].1 - ranges[j].0;
         j += 1;
     }
     ranges.splice(i..j, std::iter::once((s, e)));
+    (e - s) - had
 }
 
 #[cfg(test)]

@@ -72,6 +72,8 @@ pub struct RackRecovery {
     timer: Option<SimTime>,
     /// The sender's smoothed RTT, from the latest ACK.
     srtt: SimDuration,
+    /// The segments one ACK newly delivers, kept between ACKs so that none allocates.
+    newly: Vec<(Slot, u64)>,
 }
 
 /// `(t1, e1)` was sent after `(t2, e2)` (RFC 8985 §6.2 RACK_sent_after).
@@ -91,6 +93,7 @@ impl RackRecovery {
             forced: None,
             timer: None,
             srtt: SimDuration(0),
+            newly: Vec::new(),
         }
     }
 
@@ -151,16 +154,18 @@ impl RackRecovery {
     fn update(&mut self, now: SimTime, ack: u64, blocks: &[(u64, u64)]) {
         let fack_before = self.rack.fack;
         // (slot copy, end) of every segment newly delivered by this ACK.
-        let mut newly: Vec<(Slot, u64)> = Vec::new();
+        let mut newly = std::mem::take(&mut self.newly);
+        newly.clear();
         self.board.on_cum_ack(ack, &mut newly);
         for &(l, r) in blocks {
             self.board.on_sack_block(l, r, &mut newly);
         }
         newly.sort_by_key(|&(s, end)| (s.xmit, end));
-        for (s, end) in newly {
+        for &(s, end) in &newly {
             self.delivered(now, s, end, fack_before);
             self.rack.fack = self.rack.fack.max(end);
         }
+        self.newly = newly;
     }
 
     /// RFC 8985 §6.2 step 5: mark losses; arm or clear the reordering timer. Returns whether a
