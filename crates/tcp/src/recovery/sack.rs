@@ -234,8 +234,7 @@ impl LossRecovery for SackRecovery {
         // count over the board above it.
         let seg = self
             .board
-            .unsacked()
-            .find(|s| s.rexmit_at.is_none())
+            .lowest_unresent()
             .filter(|s| self.is_lost(s.off, highest))?;
         if u64::from(seg.len) > budget {
             return None;
@@ -280,11 +279,7 @@ impl LossRecovery for SackRecovery {
         let highest = self.board.highest_sacked_end();
         // RFC 6675 §4 NextSeg (3): the first unSACKed segment above HighRxt (here: not yet
         // resent) and below the highest SACKed byte, IsLost (1.c) not required.
-        let s3 = highest.and_then(|h| {
-            self.board
-                .unsacked()
-                .find(|s| s.rexmit_at.is_none() && s.off < h)
-        });
+        let s3 = highest.and_then(|h| self.board.lowest_unresent().filter(|s| s.off < h));
         if let Some(s) = s3 {
             if u64::from(s.len) > budget {
                 return None;

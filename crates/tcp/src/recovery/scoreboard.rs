@@ -18,6 +18,7 @@
 //! retransmission.
 
 use engine::SimTime;
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 /// What the board holds about one segment.
@@ -88,6 +89,11 @@ pub struct Scoreboard {
     holes: VecDeque<u64>,
     /// Slots not SACKed and retransmitted (what SetPipe counts twice).
     resent_holes: usize,
+    /// Every hole below this slot index has been retransmitted: where
+    /// [`Scoreboard::lowest_unresent`] resumes. Marks are only ever cleared all at once
+    /// ([`Scoreboard::clear`], [`Scoreboard::clear_retransmitted`], which reset it), and new
+    /// holes come at the top.
+    unresent_from: Cell<u64>,
 }
 
 impl Scoreboard {
@@ -104,6 +110,7 @@ impl Scoreboard {
             resent_slots: 0,
             holes: VecDeque::new(),
             resent_holes: 0,
+            unresent_from: Cell::new(0),
         }
     }
 
@@ -360,6 +367,35 @@ impl Scoreboard {
             .filter(|s| s.len > 0)
     }
 
+    /// The lowest segment neither SACKed nor retransmitted (a SACK sender's next hole to
+    /// resend): the first of [`Scoreboard::unsacked`] without a retransmission mark, found from
+    /// where the last search stopped instead of past every hole resent before it (a recovery at
+    /// today's windows resends thousands).
+    pub fn lowest_unresent(&self) -> Option<SegmentState> {
+        let start = self
+            .holes
+            .partition_point(|&h| h < self.unresent_from.get());
+        // The hint stops at the first hole without a mark, even an empty one: the slot of a
+        // partial segment the ACK emptied regains bytes when the segment grows.
+        let mut first_unmarked = None;
+        let mut found = None;
+        for &idx in self.holes.range(start..) {
+            let s = self.state_of(idx);
+            if s.rexmit_at.is_none() {
+                first_unmarked.get_or_insert(idx);
+                if s.len > 0 {
+                    found = Some(s);
+                    break;
+                }
+            }
+        }
+        let resume = first_unmarked.or_else(|| self.holes.back().map(|&last| last + 1));
+        if let Some(at) = resume {
+            self.unresent_from.set(self.unresent_from.get().max(at));
+        }
+        found
+    }
+
     /// The outstanding segment that holds `off`, if `off` is outstanding.
     pub fn segment_at(&self, off: u64) -> Option<SegmentState> {
         let idx = off / self.mss;
@@ -590,6 +626,7 @@ impl Scoreboard {
         self.resent_slots = 0;
         self.resent_holes = 0;
         self.holes = (self.first..self.first + self.slots.len() as u64).collect();
+        self.unresent_from.set(0);
     }
 
     /// Forget the retransmission marks only.
@@ -600,6 +637,7 @@ impl Scoreboard {
         self.version += 1;
         self.resent_slots = 0;
         self.resent_holes = 0;
+        self.unresent_from.set(0);
     }
 }
 
@@ -660,11 +698,13 @@ mod tests {
                 let holes: Vec<u64> = (b.first..).zip(&b.slots).filter(|(_, s)| !s.sacked).map(|(i, _)| i).collect();
                 proptest::prop_assert_eq!(b.holes.iter().copied().collect::<Vec<_>>(), holes);
                 let unsacked: Vec<SegmentState> = walk.iter().copied().filter(|s| !s.sacked).collect();
-                proptest::prop_assert_eq!(b.unsacked().collect::<Vec<_>>(), unsacked);
+                proptest::prop_assert_eq!(b.unsacked().collect::<Vec<_>>(), unsacked.clone());
                 let down: Vec<_> = b.segments_down_with_sacked_above().filter(|(s, _)| !s.sacked).collect();
                 proptest::prop_assert_eq!(b.unsacked_down_with_sacked_above().collect::<Vec<_>>(), down);
                 let resent_holes = b.slots.iter().filter(|s| !s.sacked && s.rexmit_at.is_some()).count();
                 proptest::prop_assert_eq!(b.resent_holes, resent_holes);
+                let next = unsacked.iter().copied().find(|s| s.rexmit_at.is_none());
+                proptest::prop_assert_eq!(b.lowest_unresent(), next);
                 for dt in 1..=4u32 {
                     for off in [0, una, una + x * 500, una + y * MSS + 1, max] {
                         let (bytes, runs) = sacked_above_by_walk(&b, off);
