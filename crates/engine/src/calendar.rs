@@ -21,8 +21,8 @@
 //! key, and every entry outside it is in a later bucket, so has a later time than every entry
 //! in it.
 
+use crate::entry::Later;
 use crate::heap::MinHeap;
-use crate::later::Later;
 use std::collections::BinaryHeap;
 
 /// A bucket is 2^24 ns (16.8 ms) wide: the second tier's split (crate::later `FAR_AFTER_NS`),

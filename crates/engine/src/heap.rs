@@ -6,7 +6,7 @@
 //! level or two. It also offers what a lane needs: [`MinHeap::replace_first`] takes the first
 //! entry out and puts the lane's next in with one sift instead of a pop and a push.
 
-use crate::later::Later;
+use crate::entry::Later;
 
 pub(crate) struct MinHeap<E> {
     data: Vec<Later<E>>,

@@ -17,12 +17,9 @@
 //! levels per pop (docs/performance.md, fourteenth session).
 
 use crate::calendar::Calendar;
+use crate::entry::Later;
 use crate::heap::MinHeap;
 use crate::time::SimTime;
-use std::cmp::Ordering;
-
-/// The lane of an event that has none (crate::queue's lanes).
-pub const NO_LANE: u32 = u32::MAX;
 
 /// How far ahead of `now` an entry must be due to go to `far`: 16.8 ms (2^24 ns). Beyond the
 /// frames on the air and a busy wire's next arrival (a 1500-byte frame takes 12 ms at 1 Mb/s),
@@ -31,51 +28,6 @@ pub const NO_LANE: u32 = u32::MAX;
 /// 0.1 % on the dumbbells (1000 flows at 1 Gb/s, 10 flows at 10 Mb/s); web-1000 150.7 M,
 /// 146.1 M, 139.2 M, 139.0 M (its 1 Mb/s wire's next arrivals are 12 ms apart).
 pub(crate) const FAR_AFTER_NS: u64 = 1 << 24;
-
-/// An event of the second tier, ordered by `(time, seq)` *reversed*, so that the standard
-/// library's max-heap pops the earliest. The pair is one 128-bit key (time in the high half):
-/// one comparison per step of the heap's sifts instead of two.
-pub(crate) struct Later<E> {
-    pub(crate) key: u128,
-    pub(crate) event: E,
-    /// The lane it was queued in (crate::queue's `Lanes`), or `NO_LANE` (in the entry's
-    /// padding).
-    pub(crate) lane: u32,
-}
-
-impl<E> Later<E> {
-    #[inline]
-    pub(crate) fn new(time: SimTime, seq: u64, event: E) -> Self {
-        Later {
-            key: u128::from(time.as_nanos()) << 64 | u128::from(seq),
-            event,
-            lane: NO_LANE,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn time(&self) -> SimTime {
-        SimTime((self.key >> 64) as u64)
-    }
-}
-
-impl<E> PartialEq for Later<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl<E> Eq for Later<E> {}
-impl<E> PartialOrd for Later<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Later<E> {
-    #[inline]
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
-    }
-}
 
 /// The second tier: a heap and a calendar, split by how far ahead an entry was due at its push.
 pub(crate) struct LaterTier<E> {

@@ -10,6 +10,7 @@
 //! - typed ids and a small typed-trace interface.
 
 mod calendar;
+mod entry;
 mod fingerprint;
 mod heap;
 mod ids;

@@ -48,8 +48,9 @@
 //! The fingerprint: while it is on, every push goes to `later` and `near` holds at most the
 //! event about to pop, so that every pop passes the out-of-line path, which hashes it.
 
+use crate::entry::Later;
 use crate::fingerprint::{EventKey, Fingerprint};
-use crate::later::{Later, LaterTier};
+use crate::later::LaterTier;
 use crate::time::SimTime;
 
 struct Entry<E> {
@@ -57,7 +58,7 @@ struct Entry<E> {
     event: E,
 }
 
-pub use crate::later::NO_LANE;
+pub use crate::entry::NO_LANE;
 
 /// The lane of an event ([`EventQueue::enable_lanes`]): [`NO_LANE`] for most kinds.
 pub type LaneOf<E> = fn(&E) -> u32;

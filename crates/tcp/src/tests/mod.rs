@@ -27,6 +27,7 @@ pub(crate) mod llelsn_cc;
 pub(crate) mod nagle;
 pub(crate) mod net;
 pub(crate) mod newreno_ns2;
+pub(crate) mod ns2_path;
 pub(crate) mod ns2_rto;
 pub(crate) mod prr;
 pub(crate) mod rack;

@@ -10,7 +10,8 @@
 //! 2, 4, 6 and 8 are lost.
 
 use crate::recovery::{NewRenoFlavor, NewRenoRecovery};
-use crate::tests::net::{reno_path_100ms, Path};
+use crate::tests::net::Path;
+use crate::tests::ns2_path::reno_path_100ms;
 use crate::tests::prr::ms;
 
 const MSS: u32 = 1000;
