@@ -211,6 +211,7 @@ fn make_sender(
             nagle_minshall: t.linux,
             // Linux re-arms the timer when it retransmits the head (tcp_xmit_retransmit_queue).
             rearm_on_head_retransmit: t.linux,
+            loss_of_window: t.loss_of_window,
             ..SenderConfig::new(t.mss, send_buffer)
         },
         parts,

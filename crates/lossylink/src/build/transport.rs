@@ -120,6 +120,8 @@ pub(crate) struct TcpSettings {
     pub exit_retraction: ExitRetraction,
     /// ns-2's `bugFix_` on Reno recovery (`tcp.reno_bugfix`).
     pub reno_bugfix: bool,
+    /// The loss response halves no more than the window (`tcp.loss_window`, ns-2's `slowdown`).
+    pub loss_of_window: bool,
     /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
     pub smart_tick: bool,
     /// Proportional Rate Reduction in fast recovery (RFC 6937), with its reduction bound.
@@ -485,6 +487,7 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             Some(ExitRetractionDoc::Net3) => ExitRetraction::Net3,
         },
         reno_bugfix: t.reno_bugfix.unwrap_or(false),
+        loss_of_window: t.loss_window.unwrap_or(false),
         prr,
         rack,
         frto,

@@ -259,6 +259,12 @@ pub struct TcpDoc {
     /// segment sent at the last one or at a timeout (one per window; false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reno_bugfix: Option<bool>,
+    /// The loss response halves no more than the window: `min(flight, cwnd, peer window)`
+    /// instead of the flight (ns-2's `slowdown` halves `min(cwnd_, wnd_)`, tcp/tcp.cc:1252-1290,
+    /// so limited transmit's segments beyond cwnd do not count, as RFC 5681 §3.2 (2) says; false:
+    /// the flight, RFC 5681 eq. 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_window: Option<bool>,
     /// E2E-SMART's once-per-RTT resend rule: tick (slow-timer ticks, the bsd default) | fine
     /// (the fine smoothed RTT, the modern default; tick needs the bsd slow timer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -557,6 +563,7 @@ impl Default for TcpDoc {
             rexmt: None,
             exit_retraction: None,
             reno_bugfix: None,
+            loss_window: None,
             smart_rtt: None,
             buffer_rounding: None,
             esack_filter: None,

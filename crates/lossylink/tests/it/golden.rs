@@ -1156,6 +1156,20 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "llelsn-reno-ns2-loss-window-fer5",
+        "ns-2's slowdown halves the window, not the flight (tcp.loss_window, tcp.cc:1252-1290): limited transmit's segments beyond cwnd leave ssthresh alone; Reno on the LL-ELSN downlink (bugFix_ and singledup_ on, the preset's) at 5% FER",
+        "llelsn",
+        &[
+            ("run.duration", "20s"),
+            ("scheme", "e2e"),
+            ("tcp.loss_window", "true"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.05, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "llelsn-ns2-rto-reno-fer5",
         "ns-2.35's retransmission timer (tcp.rto = ns2, tcp.cc rtt_update/rtt_timeout, tcpTick_ 10 ms): samples in tick boundaries, fixed-point srtt/rttvar, minrto_ 0.2 s before the backoff; Reno on the LL-ELSN downlink, d = 50 ms on each wired link (Fig. 7), 5% FER",
         "llelsn",

@@ -60,6 +60,13 @@ pub struct SenderConfig {
     /// otherwise the timer runs on from the last ACK that advanced `snd_una` (RFC 6298 §5.1,
     /// §5.3, 4.4BSD).
     pub rearm_on_head_retransmit: bool,
+    /// The loss response (fast retransmit, timeout) takes the window, not the whole flight:
+    /// the congestion controller is given `min(flight, cwnd, peer window)` as the flight.
+    /// ns-2's `slowdown` halves `windowd()`, `min(cwnd_, wnd_)` (tcp/tcp.cc:1252-1290), so the
+    /// segments `singledup_` sent beyond cwnd (tcp.cc:1596-1607) and a go-back-N flight left
+    /// over from a timeout do not count; RFC 5681 §3.2 (2) likewise leaves the data sent by
+    /// limited transmit out of FlightSize. Otherwise (the default) the flight, RFC 5681 eq. 4.
+    pub loss_of_window: bool,
 }
 
 impl SenderConfig {
@@ -86,6 +93,7 @@ impl SenderConfig {
             idle_restart: None,
             nagle_minshall: false,
             rearm_on_head_retransmit: false,
+            loss_of_window: false,
         }
     }
 }

@@ -11,6 +11,20 @@ use crate::trace::SenderEvent;
 use engine::{SimTime, TraceSink};
 
 impl Sender {
+    /// The flight the loss response halves: the whole flight (RFC 5681 eq. 4), or with
+    /// [`SenderConfig::loss_of_window`](super::SenderConfig::loss_of_window) no more than the
+    /// window, `min(flight, cwnd, peer window)` (ns-2's `slowdown` halves `windowd()`,
+    /// tcp/tcp.cc:1252-1290: limited transmit's segments beyond cwnd do not count, RFC 5681
+    /// §3.2 (2)). Read before the response changes cwnd.
+    fn loss_flight(&self) -> u32 {
+        let flight = self.flight();
+        if self.cfg.loss_of_window {
+            flight.min(self.parts.cc.cwnd().min(self.peer_window))
+        } else {
+            flight
+        }
+    }
+
     pub(super) fn on_fast_retransmit(
         &mut self,
         now: SimTime,
@@ -19,7 +33,7 @@ impl Sender {
         trace: &mut dyn TraceSink<SenderEvent>,
     ) {
         self.stats.fast_retransmits += 1;
-        let flight = self.flight();
+        let flight = self.loss_flight();
         let tsval = self.tsval(now);
         self.parts
             .cc
@@ -92,7 +106,7 @@ impl Sender {
         }
         self.parts.rto.on_timeout();
         self.parts.cc.on_congestion(CongestionEvent::Timeout {
-            flight_bytes: flight,
+            flight_bytes: self.loss_flight(),
             peer_window: self.peer_window,
         });
         if let Some(e) = self.parts.eifel.as_mut() {

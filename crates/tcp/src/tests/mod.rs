@@ -23,6 +23,7 @@ pub(crate) mod hystart_linux;
 pub(crate) mod idle;
 pub(crate) mod linux;
 pub(crate) mod linux_reno;
+pub(crate) mod loss_window;
 pub(crate) mod llelsn_cc;
 pub(crate) mod nagle;
 pub(crate) mod net;

@@ -137,6 +137,26 @@ RUNS: dict[str, CounterfactualRuns] = {
         (("scheme", "e2e-dcr"),),
         r"pareto-8-e2e-dcr-sack",
     ),
+    "reno-window": CounterfactualRuns(
+        "Reno halving its window, not its flight (tcp.loss_window = true: ns-2's slowdown halves "
+        "min(cwnd_, wnd_), tcp/tcp.cc:1252-1290, so singledup_'s two segments beyond cwnd do not "
+        "count), and TIBET's interval filter taking each ACK gap capped at 100 ms "
+        "(tcp.tibet_max_gap = 100ms; not TIBET's filter)",
+        (),
+        r"fer-[0-9.]+-(e2e|e2e-tibet)",
+        also=(
+            (r"fer-[0-9.]+-e2e", (("tcp.loss_window", "true"),)),
+            (r"fer-[0-9.]+-e2e-tibet", (("tcp.tibet_max_gap", "100ms"),)),
+        ),
+    ),
+    "timestamps": CounterfactualRuns(
+        "LL-ELSN's sender with RFC 7323 timestamps (tcp.timestamps = true; ns-2's default is "
+        "timestamps_ false): every ACK times a segment, retransmissions included, so no "
+        "timeout's backoff outlives the next ACK (Karn's rule leaves no sample after a "
+        "timeout without them)",
+        (("tcp.timestamps", "true"),),
+        r"fer-[0-9.]+-ll-elsn",
+    ),
     "tibet-gap": CounterfactualRuns(
         "TIBET's interval filter takes each ACK gap capped at 100 ms, about two RTT_min "
         "(tcp.tibet_max_gap = 100ms; not TIBET's filter): a timeout's idle wait no longer "

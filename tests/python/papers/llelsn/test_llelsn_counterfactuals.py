@@ -27,7 +27,8 @@ def _fig6(tibet: dict[float, float], capped: dict[float, float]) -> MeanMeasurem
             means[f"fer-{p:g}-{s}"] = 2.0
         means[f"fer-{p:g}-e2e"] = 1.0
         means[f"fer-{p:g}-e2e-tibet"] = tibet.get(p, 1.5)
-        means[f"fer-{p:g}-e2e-tibet~tibet-gap"] = capped.get(p, 1.5)
+        means[f"fer-{p:g}-e2e-tibet~reno-window"] = capped.get(p, 1.5)
+        means[f"fer-{p:g}-e2e~reno-window"] = 1.0
     return MeanMeasurements(means)
 
 
@@ -152,3 +153,24 @@ def test_t004_9_lowest_is_explained_only_when_staggered_starts_make_the_bwe_send
         {"e2e-veno": 0.990, "e2e-dcr-sack": 0.991, "e2e": 0.992},
     )
     assert _judge_deviation(t, t.value(m), m).verdict == "fail"
+
+
+def test_t004_1_reno_counts_the_bwe_senders_where_renos_flight_halving_lifts_it() -> None:
+    """Reno halving its flight (singledup_'s segments included) 10 % above Reno halving its
+    window at FER 5 and 7 %: Westwood+, Jersey and TIBET may be below Reno there (band 1 - 6/n
+    .. 1 - 1/n); Jersey below at both and TIBET at 7 % (value 1 - 3/n): explained when the
+    counterfactual (Reno halving its window, 0.95, and TIBET capped) puts every scheme at least
+    at Reno; fail when Reno's window-halving run is no lower than its flight-halving run."""
+    t = _target("T004-1.reno", "tibet-idle-gap")
+    n = (len(runs.SCHEMES) - 2) * len(runs.FER_PCT)
+    m = _fig6({7: 0.98}, {})
+    for p in (5, 7):
+        m.means[f"fer-{p:g}-e2e-jersey"] = 0.97
+        m.means[f"fer-{p:g}-e2e~reno-window"] = 0.9
+    assert t.value(m) == 1 - 3 / n
+    v = _judge_deviation(t, t.value(m), m)
+    assert (v.verdict, v.band, v.counterfactual) == ("explained", (1 - 6 / n, 1 - 1 / n), 1.0), v
+    for p in (5, 7):
+        m.means[f"fer-{p:g}-e2e~reno-window"] = 1.0
+    v = _judge_deviation(t, t.value(m), m)
+    assert v.verdict == "fail", v
