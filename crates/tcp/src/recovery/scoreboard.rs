@@ -167,6 +167,13 @@ impl Scoreboard {
         if self.slots.is_empty() {
             self.first = first;
         }
+        if self.high > high && high % self.mss != 0 {
+            // The short top slot grows over bytes just sent: a SACK block that reached the old
+            // `high` covered it then (`covered`), but its new bytes are not selectively
+            // acknowledged, so it is a hole again (else a sender that skips SACKed data going
+            // back never resends them, and its timer backs off with nothing to send).
+            self.unsack(high / self.mss);
+        }
         let end = self.high.div_ceil(self.mss);
         while self.first + (self.slots.len() as u64) < end {
             self.holes.push_back(self.first + self.slots.len() as u64);
@@ -177,6 +184,28 @@ impl Scoreboard {
         if self.una != una || (self.high != high && high % self.mss != 0) {
             self.version += 1;
         }
+    }
+
+    /// Slot `idx`, the highest on the board, no longer SACKed: back among the holes (above
+    /// every other hole, as it is the top slot).
+    fn unsack(&mut self, idx: u64) {
+        let Some(s) = self.slot_mut(idx) else {
+            return;
+        };
+        if !s.sacked {
+            return;
+        }
+        s.sacked = false;
+        let resent = s.rexmit_at.is_some();
+        self.sacked_slots -= 1;
+        self.resent_holes += usize::from(resent);
+        debug_assert!(self.holes.back().is_none_or(|&h| h < idx));
+        self.holes.push_back(idx);
+        if !resent {
+            // Where `lowest_unresent` resumes may have passed it while it was SACKed.
+            self.unresent_from.set(self.unresent_from.get().min(idx));
+        }
+        self.version += 1;
     }
 
     /// The cumulative acknowledgment advanced to `ack`.
@@ -274,9 +303,11 @@ impl Scoreboard {
         }
     }
 
-    /// Whether the segment containing `off` has been selectively acknowledged.
+    /// Whether the segment containing `off` has been selectively acknowledged. Bytes beyond the
+    /// board's `snd_max` never are, though the short top slot that holds them may carry a SACK
+    /// until [`Scoreboard::update`] learns they were sent.
     pub fn is_sacked(&self, off: u64) -> bool {
-        off >= self.una && self.slot(off / self.mss).is_some_and(|s| s.sacked)
+        off >= self.una && off < self.high && self.slot(off / self.mss).is_some_and(|s| s.sacked)
     }
 
     /// When the segment containing `off` was last retransmitted.
@@ -820,6 +851,40 @@ mod tests {
         // Unsacked: 0 (700 bytes), 1 (resent), 4, 6, 10, 12 (100 bytes); those below three
         // runs or more (0, 1, 4) have left the network, 1's resend has not.
         assert_eq!(b.pipe(12 * MSS + 100, 0, lost), 3 * MSS + 100);
+    }
+
+    /// A short top segment that a block reaching snd_max SACKed, and that grows when the sender
+    /// sends on from a point between two multiples of the MSS (a stream a short retransmission
+    /// shifted), is a hole again: its new bytes were never acknowledged. Before, the slot kept
+    /// its SACK over them, the go-back-N after a timeout skipped them and the timer backed off
+    /// to its maximum with nothing to send (LL-ELSN, Fig. 11's background, 0.06 Mb/s).
+    #[test]
+    fn a_sacked_short_top_segment_that_grows_is_a_hole_again() {
+        let mut b = Scoreboard::new(MSS as u32);
+        b.update(0, 2 * MSS + 100);
+        assert_eq!(b.on_sack_block(MSS, 2 * MSS + 100), 2);
+        assert!(b.is_sacked(2 * MSS));
+        // Bytes the board has not seen sent are not SACKed, whatever their slot says.
+        assert!(!b.is_sacked(2 * MSS + 100));
+        b.update(0, 3 * MSS + 100);
+        assert!(b.is_sacked(MSS));
+        assert!(!b.is_sacked(2 * MSS));
+        let holes: Vec<_> = b.unsacked().map(|s| (s.off, s.len)).collect();
+        assert_eq!(
+            holes,
+            vec![(0, MSS as u32), (2 * MSS, MSS as u32), (3 * MSS, 100)]
+        );
+        // The same when the cumulative ACK emptied the slot up to the old snd_max.
+        let mut b = Scoreboard::new(MSS as u32);
+        b.update(0, 2 * MSS + 100);
+        b.on_sack_block(2 * MSS, 2 * MSS + 100);
+        b.on_cum_ack(2 * MSS + 100);
+        b.update(2 * MSS + 100, 3 * MSS + 100);
+        assert!(!b.is_sacked(2 * MSS + 100));
+        assert_eq!(
+            b.lowest_unresent().map(|s| (s.off, s.len)),
+            Some((2 * MSS + 100, MSS as u32 - 100))
+        );
     }
 
     #[test]
