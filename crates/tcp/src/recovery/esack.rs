@@ -333,6 +333,9 @@ impl LossRecovery for EsackRecovery {
     }
 
     fn on_timeout(&mut self, view: SenderView) {
+        // What was sent since the last ACK, first: a short top segment it grew is not SACKed
+        // (Scoreboard::update), and the go-back-N must not skip it.
+        self.board.update(view.snd_una, view.snd_max);
         // RFC 6675 §5.1: the SACKed bits stay, the retransmission marks go.
         self.board.clear_retransmitted();
         self.tags.clear();

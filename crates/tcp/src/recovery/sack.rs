@@ -192,6 +192,9 @@ impl LossRecovery for SackRecovery {
     }
 
     fn on_timeout(&mut self, view: SenderView) {
+        // What was sent since the last ACK, first: a short top segment it grew is not SACKed
+        // (Scoreboard::update), and the go-back-N must not skip it.
+        self.board.update(view.snd_una, view.snd_max);
         if self.flavor == SackFlavor::Rfc6675 {
             // RFC 6675 §5.1: keep using what the receiver reported; resend the rest.
             self.board.clear_retransmitted();

@@ -4,7 +4,8 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::{
-    ElnRecovery, LossRecovery, Phase, SackFlavor, SackRecovery, SmartClock, SmartRecovery,
+    ElnRecovery, EsackConfig, EsackRecovery, LossRecovery, Phase, SackFlavor, SackRecovery,
+    SmartClock, SmartRecovery,
 };
 use crate::rto::{BsdRto, BsdRtoConfig, TickClock};
 use crate::{
@@ -335,5 +336,72 @@ fn rfc6675_go_back_n_after_a_timeout_skips_what_was_sacked() {
             s.on_ack(later, &ack(cum, &[], None, false), &mut t);
         }
         assert_eq!(sent, resent, "{flavor:?}");
+    }
+}
+
+/// Byte offsets and lengths of the segments sent now.
+fn drain_bytes(s: &mut Sender, now: SimTime, t: &mut VecSink<SenderEvent>) -> Vec<(u64, u32)> {
+    std::iter::from_fn(|| s.poll_transmit(now, t))
+        .map(|seg| (seg.seq.diff(BASE) as u64, seg.len))
+        .collect()
+}
+
+/// A SACK block that reaches snd_max inside a segment slot SACKs the short top slot, but what
+/// is sent into that slot afterwards is not SACKed. Segments 0 and 1 and a 300-byte piece (the
+/// application's data so far) go at 0 ms; 0 is lost, and the ACK at 10 ms SACKs 1 and the
+/// piece. The application writes on, and the sender sends from 2·MSS + 300, into the slot the
+/// board holds SACKed; all of it is lost, and the timer fires. Once the resent 0 is
+/// acknowledged (up to 2·MSS + 300), the go-back-N must resend from there, with each sender
+/// that keeps the SACKed bits across a timeout (RFC 6675 §5.1: `rfc6675` and ESACK). Before,
+/// the board kept the slot SACKed (and learned of the new data only at the next ACK), the
+/// go-back-N skipped from 2·MSS to 3·MSS and the bytes in between were never resent: the timer
+/// backed off with nothing to send (LL-ELSN under the llelsn preset's window rule,
+/// docs/llelsn.md).
+#[test]
+fn a_go_back_n_resends_what_was_sent_into_a_sacked_short_segment() {
+    let recoveries: [fn() -> Box<dyn LossRecovery>; 2] = [
+        || Box::new(SackRecovery::new(SackFlavor::Rfc6675, MSS, 3)),
+        || {
+            let cfg = EsackConfig {
+                dupthresh: 3,
+                filter: 3,
+            };
+            Box::new(EsackRecovery::new(cfg, MSS))
+        },
+    ];
+    for (name, recovery) in ["rfc6675", "esack"].into_iter().zip(recoveries) {
+        let mut t = VecSink::default();
+        let cfg = SenderConfig {
+            nagle_minshall: true,
+            ..SenderConfig::new(MSS, 32768)
+        };
+        let piece = u64::from(2 * MSS + 300);
+        let mut s = sender_with(recovery(), 10, cfg).with_app_limit(piece);
+        let m = u64::from(MSS);
+        assert_eq!(
+            drain_bytes(&mut s, ms(0), &mut t),
+            vec![(0, MSS), (m, MSS), (2 * m, 300)]
+        );
+        let mut a = ack(0, &[], None, false);
+        a.opts.sack = SackBlocks::from_slice(&[(BASE.plus(MSS), BASE.plus(2 * MSS + 300))]);
+        s.on_ack(ms(10), &a, &mut t);
+        s.set_app_limit(10 * m);
+        assert_eq!(
+            drain_bytes(&mut s, ms(10), &mut t).first(),
+            Some(&(piece, MSS)),
+            "{name}"
+        );
+        let fire = s.poll_timeout().unwrap();
+        s.on_timeout(fire, &mut t);
+        assert_eq!(drain_bytes(&mut s, fire, &mut t), vec![(0, MSS)], "{name}");
+        let later = fire + SimDuration::from_millis(5);
+        let mut a = ack(0, &[], None, false);
+        a.ack = BASE.plus(2 * MSS + 300);
+        s.on_ack(later, &a, &mut t);
+        assert_eq!(
+            drain_bytes(&mut s, later, &mut t).first(),
+            Some(&(piece, MSS)),
+            "{name}"
+        );
     }
 }
