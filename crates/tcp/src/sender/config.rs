@@ -65,7 +65,8 @@ pub struct SenderConfig {
     /// ns-2's `slowdown` halves `windowd()`, `min(cwnd_, wnd_)` (tcp/tcp.cc:1252-1290), so the
     /// segments `singledup_` sent beyond cwnd (tcp.cc:1596-1607) and a go-back-N flight left
     /// over from a timeout do not count; RFC 5681 §3.2 (2) likewise leaves the data sent by
-    /// limited transmit out of FlightSize. Otherwise (the default) the flight, RFC 5681 eq. 4.
+    /// limited transmit out of FlightSize. Otherwise (the default) the flight, RFC 5681 eq. 4,
+    /// less at a fast retransmit what limited transmit sent beyond cwnd (RFC 5681 §3.2 (2)).
     pub loss_of_window: bool,
 }
 

@@ -25,6 +25,25 @@ impl Sender {
         }
     }
 
+    /// [`Sender::loss_flight`] at a fast retransmit: without the window rule, the data limited
+    /// transmit sent in this run of duplicates is left out (RFC 5681 §3.2 (2): "When [RFC3042]
+    /// is in use, additional data sent in limited transmit MUST NOT be included in this
+    /// calculation"; RFC 6675 §5 (4.2) repeats it). The window rule already leaves it out.
+    fn fast_retransmit_flight(&self) -> u32 {
+        let flight = self.loss_flight();
+        match self.lt_from {
+            Some(from) if !self.cfg.loss_of_window => {
+                // What went beyond cwnd since then (RFC 3042 §2: limited transmit sends while
+                // the flight stays within cwnd + 2 segments); what a window that grew on the
+                // duplicate's new data let go is the window's own.
+                let window_end = self.una + u64::from(self.parts.cc.cwnd());
+                let beyond = self.max.saturating_sub(from.max(window_end));
+                flight.saturating_sub(u32::try_from(beyond).unwrap_or(u32::MAX))
+            }
+            _ => flight,
+        }
+    }
+
     pub(super) fn on_fast_retransmit(
         &mut self,
         now: SimTime,
@@ -33,7 +52,7 @@ impl Sender {
         trace: &mut dyn TraceSink<SenderEvent>,
     ) {
         self.stats.fast_retransmits += 1;
-        let flight = self.loss_flight();
+        let flight = self.fast_retransmit_flight();
         let tsval = self.tsval(now);
         self.parts
             .cc
@@ -123,6 +142,7 @@ impl Sender {
         self.nxt = self.una;
         self.dupacks = 0;
         self.lt_allow = 0;
+        self.lt_from = None;
         self.timing = None;
         self.pacer = None;
         self.rexmt_at = Some(self.parts.rto.deadline(now));

@@ -87,6 +87,10 @@ pub struct Sender {
     timing: Option<(u64, SimTime)>,
     /// Extra bytes limited transmit lets beyond the window.
     lt_allow: u32,
+    /// `snd_max` when limited transmit first let data go in this run of duplicates: what was
+    /// sent from there to the fast retransmit was sent by limited transmit, which the loss
+    /// response leaves out of FlightSize (RFC 5681 §3.2 (2); RFC 6675 §5 (4.2)).
+    lt_from: Option<u64>,
     /// cwnd stored by a recovery part (`WindowOp::Save`, TCP-ELN).
     saved_cwnd: u32,
     /// A fine smoothed RTT (ns) for once-per-RTT rules, independent of the timer's estimate.
@@ -165,6 +169,7 @@ impl Sender {
             rexmt_at: None,
             timing: None,
             lt_allow: 0,
+            lt_from: None,
             saved_cwnd: 0,
             srtt_fine: None,
             srtt_ticks: 0,
@@ -389,6 +394,7 @@ impl Sender {
             {
                 // RFC 3042 §2: one new segment per duplicate, at most cwnd + 2 segments.
                 self.lt_allow = self.dupacks * self.cfg.mss;
+                self.lt_from.get_or_insert(self.max);
             }
             if self.extras {
                 let sack = &sack[..n];
@@ -404,6 +410,7 @@ impl Sender {
         input.kind = AckKind::New { acked };
         self.dupacks = 0;
         self.lt_allow = 0;
+        self.lt_from = None;
         let ts_sample = self
             .cfg
             .timestamps
@@ -477,6 +484,7 @@ impl Sender {
             } else if self.cfg.limited_transmit {
                 // RFC 3042 §2 (RFC 6675 §5 (2.3)): one new segment for this duplicate.
                 self.lt_allow = self.cfg.mss;
+                self.lt_from = Some(self.max);
             }
         }
         self.eifel_on_new_ack(now, seg, acked, trace);
