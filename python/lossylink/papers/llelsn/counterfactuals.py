@@ -164,6 +164,24 @@ RUNS: dict[str, CounterfactualRuns] = {
         (("tcp.tibet_max_gap", "100ms"),),
         r"fer-[0-9.]+-e2e-tibet",
     ),
+    "bugfix-off": CounterfactualRuns(
+        "Reno's recovery without ns-2's bugFix_ (tcp.reno_bugfix = false: a fast retransmit "
+        "for each loss, not one per window; ns-default.tcl:954 sets it true), Fig. 7 at "
+        "d = 1 ms",
+        (("tcp.reno_bugfix", "false"),),
+        r"rtt-1-(e2e|e2e-westwood|e2e-tibet)",
+    ),
+    "ns2-rules-off": CounterfactualRuns(
+        "none of the three ns-2 rules the preset follows where the seed is silent "
+        "(tcp.reno_bugfix, tcp.limited_transmit and tcp.loss_window false: one fast recovery "
+        "per loss, no singledup_, the loss response halving the flight), Fig. 11 at 8 Mb/s",
+        (
+            ("tcp.reno_bugfix", "false"),
+            ("tcp.limited_transmit", "false"),
+            ("tcp.loss_window", "false"),
+        ),
+        r"pareto-8-[a-z0-9-]+",
+    ),
 }
 """The counterfactual runs by key (``<experiment>~<key>``)."""
 

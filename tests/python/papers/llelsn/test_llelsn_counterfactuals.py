@@ -174,3 +174,36 @@ def test_t004_1_reno_counts_the_bwe_senders_where_renos_flight_halving_lifts_it(
         m.means[f"fer-{p:g}-e2e~reno-window"] = 1.0
     v = _judge_deviation(t, t.value(m), m)
     assert v.verdict == "fail", v
+
+
+def _fig7(westwood: float, tibet: float, cf: tuple[float, float]) -> MeanMeasurements:
+    """Fig. 7 at d = 1 ms: Reno at 2.0 Mb/s, Westwood+ and TIBET as given; with bugFix_ off
+    (``~bugfix-off``) Reno at 2.6 and the two at ``cf``."""
+    key = "bugfix-off"
+    return MeanMeasurements(
+        {
+            "rtt-1-e2e": 2.0,
+            "rtt-1-e2e-westwood": westwood,
+            "rtt-1-e2e-tibet": tibet,
+            f"rtt-1-e2e~{key}": 2.6,
+            f"rtt-1-e2e-westwood~{key}": cf[0],
+            f"rtt-1-e2e-tibet~{key}": cf[1],
+        }
+    )
+
+
+def test_t004_6_small_rtt_is_explained_only_when_a_recovery_per_loss_puts_both_below_reno() -> None:
+    """bugfix-timeouts: Westwood+ above Reno at d = 1 ms (value 0, band 0); with a fast
+    retransmit per loss both below Reno (counterfactual 1): explained. Westwood+ still above
+    Reno without bugFix_: fail."""
+    t = _target("T004-6.small-rtt", "bugfix-timeouts")
+    m = _fig7(2.03, 2.0, (2.3, 2.1))
+    assert t.value(m) == 0.0
+    v = _judge_deviation(t, t.value(m), m)
+    assert (v.verdict, v.counterfactual) == ("explained", 1.0), v
+    m = _fig7(2.03, 2.0, (2.7, 2.1))
+    v = _judge_deviation(t, t.value(m), m)
+    assert (v.verdict, v.counterfactual) == ("fail", 0.0), v
+    by = {e.id for e in runs.EXPERIMENTS}
+    assert {"rtt-1-e2e~bugfix-off", "rtt-1-e2e-tibet~bugfix-off"} <= by
+    assert "rtt-10-e2e~bugfix-off" not in by

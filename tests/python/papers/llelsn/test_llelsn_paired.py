@@ -222,3 +222,50 @@ def test_t004_1_first_is_explained_only_when_timestamps_end_the_karn_stalls() ->
     m = _fig6_seeds(even, [2.7] * 10)
     v = _judge_deviation(t, t.value(m), m)
     assert (v.verdict, v.band) == ("fail", (1.0, 1.0)), v
+
+
+def _fig11_rules(snoop: float, snoop_cf: float) -> PerSeed:
+    """Fig. 11 at 8 Mb/s over ten seeds: LL-ELSN at 0.55-0.64 Mb/s in the study and 0.74-0.83
+    with none of ns-2's three rules (``~ns2-rules-off``); Snoop ``snoop`` above LL-ELSN in the
+    study, ``snoop_cf`` above it in the counterfactual; every other scheme at 0.3."""
+    elsn = [0.55 + 0.01 * i for i in range(10)]
+    elsn_cf = [x + 0.19 for x in elsn]
+    values = {}
+    for _, s in runs.SCHEMES:
+        values[f"pareto-8-{s}"] = [0.3] * 10
+        values[f"pareto-8-{s}~ns2-rules-off"] = [0.3] * 10
+    values["pareto-8-ll-elsn"] = elsn
+    values["pareto-8-ll-elsn~ns2-rules-off"] = elsn_cf
+    values["pareto-8-snoop-newreno"] = [x + snoop for x in elsn]
+    values["pareto-8-snoop-newreno~ns2-rules-off"] = [
+        x + snoop_cf + d for x, d in zip(elsn_cf, NOISE, strict=True)
+    ]
+    return PerSeed(values)
+
+
+def test_t004_10_best_is_explained_only_when_ns2s_rules_off_let_llelsn_tie_for_best() -> None:
+    """window-rule-sack-timeouts: Snoop 0.085 Mb/s above LL-ELSN on every seed (value 0, band
+    0); with none of ns-2's three rules LL-ELSN ties with Snoop (counterfactual 0.5): explained.
+    A counterfactual that leaves Snoop above beyond noise: fail."""
+    from lossylink.reproduce import _judge_deviation
+
+    t = _target("T004-10.best")
+    assert t.deviation == "window-rule-sack-timeouts"
+    assert t.counterfactual is not None
+    assert set(t.counterfactual.needs) >= {f"pareto-8-{s}~ns2-rules-off" for _, s in runs.SCHEMES}
+    m = _fig11_rules(0.085, 0.0)
+    assert t.value(m) == 0.0
+    v = _judge_deviation(t, t.value(m), m)
+    assert (v.verdict, v.counterfactual) == ("explained", 0.5), v
+    m = _fig11_rules(0.085, 0.05)
+    v = _judge_deviation(t, t.value(m), m)
+    assert (v.verdict, v.counterfactual) == ("fail", 0.0), v
+
+
+def test_the_ns2_rules_counterfactual_turns_all_three_off_on_every_fig11_point() -> None:
+    by = {e.id: dict(e.overrides) for e in runs.EXPERIMENTS}
+    for _, s in runs.SCHEMES:
+        o = by[f"pareto-8-{s}~ns2-rules-off"]
+        assert o["tcp.reno_bugfix"] == o["tcp.limited_transmit"] == o["tcp.loss_window"] == "false"
+    assert not any(k.startswith("pareto-8-") and k.count("~") > 1 for k in by)
+    assert "fer-1-e2e~ns2-rules-off" not in by

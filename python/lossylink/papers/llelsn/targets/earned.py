@@ -313,20 +313,40 @@ DEVIATIONS_BY_KEY: dict[str, Deviation] = {
         "timestamps",
     ),
     "tibet-idle-gap": Deviation(
-        "two mechanisms put Reno-recovery senders below Reno at the timeout-bound FERs: "
-        "Reno halves its flight, which holds the two segments singledup_ (limited transmit) "
-        "sent beyond cwnd, so each fast retransmit leaves it one segment more than ns-2's "
-        "Reno (which halves min(cwnd_, wnd_), tcp.cc:1252-1290), while Westwood+, Jersey and "
-        "TIBET set ssthresh = BWE x RTT_min whatever the flight (Jersey and TIBET below Reno "
-        "at FER 5-9 %); and TIBET's interval filter (alpha 0.99) takes every gap between "
-        "ACKs, a timeout's idle wait included, so its estimate is the connection's average "
-        "rate and its ssthresh sits at the 2-segment floor (TIBET below Reno at FER 9 % even "
-        "with the window halving). With Reno halving its window and TIBET's gaps capped at "
-        "100 ms (the counterfactual; the cap is not TIBET's filter) every scheme is at least "
-        "Reno at every FER",
+        "TIBET's interval filter (alpha 0.99) takes every gap between ACKs, a timeout's idle "
+        "wait included, so its estimate is the connection's average rate and its ssthresh sits "
+        "at the 2-segment floor: TIBET below Reno at the timeout-bound FERs. Until the preset "
+        "took ns-2's window rule (slowdown halves min(cwnd_, wnd_), tcp.cc:1252-1290), Reno "
+        "halving a flight that held the two segments singledup_ (limited transmit) sent beyond "
+        "cwnd put Westwood+, Jersey and TIBET below Reno as well (RFC 5681 leaves those "
+        "segments out too; the counterfactual still sets the window rule). With TIBET's gaps "
+        "capped at 100 ms (the counterfactual; the cap is not TIBET's filter) every scheme is "
+        "at least Reno at every FER",
         ("T004-1.reno",),
         _tibet_gap_band,
         "reno-window",
+    ),
+    "bugfix-timeouts": Deviation(
+        "ns-2's bugFix_ (one fast retransmit per window, a second loss in it left to the "
+        "timer; ns-default.tcl:954, tcp-reno.cc:171-212) holds for Reno, Westwood+ and TIBET "
+        "alike, and at d = 1 ms it makes Reno time out as often as the BWE senders (431 "
+        "timeouts per run against 402 and 384, 20 seeds), so neither is below Reno "
+        "(Westwood+ +0.033 +- 0.014 Mb/s, TIBET tied); with a fast retransmit per loss both "
+        "are below Reno on every seed",
+        ("T004-6.small-rtt",),
+        (0.0, 0.0),
+        "bugfix-off",
+    ),
+    "window-rule-sack-timeouts": Deviation(
+        "ns-2's rules the preset follows put LL-ELSN below Snoop with the 8 Mb/s background "
+        "(0.085 +- 0.018 Mb/s, 20 seeds): under slowdown's window rule a timeout inside a SACK "
+        "recovery halves a cwnd the recovery already halved (ssthresh 2.7 segments against 9.0 "
+        "under the flight rule, seed 1), which costs ESACK's LL-ELSN 26 % and Snoop's NewReno "
+        "3 %, and singledup_ lifts DCR over Sack1 above LL-ELSN; with none of the three rules "
+        "LL-ELSN ties for best",
+        ("T004-10.best",),
+        (0.0, 0.0),
+        "ns2-rules-off",
     ),
 }
 
