@@ -75,7 +75,8 @@ def test_todays_anchors_are_listed_with_their_source(name: str, source: str) -> 
 
 def _first_flight_and_first_cut(profile: str) -> tuple[int, float, float]:
     """Segments sent at the first instant, and ssthresh over the window and over the flight
-    size just before the first fast recovery."""
+    size just before the first fast recovery, less what limited transmit sent beyond the
+    window (RFC 5681 §3.2 (2) leaves it out of the halving)."""
     s = ll.Scenario.preset("lan").set("tcp.profile", profile).set("scheme", "e2e-ietf-sack")
     r = ll.run(s, seed=1, trace=True, **SMALL)
     events = r.trace_frame("events")
@@ -86,16 +87,19 @@ def _first_flight_and_first_cut(profile: str) -> tuple[int, float, float]:
     assert len(recovery) > 0, f"{profile}: no fast recovery in a lossy run"
     at = int(recovery[0])
     row, prev = sender.iloc[at], sender.iloc[at - 1]
-    # The flight when recovery starts (the retransmission does not move snd_nxt).
+    # The flight when recovery starts (the retransmission does not move snd_nxt), without
+    # limited transmit's segments beyond the window before it.
     flight = float(row["snd_nxt"] - row["snd_una"])
-    return first, float(row["ssthresh"]) / float(prev["cwnd"]), float(row["ssthresh"]) / flight
+    halved = min(flight, float(prev["cwnd"]))
+    return first, float(row["ssthresh"]) / float(prev["cwnd"]), float(row["ssthresh"]) / halved
 
 
 def test_the_linux_profile_sends_linux_s_first_flight_and_cubic_s_cut() -> None:
     """What defines the profile against `modern`: Linux's initial window of 10 segments (RFC
     6928, TCP_INIT_CWND) and CUBIC's multiplicative decrease to 0.7 of the window (RFC 9438
     §4.6, beta_cubic, as Linux's tcp_cubic.c), where `modern` starts with 3 segments (RFC 3390
-    for 1460-byte segments) and sets ssthresh to half the flight size (RFC 5681, eq. 4)."""
+    for 1460-byte segments) and sets ssthresh to half the flight size (RFC 5681, eq. 4), limited
+    transmit's segments left out (§3.2 (2))."""
     linux_first, linux_cut, _ = _first_flight_and_first_cut("linux")
     modern_first, _, modern_cut = _first_flight_and_first_cut("modern")
     assert linux_first == 10
