@@ -7,13 +7,16 @@
 //!   with no change to cwnd or ssthresh; the tagged segment's original leaves the pipe at once;
 //! - tagged holes are left out of the congestion test, so the reordering the resends cause is
 //!   not taken for congestion; an untagged hole that RFC 6675 IsLost (DupThresh = 3) finds lost
-//!   starts one SACK recovery (ssthresh = cwnd/2, recover = snd_max), and further losses below
+//!   starts one SACK recovery (recover = snd_max; ssthresh half the flight, RFC 6675 §5 (4.2),
+//!   less limited transmit's data, or half of min(flight, cwnd, peer window) under
+//!   `SenderConfig::loss_of_window`, where the spec writes cwnd/2), and further losses below
 //!   `recover` cut nothing more ("avoid successive shrinking of cwnd", the paper's abstract);
 //! - ELNs for consecutive segments, or for a segment whose resend was lost again, count up; past
 //!   `filter` of them (the spec's ELN_FILTER_K, a [GAP] with default 3) the segment is not resent
 //!   and the retransmission timer probes: the link is down (the receiver disconnected, Fig. 16),
 //!   and resending into it only wastes the air;
-//! - a timeout is standard (cwnd one segment, ssthresh half the flight) and forgets the tags.
+//! - a timeout is standard (cwnd one segment, ssthresh half the flight, or of the window under
+//!   the window rule) and forgets the tags.
 //!
 //! The window always follows the pipe (RFC 6675 §4 SetPipe, tagged originals and resends known
 //! lost again counted out) outside a timeout's go-back-N, so a resent segment fits into the room
