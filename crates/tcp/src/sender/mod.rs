@@ -88,8 +88,9 @@ pub struct Sender {
     /// Extra bytes limited transmit lets beyond the window.
     lt_allow: u32,
     /// `snd_max` when limited transmit first let data go in this run of duplicates: what was
-    /// sent from there to the fast retransmit was sent by limited transmit, which the loss
-    /// response leaves out of FlightSize (RFC 5681 §3.2 (2); RFC 6675 §5 (4.2)).
+    /// sent from there beyond `snd_una` + cwnd, up to the fast retransmit, was limited
+    /// transmit's, which the loss response leaves out of FlightSize (RFC 5681 §3.2 (2); RFC
+    /// 6675 §5 (4.2)).
     lt_from: Option<u64>,
     /// cwnd stored by a recovery part (`WindowOp::Save`, TCP-ELN).
     saved_cwnd: u32,
