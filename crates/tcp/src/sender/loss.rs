@@ -35,7 +35,9 @@ impl Sender {
             Some(from) if !self.cfg.loss_of_window => {
                 // What went beyond cwnd since then (RFC 3042 §2: limited transmit sends while
                 // the flight stays within cwnd + 2 segments); what a window that grew on the
-                // duplicate's new data let go is the window's own.
+                // duplicate's new data let go is the window's own. A limited-transmit segment
+                // that starts inside a cwnd that is no multiple of the MSS counts only with its
+                // part beyond it, so ssthresh can stay up to half a segment above the RFC's.
                 let window_end = self.una + u64::from(self.parts.cc.cwnd());
                 let beyond = self.max.saturating_sub(from.max(window_end));
                 flight.saturating_sub(u32::try_from(beyond).unwrap_or(u32::MAX))
