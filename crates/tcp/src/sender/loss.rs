@@ -46,6 +46,14 @@ impl Sender {
         }
     }
 
+    /// The run of duplicates is over (a new ACK, a timeout): limited transmit lets nothing more
+    /// go, and what it sent no longer counts at a fast retransmit.
+    #[inline]
+    pub(super) fn clear_limited_transmit(&mut self) {
+        self.lt_allow = 0;
+        self.lt_from = None;
+    }
+
     pub(super) fn on_fast_retransmit(
         &mut self,
         now: SimTime,
@@ -143,8 +151,7 @@ impl Sender {
         self.parts.recovery.on_timeout(self.view());
         self.nxt = self.una;
         self.dupacks = 0;
-        self.lt_allow = 0;
-        self.lt_from = None;
+        self.clear_limited_transmit();
         self.timing = None;
         self.pacer = None;
         self.rexmt_at = Some(self.parts.rto.deadline(now));

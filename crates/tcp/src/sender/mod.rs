@@ -410,8 +410,7 @@ impl Sender {
         let flight_before = self.flight();
         input.kind = AckKind::New { acked };
         self.dupacks = 0;
-        self.lt_allow = 0;
-        self.lt_from = None;
+        self.clear_limited_transmit();
         let ts_sample = self
             .cfg
             .timestamps
