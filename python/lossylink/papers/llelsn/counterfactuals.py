@@ -79,7 +79,8 @@ RUNS: dict[str, CounterfactualRuns] = {
         r"nsweep-20-.*",
     ),
     "no-header": CounterfactualRuns(
-        "LHP without the link's header protection (its base Reno, "
+        "LHP without the link's header protection (its base: Reno with a fast recovery per "
+        "loss, which the preset's Reno under ns-2's bugFix_ is not; "
         "cells.0.dcf.header_protection = false)",
         (("cells.0.dcf.header_protection", "false"),),
         r"pareto-8-e2e-lhp",

@@ -207,3 +207,44 @@ def test_t004_6_small_rtt_is_explained_only_when_a_recovery_per_loss_puts_both_b
     by = {e.id for e in runs.EXPERIMENTS}
     assert {"rtt-1-e2e~bugfix-off", "rtt-1-e2e-tibet~bugfix-off"} <= by
     assert "rtt-10-e2e~bugfix-off" not in by
+
+
+def _fig11(lhp: float, base: float) -> MeanMeasurements:
+    """Fig. 11's eleven schemes at 8 Mb/s (the ninth session's means), LHP and its base (the
+    `~no-header` run) as given."""
+    means = {
+        "e2e-tibet": 0.515,
+        "e2e": 0.516,
+        "e2e-jersey": 0.517,
+        "e2e-jtcp": 0.519,
+        "e2e-westwood": 0.527,
+        "e2e-veno": 0.531,
+        "e2e-ietf-sack": 0.562,
+        "e2e-newreno": 0.572,
+        "e2e-dcr-sack": 0.580,
+        "snoop-newreno": 0.636,
+        "ll-elsn": 0.551,
+        "e2e-lhp": lhp,
+    }
+    out = {f"pareto-8-{s}": v for s, v in means.items()}
+    out["pareto-8-e2e-lhp~no-header"] = base
+    return MeanMeasurements(out)
+
+
+def test_t004_10_lhp_reads_its_band_from_lhps_base_not_from_reno() -> None:
+    """reno-family-bg: LHP is its base (Reno with a fast recovery per loss, not the preset's
+    Reno under bugFix_) plus NACKs. Reno second worst but LHP's base fifth (the ninth session's
+    runs): band 0 and the counterfactual 0, fail. A base among the worst two: band 0-1 and the
+    counterfactual 1, explained. The band follows the base, not Reno: with Reno out of the
+    worst two and the base in them it still admits the value."""
+    t = _target("T004-10.lhp", "reno-family-bg")
+    m = _fig11(0.551, 0.528)
+    assert t.value(m) == 0.0
+    v = _judge_deviation(t, t.value(m), m)
+    assert (v.verdict, v.counterfactual, v.band) == ("fail", 0.0, (0.0, 0.0)), v
+    m = _fig11(0.551, 0.510)
+    v = _judge_deviation(t, t.value(m), m)
+    assert (v.verdict, v.counterfactual, v.band) == ("explained", 1.0, (0.0, 1.0)), v
+    m = _fig11(0.551, 0.505)
+    m.means["pareto-8-e2e"] = 0.530
+    assert t.predicted(m) == (0.0, 1.0)
