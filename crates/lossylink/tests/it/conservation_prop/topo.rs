@@ -32,7 +32,7 @@ pub const FAMILIES: [Family; 6] = [
 ];
 
 /// End-to-end schemes (any flow; the only ones on fixed-to-fixed flows).
-pub const E2E: [&str; 14] = [
+pub const E2E: [&str; 29] = [
     "e2e",
     "e2e-newreno",
     "e2e-ietf-sack",
@@ -47,6 +47,28 @@ pub const E2E: [&str; 14] = [
     "e2e-eln-rxmt",
     "e2e-sack-eln",
     "e2e-smart",
+    "e2e-limited-transmit",
+    "e2e-bbr",
+    "e2e-linux",
+    "e2e-dcr",
+    "e2e-dcr-sack",
+    "e2e-jersey",
+    "e2e-jtcp",
+    "e2e-tibet",
+    "e2e-ideal-bwe",
+    "e2e-hack",
+    "e2e-hack-fixed",
+    "e2e-lhp",
+    "e2e-esack",
+    "tcp-eln",
+    "e2e-newreno+linux+ecn",
+];
+/// LL-ELSN and the senders the study put over it.
+pub const ELSN: [&str; 4] = [
+    "ll-elsn",
+    "ll-elsn-hack",
+    "ll-elsn-hack-fixed",
+    "ll-elsn-lhp",
 ];
 /// Schemes with an agent at the base station.
 pub const AGENTS: [&str; 7] = [
@@ -182,6 +204,27 @@ pub struct Genes {
     pub ecn: (usize, u32),
     /// Node jitter: (which nodes, by bit; the jitter's draw).
     pub jitter: (u32, u32),
+    /// ns-2's TCP rules (the LL-ELSN study's preset), by bit: its timer (`rto = "ns2"`), an
+    /// unbounded window, `singledup_` (limited transmit), Reno's `bugFix_`, `slowdown`'s loss
+    /// window, Sack1 (`fall-floyd`) and ns-2's NewReno.
+    pub ns2: u32,
+}
+
+/// The `[tcp]` lines of ns-2's rules that `bits` picks (Genes::ns2).
+fn ns2_text(bits: u32) -> String {
+    let rules = [
+        "rto = \"ns2\"\n",
+        "window = \"unbounded\"\n",
+        "limited_transmit = true\n",
+        "reno_bugfix = true\n",
+        "loss_window = true\n",
+        "sack_sender = \"fall-floyd\"\n",
+        "newreno = \"ns2\"\n",
+    ];
+    (0..rules.len())
+        .filter(|&i| (bits >> i) & 1 == 1)
+        .map(|i| rules[i])
+        .collect()
 }
 
 /// The queue of link direction `j` (numbered as the generator makes them) with `packets`
@@ -473,7 +516,7 @@ pub fn build(g: &Genes) -> Topo {
     let doc_scheme = match family {
         Family::Agent => AGENTS[g.scheme % AGENTS.len()],
         Family::Split => SPLIT[g.scheme % SPLIT.len()],
-        Family::Elsn => "ll-elsn",
+        Family::Elsn => ELSN[g.scheme % ELSN.len()],
         _ => E2E[g.scheme % E2E.len()],
     };
     // GSM runs are cheap (960 B/s) and need long ones for TCP to keep packets queued behind
@@ -488,6 +531,7 @@ pub fn build(g: &Genes) -> Topo {
         g.ecn.0 % 3 == 1,
         g.warmup_ms
     );
+    text = text.replacen("[run]\n", &format!("{}[run]\n", ns2_text(g.ns2)), 1);
     let (which, draw) = g.jitter;
     for (i, n) in nodes.iter_mut().enumerate() {
         text += &format!("[[nodes]]\nname = \"{}\"\nkind = \"{}\"\n", n.name, n.kind);
