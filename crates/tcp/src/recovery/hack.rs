@@ -199,7 +199,8 @@ impl LossRecovery for HackRecovery {
         }
         // `Clocking`: the sender sends while pipe < window, so each released duplicate opens
         // one segment beyond snd_una + cwnd. This replaces limited transmit's allowance while
-        // it lasts, which is at most the duplicates counted (RFC 3042 §2: two).
+        // it lasts (RFC 3042 §2: one segment per duplicate, two at most), which is no larger
+        // unless the hole was named after its first duplicates.
         let flight = self.inner.pipe(view).unwrap_or(view.snd_nxt - view.snd_una);
         Some(flight.saturating_sub(self.released * u64::from(view.mss)))
     }
