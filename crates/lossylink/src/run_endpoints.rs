@@ -164,6 +164,7 @@ fn make_sender(
             HackMode::Fixed,
             "lhp",
         )
+        .with_list_dupacks(t.lhp_list_dupacks.unwrap_or_default())
         .with_notices(def.agent == AgentKind::Elsn)
         .into(),
     };

@@ -7,8 +7,8 @@ use crate::schema::*;
 use crate::schemes::Modifiers;
 use engine::SimDuration;
 use tcp::recovery::{
-    ElnBasis, ElnExpected, ElnResend, ExitRetraction, NewRenoFlavor, PrrBound, SackFlavor,
-    TcpElnConfig,
+    ElnBasis, ElnExpected, ElnResend, ExitRetraction, ListDupacks, NewRenoFlavor, PrrBound,
+    SackFlavor, TcpElnConfig,
 };
 use tcp::rto::{AggRtoConfig, EifelRtoConfig, Sampling, AGG_ONE};
 
@@ -120,6 +120,8 @@ pub(crate) struct TcpSettings {
     pub exit_retraction: ExitRetraction,
     /// ns-2's `bugFix_` on Reno recovery (`tcp.reno_bugfix`).
     pub reno_bugfix: bool,
+    /// `tcp.lhp_list_dupacks`, if given (LHP's packet list; frozen by default).
+    pub lhp_list_dupacks: Option<ListDupacks>,
     /// The loss response halves no more than the window (`tcp.loss_window`, ns-2's `slowdown`).
     pub loss_of_window: bool,
     /// E2E-SMART's once-per-RTT rule counts slow-timer ticks (`tcp.smart_rtt = "tick"`).
@@ -487,6 +489,10 @@ pub(crate) fn tcp_settings(doc: &TcpDoc, mods: Modifiers) -> Result<TcpSettings,
             Some(ExitRetractionDoc::Net3) => ExitRetraction::Net3,
         },
         reno_bugfix: t.reno_bugfix.unwrap_or(false),
+        lhp_list_dupacks: t.lhp_list_dupacks.map(|d| match d {
+            LhpListDupacksDoc::Frozen => ListDupacks::Frozen,
+            LhpListDupacksDoc::Clocking => ListDupacks::Clocking,
+        }),
         loss_of_window: t.loss_window.unwrap_or(false),
         prr,
         rack,

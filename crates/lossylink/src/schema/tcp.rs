@@ -128,6 +128,17 @@ pub enum ExitRetractionDoc {
     Always,
 }
 
+/// What the duplicates LHP's packet list keeps out of the count do to the sending (eln-llelsn
+/// spec §4.11 (c) [PROPOSAL]; the source leaves it open).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LhpListDupacksDoc {
+    /// They keep the window: nothing new leaves until the resend is acknowledged.
+    Frozen,
+    /// Each lets one new segment out, without a congestion response (RFC 3042 §2).
+    Clocking,
+}
+
 /// Westwood+'s bandwidth filter (eln-llelsn spec §4.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -259,6 +270,13 @@ pub struct TcpDoc {
     /// segment sent at the last one or at a timeout (one per window; false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reno_bugfix: Option<bool>,
+    /// LHP's packet list (`ll-elsn-lhp`, `e2e-lhp`): a duplicate whose cumulative ACK is a
+    /// notified hole never counts towards Reno's threshold; frozen: it keeps the window, so
+    /// nothing new leaves until the resend is acknowledged | clocking: it lets one new segment
+    /// out (RFC 3042 §2), the window inflated by one segment per such duplicate until the
+    /// cumulative ACK moves (frozen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lhp_list_dupacks: Option<LhpListDupacksDoc>,
     /// The loss response halves no more than the window: `min(flight, cwnd, peer window)`
     /// instead of the flight (ns-2's `slowdown` halves `min(cwnd_, wnd_)`, tcp/tcp.cc:1252-1290,
     /// so limited transmit's segments beyond cwnd do not count, as RFC 5681 §3.2 (2) says; false:
@@ -464,6 +482,7 @@ impl Default for TcpDoc {
             rexmt: None,
             exit_retraction: None,
             reno_bugfix: None,
+            lhp_list_dupacks: None,
             loss_window: None,
             smart_rtt: None,
             buffer_rounding: None,

@@ -1006,6 +1006,20 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         ],
     ),
     (
+        "llelsn-lhp-sender-clocking-fer3",
+        "LL-ELSN's ELNs to LHP's packet-list sender, the second reading of a listed hole's duplicates (tcp.lhp_list_dupacks = clocking, RFC 3042 §2): each lets one new segment out, still uncounted",
+        "llelsn",
+        &[
+            ("scheme", "ll-elsn-lhp"),
+            ("run.duration", "20s"),
+            ("tcp.lhp_list_dupacks", "clocking"),
+            (
+                "cells.0.error",
+                "{ model = \"fer\", fer = 0.03, reference = \"1076B\" }",
+            ),
+        ],
+    ),
+    (
         "lhp-header-protection-fer3",
         "LHP with its link-layer header protection (spec 4.11): corrupted frames are NACKed",
         "llelsn",

@@ -174,6 +174,23 @@ fn the_knobs_get_one_line_errors_naming_the_field() {
     let e = s.set("tcp.esack_filter", "2").unwrap_err().to_string();
     assert!(e.contains("tcp.esack_filter"), "{e}");
     assert!(!e.contains('\n'), "{e}");
+    // LHP's packet list's reading of its duplicates: a bad value names the field and the two
+    // readings; on another sender the knob is refused.
+    let mut s = scenario("llelsn", &[("scheme", "ll-elsn-lhp")]);
+    let e = s
+        .set("tcp.lhp_list_dupacks", "thawed")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("tcp.lhp_list_dupacks"), "{e}");
+    assert!(e.contains("frozen") && e.contains("clocking"), "{e}");
+    s.set("tcp.lhp_list_dupacks", "clocking").unwrap();
+    let mut s = scenario("llelsn", &[("scheme", "ll-elsn")]);
+    let e = s
+        .set("tcp.lhp_list_dupacks", "clocking")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("tcp.lhp_list_dupacks"), "{e}");
+    assert!(!e.contains('\n'), "{e}");
 }
 
 #[test]

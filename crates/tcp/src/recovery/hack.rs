@@ -17,6 +17,15 @@
 //! The notifications ride ACKs (the receiver sends one per corrupted arrival), so a lost ACK
 //! loses one. A hole stays notified until the cumulative ACK passes it.
 //!
+//! Whether a notified hole's duplicates still clock out new data is a reading the source leaves
+//! open (spec §4.11 (c) says only "retransmits listed segments immediately and excludes them
+//! from the dupack count"), so it is a setting, [`ListDupacks`]: `Frozen` (the default) keeps
+//! the window, and the sender sends nothing beyond snd_una + cwnd until the resend is
+//! acknowledged; `Clocking` takes each such duplicate as a segment that left the network and
+//! lets one new segment out for it, without a congestion response (RFC 3042 §2's idea of
+//! sending on duplicates; RFC 5681 §3.2 step 4's inflation by one segment per duplicate),
+//! still without counting it towards the inner part's threshold.
+//!
 //! With LL-ELSN as the detector (the study's Fig. 14, spec §5.4.2: "LL-ELSN with HACK,
 //! HACK-fixed, LHP"), [`HackRecovery::with_notices`] makes the link layer's ELN a notification
 //! like the receiver's NACK: the same segment list, the same rules.
@@ -35,6 +44,20 @@ pub enum HackMode {
     Fixed,
 }
 
+/// Whether the duplicates kept out of the count (whose cumulative ACK is a notified hole) let
+/// new data out (`tcp.lhp_list_dupacks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ListDupacks {
+    /// They keep the window: nothing new goes until the resend is acknowledged.
+    #[default]
+    Frozen,
+    /// Each lets one new segment out: the flight the sender counts is less one segment per such
+    /// duplicate since the last ACK of new data (RFC 3042 §2, RFC 5681 §3.2 step 4), which is
+    /// the window inflated by one segment per duplicate and deflated when the cumulative ACK
+    /// moves.
+    Clocking,
+}
+
 /// The notification layer over an inner recovery part.
 pub struct HackRecovery {
     inner: Box<dyn LossRecovery>,
@@ -46,6 +69,10 @@ pub struct HackRecovery {
     holes: Vec<u64>,
     /// Whether LL-ELSN's ELNs notify too (and an ERSN restarts the timer).
     notices: bool,
+    /// What the duplicates kept out of the count do to the sending.
+    list_dupacks: ListDupacks,
+    /// Duplicates kept out of the count since the last ACK of new data (`Clocking` only).
+    released: u64,
 }
 
 impl HackRecovery {
@@ -58,7 +85,15 @@ impl HackRecovery {
             pending: Vec::new(),
             holes: Vec::new(),
             notices: false,
+            list_dupacks: ListDupacks::Frozen,
+            released: 0,
         }
+    }
+
+    /// Let the duplicates kept out of the count clock out new data, or not.
+    pub fn with_list_dupacks(mut self, rule: ListDupacks) -> Self {
+        self.list_dupacks = rule;
+        self
     }
 
     /// Take LL-ELSN's notifications as well (an ELN is handled as a NACK).
@@ -114,10 +149,16 @@ impl LossRecovery for HackRecovery {
             AckKind::Dup { .. }
                 if self.mode == HackMode::Fixed && self.holes.contains(&ack.ack) =>
             {
+                if self.list_dupacks == ListDupacks::Clocking {
+                    // A segment above the hole left the network (RFC 3042 §2).
+                    self.released += 1;
+                }
                 AckDecision::window(WindowOp::Keep)
             }
             AckKind::Dup { .. } => self.inner.on_ack(ack, view),
             AckKind::New { .. } => {
+                // The cumulative ACK moved: the inflation is over (RFC 5681 §3.2 step 6).
+                self.released = 0;
                 self.holes.retain(|&h| h >= ack.ack);
                 self.pending.retain(|&p| p >= ack.ack);
                 self.inner.on_ack(ack, view)
@@ -128,6 +169,7 @@ impl LossRecovery for HackRecovery {
     fn on_timeout(&mut self, view: SenderView) {
         // Go-back-N resends everything from snd_una anyway.
         self.pending.clear();
+        self.released = 0;
         self.inner.on_timeout(view);
     }
 
@@ -152,7 +194,15 @@ impl LossRecovery for HackRecovery {
     }
 
     fn pipe(&self, view: SenderView) -> Option<u64> {
-        self.inner.pipe(view)
+        if self.released == 0 {
+            return self.inner.pipe(view);
+        }
+        // `Clocking`: the sender sends while pipe < window, so each released duplicate opens
+        // one segment beyond snd_una + cwnd. This replaces limited transmit's allowance while
+        // it lasts (RFC 3042 §2: one segment per duplicate, two at most), which is no larger
+        // unless the hole was named after its first duplicates.
+        let flight = self.inner.pipe(view).unwrap_or(view.snd_nxt - view.snd_una);
+        Some(flight.saturating_sub(self.released * u64::from(view.mss)))
     }
 
     fn is_sacked(&self, off: u64) -> bool {
@@ -234,5 +284,48 @@ mod tests {
             let d = lhp.on_ack(&dup(c, 4000), v);
             assert_eq!((d.congestion, d.window), (None, WindowOp::Keep));
         }
+    }
+
+    #[test]
+    fn clocking_lets_one_segment_out_per_listed_duplicate_frozen_none() {
+        // view(): 1400-byte segments; the hole at 2800 is snd_una, 14 000 bytes in flight.
+        let v = view(2800, 16_800);
+        let mss = 1400;
+        let mut frozen = layer(HackMode::Fixed).with_notices(true);
+        let mut clocking = layer(HackMode::Fixed)
+            .with_notices(true)
+            .with_list_dupacks(ListDupacks::Clocking);
+        for r in [&mut frozen, &mut clocking] {
+            assert_eq!(r.on_eln(SimTime::ZERO, 2800, v), ElnVerdict::Resend);
+            r.next_retransmission(SimTime::ZERO, v, 0);
+            assert_eq!(
+                r.pipe(v),
+                None,
+                "no duplicate yet: the sender counts its flight"
+            );
+        }
+        for c in 1..=5 {
+            for r in [&mut frozen, &mut clocking] {
+                let d = r.on_ack(&dup(c, 2800), v);
+                assert_eq!((d.congestion, d.window), (None, WindowOp::Keep));
+                assert_eq!(
+                    r.phase(),
+                    Phase::Open,
+                    "neither counts towards the threshold"
+                );
+            }
+            assert_eq!(frozen.pipe(v), None);
+            assert_eq!(clocking.pipe(v), Some(14_000 - u64::from(c) * mss));
+        }
+        // The resend is acknowledged: the flight counts in full again.
+        let v = view(16_800, 16_800);
+        clocking.on_ack(&new_ack(16_800, 14_000), v);
+        assert_eq!(clocking.pipe(v), None);
+        // Duplicates at a hole nobody notified go to the inner part and release nothing.
+        let v = view(16_800, 22_400);
+        clocking.on_ack(&dup(1, 16_800), v);
+        clocking.on_ack(&dup(2, 16_800), v);
+        assert!(clocking.on_ack(&dup(3, 16_800), v).congestion.is_some());
+        assert_eq!(clocking.pipe(v), None);
     }
 }

@@ -25,7 +25,7 @@ mod tcp_eln_over;
 pub use dcr::DcrRecovery;
 pub use eln::ElnRecovery;
 pub use esack::{EsackConfig, EsackRecovery};
-pub use hack::{HackMode, HackRecovery};
+pub use hack::{HackMode, HackRecovery, ListDupacks};
 pub use newreno::{NewRenoFlavor, NewRenoRecovery};
 pub use prr::{Prr, PrrBound};
 pub use rack::RackRecovery;

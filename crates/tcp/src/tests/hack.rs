@@ -6,7 +6,8 @@
 
 use crate::cc::{RenoCc, RenoFlavor};
 use crate::recovery::RenoRecovery;
-use crate::recovery::{HackMode, HackRecovery, LossRecovery, NewRenoFlavor, NewRenoRecovery};
+use crate::recovery::{HackMode, HackRecovery, ListDupacks, LossRecovery};
+use crate::recovery::{NewRenoFlavor, NewRenoRecovery};
 use crate::tests::net::Path;
 use crate::tests::prr::{ms, rfc6298};
 use crate::{DelayedAck, Receiver, ReceiverConfig, Sender, SenderConfig, SenderParts};
@@ -18,9 +19,13 @@ const M: u64 = MSS as u64;
 const SPACE: SeqSpace = SeqSpace { base: SeqNum(1000) };
 
 fn path(inner: Box<dyn LossRecovery>, mode: HackMode, lost: &'static [u64], corrupt: u64) -> Path {
+    path_of(HackRecovery::new(inner, mode, "hack"), lost, corrupt)
+}
+
+fn path_of(recovery: HackRecovery, lost: &'static [u64], corrupt: u64) -> Path {
     let parts = SenderParts {
         cc: RenoCc::new(RenoFlavor::Rfc5681, MSS, 20 * MSS, 1 << 20).into(),
-        recovery: HackRecovery::new(inner, mode, "hack").into(),
+        recovery: recovery.into(),
         rto: rfc6298().into(),
         eifel: None,
     };
@@ -105,4 +110,62 @@ fn lhp_packet_list_runs_one_fast_recovery_per_unlisted_loss() {
     let r = resent(&p);
     assert_eq!(r[0], (102, 2), "{r:?}");
     assert_eq!(p.sender.stats().fast_retransmits, 1, "{r:?}");
+}
+
+/// The first transmissions, as (ms, segment).
+fn fresh(p: &Path, from: u64, to: u64) -> Vec<(u64, u64)> {
+    p.sent_between(ms(from), ms(to))
+        .into_iter()
+        .filter(|&(_, _, r)| !r)
+        .map(|(t, off, _)| (t.as_nanos() / 1_000_000, off / M))
+        .collect()
+}
+
+/// LHP's packet list over Reno under both readings of a listed hole's duplicates
+/// (`tcp.lhp_list_dupacks`): segment 0 arrives corrupted, the NACK reaches the sender at
+/// 100 ms and segment 0 goes again at once; segments 1-19 bring duplicates at 101-119 ms, none
+/// counted. Frozen: the window stays at snd_una + 20 segments, so nothing new leaves until the
+/// resend's ACK at 200 ms. Clocking: each duplicate lets one new segment out, segments 20-38
+/// at 101-119 ms, with no fast retransmit and cwnd untouched; at 200 ms the cumulative ACK
+/// passes the hole and the sender is back to snd_una + cwnd (21 segments after the ACK's
+/// slow-start growth: segments 39 and 40 go), and segment 20's ACK follows at 201 ms.
+#[test]
+fn lhp_listed_duplicates_clock_out_new_data_only_when_clocking() {
+    let lhp = |rule| {
+        HackRecovery::new(Box::new(RenoRecovery::new(3)), HackMode::Fixed, "lhp")
+            .with_list_dupacks(rule)
+    };
+    let mut frozen = path_of(lhp(ListDupacks::Frozen), &[0], 0);
+    frozen.run_until(ms(199));
+    assert_eq!(resent(&frozen), vec![(100, 0)]);
+    assert_eq!(
+        fresh(&frozen, 1, 199),
+        vec![],
+        "nothing new during the repair"
+    );
+    assert_eq!(frozen.sender.cwnd(), 20 * MSS);
+    frozen.run_until(ms(201));
+    assert_eq!(frozen.sender.snd_una(), 20 * M);
+    assert_eq!(
+        fresh(&frozen, 199, 201).len(),
+        21,
+        "the window's worth at once"
+    );
+
+    let mut clocking = path_of(lhp(ListDupacks::Clocking), &[0], 0);
+    clocking.run_until(ms(199));
+    assert_eq!(resent(&clocking), vec![(100, 0)]);
+    let during = fresh(&clocking, 1, 199);
+    let expected: Vec<(u64, u64)> = (1..=19).map(|k| (100 + k, 19 + k)).collect();
+    assert_eq!(during, expected, "one new segment per listed duplicate");
+    assert_eq!(clocking.sender.stats().fast_retransmits, 0);
+    assert_eq!(
+        clocking.sender.cwnd(),
+        20 * MSS,
+        "no inflation of cwnd itself, no cut"
+    );
+    clocking.run_until(ms(201));
+    // The resend's ACK (200 ms) and segment 20's, the first clocked out (201 ms).
+    assert_eq!(clocking.sender.snd_una(), 21 * M);
+    assert_eq!(fresh(&clocking, 199, 201), vec![(200, 39), (200, 40)]);
 }

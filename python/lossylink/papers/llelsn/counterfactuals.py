@@ -132,6 +132,15 @@ RUNS: dict[str, CounterfactualRuns] = {
         r"retry-(0.5|1|2)-r(1|2)-(e2e|snoop-newreno)",
         also=((r".*-snoop-newreno", (("scheme", "ll-tcp-aware"),)),),
     ),
+    "lhp-clocking": CounterfactualRuns(
+        "LHP's packet list with each duplicate at a notified hole clocking out one new segment "
+        '(tcp.lhp_list_dupacks = "clocking", still kept out of the dupack count; RFC 3042 §2) '
+        "instead of keeping the window until the resend is acknowledged: the other reading of "
+        "the packet list (spec §4.11 (c) says only that listed segments are resent at once and "
+        "excluded from the dupack count), Figs 11 and 15",
+        (("tcp.lhp_list_dupacks", "clocking"),),
+        r"congestion-[0-9]+-ll-elsn-lhp|pareto-8-e2e-lhp",
+    ),
     "dcr-reno": CounterfactualRuns(
         "TCP-DCR over Reno (scheme e2e-dcr) instead of over SACK: the other reading of the "
         "recovery DCR delays (the seed names only 'the open sources [37]'), Fig. 11",

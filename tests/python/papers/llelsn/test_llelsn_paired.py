@@ -120,6 +120,42 @@ def test_t004_10_best_reports_both_readings_of_dcrs_base() -> None:
     assert got == {"SACK": 0.5, "Reno": 1.0}
 
 
+def test_fig11_and_fig15_lhp_targets_report_both_readings_of_lhps_packet_list() -> None:
+    """T004-10.lhp, T004-14.low and T004-14.rise read LHP's runs under both readings of a
+    listed hole's duplicates (tcp.lhp_list_dupacks): the preset's (frozen) and the
+    ``~lhp-clocking`` runs. Here the frozen LHP falls behind ESACK as the background grows less
+    and is mid-table in Fig. 11; the clocking LHP is level with ESACK at 2 Mb/s, falls behind
+    as it grows, and is worst in Fig. 11: every reading gives its own value."""
+    esack = {b: 3.0 - 0.3 * i for i, b in enumerate(runs.BG_MEAN_MBPS)}
+    frozen = {b: esack[b] / (1.3 - 0.1 * i) for i, b in enumerate(runs.BG_MEAN_MBPS)}
+    clocking = {b: esack[b] / (1.0 + 0.1 * i) for i, b in enumerate(runs.BG_MEAN_MBPS)}
+    values = {}
+    for b in runs.BG_MEAN_MBPS:
+        values[f"congestion-{b}-ll-elsn"] = [esack[b]] * 5
+        values[f"congestion-{b}-ll-elsn-lhp"] = [frozen[b]] * 5
+        values[f"congestion-{b}-ll-elsn-lhp~lhp-clocking"] = [clocking[b]] * 5
+    for i, (_, s) in enumerate(runs.SCHEMES):
+        values[f"pareto-8-{s}"] = [0.50 + 0.01 * i] * 5
+    values["pareto-8-e2e-lhp"] = [0.70] * 5
+    values["pareto-8-e2e-lhp~lhp-clocking"] = [0.40] * 5
+    m = PerSeed(values)
+
+    def readings(tid: str) -> dict[str, float]:
+        t = _target(tid)
+        assert t.sensitivity is not None
+        assert all(n.endswith("~lhp-clocking") for n in t.sensitivity.needs), t.sensitivity.needs
+        assert t.sensitivity.needs, tid
+        return {label.split(":")[0]: f(m) for label, f in t.sensitivity.values}
+
+    assert readings("T004-14.rise") == {"frozen": -1.0, "clocking": 1.0}
+    low = readings("T004-14.low")
+    assert low["frozen"] == pytest.approx(0.3)
+    assert low["clocking"] == pytest.approx(0.0)
+    assert readings("T004-10.lhp") == {"frozen": 0.0, "clocking": 1.0}
+    # The frozen reading is the target's own value: the preset's runs.
+    assert _target("T004-14.rise").value(m) == -1.0
+
+
 def test_quick_runs_the_paired_targets_points_and_their_counterfactuals_on_more_seeds() -> None:
     """One seed cannot tell a tie: --quick gives the points of T004-10.best and T004-12.gain
     (and the counterfactual runs of those points) the P1 points' seeds."""

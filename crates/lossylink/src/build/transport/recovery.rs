@@ -111,6 +111,14 @@ pub(crate) fn check_parts(t: &TcpSettings, def: &SchemeDef, field: &str) -> Resu
             format!("belongs to ESACK (ll-elsn, e2e-esack); '{name}' runs another sender"),
         ));
     }
+    if t.lhp_list_dupacks.is_some() && def.recovery != RecoveryKind::Lhp {
+        return Err(Error::invalid(
+            "tcp.lhp_list_dupacks",
+            format!(
+                "belongs to LHP's packet list (ll-elsn-lhp, e2e-lhp); '{name}' runs another sender"
+            ),
+        ));
+    }
     if t.rack && (def.recovery != RecoveryKind::Sack || def.eln_dupthresh.is_some()) {
         return Err(Error::invalid(
             field,

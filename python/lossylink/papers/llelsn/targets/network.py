@@ -171,6 +171,25 @@ def _t13(m: Measured) -> float:
     return ok / n
 
 
+def _lhp_readings(value: Callable[[Measured], float], figs: str) -> Sensitivity:
+    """``value`` under both readings of what LHP's packet list does with the duplicates it
+    keeps out of the count (``tcp.lhp_list_dupacks``; docs/llelsn.md, "LHP's packet list under
+    a second reading (ninth session)")."""
+    return Sensitivity(
+        "what a duplicate at a hole on LHP's packet list does (spec §4.11 (c) [PROPOSAL]: "
+        "listed segments are resent at once and excluded from the dupack count; whether their "
+        "duplicates still clock out new data is not given)",
+        (
+            ("frozen: it keeps the window until the resend is acknowledged (the preset)", value),
+            (
+                "clocking: it lets one new segment out (RFC 3042 §2)",
+                lambda m: value(Swapped(m, "lhp-clocking", r.BY_ID)),
+            ),
+        ),
+        tuple(e.id for e in r.EXPERIMENTS if e.id.endswith("~lhp-clocking") and figs in e.id),
+    )
+
+
 def _ratio14(m: Measured, b: int) -> float:
     return g(m, point_id("congestion", str(b), "ll-elsn")) / g(
         m, point_id("congestion", str(b), "ll-elsn-lhp")
@@ -186,6 +205,15 @@ def _t14b(m: Measured) -> float:
     """Spearman's rho of ESACK/LHP against the background's mean ("increasingly better")."""
     xs = [float(b) for b in r.BG_MEAN_MBPS]
     return spearman(xs, [_ratio14(m, b) for b in r.BG_MEAN_MBPS])
+
+
+LHP_FIG11_READINGS = _lhp_readings(_t10b, "pareto-")
+"""T004-10.lhp under both readings of LHP's packet list (Fig. 11's LHP is e2e-lhp, whose list
+its NACKs fill)."""
+LHP_LOW_READINGS = _lhp_readings(_t14a, "congestion-")
+"""T004-14.low under both readings of LHP's packet list."""
+LHP_RISE_READINGS = _lhp_readings(_t14b, "congestion-")
+"""T004-14.rise under both readings of LHP's packet list."""
 
 
 FRIENDLY_IDS = point_ids("friendly", [str(k) for k in r.REPLACED], [s for _, s in r.FRIENDLY])
@@ -256,6 +284,7 @@ TARGETS: tuple[Target, ...] = (
         "1 = holds (P2)",
         _t10b,
         point_ids("pareto", ["8"], ALL),
+        sensitivity=LHP_FIG11_READINGS,
     ),
     target(
         "T004-11.aggressive",
@@ -293,6 +322,7 @@ TARGETS: tuple[Target, ...] = (
         "|ESACK/LHP - 1| < 5 % at 2 Mb/s (P2)",
         _t14a,
         point_ids("congestion", [str(b) for b in r.BG_MEAN_MBPS], ["ll-elsn", "ll-elsn-lhp"]),
+        sensitivity=LHP_LOW_READINGS,
     ),
     target(
         "T004-14.rise",
@@ -302,5 +332,6 @@ TARGETS: tuple[Target, ...] = (
         "rho ≥ 0.8 (P2)",
         _t14b,
         point_ids("congestion", [str(b) for b in r.BG_MEAN_MBPS], ["ll-elsn", "ll-elsn-lhp"]),
+        sensitivity=LHP_RISE_READINGS,
     ),
 )
