@@ -137,9 +137,9 @@ RUNS: dict[str, CounterfactualRuns] = {
         '(tcp.lhp_list_dupacks = "clocking", still kept out of the dupack count; RFC 3042 §2) '
         "instead of keeping the window until the resend is acknowledged: the other reading of "
         "the packet list (spec §4.11 (c) says only that listed segments are resent at once and "
-        "excluded from the dupack count), Figs 11 and 15",
+        "excluded from the dupack count), Figs 11, 14 and 15",
         (("tcp.lhp_list_dupacks", "clocking"),),
-        r"congestion-[0-9]+-ll-elsn-lhp|pareto-8-e2e-lhp",
+        r"congestion-[0-9]+-ll-elsn-lhp|pareto-8-e2e-lhp|senders-[0-9]+-ll-elsn-lhp",
     ),
     "dcr-reno": CounterfactualRuns(
         "TCP-DCR over Reno (scheme e2e-dcr) instead of over SACK: the other reading of the "

@@ -156,6 +156,30 @@ def test_fig11_and_fig15_lhp_targets_report_both_readings_of_lhps_packet_list() 
     assert _target("T004-14.rise").value(m) == -1.0
 
 
+def test_fig14_reports_both_readings_of_lhps_packet_list() -> None:
+    """T004-13 (ESACK at least every other sender under LL-ELSN) reads Fig. 14's LHP under both
+    readings of its packet list: here the frozen LHP is below ESACK at every N and the clocking
+    one above it at N = 10 and beyond, so the clocking reading fails two of six LHP points."""
+    values = {}
+    for n in runs.N_FLOWS:
+        values[f"senders-{n}-ll-elsn"] = [2.0] * 5
+        for _, s in runs.SENDERS:
+            if s != "ll-elsn":
+                values[f"senders-{n}-{s}"] = [1.5] * 5
+        values[f"senders-{n}-ll-elsn-lhp~lhp-clocking"] = [2.5 if n >= 15 else 1.9] * 5
+    m = PerSeed(values)
+    t = _target("T004-13")
+    assert t.sensitivity is not None
+    assert t.sensitivity.needs
+    assert all(
+        n.startswith("senders-") and n.endswith("-ll-elsn-lhp~lhp-clocking")
+        for n in t.sensitivity.needs
+    ), t.sensitivity.needs
+    got = {label.split(":")[0]: f(m) for label, f in t.sensitivity.values}
+    assert got["frozen"] == 1.0
+    assert got["clocking"] == pytest.approx(1 - 2 / (3 * len(runs.N_FLOWS)))
+
+
 def test_quick_runs_the_paired_targets_points_and_their_counterfactuals_on_more_seeds() -> None:
     """One seed cannot tell a tie: --quick gives the points of T004-10.best and T004-12.gain
     (and the counterfactual runs of those points) the P1 points' seeds."""

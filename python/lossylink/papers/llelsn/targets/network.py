@@ -210,6 +210,8 @@ def _t14b(m: Measured) -> float:
 LHP_FIG11_READINGS = _lhp_readings(_t10b, "pareto-")
 """T004-10.lhp under both readings of LHP's packet list (Fig. 11's LHP is e2e-lhp, whose list
 its NACKs fill)."""
+LHP_SENDERS_READINGS = _lhp_readings(_t13, "senders-")
+"""T004-13 under both readings of LHP's packet list (Fig. 14's LHP is ll-elsn-lhp)."""
 LHP_LOW_READINGS = _lhp_readings(_t14a, "congestion-")
 """T004-14.low under both readings of LHP's packet list."""
 LHP_RISE_READINGS = _lhp_readings(_t14b, "congestion-")
@@ -313,6 +315,7 @@ TARGETS: tuple[Target, ...] = (
         "1 = holds (P3)",
         _t13,
         point_ids("senders", [str(n) for n in r.N_FLOWS], [s for _, s in r.SENDERS]),
+        sensitivity=LHP_SENDERS_READINGS,
     ),
     target(
         "T004-14.low",
