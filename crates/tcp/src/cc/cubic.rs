@@ -10,7 +10,8 @@
 //! reaches the window before the reduction (§4.3; [`RenoFriendly::Rfc9438`]); Linux's
 //! `tcp_cubic.c` (`bictcp_update`, `tcp_friendliness`) keeps `α_cubic` throughout, the RFC 8312
 //! rule ([`RenoFriendly::Linux`], the `linux` profile's). While `W_cubic < W_est`, cwnd follows
-//! `W_est`.
+//! `W_est` (RFC 9438); Linux's cwnd moves towards the larger of the curve's target and `W_est`
+//! in whole segments, whichever region it is in (`bictcp_update`'s smaller `cnt`).
 //! Fast convergence (§4.7) lowers `W_max` to `cwnd·(1 + β)/2` when a loss comes before the
 //! previous `W_max` was regained. Undo after a spurious retransmission restores the saved
 //! `W_max` (§4.9).
@@ -252,33 +253,28 @@ impl CubicCc {
         };
         let w_est = epoch.w_est + a_num * acked * mss * EST_SCALE / (a_den * cwnd);
         self.epoch = Some(Epoch { w_est, ..epoch });
-        let w_cubic_now = self.w_cubic(t, epoch.k_ns);
-        let next = if w_cubic_now < w_est / EST_SCALE {
-            match self.friendly {
-                // tcp_cubic.c `bictcp_update`: the estimate `tcp_cwnd` counts whole segments,
-                // and cwnd moves towards it by (tcp_cwnd − cwnd)/cwnd segment per segment
-                // acknowledged (`max_cnt = cwnd / delta`, `tcp_cong_avoid_ai`): it trails
-                // the estimate by about a round trip.
-                // The smaller `cnt` of the two wins: the 5 % floor above, if larger.
-                RenoFriendly::Linux => {
-                    let tcp_cwnd = (w_est / EST_SCALE / mss * mss).max(floor);
-                    if tcp_cwnd > cwnd {
-                        let total = self.carry + (tcp_cwnd - cwnd) * acked;
-                        self.carry = total % cwnd;
-                        cwnd + total / cwnd
-                    } else {
-                        cwnd
-                    }
-                }
-                // RFC 9438 §4.3: cwnd = W_est.
-                RenoFriendly::Rfc9438 => (w_est / EST_SCALE).max(cwnd),
+        let goal = match self.friendly {
+            // tcp_cubic.c `bictcp_update`: `cnt` is the curve's (cwnd/(bic_target − cwnd), or
+            // the 5 % floor's 20), lowered to `max_cnt = cwnd/(tcp_cwnd − cwnd)` when the
+            // estimate `tcp_cwnd`, in whole segments, is above cwnd, and at least 2;
+            // `tcp_cong_avoid_ai` adds a segment per `cnt` acknowledged. The smaller `cnt`
+            // wins, so cwnd moves towards the larger of the curve's target and the estimate,
+            // trailing the estimate by about a round trip; neither rule stops the other.
+            RenoFriendly::Linux => {
+                let tcp_cwnd = w_est / EST_SCALE / mss * mss;
+                target.max(tcp_cwnd).min(cwnd * 3 / 2)
             }
-        } else {
-            // §4.4/4.5: (target − cwnd)/cwnd segments per segment acknowledged.
-            let total = self.carry + (target - cwnd) * acked;
-            self.carry = total % cwnd;
-            cwnd + total / cwnd
+            // RFC 9438 §4.3: in the Reno-friendly region (W_cubic(t) < W_est) cwnd = W_est.
+            RenoFriendly::Rfc9438 if self.w_cubic(t, epoch.k_ns) < w_est / EST_SCALE => {
+                self.cwnd = (w_est / EST_SCALE).max(cwnd).min(u64::from(self.max_cwnd)) as u32;
+                return;
+            }
+            RenoFriendly::Rfc9438 => target,
         };
+        // §4.4/4.5: (goal − cwnd)/cwnd segments per segment acknowledged.
+        let total = self.carry + (goal - cwnd) * acked;
+        self.carry = total % cwnd;
+        let next = cwnd + total / cwnd;
         self.cwnd = next.min(u64::from(self.max_cwnd)) as u32;
     }
 }

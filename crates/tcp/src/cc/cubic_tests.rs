@@ -121,11 +121,13 @@ fn the_reno_friendly_region_follows_w_est() {
 
 /// Linux's Reno-friendly region (`tcp_cubic.c` `bictcp_update`): the estimate counts whole
 /// segments and cwnd moves towards it by (tcp_cwnd − cwnd)/cwnd segment per segment
-/// acknowledged (`max_cnt = cwnd / delta`). The set-up above (cwnd 7 segments, one-segment
-/// ACKs 10 ms apart): W_est grows by 8/15 · 1000·1000/7000 = 76.19 bytes per ACK; after one
-/// window (7 ACKs) it is 7 533 bytes, still 7 whole segments, and cwnd stays 7 000 (RFC
-/// 9438's rule follows W_est: 7 513 above); the 14th ACK takes W_est to 8 066 bytes, 8 whole
-/// segments, and cwnd grows by 1000·1000/7000 = 142 bytes to 7 142.
+/// acknowledged (`max_cnt = cwnd / delta`), or along the curve when that is faster (the smaller
+/// `cnt` wins). The set-up above (cwnd 7 segments, one-segment ACKs 10 ms apart, SRTT 0, K =
+/// cbrt(3/0.4) s): W_est grows by about 8/15 · 1000·1000/7000 = 76 bytes per ACK and stays
+/// above W_cubic(t), which climbs about 46 bytes per 10 ms; while the estimate is 7 whole
+/// segments cwnd follows the curve (7 107 after one window, 7 300 after 13 ACKs; a rule that
+/// follows the estimate alone keeps 7 000 there); the 14th ACK takes W_est to 8 049 bytes, 8
+/// whole segments, and cwnd grows by (8 000 − 7 300)·1000/7300 = 96 bytes to 7 396.
 #[test]
 fn linux_trails_the_whole_segment_estimate() {
     let mut cc = CubicCc::new(MSS, 10 * MSS, 1 << 30).with_reno_friendly(RenoFriendly::Linux);
@@ -145,15 +147,11 @@ fn linux_trails_the_whole_segment_estimate() {
         cc.on_ack(ack(10 + 10 * i, 0));
         cwnd.push(cc.cwnd());
     }
-    let w_est = |cc: &CubicCc| cc.epoch.map(|e| e.w_est / EST_SCALE).unwrap();
-    assert_eq!(
-        cwnd[6], 7_000,
-        "one window: W_est {} below 8 segments",
-        7_533
-    );
-    assert!(cwnd[..13].iter().all(|&c| c == 7_000));
-    assert_eq!(cwnd[13], 7_142);
-    assert_eq!(w_est(&cc), 8_066);
+    let e = cc.epoch.unwrap();
+    assert!(cc.w_cubic(130_000_000, e.k_ns) < e.w_est / EST_SCALE);
+    assert_eq!((cwnd[6], cwnd[12]), (7_107, 7_300), "the curve's growth");
+    assert_eq!(cwnd[13], 7_396, "towards the estimate's 8 whole segments");
+    assert_eq!(e.w_est / EST_SCALE, 8_049);
 }
 
 /// RFC 9438 §4.3 switches W_est's α from 9/17 to 1 once W_est regains cwnd_prior (the
@@ -253,6 +251,49 @@ fn linux_grows_five_percent_a_round_trip_before_the_first_loss() {
     // After the loss: 70 segments, K = cbrt(30/0.4) s ≈ 4.2 s; the curve's steep start adds
     // (W(t + SRTT) − cwnd)/cwnd ≈ 0.4·(4.22³ − 4.12³)·1000/70 ≈ 30 bytes per ACK at first,
     // 2 486 over the window, where the floor would add 35 per ACK (3 500).
+    // The estimate's whole segments add 7 bytes where they pass the curve's target.
     let (w, after) = window(RenoFriendly::Linux, true);
-    assert_eq!((w, after), (70_000, 72_486));
+    assert_eq!((w, after), (70_000, 72_493));
+}
+
+/// Linux's `bictcp_update` takes the smaller `cnt` of the curve and the Reno-friendly estimate,
+/// so neither stops the other: in the Reno-friendly region (W_cubic(t) < W_est) whose estimate
+/// has not yet gained a whole segment, cwnd still moves towards the curve's target
+/// W_cubic(t + RTT). A window of 100 segments after a fast retransmit (W_max 100 segments) and
+/// an idle restart at 100: K = 0, so W_cubic(t) = 100 + 0.4·t³ segments stays below W_est
+/// (100 + 8/15 of a segment per window) for the first 1.15 s; with an SRTT of 1 s and
+/// one-segment ACKs 10 ms apart the target is 100 + 0.4·(t + 1)³ segments, 400 bytes above
+/// cwnd at first, 3 200 after a second. Over those 100 ACKs the estimate stays at 100 whole
+/// segments, so a rule that follows only the estimate there keeps cwnd at 100 000; the curve
+/// adds (target − cwnd)/cwnd per segment acknowledged.
+#[test]
+fn linux_follows_the_curve_where_the_estimate_has_not_gained_a_segment() {
+    let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30).with_reno_friendly(RenoFriendly::Linux);
+    cc.on_congestion(CongestionEvent::FastRetransmit {
+        flight_bytes: 100 * MSS,
+        peer_window: 1 << 30,
+        dupacks: 3,
+    });
+    cc.on_recovery_exit();
+    cc.on_idle_restart(100 * MSS, 100 * MSS);
+    let mut cwnd = Vec::new();
+    for i in 0..100 {
+        cc.on_ack(ack(10_000 + 10 * i, 1000));
+        cwnd.push(cc.cwnd());
+    }
+    let e = cc.epoch.unwrap();
+    assert_eq!(e.k_ns, 0);
+    let t_last = 990_000_000;
+    assert!(
+        cc.w_cubic(t_last, 0) < e.w_est / EST_SCALE,
+        "Reno-friendly region throughout"
+    );
+    assert_eq!(
+        e.w_est / EST_SCALE / u64::from(MSS),
+        100,
+        "no whole segment gained"
+    );
+    assert!(cwnd.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(cwnd[0], 100_004);
+    assert_eq!(cwnd[99], 101_083);
 }
