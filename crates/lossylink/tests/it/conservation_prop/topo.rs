@@ -31,38 +31,20 @@ pub const FAMILIES: [Family; 6] = [
     Family::Gsm,
 ];
 
-/// End-to-end schemes (any flow; the only ones on fixed-to-fixed flows).
-pub const E2E: [&str; 29] = [
-    "e2e",
-    "e2e-newreno",
-    "e2e-ietf-sack",
-    "e2e+modern",
-    "e2e-cubic",
-    "e2e-westwood",
-    "e2e-veno",
-    "e2e-rack",
-    "e2e-frto",
-    "e2e-prr",
-    "e2e-eln",
-    "e2e-eln-rxmt",
-    "e2e-sack-eln",
-    "e2e-smart",
-    "e2e-limited-transmit",
-    "e2e-bbr",
-    "e2e-linux",
-    "e2e-dcr",
-    "e2e-dcr-sack",
-    "e2e-jersey",
-    "e2e-jtcp",
-    "e2e-tibet",
-    "e2e-ideal-bwe",
-    "e2e-hack",
-    "e2e-hack-fixed",
-    "e2e-lhp",
-    "e2e-esack",
-    "tcp-eln",
-    "e2e-newreno+linux+ecn",
-];
+/// End-to-end schemes (any flow; the only ones on fixed-to-fixed flows): every end-to-end
+/// scheme the registry has, so that a sender joins the property by being registered, and two
+/// of the profiles' combinations.
+pub fn e2e() -> &'static [String] {
+    static LIST: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    LIST.get_or_init(|| {
+        lossylink::schemes()
+            .into_iter()
+            .filter(|s| s.family == "end-to-end")
+            .map(|s| s.name.to_string())
+            .chain(["e2e+modern", "e2e-newreno+linux+ecn"].map(String::from))
+            .collect()
+    })
+}
 /// LL-ELSN and the senders the study put over it.
 pub const ELSN: [&str; 4] = [
     "ll-elsn",
@@ -517,7 +499,7 @@ pub fn build(g: &Genes) -> Topo {
         Family::Agent => AGENTS[g.scheme % AGENTS.len()],
         Family::Split => SPLIT[g.scheme % SPLIT.len()],
         Family::Elsn => ELSN[g.scheme % ELSN.len()],
-        _ => E2E[g.scheme % E2E.len()],
+        _ => e2e()[g.scheme % e2e().len()].as_str(),
     };
     // GSM runs are cheap (960 B/s) and need long ones for TCP to keep packets queued behind
     // a flushed one.
@@ -591,7 +573,7 @@ pub fn build(g: &Genes) -> Topo {
         );
         // Web sessions run end to end only with a split scheme.
         if !udp && (fixed_pair || (family == Family::Split && kind == Kind::Web)) {
-            text += &format!("scheme = \"{}\"\n", E2E[scheme % E2E.len()]);
+            text += &format!("scheme = \"{}\"\n", e2e()[scheme % e2e().len()]);
         }
         if !udp && g.ecn.0 % 3 == 2 && (g.ecn.1 >> (f % 32)) & 1 == 1 {
             text += "tcp = { ecn = true }\n";
