@@ -508,12 +508,12 @@ pub fn build(g: &Genes) -> Topo {
     // carries enough of them for RLP resets and decompressor discards.
     let mss = if family == Family::Gsm { 460 } else { MSS };
     let mut text = format!(
-        "name = \"random\"\nscheme = \"{doc_scheme}\"\n[tcp]\nmss = {mss}\nbuffer = \"{}\"\necn = {}\n[run]\nduration = \"{end}ms\"\nwarmup = \"{}ms\"\n",
+        "name = \"random\"\nscheme = \"{doc_scheme}\"\n[tcp]\nmss = {mss}\nbuffer = \"{}\"\necn = {}\n{}[run]\nduration = \"{end}ms\"\nwarmup = \"{}ms\"\n",
         BUFFER,
         g.ecn.0 % 3 == 1,
+        ns2_text(g.ns2),
         g.warmup_ms
     );
-    text = text.replacen("[run]\n", &format!("{}[run]\n", ns2_text(g.ns2)), 1);
     let (which, draw) = g.jitter;
     for (i, n) in nodes.iter_mut().enumerate() {
         text += &format!("[[nodes]]\nname = \"{}\"\nkind = \"{}\"\n", n.name, n.kind);
