@@ -12,6 +12,13 @@
 //! rule ([`RenoFriendly::Linux`], the `linux` profile's). While `W_cubic < W_est`, cwnd follows
 //! `W_est` (RFC 9438); Linux's cwnd moves towards the larger of the curve's target and `W_est`
 //! in whole segments, whichever region it is in (`bictcp_update`'s smaller `cnt`).
+//! Linux's curve differs from the RFC's in three more places, all in `tcp_cubic.c`: it aims at
+//! `W_cubic(t + delay_min)`, the connection's minimum RTT (`bictcp_update`; `cubictcp_acked`
+//! takes every RTT sample but those of the first second of an epoch), not `t + SRTT`; a
+//! retransmission timeout forgets the plateau and the minimum RTT (`cubictcp_state` on
+//! `TCP_CA_Loss` calls `bictcp_reset`, which zeroes `last_max_cwnd` and `delay_min`), so the
+//! next epoch starts at K = 0 from the window it has; and an undo restores only cwnd and
+//! ssthresh (`undo_cwnd` is `tcp_reno_undo_cwnd`), not the plateau.
 //! Fast convergence (§4.7) lowers `W_max` to `cwnd·(1 + β)/2` when a loss comes before the
 //! previous `W_max` was regained. Undo after a spurious retransmission restores the saved
 //! `W_max` (§4.9).
@@ -30,7 +37,7 @@
 use super::hystart::{HsPhase, HsStep, HyStart};
 use super::hystart_linux::{LinuxExit, LinuxHyStart};
 use super::{AckSample, CongestionControl, CongestionEvent};
-use engine::SimTime;
+use engine::{SimDuration, SimTime};
 
 /// β_cubic = 0.7 as a fraction of ten (RFC 9438 §4.6).
 const BETA_NUM: u64 = 7;
@@ -68,12 +75,20 @@ pub struct CubicCc {
     max_cwnd: u32,
     /// W_max in bytes: the window before the last reduction (after fast convergence).
     w_max: u32,
-    /// W_last_max for fast convergence (§4.7).
+    /// The plateau the last reduction set (W_max after fast convergence), which the next
+    /// reduction's fast convergence compares with under Linux's rule (`last_max_cwnd`, not
+    /// raised when an epoch starts above it); 0 before the first reduction and, under Linux's
+    /// rule, after a timeout.
     w_last_max: u32,
     /// cwnd before the last reduction (cwnd_prior, §4.3).
     cwnd_prior: u32,
-    /// W_max before the last reduction, restored by an undo.
+    /// W_max and `w_last_max` before the last reduction, restored by an undo (RFC 9438 §4.9).
     saved_w_max: u32,
+    saved_w_last_max: u32,
+    /// Linux's `delay_min` (`tcp_cubic.c` `cubictcp_acked`): the least RTT sample, those of the
+    /// first second of an epoch left out; `None` until a sample and after a timeout. Read only
+    /// under [`RenoFriendly::Linux`].
+    delay_min: Option<SimDuration>,
     epoch: Option<Epoch>,
     /// Remainder of the per-ACK growth division, so slow growth near the plateau is not lost.
     carry: u64,
@@ -127,6 +142,8 @@ impl CubicCc {
             w_last_max: 0,
             cwnd_prior: 0,
             saved_w_max: 0,
+            saved_w_last_max: 0,
+            delay_min: None,
             epoch: None,
             carry: 0,
             hystart: None,
@@ -195,14 +212,21 @@ impl CubicCc {
     /// RFC 8511's β_ecn); fast convergence (§4.7) keeps β_cubic's plateau rule.
     fn reduce_by(&mut self, beta: u64) {
         self.saved_w_max = self.w_max;
+        self.saved_w_last_max = self.w_last_max;
         self.cwnd_prior = self.cwnd;
-        // §4.7 fast convergence.
-        self.w_max = if self.cwnd < self.w_last_max {
+        // §4.7 fast convergence: "if cwnd < W_max", the plateau as it stands (RFC 9438);
+        // Linux compares with the plateau its last reduction set (`cubictcp_recalc_ssthresh`'s
+        // `last_max_cwnd`), which an epoch starting above it does not raise.
+        let plateau = match self.friendly {
+            RenoFriendly::Rfc9438 => self.w_max,
+            RenoFriendly::Linux => self.w_last_max,
+        };
+        self.w_max = if self.cwnd < plateau {
             (u64::from(self.cwnd) * (BETA_DEN + BETA_NUM) / (2 * BETA_DEN)) as u32
         } else {
             self.cwnd
         };
-        self.w_last_max = self.cwnd;
+        self.w_last_max = self.w_max;
         let reduced = (u64::from(self.cwnd) * beta / 1000) as u32;
         self.ssthresh = reduced.max(2 * self.mss);
         self.epoch = None;
@@ -216,7 +240,11 @@ impl CubicCc {
             Some(e) => e,
             None => {
                 // §4.2: a new epoch starts; with no W_max yet (no loss so far) the plateau is
-                // the current window, so K = 0.
+                // the current window, so K = 0. Linux's `bictcp_update` takes the plateau from
+                // `last_max_cwnd` at every epoch start, or cwnd when that is no larger.
+                if self.friendly == RenoFriendly::Linux {
+                    self.w_max = self.w_last_max;
+                }
                 if self.w_max < self.cwnd {
                     self.w_max = self.cwnd;
                 }
@@ -237,8 +265,13 @@ impl CubicCc {
             RenoFriendly::Linux if self.w_last_max == 0 => cwnd + cwnd / 20,
             _ => cwnd,
         };
+        // §4.2 aims a round trip ahead, at SRTT; Linux at `delay_min` (`bictcp_update`).
+        let ahead = match self.friendly {
+            RenoFriendly::Rfc9438 => ack.srtt,
+            RenoFriendly::Linux => self.delay_min.unwrap_or(SimDuration::ZERO),
+        };
         let target = self
-            .w_cubic(t.saturating_add(ack.srtt.as_nanos()), epoch.k_ns)
+            .w_cubic(t.saturating_add(ahead.as_nanos()), epoch.k_ns)
             .clamp(cwnd, cwnd * 3 / 2)
             .max(floor);
         // §4.3 Reno-friendly estimate: α_cubic = 3(1−β)/(1+β) = 9/17 until W_est reaches
@@ -293,6 +326,18 @@ impl CongestionControl for CubicCc {
     }
 
     fn on_ack(&mut self, ack: AckSample) {
+        // tcp_cubic.c `cubictcp_acked`, which runs before `cong_avoid`: every RTT sample lowers
+        // `delay_min`, except in the first second of an epoch.
+        if self.friendly == RenoFriendly::Linux {
+            if let Some(rtt) = ack.rtt {
+                let settling = self.epoch.is_some_and(|e| {
+                    ack.now.as_nanos().saturating_sub(e.start.as_nanos()) < 1_000_000_000
+                });
+                if !settling {
+                    self.delay_min = Some(self.delay_min.map_or(rtt, |d| d.min(rtt)));
+                }
+            }
+        }
         if let Some(h) = self.linux_hystart.as_mut() {
             let slow_start = self.cwnd < self.ssthresh;
             let exit = h.on_ack(
@@ -347,6 +392,12 @@ impl CongestionControl for CubicCc {
                 }
                 self.reduce();
                 self.cwnd = self.mss;
+                if self.friendly == RenoFriendly::Linux {
+                    // cubictcp_state(TCP_CA_Loss): bictcp_reset after the ssthresh above.
+                    self.w_max = 0;
+                    self.w_last_max = 0;
+                    self.delay_min = None;
+                }
             }
             CongestionEvent::LocalDrop => {
                 self.cwnd = self.mss;
@@ -372,11 +423,14 @@ impl CongestionControl for CubicCc {
     }
 
     fn undo(&mut self, cwnd: u32, ssthresh: u32) {
-        // §4.9: restore the window and W_max of before the spurious reduction.
+        // §4.9: restore the window and W_max of before the spurious reduction; Linux restores
+        // the window only (`tcp_reno_undo_cwnd`).
         self.cwnd = cwnd.clamp(self.mss, self.max_cwnd);
         self.ssthresh = ssthresh.max(2 * self.mss);
-        self.w_max = self.saved_w_max;
-        self.w_last_max = self.saved_w_max;
+        if self.friendly == RenoFriendly::Rfc9438 {
+            self.w_max = self.saved_w_max;
+            self.w_last_max = self.saved_w_last_max;
+        }
         self.epoch = None;
         self.carry = 0;
     }

@@ -11,7 +11,8 @@ fn ack(now_ms: u64, srtt_ms: u64) -> AckSample {
         flight_bytes: 10 * MSS,
         now: SimTime(now_ms * 1_000_000),
         srtt: SimDuration::from_millis(srtt_ms),
-        rtt: None,
+        // A sample equal to the SRTT, so that Linux's `delay_min` is the SRTT too.
+        rtt: (srtt_ms > 0).then(|| SimDuration::from_millis(srtt_ms)),
         ack: 0,
         snd_nxt: 0,
     }
@@ -130,17 +131,15 @@ fn the_reno_friendly_region_follows_w_est() {
 /// whole segments, and cwnd grows by (8 000 − 7 300)·1000/7300 = 96 bytes to 7 396.
 #[test]
 fn linux_trails_the_whole_segment_estimate() {
+    // A fast retransmit, not the timeout of the set-up above: after a timeout Linux forgets
+    // the plateau (`bictcp_reset`) and its curve starts at K = 0.
     let mut cc = CubicCc::new(MSS, 10 * MSS, 1 << 30).with_reno_friendly(RenoFriendly::Linux);
-    cc.on_congestion(CongestionEvent::Timeout {
+    cc.on_congestion(CongestionEvent::FastRetransmit {
         flight_bytes: 10 * MSS,
         peer_window: 1 << 30,
+        dupacks: 3,
     });
-    for i in 0..3 {
-        cc.on_ack(AckSample {
-            acked_bytes: 2 * MSS,
-            ..ack(i, 0)
-        });
-    }
+    cc.on_recovery_exit();
     assert_eq!(cc.cwnd(), 7 * MSS);
     let mut cwnd = Vec::new();
     for i in 0..14 {
@@ -296,4 +295,135 @@ fn linux_follows_the_curve_where_the_estimate_has_not_gained_a_segment() {
     assert!(cwnd.windows(2).all(|w| w[0] <= w[1]));
     assert_eq!(cwnd[0], 100_004);
     assert_eq!(cwnd[99], 101_083);
+}
+
+/// A fast retransmit at `cwnd` bytes, then the recovery's end.
+fn cut(cc: &mut CubicCc, cwnd: u32) {
+    cc.on_idle_restart(cwnd, cwnd);
+    cc.on_congestion(CongestionEvent::FastRetransmit {
+        flight_bytes: cwnd,
+        peer_window: 1 << 30,
+        dupacks: 3,
+    });
+    cc.on_recovery_exit();
+}
+
+/// RFC 9438 §4.7 and `cubictcp_recalc_ssthresh`: fast convergence lowers the plateau when the
+/// window at a loss is below the *plateau* the last loss set (after its own fast convergence),
+/// not below the window at that loss (RFC 8312's W_last_max). Losses at 100, 90 and 80
+/// segments: 90 < 100 gives 90·0.85 = 76.5 segments; 80 is above 76.5, so the plateau is 80
+/// (RFC 8312's rule, 80 < 90, would give 68). Where the two variants part: an epoch that
+/// starts above the plateau raises RFC 9438's W_max to the window (§4.2) but not Linux's
+/// `last_max_cwnd`, so a loss at 110 segments after an epoch at 120 converges under the RFC
+/// (110 < 120: 93.5) and not under Linux (110 > 100).
+#[test]
+fn fast_convergence_compares_with_the_last_plateau() {
+    for friendly in [RenoFriendly::Rfc9438, RenoFriendly::Linux] {
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30).with_reno_friendly(friendly);
+        let mut plateaus = Vec::new();
+        for w in [100, 90, 80] {
+            cut(&mut cc, w * MSS);
+            plateaus.push(cc.w_max());
+        }
+        assert_eq!(plateaus, [100_000, 76_500, 80_000], "{friendly:?}");
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30).with_reno_friendly(friendly);
+        cut(&mut cc, 100 * MSS);
+        cc.on_idle_restart(120 * MSS, 120 * MSS);
+        cc.on_ack(ack(10, 20));
+        assert_eq!(cc.w_max(), 120 * MSS, "the epoch's plateau, {friendly:?}");
+        cut(&mut cc, 110 * MSS);
+        let expect = match friendly {
+            RenoFriendly::Rfc9438 => 93_500,
+            RenoFriendly::Linux => 110_000,
+        };
+        assert_eq!(cc.w_max(), expect, "{friendly:?}");
+    }
+}
+
+/// Linux aims at `W_cubic(t + delay_min)` (`bictcp_update`), the least RTT sample, where RFC
+/// 9438 aims a smoothed RTT ahead: with samples of 20 ms and an SRTT of 200 ms, Linux's
+/// window grows as with an SRTT of 20 ms, and slower than when the samples are 200 ms too
+/// (the curve's steep start after a cut at 100 segments, K ≈ 4.2 s). A smaller sample in the
+/// first second of an epoch is left out (`cubictcp_acked`), one after it counts.
+#[test]
+fn linux_aims_a_minimum_rtt_ahead() {
+    let grow = |friendly, srtt_ms: u64, rtt_ms: u64| {
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30).with_reno_friendly(friendly);
+        cut(&mut cc, 100 * MSS);
+        for i in 0..70 {
+            cc.on_ack(AckSample {
+                rtt: Some(SimDuration::from_millis(rtt_ms)),
+                ..ack(10 + i, srtt_ms)
+            });
+        }
+        cc.cwnd()
+    };
+    let linux = |srtt, rtt| grow(RenoFriendly::Linux, srtt, rtt);
+    assert_eq!(linux(200, 20), linux(20, 20));
+    assert!(linux(200, 200) > linux(200, 20));
+    let rfc = |srtt, rtt| grow(RenoFriendly::Rfc9438, srtt, rtt);
+    assert_eq!(rfc(200, 20), rfc(200, 200));
+    assert!(rfc(200, 20) > rfc(20, 20));
+
+    let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30).with_reno_friendly(RenoFriendly::Linux);
+    cut(&mut cc, 100 * MSS);
+    cc.on_ack(ack(0, 40));
+    assert_eq!(cc.delay_min, Some(SimDuration::from_millis(40)));
+    cc.on_ack(ack(999, 10));
+    assert_eq!(cc.delay_min, Some(SimDuration::from_millis(40)), "settling");
+    cc.on_ack(ack(1000, 10));
+    assert_eq!(cc.delay_min, Some(SimDuration::from_millis(10)));
+}
+
+/// `cubictcp_state(TCP_CA_Loss)` calls `bictcp_reset`: after a timeout Linux's CUBIC has no
+/// plateau and no minimum RTT, so its next epoch starts at K = 0 with the 5 %-a-round-trip
+/// floor of a connection that never reduced; RFC 9438 keeps the plateau (K ≈ 4.3 s from 70 of
+/// 101 segments).
+#[test]
+fn linux_forgets_the_plateau_and_the_minimum_rtt_at_a_timeout() {
+    let after = |friendly| {
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30).with_reno_friendly(friendly);
+        cc.on_ack(ack(0, 20));
+        cc.on_congestion(CongestionEvent::Timeout {
+            flight_bytes: 100 * MSS,
+            peer_window: 1 << 30,
+        });
+        // The sample's ACK grew the slow start to 101 segments.
+        assert_eq!(cc.ssthresh(), 70_700);
+        let forgot = (cc.w_max(), cc.delay_min);
+        cc.on_idle_restart(70 * MSS, 70 * MSS);
+        for i in 0..70 {
+            cc.on_ack(ack(10 + i, 20));
+        }
+        (forgot, cc.k(), cc.cwnd())
+    };
+    let (forgot, k, cwnd) = after(RenoFriendly::Linux);
+    assert_eq!(forgot, (0, None));
+    assert_eq!(k, Some(0));
+    // (cwnd/20)·1000/cwnd = 50 bytes per ACK: 5 % of 70 segments over 70 ACKs.
+    assert_eq!(cwnd, 73_499);
+    let (forgot, k, _) = after(RenoFriendly::Rfc9438);
+    assert_eq!(forgot.0, 101 * MSS);
+    assert!(k.unwrap() > 4_000_000_000);
+}
+
+/// Linux's undo is `tcp_reno_undo_cwnd`: the window and ssthresh come back, the plateau the
+/// spurious cut set stays; RFC 9438 §4.9 restores the plateau too.
+#[test]
+fn linux_undo_keeps_the_plateau_of_the_cut() {
+    for (friendly, plateau) in [
+        (RenoFriendly::Rfc9438, 100_000),
+        (RenoFriendly::Linux, 59_500),
+    ] {
+        let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30).with_reno_friendly(friendly);
+        cut(&mut cc, 100 * MSS);
+        cut(&mut cc, 70 * MSS);
+        assert_eq!(cc.w_max(), 59_500);
+        cc.undo(100 * MSS, 70 * MSS);
+        assert_eq!(
+            (cc.cwnd(), cc.w_max()),
+            (100 * MSS, plateau),
+            "{friendly:?}"
+        );
+    }
 }

@@ -13,8 +13,8 @@
 //!   the connection's minimum RTT plus `clamp(min_rtt / 8, 4 ms, 16 ms)`.
 //!
 //! The connection's minimum RTT (`delay_min`) comes from every RTT sample (`cubictcp_acked`).
-//! A timeout (`TCP_CA_Loss`) starts HyStart afresh for the next slow start
-//! (`cubictcp_state`); a fast retransmit leaves it (slow start is over).
+//! A timeout (`TCP_CA_Loss`) starts HyStart afresh for the next slow start, the minimum RTT too
+//! (`cubictcp_state`, `bictcp_reset`); a fast retransmit leaves it (slow start is over).
 //!
 //! Departures (docs/modern.md): the pacing rate of the ACK delay allowance is Linux's slow-start
 //! one, `2 · cwnd / srtt` (`tcp_update_pacing_rate`), from the sender's smoothed RTT;
@@ -146,13 +146,11 @@ impl LinuxHyStart {
         (curr.as_nanos() > delay_min.as_nanos() + thresh.as_nanos()).then_some(LinuxExit::Delay)
     }
 
-    /// A timeout (`TCP_CA_Loss`): the next slow start runs HyStart afresh; the minimum RTT is
-    /// kept.
+    /// A timeout (`TCP_CA_Loss`): the next slow start runs HyStart afresh, and the minimum RTT
+    /// is learnt again (`cubictcp_state` calls `bictcp_reset`, whose `memset` zeroes
+    /// `delay_min` with the rest of the state before `unused`, then `bictcp_hystart_reset`).
     pub fn on_timeout(&mut self) {
-        *self = LinuxHyStart {
-            delay_min: self.delay_min,
-            ..LinuxHyStart::default()
-        };
+        *self = LinuxHyStart::default();
     }
 }
 
@@ -199,7 +197,7 @@ mod tests {
 
     /// The delay rise: ACKs 5 ms apart (no train); with a minimum of 40 ms the threshold is
     /// clamp(5 ms, 4, 16) = 5 ms, so after the round's 8 samples a minimum of 46 ms ends slow
-    /// start and one of 44 ms does not. A timeout starts it afresh, keeping the minimum RTT.
+    /// start and one of 44 ms does not. A timeout starts it afresh and forgets the minimum RTT.
     #[test]
     fn a_delay_rise_over_the_minimum_ends_slow_start_and_a_timeout_rearms_it() {
         let run = |rtt: u64| {
@@ -224,6 +222,6 @@ mod tests {
         assert_eq!(out, Some(LinuxExit::Delay));
         h.on_timeout();
         assert_eq!(h.found(), None);
-        assert_eq!(h.delay_min, Some(d(40)));
+        assert_eq!(h.delay_min, None);
     }
 }

@@ -95,6 +95,6 @@ fn linux_cubic_follows_the_curve_before_the_estimate_gains_a_segment() {
         .collect();
     assert_eq!(
         cwnd,
-        [21_000, 21_091, 21_183, 21_276, 21_389, 21_620, 21_763]
+        [21_000, 21_091, 21_183, 21_275, 21_387, 21_620, 21_763]
     );
 }

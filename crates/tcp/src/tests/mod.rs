@@ -8,6 +8,7 @@ pub(crate) mod bsd_reno;
 pub(crate) mod cubic;
 pub(crate) mod cubic_friendly;
 pub(crate) mod cubic_one_cut;
+pub(crate) mod cubic_timeout;
 pub(crate) mod dcr;
 pub(crate) mod drs;
 pub(crate) mod e2e;
