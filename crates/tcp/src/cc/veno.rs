@@ -10,8 +10,13 @@
 //! segment every two round trips (Reno's increase on every other ACK). Slow start and timeouts
 //! are Reno's; until the first RTT sample Veno is Reno.
 //!
-//! Deliberate deviation: Linux takes RTT as the smallest sample within the last round trip; we
-//! take the latest sample (the sender's per-ACK rate samples, [`RateSample`]).
+//! Deliberate deviation: we take RTT as the latest sample (the sender's per-ACK rate samples,
+//! [`RateSample`]) and compute N on every ACK. Linux's `tcp_veno_cong_avoid` takes the least
+//! sample since its previous call (its "min RTT within the last RTT" is reset at the end of
+//! every call, so on a cwnd-limited path it is the current ACK's), and returns before computing
+//! N, and without growing cwnd, while the connection is not cwnd-limited
+//! (`tcp_is_cwnd_limited`); here cwnd grows and N follows it on a receiver-limited path
+//! (docs/modern.md).
 
 use super::{AckSample, CongestionControl, CongestionEvent, RateSample, RenoCc, RenoFlavor};
 use engine::SimDuration;

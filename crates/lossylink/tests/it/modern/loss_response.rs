@@ -455,9 +455,10 @@ fn jersey_answers_cw_marks_with_rcontrol_and_keeps_the_window_on_unmarked_loss()
 #[ignore = "Veno misjudges the first loss on this queue-free, receiver-limited path: its N \
             uses the latest delivery-rate RTT (that of the ACK just before the hole, 157.9 ms \
             against a 133.6 ms base) and a cwnd grown to 65535 past the 15400-byte flight, so \
-            N = 7.2 (1.7 from the flight) and it halves (ssthresh 7700 = flight/2); with \
-            Linux's smallest RTT of the last round trip N would be 0. Fixing it changes the \
-            golden row veno-wan"]
+            N = 7.2 (1.7 from the flight) and it halves (ssthresh 7700 = flight/2); Linux \
+            neither grows cwnd nor computes N while not cwnd-limited (tcp_is_cwnd_limited), \
+            so its N would come from a window near the flight. Fixing it changes the golden \
+            row veno-wan"]
 fn veno_takes_every_loss_on_a_queue_free_path_for_random() {
     let r = traced(&lossy(
         "wan",
