@@ -227,11 +227,16 @@ DEVIATIONS_BY_KEY: dict[str, Deviation] = {
         "no-collisions",
     ),
     "equal-channels": Deviation(
-        "every station sees one loss process and the 200 s runs average the flows' timeouts "
-        "out, so at N = 20 every Jain index lies within 1 % and the order of the least fair is "
-        "noise; the counterfactual (flows starting 0.5 s apart, so that later flows measure "
-        "RTT_min behind a standing queue and the BWE senders' ssthresh differs per flow) tests "
-        "whether unequal RTT_min is what makes Westwood+ and TIBET the least fair",
+        "the hypothesis, refuted: every station sees one loss process, so at N = 20 the Jain "
+        "indexes lie within 1 % and the order of the least fair is noise, and the "
+        "counterfactual (flows starting 0.5 s apart, so that later flows measure RTT_min behind "
+        "a standing queue) tests whether unequal RTT_min makes Westwood+ and TIBET the least "
+        "fair. Measured at 20 seeds instead (docs/llelsn.md, tenth session): the indexes span "
+        "1.4 % and the order is beyond noise; BWE x RTT_min is about 1.1 kB at N = 20, under "
+        "the 2-segment floor, so every loss cuts Westwood+ and TIBET to about 2 segments (0.34-"
+        "0.36 of the window, Reno 0.5) and they fill the shared FIFO least (81-86 drops per "
+        "flow, Reno 110): the two fairest; DCR and LL-ELSN keep their windows through the "
+        "losses they see, fill the FIFO and take its drops unequally: the least fair",
         ("T004-9.lowest",),
         _jain_spread_band,
         "staggered-starts",
@@ -241,7 +246,11 @@ DEVIATIONS_BY_KEY: dict[str, Deviation] = {
         "recoveries, and LHP is its base (Reno with a fast recovery per loss, not ns-2's "
         "bugFix_) plus NACKs for corrupted frames, so it is among the worst two only if its "
         "base is; the counterfactual (LHP without header protection, its base) tests that its "
-        "NACKs are what keep it above",
+        "NACKs are what keep it above. Refuted at 20 seeds (docs/llelsn.md, sixth and ninth "
+        "sessions): LHP without header protection equals Reno without bugFix_ on every seed, "
+        "and the preset's Reno under ns-2's bugFix_ waits for the timer on the background's "
+        "bursts where LHP's per-loss fast recovery does not, so LHP is 7th of 11, above Reno "
+        "on 20 of 20 seeds, under every ns-2 rule off and every open reading",
         ("T004-10.lhp",),
         _lhp_band,
         "no-header",
@@ -252,7 +261,11 @@ DEVIATIONS_BY_KEY: dict[str, Deviation] = {
         "the round trip two to three times RTT_min: Westwood+ and TIBET cut deeper than Reno "
         "and the last Reno flow gains; the counterfactual (a 10-packet access point queue, so "
         "the round trip nears RTT_min and BWE x RTT_min nears the window) tests whether the "
-        "standing queue is what keeps them gentle",
+        "standing queue is what keeps them gentle. Veno gives way for another reason, measured "
+        "at 20 seeds (docs/llelsn.md, tenth session): the standing queue of about 5 packets a "
+        "flow keeps its backlog estimate at 3 segments or more, so it halves on 92-95 % of its "
+        "fast retransmits and grows at half Reno's rate on 43-89 % of its ACKs; over the "
+        "wired delay d the band is 0-0.5",
         ("T004-11.aggressive",),
         (0.0, 0.25),
         "short-ap-queue",
@@ -281,7 +294,13 @@ DEVIATIONS_BY_KEY: dict[str, Deviation] = {
         "with the unbounded window ESACK and LHP saturate the cell until the background fills "
         "the wired hops (6-8 Mb/s), where ESACK's lead shrinks; with the 16-bit window the "
         "lead grows with the background (one seed; refuted at 20 seeds under ns-2's three "
-        "rules, where the 16-bit window gives rho -0.2: docs/llelsn.md#saturated-cell)",
+        "rules, where the 16-bit window gives rho -0.2: docs/llelsn.md#saturated-cell). "
+        "Measured at 20 seeds instead (docs/llelsn.md, ninth session): LHP's packet list holds "
+        "its window on every hole an ELN names (gaps over 20 ms are 20-23 % of its run at 2-4 "
+        "Mb/s of background), which puts ESACK 33 % ahead; as the background grows the "
+        "bottleneck moves to the server's queue (ESACK's drops there 0, 0, 829, 2 964 a run, "
+        "its ELNs 5 834 to 197) and the lead falls; rho stays between -1 and 0.2 with each "
+        "ns-2 rule off and under every open reading",
         ("T004-14.rise",),
         (-1.0, 0.0),
         "window-field",
