@@ -115,8 +115,9 @@ def reproduce_cmd(
                     FER, RTT, uplink, N flows, fairness, Pareto background,
                     friendliness, ERSN, disconnection, retry limit and Markov channels
                     (Figs 6-18; T004-1..17; 20 runs per point, 50 with link ARQ; 1
-                    with --quick, 10 on the points of P1 targets and of T004-10.best
-                    and T004-12.gain, which count paired ties).
+                    with --quick, 10 on the points of P1 targets, of T004-10.best
+                    and T004-12.gain, which count paired ties, and of T004-11.sack,
+                    which one seed flipped).
 
     Writes into DIR: results.csv (one row per run), tables.md (the paper's values beside ours,
     mean and 95% CI), targets.json (every target with paper value, ours, tolerance and

@@ -47,11 +47,17 @@ QUICK_SEEDS = QUICK_P1_SEEDS
 """The seeds ``--quick`` offers; each experiment takes its own ``quick_seeds`` of them."""
 
 _P1_NEEDS = {n for t in TARGETS if "(P1" in t.tolerance for n in t.all_needs()}
-_PAIRED_NEEDS = {n for t in TARGETS if t.id in _targets.PAIRED for n in t.all_needs()}
+_PAIRED_NEEDS = {
+    n
+    for t in TARGETS
+    if t.id in _targets.PAIRED or t.id in _targets.ONE_SEED_FLIPS
+    for n in t.all_needs()
+}
 """The points of the targets that count paired ties (``targets.PAIRED``): one seed cannot tell
 a tie (T004-10.best and T004-12.gain passed on one seed and failed at full seeds by less than
-the seeds' noise). ``--quick`` runs them, and their counterfactual runs (``<id>~<key>``, so
-that a swapped point has its point's seeds), on :data:`QUICK_P1_SEEDS` as the P1 points."""
+the seeds' noise); and of those one seed flipped (``targets.ONE_SEED_FLIPS``). ``--quick`` runs
+them, and their counterfactual runs (``<id>~<key>``, so that a swapped point has its point's
+seeds), on :data:`QUICK_P1_SEEDS` as the P1 points."""
 
 
 def _quick_more(exp_id: str) -> bool:

@@ -193,7 +193,7 @@ def test_quick_runs_the_paired_targets_points_and_their_counterfactuals_on_more_
         "ersn-9-off",
     ):
         assert llelsn.BY_ID[exp].quick_seeds == llelsn.QUICK_P1_SEEDS, exp
-    assert llelsn.BY_ID["friendly-8-e2e-veno"].quick_seeds == 1
+    assert llelsn.BY_ID["congestion-8-ll-elsn"].quick_seeds == 1
     assert llelsn.BY_ID["nsweep-20-e2e~staggered-starts"].quick_seeds == 1
 
 

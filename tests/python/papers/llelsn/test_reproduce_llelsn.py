@@ -69,6 +69,9 @@ def test_quick_runs_the_p1_points_on_more_seeds() -> None:
     other = llelsn.BY_ID["disconnect-3"]
     assert p1.quick_seeds == llelsn.QUICK_P1_SEEDS > 1
     assert other.quick_seeds == 1
+    # A target one seed flipped against the full run (T004-11.sack) has its points on as many.
+    assert "T004-11.sack" in llelsn.targets.ONE_SEED_FLIPS
+    assert llelsn.BY_ID["friendly-8-ll-elsn"].quick_seeds == llelsn.QUICK_P1_SEEDS
     short = [
         dataclasses.replace(e, overrides=(*e.overrides, ("run.duration", "1s")))
         for e in (p1, other)
