@@ -134,12 +134,7 @@ fn linux_trails_the_whole_segment_estimate() {
     // A fast retransmit, not the timeout of the set-up above: after a timeout Linux forgets
     // the plateau (`bictcp_reset`) and its curve starts at K = 0.
     let mut cc = CubicCc::new(MSS, 10 * MSS, 1 << 30).with_reno_friendly(RenoFriendly::Linux);
-    cc.on_congestion(CongestionEvent::FastRetransmit {
-        flight_bytes: 10 * MSS,
-        peer_window: 1 << 30,
-        dupacks: 3,
-    });
-    cc.on_recovery_exit();
+    cut(&mut cc, 10 * MSS);
     assert_eq!(cc.cwnd(), 7 * MSS);
     let mut cwnd = Vec::new();
     for i in 0..14 {
@@ -268,12 +263,7 @@ fn linux_grows_five_percent_a_round_trip_before_the_first_loss() {
 #[test]
 fn linux_follows_the_curve_where_the_estimate_has_not_gained_a_segment() {
     let mut cc = CubicCc::new(MSS, 100 * MSS, 1 << 30).with_reno_friendly(RenoFriendly::Linux);
-    cc.on_congestion(CongestionEvent::FastRetransmit {
-        flight_bytes: 100 * MSS,
-        peer_window: 1 << 30,
-        dupacks: 3,
-    });
-    cc.on_recovery_exit();
+    cut(&mut cc, 100 * MSS);
     cc.on_idle_restart(100 * MSS, 100 * MSS);
     let mut cwnd = Vec::new();
     for i in 0..100 {
