@@ -47,10 +47,10 @@ QUICK_SEEDS = QUICK_P1_SEEDS
 """The seeds ``--quick`` offers; each experiment takes its own ``quick_seeds`` of them."""
 
 _P1_NEEDS = {n for t in TARGETS if "(P1" in t.tolerance for n in t.all_needs()}
-_PAIRED_NEEDS = {
+_MORE_SEEDS_NEEDS = {
     n
     for t in TARGETS
-    if t.id in _targets.PAIRED or t.id in _targets.ONE_SEED_FLIPS
+    if t.id in (*_targets.PAIRED, *_targets.ONE_SEED_FLIPS)
     for n in t.all_needs()
 }
 """The points of the targets that count paired ties (``targets.PAIRED``): one seed cannot tell
@@ -61,7 +61,7 @@ seeds), on :data:`QUICK_P1_SEEDS` as the P1 points."""
 
 
 def _quick_more(exp_id: str) -> bool:
-    return exp_id in _P1_NEEDS or exp_id.split("~")[0] in _PAIRED_NEEDS
+    return exp_id in _P1_NEEDS or exp_id.split("~")[0] in _MORE_SEEDS_NEEDS
 
 
 EXPERIMENTS: tuple[Experiment, ...] = tuple(
