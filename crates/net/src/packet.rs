@@ -215,6 +215,71 @@ impl Frame for PacketRef {
     }
 }
 
+/// What the hops read of a packet, kept beside its slot in a dense array of the pool: a
+/// router's forwarding (the link tag, the destination) and a wire's transmission (the IP
+/// length, the payload, the counters' class) read these 16 bytes instead of the packet's
+/// 160, which a frame on a long, fast wire left cold (docs/performance.md, eighteenth
+/// session: the packets' lines were most of the first-level misses of the 1000-flow
+/// dumbbell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Head {
+    /// [`Packet::ip_len`].
+    pub(crate) ip_len: u32,
+    /// The TCP (or UDP) payload, `seg.len`.
+    pub(crate) payload: u32,
+    /// [`Packet::dst`].
+    pub(crate) dst: NodeId,
+    /// Which of a port's frame counters it counts in.
+    pub(crate) class: FrameClass,
+    /// Whether its link tag is [`LinkTag::None`] (no link ARQ header).
+    pub(crate) plain: bool,
+}
+
+/// The frame counters a packet counts in (crate::port): one flat byte, so that a frame's
+/// count is one match (a nested kind cost the reference run 1 % of its instructions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FrameClass {
+    /// A TCP segment of [`PacketKind::Data`] (or an emulated datagram of that kind).
+    Data,
+    /// A TCP segment of [`PacketKind::Ack`] (or an emulated datagram of that kind).
+    Ack,
+    /// A link-level acknowledgment ([`Packet::is_link_ack`]).
+    LinkAck,
+    /// A UDP datagram.
+    Udp,
+}
+
+impl Head {
+    /// The head of `pkt`.
+    #[inline(always)]
+    pub(crate) fn of(pkt: &Packet) -> Head {
+        Head::with_kind(pkt, pkt.kind())
+    }
+
+    /// The head of `pkt`, whose [`Packet::kind`] is `kind` (the pool's insertion has it).
+    #[inline(always)]
+    fn with_kind(pkt: &Packet, kind: PacketKind) -> Head {
+        let plain = matches!(pkt.link, LinkTag::None);
+        let class = if pkt.is_link_ack() {
+            FrameClass::LinkAck
+        } else if pkt.is_udp() {
+            FrameClass::Udp
+        } else {
+            match kind {
+                PacketKind::Data => FrameClass::Data,
+                PacketKind::Ack => FrameClass::Ack,
+            }
+        };
+        Head {
+            ip_len: pkt.ip_len(),
+            payload: pkt.seg.len,
+            dst: pkt.dst,
+            class,
+            plain,
+        }
+    }
+}
+
 /// The packets of a network that are between two stages (queued, held by a hiccup, on a
 /// wire, being handled by the loop), each in a slot reused once its packet has left. Slot
 /// reuse order has no effect on results: packets keep their uid, and every ordering in the
@@ -222,9 +287,9 @@ impl Frame for PacketRef {
 #[derive(Debug, Default)]
 pub(crate) struct PacketPool {
     slots: Vec<Packet>,
-    /// The IP length of each slot's packet ([`Packet::ip_len`]), computed when the packet
-    /// enters or changes: every hop's airtime needs it, and its options cost a few tests.
-    ip_lens: Vec<u32>,
+    /// The head of each slot's packet ([`Head`]), computed when the packet enters or
+    /// changes: every hop reads it, and the IP length's options cost a few tests.
+    heads: Vec<Head>,
     /// Slots free for reuse, the most recently freed last.
     free: Vec<u32>,
     /// Debug builds: which slots hold a live packet (catches a handle used after release).
@@ -240,16 +305,16 @@ impl PacketPool {
     #[inline(always)]
     pub(crate) fn insert(&mut self, pkt: Packet) -> PacketRef {
         let kind = pkt.kind();
-        let ip_len = pkt.ip_len();
+        let head = Head::with_kind(&pkt, kind);
         let slot = match self.free.pop() {
             Some(s) => {
                 self.slots[s as usize] = pkt;
-                self.ip_lens[s as usize] = ip_len;
+                self.heads[s as usize] = head;
                 s
             }
             None => {
                 self.slots.push(pkt);
-                self.ip_lens.push(ip_len);
+                self.heads.push(head);
                 #[cfg(debug_assertions)]
                 self.live.push(false);
                 (self.slots.len() - 1) as u32
@@ -301,16 +366,24 @@ impl PacketPool {
     /// The IP length of the packet of `r` ([`Packet::ip_len`]).
     #[inline]
     pub(crate) fn ip_len(&self, r: PacketRef) -> u32 {
-        self.ip_lens[r.slot as usize]
+        self.heads[r.slot as usize].ip_len
     }
 
-    /// Change the packet of `r` in place (its IP length follows).
+    /// The head of the packet of `r` ([`Head`]).
+    #[inline(always)]
+    pub(crate) fn head(&self, r: PacketRef) -> &Head {
+        #[cfg(debug_assertions)]
+        debug_assert!(self.live[r.slot as usize], "packet used after release");
+        &self.heads[r.slot as usize]
+    }
+
+    /// Change the packet of `r` in place (its head follows).
     pub(crate) fn update(&mut self, r: PacketRef, f: impl FnOnce(&mut Packet)) {
         #[cfg(debug_assertions)]
         debug_assert!(self.live[r.slot as usize], "packet used after release");
         let p = &mut self.slots[r.slot as usize];
         f(p);
-        self.ip_lens[r.slot as usize] = p.ip_len();
+        self.heads[r.slot as usize] = Head::of(p);
     }
 
     /// Packets held (slots in use).
@@ -358,6 +431,41 @@ mod tests {
 
     fn pkt(uid: u64, len: u32) -> Packet {
         test_packet(uid, len)
+    }
+
+    /// A slot's head is its packet's, on insertion into a reused slot and after an update
+    /// (the forwarding and the wire's counters read only it).
+    #[test]
+    fn the_head_follows_its_packet() {
+        let mut pool = PacketPool::default();
+        let a = pool.insert(pkt(1, 960));
+        let want = Head {
+            ip_len: 1000,
+            payload: 960,
+            dst: NodeId(1),
+            class: FrameClass::Data,
+            plain: true,
+        };
+        assert_eq!(*pool.head(a), want);
+        pool.release(a, Fate::Delivered);
+        let ack = pool.insert(pkt(2, 0));
+        assert_eq!(pool.head(ack).class, FrameClass::Ack);
+        pool.update(ack, |p| {
+            p.dst = NodeId(7);
+            p.proto = Proto::Udp;
+            p.seg.len = 100;
+        });
+        let h = *pool.head(ack);
+        assert_eq!(
+            (h.dst, h.class, h.payload),
+            (NodeId(7), FrameClass::Udp, 100)
+        );
+        assert_eq!(h.ip_len, pool[ack].ip_len());
+        pool.update(ack, |p| p.link = LinkTag::Ack(Default::default()));
+        assert_eq!(
+            (pool.head(ack).class, pool.head(ack).plain),
+            (FrameClass::LinkAck, false)
+        );
     }
 
     #[test]

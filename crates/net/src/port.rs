@@ -14,7 +14,7 @@ use crate::error_model::ErrorModel;
 use crate::fifo::Fifo;
 use crate::hiccup::{Admit, Hiccups};
 use crate::medium::Arrival;
-use crate::packet::{Packet, PacketKind, PacketPool, PacketRef};
+use crate::packet::{FrameClass, Head, Packet, PacketPool, PacketRef};
 use engine::{HopId, NodeId, PortId, RngStream, SimDuration, SimTime};
 
 mod ifq;
@@ -384,11 +384,10 @@ impl Port {
     pub(crate) fn transmit(
         &mut self,
         now: SimTime,
-        (pkt, ip_len): (&Packet, u32),
+        pkt: &Head,
         wait: SimDuration,
     ) -> (SimDuration, bool) {
-        debug_assert_eq!(ip_len, pkt.ip_len());
-        let ip = u64::from(ip_len);
+        let ip = u64::from(pkt.ip_len);
         let bits = (ip + u64::from(self.cfg.framing_bytes)) * 8;
         let on_air = match &mut self.delivery {
             // bits·10⁹/rate is a whole number of nanoseconds, bits·ns_per_bit (saturating as
@@ -419,12 +418,8 @@ impl Port {
     /// corrupted attempt is not a corrupted packet (the MAC retries it, and a frame it gives up
     /// is counted in `mac_drops`), so the packet counters of conservation count each packet
     /// once.
-    pub(crate) fn attempt(
-        &mut self,
-        now: SimTime,
-        (pkt, ip_len): (&Packet, u32),
-    ) -> (SimDuration, bool) {
-        let (airtime, corrupted) = self.transmit(now, (pkt, ip_len), SimDuration::ZERO);
+    pub(crate) fn attempt(&mut self, now: SimTime, pkt: &Head) -> (SimDuration, bool) {
+        let (airtime, corrupted) = self.transmit(now, pkt, SimDuration::ZERO);
         if corrupted {
             self.stats.mac_errors += 1;
             *self.corrupted_counter(pkt) -= 1;
@@ -438,9 +433,9 @@ impl Port {
     pub(crate) fn attempt_mpdu(
         &mut self,
         (start, on_air): (SimTime, SimDuration),
-        (pkt, ip_len): (&Packet, u32),
+        pkt: &Head,
     ) -> bool {
-        let corrupted = self.account(pkt, u64::from(ip_len), (start, on_air), on_air);
+        let corrupted = self.account(pkt, u64::from(pkt.ip_len), (start, on_air), on_air);
         if corrupted {
             self.stats.mac_errors += 1;
             *self.corrupted_counter(pkt) -= 1;
@@ -456,21 +451,18 @@ impl Port {
 
     /// A MAC without acknowledgements lost its attempt at `pkt` (collided or corrupted): the
     /// packet is lost to the channel after all, counted as corrupted.
-    pub(crate) fn count_lost_attempt(&mut self, pkt: &Packet) {
+    pub(crate) fn count_lost_attempt(&mut self, pkt: &Head) {
         *self.corrupted_counter(pkt) += 1;
     }
 
     /// The corrupted-frame counter of `pkt`'s kind.
-    fn corrupted_counter(&mut self, pkt: &Packet) -> &mut u64 {
+    fn corrupted_counter(&mut self, pkt: &Head) -> &mut u64 {
         let s = &mut self.stats;
-        if pkt.is_link_ack() {
-            &mut s.corrupted_link_acks
-        } else if pkt.is_udp() {
-            &mut s.corrupted_udp
-        } else if pkt.kind() == PacketKind::Data {
-            &mut s.corrupted_data
-        } else {
-            &mut s.corrupted_acks
+        match pkt.class {
+            FrameClass::LinkAck => &mut s.corrupted_link_acks,
+            FrameClass::Udp => &mut s.corrupted_udp,
+            FrameClass::Data => &mut s.corrupted_data,
+            FrameClass::Ack => &mut s.corrupted_acks,
         }
     }
 
@@ -479,7 +471,7 @@ impl Port {
     #[inline(always)]
     fn account(
         &mut self,
-        pkt: &Packet,
+        pkt: &Head,
         ip: u64,
         (start, on_air): (SimTime, SimDuration),
         airtime: SimDuration,
@@ -490,7 +482,7 @@ impl Port {
         let until = (start + on_air).as_nanos();
         self.stats.busy_until_ns = self.stats.busy_until_ns.max(until);
         let exposed = match self.exposed_beyond_ip {
-            None => u64::from(pkt.seg.len),
+            None => u64::from(pkt.payload),
             Some(extra) => ip + u64::from(extra),
         };
         let corrupted = match self.wlan.as_deref_mut() {
@@ -520,35 +512,33 @@ impl Port {
 
     /// Count a frame by kind, and whether it was corrupted.
     #[inline(always)]
-    fn count(&mut self, pkt: &Packet, corrupted: bool) {
-        if pkt.is_link_ack() {
-            self.stats.link_ack_frames += 1;
-            self.stats.corrupted_link_acks += u64::from(corrupted);
-            return;
-        }
-        if pkt.is_udp() {
-            self.stats.udp_frames += 1;
-            self.stats.udp_payload_bytes += u64::from(pkt.seg.len);
-            self.stats.corrupted_udp += u64::from(corrupted);
-            return;
-        }
-        match pkt.kind() {
+    fn count(&mut self, pkt: &Head, corrupted: bool) {
+        match pkt.class {
             // A corrupted frame is rare: its counts behind a branch, not computed for every
             // frame (callgrind, the reference run).
-            PacketKind::Data => {
+            FrameClass::Data => {
                 self.stats.data_frames += 1;
-                self.stats.data_payload_bytes += u64::from(pkt.seg.len);
+                self.stats.data_payload_bytes += u64::from(pkt.payload);
                 if corrupted {
                     self.stats.corrupted_data += 1;
                     self.stats.corrupted_data_runs += u64::from(!self.stats.last_data_corrupted);
                 }
                 self.stats.last_data_corrupted = corrupted;
             }
-            PacketKind::Ack => {
+            FrameClass::Ack => {
                 self.stats.ack_frames += 1;
                 if corrupted {
                     self.stats.corrupted_acks += 1;
                 }
+            }
+            FrameClass::LinkAck => {
+                self.stats.link_ack_frames += 1;
+                self.stats.corrupted_link_acks += u64::from(corrupted);
+            }
+            FrameClass::Udp => {
+                self.stats.udp_frames += 1;
+                self.stats.udp_payload_bytes += u64::from(pkt.payload);
+                self.stats.corrupted_udp += u64::from(corrupted);
             }
         }
     }
@@ -558,7 +548,7 @@ impl Port {
     /// corrupted if the far end will discard it.
     pub(crate) fn count_carried(&mut self, pkt: &Packet, wire_bytes: u64, corrupted: bool) {
         self.stats.wire_bytes += wire_bytes;
-        self.count(pkt, corrupted);
+        self.count(&Head::of(pkt), corrupted);
     }
 
     /// Airtime used up to `end`: the part of a frame still on the air after `end` left out

@@ -144,7 +144,7 @@ impl Air for AirOf<'_> {
             self.nodes[p.from.index()].transmit(now, p, self.pool, r);
         }
         let pkt = &self.pool[r];
-        let (airtime, corrupted) = p.transmit(now, (pkt, self.pool.ip_len(r)), wait);
+        let (airtime, corrupted) = p.transmit(now, self.pool.head(r), wait);
         self.taps.frame(now, port, pkt, corrupted);
         p.on_air = Some((r, Arrival::corrupted_if(corrupted)));
         airtime
@@ -185,7 +185,7 @@ impl MacAir for AirOf<'_> {
     fn attempt(&mut self, now: SimTime, port: PortId, frame: &Frame) -> (SimDuration, bool) {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
-        let (airtime, corrupted) = p.attempt(now, (pkt, self.pool.ip_len(frame.0)));
+        let (airtime, corrupted) = p.attempt(now, self.pool.head(frame.0));
         self.taps.attempt(now, port, pkt, corrupted);
         if let (true, Some(m)) = (p.wlan.is_some(), p.cfg.phy) {
             self.taps.set_mode(m);
@@ -206,7 +206,7 @@ impl MacAir for AirOf<'_> {
     ) -> bool {
         let p = &mut self.ports[port.index()];
         let pkt = &self.pool[frame.0];
-        let corrupted = p.attempt_mpdu(part, (pkt, self.pool.ip_len(frame.0)));
+        let corrupted = p.attempt_mpdu(part, self.pool.head(frame.0));
         self.taps
             .attempt_mpdu((part.0, port), pkt, corrupted, first_retry);
         if let (true, Some(m)) = (p.wlan.is_some(), p.cfg.phy) {
@@ -283,7 +283,7 @@ impl MacAir for AirOf<'_> {
     }
 
     fn lose(&mut self, now: SimTime, port: PortId, Frame(r): Frame) {
-        self.ports[port.index()].count_lost_attempt(&self.pool[r]);
+        self.ports[port.index()].count_lost_attempt(self.pool.head(r));
         self.onto_wire(now, port, r, Arrival::Corrupted);
     }
 

@@ -21,7 +21,7 @@ impl Network {
                 if arrival == Arrival::Intact {
                     // Most frames meet no link ARQ, proxy or agent: cheap checks first, so that
                     // the packet stays in the pool.
-                    if self.pool[r].link != LinkTag::None {
+                    if !self.pool.head(r).plain {
                         let pkt = self.pool.take(r);
                         if let Some(pkt) = self.link_intercept(now, port, pkt) {
                             let r = self.pool.insert(pkt);
@@ -175,7 +175,7 @@ impl Network {
     /// forwards without entering the receiving path's frame).
     #[inline(always)]
     pub(super) fn receive(&mut self, now: SimTime, node: NodeId, r: PacketRef) {
-        if self.pool[r].dst != node {
+        if self.pool.head(r).dst != node {
             self.send_from(now, node, r);
         } else {
             self.receive_here(now, r);
@@ -340,7 +340,7 @@ impl Network {
     /// taken out of the pool, if the port's queue dropped it and is the node's own interface
     /// queue: the local-drop signal (Ludwig2000 §2.3).
     pub(super) fn send_from(&mut self, now: SimTime, node: NodeId, r: PacketRef) -> Option<Packet> {
-        let Some(port) = self.route(node, self.pool[r].dst) else {
+        let Some(port) = self.route(node, self.pool.head(r).dst) else {
             self.pool.release(r, Fate::Unroutable);
             return None;
         };

@@ -51,9 +51,13 @@ fn airtime_after_the_end_of_the_run_is_left_out() {
     let pkt = test_packet(1, 960);
     let ip = pkt.ip_len();
     assert_eq!(ip, 1000);
-    let (air, _) = p.transmit(SimTime::ZERO, (&pkt, ip), SimDuration::from_millis(2));
+    let (air, _) = p.transmit(
+        SimTime::ZERO,
+        &crate::packet::Head::of(&pkt),
+        SimDuration::from_millis(2),
+    );
     assert_eq!(air, SimDuration::from_millis(10));
-    p.transmit(ms(10), (&pkt, ip), SimDuration::ZERO);
+    p.transmit(ms(10), &crate::packet::Head::of(&pkt), SimDuration::ZERO);
     assert_eq!(p.stats.busy_ns, 18_000_000);
     assert_eq!(p.stats.busy_until_ns, 18_000_000);
     // Ended at 14 ms: the second frame's last 4 ms are outside; at or after 18 ms nothing.
@@ -76,11 +80,19 @@ fn a_phy_mode_sets_the_airtime() {
         rate_bps: 1_000_000,
         plcp: SimDuration::from_micros(192),
     });
-    let (air, _) = port_with(cfg.clone()).transmit(SimTime::ZERO, (&pkt, ip), SimDuration::ZERO);
+    let (air, _) = port_with(cfg.clone()).transmit(
+        SimTime::ZERO,
+        &crate::packet::Head::of(&pkt),
+        SimDuration::ZERO,
+    );
     assert_eq!(air, SimDuration::from_micros(192 + 1036 * 8));
     cfg.rate_bps = 54_000_000;
     cfg.phy = Mode::ofdm(54, false);
-    let (air, _) = port_with(cfg).transmit(SimTime::ZERO, (&pkt, ip), SimDuration::ZERO);
+    let (air, _) = port_with(cfg).transmit(
+        SimTime::ZERO,
+        &crate::packet::Head::of(&pkt),
+        SimDuration::ZERO,
+    );
     // ⌈(16 + 8288 + 6) / 216⌉ = 39 symbols after 20 µs.
     assert_eq!(air, SimDuration::from_micros(20 + 4 * 39));
 }
