@@ -73,7 +73,6 @@ fn airtime_after_the_end_of_the_run_is_left_out() {
 fn a_phy_mode_sets_the_airtime() {
     use crate::medium::dcf::phy::Mode;
     let pkt = test_packet(1, 960);
-    let ip = pkt.ip_len();
     let mut cfg = port().cfg.clone();
     cfg.framing_bytes = 36;
     cfg.phy = Some(Mode::Dsss {
