@@ -285,6 +285,22 @@ impl<E, const K: usize> EventQueue<E, K> {
         }
     }
 
+    /// Put an event into `near`, in its place, for the second tier's path: the place found
+    /// first (loads only), then the events after it moved by one in one copy. The inline
+    /// path's walk swaps as it searches, each step loading what the step before stored; on
+    /// the large cases, whose insertions walk further (5.3 places in the 1000-flow dumbbell),
+    /// that chain was a third of `schedule_two_tiers`'s time (docs/performance.md, eighteenth
+    /// session). The reference run never comes here.
+    #[inline(always)]
+    fn insert_near_searched(&mut self, time: SimTime, event: E) {
+        let near = self.near.as_slice();
+        let mut at = near.len();
+        while at > 0 && near[at - 1].time <= time {
+            at -= 1;
+        }
+        self.near.insert(at, Entry { time, event });
+    }
+
     /// [`EventQueue::schedule`] when `later` holds events or `near` is full: straight into
     /// `later` when due at or after its first event, or at or after `near`'s latest with `near`
     /// full; otherwise into `near`, which hands its latest to `later` when over `K`.
@@ -301,7 +317,7 @@ impl<E, const K: usize> EventQueue<E, K> {
             self.near_limit = 0;
             return;
         }
-        self.insert_near(time, event);
+        self.insert_near_searched(time, event);
         if self.near.len() > K {
             // `near`'s latest (its first element) to `later`, below every sequence number
             // handed out before (the module's note).
