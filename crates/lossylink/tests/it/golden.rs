@@ -944,6 +944,21 @@ const ROWS: &[(&str, &str, &str, Overrides)] = &[
         &[("scheme", "e2e-cubic")],
     ),
     (
+        "cubic-long-fat-timeouts",
+        "RFC 9438 section 4.8: the first congestion avoidance after a retransmission timeout starts at K = 0 with W_max the window it starts with; CUBIC (modern profile) with window scaling and a 1 MiB buffer on the WAN testbed made long and fat (10 Mb/s and 150 ms one way on the Internet hop, an 11 Mb/s WaveLAN hop with a 200-packet queue), errors every 512 KiB: one timeout, whose curve was aimed at the plateau of the cut before",
+        "wan",
+        &[
+            ("scheme", "e2e-cubic"),
+            ("hops.0.rate", "10Mbps"),
+            ("hops.0.delay", "150ms"),
+            ("hops.2.rate", "11Mbps"),
+            ("hops.2.queue", "200"),
+            ("error_every", "512KiB"),
+            ("tcp.window_scaling", "true"),
+            ("tcp.buffer", "1MiB"),
+        ],
+    ),
+    (
         "prr-wan",
         "Proportional Rate Reduction (RFC 6937, SSRB) over the RFC 6675 SACK sender, modern profile",
         "wan",

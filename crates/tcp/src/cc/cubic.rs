@@ -12,13 +12,17 @@
 //! rule ([`RenoFriendly::Linux`], the `linux` profile's). While `W_cubic < W_est`, cwnd follows
 //! `W_est` (RFC 9438); Linux's cwnd moves towards the larger of the curve's target and `W_est`
 //! in whole segments, whichever region it is in (`bictcp_update`'s smaller `cnt`).
+//! The first congestion-avoidance stage after a retransmission timeout starts at K = 0 with
+//! `W_max` the window it starts with (RFC 9438 §4.8, as RFC 8312 §4.7 had it; likewise after a
+//! slow start that ends without a loss, §4.10, where no `W_max` exists yet).
 //! Linux's curve differs from the RFC's in three more places, all in `tcp_cubic.c`: it aims at
 //! `W_cubic(t + delay_min)`, the connection's minimum RTT (`bictcp_update`; `cubictcp_acked`
 //! takes every RTT sample but those of the first second of an epoch), not `t + SRTT`; a
-//! retransmission timeout forgets the plateau and the minimum RTT (`cubictcp_state` on
+//! retransmission timeout forgets the plateau and the minimum RTT at once (`cubictcp_state` on
 //! `TCP_CA_Loss` calls `bictcp_reset`, which zeroes `last_max_cwnd` and `delay_min`), so the
-//! next epoch starts at K = 0 from the window it has; and an undo restores only cwnd and
-//! ssthresh (`undo_cwnd` is `tcp_reno_undo_cwnd`), not the plateau.
+//! next epoch starts at K = 0 from the window it has, and a second timeout before it compares
+//! with no plateau; and an undo restores only cwnd and ssthresh (`undo_cwnd` is
+//! `tcp_reno_undo_cwnd`), not the plateau.
 //! Fast convergence (§4.7) lowers `W_max` to `cwnd·(1 + β)/2` when a loss comes before the
 //! previous `W_max` was regained. Undo after a spurious retransmission restores the saved
 //! `W_max` (§4.9).
@@ -85,6 +89,12 @@ pub struct CubicCc {
     /// W_max and `w_last_max` before the last reduction, restored by an undo (RFC 9438 §4.9).
     saved_w_max: u32,
     saved_w_last_max: u32,
+    /// The next congestion-avoidance stage is the first after a timeout (RFC 9438 §4.8): it
+    /// starts at K = 0 with `W_max` the window it starts with. Set by a timeout under RFC
+    /// 9438's rule (Linux forgets the plateau at once instead), cleared by that stage's start
+    /// and by a later reduction; restored by an undo with `W_max` (§4.9).
+    after_timeout: bool,
+    saved_after_timeout: bool,
     /// Linux's `delay_min` (`tcp_cubic.c` `cubictcp_acked`): the least RTT sample, those of the
     /// first second of an epoch left out; `None` until a sample and after a timeout. Read only
     /// under [`RenoFriendly::Linux`].
@@ -143,6 +153,8 @@ impl CubicCc {
             cwnd_prior: 0,
             saved_w_max: 0,
             saved_w_last_max: 0,
+            after_timeout: false,
+            saved_after_timeout: false,
             delay_min: None,
             epoch: None,
             carry: 0,
@@ -213,6 +225,7 @@ impl CubicCc {
     fn reduce_by(&mut self, beta: u64) {
         self.saved_w_max = self.w_max;
         self.saved_w_last_max = self.w_last_max;
+        self.saved_after_timeout = std::mem::take(&mut self.after_timeout);
         self.cwnd_prior = self.cwnd;
         // §4.7 fast convergence: "if cwnd < W_max", the plateau as it stands (RFC 9438);
         // Linux compares with the plateau its last reduction set (`cubictcp_recalc_ssthresh`'s
@@ -239,11 +252,15 @@ impl CubicCc {
         let epoch = match self.epoch {
             Some(e) => e,
             None => {
-                // §4.2: a new epoch starts; with no W_max yet (no loss so far) the plateau is
-                // the current window, so K = 0. Linux's `bictcp_update` takes the plateau from
-                // `last_max_cwnd` at every epoch start, or cwnd when that is no larger.
+                // §4.2: a new epoch starts. The first after a timeout (§4.8) and one with no
+                // W_max yet (no loss so far, §4.10) take the current window as the plateau, so
+                // K = 0. Linux's `bictcp_update` takes the plateau from `last_max_cwnd` at
+                // every epoch start, or cwnd when that is no larger (a timeout zeroed it).
                 if self.friendly == RenoFriendly::Linux {
                     self.w_max = self.w_last_max;
+                }
+                if std::mem::take(&mut self.after_timeout) {
+                    self.w_max = self.cwnd;
                 }
                 if self.w_max < self.cwnd {
                     self.w_max = self.cwnd;
@@ -392,11 +409,16 @@ impl CongestionControl for CubicCc {
                 }
                 self.reduce();
                 self.cwnd = self.mss;
-                if self.friendly == RenoFriendly::Linux {
-                    // cubictcp_state(TCP_CA_Loss): bictcp_reset after the ssthresh above.
-                    self.w_max = 0;
-                    self.w_last_max = 0;
-                    self.delay_min = None;
+                match self.friendly {
+                    // The first congestion avoidance after it starts at K = 0 from its window
+                    // (§4.8); until then W_max stands, for a second reduction's §4.7.
+                    RenoFriendly::Rfc9438 => self.after_timeout = true,
+                    RenoFriendly::Linux => {
+                        // cubictcp_state(TCP_CA_Loss): bictcp_reset after the ssthresh above.
+                        self.w_max = 0;
+                        self.w_last_max = 0;
+                        self.delay_min = None;
+                    }
                 }
             }
             CongestionEvent::LocalDrop => {
@@ -430,6 +452,7 @@ impl CongestionControl for CubicCc {
         if self.friendly == RenoFriendly::Rfc9438 {
             self.w_max = self.saved_w_max;
             self.w_last_max = self.saved_w_last_max;
+            self.after_timeout = self.saved_after_timeout;
         }
         self.epoch = None;
         self.carry = 0;
