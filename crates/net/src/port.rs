@@ -408,10 +408,7 @@ impl Port {
             }
         };
         let airtime = wait + on_air;
-        (
-            airtime,
-            self.account(pkt, ip, (now + wait, on_air), airtime),
-        )
+        (airtime, self.account(pkt, (now + wait, on_air), airtime))
     }
 
     /// One attempt of a MAC with retries (crate::medium::dcf): like [`Port::transmit`], but a
@@ -435,7 +432,7 @@ impl Port {
         (start, on_air): (SimTime, SimDuration),
         pkt: &Head,
     ) -> bool {
-        let corrupted = self.account(pkt, u64::from(pkt.ip_len), (start, on_air), on_air);
+        let corrupted = self.account(pkt, (start, on_air), on_air);
         if corrupted {
             self.stats.mac_errors += 1;
             *self.corrupted_counter(pkt) -= 1;
@@ -466,16 +463,16 @@ impl Port {
         }
     }
 
-    /// Count a frame of `ip` bytes on the air over `(start, length)` (its access wait before
-    /// it, `airtime` with the wait) and draw whether it is corrupted.
+    /// Count the frame of `pkt` on the air over `(start, length)` (its access wait before it,
+    /// `airtime` with the wait) and draw whether it is corrupted.
     #[inline(always)]
     fn account(
         &mut self,
         pkt: &Head,
-        ip: u64,
         (start, on_air): (SimTime, SimDuration),
         airtime: SimDuration,
     ) -> bool {
+        let ip = u64::from(pkt.ip_len);
         self.stats.wire_bytes += ip + u64::from(self.cfg.framing_bytes);
         self.stats.busy_ns += airtime.as_nanos();
         // A port's frames take the air one after another: the last one ends last.

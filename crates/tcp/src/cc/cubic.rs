@@ -259,10 +259,7 @@ impl CubicCc {
                 if self.friendly == RenoFriendly::Linux {
                     self.w_max = self.w_last_max;
                 }
-                if std::mem::take(&mut self.after_timeout) {
-                    self.w_max = self.cwnd;
-                }
-                if self.w_max < self.cwnd {
+                if std::mem::take(&mut self.after_timeout) || self.w_max < self.cwnd {
                     self.w_max = self.cwnd;
                 }
                 let e = Epoch {
