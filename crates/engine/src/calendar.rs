@@ -78,7 +78,7 @@ impl<E> Calendar<E> {
     /// Add `entry`: inline into its ring slot, the other cases out of line.
     #[inline]
     pub(crate) fn push(&mut self, entry: Later<E>) {
-        let b = bucket_of(entry.key);
+        let b = bucket_of(entry.key());
         if self.len > 0 && b > self.front_bucket && b - self.front_bucket < RING {
             self.len += 1;
             self.file(b, entry);
@@ -147,7 +147,7 @@ impl<E> Calendar<E> {
     #[inline(never)]
     fn advance(&mut self) {
         let on_ring = self.next_on_ring();
-        let from_beyond = self.beyond.peek().map(|e| bucket_of(e.key));
+        let from_beyond = self.beyond.peek().map(|e| bucket_of(e.key()));
         let next = match (on_ring, from_beyond) {
             (Some(r), Some(b)) => r.min(b),
             (Some(r), None) => r,
@@ -157,7 +157,7 @@ impl<E> Calendar<E> {
         self.front_bucket = next;
         // The buckets of `beyond` now within the ring (or the front's own) move onto it.
         while let Some(e) = self.beyond.peek() {
-            let b = bucket_of(e.key);
+            let b = bucket_of(e.key());
             if b - next >= RING {
                 break;
             }
@@ -216,7 +216,7 @@ mod tests {
             for (op, dt) in ops {
                 if op == 0 {
                     let (a, b) = (c.pop(), h.pop());
-                    prop_assert_eq!(a.as_ref().map(|e| e.key), b.as_ref().map(|e: &Later<u64>| e.key));
+                    prop_assert_eq!(a.as_ref().map(|e| e.key()), b.as_ref().map(|e: &Later<u64>| e.key()));
                     if let Some(e) = a {
                         now = e.time().as_nanos();
                     }
@@ -228,10 +228,10 @@ mod tests {
                     h.push(entry(t, seq));
                 }
                 prop_assert_eq!(c.len(), h.len());
-                prop_assert_eq!(c.peek().map(|e| e.key), h.peek().map(|e| e.key));
+                prop_assert_eq!(c.peek().map(|e| e.key()), h.peek().map(|e| e.key()));
             }
             while let Some(b) = h.pop() {
-                prop_assert_eq!(c.pop().map(|e| e.key), Some(b.key));
+                prop_assert_eq!(c.pop().map(|e| e.key()), Some(b.key()));
             }
             prop_assert!(c.is_empty());
         }

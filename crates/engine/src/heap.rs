@@ -39,7 +39,7 @@ impl<E> MinHeap<E> {
         let mut at = self.data.len() - 1;
         while at > 0 {
             let parent = (at - 1) / 2;
-            if self.data[at].key >= self.data[parent].key {
+            if self.data[at].key() >= self.data[parent].key() {
                 break;
             }
             self.data.swap(at, parent);
@@ -87,12 +87,12 @@ impl<E> MinHeap<E> {
                 break;
             }
             let right = left + 1;
-            let child = if right < n && data[right].key < data[left].key {
+            let child = if right < n && data[right].key() < data[left].key() {
                 right
             } else {
                 left
             };
-            if data[child].key >= data[at].key {
+            if data[child].key() >= data[at].key() {
                 break;
             }
             data.swap(at, child);
@@ -115,10 +115,10 @@ mod tests {
             let mut model: Vec<u128> = Vec::new();
             for (seq, (op, t)) in ops.into_iter().enumerate() {
                 let e = Later::new(SimTime(t), seq as u64, ());
-                let key = e.key;
+                let key = e.key();
                 match op {
                     0 => {
-                        let got = h.pop().map(|e| e.key);
+                        let got = h.pop().map(|e| e.key());
                         model.sort_unstable();
                         let want = (!model.is_empty()).then(|| model.remove(0));
                         prop_assert_eq!(got, want);
@@ -128,9 +128,9 @@ mod tests {
                         let mut v: Vec<Later<()>> = (0..t % 13)
                             .map(|i| Later::new(SimTime(t + i * 17 % 5), 1 << 40 | i, ()))
                             .collect();
-                        let keys: Vec<u128> = v.iter().map(|e| e.key).collect();
+                        let keys: Vec<u128> = v.iter().map(|e| e.key()).collect();
                         h.swap_in(&mut v);
-                        let mut old: Vec<u128> = v.iter().map(|e| e.key).collect();
+                        let mut old: Vec<u128> = v.iter().map(|e| e.key()).collect();
                         old.sort_unstable();
                         model.sort_unstable();
                         prop_assert_eq!(old, model.clone());
@@ -139,7 +139,7 @@ mod tests {
                     1 if !h.is_empty() => {
                         model.sort_unstable();
                         let want = model.remove(0);
-                        prop_assert_eq!(h.replace_first(e).key, want);
+                        prop_assert_eq!(h.replace_first(e).key(), want);
                         model.push(key);
                     }
                     _ => {
@@ -148,7 +148,7 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(h.len(), model.len());
-                prop_assert_eq!(h.peek().map(|e| e.key), model.iter().min().copied());
+                prop_assert_eq!(h.peek().map(|e| e.key()), model.iter().min().copied());
             }
         }
     }

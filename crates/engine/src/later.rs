@@ -71,7 +71,7 @@ impl<E> LaterTier<E> {
     #[inline]
     fn far_first(&self) -> bool {
         match (self.soon.peek(), self.far.peek()) {
-            (Some(s), Some(f)) => f.key < s.key,
+            (Some(s), Some(f)) => f.key() < s.key(),
             (None, Some(_)) => true,
             _ => false,
         }

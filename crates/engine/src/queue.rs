@@ -189,15 +189,15 @@ impl<E, const K: usize> EventQueue<E, K> {
             let lane = (l.of)(&entry.event);
             if let Some(last) = l.last.get_mut(lane as usize) {
                 match *last {
-                    Some(k) if entry.key > k => {
-                        *last = Some(entry.key);
+                    Some(k) if entry.key() > k => {
+                        *last = Some(entry.key());
                         entry.lane = lane;
                         l.waiting[lane as usize].push_back(entry);
                         l.len += 1;
                         return;
                     }
                     None => {
-                        *last = Some(entry.key);
+                        *last = Some(entry.key());
                         entry.lane = lane;
                     }
                     // Out of order: outside the lane.

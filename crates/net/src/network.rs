@@ -37,9 +37,14 @@ use proxy::ProxySlot;
 pub use udp::UdpFlow;
 pub use web::{Connector, WebFlow};
 
-/// Events are kept small (12 bytes, a test holds it): the queue moves them on every push and
-/// pop.
+/// Events are kept small (16 bytes, a test holds it): the queue moves them on every push and
+/// pop. The tag is four bytes (`repr(u32)`), so the fields after it are whole, aligned words.
+/// With the compiler's one-byte tag the event was 12 bytes, and the queue's second tier moved
+/// the 11 bytes after the tag as an 8- and a 4-byte copy at odd offsets through the stack:
+/// loads that straddled the stores before them, a third of `pop_later`'s samples on the
+/// 1000-flow dumbbell (docs/performance.md, nineteenth session).
 #[derive(Clone, Copy, Debug)]
+#[repr(u32)]
 enum Event {
     /// A wake-up a medium asked for (crate::medium): for a shared channel, the frame on the
     /// air has been sent.

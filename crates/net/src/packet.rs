@@ -187,7 +187,7 @@ pub(crate) struct PacketRef {
 
 impl PacketRef {
     /// The slot and kind, for an event that carries the handle (`Event::Arrive` of the
-    /// network): flattened there, the event stays 12 bytes.
+    /// network): flattened there, the event stays 16 bytes.
     #[inline(always)]
     pub(crate) fn into_parts(self) -> (u32, PacketKind) {
         (self.slot, self.kind)
