@@ -543,9 +543,9 @@ impl Port {
     /// A frame a medium with its own channel (the GSM RLP link, crate::medium::gsm) carried
     /// over `wire_bytes` bytes of its stream and decided the fate of: counted as sent, and as
     /// corrupted if the far end will discard it.
-    pub(crate) fn count_carried(&mut self, pkt: &Packet, wire_bytes: u64, corrupted: bool) {
+    pub(crate) fn count_carried(&mut self, pkt: &Head, wire_bytes: u64, corrupted: bool) {
         self.stats.wire_bytes += wire_bytes;
-        self.count(&Head::of(pkt), corrupted);
+        self.count(pkt, corrupted);
     }
 
     /// Airtime used up to `end`: the part of a frame still on the air after `end` left out

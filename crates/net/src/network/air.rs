@@ -355,7 +355,7 @@ impl FramingAir for AirOf<'_> {
         // taps' per-frame counts); the packet account tells the two apart.
         let bad = arrival != Arrival::Intact;
         self.taps.frame(now, port, pkt, bad);
-        self.ports[port.index()].count_carried(pkt, wire_bytes, bad);
+        self.ports[port.index()].count_carried(self.pool.head(r), wire_bytes, bad);
         self.onto_wire(now, port, r, arrival);
     }
 }
