@@ -86,8 +86,14 @@ impl RateSampler {
             rexmitted,
         };
         let top = self.recs.back().map_or(off, |r| r.end.max(off));
-        // A retransmission: restamp the segments it covers.
-        let first = self.recs.partition_point(|r| r.end <= off);
+        // A retransmission: restamp the segments it covers. New data (`off` at or above every
+        // record's end) covers none: no search through the thousands of records of a long fat
+        // flight on every send (docs/performance.md, twentieth session).
+        let first = if off >= top {
+            self.recs.len()
+        } else {
+            self.recs.partition_point(|r| r.end <= off)
+        };
         for i in first..self.recs.len() {
             if self.recs[i].start >= end {
                 break;
