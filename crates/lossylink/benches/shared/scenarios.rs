@@ -76,6 +76,12 @@ pub fn dumbbell(n: usize) -> Scenario {
 /// 20 ms between two routers; 10 Gb/s, 1 ms access links; 1000-packet drop-tail queues
 /// everywhere; run for `duration`.
 pub fn long_lived(n: usize, rate: &str, duration: &str) -> Scenario {
+    dumbbell_flows(n, rate, duration, None)
+}
+
+/// [`long_lived`]'s dumbbell with flows of `bytes` each (`None`: long-lived); the run ends when
+/// the last completes, or at `duration`.
+pub fn dumbbell_flows(n: usize, rate: &str, duration: &str, bytes: Option<&str>) -> Scenario {
     let mut t = format!(
         "name = \"scale-dumbbell\"\nscheme = \"e2e-newreno\"\n\
          [tcp]\nprofile = \"modern\"\nmss = 1460\nbuffer = \"60KiB\"\n\
@@ -103,6 +109,9 @@ pub fn long_lived(n: usize, rate: &str, duration: &str) -> Scenario {
         t += &format!(
             "[[flows]]\nname = \"f{i}\"\nfrom = \"src\"\nto = \"dst\"\nstart = \"{i}ms\"\n"
         );
+        if let Some(b) = bytes {
+            t += &format!("bytes = \"{b}\"\n");
+        }
     }
     Scenario::from_toml_str(&t).expect("scale dumbbell scenario")
 }
@@ -163,7 +172,8 @@ pub fn llelsn_stalled(duration: &str) -> Scenario {
 }
 
 /// The scale case `name` (`dumbbell-N-RATE`, `cell-N`, `web-N`, `llelsn-stalled`,
-/// `gigabit`, `gigabit-bbr`, `gigabit-sack`) run for `duration`.
+/// `gigabit`, `gigabit-bbr`, `gigabit-sack`) run for `duration`; also, outside the group,
+/// `transfers-N-RATE`: the dumbbell's N flows of 1 MB each, a run that completes.
 pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
     if name == "llelsn-stalled" {
         return Some(llelsn_stalled(duration));
@@ -192,6 +202,7 @@ pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
     let n: usize = parts.next()?.parse().ok()?;
     Some(match (kind, parts.next()) {
         ("dumbbell", Some(rate)) => long_lived(n, rate, duration),
+        ("transfers", Some(rate)) => dumbbell_flows(n, rate, duration, Some("1MB")),
         ("cell", None) => dcf_cell_for(n, duration),
         ("web", None) => web_sessions(n, duration),
         _ => return None,
