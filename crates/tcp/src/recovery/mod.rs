@@ -21,6 +21,7 @@ pub mod scoreboard;
 mod smart;
 mod tcp_eln;
 mod tcp_eln_over;
+mod tsorted;
 
 pub use dcr::DcrRecovery;
 pub use eln::ElnRecovery;

@@ -13,12 +13,14 @@
 //!   these the ones sent before `RACK.xmit_ts`; their deadlines `xmit + RACK.rtt + reo_wnd`
 //!   rise with the transmission time, so the expired ones are the front of that order and the
 //!   reordering timer waits for the last one before RACK's (Linux walks its
-//!   `tsorted_sent_queue` the same way, tcp_recovery.c `tcp_rack_detect_loss`);
+//!   `tsorted_sent_queue` the same way, tcp_recovery.c `tcp_rack_detect_loss`), in a deque
+//!   searched from its oldest end (crate::recovery::tsorted);
 //! - `lost`: the unSACKed slots marked lost and not resent, ascending (the next
 //!   retransmission is the lowest);
 //! - counts of SACKed slots and of the copies in the network, from which the pipe and the
 //!   SACKed bytes follow with the first and last slots' short lengths taken off.
 
+use super::tsorted::TimeSorted;
 use crate::recovery::scoreboard::less_short_ends;
 use engine::SimTime;
 use std::collections::{BTreeSet, VecDeque};
@@ -48,7 +50,7 @@ pub(super) struct RackBoard {
     /// Indices of the slots not SACKed, ascending.
     holes: VecDeque<u64>,
     /// `(xmit, index)` of the slots not SACKed with a copy in the network.
-    flight: BTreeSet<(SimTime, u64)>,
+    flight: TimeSorted,
     /// Indices of the slots not SACKed and marked lost (no copy in the network).
     lost: BTreeSet<u64>,
     /// SACKed slots.
@@ -66,7 +68,7 @@ impl RackBoard {
             high: 0,
             slots: VecDeque::new(),
             holes: VecDeque::new(),
-            flight: BTreeSet::new(),
+            flight: TimeSorted::default(),
             lost: BTreeSet::new(),
             sacked: 0,
             copies: 0,
@@ -112,7 +114,7 @@ impl RackBoard {
         } else {
             self.copies -= u64::from(s.copies);
             if s.copies > 0 {
-                self.flight.remove(&(s.xmit, idx));
+                self.flight.remove((s.xmit, idx));
             } else {
                 self.lost.remove(&idx);
             }
@@ -242,7 +244,7 @@ impl RackBoard {
         };
         let limit = (rack_xmit, bound);
         let mut lost = false;
-        while let Some(&(t, idx)) = self.flight.range(..limit).next() {
+        while let Some((t, idx)) = self.flight.first_below(limit) {
             if t.as_nanos() + rtt + reo > now.as_nanos() {
                 break;
             }
@@ -251,9 +253,8 @@ impl RackBoard {
         }
         let wait = self
             .flight
-            .range(..limit)
-            .next_back()
-            .map_or(0, |&(t, _)| t.as_nanos() + rtt + reo - now.as_nanos());
+            .last_below(limit)
+            .map_or(0, |(t, _)| t.as_nanos() + rtt + reo - now.as_nanos());
         (lost, wait)
     }
 

@@ -16,7 +16,8 @@ fn check_indexes(b: &RackBoard) -> Result<(), proptest::test_runner::TestCaseErr
         .filter(|(_, s)| !s.sacked && s.copies > 0)
         .map(|&(i, s)| (s.xmit, i))
         .collect();
-    proptest::prop_assert_eq!(&b.flight, &flight);
+    let kept: Vec<(SimTime, u64)> = b.flight.iter().copied().collect();
+    proptest::prop_assert_eq!(kept, flight.into_iter().collect::<Vec<_>>());
     let lost: BTreeSet<u64> = slots
         .iter()
         .filter(|(_, s)| !s.sacked && s.copies == 0)
