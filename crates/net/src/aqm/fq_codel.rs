@@ -110,19 +110,15 @@ impl FqCodel {
     /// The queue of `pkt` (RFC 8290 §4.1.1).
     fn classify(&self, pkt: PacketRef, pool: &PacketPool) -> usize {
         let p = &pool[pkt];
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ self.perturbation;
-        for v in [
-            u64::from(p.src.0),
-            u64::from(p.dst.0),
-            u64::from(p.flow.0),
-            u64::from(p.is_udp()),
-        ] {
-            for b in v.to_le_bytes() {
-                h ^= u64::from(b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-        (h % self.queues.len() as u64) as usize
+        let h = tuple_hash(self.perturbation, [p.src.0, p.dst.0, p.flow.0], p.is_udp());
+        // The remainder, by a mask when the count is a power of two (Linux's 1024): no division.
+        let n = self.queues.len() as u64;
+        let i = if n.is_power_of_two() {
+            h & (n - 1)
+        } else {
+            h % n
+        };
+        i as usize
     }
 
     fn push(&mut self, i: usize, at_front: bool, now: SimTime, pkt: PacketRef, pool: &PacketPool) {
@@ -254,6 +250,31 @@ impl FqCodel {
     }
 }
 
+/// FNV-1a's offset basis and prime (64-bit).
+const FNV_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
+
+/// FNV-1a, from `FNV_BASIS ^ perturbation`, over the little-endian bytes of `ids` and of
+/// `udp`, each widened to eight bytes. A zero byte leaves the hash as it is before its
+/// multiplication, so each widened id's four zero bytes are one multiplication by the prime's
+/// fourth power, and the flag's byte and seven zeros one by its eighth: 16 dependent
+/// multiplications instead of 32, the same value (a test holds it to the byte-wise definition).
+fn tuple_hash(perturbation: u64, ids: [u32; 3], udp: bool) -> u64 {
+    const P4: u64 = FNV_PRIME
+        .wrapping_mul(FNV_PRIME)
+        .wrapping_mul(FNV_PRIME)
+        .wrapping_mul(FNV_PRIME);
+    const P8: u64 = P4.wrapping_mul(P4);
+    let mut h = FNV_BASIS ^ perturbation;
+    for v in ids {
+        for b in v.to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+        }
+        h = h.wrapping_mul(P4);
+    }
+    (h ^ u64::from(udp)).wrapping_mul(P8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,5 +317,38 @@ mod tests {
         assert_eq!(order.len(), 100);
         let last_thin = order.iter().rposition(|&f| f == 1).unwrap();
         assert!(last_thin <= 21, "{order:?}");
+    }
+
+    /// The folded hash is FNV-1a over the tuple's bytes, each field widened to eight.
+    #[test]
+    fn the_tuple_hash_is_fnv_1a_over_the_widened_fields() {
+        let bytewise = |perturbation: u64, fields: [u64; 4]| {
+            let mut h = FNV_BASIS ^ perturbation;
+            for v in fields {
+                for b in v.to_le_bytes() {
+                    h ^= u64::from(b);
+                    h = h.wrapping_mul(FNV_PRIME);
+                }
+            }
+            h
+        };
+        let mut rng = RngStream::new(7, "tuple");
+        for _ in 0..1000 {
+            let pert = rng.next_u64();
+            let ids = [
+                rng.next_u64() as u32,
+                rng.next_u64() as u32,
+                rng.next_u64() as u32,
+            ];
+            let udp = rng.next_u64() & 1 == 1;
+            let fields = [
+                u64::from(ids[0]),
+                u64::from(ids[1]),
+                u64::from(ids[2]),
+                u64::from(udp),
+            ];
+            assert_eq!(tuple_hash(pert, ids, udp), bytewise(pert, fields));
+        }
+        assert_eq!(tuple_hash(0, [0; 3], false), bytewise(0, [0; 4]));
     }
 }
