@@ -8,6 +8,7 @@
 //! events: time is passed in, segments are pulled out.
 
 pub mod cc;
+mod near_search;
 mod notice;
 mod receiver;
 pub mod recovery;

@@ -18,6 +18,7 @@
 //! estimate).
 
 use crate::cc::RateSample;
+use crate::near_search::{interpolate, partition_point_from};
 use crate::recovery::Phase;
 use engine::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -149,10 +150,23 @@ impl RateSampler {
         for &(l, rt) in sack {
             // The records inside the block, `[start >= l, end <= rt]`, are a run of positions;
             // of those, the ones not SACKed yet.
-            let a = self.base + self.recs.partition_point(|r| r.start < l) as u64;
-            let b = self.base + self.recs.partition_point(|r| r.end <= rt) as u64;
-            let ua = self.unsacked.partition_point(|&u| u < a);
-            let ub = self.unsacked.partition_point(|&u| u < b).max(ua);
+            // Searched from where the offsets and numbers fall if spread evenly: records are
+            // contiguous, most a segment each (crate::near_search).
+            let (recs, unsacked) = (&self.recs, &self.unsacked);
+            let span = (
+                recs.front().map_or(0, |r| r.start),
+                recs.back().map_or(0, |r| r.end),
+            );
+            let near = |x| interpolate(x, span, recs.len());
+            let a = self.base + partition_point_from(recs, near(l), |r| r.start < l) as u64;
+            let b = self.base + partition_point_from(recs, near(rt), |r| r.end <= rt) as u64;
+            let numbers = (
+                unsacked.front().copied().unwrap_or(0),
+                unsacked.back().copied().unwrap_or(0),
+            );
+            let near = |u| interpolate(u, numbers, unsacked.len());
+            let ua = partition_point_from(unsacked, near(a), |&u| u < a);
+            let ub = partition_point_from(unsacked, near(b), |&u| u < b).max(ua);
             for k in ua..ub {
                 let i = (self.unsacked[k] - self.base) as usize;
                 let r = self.recs[i];
