@@ -83,7 +83,8 @@ mod tests {
         let v: VecDeque<u64> = (0..100).map(|i| i * 10).collect();
         for guess in [0, 1, 37, 50, 99, 100, 1000] {
             assert_eq!(partition_point_from(&v, guess, |&x| x < 505), 51);
-            assert_eq!(partition_point_from(&v, guess, |&x| x < 0), 0);
+            assert_eq!(partition_point_from(&v, guess, |&x| x < 1), 1);
+            assert_eq!(partition_point_from(&v, guess, |_| false), 0);
             assert_eq!(partition_point_from(&v, guess, |&x| x < 5000), 100);
         }
         let empty: VecDeque<u64> = VecDeque::new();
