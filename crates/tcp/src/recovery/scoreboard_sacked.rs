@@ -117,8 +117,19 @@ impl Scoreboard {
         };
         let lost_end = self.lost_below(dupthresh);
         let kept = self.holes.partition_point(|&h| h < lost_end).max(from_pos);
-        let hole_at =
-            |idx: u64, from: usize| self.holes.binary_search(&idx).is_ok_and(|p| p >= from);
+        // Asked of the board's first and last slots, which are most often the first and last
+        // holes: those two looked at before a search.
+        let last = n.wrapping_sub(1);
+        let hole_at = |idx: u64, from: usize| {
+            let p = if self.holes.front() == Some(&idx) {
+                Ok(0)
+            } else if self.holes.back() == Some(&idx) {
+                Ok(last)
+            } else {
+                self.holes.binary_search(&idx)
+            };
+            p.is_ok_and(|p| p >= from)
+        };
         // Originals still in the network: the holes from `kept` up.
         let mut pipe = snd_max.saturating_sub(self.high);
         pipe += self.slots_bytes(n - kept, |idx| hole_at(idx, kept));
