@@ -141,16 +141,15 @@ pub struct Network {
     /// Real datagrams of the emulator that reached their destination, with the model time of
     /// their arrival, until `advance` hands them out (network/emulated.rs).
     emulated_out: Vec<(SimTime, Packet)>,
-    /// A flow's receiver took a data segment since `run` last looked at completion (only
-    /// `Receiver::on_segment` completes a transfer), in a run that can complete: the loop asks
-    /// the flows only then. One test per event (no store: callgrind).
+    /// A flow's transfer completed since `run` last looked (only `Receiver::on_segment`
+    /// completes one), in a run that can complete: the loop asks the flows only then. One test
+    /// per event (no store: callgrind).
     data_delivered: bool,
     /// The flows before this one have completed (a completion is for good): the loop's look
-    /// at completion resumes here, so a run whose flows complete in the order they were added
-    /// does not walk the completed ones again on every data segment.
+    /// resumes here, so the looks of a run walk each flow about once in all.
     completed_before: usize,
     /// Every flow is finite and nothing else runs to the limit (set by `run`): a run that ends
-    /// when the flows complete, whose data segments set `data_delivered`.
+    /// when the flows complete, whose completing segments set `data_delivered`.
     completes: bool,
     /// Nodes' processing jitter and the packets it holds (None when no node has one).
     jitter: Option<Box<crate::jitter::Jitters>>,
@@ -465,22 +464,7 @@ impl Network {
         loop {
             if self.data_delivered {
                 self.data_delivered = false;
-                let flows = &self.flows;
-                let mut k = self.completed_before;
-                while flows
-                    .get(k)
-                    .is_some_and(|f| f.receiver.complete_at().is_some())
-                {
-                    k += 1;
-                }
-                self.completed_before = k;
-                if k == flows.len() {
-                    let end = self
-                        .flows
-                        .iter()
-                        .filter_map(|f| f.receiver.complete_at())
-                        .max()
-                        .unwrap_or(SimTime::ZERO);
+                if let Some(end) = self.all_complete() {
                     return SliceEnd::Completed(end);
                 }
             }
@@ -492,6 +476,31 @@ impl Network {
             };
             self.handle(now, ev);
         }
+    }
+}
+
+impl Network {
+    /// Move the completion mark past the flows that have completed; if every flow has, the
+    /// time of the last delivery.
+    #[cold]
+    #[inline(never)]
+    fn all_complete(&mut self) -> Option<SimTime> {
+        let flows = &self.flows;
+        let mut k = self.completed_before;
+        while flows
+            .get(k)
+            .is_some_and(|f| f.receiver.complete_at().is_some())
+        {
+            k += 1;
+        }
+        self.completed_before = k;
+        (k == flows.len()).then(|| {
+            flows
+                .iter()
+                .filter_map(|f| f.receiver.complete_at())
+                .max()
+                .unwrap_or(SimTime::ZERO)
+        })
     }
 }
 

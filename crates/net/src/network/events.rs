@@ -200,8 +200,13 @@ impl Network {
                 if let Some(o) = self.oracle.as_deref_mut() {
                     o.arrived(pkt.flow, now, pkt.seg.len);
                 }
-                self.flows[f].receiver.on_segment(now, &pkt.seg);
-                self.data_delivered = self.completes;
+                let receiver = &mut self.flows[f].receiver;
+                receiver.on_segment(now, &pkt.seg);
+                // A run can complete only when a transfer does: the segment that delivered its
+                // last byte (now) has the loop look.
+                if self.completes && receiver.complete_at() == Some(now) {
+                    self.data_delivered = true;
+                }
                 self.pool.release(r, Fate::Delivered);
                 self.pump_receiver_inline(f, now);
                 if let Some((w, end)) = self.flows[f].web {
