@@ -214,3 +214,49 @@ copies = 1000
     assert!(num(fwd, "utilisation") > 0.999, "{fwd:?}");
     assert_balanced(&r);
 }
+
+/// A run of finite flows ends when the last of them completes, whichever order they complete
+/// in: the loop looks at completion only when a transfer completes, and walks on from the flows
+/// already complete (flows completing in the order they were added, and the other way round).
+#[test]
+fn a_run_of_finite_flows_ends_at_the_last_completion_in_either_order() {
+    for sizes in [["100KB", "200KB", "300KB"], ["300KB", "200KB", "100KB"]] {
+        let flows: Vec<String> = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                format!(
+                    r#"{{ name = "f{i}", from = "server", to = "m{}", bytes = "{b}" }}"#,
+                    i + 1
+                )
+            })
+            .collect();
+        let s = preset(
+            "eln5",
+            &[
+                ("run.warmup", "0s"),
+                ("run.duration", "600s"),
+                ("flows", &format!("[{}]", flows.join(", "))),
+            ],
+        );
+        let r = go(&s, 1);
+        let fr = r.flows.as_ref().unwrap();
+        let done: Vec<f64> = fr.flows.iter().map(|f| num(f, "completion_s")).collect();
+        // The smaller transfers complete first.
+        let mut order: Vec<usize> = (0..3).collect();
+        order.sort_by(|&a, &b| done[a].total_cmp(&done[b]));
+        let expected: Vec<usize> = if sizes[0] == "100KB" {
+            vec![0, 1, 2]
+        } else {
+            vec![2, 1, 0]
+        };
+        assert_eq!(order, expected, "{done:?}");
+        let last = done.iter().copied().fold(0.0, f64::max);
+        assert!(last < 600.0, "{done:?}");
+        // The run's duration is the last completion: it neither stopped at an earlier one nor
+        // ran on to the limit.
+        assert_eq!(num(&fr.aggregate, "completed_flows"), 3.0);
+        assert_eq!(num(&fr.aggregate, "duration_s"), last, "{done:?}");
+        assert_balanced(&r);
+    }
+}
