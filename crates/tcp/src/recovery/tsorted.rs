@@ -16,6 +16,7 @@
 //! on every send and every ACK: 7.7 % of the `gigabit` preset's instructions (callgrind, 2 s
 //! simulated: 998 M against 921 M; docs/performance.md, twentieth session).
 
+use crate::near_search::partition_point_from;
 use engine::SimTime;
 use std::collections::VecDeque;
 
@@ -29,33 +30,10 @@ pub(super) struct TimeSorted {
 }
 
 impl TimeSorted {
-    /// The position of the first key at or above `key`, searched from the front.
+    /// The position of the first key at or above `key`, searched from the front
+    /// (crate::near_search).
     fn first_at_or_above(&self, key: Key) -> usize {
-        let n = self.keys.len();
-        // Gallop: the first probe at or above `key` bounds the search to the last step.
-        let (mut lo, mut step) = (0, 1);
-        let hi = loop {
-            let probe = lo + step - 1;
-            if probe >= n {
-                break n;
-            }
-            if self.keys[probe] >= key {
-                break probe;
-            }
-            lo = probe + 1;
-            step *= 2;
-        };
-        // Every key before `lo` is below `key`; the key at `hi` (if any) is not.
-        let (mut lo, mut hi) = (lo, hi);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.keys[mid] < key {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        partition_point_from(&self.keys, 0, |&k| k < key)
     }
 
     /// Add `key` (not present).
