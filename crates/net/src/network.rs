@@ -144,12 +144,12 @@ pub struct Network {
     /// A flow's transfer completed since `run` last looked (only `Receiver::on_segment`
     /// completes one), in a run that can complete: the loop asks the flows only then. One test
     /// per event (no store: callgrind).
-    data_delivered: bool,
+    completion_due: bool,
     /// The flows before this one have completed (a completion is for good): the loop's look
     /// resumes here, so the looks of a run walk each flow about once in all.
     completed_before: usize,
     /// Every flow is finite and nothing else runs to the limit (set by `run`): a run that ends
-    /// when the flows complete, whose completing segments set `data_delivered`.
+    /// when the flows complete, whose completing segments set `completion_due`.
     completes: bool,
     /// Nodes' processing jitter and the packets it holds (None when no node has one).
     jitter: Option<Box<crate::jitter::Jitters>>,
@@ -291,7 +291,7 @@ impl Network {
             udp: Vec::new(),
             web: Vec::new(),
             emulated_out: Vec::new(),
-            data_delivered: false,
+            completion_due: false,
             completed_before: 0,
             completes: false,
             jitter,
@@ -430,7 +430,7 @@ impl Network {
         let all_finite =
             self.flows.iter().all(|f| f.finite) && self.udp.is_empty() && self.web.is_empty();
         self.completes = all_finite;
-        self.data_delivered = all_finite;
+        self.completion_due = all_finite;
         let slice = progress.map_or(0, |p| {
             p.set_limit(limit);
             (limit.0 / PROGRESS_SLICES).max(1)
@@ -462,8 +462,8 @@ impl Network {
     #[inline(never)]
     fn run_slice(&mut self, until: SimTime) -> SliceEnd {
         loop {
-            if self.data_delivered {
-                self.data_delivered = false;
+            if self.completion_due {
+                self.completion_due = false;
                 if let Some(end) = self.all_complete() {
                     return SliceEnd::Completed(end);
                 }
@@ -477,9 +477,7 @@ impl Network {
             self.handle(now, ev);
         }
     }
-}
 
-impl Network {
     /// Move the completion mark past the flows that have completed; if every flow has, the
     /// time of the last delivery.
     #[cold]

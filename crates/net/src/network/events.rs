@@ -205,7 +205,7 @@ impl Network {
                 // A run can complete only when a transfer does: the segment that delivered its
                 // last byte (now) has the loop look.
                 if self.completes && receiver.complete_at() == Some(now) {
-                    self.data_delivered = true;
+                    self.completion_due = true;
                 }
                 self.pool.release(r, Fate::Delivered);
                 self.pump_receiver_inline(f, now);
