@@ -16,9 +16,12 @@ pub(crate) struct Later<E> {
     time: u64,
     seq: u64,
     pub(crate) event: E,
-    /// The lane it was queued in (crate::queue's `Lanes`), or `NO_LANE` (in the entry's
-    /// padding).
-    pub(crate) lane: u32,
+    /// The lane it was queued in (crate::queue's `Lanes`), or `NO_LANE`, widened to the
+    /// entry's padding: a copy of the entry moves its last eight bytes as one load, which waits
+    /// for the store before it to reach the cache unless that store wrote all eight (a four-byte
+    /// lane was a fifth of `schedule_two_tiers`'s samples on the 1000-flow dumbbell at 10 Gb/s,
+    /// `perf annotate`: docs/performance.md, twenty-first session).
+    lane: u64,
 }
 
 impl<E> Later<E> {
@@ -28,8 +31,20 @@ impl<E> Later<E> {
             time: time.as_nanos(),
             seq,
             event,
-            lane: NO_LANE,
+            lane: u64::from(NO_LANE),
         }
+    }
+
+    /// The lane it was queued in, or `NO_LANE`.
+    #[inline]
+    pub(crate) fn lane(&self) -> u32 {
+        self.lane as u32
+    }
+
+    /// Queue it in `lane`.
+    #[inline]
+    pub(crate) fn set_lane(&mut self, lane: u32) {
+        self.lane = u64::from(lane);
     }
 
     /// `(time, seq)` as one number.
@@ -78,5 +93,10 @@ mod tests {
         assert_eq!(a.key(), 5u128 << 64 | 9);
         assert_eq!(a.time(), SimTime(5));
         assert_eq!(std::mem::size_of::<Later<[u32; 4]>>(), 40);
+        // The lane, widened into the padding, reads back as set.
+        let mut c = Later::new(SimTime(1), 1, [0u32; 4]);
+        assert_eq!(c.lane(), NO_LANE);
+        c.set_lane(7);
+        assert_eq!(c.lane(), 7);
     }
 }

@@ -108,12 +108,12 @@ impl<E> LaterTier<E> {
     ) -> Option<Later<E>> {
         if self.far_first() {
             let first = self.pop_far()?;
-            if let Some(n) = next(first.lane) {
+            if let Some(n) = next(first.lane()) {
                 self.push(n, now);
             }
             return Some(first);
         }
-        let lane = self.soon.peek()?.lane;
+        let lane = self.soon.peek()?.lane();
         match next(lane) {
             None => self.soon.pop(),
             Some(n) if n.time().as_nanos() < now.as_nanos().saturating_add(self.far_after) => {

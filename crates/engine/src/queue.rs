@@ -191,14 +191,14 @@ impl<E, const K: usize> EventQueue<E, K> {
                 match *last {
                     Some(k) if entry.key() > k => {
                         *last = Some(entry.key());
-                        entry.lane = lane;
+                        entry.set_lane(lane);
                         l.waiting[lane as usize].push_back(entry);
                         l.len += 1;
                         return;
                     }
                     None => {
                         *last = Some(entry.key());
-                        entry.lane = lane;
+                        entry.set_lane(lane);
                     }
                     // Out of order: outside the lane.
                     Some(_) => {}
