@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --release -p lossylink --example scale
-//! target/release/examples/scale dumbbell-100-1Gbps [DURATION]   # also cell-N, web-N, llelsn-stalled, gigabit, transfers-N-RATE
+//! target/release/examples/scale dumbbell-100-1Gbps [DURATION]   # also cell-N, web-N, llelsn-stalled, gigabit, gigabit-bbr@10Gbps, transfers-N-RATE
 //! target/release/examples/scale list
 //! ```
 

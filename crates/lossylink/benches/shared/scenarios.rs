@@ -173,12 +173,19 @@ pub fn llelsn_stalled(duration: &str) -> Scenario {
 
 /// The scale case `name` (`dumbbell-N-RATE`, `cell-N`, `web-N`, `llelsn-stalled`,
 /// `gigabit`, `gigabit-bbr`, `gigabit-sack`) run for `duration`; also, outside the group,
-/// `transfers-N-RATE`: the dumbbell's N flows of 1 MB each, a run that completes.
+/// `transfers-N-RATE`: the dumbbell's N flows of 1 MB each, a run that completes, and the
+/// `gigabit` cases with `@RATE` (`gigabit-bbr@10Gbps`): the bottleneck at RATE.
 pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
     if name == "llelsn-stalled" {
         return Some(llelsn_stalled(duration));
     }
-    if let Some(cc) = name.strip_prefix("gigabit") {
+    if let Some(rest) = name.strip_prefix("gigabit") {
+        // `gigabit...@RATE`: the same with the bottleneck (the preset's first link) at RATE,
+        // to follow the cost per event as the flight grows with the rate.
+        let (cc, rate) = match rest.split_once('@') {
+            Some((cc, rate)) => (cc, Some(rate)),
+            None => (rest, None),
+        };
         // Today's path: the `gigabit` preset (four CUBIC flows of the linux profile, RACK-TLP
         // over SACK, window scaling, thousands of segments in flight each); `gigabit-bbr`
         // with BBR, which samples the delivery rate on every ACK; `gigabit-sack` with CUBIC over
@@ -194,6 +201,9 @@ pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
                 s.set("tcp.buffer", "32MiB").ok()?;
             }
             _ => return None,
+        }
+        if let Some(rate) = rate {
+            s.set("links.0.rate", rate).ok()?;
         }
         return Some(s);
     }
