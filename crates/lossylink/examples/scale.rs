@@ -26,8 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .find(|(c, _)| *c == name)
         .map_or("1s", |(_, d)| d);
     let duration = args.next().unwrap_or_else(|| default.to_string());
-    let s = scenarios::scale_case(&name, &duration)
-        .ok_or_else(|| format!("scale: unknown case `{name}` (try `list`)"))?;
+    let s = scenarios::scale_case(&name, &duration).map_err(|e| format!("scale: {e}"))?;
     scenarios::reset_peak_memory();
     let (start, cpu0) = (std::time::Instant::now(), scenarios::thread_cpu_s());
     let r = run(&s, 1, &RunOptions::default())?;

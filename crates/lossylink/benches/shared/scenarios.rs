@@ -174,10 +174,12 @@ pub fn llelsn_stalled(duration: &str) -> Scenario {
 /// The scale case `name` (`dumbbell-N-RATE`, `cell-N`, `web-N`, `llelsn-stalled`,
 /// `gigabit`, `gigabit-bbr`, `gigabit-sack`) run for `duration`; also, outside the group,
 /// `transfers-N-RATE`: the dumbbell's N flows of 1 MB each, a run that completes, and the
-/// `gigabit` cases with `@RATE` (`gigabit-bbr@10Gbps`): the bottleneck at RATE.
-pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
+/// `gigabit` cases with `@RATE` (`gigabit-bbr@10Gbps`): the bottleneck at RATE. An unknown
+/// name, or a duration or rate the `gigabit` preset does not take, is a one-line error.
+pub fn scale_case(name: &str, duration: &str) -> Result<Scenario, String> {
+    let unknown = || format!("unknown case `{name}` (try `list`)");
     if name == "llelsn-stalled" {
-        return Some(llelsn_stalled(duration));
+        return Ok(llelsn_stalled(duration));
     }
     if let Some(rest) = name.strip_prefix("gigabit") {
         // `gigabit...@RATE`: the same with the bottleneck (the preset's first link) at RATE,
@@ -190,32 +192,36 @@ pub fn scale_case(name: &str, duration: &str) -> Option<Scenario> {
         // over SACK, window scaling, thousands of segments in flight each); `gigabit-bbr`
         // with BBR, which samples the delivery rate on every ACK; `gigabit-sack` with CUBIC over
         // the RFC 6675 SACK sender of the modern profile and 32 MiB buffers.
-        let mut s = Scenario::preset("gigabit").ok()?;
-        s.set("run.duration", duration).ok()?;
+        let mut edits = vec![("run.duration", duration)];
         match cc {
             "" => {}
-            "-bbr" => s.set("scheme", "e2e-linux+bbr").ok()?,
-            "-sack" => {
-                s.set("scheme", "e2e-cubic").ok()?;
-                s.set("tcp.profile", "modern").ok()?;
-                s.set("tcp.buffer", "32MiB").ok()?;
-            }
-            _ => return None,
+            "-bbr" => edits.push(("scheme", "e2e-linux+bbr")),
+            "-sack" => edits.extend([
+                ("scheme", "e2e-cubic"),
+                ("tcp.profile", "modern"),
+                ("tcp.buffer", "32MiB"),
+            ]),
+            _ => return Err(unknown()),
         }
-        if let Some(rate) = rate {
-            s.set("links.0.rate", rate).ok()?;
+        edits.extend(rate.map(|r| ("links.0.rate", r)));
+        let mut s = Scenario::preset("gigabit").map_err(|e| format!("{name}: {e}"))?;
+        for (key, value) in edits {
+            s.set(key, value).map_err(|e| format!("{name}: {e}"))?;
         }
-        return Some(s);
+        return Ok(s);
     }
     let mut parts = name.split('-');
-    let kind = parts.next()?;
-    let n: usize = parts.next()?.parse().ok()?;
-    Some(match (kind, parts.next()) {
+    let kind = parts.next().ok_or_else(unknown)?;
+    let n: usize = parts
+        .next()
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(unknown)?;
+    Ok(match (kind, parts.next()) {
         ("dumbbell", Some(rate)) => long_lived(n, rate, duration),
         ("transfers", Some(rate)) => dumbbell_flows(n, rate, duration, Some("1MB")),
         ("cell", None) => dcf_cell_for(n, duration),
         ("web", None) => web_sessions(n, duration),
-        _ => return None,
+        _ => return Err(unknown()),
     })
 }
 
